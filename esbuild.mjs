@@ -1,0 +1,71 @@
+// Bundles the three entry points the product ships and copies the runtime assets they load.
+//   dist/extension.js  the VS Code extension (vscode stays external)
+//   dist/cli.js        the agent-ledger command, including `mcp serve`
+//   dist/webview.js    the webview front end (browser code)
+// Usage: node esbuild.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'webview-ui/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+  },
+].filter((b) => Object.values(b.entryPoints).every((e) => existsSync(e)));
+
+function copyAssets() {
+  mkdirSync('dist', { recursive: true });
+  const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+  cpSync(wasm, 'dist/sql-wasm.wasm');
+  // Default pipeline flows and agent instructions ship beside the bundle.
+  if (existsSync('resources')) {
+    cpSync('resources', 'dist/resources', { recursive: true });
+  }
+}
+
+copyAssets();
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log(`watching ${builds.length} bundles…`);
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const files = readdirSync('dist').filter((f) => f.endsWith('.js'));
+  console.log(`built dist/: ${files.join(', ')}`);
+}

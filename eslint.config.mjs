@@ -1,0 +1,40 @@
+// Lint: typescript-eslint's recommended rules plus the import boundaries of STYLE.md.
+// Which folder a file lives in says what it may import:
+//   only src/vscode/** and src/extension.ts import `vscode`
+//   only src/mcp/** imports the MCP SDK
+//   only src/store/** imports sql.js
+//   only src/git/** imports simple-git
+//   src/core/** imports none of them, nor the layers above it
+import tseslint from 'typescript-eslint';
+
+const vscode = { name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode.' };
+const sdk = { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], message: 'Only src/mcp/** may import the MCP SDK.' };
+const sqljs = { name: 'sql.js', message: 'Only src/store/** may import sql.js.' };
+const simpleGit = { name: 'simple-git', message: 'Only src/git/** may import simple-git.' };
+const upperLayers = {
+  group: ['**/store/*', '**/git/*', '**/mcp/*', '**/cli/*', '**/vscode/*', '**/services', '**/extension'],
+  message: 'src/core/** is plain TypeScript: depend on a port in core/ports.ts instead of a layer.',
+};
+
+function restrict(paths, patterns) {
+  return { 'no-restricted-imports': ['error', { paths, patterns }] };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'out/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md habit 9).' }],
+    },
+  },
+  { files: ['src/**/*.ts'], rules: restrict([vscode, sqljs, simpleGit], [sdk]) },
+  { files: ['src/core/**/*.ts'], rules: restrict([vscode, sqljs, simpleGit], [sdk, upperLayers]) },
+  { files: ['src/vscode/**/*.ts', 'src/extension.ts'], rules: restrict([sqljs, simpleGit], [sdk]) },
+  { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, simpleGit], []) },
+  { files: ['src/store/**/*.ts'], rules: restrict([vscode, simpleGit], [sdk]) },
+  { files: ['src/git/**/*.ts'], rules: restrict([vscode, sqljs], [sdk]) },
+  { files: ['webview-ui/**/*.ts'], rules: restrict([vscode, sqljs, simpleGit], [sdk]) },
+);

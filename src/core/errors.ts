@@ -1,0 +1,72 @@
+/**
+ * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
+ * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
+ * The codes are seed 002's table (extended with NotFound and StoreError).
+ */
+export type LedgerErrorCode =
+  | 'TaskNotFound'
+  | 'AgentNotFound'
+  | 'SessionNotFound'
+  | 'InvalidStatus'
+  | 'SessionAlreadyRunning'
+  | 'ConfigError'
+  | 'ValidationError'
+  | 'GitError'
+  | 'NotFound'
+  | 'StoreError';
+
+/** JSON-RPC style numeric codes of seed 002, plus two of ours. */
+export const errorNumbers: Record<LedgerErrorCode, number> = {
+  TaskNotFound: -32001,
+  AgentNotFound: -32002,
+  SessionNotFound: -32003,
+  InvalidStatus: -32004,
+  SessionAlreadyRunning: -32005,
+  ConfigError: -32006,
+  ValidationError: -32007,
+  GitError: -32008,
+  NotFound: -32009,
+  StoreError: -32010,
+};
+
+/** CLI exit codes of seed 002: 2 arguments, 3 configuration, 5 not found (and git), 6 state. */
+export const exitCodes: Record<LedgerErrorCode, number> = {
+  TaskNotFound: 5,
+  AgentNotFound: 5,
+  SessionNotFound: 5,
+  InvalidStatus: 6,
+  SessionAlreadyRunning: 6,
+  ConfigError: 3,
+  ValidationError: 2,
+  GitError: 5,
+  NotFound: 5,
+  StoreError: 1,
+};
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: LedgerErrorCode,
+    message: string,
+    /** Machine-readable details, e.g. `{ taskId: 999 }`. */
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+
+  static is(ex: unknown, code?: LedgerErrorCode): ex is LedgerError {
+    return ex instanceof LedgerError && (code === undefined || ex.code === code);
+  }
+
+  toJSON(): { code: number; reason: LedgerErrorCode; message: string; data?: Record<string, unknown> } {
+    return { code: errorNumbers[this.code], reason: this.code, message: this.message, ...(this.data ? { data: this.data } : {}) };
+  }
+}
+
+export function validationError(message: string, data?: Record<string, unknown>): LedgerError {
+  return new LedgerError('ValidationError', message, data);
+}
+
+export function stateError(message: string, data?: Record<string, unknown>): LedgerError {
+  return new LedgerError('InvalidStatus', message, data);
+}

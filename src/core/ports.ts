@@ -1,0 +1,109 @@
+/**
+ * What `core` needs from the layers below it, as interfaces. `store/` and `git/` implement
+ * them; `src/services.ts` wires the implementations in. `core` never imports those layers.
+ */
+import type { Event } from './emitter';
+
+// ---------------------------------------------------------------------------------------
+// Store
+// ---------------------------------------------------------------------------------------
+
+export type SqlValue = string | number | null;
+export type SqlParams = readonly SqlValue[];
+export type Row = Record<string, SqlValue>;
+
+export interface SqlReader {
+  get<T = Row>(sql: string, params?: SqlParams): T | undefined;
+  all<T = Row>(sql: string, params?: SqlParams): T[];
+}
+
+export interface SqlWriter extends SqlReader {
+  /** Executes one statement and records it (with its bound values) in the journal. */
+  run(sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number };
+}
+
+/** Emitted when this process has applied records it had not seen (its own or another's). */
+export interface StoreChange {
+  /** Last sequence number seen before the change. */
+  fromSeq: number;
+  /** Sequence number now applied. */
+  toSeq: number;
+  /** True when the records came from another process. */
+  external: boolean;
+}
+
+/**
+ * The one multi-process store of a workspace (DESIGN.md). Reads catch up with the journal
+ * first; writes run under the cross-process lock, in a transaction, and are durable
+ * (fsynced) when the promise resolves. `fn` must be synchronous and must compute every
+ * value in TypeScript (no `random()`/`now()` in SQL) so replay is deterministic.
+ */
+export interface LedgerDb {
+  read<T>(fn: (db: SqlReader) => T): T;
+  write<T>(fn: (db: SqlWriter) => T): Promise<T>;
+  readonly onDidChange: Event<StoreChange>;
+  /** Highest journal sequence number applied in this process. */
+  readonly seq: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Workspace truth (Git, or an MD5 manifest outside Git)
+// ---------------------------------------------------------------------------------------
+
+export type SnapshotType = 'git' | 'checksum';
+
+/** The whole working state at one instant. */
+export interface Snapshot {
+  type: SnapshotType;
+  /** git: the snapshot commit's sha; checksum: the manifest id. */
+  id: string;
+  /** git: HEAD's sha when the snapshot was taken (null on an unborn branch); checksum: null. */
+  head: string | null;
+  /** ISO time the snapshot was taken. */
+  takenAt: string;
+}
+
+export interface RenamedFile {
+  from: string;
+  to: string;
+}
+
+/** Paths relative to `WorkspaceTruth.root`, with `/` separators, sorted. */
+export interface FileChanges {
+  added: string[];
+  modified: string[];
+  deleted: string[];
+  renamed: RenamedFile[];
+}
+
+export interface CommitInfo {
+  sha: string;
+  subject: string;
+  author: string;
+  /** ISO author date. */
+  date: string;
+}
+
+export interface ChangesSince {
+  files: FileChanges;
+  /** Commits reachable from HEAD now and not from the snapshot's HEAD, oldest first. */
+  commits: CommitInfo[];
+  /** The snapshot of "now" the changes were computed against. */
+  to: Snapshot;
+}
+
+export interface WorkspaceTruth {
+  readonly kind: SnapshotType;
+  /** Repository top level (git) or the workspace folder (checksum). */
+  readonly root: string;
+  /** Captures the working state (tracked + untracked − ignored) without touching it. */
+  snapshot(label: string): Promise<Snapshot>;
+  /** Protects a snapshot from garbage collection under a readable name (e.g. `task-12`). */
+  keep(snapshot: Snapshot, name: string): Promise<void>;
+  /** What differs between `from` and `to` (default: a new snapshot of now). */
+  changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince>;
+  /** A file's content in a snapshot, or null when it did not exist there. */
+  fileAt(snapshot: Snapshot, path: string): Promise<Buffer | null>;
+  /** Puts `paths` back as they were in `snapshot` (deleting those absent from it). */
+  restore(snapshot: Snapshot, paths: readonly string[]): Promise<void>;
+}

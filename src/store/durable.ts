@@ -1,0 +1,39 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Replaces `file` with `bytes` so that any reader, and the file after a crash, holds either
+ * the old content or the new one, never a mix: temp file in the same folder, fsync, rename,
+ * fsync the folder.
+ */
+export function writeFileDurable(file: string, bytes: Uint8Array | string): void {
+  const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeFileSync(fd, bytes);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fsyncDir(path.dirname(file));
+}
+
+/** Makes a rename durable. Windows cannot open folders; there the rename is already durable enough. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    /* not supported on this platform */
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,18 @@
+import { v1Tracking } from './migrations/v1Tracking';
+
+/**
+ * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
+ * same journaled transaction as the version bump, so every process replays it identically.
+ * Append new versions at the end; never edit a released one.
+ */
+const migrations: ReadonlyArray<readonly string[]> = [v1Tracking];
+
+export const latestVersion = migrations.length;
+
+/** Runs the statements of every version after `from`, bumping `user_version` after each. */
+export function migrate(run: (sql: string) => void, from: number): void {
+  for (let version = from + 1; version <= latestVersion; version++) {
+    for (const sql of migrations[version - 1]) run(sql);
+    run(`PRAGMA user_version = ${version}`);
+  }
+}

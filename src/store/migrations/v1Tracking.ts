@@ -1,0 +1,95 @@
+/**
+ * v1: the foundation — workflows, hierarchical tasks with their Git snapshots and outcomes,
+ * the decision / issue / milestone timeline, and the append-only events log.
+ * The task row already carries seed 002's management fields (priority, type, labels,
+ * assignee) because it is one task in every face (DESIGN.md, "One domain, five faces").
+ */
+export const v1Tracking: readonly string[] = [
+  `CREATE TABLE workflows (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT,
+    plan TEXT NOT NULL DEFAULT '[]',
+    kind TEXT NOT NULL DEFAULT 'workflow',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  )`,
+  `CREATE TABLE tasks (
+    id INTEGER PRIMARY KEY,
+    workflow_id INTEGER REFERENCES workflows(id),
+    parent_id INTEGER REFERENCES tasks(id),
+    title TEXT NOT NULL,
+    goal TEXT,
+    description TEXT,
+    status TEXT NOT NULL,
+    result TEXT,
+    priority TEXT NOT NULL DEFAULT 'medium',
+    type TEXT NOT NULL DEFAULT 'task',
+    labels TEXT NOT NULL DEFAULT '[]',
+    assignee TEXT,
+    assignee_type TEXT,
+    areas TEXT NOT NULL DEFAULT '[]',
+    progress REAL,
+    last_milestone TEXT,
+    snapshot_type TEXT,
+    snapshot_id TEXT,
+    snapshot_head TEXT,
+    end_snapshot_id TEXT,
+    started_at TEXT,
+    completed_at TEXT,
+    duration_seconds INTEGER,
+    outcome TEXT,
+    metadata TEXT,
+    files_changed TEXT,
+    verification TEXT,
+    commits TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX tasks_by_workflow ON tasks(workflow_id)',
+  'CREATE INDEX tasks_by_parent ON tasks(parent_id)',
+  'CREATE INDEX tasks_by_status ON tasks(status)',
+  `CREATE TABLE decisions (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES tasks(id),
+    category TEXT NOT NULL,
+    question TEXT NOT NULL,
+    options TEXT NOT NULL DEFAULT '[]',
+    chosen TEXT NOT NULL,
+    reasoning TEXT NOT NULL,
+    trade_offs TEXT,
+    created_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX decisions_by_task ON decisions(task_id)',
+  `CREATE TABLE issues (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES tasks(id),
+    type TEXT NOT NULL,
+    description TEXT NOT NULL,
+    resolution TEXT NOT NULL,
+    requires_human_review INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX issues_by_task ON issues(task_id)',
+  `CREATE TABLE milestones (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES tasks(id),
+    message TEXT NOT NULL,
+    progress REAL,
+    metadata TEXT,
+    created_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX milestones_by_task ON milestones(task_id)',
+  `CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    workflow_id INTEGER,
+    task_id INTEGER,
+    entity TEXT,
+    entity_id TEXT,
+    payload TEXT NOT NULL DEFAULT '{}'
+  )`,
+  'CREATE INDEX events_by_task ON events(task_id, seq)',
+  'CREATE INDEX events_by_workflow ON events(workflow_id, seq)',
+];
