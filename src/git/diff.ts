@@ -1,0 +1,35 @@
+/**
+ * What changed between two snapshots. Both sides are commits of the whole working state, so
+ * one tree-to-tree diff attributes committed, uncommitted and untracked changes alike, and
+ * files already dirty at the start (same content in both trees) drop out by themselves.
+ */
+import type { CommitInfo, FileChanges, Snapshot } from '../core/ports';
+import { GitError } from './errors';
+import type { GitRepo } from './gitRepo';
+import { logFormat, parseLog, parseNameStatus } from './parsers';
+import { assertGitSnapshot, objectIdPattern } from './snapshot';
+
+/** Files added, modified, deleted and renamed from `from` to `to`, paths repo-relative and sorted. */
+export async function diffSnapshots(repo: GitRepo, from: Snapshot, to: Snapshot): Promise<FileChanges> {
+  assertGitSnapshot(from);
+  assertGitSnapshot(to);
+  if (from.id === to.id) return { added: [], modified: [], deleted: [], renamed: [] };
+  const output = await repo.text(['diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--name-status', from.id, to.id]);
+  return parseNameStatus(output);
+}
+
+/**
+ * Commits reachable from `toHead` and not from `fromHead`, oldest first: the commits made
+ * during a task. From an unborn start, every commit of `toHead`; after a rewrite (the start
+ * head is no longer an ancestor) still exactly the commits the start could not reach.
+ */
+export async function commitsBetween(repo: GitRepo, fromHead: string | null, toHead: string | null): Promise<CommitInfo[]> {
+  if (!toHead || toHead === fromHead) return [];
+  for (const sha of [fromHead, toHead]) {
+    // Heads come back from the store; an option-looking value must never reach git's argv.
+    if (sha !== null && !objectIdPattern.test(sha)) throw new GitError('snapshotMissing', `"${sha}" is not a commit id.`);
+  }
+  const exclude = fromHead ? ['--not', fromHead] : [];
+  const output = await repo.text(['log', '-z', '--no-show-signature', logFormat, '--reverse', toHead, ...exclude, '--']);
+  return parseLog(output);
+}

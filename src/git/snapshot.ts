@@ -1,0 +1,106 @@
+/**
+ * Snapshots of the whole working state as commit objects, built without touching anything of
+ * the user's: not HEAD, the index, a branch, the stash, a working file, nor a hook.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFile, rm, stat, utimes } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Snapshot } from '../core/ports';
+import { GitError } from './errors';
+import type { GitRepo } from './gitRepo';
+
+/** Snapshot commits carry this identity, so they work with no `user.name` configured. */
+const identity = {
+  GIT_AUTHOR_NAME: 'Agent Ledger',
+  GIT_AUTHOR_EMAIL: 'agent-ledger@localhost',
+  GIT_COMMITTER_NAME: 'Agent Ledger',
+  GIT_COMMITTER_EMAIL: 'agent-ledger@localhost',
+};
+
+/** Where kept snapshots live; `git gc` keeps every object reachable from a ref. */
+export const snapshotRefPrefix = 'refs/agent-ledger/snapshots/';
+
+const refName = /^[A-Za-z0-9._-]+$/;
+
+/** A full SHA-1 or SHA-256 object id: anything else must never reach git's argv. */
+export const objectIdPattern = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * Copies the real index next to it so `git add` starts from its stat data: unchanged files
+ * are not read again. Without an index yet (fresh repository) git starts from an empty one.
+ */
+async function copyIndex(repo: GitRepo, tempIndex: string): Promise<void> {
+  const realIndex = path.join(repo.gitDir, 'index');
+  let mtimeSeconds: number;
+  try {
+    mtimeSeconds = Math.floor((await stat(realIndex)).mtimeMs / 1000);
+    await copyFile(realIndex, tempIndex);
+  } catch (ex) {
+    if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw ex;
+  }
+  // Racy-git: git re-reads an entry whose mtime is not older than the index file's own mtime.
+  // A fresh copy would look newer than the original and hide a same-second edit, so the copy
+  // gets the original's mtime, rounded down (a superset of the racy entries, never fewer).
+  await utimes(tempIndex, mtimeSeconds, mtimeSeconds);
+}
+
+/**
+ * Settings for commands that write the temporary index: no hooks (`post-index-change` runs on
+ * every index write); no split index (it would leave a sharedindex file in the git dir); and
+ * no trailing checksum (git >= 2.40; older versions ignore the key): the file is thrown away
+ * seconds later, and on a 100,000-file repository it is ~8 MB hashed on each of two writes.
+ */
+function tempIndexConfig(repo: GitRepo): string[] {
+  return [...repo.noHooks(), '-c', 'core.splitIndex=false', '-c', 'index.skipHash=true'];
+}
+
+/**
+ * Captures tracked + untracked − ignored files of the whole repository as a commit whose
+ * parent is HEAD (none on an unborn branch). Three sequential git processes (add, write-tree,
+ * commit-tree) and one in parallel (HEAD).
+ */
+export async function takeSnapshot(repo: GitRepo, label: string): Promise<Snapshot> {
+  const takenAt = new Date().toISOString();
+  const tempIndex = repo.privatePath(`index-${randomBytes(8).toString('hex')}`);
+  const env = { GIT_INDEX_FILE: tempIndex };
+  const headPromise = repo.head();
+  // Handled here so a failure while `add` runs is not an unhandled rejection; awaited below.
+  headPromise.catch(() => undefined);
+  try {
+    await copyIndex(repo, tempIndex);
+    await repo.run([...tempIndexConfig(repo), 'add', '--all', '--', ':/'], { env });
+    // write-tree writes the index too (its cache-tree), so the same settings apply.
+    const tree = await repo.text([...tempIndexConfig(repo), 'write-tree'], { env });
+    const head = await headPromise;
+    const message = `agent-ledger snapshot ${oneLine(label)}`;
+    const parent = head ? ['-p', head] : [];
+    // --no-gpg-sign: commit.gpgSign would otherwise prompt for a key on every task start.
+    const id = await repo.text(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], { env: identity });
+    return { type: 'git', id, head, takenAt };
+  } finally {
+    await rm(tempIndex, { force: true });
+    await rm(`${tempIndex}.lock`, { force: true });
+  }
+}
+
+/** Points `refs/agent-ledger/snapshots/<name>` at the snapshot so it outlives `git gc`. */
+export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string): Promise<void> {
+  if (!refName.test(name) || name.startsWith('.') || name.endsWith('.lock') || name.includes('..')) {
+    throw new GitError('invalidName', `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`);
+  }
+  assertGitSnapshot(snapshot);
+  await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', `${snapshotRefPrefix}${name}`, snapshot.id]);
+}
+
+/** Throws `snapshotMissing` unless `snapshot` is a Git snapshot with a well-formed commit id. */
+export function assertGitSnapshot(snapshot: Snapshot): void {
+  if (snapshot.type !== 'git' || !objectIdPattern.test(snapshot.id)) {
+    throw new GitError('snapshotMissing', `Snapshot ${snapshot.id} is not a Git snapshot of this repository.`);
+  }
+}
+
+/** Labels come from agents: keep the commit subject one readable line. */
+function oneLine(label: string): string {
+  return label.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+}
