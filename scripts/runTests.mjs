@@ -1,6 +1,6 @@
 // Runs the node:test suites (TypeScript through tsx) and ends with node's summary lines.
-// Usage: node scripts/runTests.mjs [unit|mcp|all] [--only PATTERN]
-// Unit tests run from sources; MCP tests drive the built dist/cli.js over stdio.
+// Usage: node scripts/runTests.mjs [unit|mcp|cli|all] [--only PATTERN]
+// Unit tests run from sources; MCP and CLI tests drive the built dist/cli.js.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ function find(dir) {
   return out;
 }
 
-const dirs = suite === 'all' ? ['test/unit', 'test/mcp'] : [`test/${suite}`];
+const dirs = suite === 'all' ? ['test/unit', 'test/mcp', 'test/cli'] : [`test/${suite}`];
 let files = dirs.flatMap(find).sort();
 if (only) files = files.filter((f) => f.includes(only));
 if (files.length === 0) {

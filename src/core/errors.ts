@@ -1,7 +1,7 @@
 /**
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
- * The codes are seed 002's table (extended with NotFound and StoreError).
+ * The codes are seed 002's table, extended with NotFound, StoreError and JSON-RPC's InternalError.
  */
 export type LedgerErrorCode =
   | 'TaskNotFound'
@@ -13,7 +13,8 @@ export type LedgerErrorCode =
   | 'ValidationError'
   | 'GitError'
   | 'NotFound'
-  | 'StoreError';
+  | 'StoreError'
+  | 'InternalError';
 
 /** JSON-RPC style numeric codes of seed 002, plus two of ours. */
 export const errorNumbers: Record<LedgerErrorCode, number> = {
@@ -27,6 +28,7 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   GitError: -32008,
   NotFound: -32009,
   StoreError: -32010,
+  InternalError: -32603,
 };
 
 /** CLI exit codes of seed 002: 2 arguments, 3 configuration, 5 not found (and git), 6 state. */
@@ -41,6 +43,7 @@ export const exitCodes: Record<LedgerErrorCode, number> = {
   GitError: 5,
   NotFound: 5,
   StoreError: 1,
+  InternalError: 1,
 };
 
 export class LedgerError extends Error {

@@ -69,7 +69,7 @@ export async function takeSnapshot(repo: GitRepo, label: string): Promise<Snapsh
   headPromise.catch(() => undefined);
   try {
     await copyIndex(repo, tempIndex);
-    await repo.run([...tempIndexConfig(repo), 'add', '--all', '--', ':/'], { env });
+    await repo.run([...tempIndexConfig(repo), 'add', '--all', '--sparse', '--', ':/'], { env });
     // write-tree writes the index too (its cache-tree), so the same settings apply.
     const tree = await repo.text([...tempIndexConfig(repo), 'write-tree'], { env });
     const head = await headPromise;

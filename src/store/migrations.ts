@@ -1,11 +1,13 @@
 import { v1Tracking } from './migrations/v1Tracking';
+import { v2TaskManagement } from './migrations/v2TaskManagement';
+import { v3Pipelines } from './migrations/v3Pipelines';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
  * same journaled transaction as the version bump, so every process replays it identically.
  * Append new versions at the end; never edit a released one.
  */
-const migrations: ReadonlyArray<readonly string[]> = [v1Tracking];
+const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines];
 
 export const latestVersion = migrations.length;
 

@@ -3,10 +3,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
+const created: string[] = [];
+process.on('exit', () => {
+  for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder, removed when the process exits. */
 export function tempDir(prefix = 'agent-ledger-'): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  created.push(dir);
   return dir;
 }
 

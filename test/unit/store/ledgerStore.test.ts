@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { LedgerStore, storePaths } from '../../../src/store/ledgerStore';
@@ -108,7 +109,7 @@ test('a lock left by a dead process is broken at once', async () => {
   const lock = storePaths(dbPath).lock;
   const child = spawn(process.execPath, ['-e', 'process.exit(0)']);
   const deadPid = await new Promise<number>((resolve) => child.on('exit', () => resolve(child.pid!)));
-  fs.writeFileSync(lock, JSON.stringify({ pid: deadPid, host: require('node:os').hostname(), nonce: 'x', at: Date.now() }));
+  fs.writeFileSync(lock, JSON.stringify({ pid: deadPid, host: os.hostname(), nonce: 'x', at: Date.now() }));
   const store = await LedgerStore.open({ dbPath, lockTimeoutMs: 2000 });
   await insert(store, 'after-dead-lock');
   assert.deepEqual(names(store), ['after-dead-lock']);

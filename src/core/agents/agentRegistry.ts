@@ -1,0 +1,145 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
+import { LedgerError } from '../errors';
+import type { Clock } from '../time';
+import { iso } from '../time';
+import { appendEvent } from '../events/eventLog';
+import { StatCache } from '../files/statCache';
+import { writeNewFile } from '../files/writeNewFile';
+import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
+import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
+
+/** Where agent definitions live, relative to the workspace (committed with the project). */
+export const agentsFolder = '.agent-ledger/agents';
+
+/**
+ * The agent definitions of a workspace. The files are the truth and are read again whenever
+ * they change on disk; the `agents` table is an index of them that writable processes keep
+ * current (with an event per change) so views and resource notifications can follow.
+ */
+export class AgentRegistry {
+  private readonly cache = new StatCache<AgentDefinition>((text, file) => parseAgentFile(text, this.relative(file)));
+
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly workspace: string,
+    private readonly clock: Clock,
+    private readonly options: { readonly: boolean },
+  ) {}
+
+  get folder(): string {
+    return path.join(this.workspace, ...agentsFolder.split('/'));
+  }
+
+  /** Every valid definition by name, plus the files that could not be used; brings the index up to date. */
+  async list(): Promise<AgentList> {
+    const result = this.current();
+    await this.syncIndex(result.agents);
+    return result;
+  }
+
+  /** One definition; AgentNotFound (or ConfigError when its file is broken). */
+  async get(name: string): Promise<AgentDefinition> {
+    return findAgent(await this.list(), name);
+  }
+
+  /** One definition as the files are now, without touching the index (resources, views). */
+  lookup(name: string): AgentDefinition {
+    return findAgent(this.current(), name);
+  }
+
+  /** The definitions as the files are now, without touching the index. */
+  current(): AgentList {
+    const folder = this.folder;
+    if (!fs.existsSync(folder)) {
+      // First use: write the defaults, or show them as they would be in a read-only process.
+      if (this.options.readonly) return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
+      createDefaults(folder);
+    }
+    const agents: AgentDefinition[] = [];
+    const problems: AgentProblem[] = [];
+    const files = fs.readdirSync(folder).filter(isAgentFile).sort();
+    for (const name of files) {
+      const file = path.join(folder, name);
+      try {
+        const agent = this.cache.get(file);
+        if (!agent) continue;
+        const twin = agents.find((a) => a.name === agent.name);
+        if (twin) problems.push({ file: agent.file, message: `agent "${agent.name}" is already defined in ${twin.file}` });
+        else agents.push(agent);
+      } catch (err) {
+        problems.push({ file: this.relative(file), message: (err as Error).message });
+      }
+    }
+    return { agents, problems };
+  }
+
+  private relative(file: string): string {
+    return path.relative(this.workspace, file).split(path.sep).join('/');
+  }
+
+  /** Brings the index up to date; costs a write only when a definition changed. */
+  private async syncIndex(agents: AgentDefinition[]): Promise<void> {
+    if (this.options.readonly) return;
+    const wanted = new Map(agents.map((a) => [a.name, JSON.stringify(a)]));
+    if (!this.db.read((db) => indexDiffers(db, wanted))) return;
+    const now = iso(this.clock.now());
+    await this.db.write((tx) => applyIndex(tx, agents, wanted, now));
+  }
+}
+
+/**
+ * Writes the default definitions into a fresh folder and renames it into place, so another
+ * process sees either no agents folder or a complete one; a folder someone else put there
+ * first (a user, or a racing process) wins and is never overwritten.
+ */
+function createDefaults(folder: string): void {
+  fs.mkdirSync(path.dirname(folder), { recursive: true });
+  const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
+  try {
+    for (const agent of defaultAgents) writeNewFile(path.join(staging, `${agent.name}.yaml`), agentYaml({ ...agent, file: '' }, Infinity));
+    fs.renameSync(staging, folder);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw err;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function findAgent({ agents, problems }: AgentList, name: string): AgentDefinition {
+  const wanted = name.trim();
+  const agent = agents.find((a) => a.name === wanted);
+  if (agent) return agent;
+  const broken = problems.find((p) => path.posix.basename(p.file).replace(/\.(ya?ml|md)$/, '') === wanted);
+  if (broken) throw new LedgerError('ConfigError', `agent "${wanted}" is defined in ${broken.file}, which cannot be used: ${broken.message}`, { agent: wanted, file: broken.file });
+  const known = agents.map((a) => a.name).join(', ') || 'none';
+  throw new LedgerError('AgentNotFound', `Agent ${JSON.stringify(wanted)} not found (defined agents: ${known}; add one as ${agentsFolder}/<name>.yaml)`, { agent: wanted });
+}
+
+function indexDiffers(db: SqlReader, wanted: Map<string, string>): boolean {
+  const rows = db.all<{ name: string; definition: string }>('SELECT name, definition FROM agents');
+  return rows.length !== wanted.size || rows.some((r) => wanted.get(r.name) !== r.definition);
+}
+
+function applyIndex(tx: SqlWriter, agents: AgentDefinition[], wanted: Map<string, string>, now: string): void {
+  // Compared again under the lock: another process may have indexed the same change.
+  const rows = new Map(tx.all<{ name: string; definition: string }>('SELECT name, definition FROM agents').map((r) => [r.name, r.definition]));
+  for (const agent of agents) {
+    const definition = wanted.get(agent.name)!;
+    if (rows.get(agent.name) === definition) continue;
+    tx.run(
+      `INSERT INTO agents (name, file, client, model, description, definition, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET file = excluded.file, client = excluded.client, model = excluded.model,
+         description = excluded.description, definition = excluded.definition, indexed_at = excluded.indexed_at`,
+      [agent.name, agent.file, agent.client, agent.model, agent.description, definition, now],
+    );
+    appendEvent(tx, { ts: now, kind: 'agent.indexed', entity: 'agent', entityId: agent.name, payload: { file: agent.file, added: !rows.has(agent.name) } });
+  }
+  for (const name of rows.keys()) {
+    if (wanted.has(name)) continue;
+    tx.run('DELETE FROM agents WHERE name = ?', [name]);
+    appendEvent(tx, { ts: now, kind: 'agent.removed', entity: 'agent', entityId: name });
+  }
+}

@@ -1,0 +1,48 @@
+import { LedgerError } from './errors';
+import type { LedgerErrorCode } from './errors';
+
+/**
+ * Every entity has one integer id. Faces show it in the shape of their seed: numbers in
+ * seed 002 (`5`), prefixed strings in seed 000 (`task-5`, `wf-2`). One resolver per entity
+ * accepts every shape: 5, "5", "#5", "task-5", "task_5", "task:5", "task://5".
+ */
+export type EntityKind = 'task' | 'workflow' | 'session';
+
+const prefixes: Record<EntityKind, { key: string; accepted: string[]; notFound: LedgerErrorCode }> = {
+  task: { key: 'task-', accepted: ['task', 't'], notFound: 'TaskNotFound' },
+  workflow: { key: 'wf-', accepted: ['wf', 'workflow'], notFound: 'NotFound' },
+  session: { key: 'session-', accepted: ['session', 's'], notFound: 'SessionNotFound' },
+};
+
+export function taskKey(id: number): string {
+  return `task-${id}`;
+}
+
+export function workflowKey(id: number): string {
+  return `wf-${id}`;
+}
+
+/** Parses any accepted shape of an id, or throws a ValidationError saying which shapes work. */
+export function parseId(kind: EntityKind, ref: unknown): number {
+  const { key, accepted } = prefixes[kind];
+  if (typeof ref === 'number' && Number.isSafeInteger(ref) && ref > 0) return ref;
+  if (typeof ref === 'string') {
+    const text = ref.trim();
+    const m = /^(?:([a-z]+)(?::\/\/|[-_:#]?))?#?(\d+)$/i.exec(text);
+    if (m && (!m[1] || accepted.includes(m[1].toLowerCase()))) {
+      const n = Number(m[2]);
+      if (Number.isSafeInteger(n) && n > 0) return n;
+    }
+  }
+  throw new LedgerError('ValidationError', `${JSON.stringify(ref)} is not a ${kind} id: use the id a tool returned, like "${key}12" or 12`, {
+    [`${kind}Id`]: ref as never,
+  });
+}
+
+/** The not-found error of an entity, in seed 002's codes. */
+export function notFound(kind: EntityKind, ref: unknown): LedgerError {
+  const { key, notFound: code } = prefixes[kind];
+  const id = typeof ref === 'number' ? `${key}${ref}` : String(ref);
+  const hint = kind === 'task' ? 'list tasks with task_list or `agent-ledger task list`' : kind === 'workflow' ? 'list workflows with `agent-ledger workflow list`' : 'list sessions with session_list';
+  return new LedgerError(code, `${kind[0].toUpperCase()}${kind.slice(1)} ${id} not found (${hint})`, { [`${kind}Id`]: ref as never });
+}

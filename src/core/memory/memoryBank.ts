@@ -1,0 +1,233 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
+import type { Disposable } from '../emitter';
+import { LedgerError } from '../errors';
+import type { Clock } from '../time';
+import { iso } from '../time';
+import { appendEvent } from '../events/eventLog';
+import { StatCache } from '../files/statCache';
+import { writeNewFile } from '../files/writeNewFile';
+import type { MemoryEntry, MemoryProblem, MemoryStatus } from './memoryModel';
+import { isMemoryName, memoryFolder } from './memoryModel';
+import { formatMemoryFile, parseMemoryFile } from './memoryFiles';
+import { memoryContext } from './memoryPreview';
+import type { MemoryPreview } from './memoryPreview';
+
+export interface MemoryFilter {
+  category?: string;
+  status?: MemoryStatus;
+}
+
+export interface NewMemory {
+  id: string;
+  category: string;
+  title: string;
+  summary?: string;
+  status?: MemoryStatus;
+  content?: string;
+}
+
+/** Default size budget of the context embedded in prompts and shown by memory_preview. */
+export const defaultMemoryBudget = 4000;
+
+/**
+ * The Memory Bank of a workspace. Entries are the Markdown files under `.agent-ledger/memory/`,
+ * read again whenever they change on disk, so hand edits show up without a restart; the
+ * `memories` table indexes them for views and notifications (written by writable processes).
+ */
+export class MemoryBank {
+  private readonly cache = new StatCache<MemoryEntry>((text, file) => {
+    const rel = this.relative(file);
+    const [category, name] = rel.split('/').slice(-2);
+    return parseMemoryFile(text, category, name.replace(/\.md$/, ''), rel);
+  });
+
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly workspace: string,
+    private readonly clock: Clock,
+    private readonly options: { readonly: boolean },
+  ) {}
+
+  get folder(): string {
+    return path.join(this.workspace, ...memoryFolder.split('/'));
+  }
+
+  /** Entries in category/id order, filtered; files that cannot be read are reported, not fatal. */
+  async list(filter: MemoryFilter = {}): Promise<{ memories: MemoryEntry[]; problems: MemoryProblem[] }> {
+    const { entries, problems } = this.readFolder();
+    await this.syncIndex(entries);
+    return { memories: applyFilter(entries, filter), problems };
+  }
+
+  /** The entries as the files are now, without touching the index (resources, views). */
+  current(filter: MemoryFilter = {}): { memories: MemoryEntry[]; problems: MemoryProblem[] } {
+    const { entries, problems } = this.readFolder();
+    return { memories: applyFilter(entries, filter), problems };
+  }
+
+  /** Writes a new entry file; refuses to overwrite an existing one. */
+  async add(input: NewMemory): Promise<MemoryEntry> {
+    for (const [field, value] of [['id', input.id], ['category', input.category]] as const) {
+      if (!isMemoryName(value)) {
+        throw new LedgerError('ValidationError', `${field} "${value}" must be a plain name of letters, digits, ".", "_" or "-" (it becomes the path ${memoryFolder}/<category>/<id>.md)`, { field });
+      }
+    }
+    const rel = `${memoryFolder}/${input.category}/${input.id}.md`;
+    const entry: MemoryEntry = {
+      id: input.id,
+      category: input.category,
+      title: input.title.replace(/\s+/g, ' ').trim(),
+      summary: input.summary?.replace(/\s+/g, ' ').trim() || null,
+      status: input.status ?? 'active',
+      content: input.content ?? '',
+      file: rel,
+    };
+    if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be added');
+    if (!writeNewFile(path.join(this.workspace, ...rel.split('/')), formatMemoryFile(entry))) {
+      throw new LedgerError('InvalidStatus', `memory entry ${input.category}/${input.id} already exists (${rel}); edit the file or choose another id`, { id: input.id, category: input.category, file: rel });
+    }
+    const now = iso(this.clock.now());
+    await this.db.write((tx) => {
+      upsert(tx, entry, now);
+      appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
+    });
+    return entry;
+  }
+
+  /** The context agents get: active entries only, under `maxChars`. */
+  async preview(maxChars = defaultMemoryBudget): Promise<MemoryPreview> {
+    const { memories } = await this.list({ status: 'active' });
+    return memoryContext(memories, maxChars);
+  }
+
+  /** The preview as the files are now, without touching the index (the project://memory resource). */
+  currentPreview(maxChars = defaultMemoryBudget): MemoryPreview {
+    return memoryContext(this.current({ status: 'active' }).memories, maxChars);
+  }
+
+  /**
+   * Calls `onChange` when a file of the bank is added, edited or removed (by anyone),
+   * checking every `intervalMs`. Polling a few stats is cheap and works where fs.watch is not.
+   */
+  watch(onChange: () => void, intervalMs = 1000): Disposable {
+    let last = this.signature();
+    const timer = setInterval(() => {
+      const now = this.signature();
+      if (now !== last) {
+        last = now;
+        onChange();
+      }
+    }, intervalMs);
+    timer.unref();
+    return { dispose: () => clearInterval(timer) };
+  }
+
+  private signature(): string {
+    const parts: string[] = [];
+    for (const category of safeReaddir(this.folder)) {
+      for (const name of safeReaddir(path.join(this.folder, category))) {
+        try {
+          const s = fs.statSync(path.join(this.folder, category, name), { bigint: true });
+          parts.push(`${category}/${name}:${s.size}:${s.mtimeNs}`);
+        } catch {
+          /* removed meanwhile */
+        }
+      }
+    }
+    return parts.join('|');
+  }
+
+  private readFolder(): { entries: MemoryEntry[]; problems: MemoryProblem[] } {
+    const entries: MemoryEntry[] = [];
+    const problems: MemoryProblem[] = [];
+    for (const category of safeReaddir(this.folder).sort()) {
+      const dir = path.join(this.folder, category);
+      if (category.startsWith('.') || !isDirectory(dir)) continue;
+      for (const name of safeReaddir(dir).sort()) {
+        if (name.startsWith('.') || !name.endsWith('.md')) continue;
+        const file = path.join(dir, name);
+        const rel = this.relative(file);
+        if (!isMemoryName(category) || !isMemoryName(name.slice(0, -3))) {
+          problems.push({ file: rel, message: 'category folders and entry ids must be plain names of letters, digits, ".", "_" or "-"' });
+          continue;
+        }
+        try {
+          const entry = this.cache.get(file);
+          if (entry) entries.push(entry);
+        } catch (err) {
+          problems.push({ file: rel, message: (err as Error).message });
+        }
+      }
+    }
+    return { entries, problems };
+  }
+
+  private relative(file: string): string {
+    return path.relative(this.workspace, file).split(path.sep).join('/');
+  }
+
+  private async syncIndex(entries: MemoryEntry[]): Promise<void> {
+    if (this.options.readonly) return;
+    const wanted = new Map(entries.map((e) => [`${e.category}/${e.id}`, e]));
+    if (!this.db.read((db) => indexDiffers(db, wanted))) return;
+    const now = iso(this.clock.now());
+    await this.db.write((tx) => {
+      const rows = indexRows(tx);
+      for (const [key, entry] of wanted) {
+        if (rows.get(key) === fingerprint(entry)) continue;
+        upsert(tx, entry, now);
+        appendEvent(tx, { ts: now, kind: 'memory.indexed', entity: 'memory', entityId: key, payload: { title: entry.title, status: entry.status } });
+      }
+      for (const key of rows.keys()) {
+        if (wanted.has(key)) continue;
+        const [category, id] = key.split('/');
+        tx.run('DELETE FROM memories WHERE category = ? AND id = ?', [category, id]);
+        appendEvent(tx, { ts: now, kind: 'memory.removed', entity: 'memory', entityId: key });
+      }
+    });
+  }
+}
+
+function applyFilter(entries: MemoryEntry[], filter: MemoryFilter): MemoryEntry[] {
+  return entries.filter((e) => (!filter.category || e.category === filter.category) && (!filter.status || e.status === filter.status));
+}
+
+function fingerprint(e: Pick<MemoryEntry, 'file' | 'title' | 'summary' | 'status'>): string {
+  return JSON.stringify([e.file, e.title, e.summary, e.status]);
+}
+
+function indexRows(db: SqlReader): Map<string, string> {
+  const rows = db.all<{ category: string; id: string; file: string; title: string; summary: string | null; status: string }>('SELECT category, id, file, title, summary, status FROM memories');
+  return new Map(rows.map((r) => [`${r.category}/${r.id}`, fingerprint({ ...r, status: r.status as MemoryStatus })]));
+}
+
+function indexDiffers(db: SqlReader, wanted: Map<string, MemoryEntry>): boolean {
+  const rows = indexRows(db);
+  return rows.size !== wanted.size || [...wanted].some(([key, entry]) => rows.get(key) !== fingerprint(entry));
+}
+
+function upsert(tx: SqlWriter, e: MemoryEntry, now: string): void {
+  tx.run(
+    `INSERT INTO memories (category, id, file, title, summary, status, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(category, id) DO UPDATE SET file = excluded.file, title = excluded.title, summary = excluded.summary, status = excluded.status, indexed_at = excluded.indexed_at`,
+    [e.category, e.id, e.file, e.title, e.summary, e.status, now],
+  );
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,136 @@
+import type { LedgerDb, Snapshot, WorkspaceTruth } from '../ports';
+import { LedgerError, stateError } from '../errors';
+import { notFound, parseId, taskKey } from '../ids';
+import type { Clock } from '../time';
+import { iso, secondsBetween } from '../time';
+import { appendEvent } from '../events/eventLog';
+import type { AgentRegistry } from '../agents/agentRegistry';
+import type { Session, SessionEnd, SessionView } from './sessionRepo';
+import { endSessionRow, getSession, insertSession, listSessions, sessionByKey, sessionView } from './sessionRepo';
+import type { SessionEndInput, SessionListInput, SessionStartInput } from './sessionSchemas';
+import { applySessionEnd, applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from './sessionTask';
+
+export interface SessionStartResult {
+  sessionId: number;
+  startedAt: string;
+  taskId: number;
+  agent: string;
+  /** True when idempotencyKey matched a session started before: nothing new was started. */
+  replayed: boolean;
+}
+
+/** Seed 002's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
+export class SessionService {
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly agents: AgentRegistry,
+    private readonly truth: () => Promise<WorkspaceTruth>,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(input: SessionStartInput): Promise<SessionStartResult> {
+    const taskId = parseId('task', input.taskId);
+    const key = input.idempotencyKey ?? null;
+    const earlier = key === null ? undefined : this.db.read((db) => sessionByKey(db, key));
+    if (earlier) return replay(earlier, taskId, input.agent);
+    const agent = await this.agents.get(input.agent);
+    const task = this.db.read((db) => {
+      const t = requireSessionTask(db, taskId);
+      requireNoRunningSession(db, taskId, agent.name, input.allowConcurrent);
+      return t;
+    });
+    // The first session of a task snapshots the workspace, as start_task does: complete_task measures from it.
+    let truth: WorkspaceTruth | undefined;
+    let snapshot: Snapshot | null = null;
+    if (task.snapshot === null) {
+      truth = await this.truth();
+      snapshot = await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
+    }
+    const now = iso(this.clock.now());
+    const outcome = await this.db.write((tx) => {
+      // Checked again under the lock: another process may have started one meanwhile.
+      const raced = key === null ? undefined : sessionByKey(tx, key);
+      if (raced) return { raced };
+      const current = requireSessionTask(tx, taskId);
+      requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
+      const sessionId = insertSession(tx, {
+        taskId,
+        agent: agent.name,
+        client: agent.client,
+        origin: 'session_start',
+        sessionGroupId: input.sessionGroupId ?? null,
+        idempotencyKey: key,
+        worktree: null,
+        scope: agent.scope,
+        startedAt: now,
+      });
+      const tookSnapshot = applySessionStart(tx, current, { sessionId, agent, snapshot, worktree: null, now });
+      appendEvent(tx, { ts: now, kind: 'session.started', workflowId: current.workflowId, taskId, entity: 'session', entityId: String(sessionId), payload: { agent: agent.name } });
+      return { sessionId, tookSnapshot };
+    });
+    if ('raced' in outcome) return replay(outcome.raced!, taskId, input.agent);
+    if (outcome.tookSnapshot && truth && snapshot) await keepSnapshotQuietly(truth, snapshot, taskId);
+    return { sessionId: outcome.sessionId, startedAt: now, taskId, agent: agent.name, replayed: false };
+  }
+
+  async end(input: SessionEndInput): Promise<SessionView & { taskStatus?: string }> {
+    const id = parseId('session', input.sessionId);
+    const endedAt = this.clock.now();
+    const now = iso(endedAt);
+    return this.db.write((tx) => {
+      const session = getSession(tx, id);
+      if (!session) throw notFound('session', id);
+      if (session.status !== 'running') {
+        throw stateError(`session ${id} already ended (${session.status} at ${session.endedAt}); a session is ended once`, { sessionId: id, status: session.status });
+      }
+      const failed = input.exitCode !== 0 || input.error !== undefined || input.signal !== undefined || input.dodResult === 'timeout' || input.dodResult === 'error';
+      const end: SessionEnd = {
+        status: failed ? 'failed' : 'completed',
+        exitCode: input.exitCode,
+        signal: input.signal ?? null,
+        dodResult: input.dodResult ?? null,
+        artifacts: (input.artifacts ?? []).map((a) => a.replace(/\\/g, '/').replace(/^\.\//, '')),
+        error: input.error ?? null,
+        endedAt: now,
+        durationSeconds: secondsBetween(session.startedAt, endedAt),
+      };
+      endSessionRow(tx, id, end);
+      const taskStatus = applySessionEnd(tx, session, end);
+      appendEvent(tx, {
+        ts: now,
+        kind: 'session.ended',
+        taskId: session.taskId,
+        entity: 'session',
+        entityId: String(id),
+        payload: { agent: session.agent, status: end.status, exitCode: end.exitCode, dodResult: end.dodResult },
+      });
+      return { ...sessionView(getSession(tx, id)!), ...(taskStatus ? { taskStatus } : {}) };
+    });
+  }
+
+  list(input: SessionListInput): { sessions: SessionView[]; total: number; nextOffset: number | null } {
+    const taskId = input.taskId === undefined ? undefined : parseId('task', input.taskId);
+    const { sessions, total } = this.db.read((db) => listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }));
+    const next = input.offset + sessions.length;
+    return { sessions: sessions.map(sessionView), total, nextOffset: next < total ? next : null };
+  }
+
+  get(ref: string | number): SessionView {
+    const id = parseId('session', ref);
+    const session = this.db.read((db) => getSession(db, id));
+    if (!session) throw notFound('session', id);
+    return sessionView(session);
+  }
+}
+
+/** The answer to a retried session_start: the session its key started, if the call was the same. */
+function replay(session: Session, taskId: number, agent: string): SessionStartResult {
+  if (session.taskId !== taskId || session.agent !== agent.trim()) {
+    throw new LedgerError(
+      'ValidationError',
+      `idempotencyKey was already used by session ${session.id} for ${taskKey(session.taskId)} and agent "${session.agent}"; use a new key for a different session`,
+      { sessionId: session.id, taskId: session.taskId, agent: session.agent },
+    );
+  }
+  return { sessionId: session.id, startedAt: session.startedAt, taskId: session.taskId, agent: session.agent, replayed: true };
+}

@@ -1,0 +1,91 @@
+import type { SqlReader, SqlWriter } from '../ports';
+import type { Decision, Issue, Milestone, TimelineEntry } from '../model';
+import { fromJson, toJson } from '../json';
+
+/** Decisions, issues and milestones: what happened during a task, in time order. */
+
+export function insertDecision(tx: SqlWriter, d: Omit<Decision, 'id'>): number {
+  return tx.run(
+    'INSERT INTO decisions (task_id, category, question, options, chosen, reasoning, trade_offs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [d.taskId, d.category, d.question, JSON.stringify(d.options), d.chosen, d.reasoning, d.tradeOffs, d.createdAt],
+  ).lastInsertRowid;
+}
+
+export function insertIssue(tx: SqlWriter, i: Omit<Issue, 'id'>): number {
+  return tx.run('INSERT INTO issues (task_id, type, description, resolution, requires_human_review, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    i.taskId,
+    i.type,
+    i.description,
+    i.resolution,
+    i.requiresHumanReview ? 1 : 0,
+    i.createdAt,
+  ]).lastInsertRowid;
+}
+
+export function insertMilestone(tx: SqlWriter, m: Omit<Milestone, 'id'>): number {
+  return tx.run('INSERT INTO milestones (task_id, message, progress, metadata, created_at) VALUES (?, ?, ?, ?, ?)', [
+    m.taskId,
+    m.message,
+    m.progress,
+    toJson(m.metadata),
+    m.createdAt,
+  ]).lastInsertRowid;
+}
+
+export interface TimelineCounts {
+  decisions: number;
+  issues: number;
+  milestones: number;
+}
+
+export function timelineCounts(db: SqlReader, taskId: number): TimelineCounts {
+  const row = db.get<TimelineCounts>(
+    `SELECT (SELECT COUNT(*) FROM decisions WHERE task_id = ?1) AS decisions,
+            (SELECT COUNT(*) FROM issues WHERE task_id = ?1) AS issues,
+            (SELECT COUNT(*) FROM milestones WHERE task_id = ?1) AS milestones`,
+    [taskId],
+  );
+  return row ?? { decisions: 0, issues: 0, milestones: 0 };
+}
+
+export function timeline(db: SqlReader, taskId: number): TimelineEntry[] {
+  const decisions = db
+    .all<Record<string, never>>('SELECT * FROM decisions WHERE task_id = ? ORDER BY id', [taskId])
+    .map((r): TimelineEntry => ({
+      kind: 'decision',
+      id: r.id,
+      taskId: r.task_id,
+      category: r.category,
+      question: r.question,
+      options: fromJson<string[]>(r.options, []),
+      chosen: r.chosen,
+      reasoning: r.reasoning,
+      tradeOffs: r.trade_offs,
+      createdAt: r.created_at,
+    }));
+  const issues = db
+    .all<Record<string, never>>('SELECT * FROM issues WHERE task_id = ? ORDER BY id', [taskId])
+    .map((r): TimelineEntry => ({
+      kind: 'issue',
+      id: r.id,
+      taskId: r.task_id,
+      type: r.type,
+      description: r.description,
+      resolution: r.resolution,
+      requiresHumanReview: r.requires_human_review === 1,
+      createdAt: r.created_at,
+    }));
+  const milestones = db
+    .all<Record<string, never>>('SELECT * FROM milestones WHERE task_id = ? ORDER BY id', [taskId])
+    .map((r): TimelineEntry => ({
+      kind: 'milestone',
+      id: r.id,
+      taskId: r.task_id,
+      message: r.message,
+      progress: r.progress,
+      metadata: fromJson<Record<string, unknown> | null>(r.metadata, null),
+      createdAt: r.created_at,
+    }));
+  // Stable: by time, then by kind order within the same instant.
+  return [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}

@@ -1,0 +1,146 @@
+import * as path from 'node:path';
+import type { LedgerDb, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
+import type { Task } from '../model';
+import { parseId, taskKey } from '../ids';
+import type { Clock } from '../time';
+import { iso } from '../time';
+import { appendEvent } from '../events/eventLog';
+import { getTask } from '../tasks/taskRepo';
+import type { AgentClient, AgentDefinition } from '../agents/agentModel';
+import type { AgentRegistry } from '../agents/agentRegistry';
+import type { MemoryBank } from '../memory/memoryBank';
+import { endSessionRow, insertSession, runningSessions, setSessionBranch } from '../sessions/sessionRepo';
+import { applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
+import { clientArgv, shellCommand } from './launchCommand';
+import { workerPrompt } from './workerPrompt';
+import { branchNameOf, recordWorktreeUse, worktreePathOf } from './worktreeRepo';
+import type { WorkerCommandInput } from './workerSchemas';
+
+/** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
+export interface WorkerCommandResult {
+  command: string;
+  client: AgentClient;
+  worktree: string;
+  sessionId: number;
+  agent: string;
+  task: { id: number; title: string; branch: string };
+  /** Absolute folder the command starts in. */
+  cwd: string;
+  /** The same command as an argument vector, for spawning without a shell. */
+  argv: string[];
+  /** True when an existing worktree was used again. */
+  reused: boolean;
+  startedAt: string;
+}
+
+export interface WorkerDeps {
+  db: LedgerDb;
+  agents: AgentRegistry;
+  memory: MemoryBank;
+  worktrees: Worktrees;
+  clock: Clock;
+  workspace: string;
+}
+
+/**
+ * worker_command: prepares the task's worktree with the agent's scope, starts a session and
+ * returns the command that launches the agent's client there. It never runs the command.
+ */
+export class WorkerService {
+  constructor(private readonly d: WorkerDeps) {}
+
+  async command(input: WorkerCommandInput): Promise<WorkerCommandResult> {
+    const { db } = this.d;
+    const taskId = parseId('task', input.taskId);
+    const task = db.read((r) => requireSessionTask(r, taskId));
+    const agent = await this.resolveAgent(input.agent, task);
+    const client = input.client ?? agent.client;
+    db.read((r) => requireNoRunningSession(r, taskId, agent.name, input.allowConcurrent));
+    const rel = worktreePathOf(taskId);
+    const startedAt = iso(this.d.clock.now());
+
+    // The session is recorded first: its id names the branch of a new worktree.
+    const { sessionId, shared } = await db.write((tx) => {
+      requireSessionTask(tx, taskId);
+      requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
+      const shared = runningSessions(tx, taskId).some((s) => s.worktree === rel);
+      const sessionId = insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
+      return { sessionId, shared };
+    });
+
+    let prepared: PreparedWorktree;
+    let truth: WorkspaceTruth | undefined;
+    let snapshot: Snapshot | null = null;
+    try {
+      // Another agent's session working there keeps its checkout: the scope is not changed under it.
+      const scope = { read: agent.scope.read, exclude: agent.scope.exclude };
+      prepared = await this.d.worktrees.prepare(path.join(this.d.workspace, ...rel.split('/')), branchNameOf(taskId, sessionId), scope, { keepScope: shared });
+      if (task.snapshot === null) {
+        truth = await this.d.worktrees.truth(prepared.path);
+        // A worktree just created holds exactly its base commit, which is then the exact start
+        // snapshot: no need to read every file again (on 20,000 files that is most of the time).
+        snapshot = prepared.created ? { type: 'git', id: prepared.base, head: prepared.base, takenAt: iso(this.d.clock.now()) } : await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
+      }
+    } catch (err) {
+      await this.failSession(sessionId, taskId, startedAt, err);
+      throw err;
+    }
+
+    const memory = await this.d.memory.preview();
+    const current = db.read((r) => getTask(r, taskId)) ?? task;
+    const prompt = workerPrompt({ agent, task: current, branch: prepared.branch, worktree: rel, memoryContext: memory.context, memoryFolder: this.d.memory.folder });
+    const argv = clientArgv(client, { model: agent.model, auto: input.auto, prompt });
+
+    const tookSnapshot = await db.write((tx) => {
+      const latest = getTask(tx, taskId)!;
+      setSessionBranch(tx, sessionId, prepared.branch);
+      recordWorktreeUse(tx, { taskId, path: rel, branch: prepared.branch, baseCommit: prepared.base, sparse: prepared.sparse, lastUsedAt: startedAt, created: prepared.created });
+      const took = applySessionStart(tx, latest, { sessionId, agent, snapshot, worktree: rel, now: startedAt });
+      if (prepared.created) appendEvent(tx, { ts: startedAt, kind: 'worktree.created', taskId, entity: 'worktree', entityId: rel, payload: { branch: prepared.branch, sparse: prepared.sparse } });
+      appendEvent(tx, {
+        ts: startedAt,
+        kind: 'session.started',
+        workflowId: latest.workflowId,
+        taskId,
+        entity: 'session',
+        entityId: String(sessionId),
+        payload: { agent: agent.name, client, worktree: rel, branch: prepared.branch, reused: !prepared.created },
+      });
+      return took;
+    });
+    if (tookSnapshot && truth && snapshot) await keepSnapshotQuietly(truth, snapshot, taskId);
+
+    return {
+      command: shellCommand(prepared.cwd, argv),
+      client,
+      worktree: rel,
+      sessionId,
+      agent: agent.name,
+      task: { id: taskId, title: current.title, branch: prepared.branch },
+      cwd: prepared.cwd,
+      argv,
+      reused: !prepared.created,
+      startedAt,
+    };
+  }
+
+  /** Seed 002: the named agent, else the task's AI assignee when it names an agent, else `coder`. */
+  private async resolveAgent(name: string | undefined, task: Task): Promise<AgentDefinition> {
+    if (name !== undefined) return this.d.agents.get(name);
+    if (task.assignee && task.assigneeType !== 'human') {
+      const assigned = (await this.d.agents.list()).agents.find((a) => a.name === task.assignee);
+      if (assigned) return assigned;
+    }
+    return this.d.agents.get('coder');
+  }
+
+  /** The worktree could not be prepared: the session ends failed, with the reason, so it does not block the next try. */
+  private async failSession(sessionId: number, taskId: number, startedAt: string, err: unknown): Promise<void> {
+    const now = iso(this.d.clock.now());
+    const message = err instanceof Error ? err.message : String(err);
+    await this.d.db.write((tx) => {
+      endSessionRow(tx, sessionId, { status: 'failed', exitCode: null, signal: null, dodResult: null, artifacts: [], error: { type: 'unknown', message: `worktree not prepared: ${message}` }, endedAt: now, durationSeconds: 0 });
+      appendEvent(tx, { ts: now, kind: 'session.ended', taskId, entity: 'session', entityId: String(sessionId), payload: { status: 'failed', startedAt, error: message } });
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import type { LedgerDb, Worktrees } from '../ports';
+import { notFound, parseId } from '../ids';
+import type { Clock } from '../time';
+import { iso } from '../time';
+import { appendEvent } from '../events/eventLog';
+import { getTask } from '../tasks/taskRepo';
+import { runningSessions } from '../sessions/sessionRepo';
+import { activeWorktrees, markWorktreeRemoved } from './worktreeRepo';
+import type { WorktreeRecord } from './worktreeRepo';
+import type { WorktreeCleanupInput } from './workerSchemas';
+
+export interface RemovedWorktree {
+  taskId: number;
+  worktree: string;
+  branch: string;
+  /** Why it went: "requested", "merged", "unused for N days" or "already gone". */
+  reason: string;
+  freedBytes: number;
+  branchDeleted: boolean;
+}
+
+export interface KeptWorktree {
+  taskId: number;
+  worktree: string;
+  reason: string;
+}
+
+export interface CleanupResult {
+  removed: RemovedWorktree[];
+  skipped: KeptWorktree[];
+  /** Total disk freed (or that would be, with dryRun). */
+  freedBytes: number;
+  dryRun: boolean;
+}
+
+const day = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes task worktrees on demand (one task) or by retention (merged into the workspace's
+ * HEAD, or unused for N days). Worktrees with a running session or uncommitted changes are
+ * kept unless forced: removing them would lose work.
+ */
+export class WorktreeCleanup {
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly worktrees: Worktrees,
+    private readonly clock: Clock,
+    private readonly workspace: string,
+  ) {}
+
+  async run(input: WorktreeCleanupInput): Promise<CleanupResult> {
+    const taskId = input.taskId === undefined ? undefined : parseId('task', input.taskId);
+    const records = this.db.read((db) => {
+      if (taskId !== undefined && !getTask(db, taskId)) throw notFound('task', taskId);
+      return activeWorktrees(db, taskId);
+    });
+    const result: CleanupResult = { removed: [], skipped: [], freedBytes: 0, dryRun: input.dryRun };
+    for (const record of records) {
+      const outcome = await this.consider(record, taskId !== undefined, input);
+      if ('skip' in outcome) result.skipped.push({ taskId: record.taskId, worktree: record.path, reason: outcome.skip });
+      else {
+        result.removed.push(outcome);
+        result.freedBytes += outcome.freedBytes;
+      }
+    }
+    return result;
+  }
+
+  private async consider(record: WorktreeRecord, requested: boolean, input: WorktreeCleanupInput): Promise<RemovedWorktree | { skip: string }> {
+    const abs = path.join(this.workspace, ...record.path.split('/'));
+    const state = await this.worktrees.inspect(abs, record.branch);
+    const base = { taskId: record.taskId, worktree: record.path, branch: record.branch };
+    if (!state.exists) {
+      // Deleted by hand: the ledger only catches up.
+      if (!input.dryRun) await this.markRemoved(record, 0, 'already gone');
+      return { ...base, reason: 'already gone', freedBytes: 0, branchDeleted: false };
+    }
+    const unusedDays = Math.floor((this.clock.now().getTime() - Date.parse(record.lastUsedAt)) / day);
+    const reason = requested ? 'requested' : state.merged ? 'merged' : unusedDays >= input.olderThanDays ? `unused for ${unusedDays} days` : null;
+    if (!reason) return { skip: `not merged and used ${unusedDays} day(s) ago (retention: ${input.olderThanDays} days)` };
+    const running = this.db.read((db) => runningSessions(db, record.taskId).filter((s) => s.worktree === record.path));
+    if (running.length && !input.force) {
+      const ids = running.map((s) => s.id).join(', ');
+      return { skip: running.length === 1 ? `session ${ids} is still running there; end it with session_end, or force` : `sessions ${ids} are still running there; end them with session_end, or force` };
+    }
+    if (state.dirty && !input.force) return { skip: 'it has uncommitted changes (commit them, or force to discard them)' };
+    if (input.dryRun) return { ...base, reason, freedBytes: state.sizeBytes, branchDeleted: false };
+    const removal = await this.worktrees.remove(abs, { force: input.force });
+    await this.markRemoved(record, removal.freedBytes, reason);
+    return { ...base, reason, freedBytes: removal.freedBytes, branchDeleted: removal.branchDeleted };
+  }
+
+  private async markRemoved(record: WorktreeRecord, freedBytes: number, reason: string): Promise<void> {
+    const now = iso(this.clock.now());
+    await this.db.write((tx) => {
+      markWorktreeRemoved(tx, record.taskId, now, freedBytes);
+      appendEvent(tx, { ts: now, kind: 'worktree.removed', taskId: record.taskId, entity: 'worktree', entityId: record.path, payload: { reason, freedBytes, branch: record.branch } });
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import type { SqlReader, SqlWriter } from '../ports';
+
+/** The worktree of a task, as the ledger remembers it (the folder itself is Git's). */
+export interface WorktreeRecord {
+  taskId: number;
+  /** Workspace-relative path, e.g. `.agent-ledger/worktrees/task-5`. */
+  path: string;
+  branch: string;
+  baseCommit: string;
+  sparse: boolean;
+  createdAt: string;
+  lastUsedAt: string;
+  removedAt: string | null;
+  freedBytes: number | null;
+}
+
+interface WorktreeRow {
+  task_id: number;
+  path: string;
+  branch: string;
+  base_commit: string;
+  sparse: number;
+  created_at: string;
+  last_used_at: string;
+  removed_at: string | null;
+  freed_bytes: number | null;
+}
+
+function toRecord(r: WorktreeRow): WorktreeRecord {
+  return {
+    taskId: r.task_id,
+    path: r.path,
+    branch: r.branch,
+    baseCommit: r.base_commit,
+    sparse: r.sparse === 1,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    removedAt: r.removed_at,
+    freedBytes: r.freed_bytes,
+  };
+}
+
+/** The workspace-relative worktree of a task (seed 002's layout). */
+export function worktreePathOf(taskId: number): string {
+  return `.agent-ledger/worktrees/task-${taskId}`;
+}
+
+/** Seed 002's branch name: the task and the session that created the worktree. */
+export function branchNameOf(taskId: number, sessionId: number): string {
+  return `task-${taskId}-s${sessionId}`;
+}
+
+/** Records a created worktree, or that an existing one was used again. */
+export function recordWorktreeUse(tx: SqlWriter, w: Omit<WorktreeRecord, 'createdAt' | 'removedAt' | 'freedBytes'> & { created: boolean }): void {
+  if (w.created) {
+    tx.run(
+      `INSERT INTO worktrees (task_id, path, branch, base_commit, sparse, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(task_id) DO UPDATE SET path = excluded.path, branch = excluded.branch, base_commit = excluded.base_commit, sparse = excluded.sparse,
+         created_at = excluded.created_at, last_used_at = excluded.last_used_at, removed_at = NULL, freed_bytes = NULL`,
+      [w.taskId, w.path, w.branch, w.baseCommit, w.sparse ? 1 : 0, w.lastUsedAt, w.lastUsedAt],
+    );
+  } else {
+    tx.run('UPDATE worktrees SET last_used_at = ?, removed_at = NULL WHERE task_id = ?', [w.lastUsedAt, w.taskId]);
+  }
+}
+
+export function markWorktreeRemoved(tx: SqlWriter, taskId: number, at: string, freedBytes: number): void {
+  tx.run('UPDATE worktrees SET removed_at = ?, freed_bytes = ? WHERE task_id = ?', [at, freedBytes, taskId]);
+}
+
+/** Worktrees not removed yet, of one task or all, oldest use first. */
+export function activeWorktrees(db: SqlReader, taskId?: number): WorktreeRecord[] {
+  const rows =
+    taskId === undefined
+      ? db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL ORDER BY last_used_at')
+      : db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL AND task_id = ?', [taskId]);
+  return rows.map(toRecord);
+}

@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LedgerError } from '../../../src/core/errors';
+import { readState, resolvePipelineDir, writeFileAtomic } from '../../../src/core/pipeline/specsFiles';
+import { tempDir } from '../../helpers/tmp';
+
+test('a pipeline workspace resolves only to a folder directly under <root>/.specs', () => {
+  const root = tempDir();
+  const ok = { rel: '.specs/20260401-x', abs: path.join(root, '.specs', '20260401-x'), name: '20260401-x' };
+  assert.deepEqual(resolvePipelineDir(root, '.specs/20260401-x'), ok);
+  assert.deepEqual(resolvePipelineDir(root, './.specs/20260401-x/'), ok);
+  assert.deepEqual(resolvePipelineDir(root, path.join(root, '.specs', '20260401-x')), ok);
+  assert.deepEqual(resolvePipelineDir(root, '20260401-x'), ok, 'a bare name, for people at a terminal');
+  for (const bad of ['', '../x', '.specs/../x', '.specs/../../etc', '/etc/passwd', '.specs/a/b', 'src/x', '.specs', '.specs/.hidden', path.join(root, 'other')]) {
+    assert.throws(() => resolvePipelineDir(root, bad), (e: unknown) => LedgerError.is(e, 'ValidationError'), bad);
+  }
+  assert.throws(() => resolvePipelineDir(root, '20260401-x', { bare: false }), /not a pipeline folder/);
+});
+
+test('state.json: a clear error when absent or foreign; atomic writes leave no temp file', () => {
+  const root = tempDir();
+  const dir = resolvePipelineDir(root, '.specs/20260401-x');
+  assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'NotFound'));
+  writeFileAtomic(path.join(dir.abs, 'state.json'), '{"schema":"other"}');
+  assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'ConfigError') && /not an Agent Ledger pipeline state/.test(e.message));
+  writeFileAtomic(path.join(dir.abs, 'state.json'), '{oops');
+  assert.throws(() => readState(dir), /not valid JSON/);
+  assert.deepEqual(fs.readdirSync(dir.abs), ['state.json']);
+});
