@@ -1,0 +1,17 @@
+// Runs every benchmark in bench/ one after another and prints their tables.
+// Usage: npm run bench [-- --only NAME] (builds dist/ first; MCP benchmarks use dist/cli.js)
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const benches = readdirSync(__dirname)
+  .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
+  .sort();
+let failed = 0;
+for (const file of benches) {
+  console.log(`\n## ${file}`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, file)], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,73 @@
+// Store size and write/read latency at 1,000, 10,000 and 50,000 tasks.
+// Write = log_milestone through the tracking service (lock, catch-up, transaction, fsynced
+// journal append); read = a task with its timeline (what task_get / task:// serve).
+// Targets: write p50 < 5 ms and flat (within 2× of the 1,000-task figure); read p50 < 2 ms.
+// Usage: node --import tsx bench/storeScale.bench.ts [--sizes 1000,10000,50000] [--runs N]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createServices } from '../src/services';
+import { storePaths } from '../src/store/ledgerStore';
+import { tempDir } from '../test/helpers/tmp';
+import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
+
+const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
+const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '1000,10000,50000').split(',').map(Number);
+const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 300);
+
+async function populate(services: Awaited<ReturnType<typeof createServices>>, count: number): Promise<void> {
+  const { workflow_id } = await services.tracking.startWorkflow({ name: 'bench' });
+  const wf = Number(workflow_id.replace('wf-', ''));
+  const now = new Date().toISOString();
+  const batch = 2000;
+  for (let done = 0; done < count; done += batch) {
+    await services.store.write((tx) => {
+      for (let i = done; i < Math.min(count, done + batch); i++) {
+        const id = tx.run(
+          `INSERT INTO tasks (workflow_id, title, goal, status, areas, snapshot_type, snapshot_id, started_at, created_at, updated_at)
+           VALUES (?, ?, ?, 'in_progress', '["src/auth","api"]', 'git', ?, ?, ?, ?)`,
+          [wf, `Task ${i}: implement something meaningful`, 'A goal of a realistic length for a task of an agent.', 'f'.repeat(40), now, now, now],
+        ).lastInsertRowid;
+        tx.run('INSERT INTO milestones (task_id, message, progress, created_at) VALUES (?, ?, ?, ?)', [id, 'Running tests…', 50, now]);
+        tx.run("INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, 'task.started', ?, ?, '{}')", [now, wf, id]);
+      }
+    });
+  }
+  await services.store.checkpoint();
+}
+
+async function main(): Promise<void> {
+  const rows: (string | number)[][] = [];
+  let firstWrite = 0;
+  for (const size of sizes) {
+    const workspace = tempDir();
+    const services = await createServices({ workspace });
+    await populate(services, size);
+    const paths = storePaths(services.paths.dbPath);
+    const write = await measure(runs, (i) => services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 }));
+    const read = await measure(runs, () => services.queries.task(1 + Math.floor(Math.random() * size)));
+    const size_ = fs.statSync(paths.image).size + fs.statSync(paths.journal).size;
+    const w50 = percentile(write, 50);
+    firstWrite ||= w50;
+    const r50 = percentile(read, 50);
+    rows.push([
+      size,
+      bytes(size_),
+      ms(w50),
+      ms(percentile(write, 95)),
+      ratio(w50, firstWrite),
+      verdict(w50 < 5 && w50 <= 2 * firstWrite),
+      ms(r50),
+      ms(percentile(read, 95)),
+      verdict(r50 < 2),
+    ]);
+    services.dispose();
+    fs.rmSync(path.join(workspace, '.agent-ledger'), { recursive: true, force: true });
+  }
+  printTable(
+    `Store at scale (${runs} writes and reads each, ms)`,
+    ['tasks', 'store size', 'write p50', 'write p95', 'write vs 1k', 'write target', 'read p50', 'read p95', 'read target'],
+    rows,
+  );
+}
+
+void main();

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { agentGetInput, agentListInput } from '../../core/agents/agentSchemas';
+import { agentGetResult, agentListResult } from '../../core/agents/agentResults';
+import { agentYaml } from '../../core/agents/agentFiles';
+import { style, table } from '../output';
+import { runToolCommand } from '../toolCommand';
+
+/** `agent-ledger agent …`: agent_list and agent_get. */
+export function registerAgentCommands(program: Command): void {
+  const agent = program.command('agent').description('Agent definitions (.agent-ledger/agents/<name>.yaml or .md)');
+
+  agent
+    .command('list')
+    .description('List agent definitions; coder and reviewer are created on first use (agent_list)')
+    .action((_o: unknown, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'agent_list',
+        schema: agentListInput,
+        readonly: true,
+        args: {},
+        run: (services) => agentListResult(services.agents),
+        format: ({ agents, problems }) => {
+          const rows = [[style.dim('NAME'), style.dim('CLIENT'), style.dim('MODEL'), style.dim('WRITE'), style.dim('DESCRIPTION')]];
+          for (const a of agents) rows.push([style.bold(a.name), a.client, a.model ?? '-', a.scope.write.join(', ') || 'read-only', a.description ?? '']);
+          return [...table(rows), ...problems.map((p) => style.yellow(`⚠ ${p.file}: ${p.message}`))];
+        },
+      }),
+    );
+
+  agent
+    .command('get')
+    .alias('show')
+    .description('Show an agent definition as YAML (agent_get)')
+    .argument('<name>', 'agent name')
+    .action((name: string, _o: unknown, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'agent_get',
+        schema: agentGetInput,
+        readonly: true,
+        args: { name },
+        run: (services, input) => agentGetResult(services.agents, input.name),
+        format: (a) => [style.dim(`# ${a.file}`), agentYaml(a, Infinity).trimEnd()],
+      }),
+    );
+}

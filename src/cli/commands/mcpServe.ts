@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { serveStdio } from '../../mcp/serve';
+import { families, defaultFamilies } from '../../mcp/families';
+import { LedgerError } from '../../core/errors';
+import { reportError } from '../output';
+import { resolveWorkspace } from '../withServices';
+
+export function registerMcpCommands(program: Command): void {
+  const mcp = program.command('mcp').description('The MCP server');
+  const serve = mcp
+    .command('serve')
+    .description('Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)')
+    .option('--verbose', 'log every request to stderr')
+    .option('--allow-agent-checkpoints', 'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)');
+  for (const f of families) {
+    serve.option(`--enable-${f}`, `expose the ${f} tools${defaultFamilies.includes(f) ? ' (on by default)' : ''}`);
+    serve.option(`--disable-${f}`, `hide the ${f} tools`);
+  }
+  serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
+    const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string }>();
+    try {
+      const enable = families.filter((f) => opts[camel(`enable-${f}`)] === true);
+      const disable = families.filter((f) => opts[camel(`disable-${f}`)] === true);
+      const both = enable.filter((f) => disable.includes(f));
+      if (both.length) throw new LedgerError('ValidationError', `--enable-${both[0]} and --disable-${both[0]} contradict each other`);
+      await serveStdio({ workspace: resolveWorkspace(all.workspace), dbPath: all.db, enable, disable, verbose: opts.verbose === true, allowAgentCheckpoints: opts.allowAgentCheckpoints === true });
+    } catch (err) {
+      process.exitCode = reportError(err, false);
+    }
+  });
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,231 @@
+import * as os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { Services } from '../../services';
+import { LedgerError } from '../../core/errors';
+import type { Effort } from '../../core/pipeline/flowTemplate';
+import { efforts } from '../../core/pipeline/flowTemplate';
+import type { PipelineStatus } from '../../core/pipeline/pipelineState';
+import type { CommonOptions } from '../output';
+import { printJson, printLines, style } from '../output';
+import { withServices } from '../withServices';
+import { positiveInt } from '../args';
+import { formatAction, formatPipelineDetail, formatPipelineList, formatReport } from './pipelineFormat';
+
+const statuses: PipelineStatus[] = ['running', 'awaiting_human', 'completed', 'abandoned'];
+
+interface InitOptions {
+  effort?: Effort;
+  slug?: string;
+  branch?: string;
+  useCurrentBranch?: boolean;
+  title?: string;
+  body?: string;
+  labels?: string;
+  answers?: string;
+}
+
+interface MetricOptions {
+  tokens?: number;
+  durationMs?: number;
+  model?: string;
+  setupOnly?: boolean;
+}
+
+interface DecideOptions {
+  comment?: string;
+  by?: string;
+  checkpoint?: string;
+}
+
+const json = (cmd: Command): boolean => cmd.optsWithGlobals<CommonOptions>().json === true;
+
+/** `agent-ledger pipeline …`: the same engine the pipeline_* tools drive, for scripts and people. */
+export function registerPipelineCommands(program: Command): void {
+  const pipeline = program.command('pipeline').description('Pipelines (seed 003): phases with reviews and human checkpoints, driven by the engine');
+
+  pipeline
+    .command('init')
+    .description('Start a pipeline from text, a GitHub/Jira issue URL (or resume a .specs/ workspace), confirming the effort in one go')
+    .argument('<request...>', 'what to do, or an issue URL, with optional flags (--auto, --nopr, --discuss)')
+    .option('--effort <level>', 'effort S, M or L (default: the detected one)', parseEffort)
+    .option('--slug <slug>', 'workspace slug (default: from the request)')
+    .option('--branch <name>', 'current branch (default: asked from git)')
+    .option('--use-current-branch', 'work on the current branch instead of creating one')
+    .option('--title <text>', 'issue title (GitHub/Jira sources)')
+    .option('--body <text>', 'issue body (GitHub/Jira sources)')
+    .option('--labels <list>', 'comma-separated issue labels (GitHub sources)')
+    .option('--answers <text>', 'answers to the discussion questions (with --discuss)')
+    .allowUnknownOption(true)
+    .action((request: string[], opts: InitOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => init(s, request.join(' '), opts, json(cmd))));
+
+  pipeline
+    .command('next')
+    .description('Print the next action of a pipeline (records it as handed out)')
+    .argument('<workspace>', 'pipeline workspace (.specs/<name> or <name>)')
+    .option('--complete', 'the previous action finished: validate and record it first')
+    .option('--tokens <n>', 'tokens the previous action used', nonNegative)
+    .option('--duration-ms <n>', 'duration of the previous action (ms)', nonNegative)
+    .option('--model <name>', 'model the previous action used')
+    .option('--setup-only', 'the previous exec was setup-only')
+    .action((workspace: string, opts: MetricOptions & { complete?: boolean }, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (s) => {
+        const action = await s.pipelines.nextAction({
+          workspace,
+          previous_action_complete: opts.complete === true,
+          previous_tokens: opts.tokens,
+          previous_duration_ms: opts.durationMs,
+          previous_model: opts.model,
+          previous_setup_only: opts.setupOnly,
+        });
+        if (json(cmd)) printJson(action);
+        else printLines(formatAction(action));
+      }),
+    );
+
+  pipeline
+    .command('report')
+    .description('Record the result of the running phase (artifact validation, verdict parsing)')
+    .argument('<workspace>', 'pipeline workspace')
+    .requiredOption('--phase <id>', 'phase id of the action being reported')
+    .option('--tokens <n>', 'tokens used', nonNegative)
+    .option('--duration-ms <n>', 'duration (ms)', nonNegative)
+    .option('--model <name>', 'model used')
+    .option('--setup-only', 'the exec was setup-only')
+    .action((workspace: string, opts: MetricOptions & { phase: string }, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (s) => {
+        const result = await s.pipelines.reportResult({ workspace, phase: opts.phase, tokens_used: opts.tokens, duration_ms: opts.durationMs, model: opts.model, setup_only: opts.setupOnly });
+        if (json(cmd)) printJson(result);
+        else printLines(formatReport(result));
+      }),
+    );
+
+  pipeline
+    .command('status')
+    .alias('show')
+    .description('Show a pipeline: phases with state, duration, tokens, verdicts; tasks; decisions; the waiting checkpoint')
+    .argument('<workspace>', 'pipeline workspace')
+    .action((workspace: string, _opts: CommonOptions, cmd: Command) =>
+      withServices(cmd, { readonly: true }, (s) => {
+        const detail = s.pipelines.detail(workspace);
+        if (json(cmd)) printJson(detail);
+        else printLines(formatPipelineDetail(detail));
+      }),
+    );
+
+  pipeline
+    .command('list')
+    .description('List pipelines; those waiting for a person first')
+    .option('--status <status>', `only pipelines in this state (${statuses.join(', ')})`, parseStatus)
+    .option('--limit <n>', 'how many to show', positiveInt, 50)
+    .action((opts: { status?: PipelineStatus; limit: number }, cmd: Command) =>
+      withServices(cmd, { readonly: true }, (s) => {
+        const { pipelines, total } = s.pipelines.list({ status: opts.status, limit: opts.limit });
+        if (json(cmd)) printJson({ pipelines, total });
+        else printLines(formatPipelineList(pipelines, total));
+      }),
+    );
+
+  const decideOptions = (c: Command): Command =>
+    c
+      .option('--comment <text>', 'why (shown to the agents when the pipeline goes back)')
+      .option('--by <name>', 'who decides (default: your user name)')
+      .option('--checkpoint <name>', 'only decide if this checkpoint is the one waiting');
+  decideOptions(pipeline.command('approve').description('Approve the checkpoint (or mark the human gate done) a pipeline waits at').argument('<workspace>', 'pipeline workspace')).action(
+    (workspace: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, 'approve', opts, json(cmd))),
+  );
+  decideOptions(pipeline.command('reject').description('Reject the checkpoint (the pipeline goes back to revise), or abandon at a human gate or retry limit').argument('<workspace>', 'pipeline workspace')).action(
+    (workspace: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, 'reject', opts, json(cmd))),
+  );
+  decideOptions(
+    pipeline.command('decide').description('Answer a checkpoint or human gate with any of its options (e.g. skip)').argument('<workspace>', 'pipeline workspace').argument('<option>', 'one of the options the waiting action lists'),
+  ).action((workspace: string, option: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, option, opts, json(cmd))));
+}
+
+async function init(s: Services, request: string, opts: InitOptions, asJson: boolean): Promise<void> {
+  const p = s.pipelines;
+  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) });
+  if (Array.isArray(detected.errors)) throw new LedgerError('ValidationError', (detected.errors as string[]).join('; '));
+  if (detected.resume_mode) {
+    if (asJson) printJson({ init: detected });
+    else printLines([`Resume ${style.bold(String(detected.workspace))}: run \`agent-ledger pipeline next ${String(detected.workspace)}\``]);
+    return;
+  }
+  const external = opts.title || opts.body || opts.labels ? { github_title: opts.title, github_body: opts.body, github_labels: opts.labels?.split(',').map((l) => l.trim()).filter(Boolean), jira_summary: opts.title, jira_description: opts.body } : undefined;
+  const base = {
+    workspace: String(detected.workspace),
+    source_id: detected.source_id as string | null,
+    source_url: detected.source_url as string | null,
+    flags: detected.flags as Record<string, unknown>,
+    task_text: detected.source_type === 'text' ? String(detected.core_text) : null,
+    external_context: external,
+  };
+  let first = await p.initWithContext(base);
+  if (first.needs_discussion) {
+    if (!opts.answers) {
+      const questions = (first.needs_discussion as { questions: string[] }).questions;
+      if (asJson) printJson({ init: detected, discussion: first });
+      else printLines(['Answer these, then run again with --answers "…":', ...questions.map((q) => `  - ${q}`)]);
+      return;
+    }
+    first = await p.initWithContext({ ...base, discussion_answers: opts.answers });
+  }
+  const confirm = first.needs_user_confirmation as { detected_effort: Effort; enriched_request_body: string };
+  const ready = await p.initWithContext({
+    ...base,
+    user_confirmation: { effort: opts.effort ?? confirm.detected_effort, workspace_slug: opts.slug ?? null, use_current_branch: opts.useCurrentBranch === true, enriched_request_body: confirm.enriched_request_body },
+  });
+  if (asJson) {
+    printJson({ init: detected, detection: first, ready });
+    return;
+  }
+  printLines([
+    `${style.green('✓')} Pipeline ${style.bold(String(ready.workspace))} created (effort ${String(ready.effort)}, ${String(ready.flow_template)} flow${(ready.skipped_phases as string[]).length ? `, skipping ${(ready.skipped_phases as string[]).join(', ')}` : ''})`,
+    ready.branch ? `  branch: ${String(ready.branch)}${ready.create_branch ? ' (created by the first action)' : ''}` : '',
+    `  next: agent-ledger pipeline next ${String(ready.workspace)}   (or let an agent drive it with pipeline_next_action)`,
+  ].filter(Boolean));
+}
+
+async function decide(s: Services, workspace: string, decision: string, opts: DecideOptions, asJson: boolean): Promise<void> {
+  const result = await s.pipelines.decide(workspace, { decision, comment: opts.comment ?? null, by: opts.by ?? userName(), via: 'cli', checkpoint: opts.checkpoint ?? null });
+  if (asJson) {
+    printJson(result);
+    return;
+  }
+  const d = result.decision;
+  printLines([`${style.green('✓')} ${d.name}: ${d.decision} by ${d.decided_by}${d.comment ? ` — ${d.comment}` : ''}`, `  ${result.pipeline.workspace} is now ${result.pipeline.status} at ${result.pipeline.currentPhase}`]);
+}
+
+function currentBranch(workspace: string): string | null {
+  try {
+    return execFileSync('git', ['branch', '--show-current'], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function userName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+function parseEffort(value: string): Effort {
+  const upper = value.toUpperCase();
+  if (!(efforts as readonly string[]).includes(upper)) throw new InvalidArgumentError('expected S, M or L');
+  return upper as Effort;
+}
+
+function parseStatus(value: string): PipelineStatus {
+  if (!(statuses as string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${statuses.join(', ')}`);
+  return value as PipelineStatus;
+}
+
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import { taskCreateInput, taskGetInput, taskListInput, taskUpdateInput } from '../../core/taskManagement/taskSchemas';
+import type { TaskJson, TaskListResult } from '../../core/taskManagement/taskService';
+import { taskKey } from '../../core/ids';
+import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/model';
+import { style, table } from '../output';
+import { formatTaskDetail, statusMark } from './taskFormat';
+import { idArg, numberArg, runToolCommand } from '../toolCommand';
+
+/** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
+export function registerTaskCommands(program: Command): Command {
+  const task = program.command('task').description('Tasks: seed 002 task management over the same tasks the tracking tools record');
+
+  task
+    .command('list')
+    .description('List tasks, newest first (task_list)')
+    .option('--status <status>', `only tasks in this state (${taskStatuses.join(', ')})`)
+    .option('--assignee <name>', 'only tasks assigned to this name')
+    .option('--workflow <id>', 'only tasks of this workflow (wf-3 or 3)')
+    .option('--limit <n>', 'how many to show (default 20)')
+    .option('--offset <n>', 'how many to skip (the nextOffset of the previous page)')
+    .action((o: { status?: string; assignee?: string; workflow?: string; limit?: string; offset?: string }, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'task_list',
+        schema: taskListInput,
+        readonly: true,
+        args: { status: o.status, assignee: o.assignee, workflowId: idArg(o.workflow), limit: numberArg(o.limit), offset: numberArg(o.offset) },
+        run: (services, input) => services.tasks.list(input),
+        format: formatTaskList,
+      }),
+    );
+
+  task
+    .command('get')
+    .alias('show')
+    .description('Show a task: fields, goal, outcome, files changed, commits and timeline (task_get)')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .action((id: string, _o: unknown, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'task_get',
+        schema: taskGetInput,
+        readonly: true,
+        args: { id: idArg(id) },
+        run: (services, input) => services.tasks.get(input.id),
+        format: (t, services) => formatTaskDetail(services.queries.task(t.id)),
+      }),
+    );
+
+  task
+    .command('create')
+    .alias('add')
+    .description('Create a task, status open (task_create)')
+    .argument('<title>', 'task title')
+    .option('--description <text>', 'what to do and how to know it is done')
+    .option('--priority <priority>', `${priorities.join(', ')} (default medium)`)
+    .option('--type <type>', `${taskTypes.join(', ')} (default task)`)
+    .option('--assignee <name>', 'an agent name (e.g. coder) or a person')
+    .option('--assignee-type <type>', assigneeTypes.join(' or '))
+    .option('--labels <labels>', 'comma-separated labels')
+    .action((title: string, o: TaskFieldOptions, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'task_create',
+        schema: taskCreateInput,
+        readonly: false,
+        args: { title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels },
+        run: (services, input) => services.tasks.create(input),
+        format: (t) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(`${t.priority} ${t.type}`)}`],
+      }),
+    );
+
+  task
+    .command('update')
+    .description('Update a task; --status cancelled cancels it, --status open reopens it (task_update)')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .option('--title <text>', 'new title')
+    .option('--description <text>', 'new description ("" clears it)')
+    .option('--priority <priority>', priorities.join(', '))
+    .option('--type <type>', taskTypes.join(', '))
+    .option('--assignee <name>', 'new assignee ("" unassigns)')
+    .option('--assignee-type <type>', assigneeTypes.join(' or '))
+    .option('--labels <labels>', 'comma-separated labels ("" clears them)')
+    .option('--status <status>', 'open or cancelled')
+    .action((id: string, o: TaskFieldOptions & { title?: string; status?: string }, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'task_update',
+        schema: taskUpdateInput,
+        readonly: false,
+        args: { id: idArg(id), title: o.title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels, status: o.status },
+        run: (services, input) => services.tasks.update(input),
+        format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${t.assigneeName}` : ''}`)}`],
+      }),
+    );
+  return task;
+}
+
+interface TaskFieldOptions {
+  description?: string;
+  priority?: string;
+  type?: string;
+  assignee?: string;
+  assigneeType?: string;
+  labels?: string;
+}
+
+function formatTaskList({ tasks, total, nextOffset }: TaskListResult): string[] {
+  if (tasks.length === 0) return [total ? 'No tasks on this page.' : 'No tasks match.'];
+  const rows = [['', style.dim('ID'), style.dim('STATUS'), style.dim('PRIORITY'), style.dim('TYPE'), style.dim('ASSIGNEE'), style.dim('TITLE')]];
+  for (const t of tasks) {
+    const labels = t.labels.length ? style.dim(` [${t.labels.join(', ')}]`) : '';
+    rows.push([statusMark({ status: t.status, result: null }), style.bold(taskKey(t.id)), t.status, t.priority, t.type, t.assignee ?? '-', `${t.title.replace(/\s+/g, ' ')}${labels}`]);
+  }
+  const lines = table(rows);
+  if (nextOffset !== null) lines.push(style.dim(`… ${total - nextOffset} more (--offset ${nextOffset})`));
+  return lines;
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { agentClients } from '../../core/agents/agentModel';
+import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerSchemas';
+import type { CleanupResult } from '../../core/workers/worktreeCleanup';
+import { style } from '../output';
+import { idArg, numberArg, runToolCommand } from '../toolCommand';
+
+/** `agent-ledger worker …`: worker_command and worktree_cleanup. */
+export function registerWorkerCommands(program: Command): void {
+  const worker = program.command('worker').description('Workers: a Git worktree per task and the command that launches an agent in it');
+
+  worker
+    .command('command')
+    .description('Prepare the task’s worktree, start a session and print the launch command (worker_command); run it with: eval "$(agent-ledger worker command 5)"')
+    .argument('<taskId>', 'task id (5, task-5 or #5)')
+    .option('--agent <name>', "agent (default: the task's AI assignee, else coder)")
+    .option('--client <client>', `override the agent's client (${agentClients.join(', ')})`)
+    .option('--auto', 'add the client’s auto-approval flag')
+    .option('--allow-concurrent', 'start even though this agent already has a running session on the task')
+    .action((taskId: string, o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean }, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'worker_command',
+        schema: workerCommandInput,
+        readonly: false,
+        args: { taskId: idArg(taskId), agent: o.agent, client: o.client, auto: o.auto, allowConcurrent: o.allowConcurrent },
+        run: (services, input) => services.workers.command(input),
+        format: (r) => {
+          // stdout carries only the command, so it can be eval'ed; the rest is for the person.
+          process.stderr.write(`${style.dim(`session ${r.sessionId} · ${r.agent} (${r.client}) · ${r.worktree} on ${r.task.branch}${r.reused ? ' (reused)' : ''}`)}\n`);
+          return [r.command];
+        },
+      }),
+    );
+
+  worker
+    .command('cleanup')
+    .description('Remove a task’s worktree (--task), or every worktree merged into HEAD or unused for --older-than-days (worktree_cleanup)')
+    .option('--task <id>', 'only this task’s worktree')
+    .option('--older-than-days <n>', 'retention in days (default 14)')
+    .option('--force', 'also remove worktrees with uncommitted changes or a running session')
+    .option('--dry-run', 'only report what would be removed')
+    .action((o: { task?: string; olderThanDays?: string; force?: boolean; dryRun?: boolean }, cmd: Command) =>
+      runToolCommand(cmd, {
+        tool: 'worktree_cleanup',
+        schema: worktreeCleanupInput,
+        readonly: false,
+        args: { taskId: idArg(o.task), olderThanDays: numberArg(o.olderThanDays), force: o.force, dryRun: o.dryRun },
+        run: (services, input) => services.worktreeCleanup.run(input),
+        format: formatCleanup,
+      }),
+    );
+}
+
+function formatCleanup(r: CleanupResult): string[] {
+  const verb = r.dryRun ? 'would remove' : 'removed';
+  const lines = r.removed.map(
+    (w) => `${style.green(verb)} ${w.worktree} ${style.dim(`(${w.reason}, ${bytes(w.freedBytes)}${w.branchDeleted ? `, branch ${w.branch} deleted` : ''})`)}`,
+  );
+  for (const s of r.skipped) lines.push(`${style.yellow('kept')} ${s.worktree} ${style.dim(`(${s.reason})`)}`);
+  if (lines.length === 0) lines.push('No worktrees to clean up.');
+  lines.push(style.bold(`${r.dryRun ? 'Would free' : 'Freed'} ${bytes(r.freedBytes)}`));
+  return lines;
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

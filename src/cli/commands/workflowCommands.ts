@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import type { Services } from '../../services';
+import { workflowStatus, workflowView } from '../../core/tracking/views';
+import { taskKey, workflowKey } from '../../core/ids';
+import type { Task } from '../../core/model';
+import type { CommonOptions } from '../output';
+import { age, duration, printJson, printLines, style, table } from '../output';
+import { statusMark } from './taskFormat';
+import { withServices } from '../withServices';
+import { positiveInt } from '../args';
+
+export function registerWorkflowCommands(program: Command): void {
+  const workflow = program.command('workflow').description('Workflows: containers of tracked tasks');
+
+  workflow
+    .command('list')
+    .description('List workflows, most recently active first')
+    .option('--limit <n>', 'how many to show', positiveInt, 50)
+    .action((opts: CommonOptions & { limit: number }, cmd: Command) =>
+      withServices(cmd, { readonly: true }, (services) => listWorkflows(services, opts.limit, cmd.optsWithGlobals<CommonOptions>().json === true)),
+    );
+
+  workflow
+    .command('show')
+    .description('Show a workflow, its plan and its task tree')
+    .argument('<id>', 'workflow id (wf-3 or 3)')
+    .action((id: string, _opts: CommonOptions, cmd: Command) =>
+      withServices(cmd, { readonly: true }, (services) => showWorkflow(services, id, cmd.optsWithGlobals<CommonOptions>().json === true)),
+    );
+}
+
+function listWorkflows(services: Services, limit: number, json: boolean): void {
+  const { workflows, total } = services.queries.listWorkflows(limit);
+  if (json) {
+    printJson({
+      workflows: workflows.map((w) => ({
+        id: workflowKey(w.id),
+        name: w.name,
+        status: w.running ? 'running' : w.taskCount === 0 ? 'empty' : w.failed ? 'failed' : 'done',
+        tasks: w.taskCount,
+        running: w.running,
+        done: w.done,
+        failed: w.failed,
+        createdAt: w.createdAt,
+        updatedAt: w.updatedAt,
+      })),
+      total,
+    });
+    return;
+  }
+  if (workflows.length === 0) {
+    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Point an MCP client at it").']);
+    return;
+  }
+  const rows = [[style.dim('ID'), style.dim('TASKS'), style.dim('RUNNING'), style.dim('UPDATED'), style.dim('NAME')]];
+  for (const w of workflows) rows.push([style.bold(workflowKey(w.id)), String(w.taskCount), w.running ? style.cyan(String(w.running)) : '0', age(w.updatedAt), w.name]);
+  printLines(table(rows));
+  if (total > workflows.length) printLines([style.dim(`… ${total - workflows.length} more (use --limit)`)]);
+}
+
+function showWorkflow(services: Services, id: string, json: boolean): void {
+  const { workflow, tasks } = services.queries.workflow(id);
+  if (json) {
+    printJson(workflowView(workflow, tasks));
+    return;
+  }
+  const lines = [`${style.bold(workflowKey(workflow.id))}  ${style.bold(workflow.name)}  ${style.dim(workflowStatus(tasks))}`];
+  if (workflow.description) lines.push(`  ${workflow.description}`);
+  lines.push(style.dim(`  created ${workflow.createdAt} · updated ${age(workflow.updatedAt)} ago`));
+  if (workflow.plan.length) {
+    lines.push('', style.bold('Plan'));
+    for (const p of workflow.plan) lines.push(`  ${p.step}. ${p.goal}`);
+  }
+  lines.push('', style.bold(`Tasks (${tasks.length})`));
+  if (tasks.length === 0) lines.push(style.dim('  none yet'));
+  const children = new Map<number | null, Task[]>();
+  for (const t of tasks) {
+    const parent = t.parentId !== null && tasks.some((p) => p.id === t.parentId) ? t.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), t]);
+  }
+  const walk = (parent: number | null, depth: number): void => {
+    for (const t of children.get(parent) ?? []) {
+      const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${t.lastMilestone}` : ''}` : duration(t.durationSeconds);
+      lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(detail)}`);
+      walk(t.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  printLines(lines);
+}

@@ -1,0 +1,45 @@
+import { Command } from 'commander';
+import { version } from '../version';
+import { registerMcpCommands } from './commands/mcpServe';
+import { registerWorkflowCommands } from './commands/workflowCommands';
+import { registerTaskCommands } from './commands/taskCommands';
+import { registerAgentCommands } from './commands/agentCommands';
+import { registerWorkerCommands } from './commands/workerCommands';
+import { registerSessionCommands } from './commands/sessionCommands';
+import { registerMemoryCommands } from './commands/memoryCommands';
+import { registerPipelineCommands } from './commands/pipelineCommands';
+
+/** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */
+export function buildProgram(): Command {
+  const program = new Command('agent-ledger')
+    .description('Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.')
+    .version(version, '-v, --version')
+    .option('-w, --workspace <dir>', 'workspace folder (default: the current folder)')
+    .option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)')
+    .option('--json', 'print JSON instead of text')
+    .showHelpAfterError('(run with --help for usage)')
+    .enablePositionalOptions(false)
+    .exitOverride();
+  registerMcpCommands(program);
+  registerWorkflowCommands(program);
+  registerTaskCommands(program);
+  registerAgentCommands(program);
+  registerWorkerCommands(program);
+  registerSessionCommands(program);
+  registerMemoryCommands(program);
+  registerPipelineCommands(program);
+  // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride();
+    if (cmd !== program) {
+      cmd.option('-w, --workspace <dir>', 'workspace folder (default: the current folder)');
+      cmd.option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)');
+      cmd.option('--json', 'print JSON instead of text');
+    }
+  }
+  return program;
+}
+
+function allCommands(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(allCommands)];
+}

@@ -1,0 +1,34 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { createServices } from '../services';
+import type { Services } from '../services';
+import { LedgerError } from '../core/errors';
+import type { CommonOptions } from './output';
+import { reportError } from './output';
+
+/**
+ * Opens the workspace's store for one command, runs it, closes the store, and turns a
+ * failure into seed 002's exit code. Read-only commands never create `.agent-ledger/`.
+ */
+export async function withServices(cmd: Command, mode: { readonly: boolean }, run: (services: Services) => Promise<void> | void): Promise<void> {
+  const opts = cmd.optsWithGlobals<CommonOptions>();
+  let services: Services | undefined;
+  try {
+    const workspace = resolveWorkspace(opts.workspace);
+    services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly });
+    await run(services);
+  } catch (err) {
+    process.exitCode = reportError(err, opts.json === true);
+  } finally {
+    services?.dispose();
+  }
+}
+
+export function resolveWorkspace(workspace: string | undefined): string {
+  const dir = path.resolve(workspace ?? process.cwd());
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new LedgerError('ConfigError', `workspace ${dir} is not a folder; pass --workspace <folder>`);
+  }
+  return dir;
+}

@@ -1,0 +1,10 @@
+/** Limits the server applies and reports through mcp_info. */
+export const serverLimits = {
+  /** Largest tools/call arguments accepted, serialized. */
+  maxInputBytes: 1024 * 1024,
+  defaultTimeoutMs: 30_000,
+  /** Most events one watch/poll call returns. */
+  maxEventHistory: 500,
+  storePollMs: 250,
+  lockTimeoutMs: 15_000,
+} as const;

@@ -1,0 +1,54 @@
+import type { LedgerEvent } from '../../core/events/eventLog';
+import type { Services } from '../../services';
+import type { Disposable } from '../../core/emitter';
+
+export interface ResourceEntry {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+}
+
+/** A family of resources addressed by a URI template such as `task://{id}`. */
+export interface ResourceTemplateDefinition {
+  name: string;
+  uriTemplate: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** The id in `uri` when it belongs to this template. */
+  match(uri: string): string | undefined;
+  /** The most relevant resources of this template (bounded). */
+  list(services: Services): ResourceEntry[];
+  /** The content; throws a LedgerError (not found) for an unknown id. */
+  read(services: Services, id: string): string;
+  /** URIs of this template whose content an event changed. */
+  affected(event: LedgerEvent): string[];
+  /** True when the event adds or removes a resource (resources/list_changed). */
+  changesList(event: LedgerEvent): boolean;
+}
+
+/** Builds `match` for `<scheme>://{id}` templates. */
+export function schemeMatcher(scheme: string): (uri: string) => string | undefined {
+  const prefix = `${scheme}://`;
+  return (uri) => (uri.startsWith(prefix) && uri.length > prefix.length ? decodeURIComponent(uri.slice(prefix.length)) : undefined);
+}
+
+/** A resource with one fixed URI, such as `project://memory`. */
+export interface FixedResourceDefinition {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** The content; throws a LedgerError when it cannot be produced. */
+  read(services: Services): string;
+  /** Whether an event of the store changed the content. */
+  affected(event: LedgerEvent): boolean;
+  /**
+   * Calls `onChange` when the content may have changed without a store event (files edited by
+   * hand); started only while a client is subscribed.
+   */
+  watch?(services: Services, onChange: () => void): Disposable;
+}

@@ -1,0 +1,27 @@
+import { taskDetailView } from '../../core/tracking/views';
+import type { ResourceTemplateDefinition } from './resourceDefinition';
+import { schemeMatcher } from './resourceDefinition';
+
+/** `task://{id}`: a task with its timeline (seed 002's format plus the tracking fields). */
+export const taskResource: ResourceTemplateDefinition = {
+  name: 'task',
+  uriTemplate: 'task://{id}',
+  title: 'Task',
+  description: 'A task: status, goal, areas, snapshot, outcome, files changed, decisions, issues and milestones',
+  mimeType: 'application/json',
+  match: schemeMatcher('task'),
+  list: ({ queries }) =>
+    queries.listTasks({ limit: 100 }).tasks.map((t) => ({
+      uri: `task://${t.id}`,
+      name: `Task #${t.id}`,
+      title: t.title,
+      description: `Task details for #${t.id} (${t.status})`,
+      mimeType: 'application/json',
+    })),
+  read: ({ queries }, id) => {
+    const d = queries.task(id);
+    return JSON.stringify(taskDetailView(d.task, d.timeline, d.children, d.counts), null, 2);
+  },
+  affected: (e) => (e.taskId === null ? [] : [`task://${e.taskId}`]),
+  changesList: (e) => e.kind === 'task.started' || e.kind === 'task.created' || e.kind === 'task.deleted',
+};

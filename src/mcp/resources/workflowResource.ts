@@ -1,0 +1,27 @@
+import { workflowView } from '../../core/tracking/views';
+import type { ResourceTemplateDefinition } from './resourceDefinition';
+import { schemeMatcher } from './resourceDefinition';
+
+/** `workflow://{id}`: a workflow, its plan and its tasks with their states. */
+export const workflowResource: ResourceTemplateDefinition = {
+  name: 'workflow',
+  uriTemplate: 'workflow://{id}',
+  title: 'Workflow',
+  description: 'A workflow: name, description, plan, status and its tasks',
+  mimeType: 'application/json',
+  match: schemeMatcher('workflow'),
+  list: ({ queries }) =>
+    queries.listWorkflows(100).workflows.map((w) => ({
+      uri: `workflow://${w.id}`,
+      name: `Workflow wf-${w.id}`,
+      title: w.name,
+      description: `${w.taskCount} task(s), ${w.running} running`,
+      mimeType: 'application/json',
+    })),
+  read: ({ queries }, id) => {
+    const { workflow, tasks } = queries.workflow(id);
+    return JSON.stringify(workflowView(workflow, tasks), null, 2);
+  },
+  affected: (e) => (e.workflowId === null ? [] : [`workflow://${e.workflowId}`]),
+  changesList: (e) => e.kind === 'workflow.started',
+};

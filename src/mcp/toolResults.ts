@@ -1,0 +1,27 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LedgerError } from '../core/errors';
+import { StoreError } from '../store/errors';
+
+/** A successful call: the result as structured content and the same JSON as text. */
+export function okResult(value: unknown): CallToolResult {
+  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * An expected failure: `isError` with a JSON text `{ error: { code, reason, message, data } }`
+ * (seed 002's codes). No structuredContent, since clients validate that against the
+ * success output schema.
+ */
+export function errorResult(err: unknown): CallToolResult {
+  const error = toLedgerError(err);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: error.toJSON() }) }] };
+}
+
+export function toLedgerError(err: unknown): LedgerError {
+  if (LedgerError.is(err)) return err;
+  if (StoreError.is(err)) return new LedgerError('StoreError', err.message, { reason: err.reason });
+  console.error('[agent-ledger] unexpected error in a tool call:', err);
+  const message = err instanceof Error ? err.message : String(err);
+  return new LedgerError('InternalError', `internal error: ${message}`);
+}

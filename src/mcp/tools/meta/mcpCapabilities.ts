@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { familyDescriptions } from '../../families';
+import { defineTool } from '../../toolDefinition';
+import { serverLimits } from '../../limits';
+
+export const mcpCapabilitiesTool = defineTool({
+  name: 'mcp_capabilities',
+  family: 'introspection',
+  title: 'Server capabilities',
+  description: 'Which tool namespaces (families) are enabled and a one-line summary of every tool they expose.',
+  input: z.strictObject({}),
+  output: z.object({
+    namespaces: z.array(z.object({ name: z.string(), description: z.string() })),
+    schemas: z.record(z.string(), z.object({ namespace: z.string(), summary: z.string() })),
+    limits: z.object({ maxEventHistory: z.number() }),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: (_args, { enabledTools, enabledFamilies }) => {
+    const names = ['introspection', ...enabledFamilies()] as (keyof typeof familyDescriptions)[];
+    const schemas: Record<string, { namespace: string; summary: string }> = {};
+    for (const tool of enabledTools()) schemas[tool.name] = { namespace: tool.family, summary: tool.description.split(/(?<=\.)\s/)[0] };
+    return {
+      namespaces: names.map((name) => ({ name, description: familyDescriptions[name] })),
+      schemas,
+      limits: { maxEventHistory: serverLimits.maxEventHistory },
+    };
+  },
+});

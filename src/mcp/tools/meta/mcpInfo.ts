@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { families } from '../../families';
+import { defineTool } from '../../toolDefinition';
+import { productName, version } from '../../../version';
+import { serverLimits } from '../../limits';
+
+const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
+
+export const mcpInfoTool = defineTool({
+  name: 'mcp_info',
+  family: 'introspection',
+  title: 'Server info',
+  description: 'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
+  input: z.strictObject({}),
+  output: z.object({
+    server: z.object({ name: z.string(), version: z.string(), mcpVersion: z.string() }),
+    transports: z.object({
+      stdio: z.object({ enabled: z.boolean() }),
+      http: z.object({
+        enabled: z.boolean(),
+        host: z.string().nullable(),
+        port: z.number().nullable(),
+        path: z.string().nullable(),
+        enableJson: z.boolean(),
+        stateless: z.boolean(),
+      }),
+    }),
+    features: z.record(z.string(), z.boolean()),
+    timings: z.record(z.string(), z.number()),
+    safety: z.record(z.string(), z.unknown()),
+    limits: z.object({ maxInputBytes: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
+    workspace: z.string(),
+    store: z.object({ path: z.string(), seq: z.number() }),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: (_args, { services, enabledFamilies }) => {
+    const enabled = enabledFamilies();
+    const features: Record<string, boolean> = { enableMcpIntrospection: true, enableResources: true };
+    for (const f of families) features[featureKey(f)] = enabled.has(f);
+    return {
+      server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
+      transports: { stdio: { enabled: true }, http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false } },
+      features,
+      timings: { storePollIntervalMs: serverLimits.storePollMs, lockTimeoutMs: serverLimits.lockTimeoutMs },
+      safety: {
+        pathsConfinedToWorkspace: true,
+        shellCommands: 'never: every launch command is built from quoted arguments',
+        networkListeners: 'none',
+        // A pipeline checkpoint waits for a person unless the server was started with --allow-agent-checkpoints.
+        humanCheckpointsEnforced: !services.pipelines.allowsAgentCheckpoints,
+        agentCheckpointDecisions: services.pipelines.allowsAgentCheckpoints,
+      },
+      limits: { maxInputBytes: serverLimits.maxInputBytes, defaultTimeoutMs: serverLimits.defaultTimeoutMs, maxEventHistory: serverLimits.maxEventHistory },
+      workspace: services.paths.workspace,
+      store: { path: services.paths.dbPath, seq: services.store.seq },
+    };
+  },
+});

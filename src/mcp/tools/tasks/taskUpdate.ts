@@ -1,0 +1,14 @@
+import { taskUpdateInput } from '../../../core/taskManagement/taskSchemas';
+import { defineTool } from '../../toolDefinition';
+import { taskOutput } from './outputs';
+
+export const taskUpdateTool = defineTool({
+  name: 'task_update',
+  family: 'tasks',
+  title: 'Update task',
+  description: 'Update a task: title, description, priority, type, assignee, comma-separated labels; cancel or reopen it with status.',
+  input: taskUpdateInput,
+  output: taskOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: (args, { services }) => services.tasks.update(args),
+});

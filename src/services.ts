@@ -1,0 +1,122 @@
+import * as path from 'node:path';
+import { LedgerStore } from './store/ledgerStore';
+import { openWorkspaceTruth } from './git/workspaceTruth';
+import { ensureExcluded } from './git/exclude';
+import type { WorkspaceTruth } from './core/ports';
+import { systemClock } from './core/time';
+import type { Clock } from './core/time';
+import { TrackingService } from './core/tracking/trackingService';
+import { LedgerQueries } from './core/tracking/ledgerQueries';
+import type { Task } from './core/model';
+import { GitWorktrees } from './git/worktrees';
+import { TaskService } from './core/taskManagement/taskService';
+import { AgentRegistry } from './core/agents/agentRegistry';
+import { MemoryBank } from './core/memory/memoryBank';
+import { SessionService } from './core/sessions/sessionService';
+import { WorkerService } from './core/workers/workerService';
+import { WorktreeCleanup } from './core/workers/worktreeCleanup';
+import { PipelineService } from './core/pipeline/pipelineService';
+import { RewindService } from './core/tracking/rewindService';
+import { findDefaultsDir } from './core/pipeline/resources';
+
+/** Where a workspace's ledger lives. */
+export interface LedgerPaths {
+  workspace: string;
+  /** `<workspace>/.agent-ledger` */
+  dataDir: string;
+  /** `<workspace>/.agent-ledger/ledger.db` unless overridden with `--db`. */
+  dbPath: string;
+}
+
+export function ledgerPaths(workspace: string, dbPath?: string): LedgerPaths {
+  const ws = path.resolve(workspace);
+  const dataDir = path.join(ws, '.agent-ledger');
+  return { workspace: ws, dataDir, dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, 'ledger.db') };
+}
+
+/** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
+export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/'];
+
+export interface ServiceOptions {
+  workspace: string;
+  dbPath?: string;
+  readonly?: boolean;
+  /** Poll the journal so other processes' writes are noticed without reads (views, MCP notifications). */
+  watch?: boolean;
+  clock?: Clock;
+  /** Let agents answer pipeline checkpoints with `user_response` (`mcp serve --allow-agent-checkpoints`); off: a person decides. */
+  allowAgentCheckpoints?: boolean;
+}
+
+export interface Services {
+  paths: LedgerPaths;
+  store: LedgerStore;
+  truth(): Promise<WorkspaceTruth>;
+  tracking: TrackingService;
+  queries: LedgerQueries;
+  /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
+  pipelines: PipelineService;
+  /** Seed 002: task_list/get/create/update over the same tasks. */
+  tasks: TaskService;
+  /** Agent definitions (.agent-ledger/agents/), indexed in the store. */
+  agents: AgentRegistry;
+  /** Memory Bank entries (.agent-ledger/memory/<category>/<id>.md), indexed in the store. */
+  memory: MemoryBank;
+  sessions: SessionService;
+  /** worker_command: a worktree per task, a session, the client's launch command. */
+  workers: WorkerService;
+  /** Removes task worktrees on demand or by retention. */
+  worktreeCleanup: WorktreeCleanup;
+  /** Puts a task's files back as they were at its snapshot, and undoes that (the editor's Rewind). */
+  rewind: RewindService;
+  dispose(): void;
+}
+
+/** The one composition root: the extension, every MCP server process and the CLI build these. */
+export async function createServices(options: ServiceOptions): Promise<Services> {
+  const paths = ledgerPaths(options.workspace, options.dbPath);
+  const store = await LedgerStore.open({ dbPath: paths.dbPath, readonly: options.readonly });
+  if (options.watch) store.watch();
+  if (!options.readonly) {
+    await ensureExcluded(paths.workspace, excludedFromGit).catch((err) => console.error('[agent-ledger] could not update .git/info/exclude:', err));
+  }
+  let truth: Promise<WorkspaceTruth> | undefined;
+  const getTruth = (): Promise<WorkspaceTruth> => {
+    truth ??= openWorkspaceTruth(paths.workspace, path.join(paths.dataDir, 'snapshots'));
+    truth.catch(() => (truth = undefined));
+    return truth;
+  };
+  const clock = options.clock ?? systemClock;
+  const worktrees = new GitWorktrees(paths.workspace, path.join(paths.dataDir, 'worktrees'));
+  // A task started by a worker is measured in its worktree, where the work happens.
+  const truthOf = (task?: Task): Promise<WorkspaceTruth> => (task?.worktree ? worktrees.truth(path.join(paths.workspace, ...task.worktree.split('/'))) : getTruth());
+  const tracking = new TrackingService(store, truthOf, clock);
+  const queries = new LedgerQueries(store);
+  const fileMode = { readonly: options.readonly === true };
+  const agents = new AgentRegistry(store, paths.workspace, clock, fileMode);
+  const memory = new MemoryBank(store, paths.workspace, clock, fileMode);
+  const pipelines = new PipelineService(store, tracking, queries, clock, {
+    root: paths.workspace,
+    defaultsDir: findDefaultsDir(__dirname),
+    allowAgentCheckpoints: options.allowAgentCheckpoints === true,
+  });
+  return {
+    paths,
+    store,
+    truth: getTruth,
+    tracking,
+    queries,
+    pipelines,
+    tasks: new TaskService(store, clock),
+    agents,
+    memory,
+    sessions: new SessionService(store, agents, getTruth, clock),
+    workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace }),
+    worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
+    rewind: new RewindService(store, getTruth, clock),
+    dispose: () => {
+      pipelines.dispose();
+      store.close();
+    },
+  };
+}
