@@ -14,13 +14,15 @@ export interface PackageResult {
 
 /**
  * `vsce package --no-dependencies` in `extensionDir`: the folder must already
- * hold its built bundle (vsce runs `vscode:prepublish` if the manifest has one).
+ * hold its built bundle (vsce runs `vscode:prepublish` if the manifest has one). `extraArgs`
+ * go to vsce as they are (e.g. `--no-rewrite-relative-links` for a README with relative links
+ * and no repository URL).
  */
-export async function packageExtension(extensionDir: string, vsixPath: string): Promise<PackageResult> {
+export async function packageExtension(extensionDir: string, vsixPath: string, extraArgs: readonly string[] = []): Promise<PackageResult> {
   const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
   if (!existsSync(vsce)) throw new Error(`@vscode/vsce is not installed (${vsce})`);
   mkdirSync(path.dirname(path.resolve(vsixPath)), { recursive: true });
-  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', path.resolve(vsixPath)];
+  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', path.resolve(vsixPath), ...extraArgs];
   const output = await new Promise<string>((resolve, reject) => {
     // vsce needs Node >= 20; this process's Node is the project's.
     const child = spawn(process.execPath, args, { cwd: extensionDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });

@@ -1,0 +1,38 @@
+/**
+ * Small text formatters used by both the extension host (tree, status bar) and the webviews, so
+ * a duration reads the same everywhere. Plain functions, no imports.
+ */
+
+/** `42s`, `3m 05s`, `2h 07m`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/** Seconds from `startIso` to `now` (a running task's elapsed time). */
+export function elapsedSeconds(startIso: string, now: number = Date.now()): number {
+  return Math.max(0, Math.round((now - Date.parse(startIso)) / 1000));
+}
+
+/** `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
+export function formatAge(iso: string, now: number = Date.now()): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86_400)} d ago`;
+}
+
+/** Cuts text to `max` characters on a word boundary, with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}

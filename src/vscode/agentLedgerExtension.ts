@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { AgentLedgerApi } from './api';
+import { TaskCommands } from './commands/taskCommands';
+import { registerCommands } from './commands/registerCommands';
+import { snapshotScheme } from './constants';
+import { SnapshotContentProvider } from './diff/snapshotDiff';
+import { Disposable } from './lifecycle';
+import { LedgerRegistry } from './ledger/ledgerRegistry';
+import { McpCommands } from './mcp/mcpCommands';
+import { LedgerMcpProvider } from './mcp/mcpProvider';
+import { ReviewNotifier } from './notifications/reviewNotifier';
+import { RunningTaskStatusBar } from './statusBar/runningTaskStatusBar';
+import { TasksView } from './views/tasks/tasksView';
+import { TaskDetailPanels } from './webviews/taskDetail/taskDetailPanels';
+
+/**
+ * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
+ * per folder) that every view, panel, the status bar and the notifier share. Construction only
+ * registers things — no store is opened here (see {@link start}).
+ */
+export class AgentLedgerExtension extends Disposable {
+  readonly log: vscode.LogOutputChannel;
+  readonly registry: LedgerRegistry;
+  readonly tasksView: TasksView;
+  readonly panels: TaskDetailPanels;
+  readonly statusBar: RunningTaskStatusBar;
+  readonly notifier: ReviewNotifier;
+  readonly mcp: LedgerMcpProvider;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    super();
+    this.log = this._register(vscode.window.createOutputChannel('Agent Ledger', { log: true }));
+    this.registry = this._register(new LedgerRegistry(this.log));
+    this.mcp = this._register(new LedgerMcpProvider(context.extensionPath, this.version, this.log));
+    // The notifier subscribes first so it sees each ledger's `opened` before anything reads events.
+    this.notifier = this._register(new ReviewNotifier(this.registry));
+    this.tasksView = this._register(new TasksView(this.registry, this.log));
+    this.panels = this._register(new TaskDetailPanels(context.extensionUri, this.registry, this.log));
+    this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
+    const tasks = new TaskCommands(this.registry, this.panels);
+    const mcpCommands = new McpCommands(this.registry, this.mcp);
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, log: this.log })) this._register(d);
+  }
+
+  get version(): string {
+    return (this.context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  }
+
+  /**
+   * After activation: folders that already hold a ledger open it in the background, so the
+   * status bar and review notifications work without opening a view. Folders without one cost
+   * nothing until an agent creates it (the file watcher notices).
+   */
+  start(): void {
+    setTimeout(() => this.registry.openExisting(), 0);
+  }
+
+  api(activation: AgentLedgerApi['activation']): AgentLedgerApi {
+    return {
+      version: this.version,
+      activation,
+      testing: {
+        tasksView: () => this.tasksView.describe(),
+        statusBarText: () => this.statusBar.text,
+        taskDetail: (folder, taskId) => {
+          const ledger = this.registry.byPath(folder);
+          return ledger ? this.panels.get(ledger, taskId)?.model : undefined;
+        },
+        notifications: () => this.notifier.shown,
+        ledgerState: (folder) => this.registry.byPath(folder)?.state,
+      },
+    };
+  }
+}

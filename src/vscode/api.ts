@@ -1,0 +1,27 @@
+import type { TaskDetailModel } from '../shared/protocol';
+import type { LedgerState } from './ledger/folderLedger';
+
+/**
+ * What `activate()` returns. `activation` is the extension's own cost (measured around module
+ * load and `activate`); `testing` lets the in-host tests and the benchmark look at what the UI
+ * shows without scraping it. Neither is a stable API for other extensions.
+ */
+export interface AgentLedgerApi {
+  readonly version: string;
+  readonly activation: {
+    /** Evaluating dist/extension.js: from its first line to the end of its top-level code. */
+    readonly moduleLoadMs: number;
+    /** `activate` itself. */
+    readonly activateMs: number;
+  };
+  readonly testing: {
+    /** The Tasks view's rows, depth-first, indented by two spaces per level: `label — description`. */
+    tasksView(): string[];
+    statusBarText(): string | undefined;
+    /** The model the detail panel of a task last showed, if it is open. */
+    taskDetail(folder: string, taskId: number): TaskDetailModel | undefined;
+    /** Every review notification shown so far. */
+    notifications(): readonly string[];
+    ledgerState(folder: string): LedgerState | undefined;
+  };
+}

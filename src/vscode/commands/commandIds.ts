@@ -1,0 +1,21 @@
+/**
+ * Every command of the extension, in one place (VS Code git's habit). package.json declares the
+ * same ids; registerCommands.ts registers each exactly once through one wrapper.
+ */
+export const Commands = {
+  Refresh: 'agentLedger.refresh',
+  OpenTask: 'agentLedger.openTask',
+  OpenTaskFileDiff: 'agentLedger.openTaskFileDiff',
+  RewindTask: 'agentLedger.rewindTask',
+  UndoRewind: 'agentLedger.undoRewind',
+  CopyTaskId: 'agentLedger.copyTaskId',
+  ExportWorkflowReport: 'agentLedger.exportWorkflowReport',
+  ShowRunningTasks: 'agentLedger.showRunningTasks',
+  AddToClaudeCode: 'agentLedger.addToClaudeCode',
+  AddToCursor: 'agentLedger.addToCursor',
+  AddToClaudeDesktop: 'agentLedger.addToClaudeDesktop',
+  CopyMcpServerCommand: 'agentLedger.copyMcpServerCommand',
+  ShowLog: 'agentLedger.showLog',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import { taskKey, workflowKey } from '../../core/ids';
+import { workflowReport } from '../../core/tracking/workflowReport';
+import type { RewindResult } from '../../core/tracking/rewindService';
+import type { ChangedFile } from '../../shared/protocol';
+import { openTaskFileDiff } from '../diff/snapshotDiff';
+import type { LedgerRegistry } from '../ledger/ledgerRegistry';
+import type { TaskDetailPanels } from '../webviews/taskDetail/taskDetailPanels';
+import type { TaskTarget } from '../webviews/taskDetail/taskDetailPanel';
+import { Commands } from './commandIds';
+import { resolveTask, resolveWorkflow } from './targets';
+import type { TaskArg, WorkflowArg } from './targets';
+
+/** How many paths a confirmation lists before "…and N more". */
+const listedPaths = 25;
+
+/** Commands on tasks and workflows: open, diff, rewind and undo, export, copy. */
+export class TaskCommands {
+  constructor(
+    private readonly registry: LedgerRegistry,
+    private readonly panels: TaskDetailPanels,
+  ) {}
+
+  async openTask(arg: TaskArg): Promise<TaskTarget | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Open which task?');
+    if (!target) return undefined;
+    await target.ledger.require();
+    this.panels.open(target.ledger, target.taskId);
+    return { folder: target.ledger.root, taskId: target.taskId };
+  }
+
+  async openFileDiff(arg: TaskTarget & { file: ChangedFile }): Promise<void> {
+    const ledger = this.registry.byPath(arg.folder);
+    if (ledger) await openTaskFileDiff(ledger, arg.taskId, arg.file);
+  }
+
+  /** Confirms with the list of files, snapshots the present, then puts the task's files back. */
+  async rewind(arg: TaskArg): Promise<RewindResult | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Rewind which task to its snapshot?');
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const key = taskKey(target.taskId);
+    const plan = await services.rewind.plan(target.taskId);
+    if (plan.paths.length === 0) {
+      void vscode.window.showInformationMessage(`${key} changed no files: there is nothing to rewind.`);
+      return undefined;
+    }
+    const more = plan.paths.length > listedPaths ? `\n…and ${plan.paths.length - listedPaths} more` : '';
+    const choice = await vscode.window.showWarningMessage(
+      `Rewind ${plan.paths.length} file${plan.paths.length === 1 ? '' : 's'} to how they were when ${key} started?`,
+      {
+        modal: true,
+        detail: `${plan.paths.slice(0, listedPaths).join('\n')}${more}\n\nThe present state is snapshotted first: "Undo Rewind" puts it back. HEAD, the index and branches are not touched.`,
+      },
+      'Rewind',
+    );
+    if (choice !== 'Rewind') return undefined;
+    const result = await services.rewind.rewind(target.taskId, plan.paths);
+    void vscode.window.showInformationMessage(`Rewound ${result.paths.length} file${result.paths.length === 1 ? '' : 's'} of ${key}.`, 'Undo Rewind').then((undo) => {
+      if (undo) void vscode.commands.executeCommand(Commands.UndoRewind, { folder: target.ledger.root, taskId: target.taskId } satisfies TaskTarget);
+    });
+    return result;
+  }
+
+  async undoRewind(arg: TaskArg): Promise<RewindResult | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Undo the last rewind of which task?');
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const key = taskKey(target.taskId);
+    const last = services.rewind.lastRewind(target.taskId);
+    if (!last?.undoable) {
+      void vscode.window.showInformationMessage(`${key} has no rewind to undo.`);
+      return undefined;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `Put back the ${last.paths.length} file${last.paths.length === 1 ? '' : 's'} of ${key} as they were before the rewind?`,
+      { modal: true, detail: `${last.paths.slice(0, listedPaths).join('\n')}${last.paths.length > listedPaths ? `\n…and ${last.paths.length - listedPaths} more` : ''}` },
+      'Undo Rewind',
+    );
+    if (choice !== 'Undo Rewind') return undefined;
+    const result = await services.rewind.undo(target.taskId);
+    void vscode.window.showInformationMessage(`Undid the rewind of ${key}: ${result.paths.length} file${result.paths.length === 1 ? '' : 's'} put back.`);
+    return result;
+  }
+
+  /** Opens the workflow's Markdown report as a new, unsaved document (save or copy it from there). */
+  async exportWorkflowReport(arg: WorkflowArg): Promise<{ workflow: string; text: string } | undefined> {
+    const target = await resolveWorkflow(this.registry, arg);
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const text = workflowReport(services.store, target.workflowId, new Date());
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
+    await vscode.window.showTextDocument(document, { preview: false });
+    return { workflow: workflowKey(target.workflowId), text };
+  }
+
+  async copyTaskId(arg: TaskArg): Promise<string | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Copy the id of which task?');
+    if (!target) return undefined;
+    const key = taskKey(target.taskId);
+    await vscode.env.clipboard.writeText(key);
+    return key;
+  }
+
+  /** The status bar's click when several tasks run: pick one to open. */
+  async showRunningTasks(): Promise<void> {
+    const items = this.registry.all().flatMap((ledger) =>
+      (ledger.tree?.running() ?? []).map((t) => ({
+        label: `$(sync~spin) ${t.title}`,
+        description: `${taskKey(t.id)}${t.progress !== null ? ` · ${t.progress}%` : ''}${this.registry.all().length > 1 ? ` · ${ledger.name}` : ''}`,
+        detail: t.lastMilestone ?? undefined,
+        target: { folder: ledger.root, taskId: t.id } satisfies TaskTarget,
+      })),
+    );
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('No agent task is running.');
+      return;
+    }
+    const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Open which running task?' });
+    if (picked) await this.openTask(picked.target);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Ids the extension shares with package.json `contributes` (keep the two in step; the e2e tests
+ * read package.json and fail on a mismatch). Command ids live in commands/commandIds.ts.
+ */
+
+/** The activity-bar container and its views. Issues 4 and 5 add Memory Bank, Agents & Sessions, Pipelines here. */
+export const Views = {
+  Container: 'agentLedger',
+  Tasks: 'agentLedger.tasks',
+} as const;
+
+export const WebviewTypes = {
+  TaskDetail: 'agentLedger.taskDetail',
+} as const;
+
+/** `contributes.mcpServerDefinitionProviders[].id`. */
+export const mcpProviderId = 'agentLedger.mcp';
+
+/** The URI scheme of file contents read out of a task's snapshot (left side of the diff editor). */
+export const snapshotScheme = 'agent-ledger-snapshot';
+
+export const Settings = {
+  Section: 'agentLedger',
+  ToolFamilies: 'toolFamilies',
+  ClaudeDesktopConfigPath: 'claudeDesktopConfigPath',
+  Notifications: 'notifications.humanReview',
+} as const;

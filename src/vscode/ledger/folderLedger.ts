@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Services } from '../../services';
+import { LedgerError } from '../../core/errors';
+import { eventsSince, lastEventSeq } from '../../core/events/eventLog';
+import type { LedgerEvent } from '../../core/events/eventLog';
+import { TaskTreeQueries } from '../../core/tracking/taskTree';
+import { Disposable } from '../lifecycle';
+import { loadDomain } from './loadDomain';
+
+export type LedgerState = 'absent' | 'opening' | 'open' | 'failed';
+
+/** Why a ledger's data may look different now. Views re-read; notifiers read the new events. */
+export interface LedgerChange {
+  ledger: FolderLedger;
+  reason: 'opened' | 'closed' | 'failed' | 'store';
+  /** For `store`: the records came from another process (an agent's server, the CLI). */
+  external?: boolean;
+}
+
+/**
+ * The ledger of one workspace folder: the same services the MCP server and the CLI build
+ * (`createServices`), opened in this process on the same multi-process store. Opening loads
+ * sql.js and the image, so it happens only when the store exists and someone needs it — or
+ * when it appears (an agent's first tool call creates it), which the file watcher notices.
+ */
+export class FolderLedger extends Disposable {
+  private _services: Services | undefined;
+  private _tree: TaskTreeQueries | undefined;
+  private opening: Promise<Services | undefined> | undefined;
+  private _state: LedgerState = 'absent';
+  private _error: unknown;
+  private storeSubscription: { dispose(): void } | undefined;
+
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<LedgerChange>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.agent-ledger/ledger.{db,journal}')));
+    this._register(watcher.onDidCreate(() => void this.open({ retry: true })));
+    // A checkpoint renames files in place; only a store that is really gone closes the ledger.
+    this._register(watcher.onDidDelete(() => setTimeout(() => this.closeIfGone(), 500)));
+  }
+
+  get root(): string {
+    return this.folder.uri.fsPath;
+  }
+
+  get name(): string {
+    return this.folder.name;
+  }
+
+  get state(): LedgerState {
+    return this._state;
+  }
+
+  get error(): unknown {
+    return this._error;
+  }
+
+  /** The open services, or undefined while the ledger is absent or opening. */
+  get services(): Services | undefined {
+    return this._services;
+  }
+
+  /** Read model of the Tasks tree, once open. */
+  get tree(): TaskTreeQueries | undefined {
+    return this._tree;
+  }
+
+  /** Whether this folder holds a ledger on disk (cheap: two stats). */
+  exists(): boolean {
+    if (this.folder.uri.scheme !== 'file') return false;
+    const dir = path.join(this.root, '.agent-ledger');
+    return existsSync(path.join(dir, 'ledger.journal')) || existsSync(path.join(dir, 'ledger.db'));
+  }
+
+  /**
+   * Opens the ledger if it exists (or `create` says to make one); resolves with the services, or
+   * undefined when there is none. Safe to call often: it opens once. After a failure it tries
+   * again only when asked to (`retry`: the Refresh command, the store's files changing), so a
+   * broken store does not make every view refresh try again.
+   */
+  open(options: { create?: boolean; retry?: boolean } = {}): Promise<Services | undefined> {
+    if (this._services) return Promise.resolve(this._services);
+    if (this.opening) return this.opening;
+    if (this._state === 'failed' && !options.retry) return Promise.resolve(undefined);
+    if (this.isDisposed || (!options.create && !this.exists())) return Promise.resolve(undefined);
+    this._state = 'opening';
+    this.opening = this.doOpen().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  /** The services, opening the store if needed; throws an actionable error when there is no ledger. */
+  async require(): Promise<Services> {
+    const services = await this.open({ retry: true });
+    if (services) return services;
+    if (this._state === 'failed') throw this._error;
+    throw new LedgerError('NotFound', `No agent work is recorded in ${this.name} yet: there is no .agent-ledger store. It is created when an agent calls its first Agent Ledger tool.`);
+  }
+
+  lastEventSeq(): number {
+    return this._services ? this._services.store.read((db) => lastEventSeq(db)) : 0;
+  }
+
+  /** Events after `seq`, oldest first (empty while closed). */
+  eventsSince(seq: number, limit = 500): LedgerEvent[] {
+    return this._services ? this._services.store.read((db) => eventsSince(db, seq, limit)) : [];
+  }
+
+  override dispose(): void {
+    this.closeServices();
+    super.dispose();
+  }
+
+  private async doOpen(): Promise<Services | undefined> {
+    const started = performance.now();
+    try {
+      // Loaded on first use: sql.js, simple-git and the domain stay out of activation.
+      const { createServices } = loadDomain();
+      const services = await createServices({ workspace: this.root, watch: true });
+      if (this.isDisposed) {
+        services.dispose();
+        return undefined;
+      }
+      this._services = services;
+      this._tree = new TaskTreeQueries(services.store);
+      this._state = 'open';
+      this._error = undefined;
+      this.storeSubscription = services.store.onDidChange((c) => this._onDidChange.fire({ ledger: this, reason: 'store', external: c.external }));
+      this.log.info(`[${this.name}] ledger opened in ${(performance.now() - started).toFixed(0)} ms (${services.paths.dbPath})`);
+      this._onDidChange.fire({ ledger: this, reason: 'opened' });
+      return services;
+    } catch (err) {
+      this._state = 'failed';
+      this._error = err;
+      this.log.error(`[${this.name}] could not open the ledger:`, err instanceof Error ? err : String(err));
+      this._onDidChange.fire({ ledger: this, reason: 'failed' });
+      return undefined;
+    }
+  }
+
+  private closeIfGone(): void {
+    if (this.isDisposed || this.exists() || !this._services) return;
+    this.log.info(`[${this.name}] the ledger store was removed; closing it`);
+    this.closeServices();
+    this._onDidChange.fire({ ledger: this, reason: 'closed' });
+  }
+
+  private closeServices(): void {
+    this.storeSubscription?.dispose();
+    this.storeSubscription = undefined;
+    this._services?.dispose();
+    this._services = undefined;
+    this._tree = undefined;
+    this._state = 'absent';
+  }
+}

@@ -1,0 +1,143 @@
+import * as vscode from 'vscode';
+import type { Task } from '../../../core/model';
+import { taskKey, workflowKey } from '../../../core/ids';
+import type { WorkflowSummary } from '../../../core/workflows/workflowRepo';
+import { elapsedSeconds, formatAge, formatDuration, truncate } from '../../../shared/format';
+import { Commands } from '../../commands/commandIds';
+import type { FolderLedger } from '../../ledger/folderLedger';
+
+export interface WorkflowNode {
+  readonly kind: 'workflow';
+  readonly ledger: FolderLedger;
+  readonly workflow: WorkflowSummary;
+}
+
+/** Tasks that belong to no workflow (task_create, `agent-ledger task create`). */
+export interface LooseTasksNode {
+  readonly kind: 'loose';
+  readonly ledger: FolderLedger;
+  readonly count: number;
+}
+
+export interface TaskNode {
+  readonly kind: 'task';
+  readonly ledger: FolderLedger;
+  readonly task: Task;
+  readonly childCount: number;
+  readonly parent: WorkflowNode | LooseTasksNode | TaskNode;
+}
+
+export type TasksNode = WorkflowNode | LooseTasksNode | TaskNode;
+
+/** The codicon and colour of a task's state. */
+export function taskIcon(task: Pick<Task, 'status' | 'result'>): vscode.ThemeIcon {
+  switch (task.status) {
+    case 'in_progress':
+      return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
+    case 'open':
+      return new vscode.ThemeIcon('circle-large-outline');
+    case 'cancelled':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'done':
+      return task.result === 'partial_success'
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+        : task.result === 'failed'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
+          : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  }
+}
+
+export function statusText(task: Pick<Task, 'status' | 'result'>): string {
+  if (task.status === 'done' && task.result && task.result !== 'success') return task.result.replace('_', ' ');
+  return task.status.replace('_', ' ');
+}
+
+/** `task-3 · 40% · 2m 05s · @coder` */
+export function taskDescription(task: Task, now = Date.now()): string {
+  const parts = [taskKey(task.id)];
+  if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
+  const seconds = task.durationSeconds ?? (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
+  if (seconds !== null) parts.push(formatDuration(seconds));
+  if (task.assignee) parts.push(`@${task.assignee}`);
+  if (task.outcome?.manual_review_needed) parts.push('needs review');
+  if (task.verification && !task.verification.scope_match) parts.push('⚠ out of scope');
+  return parts.join(' · ');
+}
+
+export function taskItem(node: TaskNode): vscode.TreeItem {
+  const { task } = node;
+  const item = new vscode.TreeItem(task.title, node.childCount > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  item.id = `${node.ledger.folder.uri.toString()}#task-${task.id}`;
+  item.description = taskDescription(task);
+  item.iconPath = taskIcon(task);
+  item.tooltip = taskTooltip(task);
+  item.accessibilityInformation = { label: `${task.title}, ${taskKey(task.id)}, ${statusText(task)}${task.progress !== null && task.status === 'in_progress' ? `, ${task.progress}%` : ''}` };
+  // Menus in package.json match these words (`viewItem =~ /\brewind\b/`).
+  const flags = ['task', task.status];
+  if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
+  item.contextValue = flags.join(' ');
+  item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [node] };
+  return item;
+}
+
+function taskTooltip(task: Task): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(task.title)}** — \`${taskKey(task.id)}\` · ${statusText(task)}\n\n`);
+  if (task.goal) md.appendMarkdown(`${escape(truncate(task.goal, 300))}\n\n`);
+  if (task.areas.length) md.appendMarkdown(`$(folder) ${task.areas.map((a) => `\`${a}\``).join(' ')}\n\n`);
+  if (task.lastMilestone && task.status === 'in_progress') md.appendMarkdown(`$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`);
+  if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
+  if (task.outcome?.manual_review_needed) md.appendMarkdown(`$(eye) Manual review needed${task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : ''}\n\n`);
+  for (const w of task.verification?.warnings ?? []) md.appendMarkdown(`${escape(w)}\n\n`);
+  if (task.filesChanged) {
+    const f = task.filesChanged;
+    md.appendMarkdown(`$(diff) ${f.added.length} added · ${f.modified.length} modified · ${f.deleted.length} deleted${f.renamed.length ? ` · ${f.renamed.length} renamed` : ''}\n\n`);
+  }
+  md.appendMarkdown(`_Updated ${formatAge(task.updatedAt)}_`);
+  return md;
+}
+
+export function workflowItem(node: WorkflowNode): vscode.TreeItem {
+  const w = node.workflow;
+  const item = new vscode.TreeItem(w.name, w.running > 0 || w.taskCount === 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${node.ledger.folder.uri.toString()}#wf-${w.id}`;
+  const parts = [workflowKey(w.id)];
+  if (w.running) parts.push(`${w.running} running`);
+  if (w.taskCount) parts.push(`${w.done}/${w.taskCount} done`);
+  if (w.failed) parts.push(`${w.failed} failed`);
+  if (w.kind !== 'workflow') parts.push(w.kind);
+  item.description = parts.join(' · ');
+  item.iconPath =
+    w.running > 0
+      ? new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'))
+      : w.failed > 0
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
+        : w.taskCount > 0 && w.done === w.taskCount
+          ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+          : new vscode.ThemeIcon('checklist');
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(w.name)}** — \`${workflowKey(w.id)}\`\n\n`);
+  if (w.description) md.appendMarkdown(`${escape(truncate(w.description, 300))}\n\n`);
+  w.plan.forEach((p, i) => md.appendMarkdown(`${i + 1}. **${escape(p.step)}** — ${escape(truncate(p.goal, 120))}\n`));
+  md.appendMarkdown(`\n\n${w.taskCount} tasks · ${w.running} running · ${w.done} done · ${w.failed} failed · _updated ${formatAge(w.updatedAt)}_`);
+  item.tooltip = md;
+  item.contextValue = 'workflow';
+  item.accessibilityInformation = { label: `${w.name}, workflow ${workflowKey(w.id)}, ${item.description}` };
+  return item;
+}
+
+export function looseTasksItem(node: LooseTasksNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Tasks without a workflow', vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `${node.ledger.folder.uri.toString()}#loose`;
+  item.description = `${node.count}`;
+  item.iconPath = new vscode.ThemeIcon('inbox');
+  item.tooltip = 'Tasks created with task_create (or `agent-ledger task create`) that no workflow has started yet.';
+  item.contextValue = 'looseTasks';
+  return item;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
+}

@@ -1,0 +1,66 @@
+import type * as vscode from 'vscode';
+import { Views } from '../../constants';
+import type { FolderLedger } from '../../ledger/folderLedger';
+import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
+import { LedgerTreeView } from '../ledgerTreeView';
+import { looseTasksItem, taskItem, workflowItem } from './taskItems';
+import type { TaskNode, TasksNode, WorkflowNode } from './taskItems';
+
+/** How often a visible view re-reads while tasks run, so their elapsed time keeps moving. */
+const tickMs = 30_000;
+
+/** The Tasks view: workflows → tasks → sub-tasks of every folder's ledger, live. */
+export class TasksView extends LedgerTreeView<TasksNode> {
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
+    super(Views.Tasks, registry, log);
+    this.ticker = setInterval(() => {
+      if (this.visible && this.registry.all().some((l) => (l.tree?.running().length ?? 0) > 0)) this.refresh();
+    }, tickMs);
+    this._register({ dispose: () => clearInterval(this.ticker) });
+  }
+
+  protected folderChildren(ledger: FolderLedger): TasksNode[] {
+    const tree = ledger.tree;
+    if (!tree) return [];
+    const roots = tree.roots();
+    const nodes: TasksNode[] = roots.workflows.map((workflow): WorkflowNode => ({ kind: 'workflow', ledger, workflow }));
+    if (roots.looseTasks > 0) nodes.push({ kind: 'loose', ledger, count: roots.looseTasks });
+    return nodes;
+  }
+
+  protected childrenOf(node: TasksNode): TasksNode[] {
+    const tree = node.ledger.tree;
+    if (!tree) return [];
+    const rows = node.kind === 'workflow' ? tree.topTasks(node.workflow.id) : node.kind === 'loose' ? tree.topTasks(null) : tree.subTasks(node.task.id);
+    return rows.map((r): TaskNode => ({ kind: 'task', ledger: node.ledger, task: r.task, childCount: r.childCount, parent: node }));
+  }
+
+  protected treeItemOf(node: TasksNode): vscode.TreeItem {
+    return node.kind === 'workflow' ? workflowItem(node) : node.kind === 'loose' ? looseTasksItem(node) : taskItem(node);
+  }
+
+  protected parentOf(node: TasksNode): TasksNode | undefined {
+    return node.kind === 'task' ? node.parent : undefined;
+  }
+
+  protected ledgerOf(node: TasksNode): FolderLedger {
+    return node.ledger;
+  }
+
+  /** The labels the view shows, depth-first with indentation (tests and benchmarks read it). */
+  describe(): string[] {
+    const lines: string[] = [];
+    const walk = (nodes: TasksNode[], depth: number): void => {
+      for (const n of nodes) {
+        const item = this.treeItemOf(n);
+        const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+        lines.push(`${'  '.repeat(depth)}${label}${item.description ? ` — ${String(item.description)}` : ''}`);
+        walk(this.childrenOf(n), depth + 1);
+      }
+    };
+    for (const ledger of this.registry.all()) walk(this.folderChildren(ledger), 0);
+    return lines;
+  }
+}

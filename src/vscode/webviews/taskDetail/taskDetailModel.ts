@@ -1,0 +1,87 @@
+import type { Services } from '../../../services';
+import type { FileChanges } from '../../../core/ports';
+import type { Task, TimelineEntry } from '../../../core/model';
+import { taskKey, workflowKey } from '../../../core/ids';
+import { verifyScope } from '../../../core/tracking/scope';
+import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../../shared/protocol';
+
+/**
+ * Builds what the task detail webview shows from the ledger. `liveFiles` are the changes of a
+ * running task measured against its snapshot (see {@link measureLiveFiles}); a finished task
+ * shows what complete_task recorded.
+ */
+export function taskDetailModel(services: Services, folder: { name: string; root: string }, taskId: number, liveFiles: FileChanges | null): TaskDetailModel {
+  const detail = services.queries.task(taskId);
+  const { task } = detail;
+  const workflow = task.workflowId === null ? null : services.queries.workflow(task.workflowId).workflow;
+  const parent = task.parentId === null ? null : services.queries.task(task.parentId).task;
+  const recorded = task.filesChanged;
+  const files = recorded ?? liveFiles;
+  const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
+  const outside = new Set(verification?.unexpected_files ?? []);
+  const rewind = services.rewind.lastRewind(task.id);
+  return {
+    folder: folder.root,
+    folderName: folder.name,
+    task: {
+      ...ref(task),
+      goal: task.goal,
+      description: task.description,
+      areas: task.areas,
+      progress: task.progress,
+      lastMilestone: task.lastMilestone,
+      assignee: task.assignee,
+      priority: task.priority,
+      type: task.type,
+      labels: task.labels,
+      startedAt: task.startedAt,
+      completedAt: task.completedAt,
+      durationSeconds: task.durationSeconds,
+      snapshot: task.snapshot ? { type: task.snapshot.type, id: task.snapshot.id } : null,
+      worktree: task.worktree,
+    },
+    workflow: workflow ? { key: workflowKey(workflow.id), name: workflow.name } : null,
+    parent: parent ? ref(parent) : null,
+    subTasks: detail.children.map(ref),
+    outcome: task.outcome,
+    timeline: detail.timeline.map(timelineItem),
+    filesSource: recorded ? 'recorded' : liveFiles ? 'live' : 'none',
+    files: files ? changedFiles(files, outside) : [],
+    warnings: verification?.warnings ?? [],
+    commits: (task.commits ?? []).map((c) => ({ sha: c.sha, subject: c.subject })),
+    canRewind: task.snapshot?.type === 'git' && !task.worktree,
+    lastRewind: rewind ? { at: rewind.at, paths: rewind.paths, undoable: rewind.undoable } : null,
+  };
+}
+
+/** A running task's changes so far: a fresh snapshot of now compared with the task's. */
+export async function measureLiveFiles(services: Services, taskId: number): Promise<FileChanges | null> {
+  const { task } = services.queries.task(taskId);
+  if (!task.snapshot || task.filesChanged || task.worktree) return null;
+  const truth = await services.truth();
+  return (await truth.changesSince(task.snapshot)).files;
+}
+
+function ref(t: Task): TaskRef {
+  return { id: t.id, key: taskKey(t.id), title: t.title, status: t.status, result: t.result };
+}
+
+function changedFiles(files: FileChanges, outside: Set<string>): ChangedFile[] {
+  return [
+    ...files.added.map((p): ChangedFile => ({ kind: 'added', path: p, outOfScope: outside.has(p) })),
+    ...files.modified.map((p): ChangedFile => ({ kind: 'modified', path: p, outOfScope: outside.has(p) })),
+    ...files.deleted.map((p): ChangedFile => ({ kind: 'deleted', path: p, outOfScope: outside.has(p) })),
+    ...files.renamed.map((r): ChangedFile => ({ kind: 'renamed', path: r.to, from: r.from, outOfScope: outside.has(r.to) })),
+  ];
+}
+
+function timelineItem(e: TimelineEntry): TimelineItem {
+  switch (e.kind) {
+    case 'milestone':
+      return { kind: 'milestone', id: e.id, at: e.createdAt, title: e.message, progress: e.progress };
+    case 'decision':
+      return { kind: 'decision', id: e.id, at: e.createdAt, title: e.question, category: e.category, options: e.options, chosen: e.chosen, reasoning: e.reasoning, tradeOffs: e.tradeOffs };
+    case 'issue':
+      return { kind: 'issue', id: e.id, at: e.createdAt, title: e.description, issueType: e.type, resolution: e.resolution, requiresHumanReview: e.requiresHumanReview };
+  }
+}

@@ -1,0 +1,12 @@
+// The webviews' front end (dist/webview.js). The host writes which view to render on
+// <body data-view>; each view lives in its own folder (taskDetail/ now, pipeline/ next).
+import { mountTaskDetail } from './taskDetail/taskDetail';
+
+const views: Record<string, (root: HTMLElement) => void> = {
+  taskDetail: mountTaskDetail,
+};
+
+const root = document.getElementById('app');
+const mount = views[document.body.dataset.view ?? ''];
+if (root && mount) mount(root);
+else if (root) root.textContent = `Unknown view "${document.body.dataset.view ?? ''}".`;

@@ -1,0 +1,54 @@
+import type { ChangedFile, FileChangeKind, TaskDetailModel, TaskDetailWebviewMessage } from '../../src/shared/protocol';
+import { h, section } from '../dom';
+
+const groups: { kind: FileChangeKind; title: string }[] = [
+  { kind: 'added', title: 'Added' },
+  { kind: 'modified', title: 'Modified' },
+  { kind: 'deleted', title: 'Deleted' },
+  { kind: 'renamed', title: 'Renamed' },
+];
+
+/** Files changed, grouped by kind; each opens VS Code's diff editor against the snapshot. */
+export function filesSection(m: TaskDetailModel, busy: boolean, post: (message: TaskDetailWebviewMessage) => void): HTMLElement {
+  const title = `Files changed${m.files.length ? ` (${m.files.length})` : ''}`;
+  const note =
+    m.filesSource === 'live'
+      ? h('p', { class: 'muted' }, 'Measured just now against the task’s snapshot: the task is still running.')
+      : m.filesSource === 'none'
+        ? h('p', { class: 'muted' }, 'The task has not started, so nothing has been measured yet.')
+        : null;
+  const busyNote = busy ? h('p', { class: 'muted', role: 'status' }, 'Measuring changes…') : null;
+  const warnings = m.warnings.map((w) => h('p', { class: 'callout warn', 'data-testid': 'scope-warning' }, w));
+  if (m.files.length === 0) {
+    return section(title, note, busyNote, ...warnings, m.filesSource === 'none' ? null : h('p', { class: 'muted' }, 'No files changed.'));
+  }
+  const lists = groups
+    .map(({ kind, title: groupTitle }) => {
+      const files = m.files.filter((f) => f.kind === kind);
+      if (files.length === 0) return null;
+      return h('div', { class: `file-group ${kind}` }, h('h3', null, `${groupTitle} (${files.length})`), h('ul', { class: 'files' }, ...files.map((f) => fileRow(f, post))));
+    })
+    .filter((g): g is HTMLDivElement => g !== null);
+  return section(title, note, busyNote, ...warnings, ...lists);
+}
+
+function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) => void): HTMLElement {
+  const label = file.kind === 'renamed' && file.from ? `${file.from} → ${file.path}` : file.path;
+  const open = h(
+    'a',
+    {
+      href: '#',
+      class: `file ${file.kind}`,
+      role: 'button',
+      'data-path': file.path,
+      title: file.kind === 'added' ? 'Open the new file (diff against nothing)' : file.kind === 'deleted' ? 'See what was deleted' : 'Open the diff: snapshot ↔ now',
+      onclick: (e: Event) => {
+        e.preventDefault();
+        post({ type: 'openDiff', file });
+      },
+    },
+    h('span', { class: `badge ${file.kind}`, 'aria-hidden': 'true' }, file.kind[0].toUpperCase()),
+    label,
+  );
+  return h('li', null, open, file.outOfScope ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope') : null);
+}
