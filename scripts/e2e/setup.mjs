@@ -118,10 +118,16 @@ async function ensureNode() {
   return `installed ${version}`;
 }
 
-/** npm's environment for our installs: the download cache goes into the clone, not ~/.npm. */
+/**
+ * npm's environment for our installs: the download cache goes into the clone, not ~/.npm.
+ * Run from `npm run …`, this process inherits the outer npm's npm_* variables; the inner npm
+ * would read them as its own config — npm_config_user_agent then says Node 20 and code-server's
+ * postinstall refuses to run. So none of them are passed on.
+ */
 function npmEnv(path) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
   return {
-    ...process.env,
+    ...inherited,
     PATH: path,
     npm_config_cache: join(cacheDir, 'npm-cache'),
     npm_config_update_notifier: 'false',
