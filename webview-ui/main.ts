@@ -1,9 +1,11 @@
 // The webviews' front end (dist/webview.js). The host writes which view to render on
-// <body data-view>; each view lives in its own folder (taskDetail/ now, pipeline/ next).
+// <body data-view>; each view lives in its own folder (taskDetail/, pipeline/).
+import { mountPipeline } from './pipeline/pipeline';
 import { mountTaskDetail } from './taskDetail/taskDetail';
 
 const views: Record<string, (root: HTMLElement) => void> = {
   taskDetail: mountTaskDetail,
+  pipeline: mountPipeline,
 };
 
 const root = document.getElementById('app');

@@ -17,6 +17,20 @@ export function invalidArguments(toolName: string, schema: z.ZodObject, issues: 
 }
 
 /**
+ * What {@link parseInput} would say about one field alone (`title: must not be empty`), or
+ * undefined when the value is accepted: the editor's input boxes check a field as it is typed,
+ * with the schema and the words the MCP tool and the CLI use.
+ */
+export function fieldIssue(schema: z.ZodObject, field: string, value: unknown): string | undefined {
+  const fieldSchema = schema.shape[field] as z.ZodType | undefined;
+  if (!fieldSchema) throw new Error(`the schema has no field "${field}"`);
+  const parsed = fieldSchema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }));
+  return describeIssues(schema, issues, { [field]: value });
+}
+
+/**
  * Turns zod issues into one message that says, per field, what was wrong and what is
  * accepted, e.g. `status: expected one of "success" | "partial_success" | "failed" (got "done")`.
  */

@@ -36,3 +36,10 @@ export function truncate(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
+
+/** `850 tokens`, `12.3k tokens`, `1.2M tokens` (pipeline metrics). */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return `${tokens} tokens`;
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k tokens`;
+  return `${(tokens / 1_000_000).toFixed(1)}M tokens`;
+}

@@ -9,7 +9,7 @@
  */
 
 /** Which front end `webview-ui/main.ts` renders; the host writes it on `<body data-view>`. */
-export type WebviewKind = 'taskDetail';
+export type WebviewKind = 'taskDetail' | 'pipeline';
 
 /** Sent by every webview when its script has loaded and it can receive messages. */
 export interface ReadyMessage {
@@ -123,3 +123,138 @@ export type TaskDetailWebviewMessage =
   | { type: 'rewind' }
   | { type: 'undoRewind' }
   | { type: 'exportWorkflow' };
+
+// ---------------------------------------------------------------------------------------
+// Pipeline (seed 003)
+// ---------------------------------------------------------------------------------------
+
+export type PipelineStatusName = 'running' | 'awaiting_human' | 'completed' | 'abandoned';
+export type PipelinePhaseStatus = 'pending' | 'in_progress' | 'completed' | 'skipped';
+export type FindingSeverity = 'CRITICAL' | 'MAJOR' | 'MINOR' | 'INFO';
+
+export interface PipelineFinding {
+  severity: FindingSeverity;
+  description: string;
+}
+
+/** An artifact of the pipeline folder; `path` is absolute (the host opens only paths of its own model). */
+export interface PipelineArtifact {
+  name: string;
+  path: string;
+  exists: boolean;
+}
+
+export interface PipelinePhaseItem {
+  id: string;
+  label: string;
+  /** The flow's phase kind (`agent`, `review`, `checkpoint`, `implementation`…) or `setup`. */
+  kind: string;
+  status: PipelinePhaseStatus;
+  /** The engine is at this phase. */
+  current: boolean;
+  /** A person's decision is awaited here (checkpoint, human gate or a revision limit). */
+  waiting: boolean;
+  startedAt: string | null;
+  completedAt: string | null;
+  durationMs: number;
+  tokens: number;
+  model: string | null;
+  runs: number;
+  /** Times the phase was sent back and run again. */
+  revision: number;
+  verdict: string | null;
+  findings: PipelineFinding[];
+  artifact: PipelineArtifact | null;
+  /** For a checkpoint: the last decision taken on it. */
+  decision: { decision: string; by: string; at: string } | null;
+}
+
+export interface PipelineTaskItem {
+  id: string;
+  title: string;
+  mode: 'sequential' | 'parallel' | 'human';
+  status: string;
+  attempts: number;
+  verdict: string | null;
+  findings: PipelineFinding[];
+  /** The ledger task (`task-12`) with its snapshot and exact files changed. */
+  ledgerTaskId: string | null;
+  filesChanged: number | null;
+  /** A human gate waits on this task. */
+  waiting: boolean;
+}
+
+export interface PipelineDecisionItem {
+  /** The checkpoint or gate (`checkpoint-a`, `task-2`, `phase-3b-retry-limit`). */
+  name: string;
+  /** What a person reads: "Checkpoint A: Human Reviews Design". */
+  label: string;
+  kind: 'checkpoint' | 'human_gate';
+  decision: string;
+  comment: string | null;
+  by: string;
+  /** `editor`, `cli`, `agent` or `auto`. */
+  via: string;
+  at: string;
+}
+
+/** The checkpoint or human gate a person decides now. */
+export interface PipelineWaiting {
+  kind: 'checkpoint' | 'human_gate';
+  /** Sent back with the decision: the engine refuses it if another checkpoint waits by now. */
+  name: string;
+  label: string;
+  phase: string;
+  options: string[];
+  /** The engine's text for the person (what to read, the findings, what each answer does). */
+  presentToUser: string;
+  /** When the agent asked (null: the engine is there but the agent has not asked yet). */
+  requestedAt: string | null;
+  /** A review loop hit its limit: approve accepts the work as it is, reject abandons the pipeline. */
+  retryLimit: boolean;
+  /** Where a rejection sends the pipeline back to (a phase label), for an ordinary checkpoint. */
+  rejectTo: string | null;
+  /** The artifacts the checkpoint asks the person to read. */
+  present: PipelineArtifact[];
+}
+
+/** Everything the pipeline webview shows; built by the host from `PipelineService.detail`. */
+export interface PipelineModel {
+  folder: string;
+  folderName: string;
+  /** `.specs/<yyyymmdd>-<slug>`, relative to the folder: the webview keeps it to come back after a reload. */
+  workspace: string;
+  title: string;
+  status: PipelineStatusName;
+  effort: string;
+  flowTemplate: string;
+  branch: string | null;
+  source: { type: string; url: string | null };
+  currentPhase: string;
+  currentLabel: string;
+  totals: { tokens: number; durationMs: number };
+  /** Tokens and time per model, most tokens first. */
+  models: { model: string; tokens: number; durationMs: number; runs: number }[];
+  waiting: PipelineWaiting | null;
+  phases: PipelinePhaseItem[];
+  tasks: PipelineTaskItem[];
+  decisions: PipelineDecisionItem[];
+  artifacts: PipelineArtifact[];
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export type PipelineHostMessage =
+  | { type: 'pipeline'; model: PipelineModel }
+  /** The outcome of a `decide` (a refusal says why, e.g. a stale checkpoint). */
+  | { type: 'decided'; ok: boolean; text: string }
+  | { type: 'error'; message: string };
+
+export type PipelineWebviewMessage =
+  | ReadyMessage
+  | { type: 'openArtifact'; path: string }
+  | { type: 'openTask'; ledgerTaskId: string }
+  | { type: 'refresh' }
+  /** `decision` is one of `waiting.options`; `checkpoint` is the `waiting.name` the person saw. */
+  | { type: 'decide'; decision: string; comment: string; checkpoint: string };

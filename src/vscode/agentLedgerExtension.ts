@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import type { AgentLedgerApi } from './api';
 import { TaskCommands } from './commands/taskCommands';
+import { TaskFormCommands } from './commands/taskFormCommands';
+import { MemoryCommands } from './commands/memoryCommands';
+import { SessionCommands } from './commands/sessionCommands';
+import { PipelineCommands } from './commands/pipelineCommands';
 import { registerCommands } from './commands/registerCommands';
 import { snapshotScheme } from './constants';
 import { SnapshotContentProvider } from './diff/snapshotDiff';
@@ -8,10 +12,16 @@ import { Disposable } from './lifecycle';
 import { LedgerRegistry } from './ledger/ledgerRegistry';
 import { McpCommands } from './mcp/mcpCommands';
 import { LedgerMcpProvider } from './mcp/mcpProvider';
+import { PipelineNotifier } from './notifications/pipelineNotifier';
 import { ReviewNotifier } from './notifications/reviewNotifier';
 import { RunningTaskStatusBar } from './statusBar/runningTaskStatusBar';
 import { TasksView } from './views/tasks/tasksView';
+import { MemoryView } from './views/memory/memoryView';
+import { AgentsView } from './views/agents/agentsView';
+import { PipelinesView } from './views/pipelines/pipelinesView';
+import { PipelineWatcher } from './views/pipelines/pipelineWatcher';
 import { TaskDetailPanels } from './webviews/taskDetail/taskDetailPanels';
+import { PipelinePanels } from './webviews/pipeline/pipelinePanels';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -22,6 +32,11 @@ export class AgentLedgerExtension extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly registry: LedgerRegistry;
   readonly tasksView: TasksView;
+  readonly memoryView: MemoryView;
+  readonly agentsView: AgentsView;
+  readonly pipelinesView: PipelinesView;
+  readonly pipelinePanels: PipelinePanels;
+  readonly pipelineNotifier: PipelineNotifier;
   readonly panels: TaskDetailPanels;
   readonly statusBar: RunningTaskStatusBar;
   readonly notifier: ReviewNotifier;
@@ -35,12 +50,22 @@ export class AgentLedgerExtension extends Disposable {
     // The notifier subscribes first so it sees each ledger's `opened` before anything reads events.
     this.notifier = this._register(new ReviewNotifier(this.registry));
     this.tasksView = this._register(new TasksView(this.registry, this.log));
+    this.memoryView = this._register(new MemoryView(this.registry, this.log));
+    this.agentsView = this._register(new AgentsView(this.registry, this.log));
+    // Every pipeline consumer listens to one watcher of each folder's PipelineService.onDidChange.
+    const pipelineWatcher = this._register(new PipelineWatcher(this.registry));
+    this.pipelineNotifier = this._register(new PipelineNotifier(pipelineWatcher, this.log));
+    this.pipelinesView = this._register(new PipelinesView(this.registry, pipelineWatcher, this.log));
+    this.pipelinePanels = this._register(new PipelinePanels(context.extensionUri, pipelineWatcher, this.log));
     this.panels = this._register(new TaskDetailPanels(context.extensionUri, this.registry, this.log));
     this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
     this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
     const tasks = new TaskCommands(this.registry, this.panels);
     const mcpCommands = new McpCommands(this.registry, this.mcp);
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, log: this.log })) this._register(d);
+    const forms = { taskForms: new TaskFormCommands(this.registry), memory: new MemoryCommands(this.registry), sessions: new SessionCommands(this.registry) };
+    const views = { memoryView: this.memoryView, agentsView: this.agentsView };
+    const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, log: this.log })) this._register(d);
   }
 
   get version(): string {
@@ -62,6 +87,15 @@ export class AgentLedgerExtension extends Disposable {
       activation,
       testing: {
         tasksView: () => this.tasksView.describe(),
+        memoryView: () => this.memoryView.describe(),
+        agentsView: () => this.agentsView.describe(),
+        pipelinesView: () => this.pipelinesView.describe(),
+        pipelinesBadge: () => this.pipelinesView.badge,
+        pipeline: (folder, workspace) => {
+          const ledger = this.registry.byPath(folder);
+          return ledger ? this.pipelinePanels.get(ledger, workspace)?.model : undefined;
+        },
+        pipelineNotifications: () => this.pipelineNotifier.shown,
         statusBarText: () => this.statusBar.text,
         taskDetail: (folder, taskId) => {
           const ledger = this.registry.byPath(folder);

@@ -1,4 +1,4 @@
-import type { TaskDetailModel } from '../shared/protocol';
+import type { PipelineModel, TaskDetailModel } from '../shared/protocol';
 import type { LedgerState } from './ledger/folderLedger';
 
 /**
@@ -17,6 +17,18 @@ export interface AgentLedgerApi {
   readonly testing: {
     /** The Tasks view's rows, depth-first, indented by two spaces per level: `label — description`. */
     tasksView(): string[];
+    /** The Memory Bank view's rows, the same way: category, then `title — status · summary`. */
+    memoryView(): string[];
+    /** The Agents & Sessions view's rows: agent, then `task title — task-N · status · branch · time`. */
+    agentsView(): string[];
+    /** The Pipelines view's rows: pipeline, then its phases (`label — description`), then the implementation's tasks. */
+    pipelinesView(): string[];
+    /** The Pipelines view's badge: how many pipelines wait for a person (0: no badge). */
+    pipelinesBadge(): number;
+    /** The model the panel of a pipeline (`.specs/<name>`) last showed, if it is open. */
+    pipeline(folder: string, workspace: string): PipelineModel | undefined;
+    /** Every "waits for your decision" notification shown so far. */
+    pipelineNotifications(): readonly string[];
     statusBarText(): string | undefined;
     /** The model the detail panel of a task last showed, if it is open. */
     taskDetail(folder: string, taskId: number): TaskDetailModel | undefined;

@@ -7,10 +7,14 @@
 export const Views = {
   Container: 'agentLedger',
   Tasks: 'agentLedger.tasks',
+  Memory: 'agentLedger.memory',
+  Agents: 'agentLedger.agents',
+  Pipelines: 'agentLedger.pipelines',
 } as const;
 
 export const WebviewTypes = {
   TaskDetail: 'agentLedger.taskDetail',
+  Pipeline: 'agentLedger.pipeline',
 } as const;
 
 /** `contributes.mcpServerDefinitionProviders[].id`. */
@@ -24,4 +28,5 @@ export const Settings = {
   ToolFamilies: 'toolFamilies',
   ClaudeDesktopConfigPath: 'claudeDesktopConfigPath',
   Notifications: 'notifications.humanReview',
+  PipelineNotifications: 'notifications.pipelineCheckpoints',
 } as const;

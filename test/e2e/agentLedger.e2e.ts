@@ -3,7 +3,9 @@
 //   2. the in-host tests (agentLedger/host/*.host.ts, mocha) run inside the extension host on
 //      the unpacked VSIX: activation, MCP through vscode.lm.invokeTool, live refresh, commands;
 //   3. a person's session drives the installed VSIX through the workbench (agentLedger/uiJourney.ts);
-//   4. a multi-root workspace: a ledger and an MCP server per folder (agentLedger/multiRoot.ts).
+//   4. a multi-root workspace: a ledger and an MCP server per folder (agentLedger/multiRoot.ts);
+//   5. the Memory Bank and Agents & Sessions views, task forms and worktrees (agentLedger/memoryAgentsJourney.ts);
+//   6. a pipeline's checkpoint A approved with the webview's button (agentLedger/pipelineJourney.ts).
 // Run: npm run test:e2e   (installs the host once: node scripts/e2e/setup.mjs)
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +17,9 @@ import { assertHostInstalled } from './harness/paths';
 import { outRoot, packageAgentLedger } from './agentLedger/extensionPackage';
 import type { PackagedExtension } from './agentLedger/extensionPackage';
 import { describeMultiRoot } from './agentLedger/multiRoot';
+import { describePipelineJourney } from './agentLedger/pipelineJourney';
 import { describeUiJourney, liveTimings } from './agentLedger/uiJourney';
+import { describeMemoryAgentsJourney } from './agentLedger/memoryAgentsJourney';
 import { createWorkspace } from './agentLedger/workspace';
 
 let pkg: PackagedExtension | undefined;
@@ -62,4 +66,6 @@ describe('in-host tests (mocha inside the extension host)', { timeout: 300_000 }
 });
 
 describeUiJourney(() => pkg!);
+describeMemoryAgentsJourney(() => pkg!);
+describePipelineJourney(() => pkg!);
 describeMultiRoot(() => pkg!);

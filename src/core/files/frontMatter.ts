@@ -36,6 +36,25 @@ export function formatFrontMatter(data: Record<string, unknown>, body: string): 
   return `---\n${yamlText}---\n${text === '' ? '' : `\n${text}${text.endsWith('\n') ? '' : '\n'}`}`;
 }
 
+/**
+ * Sets top-level keys of a file's front matter and leaves the rest as written: the other keys
+ * with their order and comments, the `---` lines and the body byte for byte (a hand-written
+ * file stays the person's). A file without front matter gets one. Throws like
+ * {@link parseFrontMatter} when the front matter is not a YAML mapping.
+ */
+export function setFrontMatterFields(text: string, fields: Record<string, string>): string {
+  const open = opening.exec(text);
+  if (!open) return formatFrontMatter(fields, text.replace(/^\uFEFF/, ''));
+  const rest = text.slice(open[0].length);
+  const close = closing.exec(rest);
+  if (!close) throw new Error('front matter has no closing "---" line');
+  const doc = YAML.parseDocument(rest.slice(0, close.index));
+  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
+  if (doc.contents !== null && !YAML.isMap(doc.contents)) throw new Error('front matter must be a YAML mapping (key: value lines)');
+  for (const [key, value] of Object.entries(fields)) doc.set(key, value);
+  return `${open[0]}${doc.toString({ lineWidth: 0 })}${rest.slice(close.index)}`;
+}
+
 /** A front matter field that must be a string when present. */
 export function stringField(data: Record<string, unknown>, key: string): string | undefined {
   const value = data[key];

@@ -8,6 +8,7 @@ import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { StatCache } from '../files/statCache';
 import { writeNewFile } from '../files/writeNewFile';
+import { setFrontMatterFields } from '../files/frontMatter';
 import type { MemoryEntry, MemoryProblem, MemoryStatus } from './memoryModel';
 import { isMemoryName, memoryFolder } from './memoryModel';
 import { formatMemoryFile, parseMemoryFile } from './memoryFiles';
@@ -94,6 +95,40 @@ export class MemoryBank {
       appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
     });
     return entry;
+  }
+
+  /**
+   * Changes an entry's status in its file's front matter (the editor's Archive), keeping the rest
+   * of the file as written, and brings the index up to date.
+   */
+  async setStatus(category: string, id: string, status: MemoryStatus): Promise<MemoryEntry> {
+    const rel = `${memoryFolder}/${category}/${id}.md`;
+    if (!isMemoryName(category) || !isMemoryName(id)) throw new LedgerError('NotFound', `no memory entry ${category}/${id}`, { category, id });
+    if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be changed');
+    const file = path.join(this.workspace, ...rel.split('/'));
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      throw new LedgerError('NotFound', `memory entry ${category}/${id} does not exist (${rel})`, { category, id, file: rel });
+    }
+    let entry: MemoryEntry;
+    let next: string;
+    try {
+      entry = parseMemoryFile(text, category, id, rel);
+      next = setFrontMatterFields(text, { status });
+    } catch (err) {
+      throw new LedgerError('ConfigError', `${rel} cannot be read as a memory entry: ${(err as Error).message}`, { file: rel });
+    }
+    if (entry.status === status) return entry;
+    replaceFile(file, next);
+    const updated: MemoryEntry = { ...entry, status };
+    const now = iso(this.clock.now());
+    await this.db.write((tx) => {
+      upsert(tx, updated, now);
+      appendEvent(tx, { ts: now, kind: 'memory.updated', entity: 'memory', entityId: `${category}/${id}`, payload: { title: updated.title, status, previousStatus: entry.status } });
+    });
+    return updated;
   }
 
   /** The context agents get: active entries only, under `maxChars`. */
@@ -214,6 +249,18 @@ function upsert(tx: SqlWriter, e: MemoryEntry, now: string): void {
      ON CONFLICT(category, id) DO UPDATE SET file = excluded.file, title = excluded.title, summary = excluded.summary, status = excluded.status, indexed_at = excluded.indexed_at`,
     [e.category, e.id, e.file, e.title, e.summary, e.status, now],
   );
+}
+
+/** Readers see the old file or the new one, never half of it. */
+function replaceFile(file: string, content: string): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${Date.now()}`);
+  fs.writeFileSync(temp, content);
+  try {
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
 }
 
 function safeReaddir(dir: string): string[] {

@@ -35,7 +35,7 @@ export interface Session {
   durationSeconds: number | null;
 }
 
-interface SessionRow {
+export interface SessionRow {
   id: number;
   task_id: number;
   agent: string;
@@ -57,7 +57,7 @@ interface SessionRow {
   duration_seconds: number | null;
 }
 
-function toSession(r: SessionRow): Session {
+export function toSession(r: SessionRow): Session {
   return {
     id: r.id,
     taskId: r.task_id,

@@ -16,6 +16,18 @@ export const Commands = {
   AddToClaudeDesktop: 'agentLedger.addToClaudeDesktop',
   CopyMcpServerCommand: 'agentLedger.copyMcpServerCommand',
   ShowLog: 'agentLedger.showLog',
+  CreateTask: 'agentLedger.createTask',
+  EditTask: 'agentLedger.editTask',
+  AddMemoryEntry: 'agentLedger.addMemoryEntry',
+  ArchiveMemoryEntry: 'agentLedger.archiveMemoryEntry',
+  OpenWorktree: 'agentLedger.openWorktree',
+  EndSession: 'agentLedger.endSession',
+  CleanUpWorktrees: 'agentLedger.cleanUpWorktrees',
+  OpenPipeline: 'agentLedger.openPipeline',
+  ApprovePipelineCheckpoint: 'agentLedger.approvePipelineCheckpoint',
+  RejectPipelineCheckpoint: 'agentLedger.rejectPipelineCheckpoint',
+  DecidePipelineCheckpoint: 'agentLedger.decidePipelineCheckpoint',
+  OpenPipelineArtifact: 'agentLedger.openPipelineArtifact',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

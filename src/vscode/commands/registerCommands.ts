@@ -2,17 +2,31 @@ import type * as vscode from 'vscode';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { McpCommands } from '../mcp/mcpCommands';
 import type { TasksView } from '../views/tasks/tasksView';
+import type { MemoryView } from '../views/memory/memoryView';
+import type { AgentsView } from '../views/agents/agentsView';
+import type { PipelinesView } from '../views/pipelines/pipelinesView';
 import { Commands } from './commandIds';
 import type { CommandId } from './commandIds';
 import { registerCommand } from './commandRegistry';
 import type { CommandHandler } from './commandRegistry';
 import type { TaskCommands } from './taskCommands';
+import type { TaskFormCommands } from './taskFormCommands';
+import type { MemoryCommands } from './memoryCommands';
+import type { SessionCommands } from './sessionCommands';
+import type { PipelineCommands } from './pipelineCommands';
 
 export interface CommandDeps {
   registry: LedgerRegistry;
   tasks: TaskCommands;
   mcp: McpCommands;
   tasksView: TasksView;
+  taskForms: TaskFormCommands;
+  memory: MemoryCommands;
+  sessions: SessionCommands;
+  memoryView: MemoryView;
+  agentsView: AgentsView;
+  pipelines: PipelineCommands;
+  pipelinesView: PipelinesView;
   log: vscode.LogOutputChannel;
 }
 
@@ -22,10 +36,15 @@ export interface CommandDeps {
  */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { registry, tasks, mcp, tasksView, log } = deps;
+  const { taskForms, memory, sessions, memoryView, agentsView } = deps;
+  const { pipelines, pipelinesView } = deps;
   const handlers: Record<CommandId, CommandHandler> = {
     [Commands.Refresh]: () => {
       registry.openExisting(true);
       tasksView.refresh();
+      memoryView.refresh();
+      agentsView.refresh();
+      pipelinesView.refresh();
     },
     [Commands.OpenTask]: (arg) => tasks.openTask(arg),
     [Commands.OpenTaskFileDiff]: (arg) => tasks.openFileDiff(arg),
@@ -39,6 +58,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.AddToClaudeDesktop]: (folder) => mcp.addTo('claudeDesktop', folder),
     [Commands.CopyMcpServerCommand]: (folder) => mcp.copyCommand(folder),
     [Commands.ShowLog]: () => log.show(),
+    [Commands.CreateTask]: (arg) => taskForms.createTask(arg),
+    [Commands.EditTask]: (arg) => taskForms.editTask(arg),
+    [Commands.AddMemoryEntry]: (arg) => memory.addEntry(arg),
+    [Commands.ArchiveMemoryEntry]: (arg) => memory.archiveEntry(arg),
+    [Commands.OpenWorktree]: (arg) => sessions.openWorktree(arg),
+    [Commands.EndSession]: (arg) => sessions.endSession(arg),
+    [Commands.CleanUpWorktrees]: (arg) => sessions.cleanUpWorktrees(arg),
+    [Commands.OpenPipeline]: (arg) => pipelines.open(arg),
+    [Commands.ApprovePipelineCheckpoint]: (arg) => pipelines.approve(arg),
+    [Commands.RejectPipelineCheckpoint]: (arg) => pipelines.reject(arg),
+    [Commands.DecidePipelineCheckpoint]: (arg) => pipelines.decide(arg),
+    [Commands.OpenPipelineArtifact]: (arg) => pipelines.openArtifact(arg),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));
 }

@@ -5,3 +5,9 @@
 export { createServices } from '../../services';
 export { LedgerError } from '../../core/errors';
 export { StoreError } from '../../store/errors';
+// The input schemas of the tools the editor's commands call, so its prompts validate with the
+// same zod schemas and messages as the MCP tools and the CLI (zod stays out of activation).
+export { taskCreateInput, taskUpdateInput } from '../../core/taskManagement/taskSchemas';
+export { memoryAddInput } from '../../core/memory/memorySchemas';
+export { sessionEndInput, dodResults } from '../../core/sessions/sessionSchemas';
+export { worktreeCleanupInput } from '../../core/workers/workerSchemas';

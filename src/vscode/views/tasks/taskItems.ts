@@ -5,6 +5,7 @@ import type { WorkflowSummary } from '../../../core/workflows/workflowRepo';
 import { elapsedSeconds, formatAge, formatDuration, truncate } from '../../../shared/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
+import { priorityIcons, typeIcons } from './taskFields';
 
 export interface WorkflowNode {
   readonly kind: 'workflow';
@@ -29,13 +30,13 @@ export interface TaskNode {
 
 export type TasksNode = WorkflowNode | LooseTasksNode | TaskNode;
 
-/** The codicon and colour of a task's state. */
-export function taskIcon(task: Pick<Task, 'status' | 'result'>): vscode.ThemeIcon {
+/** The codicon and colour of a task's state; a task not started yet is coloured by its priority when that is high or critical. */
+export function taskIcon(task: Pick<Task, 'status' | 'result'> & Partial<Pick<Task, 'priority'>>): vscode.ThemeIcon {
   switch (task.status) {
     case 'in_progress':
       return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
     case 'open':
-      return new vscode.ThemeIcon('circle-large-outline');
+      return new vscode.ThemeIcon('circle-large-outline', task.priority === 'critical' ? new vscode.ThemeColor('charts.red') : task.priority === 'high' ? new vscode.ThemeColor('charts.orange') : undefined);
     case 'cancelled':
       return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
     case 'failed':
@@ -54,13 +55,17 @@ export function statusText(task: Pick<Task, 'status' | 'result'>): string {
   return task.status.replace('_', ' ');
 }
 
-/** `task-3 · 40% · 2m 05s · @coder` */
+/** `task-3 · 40% · 2m 05s · high · bug · @coder · auth, backend` */
 export function taskDescription(task: Task, now = Date.now()): string {
   const parts = [taskKey(task.id)];
   if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
   const seconds = task.durationSeconds ?? (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
   if (seconds !== null) parts.push(formatDuration(seconds));
+  // Seed 002's fields. Their defaults (medium, task) would repeat on every row: the tooltip has them.
+  if (task.priority && task.priority !== 'medium') parts.push(task.priority);
+  if (task.type && task.type !== 'task') parts.push(task.type);
   if (task.assignee) parts.push(`@${task.assignee}`);
+  if (task.labels?.length) parts.push(task.labels.join(', '));
   if (task.outcome?.manual_review_needed) parts.push('needs review');
   if (task.verification && !task.verification.scope_match) parts.push('⚠ out of scope');
   return parts.join(' · ');
@@ -73,7 +78,9 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   item.description = taskDescription(task);
   item.iconPath = taskIcon(task);
   item.tooltip = taskTooltip(task);
-  item.accessibilityInformation = { label: `${task.title}, ${taskKey(task.id)}, ${statusText(task)}${task.progress !== null && task.status === 'in_progress' ? `, ${task.progress}%` : ''}` };
+  item.accessibilityInformation = {
+    label: `${task.title}, ${taskKey(task.id)}, ${statusText(task)}${task.progress !== null && task.status === 'in_progress' ? `, ${task.progress}%` : ''}, ${task.priority} priority ${task.type}`,
+  };
   // Menus in package.json match these words (`viewItem =~ /\brewind\b/`).
   const flags = ['task', task.status];
   if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
@@ -86,6 +93,8 @@ function taskTooltip(task: Task): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(task.title)}** — \`${taskKey(task.id)}\` · ${statusText(task)}\n\n`);
   if (task.goal) md.appendMarkdown(`${escape(truncate(task.goal, 300))}\n\n`);
+  if (task.description && task.description !== task.goal) md.appendMarkdown(`${escape(truncate(task.description, 300))}\n\n`);
+  md.appendMarkdown(`${taskFieldsLine(task)}\n\n`);
   if (task.areas.length) md.appendMarkdown(`$(folder) ${task.areas.map((a) => `\`${a}\``).join(' ')}\n\n`);
   if (task.lastMilestone && task.status === 'in_progress') md.appendMarkdown(`$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`);
   if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
@@ -97,6 +106,14 @@ function taskTooltip(task: Task): vscode.MarkdownString {
   }
   md.appendMarkdown(`_Updated ${formatAge(task.updatedAt)}_`);
   return md;
+}
+
+/** `$(arrow-up) high priority · $(bug) bug · $(hubot) coder (AI agent) · $(tag) auth, backend` */
+function taskFieldsLine(task: Task): string {
+  const parts = [`$(${priorityIcons[task.priority]}) ${task.priority} priority`, `$(${typeIcons[task.type]}) ${task.type}`];
+  parts.push(task.assignee ? `$(${task.assigneeType === 'human' ? 'person' : 'hubot'}) ${escape(task.assignee)}${task.assigneeType ? ` (${task.assigneeType === 'ai' ? 'AI agent' : 'person'})` : ''}` : '$(person) unassigned');
+  if (task.labels.length) parts.push(`$(tag) ${task.labels.map(escape).join(', ')}`);
+  return parts.join(' · ');
 }
 
 export function workflowItem(node: WorkflowNode): vscode.TreeItem {
