@@ -3,9 +3,10 @@
  * stored as JSON files. It can say what changed, not undo it: rewind needs Git.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
+import { writeFileDurable } from '../core/files/durableWrite';
 import { diffManifests, md5File, scanManifest } from './checksumManifest';
 import type { HashFile, Manifest } from './checksumManifest';
 import { GitError } from './errors';
@@ -61,7 +62,7 @@ export class ChecksumWorkspaceTruth implements WorkspaceTruth {
   private async scan(label: string, base: Manifest | undefined): Promise<Manifest> {
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     const manifest = await scanManifest(this.root, { id, label }, base, this.hashFile);
-    await writeAtomically(this.manifestPath(id), JSON.stringify(manifest));
+    writeFileDurable(this.manifestPath(id), JSON.stringify(manifest));
     this.latest = newer(this.latest, manifest);
     return manifest;
   }
@@ -96,25 +97,3 @@ function unsupported(): GitError {
   return new GitError('unsupported', 'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.');
 }
 
-/** Temp file, fsync, rename: a crash leaves the old manifest or the new one, never half. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (ex) {
-    await rm(temp, { force: true });
-    throw ex;
-  }
-  // The rename itself is durable only once the folder is synced (not possible on Windows).
-  const dir = await open(path.dirname(file), 'r').catch(() => null);
-  await dir?.sync().catch(() => undefined);
-  await dir?.close();
-}

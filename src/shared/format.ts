@@ -43,3 +43,16 @@ export function formatTokens(tokens: number): string {
   if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k tokens`;
   return `${(tokens / 1_000_000).toFixed(1)}M tokens`;
 }
+
+/** `512 B`, `1.5 KB`, `1.2 MB` (disk freed by a worktree clean-up). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

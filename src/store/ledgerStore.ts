@@ -9,7 +9,7 @@ import type { JournalRecord, Statement } from './journal';
 import { FileLock } from './lock';
 import { migrate, latestVersion } from './migrations';
 import { loadSqlJs } from './sqlJs';
-import { fsyncDir, writeFileDurable } from './durable';
+import { fsyncDir, writeFileDurable } from '../core/files/durableWrite';
 
 export interface StoreOptions {
   /** The image, e.g. `<workspace>/.agent-ledger/ledger.db`; journal and lock sit beside it. */

@@ -3,7 +3,7 @@
  * read package.json and fail on a mismatch). Command ids live in commands/commandIds.ts.
  */
 
-/** The activity-bar container and its views. Issues 4 and 5 add Memory Bank, Agents & Sessions, Pipelines here. */
+/** The activity-bar container and its views (ids as in package.json `contributes.views`). */
 export const Views = {
   Container: 'agentLedger',
   Tasks: 'agentLedger.tasks',

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { agentClients } from '../../core/agents/agentModel';
 import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerSchemas';
 import type { CleanupResult } from '../../core/workers/worktreeCleanup';
+import { formatBytes } from '../../shared/format';
 import { style } from '../output';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
@@ -54,22 +55,10 @@ export function registerWorkerCommands(program: Command): void {
 function formatCleanup(r: CleanupResult): string[] {
   const verb = r.dryRun ? 'would remove' : 'removed';
   const lines = r.removed.map(
-    (w) => `${style.green(verb)} ${w.worktree} ${style.dim(`(${w.reason}, ${bytes(w.freedBytes)}${w.branchDeleted ? `, branch ${w.branch} deleted` : ''})`)}`,
+    (w) => `${style.green(verb)} ${w.worktree} ${style.dim(`(${w.reason}, ${formatBytes(w.freedBytes)}${w.branchDeleted ? `, branch ${w.branch} deleted` : ''})`)}`,
   );
   for (const s of r.skipped) lines.push(`${style.yellow('kept')} ${s.worktree} ${style.dim(`(${s.reason})`)}`);
   if (lines.length === 0) lines.push('No worktrees to clean up.');
-  lines.push(style.bold(`${r.dryRun ? 'Would free' : 'Freed'} ${bytes(r.freedBytes)}`));
+  lines.push(style.bold(`${r.dryRun ? 'Would free' : 'Freed'} ${formatBytes(r.freedBytes)}`));
   return lines;
-}
-
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }

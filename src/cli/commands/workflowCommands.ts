@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Services } from '../../services';
 import { workflowStatus, workflowView } from '../../core/tracking/views';
 import { taskKey, workflowKey } from '../../core/ids';
-import type { Task } from '../../core/model';
+import { depthFirst } from '../../core/tracking/taskTree';
 import type { CommonOptions } from '../output';
 import { age, duration, printJson, printLines, style, table } from '../output';
 import { statusMark } from './taskFormat';
@@ -73,18 +73,9 @@ function showWorkflow(services: Services, id: string, json: boolean): void {
   }
   lines.push('', style.bold(`Tasks (${tasks.length})`));
   if (tasks.length === 0) lines.push(style.dim('  none yet'));
-  const children = new Map<number | null, Task[]>();
-  for (const t of tasks) {
-    const parent = t.parentId !== null && tasks.some((p) => p.id === t.parentId) ? t.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), t]);
+  for (const { task: t, depth } of depthFirst(tasks)) {
+    const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${t.lastMilestone}` : ''}` : duration(t.durationSeconds);
+    lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(detail)}`);
   }
-  const walk = (parent: number | null, depth: number): void => {
-    for (const t of children.get(parent) ?? []) {
-      const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${t.lastMilestone}` : ''}` : duration(t.durationSeconds);
-      lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(detail)}`);
-      walk(t.id, depth + 1);
-    }
-  };
-  walk(null, 0);
   printLines(lines);
 }

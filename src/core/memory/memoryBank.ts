@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileDurable } from '../files/durableWrite';
 import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
@@ -121,7 +122,7 @@ export class MemoryBank {
       throw new LedgerError('ConfigError', `${rel} cannot be read as a memory entry: ${(err as Error).message}`, { file: rel });
     }
     if (entry.status === status) return entry;
-    replaceFile(file, next);
+    writeFileDurable(file, next);
     const updated: MemoryEntry = { ...entry, status };
     const now = iso(this.clock.now());
     await this.db.write((tx) => {
@@ -251,17 +252,6 @@ function upsert(tx: SqlWriter, e: MemoryEntry, now: string): void {
   );
 }
 
-/** Readers see the old file or the new one, never half of it. */
-function replaceFile(file: string, content: string): void {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${Date.now()}`);
-  fs.writeFileSync(temp, content);
-  try {
-    fs.renameSync(temp, file);
-  } catch (err) {
-    fs.rmSync(temp, { force: true });
-    throw err;
-  }
-}
 
 function safeReaddir(dir: string): string[] {
   try {

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { LedgerError, validationError } from '../errors';
+import { writeFileDurable } from '../files/durableWrite';
 import type { PipelineState } from './pipelineState';
 import { stateSchemaId } from './pipelineState';
 
@@ -73,7 +74,7 @@ export function readState(dir: PipelineDir): PipelineState {
 }
 
 export function writeState(dir: PipelineDir, state: PipelineState): void {
-  writeFileAtomic(stateFile(dir), `${JSON.stringify(state, null, 2)}\n`);
+  writeFileDurable(stateFile(dir), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** A file inside the pipeline folder, or null when absent. Names come from the flow (checked at load). */
@@ -118,34 +119,3 @@ export function listPipelineNames(root: string): string[] {
   }
 }
 
-/**
- * Replaces `file` so that a reader, or the file after a crash, holds the old content or the
- * new one, never a mix: temp file in the same folder, fsync, rename, fsync the folder.
- * (The store has its own copy; core cannot import the store.)
- */
-export function writeFileAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeFileSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  let dirFd: number | undefined;
-  try {
-    dirFd = fs.openSync(path.dirname(file), 'r');
-    fs.fsyncSync(dirFd);
-  } catch {
-    /* folders cannot be fsynced on Windows; the rename is durable enough there */
-  } finally {
-    if (dirFd !== undefined) fs.closeSync(dirFd);
-  }
-}

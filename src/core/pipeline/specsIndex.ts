@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { FlowTemplate } from './flowTemplate';
 import type { PipelineState } from './pipelineState';
 import { totals } from './pipelineState';
-import { SPECS_DIR, writeFileAtomic } from './specsFiles';
+import { SPECS_DIR } from './specsFiles';
+import { writeFileDurable } from '../files/durableWrite';
 import type { Severity } from './verdict';
 
 /**
@@ -59,7 +60,7 @@ export function upsertSpecsIndex(root: string, entry: SpecsIndexEntry, now: stri
   const index = readSpecsIndex(root);
   const others = index.pipelines.filter((p) => p.workspace !== entry.workspace);
   const pipelines = [...others, entry].slice(-MAX_ENTRIES);
-  writeFileAtomic(specsIndexPath(root), `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`);
+  writeFileDurable(specsIndexPath(root), `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`);
 }
 
 /** The index entry of a finished pipeline; `request` and `improvement` are the texts of request.md and improvement.md. */

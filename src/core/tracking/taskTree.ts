@@ -62,3 +62,25 @@ export class TaskTreeQueries {
     return this.db.read((db) => db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC, id DESC").map(toTask));
   }
 }
+
+/**
+ * The tasks of one workflow in tree order (a parent before its sub-tasks, siblings by id) with
+ * their depth; a task whose parent is not among them is shown at the top.
+ */
+export function depthFirst(tasks: readonly Task[]): { task: Task; depth: number }[] {
+  const ids = new Set(tasks.map((t) => t.id));
+  const byParent = new Map<number | null, Task[]>();
+  for (const t of tasks) {
+    const parent = t.parentId !== null && ids.has(t.parentId) ? t.parentId : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), t]);
+  }
+  const out: { task: Task; depth: number }[] = [];
+  const walk = (parent: number | null, depth: number): void => {
+    for (const task of byParent.get(parent) ?? []) {
+      out.push({ task, depth });
+      walk(task.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}

@@ -5,6 +5,7 @@ import { getWorkflow } from '../workflows/workflowRepo';
 import { tasksOfWorkflow } from '../tasks/taskRepo';
 import { timeline } from '../tasks/timelineRepo';
 import { workflowStatus } from './views';
+import { depthFirst } from './taskTree';
 
 /**
  * A workflow as Markdown: the text a person pastes into a pull request. Tasks in tree order
@@ -20,19 +21,8 @@ export function workflowReport(db: LedgerDb, ref: string | number, generatedAt: 
     return { workflow, tasks, timelines: new Map(tasks.map((t) => [t.id, timeline(r, t.id)])) };
   });
   const out: string[] = [...header(workflow, tasks, generatedAt)];
-  const byParent = new Map<number | null, Task[]>();
-  for (const t of tasks) {
-    const parent = t.parentId !== null && tasks.some((p) => p.id === t.parentId) ? t.parentId : null;
-    byParent.set(parent, [...(byParent.get(parent) ?? []), t]);
-  }
-  const walk = (parent: number | null, depth: number): void => {
-    for (const t of byParent.get(parent) ?? []) {
-      out.push(...taskSection(t, timelines.get(t.id) ?? [], depth));
-      walk(t.id, depth + 1);
-    }
-  };
   if (tasks.length === 0) out.push('_No tasks were recorded in this workflow._', '');
-  else walk(null, 0);
+  for (const { task, depth } of depthFirst(tasks)) out.push(...taskSection(task, timelines.get(task.id) ?? [], depth));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

@@ -9,7 +9,7 @@ import type { AgentSession } from '../../core/sessions/agentSessions';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import type { DodResult } from '../../core/sessions/sessionSchemas';
 import type { CleanupResult, KeptWorktree, RemovedWorktree } from '../../core/workers/worktreeCleanup';
-import { truncate } from '../../shared/format';
+import { formatBytes, truncate } from '../../shared/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
@@ -172,17 +172,4 @@ function removedLine(w: RemovedWorktree): string {
 
 function keptLine(w: KeptWorktree): string {
   return `${w.worktree} (${w.reason})`;
-}
-
-/** `512 B`, `1.2 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }

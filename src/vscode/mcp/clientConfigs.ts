@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LedgerError } from '../../core/errors';
+import { writeFileDurable } from '../../core/files/durableWrite';
 import type { ServerLaunch } from './serverLaunch';
 
 /** MCP clients whose configuration file the extension can add the server to. */
@@ -91,10 +92,7 @@ export function mergeServerEntry(file: string, name: string, entry: ServerEntry)
   const merged = isObject(previous) ? { ...previous, ...entry } : entry;
   if (isObject(previous) && !entry.env) delete merged.env;
   const next = { ...root, mcpServers: { ...servers, [name]: merged } };
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.agent-ledger-${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(next, null, indentOf(text))}\n`);
-  renameSync(temp, file);
+  writeFileDurable(file, `${JSON.stringify(next, null, indentOf(text))}\n`);
   return { file, name, status: previous === undefined ? 'added' : 'updated', otherServers };
 }
 

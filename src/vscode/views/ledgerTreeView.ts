@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
+import { describeTree } from './describeTree';
 
 /** The top level of a view in a multi-root workspace: one node per folder with a ledger. */
 export interface FolderNode {
@@ -14,8 +15,8 @@ export function isFolderNode(node: unknown): node is FolderNode {
 }
 
 /**
- * What every Agent Ledger tree view shares (Tasks now; Memory Bank, Agents & Sessions and
- * Pipelines next): the view itself, live refresh from every folder's store, lazy opening of a
+ * What every Agent Ledger tree view shares (Tasks, Memory Bank, Agents & Sessions,
+ * Pipelines): the view itself, live refresh from every folder's store, lazy opening of a
  * folder's ledger when the view is first shown, and folder nodes in multi-root workspaces.
  * A view supplies only its own nodes: {@link folderChildren}, {@link childrenOf}, {@link treeItemOf}.
  * Returning no nodes at the top shows the view's welcome content (package.json `viewsWelcome`).
@@ -87,6 +88,11 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
   }
 
   /** Top-level nodes of one folder; empty while its ledger is absent or still opening. */
+  /** The rows the view shows, as the tests and benchmarks read them (see describeTree). */
+  describe(): string[] {
+    return describeTree(this);
+  }
+
   protected abstract folderChildren(ledger: FolderLedger): T[];
   protected abstract childrenOf(node: T): T[];
   protected abstract treeItemOf(node: T): vscode.TreeItem;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../../../src/core/errors';
-import { readState, resolvePipelineDir, writeFileAtomic } from '../../../src/core/pipeline/specsFiles';
+import { readState, resolvePipelineDir } from '../../../src/core/pipeline/specsFiles';
+import { writeFileDurable } from '../../../src/core/files/durableWrite';
 import { tempDir } from '../../helpers/tmp';
 
 test('a pipeline workspace resolves only to a folder directly under <root>/.specs', () => {
@@ -23,9 +24,9 @@ test('state.json: a clear error when absent or foreign; atomic writes leave no t
   const root = tempDir();
   const dir = resolvePipelineDir(root, '.specs/20260401-x');
   assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'NotFound'));
-  writeFileAtomic(path.join(dir.abs, 'state.json'), '{"schema":"other"}');
+  writeFileDurable(path.join(dir.abs, 'state.json'), '{"schema":"other"}');
   assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'ConfigError') && /not an Agent Ledger pipeline state/.test(e.message));
-  writeFileAtomic(path.join(dir.abs, 'state.json'), '{oops');
+  writeFileDurable(path.join(dir.abs, 'state.json'), '{oops');
   assert.throws(() => readState(dir), /not valid JSON/);
   assert.deepEqual(fs.readdirSync(dir.abs), ['state.json']);
 });

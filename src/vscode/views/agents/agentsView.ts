@@ -4,7 +4,6 @@ import { AgentSessionQueries } from '../../../core/sessions/agentSessions';
 import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
-import { describeTree } from '../describeTree';
 import { LedgerTreeView } from '../ledgerTreeView';
 import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentItems';
 import type { AgentNode, AgentProblemNode, AgentsNode, SessionNode } from './agentItems';
@@ -54,10 +53,5 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
 
   protected ledgerOf(node: AgentsNode): FolderLedger {
     return node.ledger;
-  }
-
-  /** The rows the view shows (in-host tests read them). */
-  describe(): string[] {
-    return describeTree(this);
   }
 }

@@ -5,7 +5,6 @@ import { memoryFolder } from '../../../core/memory/memoryModel';
 import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
-import { describeTree } from '../describeTree';
 import { LedgerTreeView } from '../ledgerTreeView';
 import { categoryItem, categoryNodes, entryItem, problemItem } from './memoryItems';
 import type { MemoryEntryNode, MemoryNode, MemoryProblemNode } from './memoryItems';
@@ -52,11 +51,6 @@ export class MemoryView extends LedgerTreeView<MemoryNode> {
 
   protected ledgerOf(node: MemoryNode): FolderLedger {
     return node.ledger;
-  }
-
-  /** The rows the view shows (in-host tests read them). */
-  describe(): string[] {
-    return describeTree(this);
   }
 
   /**

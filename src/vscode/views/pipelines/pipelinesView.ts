@@ -62,21 +62,6 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     return node.ledger;
   }
 
-  /** The labels the view shows, depth-first with indentation (tests read it). */
-  describe(): string[] {
-    const lines: string[] = [];
-    const walk = (nodes: PipelinesNode[], depth: number): void => {
-      for (const n of nodes) {
-        const item = this.treeItemOf(n);
-        const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-        lines.push(`${'  '.repeat(depth)}${label}${item.description ? ` — ${String(item.description)}` : ''}`);
-        walk(this.childrenOf(n), depth + 1);
-      }
-    };
-    for (const ledger of this.registry.all()) walk(this.folderChildren(ledger), 0);
-    return lines;
-  }
-
   private updateBadge(): void {
     let count = 0;
     for (const ledger of this.registry.all()) {

@@ -48,19 +48,4 @@ export class TasksView extends LedgerTreeView<TasksNode> {
   protected ledgerOf(node: TasksNode): FolderLedger {
     return node.ledger;
   }
-
-  /** The labels the view shows, depth-first with indentation (tests and benchmarks read it). */
-  describe(): string[] {
-    const lines: string[] = [];
-    const walk = (nodes: TasksNode[], depth: number): void => {
-      for (const n of nodes) {
-        const item = this.treeItemOf(n);
-        const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-        lines.push(`${'  '.repeat(depth)}${label}${item.description ? ` — ${String(item.description)}` : ''}`);
-        walk(this.childrenOf(n), depth + 1);
-      }
-    };
-    for (const ledger of this.registry.all()) walk(this.folderChildren(ledger), 0);
-    return lines;
-  }
 }

@@ -7,7 +7,7 @@ import type { MemoryEntry } from '../../../../src/core/memory/memoryModel';
 import type { Task } from '../../../../src/core/model';
 import type { Session } from '../../../../src/core/sessions/sessionRepo';
 import { slug } from '../../../../src/vscode/commands/memoryCommands';
-import { formatBytes } from '../../../../src/vscode/commands/sessionCommands';
+import { formatBytes } from '../../../../src/shared/format';
 import type { FolderLedger } from '../../../../src/vscode/ledger/folderLedger';
 import { agentDescription, agentNodes, clockTime, sessionDescription, sessionItem } from '../../../../src/vscode/views/agents/agentItems';
 import { categoryNodes, entryDescription, entryItem } from '../../../../src/vscode/views/memory/memoryItems';

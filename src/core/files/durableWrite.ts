@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 /**
  * Replaces `file` with `bytes` so that any reader, and the file after a crash, holds either
  * the old content or the new one, never a mix: temp file in the same folder, fsync, rename,
- * fsync the folder.
+ * fsync the folder. The one place that does this: the store's image and journal, pipeline
+ * state, memory entries, checksum manifests and MCP client configs all go through it.
  */
 export function writeFileDurable(file: string, bytes: Uint8Array | string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
   const fd = fs.openSync(tmp, 'w');
   try {
