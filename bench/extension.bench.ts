@@ -39,11 +39,25 @@ function activationLines(userDataDir: string): { activate: number; load: number 
   return out;
 }
 
+/**
+ * Enough of `vscode` for the bundle's module-level code to evaluate (e.g. `new ThemeColor(…)`
+ * in constants): every `vscode.X` the sources name, as a constructible no-op.
+ */
+const vscodeStandIn = Object.fromEntries(
+  [...new Set(sourcesOf(path.join(__dirname, '..', 'src', 'vscode')).flatMap((text) => [...text.matchAll(/\bvscode\.([A-Z]\w*)/g)].map((m) => m[1])))].map((name) => [name, class {}]),
+);
+
+function sourcesOf(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourcesOf(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(path.join(dir, e.name), 'utf8')] : [],
+  );
+}
+
 /** `require` of the bundle in plain Node with a stand-in `vscode` (parsing + evaluating it). */
 function requireBundleMs(file: string): number {
   const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load;
   (Module as unknown as { _load: unknown })._load = function (request: string, ...rest: unknown[]) {
-    return request === 'vscode' ? {} : load.call(this, request, ...rest);
+    return request === 'vscode' ? vscodeStandIn : load.call(this, request, ...rest);
   };
   try {
     const start = performance.now();
