@@ -14,7 +14,14 @@ export async function diffSnapshots(repo: GitRepo, from: Snapshot, to: Snapshot)
   assertGitSnapshot(from);
   assertGitSnapshot(to);
   if (from.id === to.id) return { added: [], modified: [], deleted: [], renamed: [] };
-  const output = await repo.text(['diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--name-status', from.id, to.id]);
+  return diffToTree(repo, from, to.id);
+}
+
+/** Files changed from snapshot `from` to the tree (or commit) `to`. */
+export async function diffToTree(repo: GitRepo, from: Snapshot, to: string): Promise<FileChanges> {
+  assertGitSnapshot(from);
+  if (!objectIdPattern.test(to)) throw new GitError('snapshotMissing', `"${to}" is not an object id.`);
+  const output = await repo.text(['diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--name-status', from.id, to]);
   return parseNameStatus(output);
 }
 

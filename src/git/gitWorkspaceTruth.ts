@@ -1,8 +1,8 @@
 import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
-import { commitsBetween, diffSnapshots } from './diff';
+import { commitsBetween, diffSnapshots, diffToTree } from './diff';
 import type { GitRepo } from './gitRepo';
 import { readFileAt, restoreFiles } from './restore';
-import { assertGitSnapshot, keepSnapshot, takeSnapshot } from './snapshot';
+import { assertGitSnapshot, keepSnapshot, takeSnapshot, takeSnapshotWith } from './snapshot';
 
 /**
  * The workspace as Git sees it: snapshots are commits of the whole repository (also when the
@@ -27,12 +27,15 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
 
   async changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince> {
     assertGitSnapshot(from);
-    const now = to ?? (await this.snapshot('now'));
-    const [files, commits] = await Promise.all([
-      diffSnapshots(this.repo, from, now),
-      commitsBetween(this.repo, from.head, now.head),
-    ]);
-    return { files, commits, to: now };
+    if (to) {
+      const [files, commits] = await Promise.all([diffSnapshots(this.repo, from, to), commitsBetween(this.repo, from.head, to.head)]);
+      return { files, commits, to };
+    }
+    // Snapshot of now; the diff runs on its tree while the commit object is being written.
+    const { snapshot: now, value } = await takeSnapshotWith(this.repo, 'now', (tree, head) =>
+      Promise.all([diffToTree(this.repo, from, tree), commitsBetween(this.repo, from.head, head)]),
+    );
+    return { files: value[0], commits: value[1], to: now };
   }
 
   fileAt(snapshot: Snapshot, path: string): Promise<Buffer | null> {

@@ -61,6 +61,14 @@ function tempIndexConfig(repo: GitRepo): string[] {
  * commit-tree) and one in parallel (HEAD).
  */
 export async function takeSnapshot(repo: GitRepo, label: string): Promise<Snapshot> {
+  return (await takeSnapshotWith(repo, label, async () => undefined)).snapshot;
+}
+
+/**
+ * takeSnapshot, running `withTree` on the snapshot's tree and HEAD while the commit object is
+ * written (a diff needs only the tree): one git process less on the path of complete_task.
+ */
+export async function takeSnapshotWith<T>(repo: GitRepo, label: string, withTree: (tree: string, head: string | null) => Promise<T>): Promise<{ snapshot: Snapshot; value: T }> {
   const takenAt = new Date().toISOString();
   const tempIndex = repo.privatePath(`index-${randomBytes(8).toString('hex')}`);
   const env = { GIT_INDEX_FILE: tempIndex };
@@ -76,8 +84,11 @@ export async function takeSnapshot(repo: GitRepo, label: string): Promise<Snapsh
     const message = `agent-ledger snapshot ${oneLine(label)}`;
     const parent = head ? ['-p', head] : [];
     // --no-gpg-sign: commit.gpgSign would otherwise prompt for a key on every task start.
-    const id = await repo.text(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], { env: identity });
-    return { type: 'git', id, head, takenAt };
+    const [id, value] = await Promise.all([
+      repo.text(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], { env: identity }),
+      withTree(tree, head),
+    ]);
+    return { snapshot: { type: 'git', id, head, takenAt }, value };
   } finally {
     await rm(tempIndex, { force: true });
     await rm(`${tempIndex}.lock`, { force: true });

@@ -202,6 +202,8 @@ export class TrackingService {
     const end = this.clock.now();
     const now = iso(end);
     const duration = secondsBetween(task.startedAt ?? task.createdAt, end);
+    // The end snapshot is pinned while the write runs: it only protects the object from gc.
+    const pinned = keepQuietly(truth, changes.to, `${taskKey(taskId)}-end`);
     const counts = await this.db.write((tx) => {
       const current = requireCompletable(tx, taskId);
       updateTask(
@@ -232,7 +234,7 @@ export class TrackingService {
       });
       return timelineCounts(tx, taskId);
     });
-    await keepQuietly(truth, changes.to, `${taskKey(taskId)}-end`);
+    await pinned;
     return {
       task_id: taskKey(taskId),
       status,
