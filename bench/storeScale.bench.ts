@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../src/services';
-import { storePaths } from '../src/store/ledgerStore';
+import { storePaths } from '../src/store/storePaths';
 import { tempDir } from '../test/helpers/tmp';
 import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { LedgerStore, storePaths } from '../../../src/store/ledgerStore';
+import { LedgerStore } from '../../../src/store/ledgerStore';
+import { storePaths } from '../../../src/store/storePaths';
 import { StoreError } from '../../../src/store/errors';
 import { tempDir } from '../../helpers/tmp';
 

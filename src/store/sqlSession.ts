@@ -1,0 +1,120 @@
+import type { Database, SqlJsStatic, Statement as SqlJsStatement } from 'sql.js';
+import type { SqlParams, SqlReader } from '../core/ports';
+import { StoreError } from './errors';
+
+const META_TABLE = 'CREATE TABLE IF NOT EXISTS ledger_meta (key TEXT PRIMARY KEY, value TEXT)';
+
+/**
+ * One in-memory sql.js database with a cache of prepared statements. The store replaces the
+ * session when it reloads the image; nothing outside src/store sees sql.js.
+ */
+export class SqlSession {
+  private readonly cache = new Map<string, SqlJsStatement>();
+
+  private constructor(private readonly db: Database) {}
+
+  /** Opens an image (or an empty database), with the store's own meta table. */
+  static load(SQL: SqlJsStatic, image: Uint8Array | undefined, name: string): SqlSession {
+    let db: Database;
+    try {
+      db = image ? new SQL.Database(image) : new SQL.Database();
+      db.exec(META_TABLE);
+    } catch (err) {
+      throw new StoreError('corrupt', `${name} is not a readable ledger image: ${(err as Error).message}`);
+    }
+    // The in-memory database only needs to be consistent, not durable.
+    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON');
+    return new SqlSession(db);
+  }
+
+  readonly reader: SqlReader = {
+    get: <T>(sql: string, params?: SqlParams): T | undefined => this.query<T>(sql, params, true)[0],
+    all: <T>(sql: string, params?: SqlParams): T[] => this.query<T>(sql, params, false),
+  };
+
+  /** Runs one statement (cached unless it changes the schema). */
+  exec(sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number } {
+    if (/^\s*(PRAGMA|CREATE|DROP|ALTER)\b/i.test(sql)) {
+      // Schema statements invalidate cached statements; run them uncached.
+      this.clearCache();
+      this.db.run(sql, params as never);
+    } else {
+      const stmt = this.statement(sql);
+      try {
+        if (params && params.length) stmt.bind(params as never);
+        while (stmt.step()) {
+          /* drain RETURNING rows */
+        }
+      } finally {
+        stmt.reset();
+      }
+    }
+    const changes = this.db.getRowsModified();
+    const lastInsertRowid = Number(this.query<{ id: number }>('SELECT last_insert_rowid() AS id', undefined, true)[0]?.id ?? 0);
+    return { changes, lastInsertRowid };
+  }
+
+  /** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN');
+    try {
+      const value = fn();
+      this.db.exec('COMMIT');
+      return value;
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  userVersion(): number {
+    return Number(this.db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+  }
+
+  /** The journal sequence number the image holds (0 for a new database). */
+  imageSeq(): number {
+    const row = this.db.exec("SELECT value FROM ledger_meta WHERE key = 'image_seq'")[0]?.values[0]?.[0];
+    return row ? Number(row) : 0;
+  }
+
+  /** The image bytes, recording `seq` in them (meta rows are never journaled). */
+  export(seq: number): Uint8Array {
+    this.db.run("INSERT OR REPLACE INTO ledger_meta (key, value) VALUES ('image_seq', ?)", [String(seq)]);
+    return this.db.export();
+  }
+
+  close(): void {
+    this.clearCache();
+    this.db.close();
+  }
+
+  private statement(sql: string): SqlJsStatement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.cache.size > 500) this.clearCache();
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private query<T>(sql: string, params: SqlParams | undefined, first: boolean): T[] {
+    const stmt = this.statement(sql);
+    try {
+      if (params && params.length) stmt.bind(params as never);
+      const rows: T[] = [];
+      while (stmt.step()) {
+        rows.push(stmt.getAsObject() as T);
+        if (first) break;
+      }
+      return rows;
+    } finally {
+      stmt.reset();
+    }
+  }
+
+  private clearCache(): void {
+    for (const stmt of this.cache.values()) stmt.free();
+    this.cache.clear();
+  }
+}
