@@ -1,15 +1,14 @@
+import MiniSearch from 'minisearch';
+
 /**
- * Okapi BM25 over a small corpus (the past pipelines of `.specs/index.json`).
+ * BM25 ranking of a small corpus (the past pipelines of `.specs/index.json`), by MiniSearch.
  *
- * Plain BM25 rather than MiniSearch: the corpus is rebuilt whenever index.json changes, the
- * scores must be reproducible to the decimal in tests, and the formula is a dozen lines —
- * MiniSearch's BM25+ with field boosts, prefix and fuzzy matching would rank less predictably
- * for no gain here.
- *
- *   idf(t)      = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
- *   score(d, q) = Σ_{t ∈ q} idf(t) · tf(t,d)·(k1 + 1) / (tf(t,d) + k1·(1 − b + b·|d|/avgdl))
- *
- * Query terms count once each (a repeated word in the request is not more important).
+ * MiniSearch scores each matched term with BM25+; with its lower bound δ set to 0 that is the
+ * Okapi formula idf(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d|/avgdl)), idf(t) =
+ * ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5)), where MiniSearch measures |d| in distinct terms and
+ * multiplies a document's sum by the number of query terms it matched (documents matching
+ * more of the request rank higher). Exact terms only — no prefix or fuzzy matching — so the
+ * ranking is predictable; our tokenizer drops stop words and keeps CJK words.
  */
 export interface Bm25Options {
   k1?: number;
@@ -34,55 +33,29 @@ export function tokenize(text: string): string[] {
 }
 
 export class Bm25Index {
-  private readonly ids: string[];
-  private readonly lengths: number[];
-  /** term → [document index, term frequency] pairs: a search only visits documents sharing a term. */
-  private readonly postings = new Map<string, [number, number][]>();
-  private readonly avgdl: number;
-  private readonly k1: number;
-  private readonly b: number;
+  private readonly search_: MiniSearch<{ id: string; text: string }>;
+  readonly size: number;
 
   constructor(documents: readonly { id: string; text: string }[], options: Bm25Options = {}) {
-    this.k1 = options.k1 ?? 1.2;
-    this.b = options.b ?? 0.75;
-    this.ids = documents.map((d) => d.id);
-    this.lengths = documents.map((d, i) => {
-      const tf = new Map<string, number>();
-      const terms = tokenize(d.text);
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        const list = this.postings.get(t);
-        if (list) list.push([i, n]);
-        else this.postings.set(t, [[i, n]]);
-      }
-      return terms.length;
+    this.search_ = new MiniSearch<{ id: string; text: string }>({
+      fields: ['text'],
+      tokenize,
+      // tokenize already lower-cases and filters.
+      processTerm: (term) => term,
+      searchOptions: { combineWith: 'OR', prefix: false, fuzzy: false, bm25: { k: options.k1 ?? 1.2, b: options.b ?? 0.75, d: 0 } },
     });
-    const total = this.lengths.reduce((sum, n) => sum + n, 0);
-    this.avgdl = this.ids.length ? total / this.ids.length : 0;
-  }
-
-  get size(): number {
-    return this.ids.length;
-  }
-
-  idf(term: string): number {
-    const n = this.postings.get(term)?.length ?? 0;
-    return Math.log(1 + (this.ids.length - n + 0.5) / (n + 0.5));
+    this.search_.addAll(documents.map((d) => ({ id: d.id, text: d.text })));
+    this.size = documents.length;
   }
 
   /** Documents with a positive score, best first; ties by id so the order is stable. */
   search(query: string, limit = 5): Bm25Hit[] {
-    const terms = [...new Set(tokenize(query))].filter((t) => this.postings.has(t));
-    if (terms.length === 0 || this.avgdl === 0) return [];
-    const scores = new Map<number, number>();
-    for (const t of terms) {
-      const idf = this.idf(t);
-      for (const [doc, tf] of this.postings.get(t) ?? []) {
-        const norm = this.k1 * (1 - this.b + (this.b * this.lengths[doc]) / this.avgdl);
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (this.k1 + 1)) / (tf + norm));
-      }
-    }
-    const hits = [...scores].filter(([, score]) => score > 0).map(([doc, score]) => ({ id: this.ids[doc], score }));
+    const terms = [...new Set(tokenize(query))];
+    if (terms.length === 0) return [];
+    const hits = this.search_
+      .search(terms.join(' '))
+      .filter((r) => r.score > 0)
+      .map((r) => ({ id: String(r.id), score: r.score }));
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits.slice(0, limit);
   }
