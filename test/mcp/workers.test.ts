@@ -7,18 +7,10 @@ import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { git, tempDir, tempRepo, writeFiles } from '../helpers/tmp';
 import { injectionAttempts, stubClients } from '../helpers/stubClients';
+import type { WorkerCommandResult } from '../../src/core/workers/workerService';
 
-interface Worker {
-  command: string;
-  client: string;
-  worktree: string;
-  sessionId: number;
-  agent: string;
-  task: { id: number; title: string; branch: string };
-  cwd: string;
-  argv: string[];
-  reused: boolean;
-}
+/** worker_command's structured result, as the server's output schema promises it. */
+type Worker = WorkerCommandResult;
 
 interface Cleanup {
   removed: { taskId: number; worktree: string; reason: string; freedBytes: number; branchDeleted: boolean }[];
