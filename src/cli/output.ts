@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { LedgerError, exitCodes } from '../core/errors';
 import { StoreError } from '../store/errors';
+import { formatDurationCompact } from '../shared/format';
 
 /** Options every command takes. */
 export interface CommonOptions {
@@ -62,10 +63,7 @@ export function age(isoTime: string | null, now = Date.now()): string {
 }
 
 export function duration(seconds: number | null): string {
-  if (seconds === null) return '-';
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+  return seconds === null ? '-' : formatDurationCompact(seconds);
 }
 
 /** Left-aligned columns; the last column is not padded. */

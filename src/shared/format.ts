@@ -14,6 +14,14 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
+/** `42s`, `3m05s`, `2h07m`: the compact form for terminal tables and summaries. */
+export function formatDurationCompact(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 /** Seconds from `startIso` to `now` (a running task's elapsed time). */
 export function elapsedSeconds(startIso: string, now: number = Date.now()): number {
   return Math.max(0, Math.round((now - Date.parse(startIso)) / 1000));

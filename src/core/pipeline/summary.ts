@@ -1,6 +1,7 @@
 import type { FlowTemplate } from './flowTemplate';
 import type { PipelineState } from './pipelineState';
 import { totals } from './pipelineState';
+import { formatDurationCompact } from '../../shared/format';
 
 /**
  * summary.md, written by the engine from the state (a `write_file` action): what ran, what it
@@ -52,8 +53,5 @@ export function renderSummary(state: PipelineState, flow: FlowTemplate): string 
 }
 
 export function formatMs(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return formatDurationCompact(ms / 1000);
 }
