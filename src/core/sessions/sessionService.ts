@@ -1,4 +1,5 @@
 import type { LedgerDb, Snapshot, WorkspaceTruth } from '../ports';
+import type { Task } from '../model';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
@@ -31,14 +32,21 @@ export class SessionService {
   async start(input: SessionStartInput): Promise<SessionStartResult> {
     const taskId = parseId('task', input.taskId);
     const key = input.idempotencyKey ?? null;
+    // A retry replays before anything else, even if the agent's definition changed since.
     const earlier = key === null ? undefined : this.db.read((db) => sessionByKey(db, key));
     if (earlier) return replay(earlier, taskId, input.agent);
     const agent = await this.agents.get(input.agent);
-    const task = this.db.read((db) => {
+    const checked = this.db.read((db): { raced: Session } | { task: Task } => {
+      // The key first, in the same read as the running-session check: a racing call with the
+      // same key may have committed its session meanwhile, and this call must replay it.
+      const raced = key === null ? undefined : sessionByKey(db, key);
+      if (raced) return { raced };
       const t = requireSessionTask(db, taskId);
       requireNoRunningSession(db, taskId, agent.name, input.allowConcurrent);
-      return t;
+      return { task: t };
     });
+    if ('raced' in checked) return replay(checked.raced, taskId, input.agent);
+    const task = checked.task;
     // The first session of a task snapshots the workspace, as start_task does: complete_task measures from it.
     let truth: WorkspaceTruth | undefined;
     let snapshot: Snapshot | null = null;
