@@ -131,11 +131,11 @@ export function checkGraph(graph: PlanGraph, options: GraphCheckOptions = {}): G
 /**
  * Throws when `checkGraph` finds violations: the error is named after the first violation
  * (the public implementation's rule), or `E-PATCH-INVARIANT-VIOLATION` when they are of
- * several kinds, and `data.violations` lists them all.
+ * several kinds, and `data.violations` lists them all. Returns the (ok) report otherwise.
  */
-export function assertGraphValid(graph: PlanGraph, options: GraphCheckOptions = {}): void {
+export function assertGraphValid(graph: PlanGraph, options: GraphCheckOptions = {}): GraphInvariantReport {
   const report = checkGraph(graph, options);
-  if (report.ok) return;
+  if (report.ok) return report;
   const codes = new Set(report.violations.map((v) => v.code));
   const name = codes.size === 1 ? report.violations[0].code : 'E-PATCH-INVARIANT-VIOLATION';
   const first = report.violations[0];

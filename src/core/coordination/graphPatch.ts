@@ -1,11 +1,11 @@
 import { coordinationError } from './coordinationErrors';
 import type { GraphMutationOperation, GraphMutationRecord } from './graphContracts';
-import { applyGraphPatch, diffGraphs } from './graphDiff';
+import { applyGraphPatch } from './graphDiff';
 import type { JsonPatchOperation } from './graphDiff';
-import { assertGraphValid, checkGraph } from './graphInvariants';
+import { assertGraphValid } from './graphInvariants';
 import type { GraphInvariantReport } from './graphInvariants';
 import { applyGraphMutations } from './graphMutations';
-import { nextGraphVersion } from './planGraph';
+import { nextGraphVersion, sameGraphContent } from './planGraph';
 import type { PlanGraph } from './planGraph';
 
 /**
@@ -52,8 +52,8 @@ export function planGraphPatch(
   assertExpectedVersion(committed, input.base_version);
   const enforce = input.enforce_invariants ?? true;
   const patched = applyGraphPatch(committed, input.patch);
-  assertGraphValid(patched, { enforceInvariants: enforce });
-  const changed = diffGraphs(committed, patched).changed;
+  const report = assertGraphValid(patched, { enforceInvariants: enforce });
+  const changed = !sameGraphContent(committed, patched);
   const version = nextGraphVersion(committed.graph_version, changed);
   return {
     graph: changed ? { ...patched, graph_version: version } : committed,
@@ -61,7 +61,7 @@ export function planGraphPatch(
     base_version: committed.graph_version,
     committed_version: version,
     operations_applied: input.patch.length,
-    invariants: enforce ? checkGraph(patched) : null,
+    invariants: enforce ? report : null,
   };
 }
 

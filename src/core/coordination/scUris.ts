@@ -31,7 +31,6 @@ export type ScUri =
 
 export const SC_SCHEME = 'sc://';
 
-// eslint-disable-next-line no-control-regex
 const BAD_SEGMENT = /[/?#\s\u0000-\u001f\u007f]/;
 
 function invalid(uri: string, reason: string): never {
