@@ -57,7 +57,7 @@ export const cnpBidInput = z.strictObject({
 
 export const cnpAwardInput = z.strictObject({
   call_id: id('Call to award'),
-  agent_id: id('Award to this agent (it must have bid); default: the best eligible bid').optional(),
+  agent_id: z.string().trim().min(1).max(200).optional().describe('Award to this agent (it must have bid); default: the best eligible bid'),
   allowOverlap: z.boolean().default(false).describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
 });
 
@@ -117,7 +117,7 @@ export const cnpCallSnapshot = z.strictObject({
   status: z.enum(['open', 'awarded', 'completed']).describe('open: taking bids; awarded: assigned; completed: the task ended'),
   announced_at: timestamp('When the call was announced'),
   awarded_agent_id: z.string().nullable().describe('Agent the task was awarded to'),
-  awarded_at: timestamp('When it was awarded').nullable(),
+  awarded_at: z.number().int().nonnegative().nullable().describe('When it was awarded (milliseconds since the epoch)'),
   bids: z.array(bid).describe('Bids in the order they were made'),
   correlation,
   refreshed_agents: z.array(z.string()).describe('Agents whose automatic bids the last announcement or refresh reissued'),
@@ -175,7 +175,7 @@ const watcherSnapshot = z.strictObject({
 export const cnpWatcherTelemetryResult = z.strictObject({
   telemetry_enabled: z.boolean().describe('Whether a watcher keeps open calls in step with the field'),
   emissions: z.number().int().nonnegative().describe('Telemetry emissions since the watcher started'),
-  last_emitted_at_ms: timestamp('Last emission').nullable(),
+  last_emitted_at_ms: z.number().int().nonnegative().nullable().describe('Last emission (milliseconds since the epoch)'),
   last_emitted_at_iso: z.string().nullable().describe('Last emission as an ISO 8601 time'),
   last_snapshot: watcherSnapshot.nullable().describe('Counters of the last emission'),
 });
