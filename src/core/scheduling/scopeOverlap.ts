@@ -23,17 +23,8 @@ export interface OverlapPair {
 
 /** Do two single patterns possibly match a common path? */
 export function patternsOverlap(left: string, right: string): boolean {
-  const key = `${left}\u0000${right}`;
-  let result = overlapCache.get(key);
-  if (result === undefined) {
-    result = shapesOverlap(shapeOf(left), shapeOf(right));
-    if (overlapCache.size > 50_000) overlapCache.clear();
-    overlapCache.set(key, result);
-  }
-  return result;
+  return shapesOverlap(shapeOf(left), shapeOf(right));
 }
-
-const overlapCache = new Map<string, boolean>();
 
 /**
  * The pattern pairs through which two write scopes may touch the same file, in input order;
@@ -55,7 +46,22 @@ export function scopesOverlap(left: readonly string[], right: readonly string[])
 
 function shapesOverlap(a: ScopeShape, b: ScopeShape): boolean {
   const nocase = a.nocase || b.nocase;
-  return a.sequences.some((x) => b.sequences.some((y) => sequencesMeet(x, y, nocase)));
+  for (const x of a.sequences) {
+    for (const y of b.sequences) if (!headsDiverge(x, y, nocase) && sequencesMeet(x, y, nocase)) return true;
+  }
+  return false;
+}
+
+/** Fast path: two leading literal segments at the same place that differ settle it. */
+function headsDiverge(a: readonly Segment[], b: readonly Segment[], nocase: boolean): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.kind !== 'literal' || y.kind !== 'literal') return false;
+    if (x.text !== y.text && (!nocase || x.text.toLowerCase() !== y.text.toLowerCase())) return true;
+  }
+  return false;
 }
 
 /** Can some sequence of path segments match both `a` and `b`? (memoised walk over both positions) */

@@ -1,6 +1,6 @@
 import { patternsOverlap } from './scopeOverlap';
 import { isGlobPattern, literalHead, shapeOf } from './scopePatterns';
-import { compareText, nodeTotal, removeMarks } from './stigmergyField';
+import { clampIntensity, compareText, pointValues, removeMarks } from './stigmergyField';
 import type { StigChange, StigmergyField } from './stigmergyField';
 import type { PheromoneBounds } from './stigmergySnapshot';
 
@@ -52,35 +52,60 @@ export interface PathPressure {
  * for themselves. Sorted by path.
  */
 export function rollUpToFolders(field: StigmergyField): PathPressure[] {
-  const acc = new Map<string, { intensity: number; own: number; types: Set<string> }>();
-  const add = (path: string, intensity: number, types: readonly string[], own: boolean) => {
-    const entry = acc.get(path) ?? { intensity: 0, own: 0, types: new Set<string>() };
-    entry.intensity += intensity;
-    if (own) entry.own += intensity;
-    for (const t of types) entry.types.add(t);
-    acc.set(path, entry);
-  };
-  const typesByNode = new Map<string, string[]>();
-  for (const p of field.points.values()) {
-    const list = typesByNode.get(p.node_id);
-    if (list) list.push(p.type);
-    else typesByNode.set(p.node_id, [p.type]);
-  }
-  for (const [nodeId, types] of typesByNode) {
-    const intensity = nodeTotal(field, nodeId)?.intensity ?? 0;
-    const home = homeFolder(nodeId);
-    if (home === null) {
-      add(nodeId, intensity, types, true);
-      continue;
+  const perNode = new Map<string, { intensity: number; types: string[] }>();
+  for (const p of pointValues(field)) {
+    const entry = perNode.get(p.node_id);
+    if (entry) {
+      entry.intensity += p.intensity;
+      entry.types.push(p.type);
+    } else {
+      perNode.set(p.node_id, { intensity: p.intensity, types: [p.type] });
     }
-    add(home, intensity, types, true);
-    const parts = home.split('/');
-    for (let i = parts.length - 1; i > 0; i--) add(parts.slice(0, i).join('/'), intensity, types, false);
   }
+  // Each node counts for its home path; then folders hand their sums up, deepest first, so a
+  // folder's set of types is merged into its parent once rather than once per file below it.
+  const acc = new Map<string, { intensity: number; own: number; types: Set<string> }>();
+  const entry = (path: string) => {
+    let e = acc.get(path);
+    if (!e) {
+      e = { intensity: 0, own: 0, types: new Set<string>() };
+      acc.set(path, e);
+    }
+    return e;
+  };
+  const folders = new Set<string>();
+  for (const [nodeId, node] of perNode) {
+    const intensity = clampIntensity(field.config, node.intensity);
+    const folder = homeFolder(nodeId);
+    const e = entry(folder ?? nodeId);
+    e.intensity += intensity;
+    e.own += intensity;
+    for (const t of node.types) e.types.add(t);
+    if (folder !== null) folders.add(folder);
+  }
+  const pending = [...folders];
+  for (const path of pending) {
+    const cut = path.lastIndexOf('/');
+    if (cut > 0 && !folders.has(path.slice(0, cut))) {
+      folders.add(path.slice(0, cut));
+      pending.push(path.slice(0, cut));
+    }
+  }
+  // A parent path is always shorter than its children: longest first hands sums up in order.
+  for (const path of [...folders].sort((a, b) => b.length - a.length)) {
+    const cut = path.lastIndexOf('/');
+    if (cut <= 0) continue;
+    const child = entry(path);
+    const parent = entry(path.slice(0, cut));
+    parent.intensity += child.intensity;
+    for (const t of child.types) parent.types.add(t);
+  }
+  const taskOf = new Map<string, string | null>();
+  for (const node of perNode.values()) for (const t of node.types) if (!taskOf.has(t)) taskOf.set(t, markTypeTask(t));
   return [...acc.entries()]
     .map(([path, e]) => {
       const types = [...e.types].sort(compareText);
-      const tasks = [...new Set(types.map(markTypeTask).filter((t): t is string => t !== null))].sort(compareText);
+      const tasks = [...new Set(types.map((t) => taskOf.get(t) ?? null).filter((t): t is string => t !== null))].sort(compareText);
       return { path, intensity: e.intensity, ownIntensity: e.own, types, tasks };
     })
     .sort((a, b) => compareText(a.path, b.path));
@@ -111,7 +136,7 @@ export interface AreaPressure {
 export function pressureOnAreas(field: StigmergyField, areas: readonly string[], ignoreTask?: string): AreaPressure {
   const ignore = ignoreTask?.trim().toLowerCase();
   const perNode = new Map<string, { intensity: number; types: string[] }>();
-  for (const p of field.points.values()) {
+  for (const p of pointValues(field)) {
     if (ignore && markTypeTask(p.type) === ignore) continue;
     const entry = perNode.get(p.node_id) ?? { intensity: 0, types: [] };
     entry.intensity += p.intensity;

@@ -1,4 +1,6 @@
 import { validationError } from '../errors';
+import { MapWriter, mapEntries, mapFrom, mapGet, mapValues } from './shardedMap';
+import type { ShardedMap } from './shardedMap';
 
 /**
  * The stigmergic field: marks ("pheromones") on nodes — for us workspace paths and write-scope
@@ -42,16 +44,21 @@ export interface StigChange {
   node_total: StigNodeTotal;
 }
 
-interface NodeSum {
+/** The running sum of one node's marks (unclamped) and its last change. */
+export interface NodeSum {
   sum: number;
   updated_at: number;
 }
 
-/** A field: configuration plus points by key and running sums by node. Treat as immutable. */
+/**
+ * A field: configuration, points by (node, type) and running sums by node, in copy-on-write
+ * shards so a mark in a large field copies little. Treat as immutable; read it with
+ * `fieldPoints`, `nodeTotal`, `nodeSums`.
+ */
 export interface StigmergyField {
   readonly config: StigmergyConfig;
-  readonly points: ReadonlyMap<string, StigPoint>;
-  readonly sums: ReadonlyMap<string, NodeSum>;
+  readonly points: ShardedMap<StigPoint>;
+  readonly sums: ShardedMap<NodeSum>;
 }
 
 /** One deposit asked of the field. */
@@ -78,20 +85,29 @@ export function createField(config: Partial<StigmergyConfig> = {}, points: reado
   if (full.half_life_ms !== null && !(full.half_life_ms > 0)) {
     throw validationError('half_life_ms must be positive when set', { error: 'E-STIG-HALF-LIFE' });
   }
-  const map = new Map<string, StigPoint>();
-  for (const p of points) map.set(pointKey(p.node_id, p.type), { ...p });
-  return { config: full, points: map, sums: sumsOf(map) };
+  const map = mapFrom(points.map((p): [string, StigPoint] => [pointKey(p.node_id, p.type), { ...p }]));
+  return { config: full, points: map, sums: sumsOf(mapValues(map)) };
 }
 
 /** Every point of a field (to persist it); `createField(config, points)` reads them back. */
 export function fieldPoints(field: StigmergyField): StigPoint[] {
-  return [...field.points.values()].map((p) => ({ ...p }));
+  return [...mapValues(field.points)].map((p) => ({ ...p }));
+}
+
+/** Every point of a field, without copying (do not change them). */
+export function pointValues(field: StigmergyField): Iterable<StigPoint> {
+  return mapValues(field.points);
+}
+
+/** Every node's running sum, without copying. */
+export function nodeSums(field: StigmergyField): Iterable<[string, NodeSum]> {
+  return mapEntries(field.sums);
 }
 
 /** The total of one node, clamped like the public implementation clamps it. */
 export function nodeTotal(field: StigmergyField, nodeId: string): StigNodeTotal | undefined {
-  const sum = field.sums.get(nodeId);
-  return sum ? { node_id: nodeId, intensity: clampTotal(field.config, sum.sum), updated_at: sum.updated_at } : undefined;
+  const sum = mapGet(field.sums, nodeId);
+  return sum ? { node_id: nodeId, intensity: clampIntensity(field.config, sum.sum), updated_at: sum.updated_at } : undefined;
 }
 
 /** Node ids are paths: `\` becomes `/`, `./` and repeated or trailing slashes go. */
@@ -118,10 +134,10 @@ export function markProblem(entry: StigMarkEntry): { code: string; message: stri
 export function mark(field: StigmergyField, entry: StigMarkEntry, now: number): { field: StigmergyField; change: StigChange } {
   const problem = markProblem(entry);
   if (problem) throw validationError(problem.message, { error: problem.code, entry: { ...entry } });
-  const points = new Map(field.points);
-  const sums = new Map(field.sums);
+  const points = new MapWriter(field.points);
+  const sums = new MapWriter(field.sums);
   const change = applyMark(field.config, points, sums, entry, now);
-  return { field: { config: field.config, points, sums }, change };
+  return { field: { config: field.config, points: points.done(), sums: sums.done() }, change };
 }
 
 /**
@@ -143,10 +159,10 @@ export function batchMark(field: StigmergyField, entries: readonly StigMarkEntry
       rolled_back: true,
     });
   }
-  const points = new Map(field.points);
-  const sums = new Map(field.sums);
+  const points = new MapWriter(field.points);
+  const sums = new MapWriter(field.sums);
   const changes = entries.map((entry) => applyMark(field.config, points, sums, entry, now));
-  return { field: { config: field.config, points, sums }, changes };
+  return { field: { config: field.config, points: points.done(), sums: sums.done() }, changes };
 }
 
 /**
@@ -158,12 +174,12 @@ export function decay(field: StigmergyField, halfLifeMs: number, now: number): {
   if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0) {
     throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
   }
-  const points = new Map<string, StigPoint>();
+  const kept: [string, StigPoint][] = [];
   const touched: StigPoint[] = [];
-  for (const [key, p] of field.points) {
+  for (const p of mapValues(field.points)) {
     const elapsed = now - p.updated_at;
     if (elapsed <= 0) {
-      points.set(key, p);
+      kept.push([pointKey(p.node_id, p.type), p]);
       continue;
     }
     const intensity = p.intensity * Math.pow(0.5, elapsed / halfLifeMs);
@@ -171,28 +187,28 @@ export function decay(field: StigmergyField, halfLifeMs: number, now: number): {
       touched.push({ ...p, intensity: 0, updated_at: now });
     } else {
       const next = { ...p, intensity, updated_at: now };
-      points.set(key, next);
+      kept.push([pointKey(p.node_id, p.type), next]);
       touched.push(next);
     }
   }
-  const result: StigmergyField = { config: field.config, points, sums: sumsOf(points) };
+  const points = mapFrom(kept);
+  const result: StigmergyField = { config: field.config, points, sums: sumsOf(mapValues(points)) };
   return { field: result, changes: changesFor(result, touched, now) };
 }
 
 /** Removes every point whose type `matches` (e.g. the marks of a task that ended). */
 export function removeMarks(field: StigmergyField, matches: (point: StigPoint) => boolean, now: number): { field: StigmergyField; changes: StigChange[] } {
-  const points = new Map<string, StigPoint>();
   const removed: StigPoint[] = [];
-  for (const [key, p] of field.points) {
-    if (matches(p)) removed.push({ ...p, intensity: 0, updated_at: now });
-    else points.set(key, p);
-  }
+  for (const p of mapValues(field.points)) if (matches(p)) removed.push({ ...p, intensity: 0, updated_at: now });
   if (removed.length === 0) return { field, changes: [] };
-  const result: StigmergyField = { config: field.config, points, sums: sumsOf(points) };
+  const points = new MapWriter(field.points);
+  for (const p of removed) points.delete(pointKey(p.node_id, p.type));
+  const done = points.done();
+  const result: StigmergyField = { config: field.config, points: done, sums: sumsOf(mapValues(done)) };
   return { field: result, changes: changesFor(result, removed, now) };
 }
 
-function applyMark(config: StigmergyConfig, points: Map<string, StigPoint>, sums: Map<string, NodeSum>, entry: StigMarkEntry, now: number): StigChange {
+function applyMark(config: StigmergyConfig, points: MapWriter<StigPoint>, sums: MapWriter<NodeSum>, entry: StigMarkEntry, now: number): StigChange {
   const nodeId = normaliseNodeId(entry.node_id);
   const type = normaliseType(entry.type);
   const key = pointKey(nodeId, type);
@@ -201,13 +217,13 @@ function applyMark(config: StigmergyConfig, points: Map<string, StigPoint>, sums
   if (existing && config.half_life_ms !== null && now > existing.updated_at) {
     previous *= Math.pow(0.5, (now - existing.updated_at) / config.half_life_ms);
   }
-  const intensity = clampPoint(config, previous + entry.intensity);
+  const intensity = clampIntensity(config, previous + entry.intensity);
   const point: StigPoint = { node_id: nodeId, type, intensity, updated_at: now };
   points.set(key, point);
   const sum = sums.get(nodeId)?.sum ?? 0;
   const next = { sum: sum - (existing?.intensity ?? 0) + intensity, updated_at: now };
   sums.set(nodeId, next);
-  return { point: { ...point }, node_total: { node_id: nodeId, intensity: clampTotal(config, next.sum), updated_at: now } };
+  return { point: { ...point }, node_total: { node_id: nodeId, intensity: clampIntensity(config, next.sum), updated_at: now } };
 }
 
 function changesFor(field: StigmergyField, touched: StigPoint[], now: number): StigChange[] {
@@ -216,9 +232,9 @@ function changesFor(field: StigmergyField, touched: StigPoint[], now: number): S
     .map((point) => ({ point, node_total: nodeTotal(field, point.node_id) ?? { node_id: point.node_id, intensity: 0, updated_at: now } }));
 }
 
-function sumsOf(points: ReadonlyMap<string, StigPoint>): Map<string, NodeSum> {
+function sumsOf(points: Iterable<StigPoint>): ShardedMap<NodeSum> {
   const sums = new Map<string, NodeSum>();
-  for (const p of points.values()) {
+  for (const p of points) {
     const s = sums.get(p.node_id);
     if (s) {
       s.sum += p.intensity;
@@ -227,15 +243,12 @@ function sumsOf(points: ReadonlyMap<string, StigPoint>): Map<string, NodeSum> {
       sums.set(p.node_id, { sum: p.intensity, updated_at: p.updated_at });
     }
   }
-  return sums;
+  return mapFrom(sums);
 }
 
-function clampPoint(config: StigmergyConfig, value: number): number {
+/** An intensity clamped to [0, max_intensity] (marks and node totals alike, as the public implementation clamps them). */
+export function clampIntensity(config: StigmergyConfig, value: number): number {
   return config.max_intensity === null ? Math.max(0, value) : Math.min(config.max_intensity, Math.max(0, value));
-}
-
-function clampTotal(config: StigmergyConfig, value: number): number {
-  return clampPoint(config, value);
 }
 
 function pointKey(nodeId: string, type: string): string {

@@ -1,4 +1,4 @@
-import { compareText, nodeTotal } from './stigmergyField';
+import { clampIntensity, compareText, nodeSums, pointValues } from './stigmergyField';
 import type { StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
 
 /**
@@ -64,7 +64,7 @@ export interface StigSnapshot {
 /** The field's bounds: its configuration plus the ceiling it currently normalises to. */
 export function fieldBounds(field: StigmergyField): PheromoneBounds {
   let observed = field.config.min_intensity;
-  for (const id of field.sums.keys()) observed = Math.max(observed, nodeTotal(field, id)?.intensity ?? 0);
+  for (const [, sum] of nodeSums(field)) observed = Math.max(observed, clampIntensity(field.config, sum.sum));
   return boundsWithCeiling(field.config, observed);
 }
 
@@ -114,30 +114,25 @@ export function summaryRows(bounds: PheromoneBounds | null): SummaryRow[] {
 
 /**
  * The snapshot at `now`: points and totals by intensity (highest first, then node id and type),
- * heatmap cells likewise, each list cut to `limit` when one is given.
+ * heatmap cells likewise, each list cut to `limit` when one is given (then only the top of each
+ * list is selected, never the whole field sorted).
  */
 export function snapshot(field: StigmergyField, now: number, limit?: number): StigSnapshot {
   const bounds = fieldBounds(field);
   const tooltip = boundsTooltip(bounds);
-  const points = [...field.points.values()].sort(
-    (a, b) => b.intensity - a.intensity || compareText(a.node_id, b.node_id) || compareText(a.type, b.type),
-  );
-  const totals = [...field.sums.keys()]
-    .map((id) => nodeTotal(field, id) as StigNodeTotal)
-    .sort((a, b) => b.intensity - a.intensity || compareText(a.node_id, b.node_id));
-  const cap = limit ?? Number.POSITIVE_INFINITY;
-  const byNode = new Map<string, StigPoint[]>();
-  for (const p of points) {
-    const list = byNode.get(p.node_id);
-    if (list) list.push(p);
-    else byNode.set(p.node_id, [p]);
-  }
-  const cells = totals.slice(0, cap).map((t) => ({
+  const config = field.config;
+  const points = top(pointValues(field), byPoint, limit);
+  const all: StigNodeTotal[] = [];
+  for (const [node_id, sum] of nodeSums(field)) all.push({ node_id, intensity: clampIntensity(config, sum.sum), updated_at: sum.updated_at });
+  const totals = top(all, (a, b) => b.intensity - a.intensity || compareText(a.node_id, b.node_id), limit);
+  const wanted = new Map<string, StigPoint[]>(totals.map((t) => [t.node_id, []]));
+  for (const p of pointValues(field)) wanted.get(p.node_id)?.push(p);
+  const cells = totals.map((t) => ({
     node_id: t.node_id,
     total_intensity: round6(t.intensity),
     normalised: round6(normaliseIntensity(t.intensity, bounds)),
     updated_at: t.updated_at,
-    points: (byNode.get(t.node_id) ?? []).map((p) => ({
+    points: (wanted.get(t.node_id) ?? []).sort(byPoint).map((p) => ({
       type: p.type,
       intensity: round6(p.intensity),
       normalised: round6(normaliseIntensity(p.intensity, bounds)),
@@ -146,8 +141,8 @@ export function snapshot(field: StigmergyField, now: number, limit?: number): St
   }));
   return {
     generated_at: now,
-    points: points.slice(0, cap).map((p) => ({ ...p, intensity: round6(p.intensity) })),
-    totals: totals.slice(0, cap).map((t) => ({ ...t, intensity: round6(t.intensity) })),
+    points: points.map((p) => ({ ...p, intensity: round6(p.intensity) })),
+    totals: totals.map((t) => ({ ...t, intensity: round6(t.intensity) })),
     heatmap: {
       min_intensity: round6(bounds.min_intensity),
       max_intensity: round6(bounds.normalisation_ceiling),
@@ -157,13 +152,36 @@ export function snapshot(field: StigmergyField, now: number, limit?: number): St
     },
     pheromone_bounds: bounds,
     summary: { bounds, rows: summaryRows(bounds), tooltip },
-    truncated: points.length > cap || totals.length > cap,
-    pointCount: points.length,
-    nodeCount: totals.length,
+    truncated: field.points.size > points.length || field.sums.size > totals.length,
+    pointCount: field.points.size,
+    nodeCount: field.sums.size,
   };
+}
+
+function byPoint(a: StigPoint, b: StigPoint): number {
+  return b.intensity - a.intensity || compareText(a.node_id, b.node_id) || compareText(a.type, b.type);
+}
+
+/** The first `k` items in `order` (all of them, sorted, without a k): O(n log k). */
+export function top<T>(items: Iterable<T>, order: (a: T, b: T) => number, k?: number): T[] {
+  if (k === undefined) return [...items].sort(order);
+  const out: T[] = [];
+  for (const item of items) {
+    if (out.length === k && order(item, out[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (order(item, out[mid]) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    out.splice(lo, 0, item);
+    if (out.length > k) out.pop();
+  }
+  return out;
 }
 
 /** Six decimals, as the tools serialise intensities. */
 export function round6(value: number): number {
-  return Number(value.toFixed(6));
+  return Math.round(value * 1e6) / 1e6;
 }

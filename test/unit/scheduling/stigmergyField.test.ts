@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerError } from '../../../src/core/errors';
-import { batchMark, createField, decay, fieldPoints, mark, nodeTotal, removeMarks } from '../../../src/core/scheduling/stigmergyField';
+import { batchMark, createField, decay, fieldPoints, mark, nodeSums, nodeTotal, removeMarks } from '../../../src/core/scheduling/stigmergyField';
 import type { StigMarkEntry, StigmergyField } from '../../../src/core/scheduling/stigmergyField';
 import { stigBatchResult, stigDecayResult, stigMarkResult } from '../../../src/core/scheduling/stigmergyContracts';
 
@@ -18,7 +18,9 @@ function rng(seed: number): () => number {
 
 /** Everything observable about a field, as plain JSON. */
 function dump(field: StigmergyField): unknown {
-  return { config: field.config, points: [...field.points.entries()], sums: [...field.sums.entries()] };
+  const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  const points = fieldPoints(field).map((p): [string, unknown] => [`${p.node_id} ${p.type}`, p]).sort(byKey);
+  return { config: field.config, size: field.points.size, points, sums: [...nodeSums(field)].sort(byKey) };
 }
 
 test('marks accumulate per (node, type); types ignore case; paths are normalised', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { batchMark, createField, mark } from '../../../src/core/scheduling/stigmergyField';
+import { batchMark, createField, fieldPoints, mark } from '../../../src/core/scheduling/stigmergyField';
 import { boundsTooltip, fieldBounds, formatBound, snapshot, summaryRows } from '../../../src/core/scheduling/stigmergySnapshot';
 import { areaBounds, clearTaskMarks, markTypeTask, pressureOnAreas, rollUpToFolders, taskMarkType } from '../../../src/core/scheduling/stigmergyAreas';
 import { stigSnapshotResult } from '../../../src/core/scheduling/stigmergyContracts';
@@ -79,7 +79,7 @@ test('task marks: one type per kind and task, cleared together when the task end
   ], 0).field;
   const { field: after, changes } = clearTaskMarks(field, 'TASK-1', 50);
   assert.deepEqual(changes.map((c) => [c.point.node_id, c.point.intensity]), [['src/auth/**', 0], ['src/auth/login.ts', 0]]);
-  assert.deepEqual([...after.points.values()].map((p) => p.type), ['scope:task-2']);
+  assert.deepEqual(fieldPoints(after).map((p) => p.type), ['scope:task-2']);
 });
 
 test('folders roll up the pressure of the files and scopes under them', () => {
@@ -117,4 +117,19 @@ test('pressure on a task’s areas counts every node that may overlap them, exce
   const busy = areaBounds(field, ['src/auth/**']);
   assert.equal(busy.normalisation_ceiling, 5, 'the most marked node among the areas');
   assert.ok(Math.abs(computePheromonePressure(busy) - (1 + Math.log1p(5))) < 1e-12);
+});
+
+test('a limited snapshot selects exactly the head of the full one', () => {
+  let seed = 3;
+  const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const entries = Array.from({ length: 200 }, () => ({ node_id: `src/n${Math.floor(random() * 60)}.ts`, type: `scope:task-${Math.floor(random() * 5)}`, intensity: 1 + Math.floor(random() * 4) }));
+  const field = batchMark(createField(), entries, 7).field;
+  const full = snapshot(field, 8);
+  for (const k of [1, 7, 25, 1000]) {
+    const part = snapshot(field, 8, k);
+    assert.deepEqual(part.points, full.points.slice(0, k));
+    assert.deepEqual(part.totals, full.totals.slice(0, k));
+    assert.deepEqual(part.heatmap.cells, full.heatmap.cells.slice(0, k));
+    assert.equal(part.truncated, k < full.points.length);
+  }
 });
