@@ -120,7 +120,8 @@ export interface ScopeFit {
 
 /** Scope and tag fit of an agent for a call's write scope and tags. */
 export function scopeFit(agent: CnpAgent, writeScope: readonly string[], tags: readonly string[]): ScopeFit {
-  const tagShare = tags.length === 0 ? 1 : tags.filter((t) => agent.tags.includes(t)).length / tags.length;
+  const skills = new Set(agent.tags.map((t) => t.trim().toLowerCase()));
+  const tagShare = tags.length === 0 ? 1 : tags.filter((t) => skills.has(t.trim().toLowerCase())).length / tags.length;
   if (writeScope.length === 0) return { scope: 1, tags: tagShare, eligible: true };
   const fits = writeScope.map((area): number => {
     if (agent.exclude.some((x) => patternCovers(x, area))) return 0;

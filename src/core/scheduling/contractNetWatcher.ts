@@ -56,6 +56,9 @@ export interface WatcherStep {
   emitted: WatcherSnapshot | null;
 }
 
+/** Where each emission goes on the event bus (category and message of the event). */
+export const watcherEventTopic = { cat: 'contract_net', msg: 'cnp_watcher_telemetry' } as const;
+
 /** Default coalescing window of the public implementation. */
 export const defaultCoalesceWindowMs = 50;
 

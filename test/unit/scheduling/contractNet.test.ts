@@ -38,6 +38,7 @@ test('scope fit: covered areas cost the base, partly writable ones more; read-on
   assert.equal(scopeFit(agent('reviewer', { write: [] }), ['src/a.ts'], []).eligible, false);
   assert.equal(scopeFit(agent('reviewer', { write: [] }), [], ['review']).eligible, true, 'a task with no write scope suits a read-only agent');
   assert.equal(scopeFit(coder, [], ['review', 'typescript']).tags, 0.5);
+  assert.equal(scopeFit(agent('x', { tags: [' TypeScript '] }), [], ['typescript']).tags, 1, 'skills match ignoring case');
 });
 
 test('announce: automatic bids say reason "auto" and the pressure; manual bids replace them', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detachWatcher, fieldChanged, flushWatcher, isFlushDue, startWatcher, watcherTelemetry } from '../../../src/core/scheduling/contractNetWatcher';
+import { detachWatcher, fieldChanged, flushWatcher, isFlushDue, startWatcher, watcherEventTopic, watcherTelemetry } from '../../../src/core/scheduling/contractNetWatcher';
 import type { WatcherState } from '../../../src/core/scheduling/contractNetWatcher';
 import { cnpWatcherTelemetryResult } from '../../../src/core/scheduling/contractNetContracts';
 
@@ -44,6 +44,7 @@ test('without a window every change flushes; unchanged bounds count as skipped r
 });
 
 test('telemetry: disabled without a watcher; else emissions, the last emission time and ISO, the last counters', () => {
+  assert.deepEqual(watcherEventTopic, { cat: 'contract_net', msg: 'cnp_watcher_telemetry' });
   assert.deepEqual(watcherTelemetry(null), { telemetry_enabled: false, emissions: 0, last_emitted_at_ms: null, last_emitted_at_iso: null, last_snapshot: null });
   let s = startWatcher({ min_intensity: 0, max_intensity: null, normalisation_ceiling: 0 }, 1, 0, 0).state;
   s = flushWatcher(fieldChanged(s, 5).state, bounds(2), 1, 5).state;
