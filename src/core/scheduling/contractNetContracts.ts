@@ -21,12 +21,14 @@ const heuristicsInput = z.strictObject({
   preference_bonus: z.number().min(0).max(100).optional().describe('Cost taken off for preferred agents (default 1)'),
 });
 
+/** One bid made with the announcement (`manual_bids[]`). */
 export const cnpManualBid = z.strictObject({
   agent_id: id('Agent making the bid (its definition name, e.g. "coder")'),
   cost: z.number().nonnegative().describe('Proposed cost; the lowest effective cost wins'),
   metadata: metadata.optional().describe('Anything the agent wants to attach to its bid'),
 });
 
+/** `cnp_announce`: put a task out for bids (and award it at once unless `award` is false). */
 export const cnpAnnounceInput = z.strictObject({
   task_id: id('Task put out for bids, e.g. "task-12"'),
   payload: z.unknown().optional().describe('Free data describing the work, stored with the call'),
@@ -48,6 +50,7 @@ export const cnpAnnounceInput = z.strictObject({
   allowOverlap: z.boolean().default(false).describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
 });
 
+/** `cnp_bid`: an agent bids on an open call. */
 export const cnpBidInput = z.strictObject({
   call_id: id('Call to bid on'),
   agent_id: id('Agent making the bid'),
@@ -55,12 +58,14 @@ export const cnpBidInput = z.strictObject({
   metadata: metadata.optional().describe('Anything the agent wants to attach to its bid'),
 });
 
+/** `cnp_award`: award an open call to its best eligible bid, or to a named bidder. */
 export const cnpAwardInput = z.strictObject({
   call_id: id('Call to award'),
   agent_id: z.string().trim().min(1).max(200).optional().describe('Award to this agent (it must have bid); default: the best eligible bid'),
   allowOverlap: z.boolean().default(false).describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
 });
 
+/** `cnp_refresh_bounds`: new pressure bounds for an open call. */
 export const cnpRefreshBoundsInput = z.strictObject({
   call_id: id('Open call to refresh'),
   bounds: pheromoneBounds.optional().describe('New bounds (default: the current pressure on the task’s areas)'),
@@ -68,6 +73,7 @@ export const cnpRefreshBoundsInput = z.strictObject({
   include_new_agents: z.boolean().optional().describe('Let agents that have not bid yet get an automatic bid (default true)'),
 });
 
+/** `cnp_watcher_telemetry` takes nothing. */
 export const cnpWatcherTelemetryInput = z.strictObject({});
 
 const bid = z.strictObject({
@@ -97,6 +103,7 @@ const conflict = z.strictObject({
   pairs: z.array(z.strictObject({ left: z.string().describe('Pattern of this call'), right: z.string().describe('Pattern of the running task') })).describe('Patterns that may match the same files'),
 });
 
+/** A call as every contract-net tool shows it. */
 export const cnpCallSnapshot = z.strictObject({
   call_id: z.string().describe('Call id'),
   task_id: z.string().describe('Task put out for bids'),
@@ -125,6 +132,7 @@ export const cnpCallSnapshot = z.strictObject({
   writeScope: z.array(z.string()).describe('Paths or globs the task will write'),
 });
 
+/** `cnp_announce`: the call, the award if made, and why not otherwise. */
 export const cnpAnnounceResult = cnpCallSnapshot.extend({
   awarded_cost: z.number().nonnegative().nullable().describe('Cost the winner bid'),
   awarded_effective_cost: z.number().nullable().describe('Cost after load, pressure, preference and bias'),
@@ -137,8 +145,10 @@ export const cnpAnnounceResult = cnpCallSnapshot.extend({
   conflicts: z.array(conflict).describe('Running tasks the bids collide with'),
 });
 
+/** `cnp_bid`: the call with the new bid. */
 export const cnpBidResult = cnpCallSnapshot;
 
+/** `cnp_award`: the decision (a call that cannot be awarded is an error). */
 export const cnpAwardResult = z.strictObject({
   call_id: z.string().describe('Call awarded'),
   agent_id: z.string().describe('Agent the task is assigned to'),
@@ -149,6 +159,7 @@ export const cnpAwardResult = z.strictObject({
   conflicts: z.array(conflict).describe('Collisions the award overrode (allowOverlap)'),
 });
 
+/** `cnp_refresh_bounds`: what was refreshed, with which options. */
 export const cnpRefreshBoundsResult = z.strictObject({
   call_id: z.string().describe('Call refreshed'),
   auto_bid_refreshed: z.boolean().describe('Whether automatic bids were reissued'),
@@ -172,6 +183,7 @@ const watcherSnapshot = z.strictObject({
   last_bounds: pheromoneBounds.nullable().describe('Bounds of the last refresh'),
 });
 
+/** `cnp_watcher_telemetry`: the watcher's counters. */
 export const cnpWatcherTelemetryResult = z.strictObject({
   telemetry_enabled: z.boolean().describe('Whether a watcher keeps open calls in step with the field'),
   emissions: z.number().int().nonnegative().describe('Telemetry emissions since the watcher started'),

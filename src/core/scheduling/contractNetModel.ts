@@ -15,7 +15,9 @@ import type { PheromoneBounds } from './stigmergySnapshot';
  * "load" is the number of tasks the agent is running now.
  */
 
+/** manual: made by an agent or a person; heuristic: computed from the agent's definition. */
 export type CnpBidKind = 'manual' | 'heuristic';
+/** open: taking bids; awarded: assigned; completed: the task ended. */
 export type CnpCallStatus = 'open' | 'awarded' | 'completed';
 
 /** A bid, as the tools show it. */
@@ -28,6 +30,7 @@ export interface CnpBid {
   metadata: Record<string, unknown>;
 }
 
+/** How bids of a call are compared. */
 export interface CnpHeuristics {
   prefer_agents: string[];
   agent_bias: Record<string, number>;
@@ -91,6 +94,7 @@ export interface RunningTask {
   writeScope: string[];
 }
 
+/** Defaults of the public implementation: base cost, busy penalty, preference bonus. */
 export const defaultBaseCost = 100;
 export const defaultBusyPenalty = 1;
 export const defaultPreferenceBonus = 1;

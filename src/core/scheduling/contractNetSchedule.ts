@@ -10,6 +10,7 @@ import { compareText } from './stigmergyField';
  * `allowOverlap`). Calls that cannot be awarded stay open and say why.
  */
 
+/** What one scheduling pass decided. */
 export interface ScheduleResult {
   /** Every call given, updated where awarded, in the order they were judged. */
   calls: CnpCall[];
@@ -21,6 +22,7 @@ export interface ScheduleResult {
   running: RunningTask[];
 }
 
+/** Awards every open call in order, conflict-aware (see above); the inputs are never changed. */
 export function assignOpenCalls(
   calls: readonly CnpCall[],
   agents: readonly CnpAgent[],

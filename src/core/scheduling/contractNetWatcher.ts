@@ -16,6 +16,7 @@ import type { PheromoneBounds } from './stigmergySnapshot';
  * `cat: "contract_net"`, `msg: "cnp_watcher_telemetry"`.
  */
 
+/** What caused an emission. */
 export type WatcherReason = 'initial' | 'flush' | 'detach';
 
 /** The counters of one emission, in `cnp_watcher_telemetry`'s shape. */
@@ -29,6 +30,7 @@ export interface WatcherSnapshot {
   last_bounds: PheromoneBounds | null;
 }
 
+/** The watcher's whole state: counters, pending flush, last emission. Plain data. */
 export interface WatcherState {
   coalesce_window_ms: number;
   received_updates: number;

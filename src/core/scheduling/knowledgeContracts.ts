@@ -22,6 +22,7 @@ const provenance = z.strictObject({
   confidence: z.number().min(0).max(1).optional().describe('Confidence in this source, 0..1'),
 });
 
+/** One triple to insert (the public playbook format). */
 export const kgTripleInput = z.strictObject({
   subject: text('Subject, e.g. a goal "launch" or a task "task:design"'),
   predicate: text('Relation, e.g. "includes", "depends_on", "label", "duration"', 200),
@@ -31,10 +32,12 @@ export const kgTripleInput = z.strictObject({
   provenance: z.array(provenance).max(50).optional().describe('Precise origins of the fact'),
 });
 
+/** `kg_insert`: up to 256 triples. */
 export const kgInsertInput = z.strictObject({
   triples: z.array(kgTripleInput).min(1).max(256).describe('Facts to add; an existing triple is updated (source, confidence, provenance)'),
 });
 
+/** `kg_query`: a motif with * wildcards, paged. */
 export const kgQueryInput = z.strictObject({
   subject: z.string().min(1).max(2000).optional().describe('Subject to match; * matches any run of characters'),
   predicate: z.string().min(1).max(200).optional().describe('Predicate to match; * allowed'),
@@ -46,12 +49,14 @@ export const kgQueryInput = z.strictObject({
   cursor: z.number().int().nonnegative().optional().describe('next_cursor of the previous page'),
 });
 
+/** `kg_export`: every triple, paged. */
 export const kgExportInput = z.strictObject({
   format: z.literal('triples').default('triples').describe('Export format: every triple as stored'),
   limit: z.number().int().min(1).max(5000).default(1000).describe('Most triples in one page'),
   cursor: z.number().int().nonnegative().optional().describe('next_cursor of the previous page'),
 });
 
+/** `kg_suggest_plan`: a goal and how to shape the suggestion. */
 export const kgSuggestPlanInput = z.strictObject({
   goal: text('Goal to plan, e.g. "launch" or a workflow name like "Add OAuth login"', 500),
   context: z
@@ -112,6 +117,7 @@ const gap = z.strictObject({
   dependencies: z.array(z.string()).describe('Its dependencies in question'),
 });
 
+/** `kg_insert`: the stored triples and the counts. */
 export const kgInsertResult = z.strictObject({
   inserted: z.array(triple).describe('Every triple as now stored, in input order'),
   created: z.number().int().nonnegative().describe('New triples'),
@@ -120,12 +126,14 @@ export const kgInsertResult = z.strictObject({
   total: z.number().int().nonnegative().describe('Triples in the graph'),
 });
 
+/** `kg_query`: one page of matches. */
 export const kgQueryResult = z.strictObject({
   triples: z.array(triple).describe('Matching triples'),
   total: z.number().int().nonnegative().describe('Triples returned'),
   next_cursor: z.number().int().positive().nullable().describe('Pass as cursor for the next page (null: nothing returned)'),
 });
 
+/** `kg_export`: one page of the whole graph. */
 export const kgExportResult = z.strictObject({
   format: z.literal('triples').describe('Export format'),
   triples: z.array(triple).describe('Triples in insertion order'),
@@ -133,6 +141,7 @@ export const kgExportResult = z.strictObject({
   next_cursor: z.number().int().positive().nullable().describe('Pass as cursor for the next page (null: this was the last)'),
 });
 
+/** `kg_suggest_plan`: fragments, rationale, coverage and sources. */
 export const kgSuggestPlanResult = z.strictObject({
   goal: z.string().describe('Goal asked'),
   fragments: z.array(fragment).describe('Plan fragments ready to add to a plan graph'),

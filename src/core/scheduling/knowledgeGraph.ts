@@ -9,6 +9,7 @@ import { compareText } from './stigmergyField';
  * same facts changes nothing, so feeding the graph from the ledger again and again is idempotent.
  */
 
+/** Kinds of provenance a triple can cite. */
 export const provenanceTypes = ['url', 'file', 'db', 'kg', 'rag'] as const;
 export type ProvenanceType = (typeof provenanceTypes)[number];
 

@@ -15,6 +15,7 @@ import type { KnowledgeGraph } from './knowledgeGraph';
  * task that needs it, with label "depends_on" and attributes.kg_dependency = true.
  */
 
+/** A task of a recorded plan, with what its triples say about it. */
 export interface PlanTask {
   id: string;
   label?: string;
@@ -25,13 +26,16 @@ export interface PlanTask {
   confidence: number;
 }
 
+/** A plan read back from the graph: its subject and its tasks in insertion order. */
 export interface PlanPattern {
   plan: string;
   tasks: PlanTask[];
 }
 
+/** A value a graph node or edge attribute may hold. */
 export type GraphAttribute = string | number | boolean;
 
+/** A task node of a fragment. */
 export interface HierNode {
   id: string;
   kind: 'task';
@@ -39,6 +43,7 @@ export interface HierNode {
   attributes: Record<string, GraphAttribute>;
 }
 
+/** A dependency edge of a fragment: `from` must come before `to`. */
 export interface HierEdge {
   id: string;
   from: { nodeId: string };
@@ -47,6 +52,7 @@ export interface HierEdge {
   attributes: { kg_dependency: true };
 }
 
+/** A plan fragment (the hierarchical graph shape of the plan tools). */
 export interface HierGraph {
   id: string;
   nodes: HierNode[];
@@ -155,6 +161,7 @@ export interface PlanGraphNode {
   label?: string;
   attributes: Record<string, GraphAttribute>;
 }
+/** An edge of a workflow's plan graph. */
 export interface PlanGraphEdge {
   from: string;
   to: string;

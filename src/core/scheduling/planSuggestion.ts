@@ -16,17 +16,20 @@ import type { HierGraph, PlanTask } from './planFragments';
  * The rationale is written in English (the public implementation writes it in French).
  */
 
+/** `kg_suggest_plan`'s context. */
 export interface SuggestContext {
   preferred_sources?: string[];
   exclude_tasks?: string[];
   max_fragments?: number;
 }
 
+/** A task and the dependencies of it that the fragments cannot provide. */
 export interface DependencyGap {
   task: string;
   dependencies: string[];
 }
 
+/** `kg_suggest_plan`'s result. */
 export interface PlanSuggestion {
   goal: string;
   fragments: HierGraph[];
@@ -53,6 +56,7 @@ interface Group {
 export const defaultMaxFragments = 3;
 const listLimit = 5;
 
+/** Suggests fragments of the plan recorded for `goal` (see above). Never throws for an unknown goal. */
 export function suggestPlan(kg: KnowledgeGraph, goalInput: string, context: SuggestContext = {}): PlanSuggestion {
   const goal = goalInput.trim();
   if (!goal) throw validationError('goal must not be empty');

@@ -15,6 +15,7 @@ export interface ShardedMap<V> {
 
 const empty: ShardedMap<never> = { shards: new Array<undefined>(shardCount).fill(undefined), size: 0 };
 
+/** The empty map (shared). */
 export function emptyMap<V>(): ShardedMap<V> {
   return empty;
 }
@@ -29,14 +30,17 @@ function shardOf(key: string): number {
   return (h >>> 0) % shardCount;
 }
 
+/** The value of a key. */
 export function mapGet<V>(map: ShardedMap<V>, key: string): V | undefined {
   return map.shards[shardOf(key)]?.get(key);
 }
 
+/** Every value, shard by shard. */
 export function* mapValues<V>(map: ShardedMap<V>): Generator<V> {
   for (const shard of map.shards) if (shard) yield* shard.values();
 }
 
+/** Every entry, shard by shard. */
 export function* mapEntries<V>(map: ShardedMap<V>): Generator<[string, V]> {
   for (const shard of map.shards) if (shard) yield* shard.entries();
 }

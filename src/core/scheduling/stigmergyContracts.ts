@@ -12,10 +12,13 @@ const markType = z.string().trim().min(1).max(200).describe('Kind of mark, case-
 const intensity = z.number().positive().max(10_000).describe('How much to add (greater than 0); marks on the same node and type accumulate');
 const timestamp = (what: string) => z.number().int().nonnegative().describe(`${what} (milliseconds since the epoch)`);
 
+/** One mark: node, type, intensity. */
 export const stigMarkEntry = z.strictObject({ node_id: nodeId, type: markType, intensity });
 
+/** `stig_mark`: add one mark. */
 export const stigMarkInput = stigMarkEntry;
 
+/** `stig_batch`: add up to 200 marks as one. */
 export const stigBatchInput = z.strictObject({
   entries: z
     .array(stigMarkEntry)
@@ -24,6 +27,7 @@ export const stigBatchInput = z.strictObject({
     .describe('Marks applied as one: if one entry is invalid, none is applied and the field stays as it was'),
 });
 
+/** `stig_decay`: fade every mark by a half-life. */
 export const stigDecayInput = z.strictObject({
   half_life_ms: z
     .number()
@@ -33,6 +37,7 @@ export const stigDecayInput = z.strictObject({
     .describe('Half-life in milliseconds: every mark is halved for each half-life since it was last updated; marks that become negligible disappear'),
 });
 
+/** `stig_snapshot`: the most intense part of the field. */
 export const stigSnapshotInput = z.strictObject({
   limit: z.number().int().min(1).max(1000).default(100).describe('Most intense points, nodes and heatmap cells to return'),
 });
@@ -55,6 +60,7 @@ const change = z.strictObject({
   node_total: nodeTotal.describe('The node after the change'),
 });
 
+/** Bounds of the field (also what contract-net calls carry). */
 export const pheromoneBounds = z.strictObject({
   min_intensity: z.number().nonnegative().describe('Lower bound used when normalising'),
   max_intensity: z.number().positive().nullable().describe('Upper bound of a mark; null = unbounded'),
@@ -84,19 +90,23 @@ const heatmapCell = z.strictObject({
     .describe('Marks on the node, most intense first'),
 });
 
+/** `stig_mark`: the mark and its node after the deposit. */
 export const stigMarkResult = z.strictObject({
   point: point.describe('The mark after the deposit'),
   node_total: nodeTotal.describe('The node after the deposit'),
 });
 
+/** `stig_batch`: one change per entry. */
 export const stigBatchResult = z.strictObject({
   changes: z.array(change).describe('One change per entry, in entry order'),
 });
 
+/** `stig_decay`: every mark that changed. */
 export const stigDecayResult = z.strictObject({
   changes: z.array(change).describe('Every mark that decayed or evaporated, by node then type'),
 });
 
+/** `stig_snapshot`: points, totals, heatmap, bounds and summary rows. */
 export const stigSnapshotResult = z.strictObject({
   generated_at: timestamp('When the snapshot was taken'),
   points: z.array(point).describe('Marks, most intense first'),

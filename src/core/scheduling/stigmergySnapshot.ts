@@ -25,6 +25,7 @@ export interface SummaryRow {
   tooltip: string | null;
 }
 
+/** One mark of a heatmap cell. */
 export interface HeatmapPoint {
   type: string;
   intensity: number;
@@ -32,6 +33,7 @@ export interface HeatmapPoint {
   updated_at: number;
 }
 
+/** One node of the heatmap. */
 export interface HeatmapCell {
   node_id: string;
   total_intensity: number;
