@@ -123,4 +123,4 @@ export function followLog(
 }
 
 /** The log reader as the domain sees it. */
-export const logReader: LogReaderPort = { read: readLog, tail: tailLog };
+export const logReader: LogReaderPort = { read: readLog, tail: tailLog, follow: followLog };

@@ -36,18 +36,9 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   async start(spec: ProcessSpec): Promise<RunningProcess> {
     if (!validId.test(spec.id)) throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, { id: spec.id });
     if (this.running.has(spec.id) || this.starting.has(spec.id)) throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
-    const env: Record<string, string> = { ...spec.env, ...spec.secretEnv };
-    const secrets = [...Object.values(spec.secretEnv ?? {}), ...(spec.redact ?? [])].filter((s) => s.length > 0);
-    refuseSecretsInArgs(spec, secrets);
-    const programPath = resolveProgram(spec.program, env.PATH);
-    if (!isFolder(spec.cwd)) throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
-    fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
-    const plan = { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
     this.starting.add(spec.id);
     try {
-      const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
-      if (started.running) this.running.set(spec.id, started);
-      return started;
+      return await this.startChecked(spec);
     } finally {
       this.starting.delete(spec.id);
     }
@@ -79,7 +70,6 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
     return readRecord(logDir, id);
   }
 
-  /** Every record of a log folder (for a restarted runner), oldest first. */
   listRecords(logDir: string): Promise<ProcessRecord[]> {
     return listRecords(logDir);
   }
@@ -92,7 +82,6 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
     return stopRecorded(record, options.graceMs);
   }
 
-  /** Stops every running process (graceful, then forced) and waits for them to end. */
   async stopAll(graceMs?: number): Promise<ProcessExit[]> {
     return Promise.all(this.list().map((s) => this.stop(s.id, { graceMs })));
   }
@@ -101,6 +90,23 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   async dispose(): Promise<void> {
     await this.stopAll();
     this._onDidExit.dispose();
+  }
+
+  private async startChecked(spec: ProcessSpec): Promise<RunningProcess> {
+    const env: Record<string, string> = { ...spec.env, ...spec.secretEnv };
+    const secrets = [...Object.values(spec.secretEnv ?? {}), ...(spec.redact ?? [])].filter((s) => s.length > 0);
+    refuseSecretsInArgs(spec, secrets);
+    const programPath = resolveProgram(spec.program, env.PATH);
+    if (!isFolder(spec.cwd)) throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
+    fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
+    const previous = await readRecord(spec.logDir, spec.id);
+    if (previous && (await checkRecord(previous)) === 'running') {
+      throw new ProcessError('duplicateId', `Process ${spec.id} (pid ${previous.pid}) is still running, started by another supervisor.`, { id: spec.id, pid: previous.pid });
+    }
+    const plan = { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
+    const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
+    if (started.running) this.running.set(spec.id, started);
+    return started;
   }
 
   private get(id: string): SupervisedProcess {

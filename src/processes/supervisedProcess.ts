@@ -144,7 +144,7 @@ export class SupervisedProcess implements RunningProcess {
       args: spec.args.map((a) => this.plan.redactor.redact(a)),
       cwd: spec.cwd,
       logFile: this.plan.logFile,
-      labels: { ...spec.labels },
+      labels: Object.fromEntries(Object.entries(spec.labels ?? {}).map(([k, v]) => [k, this.plan.redactor.redact(v)])),
     };
     writeRecord(spec.logDir, this.record);
     this.output.log.meta(`started ${spec.program} (pid ${child.pid})`, { pid: child.pid, program: programPath, args: this.record.args, cwd: spec.cwd });

@@ -10,7 +10,7 @@
  * send input, stop, status, and logs readable as they are written (`sc://children/<id>/logs`
  * entries carry `seq`, `ts`, `stream: "stdout" | "stderr" | "meta"`, `message`).
  */
-import type { Event } from '../emitter';
+import type { Disposable, Event } from '../emitter';
 
 /** Which limit ended a run. */
 export type LimitKind =
@@ -59,7 +59,7 @@ export interface ProcessSpec {
    * every log line and summary, and refused if they appear in `args`.
    */
   secretEnv?: Readonly<Record<string, string>>;
-  /** More strings to replace by `[REDACTED]` in the log (values known secret but not in env). */
+  /** More strings to replace by `[REDACTED]` in the log (values known secret but not in env); refused in `args` too. */
   redact?: readonly string[];
   /** Default `{ kind: 'ignore' }`. */
   stdin?: StdinSpec;
@@ -186,6 +186,8 @@ export interface LogReaderPort {
   read(logFile: string, options?: { offset?: number; maxBytes?: number }): Promise<LogSlice>;
   /** The last `lines` entries. */
   tail(logFile: string, lines: number): Promise<LogEntry[]>;
+  /** Calls `listener` with new entries as the log grows, from `offset` (default 0) on. */
+  follow(logFile: string, listener: (entries: LogEntry[]) => void, options?: { offset?: number; intervalMs?: number }): Disposable;
 }
 
 /** A started process. */
@@ -201,8 +203,9 @@ export interface RunningProcess {
 export interface ProcessSupervisorPort {
   /**
    * Starts a process in its own process group. Resolves once it is spawned; rejects with a
-   * `ProcessError` (invalidProgram, programNotFound, cwdMissing, secretInArgs, duplicateId,
-   * spawnFailed) when it could not start.
+   * `ProcessError` (invalidProgram, programNotFound, cwdMissing, secretInArgs, invalidId,
+   * duplicateId — also when the record of that id in `logDir` names a process still running,
+   * whoever started it —, spawnFailed) when it could not start.
    */
   start(spec: ProcessSpec): Promise<RunningProcess>;
   /** Writes to the stdin of a process started with `stdin: { kind: 'pipe' }`. */
@@ -218,10 +221,14 @@ export interface ProcessSupervisorPort {
   status(id: string): ProcessStatus | undefined;
   /** Processes of this supervisor still running. */
   list(): ProcessStatus[];
+  /** Stops every running process of this supervisor and waits for them to end. */
+  stopAll(graceMs?: number): Promise<ProcessExit[]>;
   /** Fires once per process when it has exited and its log is complete. */
   readonly onDidExit: Event<ProcessExit>;
   /** Reads the record of a process started by any supervisor, or undefined. */
   readRecord(logDir: string, id: string): Promise<ProcessRecord | undefined>;
+  /** Every record of a log folder, oldest first (what a restarted runner looks at). */
+  listRecords(logDir: string): Promise<ProcessRecord[]>;
   /** Whether the process of a record (from a supervisor that may have died) is still running. */
   checkRecord(record: ProcessRecord): Promise<Liveness>;
   /**

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ProcessError } from '../../../src/core/runtime/processErrors';
 import { checkLiveness } from '../../../src/core/runtime/liveness';
 import { parseProcStat, parsePsStatLstart, probeProcess } from '../../../src/processes/processIdentity';
 import { ProcessSupervisor } from '../../../src/processes/processSupervisor';
@@ -40,6 +41,7 @@ test('a restarted supervisor tells a still-running process from a reused pid and
   assert.deepEqual(record.labels, { agent: 'coder', project: 'p1' });
   assert.deepEqual((await restarted.listRecords(spec.logDir)).map((r) => r.id), [spec.id]);
   assert.equal(await restarted.checkRecord(record), 'running');
+  await assert.rejects(restarted.start(spec), (ex) => ProcessError.is(ex, 'duplicateId'), 'no second instance of a process still running');
 
   const reused = { ...record, startToken: `${record.startToken}-other` };
   assert.equal(await restarted.checkRecord(reused), 'reused');
