@@ -1,0 +1,103 @@
+/**
+ * OpenAI Codex CLI (`codex exec`). Flags confirmed in openai/codex:
+ * - codex-rs/exec/src/cli.rs: `--json` (JSONL events on stdout), the positional PROMPT ("if not
+ *   provided as an argument (or if `-` is used), instructions are read from stdin"),
+ *   `--skip-git-repo-check`; `--full-auto` is now a hidden legacy flag that only warns
+ *   ("use `--sandbox workspace-write` instead"), so it is not used here;
+ * - codex-rs/utils/cli/src/shared_options.rs: `-m/--model`, `-s/--sandbox`
+ *   (read-only | workspace-write | danger-full-access), `-C/--cd <DIR>`,
+ *   `--dangerously-bypass-approvals-and-sandbox`;
+ * - codex-rs/utils/cli/src/config_override.rs: `-c/--config key=value`, dotted keys, the value
+ *   parsed as TOML;
+ * - docs/config.md and the MCP docs: `[mcp_servers.<name>]` with `command`, `args`, `env` and
+ *   `env_vars` ("variables to allow/forward through to the server"); Codex passes MCP servers
+ *   only a default whitelist of its own environment, so secrets are forwarded by name.
+ * Codex has no flag taking an MCP configuration file, and pointing CODEX_HOME elsewhere would
+ * also hide the user's login, so the servers are given as `-c` overrides.
+ * `codex exec` never asks for approval (approval policy "never").
+ */
+import type { ClientAccess, ClientLaunchInput, LaunchPlan, McpServerLaunch } from './clientLaunch';
+import { checkServers, promptOnStdin, promptWithPreamble } from './clientLaunch';
+import type { RunUsage } from './runUsage';
+import { emptyUsage, jsonObjects, num, str, sum, truncateResult } from './runUsage';
+
+const sandboxArgs: Record<ClientAccess, string> = {
+  readOnly: '--sandbox=read-only',
+  workspaceWrite: '--sandbox=workspace-write',
+  fullAccess: '--dangerously-bypass-approvals-and-sandbox',
+};
+
+/** A TOML basic string. */
+export function tomlString(value: string): string {
+  const escaped = value.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
+    const named: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+    return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  return `"${escaped}"`;
+}
+
+function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/** `-c` overrides that declare one stdio MCP server. */
+export function codexServerOverrides(server: McpServerLaunch): string[] {
+  const key = `mcp_servers.${server.name}`;
+  const overrides = [`${key}.command=${tomlString(server.command)}`, `${key}.args=[${server.args.map(tomlString).join(', ')}]`];
+  const env = Object.entries(server.env ?? {});
+  if (env.length > 0) overrides.push(`${key}.env={ ${env.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
+  if (server.forwardEnv?.length) overrides.push(`${key}.env_vars=[${server.forwardEnv.map(tomlString).join(', ')}]`);
+  return overrides.flatMap((o) => ['-c', o]);
+}
+
+/** `codex exec --json --sandbox=… --cd=<dir> [-c mcp_servers…] -- <prompt>`. */
+export function codexLaunch(input: ClientLaunchInput): LaunchPlan {
+  const servers = input.mcpServers ?? [];
+  checkServers(servers);
+  const args = ['exec', '--json', sandboxArgs[input.access ?? 'workspaceWrite'], `--cd=${input.cwd}`];
+  if (input.model) args.push(`--model=${input.model}`);
+  for (const server of servers) args.push(...codexServerOverrides(server));
+  const prompt = promptWithPreamble(input);
+  const viaStdin = promptOnStdin(prompt);
+  args.push('--', viaStdin ? '-' : prompt);
+  return {
+    client: 'codex',
+    program: 'codex',
+    args,
+    cwd: input.cwd,
+    env: {},
+    files: [],
+    stdin: viaStdin ? { kind: 'text', text: prompt } : { kind: 'ignore' },
+    output: 'codex-jsonl',
+  };
+}
+
+/**
+ * Tokens of a `codex exec --json` run (codex-rs/exec/src/exec_events.rs): the sum of every
+ * `turn.completed` event's `usage` (`input_tokens` includes `cached_input_tokens`), the thread id
+ * of `thread.started`, an error from `turn.failed` or `error`. Codex prints no cost.
+ */
+export function parseCodexOutput(stdout: string): RunUsage | null {
+  const events = jsonObjects(stdout).filter((e) => typeof e.type === 'string');
+  if (events.length === 0) return null;
+  const usages = events.filter((e) => e.type === 'turn.completed').map((e) => (e.usage ?? {}) as Record<string, unknown>);
+  const input = sum(usages.map((u) => num(u.input_tokens)));
+  const cached = sum(usages.map((u) => num(u.cached_input_tokens)));
+  const thread = events.find((e) => e.type === 'thread.started');
+  const lastMessage = events
+    .filter((e) => e.type === 'item.completed')
+    .map((e) => (e.item ?? {}) as Record<string, unknown>)
+    .filter((item) => item.type === 'agent_message')
+    .at(-1);
+  return {
+    ...emptyUsage,
+    inputTokens: input === null ? null : input - (cached ?? 0),
+    cacheReadTokens: cached,
+    outputTokens: sum(usages.map((u) => num(u.output_tokens))),
+    reasoningTokens: sum(usages.map((u) => num(u.reasoning_output_tokens))),
+    turns: usages.length,
+    sessionId: str(thread?.thread_id),
+    isError: events.some((e) => e.type === 'turn.failed' || e.type === 'error'),
+    result: truncateResult(str(lastMessage?.text)),
+  };
+}

@@ -1,0 +1,68 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tempDir } from './tmp';
+
+/** The folder of the scripted `claude`, `codex` and `gemini` (test/fixtures/agents/bin). */
+export const fakeAgentsBin = path.resolve(__dirname, '../fixtures/agents/bin');
+
+/** Values a step's arguments may reference. */
+export type FakeRef = { $prompt: string } | { $result: [number, string?] } | { $env: string };
+
+/** One step of a fake agent's script. */
+export type FakeStep =
+  | { call: string; args?: Record<string, unknown>; server?: string }
+  | { exit: number }
+  | { crash: true | 'abort' }
+  | { hang: true; ignoreTerm?: boolean }
+  | { print: string | FakeRef; times?: number; stream?: 'stdout' | 'stderr' }
+  | { sleep: number };
+
+export interface FakeScript {
+  steps: FakeStep[];
+  /** What the final output reports (cost only where the real client prints one: Claude Code). */
+  usage?: { costUsd?: number; inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
+  /** The final answer. */
+  result?: string;
+}
+
+/** How one fake was launched, as it recorded it (names of variables, never their values). */
+export interface FakeRun {
+  client: 'claude' | 'codex' | 'gemini';
+  argv: string[];
+  cwd: string;
+  envKeys: string[];
+  prompt: string;
+  mcpServers: { name: string; command: string; args: string[]; envKeys: string[]; unresolved: string[] }[];
+}
+
+export interface FakeAgents {
+  bin: string;
+  /** File the fakes append their launch records to. */
+  recordFile: string;
+  /** Writes a script and returns the variables that make the fakes play it (PATH first on the fakes). */
+  env(script?: FakeScript, base?: Record<string, string>): Record<string, string>;
+  /** The launches recorded so far, oldest first. */
+  runs(): FakeRun[];
+}
+
+/** Scripted agent CLIs for a test: a record file and scripts in a temp folder. */
+export function fakeAgents(): FakeAgents {
+  const dir = tempDir('agent-ledger-fakes-');
+  const recordFile = path.join(dir, 'runs.jsonl');
+  let scripts = 0;
+  return {
+    bin: fakeAgentsBin,
+    recordFile,
+    env(script: FakeScript = { steps: [] }, base: Record<string, string> = {}) {
+      const file = path.join(dir, `script-${++scripts}.json`);
+      fs.writeFileSync(file, JSON.stringify(script));
+      // The fakes are `#!/usr/bin/env node` scripts: this node's folder must be on PATH too.
+      const pathVar = [fakeAgentsBin, path.dirname(process.execPath), base.PATH ?? process.env.PATH ?? ''].join(path.delimiter);
+      return { HOME: process.env.HOME ?? dir, ...base, PATH: pathVar, AGENT_LEDGER_FAKE_SCRIPT: file, AGENT_LEDGER_FAKE_RECORD: recordFile };
+    },
+    runs() {
+      if (!fs.existsSync(recordFile)) return [];
+      return fs.readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as FakeRun);
+    },
+  };
+}
