@@ -30,11 +30,11 @@ export function printLines(lines: string[]): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** Seed 002's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 1 otherwise. */
+/** Seed 002's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 4 the ledger is damaged; 1 otherwise. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (LedgerError.is(err)) return exitCodes[err.code];
-  if (StoreError.is(err)) return err.reason === 'tooNew' ? 3 : 1;
+  if (StoreError.is(err)) return err.reason === 'tooNew' ? 3 : err.reason === 'damaged' ? 4 : 1;
   return 1;
 }
 

@@ -8,6 +8,7 @@ import { registerWorkerCommands } from './commands/workerCommands';
 import { registerSessionCommands } from './commands/sessionCommands';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerPipelineCommands } from './commands/pipelineCommands';
+import { registerDbCommands } from './commands/dbCommands';
 
 /** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */
 export function buildProgram(): Command {
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerMemoryCommands(program);
   registerPipelineCommands(program);
+  registerDbCommands(program);
   // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();

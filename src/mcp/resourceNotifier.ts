@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Services } from '../services';
 import type { Disposable } from '../core/emitter';
 import { eventsSince, lastEventSeq } from '../core/events/eventLog';
+import { StoreError } from '../store/errors';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
 
 /**
@@ -12,7 +13,8 @@ import type { FixedResourceDefinition, ResourceTemplateDefinition } from './reso
 export class ResourceNotifier {
   private readonly subscribed = new Set<string>();
   private readonly watchers = new Map<string, Disposable>();
-  private lastSeq: number;
+  /** Undefined while the store cannot be read (a damaged ledger): the first change after a repair sets it. */
+  private lastSeq: number | undefined;
   private readonly listener: Disposable;
 
   constructor(
@@ -21,7 +23,7 @@ export class ResourceNotifier {
     private readonly templates: ResourceTemplateDefinition[],
     private readonly fixed: FixedResourceDefinition[] = [],
   ) {
-    this.lastSeq = services.store.read(lastEventSeq);
+    this.lastSeq = this.currentSeq();
     this.listener = services.store.onDidChange(() => this.flush());
   }
 
@@ -46,8 +48,23 @@ export class ResourceNotifier {
     this.watchers.clear();
   }
 
+  /** The last event's seq; undefined when the store refuses reads (the server still starts and each tool call says why). */
+  private currentSeq(): number | undefined {
+    try {
+      return this.services.store.read(lastEventSeq);
+    } catch (err) {
+      if (StoreError.is(err)) return undefined;
+      throw err;
+    }
+  }
+
   private flush(): void {
-    const events = this.services.store.read((db) => eventsSince(db, this.lastSeq, 10_000));
+    if (this.lastSeq === undefined) {
+      this.lastSeq = this.currentSeq();
+      return;
+    }
+    const since = this.lastSeq;
+    const events = this.services.store.read((db) => eventsSince(db, since, 10_000));
     if (events.length === 0) return;
     this.lastSeq = events[events.length - 1].seq;
     const updated = new Set<string>();

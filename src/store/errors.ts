@@ -1,7 +1,7 @@
 /** Why a store operation failed. */
 export type StoreErrorReason =
   | 'busy' // the cross-process lock could not be taken in time
-  | 'corrupt' // the image or journal cannot be read
+  | 'damaged' // the image or journal is damaged (not a torn tail): reads and writes stop until `db repair`
   | 'lockMisuse'
   | 'readonly' // a write on a store opened read-only
   | 'closed'

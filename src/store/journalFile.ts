@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDir, writeFileDurable } from '../core/files/durableWrite';
+import { damagedError, keepDamagedCopy, sleepSync } from './damage';
 import { StoreError } from './errors';
-import { encodeHeader, encodeRecord, HEADER_SIZE, readHeader, readRecords } from './journal';
+import { encodeHeader, encodeRecord, HEADER_SIZE, readAll, readHeader } from './journal';
 import type { JournalRecord } from './journal';
+import { readRun } from './journalScan';
 
 /** What a catch-up needs from the store holding the in-memory database. */
 export interface Replayer {
@@ -14,19 +16,38 @@ export interface Replayer {
   reloadImage(): void;
 }
 
+interface Stamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+type Attempt = { done: true } | { done: false; damage?: string };
+
 /**
  * This process's cursor in the journal file: which generation it reads, where that file's
  * records start (baseSeq), how far it has read, and whether a torn tail follows. Reading needs
  * no lock; `prepare`, `append` and `reset` run under the store's lock.
+ *
+ * Damage (anything but a torn tail, see journalScan.ts) throws a `damaged` StoreError, keeps a
+ * copy of the file, and sticks: the same error comes back without re-reading until the file
+ * changes (a repair replaces it).
  */
 export class JournalFile {
   private generation: number | undefined;
   private baseSeq = 0;
   private offset = HEADER_SIZE;
+  /** Seq of the last record read from this generation's file (baseSeq before any). */
+  private lastSeq = 0;
   private trailing = false;
-  private stamp: { ino: number; size: number; mtimeMs: number } | undefined;
+  private stamp: Stamp | undefined;
+  private damage: { stamp: Stamp | undefined; error: StoreError } | undefined;
 
-  constructor(readonly path: string) {}
+  /** `keepCopies`: keep a copy of a damaged journal when damage is found (not for read-only stores). */
+  constructor(
+    readonly path: string,
+    private readonly keepCopies = true,
+  ) {}
 
   /** Records in this journal file since its checkpoint. */
   recordsSince(seq: number): number {
@@ -39,14 +60,8 @@ export class JournalFile {
 
   /** Cheap test (one stat) for "another process may have written". */
   changedOnDisk(): boolean {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(this.path);
-    } catch {
-      return false;
-    }
-    const prev = this.stamp;
-    return !(prev && prev.ino === stat.ino && prev.size === stat.size && prev.mtimeMs === stat.mtimeMs);
+    const now = statQuiet(this.path);
+    return now !== undefined && !sameStamp(this.stamp, now);
   }
 
   /** Forgets the file read so far: the image was (re)loaded and the next read starts over. */
@@ -57,6 +72,12 @@ export class JournalFile {
 
   /** Applies every complete record newer than `target.seq`, reloading the image when behind it. */
   catchUp(target: Replayer): void {
+    if (this.damage) {
+      if (sameStamp(this.damage.stamp, statQuiet(this.path))) throw this.damage.error;
+      this.damage = undefined;
+      this.rewind();
+    }
+    let damageSeen = 0;
     for (let attempt = 0; attempt < 20; attempt++) {
       let fd: number;
       try {
@@ -65,44 +86,67 @@ export class JournalFile {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
         throw err;
       }
+      let result: Attempt;
+      const stamp = stampOf(fs.fstatSync(fd));
       try {
-        if (this.catchUpFrom(fd, target)) return;
+        result = this.catchUpFrom(fd, target, stamp);
       } finally {
         fs.closeSync(fd);
       }
+      if (result.done) return;
+      if (result.damage) {
+        // A lockless reader may have caught the header in the middle of its rewrite: look
+        // again before calling it damage.
+        if (++damageSeen >= 3) this.fail(result.damage, stamp);
+        sleepSync(2);
+      }
     }
-    throw new StoreError('corrupt', `could not catch up with ${this.path}: its records do not follow the image`);
+    this.fail(`its records do not follow the image (seq ${target.seq}): the image is older than the journal's base (seq ${this.baseSeq}) or was replaced`, undefined);
   }
 
-  /** One attempt on an open journal; false when the image was reloaded and reading must restart. */
-  private catchUpFrom(fd: number, target: Replayer): boolean {
-    const stat = fs.fstatSync(fd);
-    const header = readHeader(fd);
-    if (!header) throw new StoreError('corrupt', `${this.path} has no valid header`);
+  /** One attempt on an open journal; not done when the image was reloaded or damage was seen. */
+  private catchUpFrom(fd: number, target: Replayer, stamp: Stamp): Attempt {
+    const read = readHeader(fd);
+    if (!read.ok) return { done: false, damage: read.problem };
+    const header = read.header;
     if (header.generation !== this.generation) {
       if (target.seq < header.baseSeq) {
         // The records we miss were folded into a newer image by a checkpoint (or that image is
         // not renamed into place yet: then we retry).
         target.reloadImage();
-        if (target.seq < header.baseSeq) return false;
+        if (target.seq < header.baseSeq) return { done: false };
       }
       this.generation = header.generation;
       this.baseSeq = header.baseSeq;
       this.offset = HEADER_SIZE;
+      this.lastSeq = header.baseSeq;
     }
-    const { records, end, trailing } = readRecords(fd, this.offset);
-    for (const record of records) {
+    const run = readRun(readAll(fd, this.offset), this.offset, this.lastSeq, header.lastSeq);
+    if (run.damage) return { done: false, damage: run.damage };
+    for (const record of run.records) {
       if (record.seq <= target.seq) continue;
       if (record.seq !== target.seq + 1) {
         target.reloadImage();
-        return false;
+        return { done: false };
       }
-      target.apply(record);
+      try {
+        target.apply(record);
+      } catch (err) {
+        if (StoreError.is(err, 'damaged')) return { done: false, damage: err.message };
+        throw err;
+      }
     }
-    this.offset = end;
-    this.trailing = trailing;
-    this.stamp = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
-    return true;
+    if (run.records.length) this.lastSeq = run.records[run.records.length - 1].seq;
+    this.offset = run.end;
+    this.trailing = run.trailing;
+    this.stamp = stamp;
+    return { done: true };
+  }
+
+  private fail(problem: string, stamp: Stamp | undefined): never {
+    const error = damagedError(this.path, problem, this.keepCopies ? keepDamagedCopy(this.path) : undefined);
+    this.damage = { stamp: stamp ?? statQuiet(this.path), error };
+    throw error;
   }
 
   /** Under the lock: creates the journal if absent and cuts off a dead writer's torn tail. */
@@ -112,14 +156,19 @@ export class JournalFile {
       return;
     }
     if (this.trailing) {
+      // Only ever a torn tail: catchUp (under this same lock) threw on anything else.
       fs.truncateSync(this.path, this.offset);
       this.trailing = false;
     }
   }
 
-  /** Under the lock: appends one record and fsyncs it. */
+  /**
+   * Under the lock: appends one record, then rewrites the header with the new last seq (which
+   * upgrades a legacy header), and fdatasyncs both at once.
+   */
   append(record: JournalRecord): void {
     const bytes = encodeRecord(record);
+    const header = encodeHeader({ generation: this.generation ?? 1, baseSeq: this.baseSeq, lastSeq: record.seq });
     const fd = fs.openSync(this.path, 'r+');
     try {
       const size = fs.fstatSync(fd).size;
@@ -128,15 +177,16 @@ export class JournalFile {
         // rather than write a record whose sequence number may collide.
         throw new StoreError('busy', `the journal changed under the lock (expected ${this.offset} bytes, found ${size}); retry`);
       }
-      let written = 0;
-      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, this.offset + written);
+      writeAll(fd, bytes, this.offset);
+      // After the record: a reader that sees the new lastSeq also sees the record.
+      writeAll(fd, header, 0);
       fs.fdatasyncSync(fd);
-      const stat = fs.fstatSync(fd);
-      this.stamp = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+      this.stamp = stampOf(fs.fstatSync(fd));
     } finally {
       fs.closeSync(fd);
     }
     this.offset += bytes.length;
+    this.lastSeq = record.seq;
   }
 
   /** Under the lock: atomically replaces the journal with an empty one of the next generation, starting after `seq`. */
@@ -148,10 +198,31 @@ export class JournalFile {
     writeFileDurable(this.path, encodeHeader({ generation, baseSeq }));
     this.generation = generation;
     this.baseSeq = baseSeq;
+    this.lastSeq = baseSeq;
     this.offset = HEADER_SIZE;
     this.trailing = false;
-    const stat = fs.statSync(this.path);
-    this.stamp = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+    this.stamp = statQuiet(this.path);
     fsyncDir(path.dirname(this.path));
   }
+}
+
+function writeAll(fd: number, bytes: Buffer, at: number): void {
+  let written = 0;
+  while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, at + written);
+}
+
+function stampOf(stat: fs.Stats): Stamp {
+  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+function statQuiet(file: string): Stamp | undefined {
+  try {
+    return stampOf(fs.statSync(file));
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStamp(a: Stamp | undefined, b: Stamp | undefined): boolean {
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }

@@ -4,10 +4,13 @@ import type { SqlJsStatic } from 'sql.js';
 import { Emitter } from '../core/emitter';
 import type { Disposable } from '../core/emitter';
 import type { LedgerDb, SqlReader, SqlWriter, StoreChange } from '../core/ports';
-import { writeFileDurable } from '../core/files/durableWrite';
+import { writeCheckpoint } from './checkpointFiles';
+import { damagedError, keepDamagedCopy } from './damage';
 import { StoreError } from './errors';
-import type { JournalRecord, Statement } from './journal';
+import { readImage } from './imageFile';
+import type { JournalRecord, Outcome, Statement } from './journal';
 import { JournalFile } from './journalFile';
+import { outcomeOf } from './outcomes';
 import { watchJournal } from './journalWatcher';
 import { FileLock } from './lock';
 import { migrate, latestVersion } from './migrations';
@@ -38,6 +41,11 @@ export interface StoreOptions {
  * exact statements and values it executed, fsyncs, commits, and releases. Reads only catch
  * up. Every few thousand records a writer checkpoints: exports the image (temp file, fsync,
  * rename) and replaces the journal with an empty one of a new generation.
+ *
+ * Damage (a damaged image, or a journal with anything worse than a torn tail) does not stop
+ * the store from opening: every read and write throws a `damaged` StoreError until the files
+ * change (`agent-ledger db repair`), so each face can say so with its code instead of showing a
+ * partial ledger or failing to start. Nothing is ever truncated but a torn tail.
  */
 export class LedgerStore implements LedgerDb {
   private session: SqlSession;
@@ -47,6 +55,8 @@ export class LedgerStore implements LedgerDb {
   private queue: Promise<unknown> = Promise.resolve();
   private watcher: Disposable | undefined;
   private closed = false;
+  /** Set while the image on disk is damaged; cleared when the file changes and loads. */
+  private imageDamage: { mtimeMs: number; size: number; error: StoreError } | undefined;
 
   private readonly _onDidChange = new Emitter<StoreChange>();
   readonly onDidChange = this._onDidChange.event;
@@ -58,16 +68,27 @@ export class LedgerStore implements LedgerDb {
     private readonly options: StoreOptions,
   ) {
     this.paths = storePaths(options.dbPath);
-    this.journal = new JournalFile(this.paths.journal);
+    this.journal = new JournalFile(this.paths.journal, !options.readonly);
     this.lock = new FileLock(this.paths.lock, { timeoutMs: options.lockTimeoutMs });
-    this.session = this.loadImage();
+    this.session = SqlSession.load(SQL, undefined, 'empty');
+    try {
+      this.reloadImage();
+    } catch (err) {
+      if (!StoreError.is(err, 'damaged')) throw err;
+    }
   }
 
   static async open(options: StoreOptions): Promise<LedgerStore> {
     const SQL = await loadSqlJs();
     if (!options.readonly) fs.mkdirSync(path.dirname(options.dbPath), { recursive: true });
     const store = new LedgerStore(SQL, options);
-    store.journal.catchUp(store.replayer);
+    try {
+      store.catchUp();
+    } catch (err) {
+      if (StoreError.is(err, 'damaged')) return store; // opens; every read and write says it is damaged
+      store.close();
+      throw err;
+    }
     const version = store.session.userVersion();
     if (version > latestVersion) {
       store.close();
@@ -109,8 +130,18 @@ export class LedgerStore implements LedgerDb {
   /** Notices other processes' writes within `pollMs` even when nobody reads. */
   watch(): void {
     if (this.watcher || this.closed) return;
+    let reported: string | undefined;
     this.watcher = watchJournal(this.paths.journal, this.options.pollMs ?? 250, () => {
-      if (!this.closed) this.refresh();
+      if (this.closed) return;
+      try {
+        this.refresh();
+        reported = undefined;
+      } catch (err) {
+        // Damage is reported once, not on every poll; the next read or write says it again.
+        if (!StoreError.is(err, 'damaged')) throw err;
+        if (reported !== err.message) console.error(`[agent-ledger] ${err.message}`);
+        reported = err.message;
+      }
     });
   }
 
@@ -132,10 +163,21 @@ export class LedgerStore implements LedgerDb {
 
   /** Catches up when the journal changed since we last looked, and tells listeners. */
   private refresh(): void {
-    if (!this.journal.changedOnDisk()) return;
+    if (!this.imageDamage && !this.journal.changedOnDisk()) return;
     const from = this._seq;
-    this.journal.catchUp(this.replayer);
+    this.catchUp();
     if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: true });
+  }
+
+  /** Loads the image again if it was damaged and has changed since, then applies the journal. */
+  private catchUp(): void {
+    if (this.imageDamage) {
+      const stat = statQuiet(this.paths.image);
+      if (stat && stat.mtimeMs === this.imageDamage.mtimeMs && stat.size === this.imageDamage.size) throw this.imageDamage.error;
+      this.imageDamage = undefined;
+      this.reloadImage();
+    }
+    this.journal.catchUp(this.replayer);
   }
 
   /** The store as the journal replays into it. */
@@ -158,28 +200,32 @@ export class LedgerStore implements LedgerDb {
         for (const [sql, params] of record.statements) this.session.exec(sql, params);
       });
     } catch (err) {
-      throw new StoreError('corrupt', `journal record ${record.seq} does not replay: ${(err as Error).message}`);
+      throw new StoreError('damaged', `record seq ${record.seq} does not replay on the image: ${(err as Error).message}`);
     }
     this._seq = record.seq;
   }
 
+  /** The image's database, checked; a damaged image throws (after keeping a copy) and sticks until the file changes. */
   private loadImage(): SqlSession {
-    let bytes: Buffer | undefined;
+    const stat = statQuiet(this.paths.image);
+    const image = readImage(this.paths.image);
     try {
-      bytes = fs.readFileSync(this.paths.image);
+      if (image.status === 'damaged') throw new StoreError('damaged', image.problem);
+      return SqlSession.load(this.SQL, image.status === 'missing' ? undefined : image.database, path.basename(this.paths.image));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!StoreError.is(err, 'damaged')) throw err;
+      const error = damagedError(this.paths.image, err.message, this.options.readonly ? undefined : keepDamagedCopy(this.paths.image));
+      this.imageDamage = { mtimeMs: stat?.mtimeMs ?? 0, size: stat?.size ?? 0, error };
+      throw error;
     }
-    const session = SqlSession.load(this.SQL, bytes, this.paths.image);
-    this._seq = session.imageSeq();
-    this.journal.rewind();
-    return session;
   }
 
   private reloadImage(): void {
-    const old = this.session;
-    this.session = this.loadImage();
-    old.close();
+    const session = this.loadImage();
+    this.session.close();
+    this.session = session;
+    this._seq = session.imageSeq();
+    this.journal.rewind();
   }
 
   // ---- writing ----------------------------------------------------------------------
@@ -196,22 +242,25 @@ export class LedgerStore implements LedgerDb {
   private async writeLocked<T>(fn: (db: SqlWriter) => T): Promise<T> {
     const from = this._seq;
     const result = await this.withLock(() => {
-      this.journal.catchUp(this.replayer);
+      // Throws on damage before anything is written or cut off.
+      this.catchUp();
       if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: true });
       this.journal.prepare(this._seq);
       const statements: Statement[] = [];
+      const outcomes: Outcome[] = [];
       const writer: SqlWriter = {
         ...this.session.reader,
         run: (sql, params) => {
           const out = this.session.exec(sql, params);
           statements.push(params && params.length ? [sql, params] : [sql]);
+          outcomes.push(outcomeOf(sql, out));
           return out;
         },
       };
       // The record is durable before the transaction commits: a failed append rolls back.
       const value = this.session.transaction(() => {
         const v = fn(writer);
-        if (statements.length > 0) this.journal.append({ seq: this._seq + 1, statements });
+        if (statements.length > 0) this.journal.append({ seq: this._seq + 1, statements, outcomes });
         return v;
       });
       if (statements.length > 0) {
@@ -229,26 +278,18 @@ export class LedgerStore implements LedgerDb {
   }
 
   private checkpointLocked(): void {
-    writeFileDurable(this.paths.image, this.session.export(this._seq));
-    this.journal.startNextGeneration(this._seq);
-    this.removeStaleTemps();
-  }
-
-  /** Temp files of writers killed mid-checkpoint. */
-  private removeStaleTemps(): void {
-    const dir = path.dirname(this.paths.image);
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.includes('.tmp-')) continue;
-      const file = path.join(dir, name);
-      try {
-        if (Date.now() - fs.statSync(file).mtimeMs > 60_000) fs.unlinkSync(file);
-      } catch {
-        /* gone already */
-      }
-    }
+    writeCheckpoint(this.paths, this.session.export(this._seq), this.journal, this._seq);
   }
 
   private assertOpen(): void {
     if (this.closed) throw new StoreError('closed', 'the ledger store is closed');
+  }
+}
+
+function statQuiet(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
   }
 }

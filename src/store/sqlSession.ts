@@ -20,7 +20,7 @@ export class SqlSession {
       db = image ? new SQL.Database(image) : new SQL.Database();
       db.exec(META_TABLE);
     } catch (err) {
-      throw new StoreError('corrupt', `${name} is not a readable ledger image: ${(err as Error).message}`);
+      throw new StoreError('damaged', `${name} is not a readable SQLite database: ${(err as Error).message}`);
     }
     // The in-memory database only needs to be consistent, not durable.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON');
@@ -71,13 +71,22 @@ export class SqlSession {
     return Number(this.db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
   }
 
+  /** SQLite's own structural check: ['ok'] or the problems it found. */
+  quickCheck(): string[] {
+    try {
+      return (this.db.exec('PRAGMA quick_check')[0]?.values ?? []).map((row) => String(row[0]));
+    } catch (err) {
+      return [(err as Error).message];
+    }
+  }
+
   /** The journal sequence number the image holds (0 for a new database). */
   imageSeq(): number {
     const row = this.db.exec("SELECT value FROM ledger_meta WHERE key = 'image_seq'")[0]?.values[0]?.[0];
     return row ? Number(row) : 0;
   }
 
-  /** The image bytes, recording `seq` in them (meta rows are never journaled). */
+  /** The database bytes, recording `seq` in them (meta rows are never journaled). */
   export(seq: number): Uint8Array {
     this.db.run("INSERT OR REPLACE INTO ledger_meta (key, value) VALUES ('image_seq', ?)", [String(seq)]);
     return this.db.export();

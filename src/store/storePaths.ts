@@ -3,9 +3,14 @@ export interface StorePaths {
   image: string;
   journal: string;
   lock: string;
+  /** The image before the last checkpoint: with `prevJournal` it rebuilds `image` when that is damaged. */
+  prevImage: string;
+  /** The journal generation the last checkpoint folded into `image`. */
+  prevJournal: string;
 }
 
 export function storePaths(dbPath: string): StorePaths {
   const base = dbPath.replace(/\.db$/, '');
-  return { image: dbPath, journal: `${base}.journal`, lock: `${base}.lock` };
+  const journal = `${base}.journal`;
+  return { image: dbPath, journal, lock: `${base}.lock`, prevImage: `${dbPath}.prev`, prevJournal: `${journal}.prev` };
 }

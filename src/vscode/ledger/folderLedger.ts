@@ -124,6 +124,15 @@ export class FolderLedger extends Disposable {
       // Loaded on first use: sql.js, simple-git and the domain stay out of activation.
       const { createServices } = loadDomain();
       const services = await createServices({ workspace: this.root, watch: true });
+      try {
+        // A damaged ledger still opens (so MCP servers answer each call with its code), but
+        // every read refuses: fail the open here, so the views say why instead of looking empty
+        // (and try again when the files change, e.g. after `agent-ledger db repair`).
+        services.store.read(() => undefined);
+      } catch (err) {
+        services.dispose();
+        throw err;
+      }
       if (this.isDisposed) {
         services.dispose();
         return undefined;
