@@ -21,6 +21,7 @@ const manifestId = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 export class ChecksumWorkspaceTruth implements WorkspaceTruth {
   readonly kind = 'checksum' as const;
   readonly root: string;
+  readonly workspacePath = '';
   private readonly hashFile: HashFile;
   /** The newest manifest this instance saw: the next scan reuses its hashes. */
   private latest: Manifest | undefined;

@@ -52,7 +52,7 @@ export class GitWorktrees implements Worktrees {
       clearStrayFolder(dir, this.workspace);
       const base = await repo.head();
       if (!base) throw new GitError('unsupported', 'A worktree needs a commit to branch from, and this repository has none yet: make a first commit.');
-      const patterns = sparsePatterns(scope);
+      const patterns = sparsePatterns(scope, repo.prefix);
       // Hooks off: a user's post-checkout hook (npm install…) must not run for every worker.
       await repo.run([...repo.noHooks(), 'worktree', 'add', '--quiet', ...(patterns ? ['--no-checkout'] : []), '-b', branch, dir, base]);
       if (patterns) {
@@ -102,7 +102,9 @@ export class GitWorktrees implements Worktrees {
       const rel = path.relative(this.workspace, dir).split(path.sep).join('/');
       throw new LedgerError('InvalidStatus', `the worktree ${rel} no longer exists, so its changes cannot be measured; it was removed by a cleanup or by hand`, { worktree: rel });
     }
-    return new GitWorkspaceTruth(await GitRepo.open(dir));
+    // Measured like the workspace: a subfolder workspace sees the same folder of its worktree.
+    const [worktree, repo] = await Promise.all([GitRepo.open(dir), this.repo()]);
+    return new GitWorkspaceTruth(worktree, repo.prefix);
   }
 
   private repo(): Promise<GitRepo> {
@@ -154,7 +156,7 @@ async function isSparse(dir: string): Promise<boolean> {
 
 /** Re-applies a scope to a reused worktree when it differs from the one checked out. */
 async function applyScope(repo: GitRepo, dir: string, scope: CheckoutScope): Promise<boolean> {
-  const wanted = sparsePatterns(scope);
+  const wanted = sparsePatterns(scope, repo.prefix);
   const sparse = await isSparse(dir);
   if (!wanted) {
     if (sparse) await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'disable']);
