@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { LedgerError } from '../../../src/core/errors';
 import { readArtifact, readState, resolvePipelineDir, writeState } from '../../../src/core/pipeline/specsFiles';
 import { writeFileDurable } from '../../../src/core/files/durableWrite';
+import { PipelineResources, findDefaultsDir } from '../../../src/core/pipeline/resources';
 import { tempDir } from '../../helpers/tmp';
 
 test('a pipeline workspace resolves only to a folder directly under <root>/.specs', () => {
@@ -50,4 +51,17 @@ test('state.json: a clear error when absent or foreign; atomic writes leave no t
   writeFileDurable(path.join(dir.abs, 'state.json'), '{oops');
   assert.throws(() => readState(dir), /not valid JSON/);
   assert.deepEqual(fs.readdirSync(dir.abs), ['state.json']);
+});
+
+test('a flow or agent instructions override linked outside the workspace is refused, never read into a prompt', () => {
+  const root = tempDir();
+  const out = tempDir();
+  fs.writeFileSync(path.join(out, 'secret.md'), 'SECRET');
+  fs.mkdirSync(path.join(root, '.agent-ledger', 'pipeline'), { recursive: true });
+  fs.symlinkSync(out, path.join(root, '.agent-ledger', 'pipeline', 'agents'));
+  fs.symlinkSync(path.join(out, 'secret.md'), path.join(root, '.agent-ledger', 'pipeline', 'flow.yaml'));
+  const resources = new PipelineResources(root, findDefaultsDir(path.join(__dirname, '..', '..', '..', 'src')));
+  assert.throws(() => resources.flow(), (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/flow.yaml');
+  fs.copyFileSync(path.join(out, 'secret.md'), path.join(out, 'implementer.md'));
+  assert.throws(() => resources.agentInstructions('implementer'), (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/agents');
 });
