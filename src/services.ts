@@ -18,6 +18,8 @@ import { WorktreeCleanup } from './core/workers/worktreeCleanup';
 import { PipelineService } from './core/pipeline/pipelineService';
 import { RewindService } from './core/tracking/rewindService';
 import { findDefaultsDir } from './core/pipeline/resources';
+import { confinedPath } from './core/files/confinedPath';
+import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -26,12 +28,31 @@ export interface LedgerPaths {
   dataDir: string;
   /** `<workspace>/.agent-ledger/ledger.db` unless overridden with `--db`. */
   dbPath: string;
+  /** The folder of this workspace's task worktrees: `<workspace>/.agent-ledger/worktrees`, or one the user chose. */
+  worktreesDir: string;
 }
 
-export function ledgerPaths(workspace: string, dbPath?: string): LedgerPaths {
+export function ledgerPaths(workspace: string, dbPath?: string, worktreesDir?: string): LedgerPaths {
   const ws = path.resolve(workspace);
   const dataDir = path.join(ws, '.agent-ledger');
-  return { workspace: ws, dataDir, dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, 'ledger.db') };
+  return {
+    workspace: ws,
+    dataDir,
+    dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, 'ledger.db'),
+    worktreesDir: worktreesDir ? workspaceWorktreesDir(worktreesDir, ws) : path.join(dataDir, 'worktrees'),
+  };
+}
+
+/**
+ * The store's files, unless the user named them (`--db`), must stay inside the workspace by
+ * their real path: `.agent-ledger/` or `ledger.db`/`ledger.journal`/`ledger.lock` committed as
+ * links would make every write land outside.
+ */
+function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
+  if (explicitDb) return;
+  confinedPath(paths.workspace, paths.dataDir);
+  const base = paths.dbPath.replace(/\.db$/, '');
+  for (const file of [paths.dbPath, `${base}.journal`, `${base}.lock`]) confinedPath(paths.workspace, file);
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
@@ -46,6 +67,11 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Let agents answer pipeline checkpoints with `user_response` (`mcp serve --allow-agent-checkpoints`); off: a person decides. */
   allowAgentCheckpoints?: boolean;
+  /**
+   * Where task worktrees go when not `.agent-ledger/worktrees` (`--worktrees-dir`, the
+   * `agentLedger.worktreesDir` setting): always the user's word, never a file of the repository.
+   */
+  worktreesDir?: string;
 }
 
 export interface Services {
@@ -74,7 +100,8 @@ export interface Services {
 
 /** The one composition root: the extension, every MCP server process and the CLI build these. */
 export async function createServices(options: ServiceOptions): Promise<Services> {
-  const paths = ledgerPaths(options.workspace, options.dbPath);
+  const paths = ledgerPaths(options.workspace, options.dbPath, options.worktreesDir);
+  confineStore(paths, options.dbPath !== undefined);
   const store = await LedgerStore.open({ dbPath: paths.dbPath, readonly: options.readonly });
   if (options.watch) store.watch();
   if (!options.readonly) {
@@ -87,9 +114,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     return truth;
   };
   const clock = options.clock ?? systemClock;
-  const worktrees = new GitWorktrees(paths.workspace, path.join(paths.dataDir, 'worktrees'));
+  const explicitWorktrees = options.worktreesDir !== undefined;
+  const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
   // A task started by a worker is measured in its worktree, where the work happens.
-  const truthOf = (task?: Task): Promise<WorkspaceTruth> => (task?.worktree ? worktrees.truth(path.join(paths.workspace, ...task.worktree.split('/'))) : getTruth());
+  const truthOf = (task?: Task): Promise<WorkspaceTruth> => (task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth());
   const tracking = new TrackingService(store, truthOf, clock);
   const queries = new LedgerQueries(store);
   const fileMode = { readonly: options.readonly === true };
@@ -111,7 +139,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     agents,
     memory,
     sessions: new SessionService(store, agents, getTruth, clock),
-    workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace }),
+    workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     dispose: () => {

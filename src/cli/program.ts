@@ -10,6 +10,9 @@ import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerPipelineCommands } from './commands/pipelineCommands';
 import { registerDbCommands } from './commands/dbCommands';
 
+const worktreesFlag = '--worktrees-dir <dir>';
+const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
+
 /** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */
 export function buildProgram(): Command {
   const program = new Command('agent-ledger')
@@ -17,6 +20,7 @@ export function buildProgram(): Command {
     .version(version, '-v, --version')
     .option('-w, --workspace <dir>', 'workspace folder (default: the current folder)')
     .option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)')
+    .option(worktreesFlag, worktreesHelp)
     .option('--json', 'print JSON instead of text')
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions(false)
@@ -36,6 +40,7 @@ export function buildProgram(): Command {
     if (cmd !== program) {
       cmd.option('-w, --workspace <dir>', 'workspace folder (default: the current folder)');
       cmd.option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)');
+      cmd.option(worktreesFlag, worktreesHelp);
       cmd.option('--json', 'print JSON instead of text');
     }
   }

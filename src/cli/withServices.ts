@@ -12,17 +12,27 @@ import { reportError } from './output';
  * failure into seed 002's exit code. Read-only commands never create `.agent-ledger/`.
  */
 export async function withServices(cmd: Command, mode: { readonly: boolean }, run: (services: Services) => Promise<void> | void): Promise<void> {
-  const opts = cmd.optsWithGlobals<CommonOptions>();
+  const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
   let services: Services | undefined;
   try {
     const workspace = resolveWorkspace(opts.workspace);
-    services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly });
+    services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly, worktreesDir: worktreesDirOption(opts) });
     await run(services);
   } catch (err) {
     process.exitCode = reportError(err, opts.json === true);
   } finally {
     services?.dispose();
   }
+}
+
+/** `--worktrees-dir <dir>` (global): where task worktrees go instead of `.agent-ledger/worktrees`. */
+export interface WorktreesOption {
+  worktreesDir?: string;
+}
+
+export function worktreesDirOption(opts: WorktreesOption): string | undefined {
+  const dir = opts.worktreesDir?.trim();
+  return dir ? path.resolve(dir) : undefined;
 }
 
 export function resolveWorkspace(workspace: string | undefined): string {

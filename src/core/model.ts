@@ -83,6 +83,13 @@ export interface Task {
   worktree: string | null;
   /** Write scopes of the agents that worked on the task; complete_task flags changes outside all of them. */
   writeScope: WriteScope[] | null;
+  /**
+   * Where complete_task measured `filesChanged`: the Git repository's top level (the worker's
+   * worktree for a task run in one; null outside Git or before completion).
+   */
+  repositoryRoot: string | null;
+  /** The workspace folder inside `repositoryRoot` that `filesChanged` paths are relative to ('' = the root). */
+  workspacePath: string | null;
   createdAt: string;
   updatedAt: string;
 }

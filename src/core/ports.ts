@@ -68,7 +68,10 @@ export interface RenamedFile {
   to: string;
 }
 
-/** Paths relative to `WorkspaceTruth.root`, with `/` separators, sorted. */
+/**
+ * Paths relative to the workspace folder (`WorkspaceTruth.root` + `workspacePath`), with `/`
+ * separators, sorted. Files inside a submodule appear under its path (`sub/x.txt`).
+ */
 export interface FileChanges {
   added: string[];
   modified: string[];
@@ -96,6 +99,12 @@ export interface WorkspaceTruth {
   readonly kind: SnapshotType;
   /** Repository top level (git) or the workspace folder (checksum). */
   readonly root: string;
+  /**
+   * The workspace folder relative to `root`, `/`-separated, '' when it is the root (always ''
+   * for checksums). A subfolder workspace (a package of a monorepo) sees only what lies inside
+   * it: changes, commits, file contents and rewinds, all with paths relative to it.
+   */
+  readonly workspacePath: string;
   /** Captures the working state (tracked + untracked − ignored) without touching it. */
   snapshot(label: string): Promise<Snapshot>;
   /** Protects a snapshot from garbage collection under a readable name (e.g. `task-12`). */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
-import { writeFileDurable } from '../core/files/durableWrite';
+import { confinedPath, writeFileConfined } from '../core/files/confinedPath';
 import { diffManifests, md5File, scanManifest } from './checksumManifest';
 import type { HashFile, Manifest } from './checksumManifest';
 import { GitError } from './errors';
@@ -21,6 +21,7 @@ const manifestId = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 export class ChecksumWorkspaceTruth implements WorkspaceTruth {
   readonly kind = 'checksum' as const;
   readonly root: string;
+  readonly workspacePath = '';
   private readonly hashFile: HashFile;
   /** The newest manifest this instance saw: the next scan reuses its hashes. */
   private latest: Manifest | undefined;
@@ -62,7 +63,8 @@ export class ChecksumWorkspaceTruth implements WorkspaceTruth {
   private async scan(label: string, base: Manifest | undefined): Promise<Manifest> {
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     const manifest = await scanManifest(this.root, { id, label }, base, this.hashFile);
-    writeFileDurable(this.manifestPath(id), JSON.stringify(manifest));
+    // The manifests folder is `.agent-ledger/snapshots/`: never written through a link leading out.
+    writeFileConfined(this.root, this.manifestPath(id), JSON.stringify(manifest));
     this.latest = newer(this.latest, manifest);
     return manifest;
   }
@@ -73,7 +75,7 @@ export class ChecksumWorkspaceTruth implements WorkspaceTruth {
     }
     if (this.latest?.id === snapshot.id) return this.latest;
     try {
-      return JSON.parse(await readFile(this.manifestPath(snapshot.id), 'utf8')) as Manifest;
+      return JSON.parse(await readFile(confinedPath(this.root, this.manifestPath(snapshot.id)), 'utf8')) as Manifest;
     } catch (ex) {
       if ((ex as NodeJS.ErrnoException).code !== 'ENOENT' && !(ex instanceof SyntaxError)) throw ex;
       throw new GitError('snapshotMissing', `The manifest of snapshot ${snapshot.id} is missing or damaged in ${this.dataDir}.`);

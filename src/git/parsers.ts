@@ -38,6 +38,62 @@ export function parseNameStatus(output: string): FileChanges {
     else if (status === 'D') changes.deleted.push(file);
     else changes.modified.push(file);
   }
+  return sortChanges(changes);
+}
+
+/** One record of `git diff-tree -r -z --raw`: modes and object ids on both sides. */
+export interface RawChange {
+  /** A, M, D, T, R, C, U (the similarity score dropped). */
+  status: string;
+  oldMode: string;
+  newMode: string;
+  oldSha: string;
+  newSha: string;
+  /** The source of a rename or copy. */
+  from?: string;
+  path: string;
+}
+
+/** The mode of a gitlink: a submodule's commit recorded in its superproject's tree. */
+export const gitlinkMode = '160000';
+
+/**
+ * Parses `git diff-tree -r -z --raw --find-renames`:
+ * `:100644 100644 <sha> <sha> M\0path\0`, `:100644 100644 <sha> <sha> R100\0old\0new\0`.
+ */
+export function parseRawDiff(output: string): RawChange[] {
+  const fields = splitNul(output);
+  const changes: RawChange[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const [oldMode, newMode, oldSha, newSha, score] = fields[i++].replace(/^:/, '').split(' ');
+    const status = score.charAt(0);
+    if (status === 'R' || status === 'C') {
+      const from = fields[i++];
+      changes.push({ status, oldMode, newMode, oldSha, newSha, from, path: fields[i++] });
+    } else {
+      changes.push({ status, oldMode, newMode, oldSha, newSha, path: fields[i++] });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Raw changes as added/modified/deleted/renamed, sorted: type changes (T) and unmerged (U)
+ * count as modified, copies (C) as added — the classification of {@link parseNameStatus}.
+ */
+export function rawToFileChanges(changes: readonly RawChange[]): FileChanges {
+  const out: FileChanges = { added: [], modified: [], deleted: [], renamed: [] };
+  for (const c of changes) {
+    if (c.status === 'R') out.renamed.push({ from: c.from!, to: c.path });
+    else if (c.status === 'A' || c.status === 'C') out.added.push(c.path);
+    else if (c.status === 'D') out.deleted.push(c.path);
+    else out.modified.push(c.path);
+  }
+  return sortChanges(out);
+}
+
+/** Sorts every list of `changes` in place (UTF-16 code units) and returns it. */
+export function sortChanges(changes: FileChanges): FileChanges {
   changes.added.sort(byCodeUnits);
   changes.modified.sort(byCodeUnits);
   changes.deleted.sort(byCodeUnits);

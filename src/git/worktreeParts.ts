@@ -36,14 +36,18 @@ export async function listWorktrees(repo: GitRepo): Promise<ListedWorktree[]> {
 
 /**
  * Sparse-checkout lines (non-cone, gitignore syntax) for a read scope: each read glob anchored
- * at the top (`src/**` → `/src/**`, as the scope's globs are matched from the root), then each
- * exclude as a negation. Null when everything is readable and nothing excluded: no sparse
- * checkout at all, which keeps a full worktree as cheap as `git worktree add`.
+ * at the workspace folder (`src/**` → `/src/**`, or `/pkg/app/src/**` when the workspace is the
+ * repository's `pkg/app/`: scopes are written relative to the workspace, like every path the
+ * ledger reports), then each exclude as a negation; a scope that reads everything keeps the
+ * whole repository checked out. Null when everything is readable and nothing
+ * excluded: no sparse checkout at all, which keeps a full worktree as cheap as `git worktree add`.
  */
-export function sparsePatterns(scope: CheckoutScope): string[] | null {
+export function sparsePatterns(scope: CheckoutScope, prefix = ''): string[] | null {
   const everything = scope.read.some((g) => g === '**' || g === '**/*');
   if (everything && scope.exclude.length === 0) return null;
-  const anchor = (glob: string) => `/${glob.replace(/^\/+/, '')}`;
+  const folder = prefix.replace(/\/*$/, '/').replace(/^\/$/, '').replace(/[\\*?[!#]/g, '\\$&');
+  const anchor = (glob: string) => `/${folder}${glob.replace(/^\/+/, '')}`;
+  // Everything readable stays the whole repository (a package builds with the root's files); excludes still apply.
   return [...(everything ? ['/*'] : scope.read.map(anchor)), ...scope.exclude.map((g) => `!${anchor(g)}`)];
 }
 

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckoutScope, PreparedWorktree, WorkspaceTruth, WorktreeRemoval, WorktreeState, Worktrees } from '../core/ports';
 import { LedgerError } from '../core/errors';
+import { confinedPath, mkdirConfined } from '../core/files/confinedPath';
 import { GitError } from './errors';
 import { GitRepo, runGit } from './gitRepo';
 import { GitWorkspaceTruth } from './gitWorkspaceTruth';
@@ -21,18 +22,24 @@ export class GitWorktrees implements Worktrees {
 
   /**
    * @param workspace the workspace folder (its repository's HEAD is the base of new worktrees).
-   * @param root the only folder worktrees may live in: `<workspace>/.agent-ledger/worktrees`.
+   * @param root the only folder worktrees may live in: `<workspace>/.agent-ledger/worktrees`, or
+   *   the folder the user chose (`explicit`).
+   * @param options.explicit the user chose `root` (a setting or a flag): it may lie outside the
+   *   workspace. Otherwise `root` must resolve inside it — a `.agent-ledger/worktrees` that arrived
+   *   with the repository as a symbolic link is refused, never followed.
    */
   constructor(
     private readonly workspace: string,
     private readonly root: string,
+    private readonly options: { explicit: boolean } = { explicit: false },
   ) {}
 
   async prepare(target: string, branch: string, scope: CheckoutScope, options: { keepScope: boolean }): Promise<PreparedWorktree> {
     const dir = this.confine(target);
     if (!branchName.test(branch)) throw new GitError('invalidName', `Worktree branch "${branch}" must look like task-<id>-s<sessionId>.`);
     const repo = await this.repo();
-    fs.mkdirSync(this.root, { recursive: true });
+    if (this.options.explicit) fs.mkdirSync(this.root, { recursive: true });
+    else mkdirConfined(this.workspace, this.root);
     // Two sessions of one task may ask at once: one creates, the other then reuses.
     return withFolderLock(`${dir}.lock`, async () => {
       const known = (await listWorktrees(repo)).find((w) => samePath(w.path, dir));
@@ -45,7 +52,7 @@ export class GitWorktrees implements Worktrees {
       clearStrayFolder(dir, this.workspace);
       const base = await repo.head();
       if (!base) throw new GitError('unsupported', 'A worktree needs a commit to branch from, and this repository has none yet: make a first commit.');
-      const patterns = sparsePatterns(scope);
+      const patterns = sparsePatterns(scope, repo.prefix);
       // Hooks off: a user's post-checkout hook (npm install…) must not run for every worker.
       await repo.run([...repo.noHooks(), 'worktree', 'add', '--quiet', ...(patterns ? ['--no-checkout'] : []), '-b', branch, dir, base]);
       if (patterns) {
@@ -95,7 +102,9 @@ export class GitWorktrees implements Worktrees {
       const rel = path.relative(this.workspace, dir).split(path.sep).join('/');
       throw new LedgerError('InvalidStatus', `the worktree ${rel} no longer exists, so its changes cannot be measured; it was removed by a cleanup or by hand`, { worktree: rel });
     }
-    return new GitWorkspaceTruth(await GitRepo.open(dir));
+    // Measured like the workspace: a subfolder workspace sees the same folder of its worktree.
+    const [worktree, repo] = await Promise.all([GitRepo.open(dir), this.repo()]);
+    return new GitWorkspaceTruth(worktree, repo.prefix);
   }
 
   private repo(): Promise<GitRepo> {
@@ -104,12 +113,16 @@ export class GitWorktrees implements Worktrees {
     return this.repoPromise;
   }
 
-  /** Paths come from the ledger, never from a tool argument; still, nothing outside `root` is touched. */
+  /**
+   * Paths come from the ledger, never from a tool argument; still, nothing outside `root` is
+   * touched, and `root` (unless the user chose it) stays inside the workspace by its real path.
+   */
   private confine(target: string): string {
     const dir = path.resolve(target);
     if (path.dirname(dir) !== path.resolve(this.root) || !folderName.test(path.basename(dir))) {
       throw new GitError('invalidPath', `${target} is not a task worktree folder under ${this.root}.`);
     }
+    if (!this.options.explicit) confinedPath(this.workspace, dir);
     return dir;
   }
 }
@@ -143,7 +156,7 @@ async function isSparse(dir: string): Promise<boolean> {
 
 /** Re-applies a scope to a reused worktree when it differs from the one checked out. */
 async function applyScope(repo: GitRepo, dir: string, scope: CheckoutScope): Promise<boolean> {
-  const wanted = sparsePatterns(scope);
+  const wanted = sparsePatterns(scope, repo.prefix);
   const sparse = await isSparse(dir);
   if (!wanted) {
     if (sparse) await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'disable']);

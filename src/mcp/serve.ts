@@ -11,6 +11,8 @@ export interface ServeOptions {
   verbose?: boolean;
   /** Accept `user_response` from agents at pipeline checkpoints (off: a person decides). */
   allowAgentCheckpoints?: boolean;
+  /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
+  worktreesDir?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   const familySet = resolveFamilies(options.enable, options.disable);
-  const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true });
+  const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const { server, dispose } = createServer(services, { families: familySet });
   const transport = new StdioServerTransport();
   let closed = false;

@@ -2,13 +2,14 @@ import { v1Tracking } from './migrations/v1Tracking';
 import { v2TaskManagement } from './migrations/v2TaskManagement';
 import { v3Pipelines } from './migrations/v3Pipelines';
 import { v4SessionsByAgent } from './migrations/v4SessionsByAgent';
+import { v5TaskLocation } from './migrations/v5TaskLocation';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
  * same journaled transaction as the version bump, so every process replays it identically.
  * Append new versions at the end; never edit a released one.
  */
-const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent];
+const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation];
 
 export const latestVersion = migrations.length;
 

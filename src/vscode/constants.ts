@@ -27,6 +27,7 @@ export const Settings = {
   Section: 'agentLedger',
   ToolFamilies: 'toolFamilies',
   ClaudeDesktopConfigPath: 'claudeDesktopConfigPath',
+  WorktreesDir: 'worktreesDir',
   Notifications: 'notifications.humanReview',
   PipelineNotifications: 'notifications.pipelineCheckpoints',
 } as const;

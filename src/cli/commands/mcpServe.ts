@@ -3,7 +3,7 @@ import { serveStdio } from '../../mcp/serve';
 import { families, defaultFamilies } from '../../mcp/families';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
-import { resolveWorkspace } from '../withServices';
+import { resolveWorkspace, worktreesDirOption } from '../withServices';
 
 export function registerMcpCommands(program: Command): void {
   const mcp = program.command('mcp').description('The MCP server');
@@ -17,13 +17,13 @@ export function registerMcpCommands(program: Command): void {
     serve.option(`--disable-${f}`, `hide the ${f} tools`);
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
-    const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string }>();
+    const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }>();
     try {
       const enable = families.filter((f) => opts[camel(`enable-${f}`)] === true);
       const disable = families.filter((f) => opts[camel(`disable-${f}`)] === true);
       const both = enable.filter((f) => disable.includes(f));
       if (both.length) throw new LedgerError('ValidationError', `--enable-${both[0]} and --disable-${both[0]} contradict each other`);
-      await serveStdio({ workspace: resolveWorkspace(all.workspace), dbPath: all.db, enable, disable, verbose: opts.verbose === true, allowAgentCheckpoints: opts.allowAgentCheckpoints === true });
+      await serveStdio({ workspace: resolveWorkspace(all.workspace), dbPath: all.db, worktreesDir: worktreesDirOption(all), enable, disable, verbose: opts.verbose === true, allowAgentCheckpoints: opts.allowAgentCheckpoints === true });
     } catch (err) {
       process.exitCode = reportError(err, false);
     }

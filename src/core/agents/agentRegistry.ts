@@ -7,6 +7,7 @@ import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { StatCache } from '../files/statCache';
 import { writeNewFile } from '../files/writeNewFile';
+import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
 import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
 
@@ -20,6 +21,8 @@ export const agentsFolder = '.agent-ledger/agents';
  */
 export class AgentRegistry {
   private readonly cache = new StatCache<AgentDefinition>((text, file) => parseAgentFile(text, this.relative(file)));
+  /** Definition files (by stem) that link outside the workspace, as of the last listing. */
+  private linkedOut = new Map<string, LedgerError>();
 
   constructor(
     private readonly db: LedgerDb,
@@ -41,26 +44,37 @@ export class AgentRegistry {
 
   /** One definition; AgentNotFound (or ConfigError when its file is broken). */
   async get(name: string): Promise<AgentDefinition> {
-    return findAgent(await this.list(), name);
+    const list = await this.list();
+    refuseLinkedOut(this.linkedOut, name);
+    return findAgent(list, name);
   }
 
   /** One definition as the files are now, without touching the index (resources, views). */
   lookup(name: string): AgentDefinition {
-    return findAgent(this.current(), name);
+    const list = this.current();
+    refuseLinkedOut(this.linkedOut, name);
+    return findAgent(list, name);
   }
 
   /** The definitions as the files are now, without touching the index. */
   current(): AgentList {
     const folder = this.folder;
-    if (!fs.existsSync(folder)) {
+    // A link out (the folder or a definition) is refused: a definition's prompt goes into launch prompts.
+    if (!fs.existsSync(folder) && !isLink(folder)) {
       // First use: write the defaults, or show them as they would be in a read-only process.
       if (this.options.readonly) return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
-      createDefaults(folder);
+      createDefaults(this.workspace, folder);
     }
     const agents: AgentDefinition[] = [];
     const problems: AgentProblem[] = [];
-    const files = fs.readdirSync(folder).filter(isAgentFile).sort();
-    for (const name of files) {
+    const listing = listConfined(this.workspace, agentsFolder);
+    this.linkedOut = new Map();
+    for (const { name, error } of listing.refused) {
+      if (!isAgentFile(name)) continue;
+      problems.push({ file: `${agentsFolder}/${name}`, message: error.message });
+      this.linkedOut.set(name.replace(/\.(ya?ml|md)$/, ''), error);
+    }
+    for (const name of listing.names.filter(isAgentFile)) {
       const file = path.join(folder, name);
       try {
         const agent = this.cache.get(file);
@@ -94,8 +108,8 @@ export class AgentRegistry {
  * process sees either no agents folder or a complete one; a folder someone else put there
  * first (a user, or a racing process) wins and is never overwritten.
  */
-function createDefaults(folder: string): void {
-  fs.mkdirSync(path.dirname(folder), { recursive: true });
+function createDefaults(workspace: string, folder: string): void {
+  mkdirConfined(workspace, path.dirname(folder));
   const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
   try {
     for (const agent of defaultAgents) writeNewFile(path.join(staging, `${agent.name}.yaml`), agentYaml({ ...agent, file: '' }, Infinity));
@@ -106,6 +120,23 @@ function createDefaults(folder: string): void {
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Asking for an agent whose file links outside fails loudly, even when another file defines the
+ * same name: a committed link named after an agent is an attempt to read a file into its prompt.
+ */
+function refuseLinkedOut(linkedOut: ReadonlyMap<string, LedgerError>, name: string): void {
+  const error = linkedOut.get(name.trim());
+  if (error) throw error;
 }
 
 function findAgent({ agents, problems }: AgentList, name: string): AgentDefinition {

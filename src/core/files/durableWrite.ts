@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 export function writeFileDurable(file: string, bytes: Uint8Array | string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
-  const fd = fs.openSync(tmp, 'w');
+  // Exclusive create: never opened through a link someone put at that name.
+  const fd = fs.openSync(tmp, 'wx');
   try {
     fs.writeFileSync(fd, bytes);
     fs.fsyncSync(fd);

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 export function writeNewFile(file: string, content: string): boolean {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(temp, content);
+  fs.writeFileSync(temp, content, { flag: 'wx' });
   try {
     fs.linkSync(temp, file);
     return true;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileDurable } from '../files/durableWrite';
+import { confinedPath, listConfined, writeFileConfined, writeNewFileConfined } from '../files/confinedPath';
 import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
@@ -8,7 +8,6 @@ import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { StatCache } from '../files/statCache';
-import { writeNewFile } from '../files/writeNewFile';
 import { setFrontMatterFields } from '../files/frontMatter';
 import type { MemoryEntry, MemoryProblem, MemoryStatus } from './memoryModel';
 import { isMemoryName, memoryFolder } from './memoryModel';
@@ -87,7 +86,7 @@ export class MemoryBank {
       file: rel,
     };
     if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be added');
-    if (!writeNewFile(path.join(this.workspace, ...rel.split('/')), formatMemoryFile(entry))) {
+    if (!writeNewFileConfined(this.workspace, rel, formatMemoryFile(entry))) {
       throw new LedgerError('InvalidStatus', `memory entry ${input.category}/${input.id} already exists (${rel}); edit the file or choose another id`, { id: input.id, category: input.category, file: rel });
     }
     const now = iso(this.clock.now());
@@ -106,7 +105,8 @@ export class MemoryBank {
     const rel = `${memoryFolder}/${category}/${id}.md`;
     if (!isMemoryName(category) || !isMemoryName(id)) throw new LedgerError('NotFound', `no memory entry ${category}/${id}`, { category, id });
     if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be changed');
-    const file = path.join(this.workspace, ...rel.split('/'));
+    // A link out is refused (ConfigError naming it) before anything is read.
+    const file = confinedPath(this.workspace, rel);
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -122,7 +122,7 @@ export class MemoryBank {
       throw new LedgerError('ConfigError', `${rel} cannot be read as a memory entry: ${(err as Error).message}`, { file: rel });
     }
     if (entry.status === status) return entry;
-    writeFileDurable(file, next);
+    writeFileConfined(this.workspace, rel, next);
     const updated: MemoryEntry = { ...entry, status };
     const now = iso(this.clock.now());
     await this.db.write((tx) => {
@@ -162,8 +162,8 @@ export class MemoryBank {
 
   private signature(): string {
     const parts: string[] = [];
-    for (const category of safeReaddir(this.folder)) {
-      for (const name of safeReaddir(path.join(this.folder, category))) {
+    for (const category of this.entries(memoryFolder).names) {
+      for (const name of this.entries(`${memoryFolder}/${category}`).names) {
         try {
           const s = fs.statSync(path.join(this.folder, category, name), { bigint: true });
           parts.push(`${category}/${name}:${s.size}:${s.mtimeNs}`);
@@ -175,13 +175,31 @@ export class MemoryBank {
     return parts.join('|');
   }
 
+  /**
+   * Entries of a folder of the bank that stay inside the workspace: a category folder or an
+   * entry linked outside (a cloned repository can carry links) is never read.
+   */
+  private entries(rel: string, problems?: MemoryProblem[]): { names: string[] } {
+    try {
+      const listing = listConfined(this.workspace, rel);
+      for (const { name, error } of listing.refused) {
+        if (!name.startsWith('.')) problems?.push({ file: `${rel}/${name}`, message: `skipped: ${error.message}` });
+      }
+      return listing;
+    } catch (err) {
+      // The bank's own folder linked outside: nothing of it is read (the signature sees an empty bank).
+      if (problems) throw err;
+      return { names: [] };
+    }
+  }
+
   private readFolder(): { entries: MemoryEntry[]; problems: MemoryProblem[] } {
     const entries: MemoryEntry[] = [];
     const problems: MemoryProblem[] = [];
-    for (const category of safeReaddir(this.folder).sort()) {
+    for (const category of this.entries(memoryFolder, problems).names) {
       const dir = path.join(this.folder, category);
       if (category.startsWith('.') || !isDirectory(dir)) continue;
-      for (const name of safeReaddir(dir).sort()) {
+      for (const name of this.entries(`${memoryFolder}/${category}`, problems).names) {
         if (name.startsWith('.') || !name.endsWith('.md')) continue;
         const file = path.join(dir, name);
         const rel = this.relative(file);
@@ -252,14 +270,6 @@ function upsert(tx: SqlWriter, e: MemoryEntry, now: string): void {
   );
 }
 
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
 function isDirectory(p: string): boolean {
   try {

@@ -8,6 +8,7 @@ import type { DecisionRecord, PipelineState, PipelineStatus, TaskMode, TaskStatu
 import { COMPLETED_PHASE, SETUP_PHASE, totals } from './pipelineState';
 import type { PipelineResources } from './resources';
 import { readState, resolvePipelineDir } from './specsFiles';
+import { isConfined } from '../files/confinedPath';
 import { nextStep } from './stateMachine';
 import type { Finding, Verdict } from './verdict';
 
@@ -102,7 +103,7 @@ export class PipelineQueries {
     const artifact = (name: string | undefined): PhaseView['artifact'] => {
       if (!name || name.includes('{task_id}')) return null;
       const file = path.join(dir.abs, name);
-      return { name, path: file, exists: fs.existsSync(file) };
+      return { name, path: file, exists: fs.existsSync(file) && isConfined(this.root, file) };
     };
     const phase = (id: string, label: string, kind: PhaseView['kind'], output?: string): PhaseView => {
       const r = state.phases[id];
@@ -175,7 +176,7 @@ function listMarkdown(folder: string): { name: string; path: string }[] {
   try {
     return fs
       .readdirSync(folder)
-      .filter((n) => n.endsWith('.md'))
+      .filter((n) => n.endsWith('.md') && isConfined(folder, n))
       .sort()
       .map((name) => ({ name, path: path.join(folder, name) }));
   } catch {

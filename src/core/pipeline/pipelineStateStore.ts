@@ -12,7 +12,7 @@ import { isFinal } from './pipelineState';
 import { insertPipelineDecision, upsertPipeline } from './pipelineRepo';
 import type { PipelineDir } from './specsFiles';
 import { readArtifact, readState, writeState } from './specsFiles';
-import { writeFileDurable } from '../files/durableWrite';
+import { writeFileConfined } from '../files/confinedPath';
 import { indexEntry, upsertSpecsIndex } from './specsIndex';
 
 export interface StateChange {
@@ -47,7 +47,7 @@ export class PipelineStateStore {
       s.workflow_id = workflowKey(workflowId);
       const id = upsertPipeline(tx, s, workflowId);
       appendEvent(tx, { ts: s.created_at, kind: 'pipeline.started', workflowId, entity: 'pipeline', entityId: String(id), payload: { workspace: s.workspace, effort: s.effort, phase: s.current_phase } });
-      writeFileDurable(path.join(dir.abs, 'request.md'), requestMd);
+      writeFileConfined(dir.root, path.join(dir.abs, 'request.md'), requestMd);
       writeState(dir, s);
       return s;
     });

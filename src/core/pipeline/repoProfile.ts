@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readFileConfined } from '../files/confinedPath';
 
 /**
  * Layer 3 of the prompt: what kind of repository this is — language shares by bytes of
@@ -91,7 +92,8 @@ export interface Manifests {
 function readManifests(root: string): Manifests {
   const read = (name: string): string | undefined => {
     try {
-      return fs.readFileSync(path.join(root, name), 'utf8');
+      // Manifests feed prompts: one linked outside the workspace reads as absent.
+      return readFileConfined(root, name);
     } catch {
       return undefined;
     }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../errors';
+import { confinedPath } from '../files/confinedPath';
 import type { FlowTemplate } from './flowTemplate';
 import { parseFlow } from './flowTemplate';
 
@@ -28,18 +29,23 @@ export class PipelineResources {
   /** The repository's flow.yaml when it has one, else the default. */
   flow(): FlowTemplate {
     const override = path.join(this.root, OVERRIDE_DIR, 'flow.yaml');
-    const file = fs.existsSync(override) ? override : path.join(this.defaultsDir, 'flow.yaml');
+    const file = this.exists(override) ? override : path.join(this.defaultsDir, 'flow.yaml');
     return this.cached(file, (text) => parseFlow(text, path.relative(this.root, file).startsWith('..') ? 'default flow (resources/pipeline/flow.yaml)' : path.relative(this.root, file)));
   }
 
   /** Layer 1 of a prompt: `agents/<name>.md`, the repository's own first. */
   agentInstructions(name: string): string {
     if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new LedgerError('ConfigError', `agent name "${name}" is not a plain name`);
-    for (const dir of [path.join(this.root, OVERRIDE_DIR, 'agents'), path.join(this.defaultsDir, 'agents')]) {
-      const file = path.join(dir, `${name}.md`);
-      if (fs.existsSync(file)) return this.cached(file, (text) => text);
-    }
+    const override = path.join(this.root, OVERRIDE_DIR, 'agents', `${name}.md`);
+    if (this.exists(override)) return this.cached(override, (text) => text);
+    const shipped = path.join(this.defaultsDir, 'agents', `${name}.md`);
+    if (fs.existsSync(shipped)) return this.cached(shipped, (text) => text);
     throw new LedgerError('ConfigError', `no instructions for agent "${name}": add ${path.join(OVERRIDE_DIR, 'agents', `${name}.md`)}`, { agent: name });
+  }
+
+  /** Whether a repository override exists; one linked outside the workspace is refused (ConfigError naming the link). */
+  private exists(override: string): boolean {
+    return fs.existsSync(confinedPath(this.root, override));
   }
 
   private cached<T>(file: string, parse: (text: string) => T): T {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { LedgerError, validationError } from '../errors';
-import { writeFileDurable } from '../files/durableWrite';
+import { confinedPath, listConfined, writeFileConfined } from '../files/confinedPath';
 import type { PipelineState } from './pipelineState';
 import { stateSchemaId } from './pipelineState';
 
@@ -15,6 +15,8 @@ export interface PipelineDir {
   rel: string;
   abs: string;
   name: string;
+  /** The workspace folder: nothing of the pipeline is read or written outside its real path. */
+  root: string;
 }
 
 export const SPECS_DIR = '.specs';
@@ -24,7 +26,7 @@ const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
 /**
  * Resolves a pipeline workspace given as `.specs/<name>`, `./.specs/<name>`, an absolute path
  * or (for people at a terminal; `bare: false` refuses it) the bare `<name>`. Anything outside `<root>/.specs/` is refused
- * before any file is touched.
+ * before any file is touched — also through a symbolic link (`.specs` or the folder linked out).
  */
 export function resolvePipelineDir(root: string, ref: string, options: { bare?: boolean } = {}): PipelineDir {
   const raw = ref.trim().replace(/\\/g, '/').replace(/\/+$/, '');
@@ -40,7 +42,8 @@ export function resolvePipelineDir(root: string, ref: string, options: { bare?: 
   if (!name || !namePattern.test(name)) {
     throw validationError(`workspace "${ref}" is not a pipeline folder: it must be ${SPECS_DIR}/<name> inside ${root} (no "..", no other folder)`, { field: 'workspace', workspace: ref });
   }
-  return { rel: `${SPECS_DIR}/${name}`, abs, name };
+  confinedPath(root, abs);
+  return { rel: `${SPECS_DIR}/${name}`, abs, name, root: path.resolve(root) };
 }
 
 export function stateFile(dir: PipelineDir): string {
@@ -48,13 +51,13 @@ export function stateFile(dir: PipelineDir): string {
 }
 
 export function hasState(dir: PipelineDir): boolean {
-  return fs.existsSync(stateFile(dir));
+  return fs.existsSync(confinedPath(dir.root, stateFile(dir)));
 }
 
 export function readState(dir: PipelineDir): PipelineState {
   let text: string;
   try {
-    text = fs.readFileSync(stateFile(dir), 'utf8');
+    text = fs.readFileSync(confinedPath(dir.root, stateFile(dir)), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new LedgerError('NotFound', `no pipeline in ${dir.rel} (${dir.rel}/state.json does not exist); start one with pipeline_init, or list them with \`agent-ledger pipeline list\``, { workspace: dir.rel });
@@ -74,12 +77,13 @@ export function readState(dir: PipelineDir): PipelineState {
 }
 
 export function writeState(dir: PipelineDir, state: PipelineState): void {
-  writeFileDurable(stateFile(dir), `${JSON.stringify(state, null, 2)}\n`);
+  writeFileConfined(dir.root, stateFile(dir), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** A file inside the pipeline folder, or null when absent. Names come from the flow (checked at load). */
 export function readArtifact(dir: PipelineDir, name: string): string | null {
-  const file = path.join(dir.abs, name);
+  // Artifacts end up in prompts: one linked outside is refused, never read.
+  const file = confinedPath(dir.root, path.join(dir.abs, name));
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -106,16 +110,20 @@ export function fingerprintText(text: string | null): string | null {
   return text === null ? null : createHash('sha1').update(text).digest('hex');
 }
 
-/** Existing pipeline folder names under `<root>/.specs`, sorted. */
+/** Existing pipeline folder names under `<root>/.specs`, sorted (none when `.specs` leads outside). */
 export function listPipelineNames(root: string): string[] {
   try {
-    return fs
-      .readdirSync(path.join(root, SPECS_DIR), { withFileTypes: true })
-      .filter((e) => e.isDirectory() && namePattern.test(e.name))
-      .map((e) => e.name)
-      .sort();
+    return listConfined(root, SPECS_DIR).names.filter((name) => namePattern.test(name) && isDirectory(path.join(root, SPECS_DIR, name)));
   } catch {
     return [];
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FlowTemplate } from './flowTemplate';
 import type { PipelineState } from './pipelineState';
 import { totals } from './pipelineState';
 import { SPECS_DIR } from './specsFiles';
-import { writeFileDurable } from '../files/durableWrite';
+import { readFileConfined, writeFileConfined } from '../files/confinedPath';
 import type { Severity } from './verdict';
 
 /**
@@ -47,7 +46,8 @@ export function specsIndexPath(root: string): string {
 /** The index, or an empty one when absent or unreadable (the flywheel is a bonus, never a blocker). */
 export function readSpecsIndex(root: string): SpecsIndex {
   try {
-    const parsed = JSON.parse(fs.readFileSync(specsIndexPath(root), 'utf8')) as SpecsIndex;
+    // Confined: an index linked outside reads as absent (the flywheel is a bonus).
+    const parsed = JSON.parse(readFileConfined(root, specsIndexPath(root))) as SpecsIndex;
     if (parsed && Array.isArray(parsed.pipelines)) return parsed;
   } catch {
     /* absent or broken: start over */
@@ -60,7 +60,7 @@ export function upsertSpecsIndex(root: string, entry: SpecsIndexEntry, now: stri
   const index = readSpecsIndex(root);
   const others = index.pipelines.filter((p) => p.workspace !== entry.workspace);
   const pipelines = [...others, entry].slice(-MAX_ENTRIES);
-  writeFileDurable(specsIndexPath(root), `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`);
+  writeFileConfined(root, specsIndexPath(root), `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`);
 }
 
 /** The index entry of a finished pipeline; `request` and `improvement` are the texts of request.md and improvement.md. */

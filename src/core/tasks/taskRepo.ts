@@ -35,6 +35,8 @@ export interface TaskRow {
   selected_session_id: number | null;
   worktree: string | null;
   write_scope: string | null;
+  repository_root: string | null;
+  workspace_path: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -74,6 +76,8 @@ export function toTask(r: TaskRow): Task {
     selectedSessionId: r.selected_session_id ?? null,
     worktree: r.worktree ?? null,
     writeScope: fromJson<WriteScope[] | null>(r.write_scope, null),
+    repositoryRoot: r.repository_root ?? null,
+    workspacePath: r.workspace_path ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -113,6 +117,8 @@ const columns: Record<string, [string, (v: never) => SqlValue]> = {
   selectedSessionId: ['selected_session_id', (v: number | null) => v],
   worktree: ['worktree', (v: string | null) => v],
   writeScope: ['write_scope', (v: unknown) => toJson(v)],
+  repositoryRoot: ['repository_root', (v: string | null) => v],
+  workspacePath: ['workspace_path', (v: string | null) => v],
 };
 
 export type TaskPatch = Partial<Omit<Task, 'id' | 'snapshot' | 'createdAt' | 'updatedAt'>> & { snapshot?: Snapshot | null };

@@ -30,4 +30,8 @@ export interface CompleteTaskResult {
   snapshot_id: string;
   end_snapshot_id: string;
   completed_at: string;
+  /** The Git repository's top level the files were measured in (a worker's worktree for a task run there); null outside Git. */
+  repositoryRoot: string | null;
+  /** The workspace folder inside it that `files_changed` paths are relative to ('' when it is the top level). */
+  workspacePath: string;
 }

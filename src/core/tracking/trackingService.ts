@@ -195,6 +195,7 @@ export class TrackingService {
 
     const truth = await this.truth(task);
     const changes = await truth.changesSince(snapshot);
+    const location = { repositoryRoot: truth.kind === 'git' ? truth.root : null, workspacePath: truth.workspacePath };
     const verification = withWriteScope(verifyScope(task.areas, changes.files), task.writeScope, changes.files);
     const running = this.db.read((db) => childTasks(db, taskId).filter((c) => !isFinished(c.status)));
     if (running.length) verification.warnings.push(`⚠️ ${running.length} sub-task(s) still running: ${running.map((c) => taskKey(c.id)).join(', ')}`);
@@ -220,6 +221,8 @@ export class TrackingService {
           verification,
           commits: changes.commits,
           endSnapshotId: changes.to.id,
+          repositoryRoot: location.repositoryRoot,
+          workspacePath: location.workspacePath,
           ...(status === 'success' ? { progress: 100 } : {}),
         },
         now,
@@ -246,6 +249,7 @@ export class TrackingService {
       snapshot_id: snapshot.id,
       end_snapshot_id: changes.to.id,
       completed_at: now,
+      ...location,
     };
   }
 }

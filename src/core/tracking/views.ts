@@ -37,6 +37,8 @@ export function taskView(task: Task): Record<string, unknown> {
     outcome: task.outcome,
     metadata: task.metadata,
     filesChanged: task.filesChanged,
+    repositoryRoot: task.repositoryRoot,
+    workspacePath: task.workspacePath,
     verification: task.verification,
     commits: task.commits,
     createdAt: task.createdAt,

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { LedgerDb, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
 import type { Task } from '../model';
 import { parseId, taskKey } from '../ids';
@@ -13,7 +12,7 @@ import { endSessionRow, insertSession, runningSessions, setSessionBranch } from 
 import { applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
-import { branchNameOf, recordWorktreeUse, worktreePathOf } from './worktreeRepo';
+import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
 import type { WorkerCommandInput } from './workerSchemas';
 
 /** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
@@ -40,6 +39,8 @@ export interface WorkerDeps {
   worktrees: Worktrees;
   clock: Clock;
   workspace: string;
+  /** The folder of this workspace's worktrees, when the user chose one outside `.agent-ledger/worktrees`. */
+  worktreesDir?: string;
 }
 
 /**
@@ -56,7 +57,7 @@ export class WorkerService {
     const agent = await this.resolveAgent(input.agent, task);
     const client = input.client ?? agent.client;
     db.read((r) => requireNoRunningSession(r, taskId, agent.name, input.allowConcurrent));
-    const rel = worktreePathOf(taskId);
+    const rel = worktreePathOf(taskId, this.d.workspace, this.d.worktreesDir);
     const startedAt = iso(this.d.clock.now());
 
     // The session is recorded first: its id names the branch of a new worktree.
@@ -74,7 +75,7 @@ export class WorkerService {
     try {
       // Another agent's session working there keeps its checkout: the scope is not changed under it.
       const scope = { read: agent.scope.read, exclude: agent.scope.exclude };
-      prepared = await this.d.worktrees.prepare(path.join(this.d.workspace, ...rel.split('/')), branchNameOf(taskId, sessionId), scope, { keepScope: shared });
+      prepared = await this.d.worktrees.prepare(worktreeFolder(this.d.workspace, rel), branchNameOf(taskId, sessionId), scope, { keepScope: shared });
       if (task.snapshot === null) {
         truth = await this.d.worktrees.truth(prepared.path);
         // A worktree just created holds exactly its base commit, which is then the exact start

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { LedgerDb, Worktrees } from '../ports';
 import { notFound, parseId } from '../ids';
 import type { Clock } from '../time';
@@ -6,7 +5,7 @@ import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { getTask } from '../tasks/taskRepo';
 import { runningSessions } from '../sessions/sessionRepo';
-import { activeWorktrees, markWorktreeRemoved } from './worktreeRepo';
+import { activeWorktrees, markWorktreeRemoved, worktreeFolder } from './worktreeRepo';
 import type { WorktreeRecord } from './worktreeRepo';
 import type { WorktreeCleanupInput } from './workerSchemas';
 
@@ -68,7 +67,7 @@ export class WorktreeCleanup {
   }
 
   private async consider(record: WorktreeRecord, requested: boolean, input: WorktreeCleanupInput): Promise<RemovedWorktree | { skip: string }> {
-    const abs = path.join(this.workspace, ...record.path.split('/'));
+    const abs = worktreeFolder(this.workspace, record.path);
     const state = await this.worktrees.inspect(abs, record.branch);
     const base = { taskId: record.taskId, worktree: record.path, branch: record.branch };
     if (!state.exists) {

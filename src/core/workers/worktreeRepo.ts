@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import type { SqlReader, SqlWriter } from '../ports';
 
 /** The worktree of a task, as the ledger remembers it (the folder itself is Git's). */
@@ -40,9 +42,34 @@ function toRecord(r: WorktreeRow): WorktreeRecord {
   };
 }
 
-/** The workspace-relative worktree of a task (seed 002's layout). */
-export function worktreePathOf(taskId: number): string {
-  return `.agent-ledger/worktrees/task-${taskId}`;
+/** Where worktrees live unless the user says otherwise (seed 002's layout), relative to the workspace. */
+export const defaultWorktreesFolder = '.agent-ledger/worktrees';
+
+/**
+ * The worktree of a task as the ledger records it: workspace-relative (`.agent-ledger/worktrees/task-5`)
+ * inside the workspace, absolute in a folder the user chose (`--worktrees-dir`, `agentLedger.worktreesDir`).
+ */
+export function worktreePathOf(taskId: number, workspace: string, worktreesDir?: string): string {
+  const folder = path.resolve(workspace, worktreesDir ?? defaultWorktreesFolder);
+  const rel = path.relative(path.resolve(workspace), folder);
+  const inside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return inside ? [...rel.split(path.sep).filter(Boolean), `task-${taskId}`].join('/') : path.join(folder, `task-${taskId}`);
+}
+
+/** The absolute folder of a recorded worktree path (workspace-relative or absolute). */
+export function worktreeFolder(workspace: string, recorded: string): string {
+  return path.resolve(workspace, recorded);
+}
+
+/**
+ * The folder of one workspace's worktrees inside a folder the user chose for every workspace
+ * (e.g. `~/worktrees` in user settings): `<dir>/<folder name>-<8 hex of its path>`, so two
+ * repositories never share `task-1`.
+ */
+export function workspaceWorktreesDir(dir: string, workspace: string): string {
+  const ws = path.resolve(workspace);
+  const name = path.basename(ws).replace(/[^A-Za-z0-9._-]+/g, '-') || 'workspace';
+  return path.join(path.resolve(dir), `${name}-${createHash('sha1').update(ws).digest('hex').slice(0, 8)}`);
 }
 
 /** Seed 002's branch name: the task and the session that created the worktree. */

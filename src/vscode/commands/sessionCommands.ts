@@ -48,12 +48,12 @@ export class SessionCommands {
     if (!target) return undefined;
     const { session } = target.item;
     if (!session.worktree) throw new LedgerError('NotFound', `session ${session.id} works in the workspace itself, not in a worktree`, { sessionId: session.id });
-    const parts = session.worktree.split('/');
-    const folder = path.join(target.ledger.root, ...parts);
+    // Workspace-relative, or absolute in the folder the user chose (agentLedger.worktreesDir).
+    const folder = path.resolve(target.ledger.root, session.worktree);
     if (!target.item.worktreeActive || !existsSync(folder)) {
       throw new LedgerError('NotFound', `the worktree of session ${session.id} (${session.worktree}) is gone: it was cleaned up or deleted`, { sessionId: session.id, worktree: session.worktree });
     }
-    await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.joinPath(target.ledger.folder.uri, ...parts), { forceNewWindow: true });
+    await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
     return { folder };
   }
 

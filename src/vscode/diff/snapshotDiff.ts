@@ -7,7 +7,7 @@ import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 
 /**
- * Serves `agent-ledger-snapshot:/<repo path>?folder=…&task=…` — a file as it was in a task's
+ * Serves `agent-ledger-snapshot:/<workspace path>?folder=…&task=…` — a file as it was in a task's
  * snapshot — so VS Code's own diff editor can compare it with the file on disk. Snapshots never
  * change, so VS Code may cache what this returns.
  */
@@ -44,8 +44,9 @@ export async function openTaskFileDiff(ledger: FolderLedger, taskId: number, fil
   const services = await ledger.require();
   const { task } = services.queries.task(taskId);
   const truth = await services.truth();
-  // Paths are relative to the repository (or the task's worktree), not to the workspace folder.
-  const root = task.worktree ? path.join(ledger.root, ...task.worktree.split('/')) : truth.root;
+  // Paths are relative to the workspace folder — or to the same folder of the task's worktree,
+  // which may lie outside the workspace (agentLedger.worktreesDir).
+  const root = task.worktree ? path.join(path.resolve(ledger.root, task.worktree), ...truth.workspacePath.split('/').filter(Boolean)) : ledger.root;
   const left = snapshotUri(ledger, task.id, file.kind === 'renamed' && file.from ? file.from : file.path, file.kind === 'added');
   const right = file.kind === 'deleted' ? snapshotUri(ledger, task.id, file.path, true) : vscode.Uri.file(path.join(root, ...file.path.split('/')));
   const title = `${path.posix.basename(file.path)} (${taskKey(task.id)} snapshot ↔ now)`;

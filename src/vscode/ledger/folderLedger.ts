@@ -8,6 +8,7 @@ import type { LedgerEvent } from '../../core/events/eventLog';
 import { TaskTreeQueries } from '../../core/tracking/taskTree';
 import { Disposable } from '../lifecycle';
 import { loadDomain } from './loadDomain';
+import { worktreesDirSetting } from '../worktreesSetting';
 
 export type LedgerState = 'absent' | 'opening' | 'open' | 'failed';
 
@@ -123,7 +124,7 @@ export class FolderLedger extends Disposable {
     try {
       // Loaded on first use: sql.js, simple-git and the domain stay out of activation.
       const { createServices } = loadDomain();
-      const services = await createServices({ workspace: this.root, watch: true });
+      const services = await createServices({ workspace: this.root, watch: true, worktreesDir: worktreesDirSetting() });
       try {
         // A damaged ledger still opens (so MCP servers answer each call with its code), but
         // every read refuses: fail the open here, so the views say why instead of looking empty

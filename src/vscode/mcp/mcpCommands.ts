@@ -6,6 +6,8 @@ import type { LedgerMcpProvider } from './mcpProvider';
 import { clientConfigPath, clientLabels, mergeServerEntry, serverName, toEntry } from './clientConfigs';
 import type { ClientKind, MergeResult } from './clientConfigs';
 import { externalLaunch, shellLine } from './serverLaunch';
+import { worktreesDirSetting } from '../worktreesSetting';
+import { confinedPath } from '../../core/files/confinedPath';
 
 /**
  * "Add to Claude Code / Cursor / Claude Desktop" and "Copy MCP server command": the same server
@@ -24,8 +26,12 @@ export class McpCommands {
     if (!ledger) return undefined;
     const override = vscode.workspace.getConfiguration(Settings.Section).get<string>(Settings.ClaudeDesktopConfigPath);
     const file = clientConfigPath(kind, ledger.root, override);
-    // Project files may be committed and read on other machines: `node`, not this machine's path to it.
-    const launch = externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: kind !== 'claudeDesktop' });
+    const project = kind !== 'claudeDesktop';
+    // A project file (`.mcp.json`, `.cursor/mcp.json`) is never written through a link leading out.
+    if (project) confinedPath(ledger.root, file);
+    // Project files may be committed and read on other machines: `node`, not this machine's path
+    // to it, and not this user's worktrees folder either.
+    const launch = externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: project, worktreesDir: project ? undefined : worktreesDirSetting() });
     const result = mergeServerEntry(file, serverName(kind, ledger.root), toEntry(launch));
     const where = file.startsWith(ledger.root + path.sep) ? path.relative(ledger.root, file) : file;
     const kept = result.otherServers.length ? ` (kept ${result.otherServers.length} other server${result.otherServers.length === 1 ? '' : 's'})` : '';
@@ -41,7 +47,7 @@ export class McpCommands {
   async copyCommand(folder?: vscode.Uri): Promise<string | undefined> {
     const ledger = await this.registry.pick(folder, 'Copy the MCP server command of which folder?');
     if (!ledger) return undefined;
-    const line = shellLine(externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: false }));
+    const line = shellLine(externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: false, worktreesDir: worktreesDirSetting() }));
     await vscode.env.clipboard.writeText(line);
     void vscode.window.showInformationMessage('Copied the Agent Ledger MCP server command. Any MCP client can run it (stdio).');
     return line;

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import { Settings, mcpProviderId } from '../constants';
 import { editorRuntimeLaunch, selectedFamilies } from './serverLaunch';
+import { worktreesDirSetting } from '../worktreesSetting';
 
 /**
  * Gives VS Code (Copilot's agent mode) one Agent Ledger MCP server per workspace folder: the
@@ -24,6 +25,7 @@ export class LedgerMcpProvider extends Disposable implements vscode.McpServerDef
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this._onDidChange.fire()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${Settings.Section}.${Settings.WorktreesDir}`)) this._onDidChange.fire();
         if (e.affectsConfiguration(`${Settings.Section}.${Settings.ToolFamilies}`)) {
           this.log.info(`tool families changed to ${this.families().join(', ')}: refreshing the MCP server definitions`);
           this._onDidChange.fire();
@@ -44,10 +46,12 @@ export class LedgerMcpProvider extends Disposable implements vscode.McpServerDef
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const families = this.families();
+    const worktreesDir = worktreesDirSetting();
     const definitions = folders.map((folder) => {
-      const launch = editorRuntimeLaunch(this.cliPath, folder.uri.fsPath, families);
+      const launch = editorRuntimeLaunch(this.cliPath, folder.uri.fsPath, families, worktreesDir);
       const label = folders.length > 1 ? `Agent Ledger (${folder.name})` : 'Agent Ledger';
-      const definition = new vscode.McpStdioServerDefinition(label, launch.command, launch.args, launch.env, `${this.extensionVersion}+${families.join('.') || 'none'}`);
+      const version = `${this.extensionVersion}+${families.join('.') || 'none'}${worktreesDir ? '+worktrees' : ''}`;
+      const definition = new vscode.McpStdioServerDefinition(label, launch.command, launch.args, launch.env, version);
       definition.cwd = folder.uri;
       return definition;
     });

@@ -34,16 +34,17 @@ export function selectedFamilies(setting: unknown): Family[] {
   return families.filter((f) => list.includes(f));
 }
 
-export function serverArgs(cliPath: string, workspace: string, selected: readonly string[]): string[] {
-  return [cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected)];
+/** `worktreesDir`: the user's `agentLedger.worktreesDir`, passed as `--worktrees-dir`. */
+export function serverArgs(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): string[] {
+  return [cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
 }
 
 /**
  * The editor's own runtime: VS Code's Electron binary (or code-server's Node) runs plain Node
  * scripts with ELECTRON_RUN_AS_NODE=1, so no system Node is needed.
  */
-export function editorRuntimeLaunch(cliPath: string, workspace: string, selected: readonly string[]): ServerLaunch {
-  return { command: process.execPath, args: serverArgs(cliPath, workspace, selected), env: { ELECTRON_RUN_AS_NODE: '1' } };
+export function editorRuntimeLaunch(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): ServerLaunch {
+  return { command: process.execPath, args: serverArgs(cliPath, workspace, selected, worktreesDir), env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 /**
@@ -52,10 +53,10 @@ export function editorRuntimeLaunch(cliPath: string, workspace: string, selected
  * editor's runtime. `bareNode` writes `node` instead of its absolute path, for project files
  * that other machines read.
  */
-export function externalLaunch(cliPath: string, workspace: string, selected: readonly string[], options: { bareNode: boolean }): ServerLaunch {
+export function externalLaunch(cliPath: string, workspace: string, selected: readonly string[], options: { bareNode: boolean; worktreesDir?: string }): ServerLaunch {
   const node = findNode();
-  if (!node) return editorRuntimeLaunch(cliPath, workspace, selected);
-  return { command: options.bareNode ? 'node' : node, args: serverArgs(cliPath, workspace, selected), env: {} };
+  if (!node) return editorRuntimeLaunch(cliPath, workspace, selected, options.worktreesDir);
+  return { command: options.bareNode ? 'node' : node, args: serverArgs(cliPath, workspace, selected, options.worktreesDir), env: {} };
 }
 
 /** A line to paste into a POSIX shell. */

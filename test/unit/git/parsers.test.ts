@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCatFileBatch, parseLog, parseLsTree, parseNameStatus, splitNul } from '../../../src/git/parsers';
+import { parseCatFileBatch, parseLog, parseLsTree, parseNameStatus, parseRawDiff, rawToFileChanges, splitNul } from '../../../src/git/parsers';
 
 test('parseNameStatus reads diff-tree -z output, renames, type changes and odd names included', () => {
   // Literal output of `git diff-tree -r -z --find-renames --name-status` (C from -C).
@@ -19,6 +19,24 @@ test('parseNameStatus sorts every list and returns empty lists for no output', (
   const sorted = parseNameStatus('M\0z\0M\0a/b\0M\0A\0R050\0y\0x\0R090\0b\0c\0');
   assert.deepEqual(sorted.modified, ['A', 'a/b', 'z']);
   assert.deepEqual(sorted.renamed, [{ from: 'b', to: 'c' }, { from: 'y', to: 'x' }]);
+});
+
+test('parseRawDiff reads diff-tree -z --raw output: modes, object ids, renames and gitlinks', () => {
+  // Literal output of `git diff-tree -r -z --raw --find-renames` (the gitlink line from a submodule bump).
+  const a = '0cfbf08886fca9a91cb753ec8734c84fcbe52c9f';
+  const b = '0750edc07d6415dcc07ae0351e9397b0222b7ba7';
+  const c = '7313de99f2606f4f167d2376839b35af8daef62a';
+  const output =
+    `:100644 100644 ${a} ${a} R100\0other/g\0other/h\0` +
+    `:100644 100644 ${b} ${c} M\0pkg/a b.txt\0` +
+    `:160000 160000 ${a} ${c} M\0sub\0` +
+    `:000000 100644 ${'0'.repeat(40)} ${b} A\0new\0` +
+    `:100644 000000 ${b} ${'0'.repeat(40)} D\0gone\0`;
+  const raw = parseRawDiff(output);
+  assert.deepEqual(raw[0], { status: 'R', oldMode: '100644', newMode: '100644', oldSha: a, newSha: a, from: 'other/g', path: 'other/h' });
+  assert.deepEqual(raw[2], { status: 'M', oldMode: '160000', newMode: '160000', oldSha: a, newSha: c, path: 'sub' });
+  assert.deepEqual(rawToFileChanges(raw), { added: ['new'], modified: ['pkg/a b.txt', 'sub'], deleted: ['gone'], renamed: [{ from: 'other/g', to: 'other/h' }] });
+  assert.deepEqual(parseRawDiff(''), []);
 });
 
 test('parseLog reads NUL-separated fields of several commits, quotes and unicode kept', () => {

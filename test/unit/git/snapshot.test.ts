@@ -103,15 +103,15 @@ test('an empty repository (unborn HEAD) snapshots with head null, also with no f
   assert.equal(fs.existsSync(path.join(root, '.git', 'index')), false, 'no index was created');
 });
 
-test('a workspace that is a subfolder snapshots the whole repository, with repo-relative paths', async () => {
+test('a workspace that is a subfolder sees only its folder, with paths relative to it (more in subfolderWorkspace.test.ts)', async () => {
   const root = makeRepo({ 'top.txt': 't\n', 'pkg/app/main.ts': 'm\n' });
   const truth = await truthOf(path.join(root, 'pkg', 'app'));
   assert.equal(truth.root, root);
+  assert.equal(truth.workspacePath, 'pkg/app');
   const start = await truth.snapshot('sub');
   write(root, { 'top.txt': 'changed\n', 'pkg/app/main.ts': 'changed\n', 'pkg/other.ts': 'new\n' });
   const changes = await truth.changesSince(start);
-  assert.deepEqual(changes.files.modified, ['pkg/app/main.ts', 'top.txt']);
-  assert.deepEqual(changes.files.added, ['pkg/other.ts']);
+  assert.deepEqual(changes.files, { added: [], modified: ['main.ts'], deleted: [], renamed: [] });
 });
 
 test('GitRepo.open reports a folder outside Git as notARepository and finds git and common dirs', async () => {

@@ -164,5 +164,8 @@ describe('worktree parsers', () => {
     assert.equal(sparsePatterns({ read: ['**/*'], exclude: [] }), null);
     assert.deepEqual(sparsePatterns({ read: ['**/*'], exclude: ['**/*.env'] }), ['/*', '!/**/*.env']);
     assert.deepEqual(sparsePatterns({ read: ['src/**', 'package.json'], exclude: ['src/secret'] }), ['/src/**', '/package.json', '!/src/secret']);
+    // A subfolder workspace: scopes are relative to it, so they are anchored at its folder.
+    assert.deepEqual(sparsePatterns({ read: ['src/**'], exclude: ['**/*.env'] }, 'pkg/app/'), ['/pkg/app/src/**', '!/pkg/app/**/*.env']);
+    assert.deepEqual(sparsePatterns({ read: ['**/*'], exclude: ['x'] }, 'pkg/a*p/'), ['/*', '!/pkg/a\\*p/x']);
   });
 });

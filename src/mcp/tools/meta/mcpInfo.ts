@@ -45,6 +45,7 @@ export const mcpInfoTool = defineTool({
       timings: { storePollIntervalMs: serverLimits.storePollMs, lockTimeoutMs: serverLimits.lockTimeoutMs },
       safety: {
         pathsConfinedToWorkspace: true,
+        pathConfinement: 'real paths, symlinks included: a path (or a folder of .agent-ledger/ or .specs/) that resolves outside the workspace is refused on read and on write; worktrees go elsewhere only with --worktrees-dir',
         shellCommands: 'never: every launch command is built from quoted arguments',
         networkListeners: 'none',
         // A pipeline checkpoint waits for a person unless the server was started with --allow-agent-checkpoints.

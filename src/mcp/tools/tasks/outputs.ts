@@ -30,6 +30,8 @@ export const taskOutput = z.looseObject({
   selectedSessionId: z.number().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  repositoryRoot: z.string().nullable().optional().describe("Where complete_task measured filesChanged: the Git repository's top level (a worker's worktree for a task run there); null before completion or outside Git"),
+  workspacePath: z.string().nullable().optional().describe('The workspace folder inside repositoryRoot that filesChanged paths are relative to ("" = the top level)'),
 });
 
 export const scopeOutput = z.object({ read: z.array(z.string()), write: z.array(z.string()), exclude: z.array(z.string()) });

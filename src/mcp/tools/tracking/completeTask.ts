@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { completionStatuses, testsStatuses } from '../../../core/model';
 import { defineTool } from '../../toolDefinition';
-import { commitOutput, fileChangesOutput, taskIdInput, verificationOutput } from './schemas';
+import { commitOutput, fileChangesOutput, repositoryRootOutput, taskIdInput, verificationOutput, workspacePathOutput } from './schemas';
 
 export const completeTaskTool = defineTool({
   name: 'complete_task',
   family: 'tracking',
   title: 'Complete task',
   description:
-    "Complete a task and compute its file changes from Git: everything that differs between the task's start snapshot and now (commits made during the task, uncommitted edits and new untracked files; nothing that was already dirty before), checked against the declared areas.",
+    "Complete a task and compute its file changes from Git: everything that differs between the task's start snapshot and now (commits made during the task, uncommitted edits and new untracked files, files inside submodules; nothing that was already dirty before), checked against the declared areas. Paths are relative to the workspace folder, which may be a subfolder of the repository (see repositoryRoot and workspacePath).",
   input: z.strictObject({
     task_id: taskIdInput,
     status: z.enum(completionStatuses).describe('How the task ended'),
@@ -43,6 +43,8 @@ export const completeTaskTool = defineTool({
     snapshot_id: z.string(),
     end_snapshot_id: z.string(),
     completed_at: z.string(),
+    repositoryRoot: repositoryRootOutput,
+    workspacePath: workspacePathOutput,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: (args, { services }) => services.tracking.completeTask(args),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 export const taskIdInput = z.union([z.string().min(1).max(100), z.number().int().positive()]).describe('Task ID returned by start_task (e.g. "task-12"; 12 works too)');
 
 export const fileChangesOutput = z.object({
-  added: z.array(z.string()).describe('Files that did not exist at start_task'),
+  added: z.array(z.string()).describe('Files that did not exist at start_task (paths relative to the workspace folder; files inside a submodule under its path)'),
   modified: z.array(z.string()).describe('Files whose content or mode changed'),
   deleted: z.array(z.string()).describe('Files that existed at start_task and are gone'),
   renamed: z.array(z.object({ from: z.string(), to: z.string() })).describe('Files moved (content mostly kept)'),
@@ -24,3 +24,12 @@ export const commitOutput = z.object({
   author: z.string(),
   date: z.string(),
 });
+
+export const repositoryRootOutput = z
+  .string()
+  .nullable()
+  .describe("The Git repository's top level the changes were measured in (a worker's worktree for a task run there); null outside Git");
+
+export const workspacePathOutput = z
+  .string()
+  .describe('The workspace folder inside repositoryRoot that every path is relative to ("" when the workspace is the top level, e.g. "packages/app" in a monorepo)');

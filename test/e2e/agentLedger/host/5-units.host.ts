@@ -28,6 +28,11 @@ describe('server launch', () => {
     const line = shellLine({ command: '/opt/My Editor/code', args: serverArgs('/x/cli.js', "/ws/it's", ['tracking', 'tasks', 'pipeline', 'pm']), env: { ELECTRON_RUN_AS_NODE: '1' } });
     assert.equal(line, `ELECTRON_RUN_AS_NODE=1 '/opt/My Editor/code' /x/cli.js mcp serve --workspace "/ws/it's" --enable-pm`);
   });
+
+  it('passes the user’s worktrees folder (agentLedger.worktreesDir) as --worktrees-dir', () => {
+    assert.deepEqual(serverArgs('/x/cli.js', '/ws', ['tracking', 'tasks', 'pipeline'], '/disk/worktrees').slice(-2), ['--worktrees-dir', '/disk/worktrees']);
+    assert.equal(serverArgs('/x/cli.js', '/ws', ['tracking', 'tasks', 'pipeline']).includes('--worktrees-dir'), false);
+  });
 });
 
 describe('client config files', () => {
