@@ -29,7 +29,7 @@ export const mcpInfoTool = defineTool({
     features: z.record(z.string(), z.boolean()),
     timings: z.record(z.string(), z.number()),
     safety: z.record(z.string(), z.unknown()),
-    limits: z.object({ maxInputBytes: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
+    limits: z.object({ maxInputBytes: z.number(), maxMessageBytes: z.number(), maxJsonDepth: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
     workspace: z.string(),
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
@@ -51,7 +51,13 @@ export const mcpInfoTool = defineTool({
         humanCheckpointsEnforced: !services.pipelines.allowsAgentCheckpoints,
         agentCheckpointDecisions: services.pipelines.allowsAgentCheckpoints,
       },
-      limits: { maxInputBytes: serverLimits.maxInputBytes, defaultTimeoutMs: serverLimits.defaultTimeoutMs, maxEventHistory: serverLimits.maxEventHistory },
+      limits: {
+        maxInputBytes: serverLimits.maxInputBytes,
+        maxMessageBytes: serverLimits.maxMessageBytes,
+        maxJsonDepth: serverLimits.maxJsonDepth,
+        defaultTimeoutMs: serverLimits.defaultTimeoutMs,
+        maxEventHistory: serverLimits.maxEventHistory,
+      },
       workspace: services.paths.workspace,
       store: { path: services.paths.dbPath, seq: services.store.seq },
     };
