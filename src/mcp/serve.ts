@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { createServices } from '../services';
 import { createServer } from './server';
-import { resolveFamilies } from './families';
+import { noToolsYet, resolveFamilies } from './families';
+import { allTools } from './catalog';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 
@@ -61,7 +62,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       inner?.(message);
     };
   }
-  log(`MCP server ready on ${services.paths.workspace} (families: ${[...familySet].join(', ')})`);
+  const catalog = allTools();
+  const familyList = [...familySet].map((f) => (catalog.some((t) => t.family === f) ? f : `${f} (${noToolsYet})`));
+  log(`MCP server ready on ${services.paths.workspace} (families: ${familyList.join(', ')})`);
   if (process.stdin.isTTY) log(terminalHint(services.paths.workspace));
 }
 

@@ -42,7 +42,8 @@ function instructionsFor(families: ReadonlySet<Family>): string {
 
 /** Builds the MCP server over a workspace's services; the caller picks the transport. */
 export function createServer(services: Services, options: ServerOptions): LedgerServer {
-  const tools = allTools().filter((t) => t.family === 'introspection' || options.families.has(t.family));
+  const catalog = allTools();
+  const tools = catalog.filter((t) => t.family === 'introspection' || options.families.has(t.family));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const templates = allResourceTemplates();
   const fixed = allFixedResources();
@@ -50,7 +51,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
     { name: productName, title: 'Agent Ledger', version },
     { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } }, instructions: instructionsFor(options.families) },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, catalog: () => catalog };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));

@@ -3,6 +3,7 @@ import type { PipelineDetail, PipelineSummary, PhaseView } from '../../core/pipe
 import { formatMs } from '../../core/pipeline/summary';
 import { age, style, table } from '../output';
 import { visible, visibleBlock } from '../terminalText';
+import { plural } from '../../shared/format';
 
 /** Text output of `agent-ledger pipeline …` (the --json output is the core objects as they are). */
 
@@ -32,7 +33,7 @@ export function formatPipelineDetail(d: PipelineDetail): string[] {
     const waiting = d.waiting?.phase === p.id;
     const mark = waiting ? style.yellow('⏸') : p.current && p.status !== 'completed' ? style.cyan(marks.in_progress) : p.status === 'completed' ? style.green(marks.completed) : style.dim(marks[p.status]);
     const name = p.status === 'skipped' ? style.dim(`${visible(p.id)}  ${visible(p.label)} (skipped)`) : `${visible(p.id)}  ${visible(p.label)}`;
-    const verdict = p.verdict ? `${visible(p.verdict)}${p.findings.length ? ` (${p.findings.length} finding${p.findings.length > 1 ? 's' : ''})` : ''}` : '';
+    const verdict = p.verdict ? `${visible(p.verdict)}${p.findings.length ? ` (${plural(p.findings.length, 'finding')})` : ''}` : '';
     const metrics = p.runs ? `${formatMs(p.durationMs)}  ${p.tokens.toLocaleString('en-US')} tok  ${visible(p.model)}` : '';
     rows.push([`  ${mark}`, name, metrics, p.revision ? style.yellow(`rev ${p.revision}`) : '', waiting ? style.yellow('WAITING FOR A PERSON') : verdict]);
   }
@@ -40,7 +41,7 @@ export function formatPipelineDetail(d: PipelineDetail): string[] {
   if (d.tasks.length) {
     lines.push('', style.bold('Tasks'));
     for (const t of d.tasks) {
-      lines.push(`  ${visible(String(t.id))}. ${visible(t.title)}  ${style.dim(`${t.status}${t.mode !== 'sequential' ? ` · ${t.mode}` : ''} · ${t.attempts} run(s)${t.verdict ? ` · ${visible(t.verdict)}` : ''}${t.ledgerTaskId ? ` · ${t.ledgerTaskId}` : ''}${t.filesChanged !== null ? ` · ${t.filesChanged} file(s)` : ''}`)}`);
+      lines.push(`  ${visible(String(t.id))}. ${visible(t.title)}  ${style.dim(`${t.status}${t.mode !== 'sequential' ? ` · ${t.mode}` : ''} · ${plural(t.attempts, 'run')}${t.verdict ? ` · ${visible(t.verdict)}` : ''}${t.ledgerTaskId ? ` · ${t.ledgerTaskId}` : ''}${t.filesChanged !== null ? ` · ${plural(t.filesChanged, 'file')}` : ''}`)}`);
     }
   }
   if (d.decisions.length) {

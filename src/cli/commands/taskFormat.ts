@@ -3,6 +3,7 @@ import type { TaskDetail } from '../../core/tracking/ledgerQueries';
 import { taskKey, workflowKey } from '../../core/ids';
 import { duration, style } from '../output';
 import { visible, visibleBlock } from '../terminalText';
+import { plural } from '../../shared/format';
 
 /** One character for a task's state, coloured. */
 export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
@@ -68,7 +69,7 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
     lines.push('', style.bold(`Sub-tasks (${children.length})`));
     for (const c of children) lines.push(`  ${statusMark(c)} ${taskKey(c.id)}  ${visible(c.title)}`);
   }
-  lines.push('', style.bold(`Timeline (${counts.decisions} decisions, ${counts.issues} issues, ${counts.milestones} milestones)`));
+  lines.push('', style.bold(`Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`));
   if (timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
   return lines;

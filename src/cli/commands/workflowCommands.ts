@@ -50,7 +50,7 @@ function listWorkflows(services: Services, limit: number, json: boolean): void {
     return;
   }
   if (workflows.length === 0) {
-    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Point an MCP client at it").']);
+    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Connect an agent").']);
     return;
   }
   const rows = [[style.dim('ID'), style.dim('TASKS'), style.dim('RUNNING'), style.dim('UPDATED'), style.dim('NAME')]];
