@@ -74,6 +74,8 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       const walkthrough = wb.page.locator('.part.editor').filter({ hasText: 'Get Started with Agent Ledger' });
       await walkthrough.waitFor({ state: 'visible', timeout: 30_000 });
       for (const step of ['Connect an agent', 'Watch its first task', 'Open what it changed', 'Approve a checkpoint']) await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible' });
+      // The selected step's media (media/walkthrough/connect.md) renders beside it, in a webview.
+      await webviewFrame(wb.page).getByText('Agent Ledger is an MCP server').waitFor({ state: 'visible', timeout: 15_000 });
       await shot('walkthrough');
       await wb.runCommand('View: Close All Editors');
     });
