@@ -21,6 +21,8 @@ export interface RawServer {
   next(pred: (m: RawMessage) => boolean, timeoutMs?: number): Promise<RawMessage>;
   messages(): RawMessage[];
   stderr(): string;
+  /** Waits until stderr matches (it is a pipe of its own: it may lag behind stdout). */
+  stderrMatching(pattern: RegExp, timeoutMs?: number): Promise<string>;
   exitCode(): number | null | undefined;
   close(): Promise<void>;
 }
@@ -81,6 +83,14 @@ export async function startRawServer(workspace: string, extraArgs: string[] = []
     next,
     messages: () => [...parsed],
     stderr: () => err,
+    stderrMatching: async (pattern, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(err)) {
+        if (Date.now() > deadline) throw new Error(`stderr never matched ${pattern}: ${err}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return err;
+    },
     exitCode: () => exit,
     close: async () => {
       if (exit !== undefined) return;

@@ -46,3 +46,8 @@ test('families without tools say "no tools yet" in mcp_capabilities, mcp_info, t
   for (const f of empty) assert.match(row, new RegExp(`\`${f}\`[^|]*no tools yet`), `README options table: ${f}`);
   if (empty.length === 0) assert.doesNotMatch(readme, /no tools yet/, 'README: every family has tools now, drop the note');
 });
+
+test('no seed numbers in the CLI help a person reads', () => {
+  const help = [cli(['--help']), ...['task', 'pipeline', 'workflow', 'agent', 'worker', 'session', 'memory', 'mcp'].map((c) => cli([c, '--help']))].map((r) => r.stdout).join('\n');
+  assert.doesNotMatch(help, /seed \d/i);
+});

@@ -41,7 +41,7 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
     const answer = await s.answer('huge', 20_000);
     assert.equal(answer.error?.code, INVALID_REQUEST);
     assert.match(answer.error!.message, /message too large: \d+ bytes, at most \d+/);
-    assert.match(s.stderr(), /refused a message \(id "huge"\): -32600/);
+    await s.stderrMatching(/refused a message \(id "huge"\): -32600/);
     await stillServes();
   });
 
@@ -104,7 +104,7 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
     s.write('{"jsonrpc":"2.0","method":"notifications/progress","params":"x"}\n');
     await stillServes();
     assert.equal(s.messages().length, before + 1, 'only the answer to the follow-up request');
-    assert.match(s.stderr(), /refused a message: -32602 "invalid params of notifications\/progress/);
+    await s.stderrMatching(/refused a message: -32602 "invalid params of notifications\/progress/);
   });
 
   test('resources/read of a file is a resource error with MCP’s code and reason, not AgentNotFound', async () => {

@@ -44,7 +44,7 @@ const json = (cmd: Command): boolean => cmd.optsWithGlobals<CommonOptions>().jso
 
 /** `agent-ledger pipeline …`: the same engine the pipeline_* tools drive, for scripts and people. */
 export function registerPipelineCommands(program: Command): void {
-  const pipeline = program.command('pipeline').description('Pipelines (seed 003): phases with reviews and human checkpoints, driven by the engine');
+  const pipeline = program.command('pipeline').description('Pipelines: phases with reviews and human checkpoints, driven by the engine');
 
   pipeline
     .command('init')

@@ -10,7 +10,7 @@ import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(program: Command): Command {
-  const task = program.command('task').description('Tasks: seed 002 task management over the same tasks the tracking tools record');
+  const task = program.command('task').description('Tasks: the backlog, over the same tasks the tracking tools record');
 
   task
     .command('list')
