@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { LedgerError, exitCodes } from '../core/errors';
 import { StoreError } from '../store/errors';
 import { formatDurationCompact } from '../shared/format';
+import { sgr, toTerminal, visibleBlock, visibleWidth } from './terminalText';
 
 /** Options every command takes. */
 export interface CommonOptions {
@@ -10,24 +11,35 @@ export interface CommonOptions {
   json?: boolean;
 }
 
-const useColor = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const colorOn = (stream: NodeJS.WriteStream): boolean => stream.isTTY === true && !process.env.NO_COLOR;
 
-/** ANSI styling that disappears when stdout is not a terminal or NO_COLOR is set. */
+/**
+ * Styling, applied when the text reaches a terminal (see terminalText.ts): it disappears when
+ * the stream is not a terminal or NO_COLOR is set.
+ */
 export const style = {
-  bold: (s: string) => (useColor ? `\x1b[1m${s}\x1b[22m` : s),
-  dim: (s: string) => (useColor ? `\x1b[2m${s}\x1b[22m` : s),
-  red: (s: string) => (useColor ? `\x1b[31m${s}\x1b[39m` : s),
-  green: (s: string) => (useColor ? `\x1b[32m${s}\x1b[39m` : s),
-  yellow: (s: string) => (useColor ? `\x1b[33m${s}\x1b[39m` : s),
-  cyan: (s: string) => (useColor ? `\x1b[36m${s}\x1b[39m` : s),
+  bold: (s: string) => sgr('1', '22', s),
+  dim: (s: string) => sgr('2', '22', s),
+  red: (s: string) => sgr('31', '39', s),
+  green: (s: string) => sgr('32', '39', s),
+  yellow: (s: string) => sgr('33', '39', s),
+  cyan: (s: string) => sgr('36', '39', s),
 };
 
+/** `--json` output: exact (JSON escapes every control character). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Human-readable output on stdout; ledger text in `lines` has been through `visible()`. */
 export function printLines(lines: string[]): void {
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (lines.length === 0) return;
+  process.stdout.write(toTerminal(`${lines.join('\n')}\n`, colorOn(process.stdout)));
+}
+
+/** Human-readable output on stderr (what is not the command's result). */
+export function printErrorLines(lines: string[]): void {
+  process.stderr.write(toTerminal(`${lines.join('\n')}\n`, colorOn(process.stderr)));
 }
 
 /** Seed 002's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 4 the ledger is damaged; 1 otherwise. */
@@ -46,8 +58,8 @@ export function reportError(err: unknown, json: boolean): number {
     const error = LedgerError.is(err) ? err.toJSON() : { reason: StoreError.is(err) ? err.reason : 'InternalError', message: err instanceof Error ? err.message : String(err) };
     process.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
-    process.stderr.write(`${style.red('error:')} ${err instanceof Error ? err.message : String(err)}\n`);
-    if (!LedgerError.is(err) && !StoreError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) process.stderr.write(`${err.stack}\n`);
+    printErrorLines([`${style.red('error:')} ${visibleBlock(err instanceof Error ? err.message : String(err))}`]);
+    if (!LedgerError.is(err) && !StoreError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) printErrorLines([visibleBlock(err.stack)]);
   }
   return code;
 }
@@ -68,8 +80,7 @@ export function duration(seconds: number | null): string {
 
 /** Left-aligned columns; the last column is not padded. */
 export function table(rows: string[][]): string[] {
-  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell))));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - visible(cell)))).join('  '));
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - visibleWidth(cell)))).join('  '));
 }

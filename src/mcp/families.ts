@@ -11,12 +11,24 @@ export const defaultFamilies: readonly Family[] = ['tracking', 'tasks', 'pipelin
 
 export const familyDescriptions: Record<Family | 'introspection', string> = {
   introspection: 'mcp_info and mcp_capabilities: what this server is and which tools it exposes (always on)',
-  tracking: 'Workflow tracking (seed 000): workflows, tasks with Git snapshots, decisions, issues, milestones, exact files changed',
-  tasks: 'Task management (seed 002): tasks, agents, workers in Git worktrees, sessions, Memory Bank',
-  pipeline: 'Pipelines (seed 003): a deterministic phase engine with human checkpoints',
-  pm: 'Agent PM (seed 004): agent login, handoffs, execution logs',
-  orchestrator: 'Orchestration (seed 001): blackboard, event streams, resources watch, idempotency',
+  tracking: 'Workflow tracking: workflows, tasks with Git snapshots, decisions, issues, milestones, exact files changed',
+  tasks: 'Task management: tasks, agents, workers in Git worktrees, sessions, Memory Bank',
+  pipeline: 'Pipelines: a deterministic phase engine with human checkpoints',
+  pm: 'Agent PM: agent login, handoffs, execution logs',
+  orchestrator: 'Orchestration: blackboard, event streams, resources watch, idempotency',
 };
+
+/** What a family without a single tool in the catalog is said to have, wherever it is offered. */
+export const noToolsYet = 'no tools yet';
+
+/**
+ * A family's description, saying so when the catalog has no tool of it yet (pm and orchestrator
+ * are switchable before their tools exist): computed, so the note goes away with the first tool.
+ */
+export function describeFamily(family: Family | 'introspection', catalog: ReadonlyArray<{ family: string }>): string {
+  const empty = !catalog.some((t) => t.family === family);
+  return empty ? `${familyDescriptions[family]} — ${noToolsYet}` : familyDescriptions[family];
+}
 
 export function isFamily(name: string): name is Family {
   return (families as readonly string[]).includes(name);

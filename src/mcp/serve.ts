@@ -1,7 +1,11 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as path from 'node:path';
+import { quote } from 'shell-quote';
 import { createServices } from '../services';
 import { createServer } from './server';
-import { resolveFamilies } from './families';
+import { noToolsYet, resolveFamilies } from './families';
+import { allTools } from './catalog';
+import { serverLimits } from './limits';
+import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 
 export interface ServeOptions {
   workspace: string;
@@ -15,17 +19,23 @@ export interface ServeOptions {
   worktreesDir?: string;
 }
 
+const log = (line: string): void => console.error(`[agent-ledger] ${line}`);
+
 /**
  * Runs one MCP server process over stdio until the client closes stdin. stdout carries only
- * the protocol (STYLE.md habit 7): anything else a library prints goes to stderr.
+ * the protocol (STYLE.md habit 7): anything else a library prints goes to stderr. Nothing a
+ * client sends ends the process: bad frames are refused by the transport, and an exception
+ * that escapes a handler is logged, not fatal.
  */
 export async function serveStdio(options: ServeOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
+  process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
+  process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const familySet = resolveFamilies(options.enable, options.disable);
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const { server, dispose } = createServer(services, { families: familySet });
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closed = false;
   const shutdown = (): void => {
     if (closed) return;
@@ -34,6 +44,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     services.dispose();
   };
   server.onclose = shutdown;
+  server.onerror = (err) => log(`protocol error: ${err.message}`);
   process.stdin.on('end', () => {
     shutdown();
     process.exit(0);
@@ -49,9 +60,24 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     const inner = transport.onmessage;
     transport.onmessage = (message) => {
       const m = message as { method?: string; id?: unknown; params?: { name?: string } };
-      console.error(`[agent-ledger] ← ${m.method ?? 'response'}${m.params?.name ? ` ${m.params.name}` : ''}${m.id !== undefined ? ` #${String(m.id)}` : ''}`);
+      log(`← ${m.method ? JSON.stringify(m.method) : 'response'}${m.params?.name ? ` ${JSON.stringify(m.params.name)}` : ''}${m.id !== undefined ? ` #${JSON.stringify(m.id)}` : ''}`);
       inner?.(message);
     };
   }
-  console.error(`[agent-ledger] MCP server ready on ${services.paths.workspace} (families: ${[...familySet].join(', ')})`);
+  const catalog = allTools();
+  const familyList = [...familySet].map((f) => (catalog.some((t) => t.family === f) ? f : `${f} (${noToolsYet})`));
+  log(`MCP server ready on ${services.paths.workspace} (families: ${familyList.join(', ')})`);
+  if (process.stdin.isTTY) log(terminalHint(services.paths.workspace));
+}
+
+/** What a person who started the server by hand in a terminal reads: this is not interactive. */
+function terminalHint(workspace: string): string {
+  const self = path.basename(process.argv[1] ?? '') === 'agent-ledger' ? ['agent-ledger'] : ['node', process.argv[1] ?? 'dist/cli.js'];
+  return [
+    'This is an MCP server: it speaks JSON-RPC over stdin/stdout with the MCP client that starts it (VS Code, Claude Code, Cursor…); typing here does nothing useful.',
+    'To try it by hand, open the MCP Inspector on it:',
+    `  npx @modelcontextprotocol/inspector ${quote([...self, 'mcp', 'serve', '--workspace', workspace])}`,
+    `or read the ledger with the CLI: ${quote([...self, 'task', 'list', '--workspace', workspace])}`,
+    'Press Ctrl+C to stop.',
+  ].join('\n');
 }

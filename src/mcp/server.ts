@@ -1,25 +1,16 @@
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services';
-import { LedgerError, errorNumbers } from '../core/errors';
+import { LedgerError } from '../core/errors';
 import type { Family } from './families';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { allFixedResources, allResourceTemplates, allTools } from './catalog';
-import { errorResult, okResult, toLedgerError } from './toolResults';
+import { errorResult, okResult } from './toolResults';
 import { invalidArguments } from '../core/inputValidation';
 import { serverLimits } from './limits';
-import { ResourceNotifier } from './resourceNotifier';
+import { registerResourceHandlers } from './resourceHandlers';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
@@ -51,7 +42,8 @@ function instructionsFor(families: ReadonlySet<Family>): string {
 
 /** Builds the MCP server over a workspace's services; the caller picks the transport. */
 export function createServer(services: Services, options: ServerOptions): LedgerServer {
-  const tools = allTools().filter((t) => t.family === 'introspection' || options.families.has(t.family));
+  const catalog = allTools();
+  const tools = catalog.filter((t) => t.family === 'introspection' || options.families.has(t.family));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const templates = allResourceTemplates();
   const fixed = allFixedResources();
@@ -59,51 +51,14 @@ export function createServer(services: Services, options: ServerOptions): Ledger
     { name: productName, title: 'Agent Ledger', version },
     { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } }, instructions: instructionsFor(options.families) },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, catalog: () => catalog };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(byName, context, request.params.name, request.params.arguments));
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: t.uriTemplate, title: t.title, description: t.description, mimeType: t.mimeType })),
-  }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })), ...templates.flatMap((t) => t.list(services))],
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const uri = request.params.uri;
-    const fixedResource = fixed.find((r) => r.uri === uri);
-    if (fixedResource) {
-      try {
-        return { contents: [{ uri, mimeType: fixedResource.mimeType, text: fixedResource.read(services) }] };
-      } catch (err) {
-        throw toMcpError(err, uri);
-      }
-    }
-    for (const t of templates) {
-      const id = t.match(uri);
-      if (id === undefined) continue;
-      try {
-        return { contents: [{ uri, mimeType: t.mimeType, text: t.read(services, id) }] };
-      } catch (err) {
-        throw toMcpError(err, uri);
-      }
-    }
-    throw new McpError(RESOURCE_NOT_FOUND, `no resource ${uri}; known templates: ${templates.map((t) => t.uriTemplate).join(', ')}`);
-  });
-
-  const notifier = new ResourceNotifier(server, services, templates, fixed);
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    notifier.subscribe(request.params.uri);
-    return {};
-  });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    notifier.unsubscribe(request.params.uri);
-    return {};
-  });
-
-  return { server, dispose: () => notifier.dispose() };
+  const resources = registerResourceHandlers(server, services, templates, fixed);
+  return { server, dispose: () => resources.dispose() };
 }
 
 async function callTool(byName: Map<string, ToolDefinition>, context: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
@@ -113,28 +68,20 @@ async function callTool(byName: Map<string, ToolDefinition>, context: ToolContex
       new LedgerError('ValidationError', `unknown tool "${name}"; enabled tools: ${[...byName.keys()].join(', ')}. Families are switched with --enable-<family> / --disable-<family>.`),
     );
   }
-  const size = JSON.stringify(args ?? {}).length;
-  if (size > serverLimits.maxInputBytes) {
-    return errorResult(new LedgerError('ValidationError', `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`));
-  }
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    return errorResult(invalidArguments(name, tool.input, parsed.error.issues, args));
-  }
+  // Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message.
   try {
+    const size = JSON.stringify(args ?? {}).length;
+    if (size > serverLimits.maxInputBytes) {
+      return errorResult(new LedgerError('ValidationError', `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`));
+    }
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      return errorResult(invalidArguments(name, tool.input, parsed.error.issues, args));
+    }
     return okResult(await tool.handler(parsed.data, context));
   } catch (err) {
     return errorResult(err);
   }
-}
-
-/** MCP's code for an unknown resource. */
-const RESOURCE_NOT_FOUND = -32002;
-
-function toMcpError(err: unknown, uri: string): McpError {
-  const error = toLedgerError(err);
-  const notFound = error.code === 'NotFound' || error.code === 'TaskNotFound' || error.code === 'AgentNotFound' || error.code === 'SessionNotFound';
-  return new McpError(notFound ? RESOURCE_NOT_FOUND : errorNumbers[error.code], `${uri}: ${error.message}`, error.toJSON());
 }
 
 function toListedTool(tool: ToolDefinition): Tool {

@@ -15,6 +15,8 @@ export interface ToolContext {
   /** Tools of the families enabled in this server, for introspection. */
   enabledTools(): ReadonlyArray<ToolDefinition>;
   enabledFamilies(): ReadonlySet<Family>;
+  /** Every tool the server knows, enabled or not (to say which families have none yet). */
+  catalog(): ReadonlyArray<ToolDefinition>;
 }
 
 /**

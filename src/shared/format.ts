@@ -36,6 +36,11 @@ export function formatAge(iso: string, now: number = Date.now()): string {
   return `${Math.round(s / 86_400)} d ago`;
 }
 
+/** `1 decision`, `3 decisions`, `0 entries`: the one way a count is written (CLI, report, views, webviews). */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
 /** Cuts text to `max` characters on a word boundary, with an ellipsis. */
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -20,6 +20,9 @@ export const WebviewTypes = {
 /** `contributes.mcpServerDefinitionProviders[].id`. */
 export const mcpProviderId = 'agentLedger.mcp';
 
+/** The *Get Started* walkthrough: `<publisher>.<name>#<contributes.walkthroughs[].id>`. */
+export const getStartedWalkthrough = 'agent-ledger.agent-ledger#agentLedger.getStarted';
+
 /** The URI scheme of file contents read out of a task's snapshot (left side of the diff editor). */
 export const snapshotScheme = 'agent-ledger-snapshot';
 

@@ -51,7 +51,7 @@ describe('agent-ledger workflow / task commands on a store a server is writing',
     await server.call('complete_task', { task_id: taskId, status: 'partial_success', outcome: { summary: 'Mostly done.', achievements: ['listed'], limitations: ['notes outside'] } });
     const text = cli(['task', 'get', taskId, '--workspace', repo]);
     assert.equal(text.code, 0, text.stderr);
-    for (const expected of [/Goal: be listed/, /Areas: auth/, /Outcome\n\s+Mostly done\./, /\+ listed/, /- notes outside/, /A notes\.md/, /M src\/auth\/a\.ts/, /outside declared scope \(auth\): notes\.md/, /decision \[architecture\] Where\? → src\/auth — cohesion/, /milestone 50% Halfway there/]) {
+    for (const expected of [/Goal: be listed/, /Areas: auth/, /Outcome\n\s+Mostly done\./, /\+ listed/, /- notes outside/, /A notes\.md/, /M src\/auth\/a\.ts/, /outside declared scope \(auth\): notes\.md/, /decision \[architecture\] Where\? → src\/auth — cohesion/, /milestone 50% Halfway there/, /Timeline \(1 decision, 0 issues, 1 milestone\)/]) {
       assert.match(text.stdout, expected);
     }
     const shown = cli(['task', 'show', taskId.replace('task-', '#'), '--workspace', repo]);

@@ -1,5 +1,5 @@
 import type { PipelineModel, PipelinePhaseItem, PipelineTaskItem, PipelineWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, formatTokens } from '../../src/shared/format';
+import { formatDuration, formatTokens, plural } from '../../src/shared/format';
 import { h, link, section } from '../dom';
 import { artifactLink } from './decision';
 
@@ -19,10 +19,10 @@ function phaseRow(m: PipelineModel, p: PipelinePhaseItem, post: Post): HTMLEleme
     p.durationMs > 0 ? formatDuration(p.durationMs / 1000) : null,
     p.tokens > 0 ? formatTokens(p.tokens) : null,
     p.model,
-    p.runs > 1 ? `${p.runs} runs` : null,
+    p.runs > 1 ? plural(p.runs, 'run') : null,
     p.revision > 0 ? `revision ${p.revision}` : null,
     p.decision && !p.waiting ? `${decisionWords[p.decision.decision] ?? p.decision.decision} by ${p.decision.by}` : null,
-    p.findings.length ? `${p.findings.length} finding${p.findings.length === 1 ? '' : 's'}` : null,
+    p.findings.length ? plural(p.findings.length, 'finding') : null,
   ].filter((f): f is string => f !== null);
   const classes = ['phase', `status-${p.status}`, p.waiting ? 'waiting' : '', p.current ? 'current' : ''].filter(Boolean).join(' ');
   const tasks = p.kind === 'implementation' && m.tasks.length ? h('ul', { class: 'tasks' }, ...m.tasks.map((t) => taskRow(t, post))) : null;
@@ -43,7 +43,7 @@ function phaseRow(m: PipelineModel, p: PipelinePhaseItem, post: Post): HTMLEleme
 }
 
 function taskRow(t: PipelineTaskItem, post: Post): HTMLElement {
-  const facts = [t.mode, t.attempts > 1 ? `${t.attempts} attempts` : null, t.filesChanged !== null ? `${t.filesChanged} file${t.filesChanged === 1 ? '' : 's'} changed` : null].filter((f): f is string => f !== null);
+  const facts = [t.mode, t.attempts > 1 ? plural(t.attempts, 'attempt') : null, t.filesChanged !== null ? `${plural(t.filesChanged, 'file')} changed` : null].filter((f): f is string => f !== null);
   return h(
     'li',
     { class: `task status-${t.status}${t.waiting ? ' waiting' : ''}`, 'data-task': t.id },

@@ -1,5 +1,5 @@
 import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, elapsedSeconds } from '../../src/shared/format';
+import { formatDuration, elapsedSeconds, plural } from '../../src/shared/format';
 import { button, h, link, section } from '../dom';
 import { hostChannel, listen } from '../vscodeApi';
 import { filesSection } from './files';
@@ -111,7 +111,7 @@ function body(m: TaskDetailModel, busy: boolean, post: Post): HTMLElement[] {
   if (m.outcome) sections.push(outcome(m.outcome));
   if (m.lastRewind) {
     sections.push(
-      h('p', { class: `callout ${m.lastRewind.undoable ? 'warn' : ''}` }, m.lastRewind.undoable ? `Rewound ${m.lastRewind.paths.length} file(s) at ${new Date(m.lastRewind.at).toLocaleString()}. Undo Rewind puts them back.` : `The last rewind (${new Date(m.lastRewind.at).toLocaleString()}) was undone.`),
+      h('p', { class: `callout ${m.lastRewind.undoable ? 'warn' : ''}` }, m.lastRewind.undoable ? `Rewound ${plural(m.lastRewind.paths.length, 'file')} at ${new Date(m.lastRewind.at).toLocaleString()}. Undo Rewind puts them back.` : `The last rewind (${new Date(m.lastRewind.at).toLocaleString()}) was undone.`),
     );
   }
   sections.push(filesSection(m, busy, post));

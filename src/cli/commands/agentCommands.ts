@@ -3,6 +3,7 @@ import { agentGetInput, agentListInput } from '../../core/agents/agentSchemas';
 import { agentGetResult, agentListResult } from '../../core/agents/agentResults';
 import { agentYaml } from '../../core/agents/agentFiles';
 import { style, table } from '../output';
+import { visible, visibleBlock } from '../terminalText';
 import { runToolCommand } from '../toolCommand';
 
 /** `agent-ledger agent …`: agent_list and agent_get. */
@@ -21,8 +22,8 @@ export function registerAgentCommands(program: Command): void {
         run: (services) => agentListResult(services.agents),
         format: ({ agents, problems }) => {
           const rows = [[style.dim('NAME'), style.dim('CLIENT'), style.dim('MODEL'), style.dim('WRITE'), style.dim('DESCRIPTION')]];
-          for (const a of agents) rows.push([style.bold(a.name), a.client, a.model ?? '-', a.scope.write.join(', ') || 'read-only', a.description ?? '']);
-          return [...table(rows), ...problems.map((p) => style.yellow(`⚠ ${p.file}: ${p.message}`))];
+          for (const a of agents) rows.push([style.bold(visible(a.name)), a.client, visible(a.model ?? '-'), a.scope.write.map(visible).join(', ') || 'read-only', visible(a.description)]);
+          return [...table(rows), ...problems.map((p) => style.yellow(`⚠ ${visible(p.file)}: ${visible(p.message)}`))];
         },
       }),
     );
@@ -39,7 +40,7 @@ export function registerAgentCommands(program: Command): void {
         readonly: true,
         args: { name },
         run: (services, input) => agentGetResult(services.agents, input.name),
-        format: (a) => [style.dim(`# ${a.file}`), agentYaml(a, Infinity).trimEnd()],
+        format: (a) => [style.dim(`# ${visible(a.file)}`), visibleBlock(agentYaml(a, Infinity).trimEnd())],
       }),
     );
 }

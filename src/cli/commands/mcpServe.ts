@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
-import { families, defaultFamilies } from '../../mcp/families';
+import { families, defaultFamilies, noToolsYet } from '../../mcp/families';
+import { allTools } from '../../mcp/catalog';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
@@ -12,8 +13,10 @@ export function registerMcpCommands(program: Command): void {
     .description('Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)')
     .option('--verbose', 'log every request to stderr')
     .option('--allow-agent-checkpoints', 'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)');
+  const catalog = allTools();
   for (const f of families) {
-    serve.option(`--enable-${f}`, `expose the ${f} tools${defaultFamilies.includes(f) ? ' (on by default)' : ''}`);
+    const note = catalog.some((t) => t.family === f) ? (defaultFamilies.includes(f) ? ' (on by default)' : '') : ` (${noToolsYet}: this switch exposes nothing for now)`;
+    serve.option(`--enable-${f}`, `expose the ${f} tools${note}`);
     serve.option(`--disable-${f}`, `hide the ${f} tools`);
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {

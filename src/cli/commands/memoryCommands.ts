@@ -5,6 +5,7 @@ import { memoryStatuses } from '../../core/memory/memoryModel';
 import { memoryAddResult, memoryListResult, memoryPreviewResult } from '../../core/memory/memoryResults';
 import { LedgerError } from '../../core/errors';
 import { style, table } from '../output';
+import { visible, visibleBlock } from '../terminalText';
 import { numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger memory …`: memory_list, memory_add and memory_preview. */
@@ -25,9 +26,9 @@ export function registerMemoryCommands(program: Command): void {
         run: (services, input) => memoryListResult(services.memory, input),
         format: ({ memories, problems }) => {
           const rows = [[style.dim('ENTRY'), style.dim('STATUS'), style.dim('TITLE')]];
-          for (const m of memories) rows.push([style.bold(`${m.category}/${m.id}`), m.status, `${m.title}${m.summary ? style.dim(` — ${m.summary}`) : ''}`]);
+          for (const m of memories) rows.push([style.bold(visible(`${m.category}/${m.id}`)), m.status, `${visible(m.title)}${m.summary ? style.dim(` — ${visible(m.summary)}`) : ''}`]);
           const lines = memories.length ? table(rows) : ['No Memory Bank entries match.'];
-          return [...lines, ...problems.map((p) => style.yellow(`⚠ ${p.file}: ${p.message}`))];
+          return [...lines, ...problems.map((p) => style.yellow(`⚠ ${visible(p.file)}: ${visible(p.message)}`))];
         },
       }),
     );
@@ -49,7 +50,7 @@ export function registerMemoryCommands(program: Command): void {
         readonly: false,
         args: { id, category: o.category, title: o.title, summary: o.summary, status: o.status, content: o.content ?? readContent(o.contentFile) },
         run: (services, input) => memoryAddResult(services.memory, input),
-        format: (m) => [`${style.green('added')} ${m.file} ${style.dim(`(${m.status})`)}`],
+        format: (m) => [`${style.green('added')} ${visible(m.file)} ${style.dim(`(${m.status})`)}`],
       }),
     );
 
@@ -64,7 +65,7 @@ export function registerMemoryCommands(program: Command): void {
         readonly: true,
         args: { maxChars: numberArg(o.maxChars) },
         run: (services, input) => memoryPreviewResult(services.memory, input),
-        format: (p) => [p.context || style.dim('(no active Memory Bank entries)')],
+        format: (p) => [p.context ? visibleBlock(p.context) : style.dim('(no active Memory Bank entries)')],
       }),
     );
 }

@@ -9,6 +9,7 @@ import { efforts } from '../../core/pipeline/flowTemplate';
 import type { PipelineStatus } from '../../core/pipeline/pipelineState';
 import type { CommonOptions } from '../output';
 import { printJson, printLines, style } from '../output';
+import { visible } from '../terminalText';
 import { withServices } from '../withServices';
 import { positiveInt } from '../args';
 import { formatAction, formatPipelineDetail, formatPipelineList, formatReport } from './pipelineFormat';
@@ -43,7 +44,7 @@ const json = (cmd: Command): boolean => cmd.optsWithGlobals<CommonOptions>().jso
 
 /** `agent-ledger pipeline …`: the same engine the pipeline_* tools drive, for scripts and people. */
 export function registerPipelineCommands(program: Command): void {
-  const pipeline = program.command('pipeline').description('Pipelines (seed 003): phases with reviews and human checkpoints, driven by the engine');
+  const pipeline = program.command('pipeline').description('Pipelines: phases with reviews and human checkpoints, driven by the engine');
 
   pipeline
     .command('init')
@@ -149,7 +150,7 @@ async function init(s: Services, request: string, opts: InitOptions, asJson: boo
   if (Array.isArray(detected.errors)) throw new LedgerError('ValidationError', (detected.errors as string[]).join('; '));
   if (detected.resume_mode) {
     if (asJson) printJson({ init: detected });
-    else printLines([`Resume ${style.bold(String(detected.workspace))}: run \`agent-ledger pipeline next ${String(detected.workspace)}\``]);
+    else printLines([`Resume ${style.bold(visible(String(detected.workspace)))}: run \`agent-ledger pipeline next ${visible(String(detected.workspace))}\``]);
     return;
   }
   const external = opts.title || opts.body || opts.labels ? { github_title: opts.title, github_body: opts.body, github_labels: opts.labels?.split(',').map((l) => l.trim()).filter(Boolean), jira_summary: opts.title, jira_description: opts.body } : undefined;
@@ -166,7 +167,7 @@ async function init(s: Services, request: string, opts: InitOptions, asJson: boo
     if (!opts.answers) {
       const questions = (first.needs_discussion as { questions: string[] }).questions;
       if (asJson) printJson({ init: detected, discussion: first });
-      else printLines(['Answer these, then run again with --answers "…":', ...questions.map((q) => `  - ${q}`)]);
+      else printLines(['Answer these, then run again with --answers "…":', ...questions.map((q) => `  - ${visible(q)}`)]);
       return;
     }
     first = await p.initWithContext({ ...base, discussion_answers: opts.answers });
@@ -181,9 +182,9 @@ async function init(s: Services, request: string, opts: InitOptions, asJson: boo
     return;
   }
   printLines([
-    `${style.green('✓')} Pipeline ${style.bold(String(ready.workspace))} created (effort ${String(ready.effort)}, ${String(ready.flow_template)} flow${(ready.skipped_phases as string[]).length ? `, skipping ${(ready.skipped_phases as string[]).join(', ')}` : ''})`,
-    ready.branch ? `  branch: ${String(ready.branch)}${ready.create_branch ? ' (created by the first action)' : ''}` : '',
-    `  next: agent-ledger pipeline next ${String(ready.workspace)}   (or let an agent drive it with pipeline_next_action)`,
+    `${style.green('✓')} Pipeline ${style.bold(visible(String(ready.workspace)))} created (effort ${String(ready.effort)}, ${visible(String(ready.flow_template))} flow${(ready.skipped_phases as string[]).length ? `, skipping ${(ready.skipped_phases as string[]).map(visible).join(', ')}` : ''})`,
+    ready.branch ? `  branch: ${visible(String(ready.branch))}${ready.create_branch ? ' (created by the first action)' : ''}` : '',
+    `  next: agent-ledger pipeline next ${visible(String(ready.workspace))}   (or let an agent drive it with pipeline_next_action)`,
   ].filter(Boolean));
 }
 
@@ -194,7 +195,10 @@ async function decide(s: Services, workspace: string, decision: string, opts: De
     return;
   }
   const d = result.decision;
-  printLines([`${style.green('✓')} ${d.name}: ${d.decision} by ${d.decided_by}${d.comment ? ` — ${d.comment}` : ''}`, `  ${result.pipeline.workspace} is now ${result.pipeline.status} at ${result.pipeline.currentPhase}`]);
+  printLines([
+    `${style.green('✓')} ${visible(d.name)}: ${visible(d.decision)} by ${visible(d.decided_by)}${d.comment ? ` — ${visible(d.comment)}` : ''}`,
+    `  ${visible(result.pipeline.workspace)} is now ${result.pipeline.status} at ${visible(result.pipeline.currentPhase)}`,
+  ]);
 }
 
 function currentBranch(workspace: string): string | null {

@@ -3,6 +3,7 @@ import { dodResults, sessionEndInput, sessionErrorTypes, sessionListInput, sessi
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import { taskKey } from '../../core/ids';
 import { age, duration, style, table } from '../output';
+import { visible } from '../terminalText';
 import { collect, idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger session …`: session_start, session_end and session_list. */
@@ -27,7 +28,7 @@ export function registerSessionCommands(program: Command): void {
         format: (r) => [
           r.replayed
             ? `session ${style.bold(String(r.sessionId))} was already started with this key (${r.startedAt})`
-            : `${style.green('started')} session ${style.bold(String(r.sessionId))} on ${taskKey(r.taskId)} for ${r.agent}`,
+            : `${style.green('started')} session ${style.bold(String(r.sessionId))} on ${taskKey(r.taskId)} for ${visible(r.agent)}`,
         ],
       }),
     );
@@ -87,7 +88,7 @@ function formatSessions(sessions: SessionView[], total: number, nextOffset: numb
   const rows = [[style.dim('ID'), style.dim('STATUS'), style.dim('TASK'), style.dim('AGENT'), style.dim('BRANCH'), style.dim('STARTED'), style.dim('TOOK')]];
   for (const s of sessions) {
     const status = s.status === 'running' ? style.cyan(s.status) : s.status === 'failed' ? style.red(s.status) : s.status;
-    rows.push([style.bold(String(s.id)), status, taskKey(s.taskId), s.agent, s.branch ?? '-', `${age(s.startedAt)} ago`, duration(s.durationSeconds)]);
+    rows.push([style.bold(String(s.id)), status, taskKey(s.taskId), visible(s.agent), visible(s.branch ?? '-'), `${age(s.startedAt)} ago`, duration(s.durationSeconds)]);
   }
   const lines = table(rows);
   if (nextOffset !== null) lines.push(style.dim(`… ${total - nextOffset} more (--offset ${nextOffset})`));

@@ -4,12 +4,13 @@ import type { TaskJson, TaskListResult } from '../../core/taskManagement/taskSer
 import { taskKey } from '../../core/ids';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/model';
 import { style, table } from '../output';
+import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(program: Command): Command {
-  const task = program.command('task').description('Tasks: seed 002 task management over the same tasks the tracking tools record');
+  const task = program.command('task').description('Tasks: the backlog, over the same tasks the tracking tools record');
 
   task
     .command('list')
@@ -64,7 +65,7 @@ export function registerTaskCommands(program: Command): Command {
         readonly: false,
         args: { title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels },
         run: (services, input) => services.tasks.create(input),
-        format: (t) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(`${t.priority} ${t.type}`)}`],
+        format: (t) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`],
       }),
     );
 
@@ -87,7 +88,7 @@ export function registerTaskCommands(program: Command): Command {
         readonly: false,
         args: { id: idArg(id), title: o.title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels, status: o.status },
         run: (services, input) => services.tasks.update(input),
-        format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${t.assigneeName}` : ''}`)}`],
+        format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`],
       }),
     );
   return task;
@@ -106,8 +107,8 @@ function formatTaskList({ tasks, total, nextOffset }: TaskListResult): string[] 
   if (tasks.length === 0) return [total ? 'No tasks on this page.' : 'No tasks match.'];
   const rows = [['', style.dim('ID'), style.dim('STATUS'), style.dim('PRIORITY'), style.dim('TYPE'), style.dim('ASSIGNEE'), style.dim('TITLE')]];
   for (const t of tasks) {
-    const labels = t.labels.length ? style.dim(` [${t.labels.join(', ')}]`) : '';
-    rows.push([statusMark({ status: t.status, result: null }), style.bold(taskKey(t.id)), t.status, t.priority, t.type, t.assignee ?? '-', `${t.title.replace(/\s+/g, ' ')}${labels}`]);
+    const labels = t.labels.length ? style.dim(` [${t.labels.map(visible).join(', ')}]`) : '';
+    rows.push([statusMark({ status: t.status, result: null }), style.bold(taskKey(t.id)), t.status, t.priority, t.type, visible(t.assignee ?? '-'), `${visible(t.title)}${labels}`]);
   }
   const lines = table(rows);
   if (nextOffset !== null) lines.push(style.dim(`… ${total - nextOffset} more (--offset ${nextOffset})`));

@@ -2,6 +2,8 @@ import type { Task, TimelineEntry } from '../../core/model';
 import type { TaskDetail } from '../../core/tracking/ledgerQueries';
 import { taskKey, workflowKey } from '../../core/ids';
 import { duration, style } from '../output';
+import { visible, visibleBlock } from '../terminalText';
+import { plural } from '../../shared/format';
 
 /** One character for a task's state, coloured. */
 export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
@@ -22,52 +24,52 @@ export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
 /** The terminal rendering of `task get`. */
 export function formatTaskDetail({ task, timeline, children, counts }: TaskDetail): string[] {
   const state = task.result ? `${task.status} (${task.result})` : task.status;
-  const lines = [`${statusMark(task)} ${style.bold(taskKey(task.id))}  ${style.bold(task.title)}  ${style.dim(state)}`];
+  const lines = [`${statusMark(task)} ${style.bold(taskKey(task.id))}  ${style.bold(visible(task.title))}  ${style.dim(state)}`];
   const where = [
     task.workflowId !== null ? `workflow ${workflowKey(task.workflowId)}` : null,
     task.parentId !== null ? `parent ${taskKey(task.parentId)}` : null,
     task.startedAt ? `started ${task.startedAt}` : `created ${task.createdAt}`,
     task.durationSeconds !== null ? `took ${duration(task.durationSeconds)}` : null,
     `priority ${task.priority}`,
-    task.assignee ? `assignee ${task.assignee}` : null,
+    task.assignee ? `assignee ${visible(task.assignee)}` : null,
   ].filter(Boolean);
   lines.push(style.dim(`  ${where.join(' · ')}`));
-  if (task.goal) lines.push(`  ${style.bold('Goal')}: ${task.goal}`);
-  if (task.description) lines.push(`  ${task.description}`);
-  if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.join(', ')}`);
-  if (task.labels.length) lines.push(`  ${style.bold('Labels')}: ${task.labels.join(', ')}`);
-  if (task.status === 'in_progress') lines.push(`  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${task.lastMilestone}` : ''}`);
+  if (task.goal) lines.push(`  ${style.bold('Goal')}: ${visible(task.goal)}`);
+  if (task.description) lines.push(...indented(task.description));
+  if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.map(visible).join(', ')}`);
+  if (task.labels.length) lines.push(`  ${style.bold('Labels')}: ${task.labels.map(visible).join(', ')}`);
+  if (task.status === 'in_progress') lines.push(`  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${visible(task.lastMilestone)}` : ''}`);
   if (task.snapshot) lines.push(style.dim(`  snapshot ${task.snapshot.type} ${task.snapshot.id.slice(0, 12)}${task.endSnapshotId ? ` → ${task.endSnapshotId.slice(0, 12)}` : ''}`));
 
   if (task.outcome) {
-    lines.push('', style.bold('Outcome'), `  ${task.outcome.summary}`);
-    for (const a of task.outcome.achievements ?? []) lines.push(`  ${style.green('+')} ${a}`);
-    for (const l of task.outcome.limitations ?? []) lines.push(`  ${style.yellow('-')} ${l}`);
-    for (const n of task.outcome.next_steps ?? []) lines.push(`  ${style.dim('→')} ${n}`);
-    if (task.outcome.manual_review_needed) lines.push(`  ${style.yellow('⚠ manual review needed')}${task.outcome.manual_review_reason ? `: ${task.outcome.manual_review_reason}` : ''}`);
+    lines.push('', style.bold('Outcome'), ...indented(task.outcome.summary));
+    for (const a of task.outcome.achievements ?? []) lines.push(`  ${style.green('+')} ${visible(a)}`);
+    for (const l of task.outcome.limitations ?? []) lines.push(`  ${style.yellow('-')} ${visible(l)}`);
+    for (const n of task.outcome.next_steps ?? []) lines.push(`  ${style.dim('→')} ${visible(n)}`);
+    if (task.outcome.manual_review_needed) lines.push(`  ${style.yellow('⚠ manual review needed')}${task.outcome.manual_review_reason ? `: ${visible(task.outcome.manual_review_reason)}` : ''}`);
   }
 
   if (task.filesChanged) {
     const f = task.filesChanged;
     const total = f.added.length + f.modified.length + f.deleted.length + f.renamed.length;
     lines.push('', style.bold(`Files changed (${total})`));
-    for (const p of f.added) lines.push(`  ${style.green('A')} ${p}`);
-    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${p}`);
-    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${p}`);
-    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${r.from} → ${r.to}`);
+    for (const p of f.added) lines.push(`  ${style.green('A')} ${visible(p)}`);
+    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${visible(p)}`);
+    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}`);
+    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}`);
     if (task.verification) {
-      lines.push(task.verification.scope_match ? `  ${style.green('✓')} all files within the declared areas` : `  ${style.yellow(task.verification.warnings.join('; '))}: ${task.verification.unexpected_files.join(', ')}`);
+      lines.push(task.verification.scope_match ? `  ${style.green('✓')} all files within the declared areas` : `  ${style.yellow(task.verification.warnings.map(visible).join('; '))}: ${task.verification.unexpected_files.map(visible).join(', ')}`);
     }
   }
   if (task.commits?.length) {
     lines.push('', style.bold(`Commits (${task.commits.length})`));
-    for (const c of task.commits) lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${c.subject} ${style.dim(`(${c.author})`)}`);
+    for (const c of task.commits) lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
   }
   if (children.length) {
     lines.push('', style.bold(`Sub-tasks (${children.length})`));
-    for (const c of children) lines.push(`  ${statusMark(c)} ${taskKey(c.id)}  ${c.title}`);
+    for (const c of children) lines.push(`  ${statusMark(c)} ${taskKey(c.id)}  ${visible(c.title)}`);
   }
-  lines.push('', style.bold(`Timeline (${counts.decisions} decisions, ${counts.issues} issues, ${counts.milestones} milestones)`));
+  lines.push('', style.bold(`Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`));
   if (timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
   return lines;
@@ -76,10 +78,15 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
 function timelineLine(e: TimelineEntry): string {
   switch (e.kind) {
     case 'decision':
-      return `${style.cyan('◆ decision')} [${e.category}] ${e.question} → ${style.bold(e.chosen)} — ${e.reasoning}${e.tradeOffs ? style.dim(` (trade-offs: ${e.tradeOffs})`) : ''}`;
+      return `${style.cyan('◆ decision')} [${visible(e.category)}] ${visible(e.question)} → ${style.bold(visible(e.chosen))} — ${visible(e.reasoning)}${e.tradeOffs ? style.dim(` (trade-offs: ${visible(e.tradeOffs)})`) : ''}`;
     case 'issue':
-      return `${style.yellow('! issue')} [${e.type}] ${e.description} → ${e.resolution}${e.requiresHumanReview ? style.yellow(' (needs human review)') : ''}`;
+      return `${style.yellow('! issue')} [${visible(e.type)}] ${visible(e.description)} → ${visible(e.resolution)}${e.requiresHumanReview ? style.yellow(' (needs human review)') : ''}`;
     case 'milestone':
-      return `${style.dim('▸ milestone')} ${e.progress !== null ? `${e.progress}% ` : ''}${e.message}`;
+      return `${style.dim('▸ milestone')} ${e.progress !== null ? `${e.progress}% ` : ''}${visible(e.message)}`;
   }
+}
+
+/** Multi-line ledger text, indented under its heading. */
+function indented(text: string): string[] {
+  return visibleBlock(text).split('\n').map((l) => `  ${l}`);
 }

@@ -3,7 +3,8 @@ import { agentClients } from '../../core/agents/agentModel';
 import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerSchemas';
 import type { CleanupResult } from '../../core/workers/worktreeCleanup';
 import { formatBytes } from '../../shared/format';
-import { style } from '../output';
+import { printErrorLines, style } from '../output';
+import { visible } from '../terminalText';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger worker …`: worker_command and worktree_cleanup. */
@@ -27,7 +28,12 @@ export function registerWorkerCommands(program: Command): void {
         run: (services, input) => services.workers.command(input),
         format: (r) => {
           // stdout carries only the command, so it can be eval'ed; the rest is for the person.
-          process.stderr.write(`${style.dim(`session ${r.sessionId} · ${r.agent} (${r.client}) · ${r.worktree} on ${r.task.branch}${r.reused ? ' (reused)' : ''}`)}\n`);
+          printErrorLines([style.dim(`session ${r.sessionId} · ${visible(r.agent)} (${r.client}) · ${visible(r.worktree)} on ${visible(r.task.branch)}${r.reused ? ' (reused)' : ''}`)]);
+          // Piped (eval "$(…)"), the command goes out exactly; on a terminal its control characters are shown instead.
+          if (!process.stdout.isTTY) {
+            process.stdout.write(`${r.command}\n`);
+            return [];
+          }
           return [r.command];
         },
       }),
@@ -55,9 +61,9 @@ export function registerWorkerCommands(program: Command): void {
 function formatCleanup(r: CleanupResult): string[] {
   const verb = r.dryRun ? 'would remove' : 'removed';
   const lines = r.removed.map(
-    (w) => `${style.green(verb)} ${w.worktree} ${style.dim(`(${w.reason}, ${formatBytes(w.freedBytes)}${w.branchDeleted ? `, branch ${w.branch} deleted` : ''})`)}`,
+    (w) => `${style.green(verb)} ${visible(w.worktree)} ${style.dim(`(${visible(w.reason)}, ${formatBytes(w.freedBytes)}${w.branchDeleted ? `, branch ${visible(w.branch)} deleted` : ''})`)}`,
   );
-  for (const s of r.skipped) lines.push(`${style.yellow('kept')} ${s.worktree} ${style.dim(`(${s.reason})`)}`);
+  for (const s of r.skipped) lines.push(`${style.yellow('kept')} ${visible(s.worktree)} ${style.dim(`(${visible(s.reason)})`)}`);
   if (lines.length === 0) lines.push('No worktrees to clean up.');
   lines.push(style.bold(`${r.dryRun ? 'Would free' : 'Freed'} ${formatBytes(r.freedBytes)}`));
   return lines;

@@ -6,6 +6,7 @@ import { depthFirst } from '../../core/tracking/taskTree';
 import type { CommonOptions } from '../output';
 import { age, duration, printJson, printLines, style, table } from '../output';
 import { statusMark } from './taskFormat';
+import { visible, visibleBlock } from '../terminalText';
 import { withServices } from '../withServices';
 import { positiveInt } from '../args';
 
@@ -49,11 +50,11 @@ function listWorkflows(services: Services, limit: number, json: boolean): void {
     return;
   }
   if (workflows.length === 0) {
-    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Point an MCP client at it").']);
+    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Connect an agent").']);
     return;
   }
   const rows = [[style.dim('ID'), style.dim('TASKS'), style.dim('RUNNING'), style.dim('UPDATED'), style.dim('NAME')]];
-  for (const w of workflows) rows.push([style.bold(workflowKey(w.id)), String(w.taskCount), w.running ? style.cyan(String(w.running)) : '0', age(w.updatedAt), w.name]);
+  for (const w of workflows) rows.push([style.bold(workflowKey(w.id)), String(w.taskCount), w.running ? style.cyan(String(w.running)) : '0', age(w.updatedAt), visible(w.name)]);
   printLines(table(rows));
   if (total > workflows.length) printLines([style.dim(`… ${total - workflows.length} more (use --limit)`)]);
 }
@@ -64,18 +65,18 @@ function showWorkflow(services: Services, id: string, json: boolean): void {
     printJson(workflowView(workflow, tasks));
     return;
   }
-  const lines = [`${style.bold(workflowKey(workflow.id))}  ${style.bold(workflow.name)}  ${style.dim(workflowStatus(tasks))}`];
-  if (workflow.description) lines.push(`  ${workflow.description}`);
+  const lines = [`${style.bold(workflowKey(workflow.id))}  ${style.bold(visible(workflow.name))}  ${style.dim(workflowStatus(tasks))}`];
+  if (workflow.description) lines.push(...visibleBlock(workflow.description).split('\n').map((l) => `  ${l}`));
   lines.push(style.dim(`  created ${workflow.createdAt} · updated ${age(workflow.updatedAt)} ago`));
   if (workflow.plan.length) {
     lines.push('', style.bold('Plan'));
-    for (const p of workflow.plan) lines.push(`  ${p.step}. ${p.goal}`);
+    for (const p of workflow.plan) lines.push(`  ${visible(p.step)}. ${visible(p.goal)}`);
   }
   lines.push('', style.bold(`Tasks (${tasks.length})`));
   if (tasks.length === 0) lines.push(style.dim('  none yet'));
   for (const { task: t, depth } of depthFirst(tasks)) {
-    const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${t.lastMilestone}` : ''}` : duration(t.durationSeconds);
-    lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${t.title}  ${style.dim(detail)}`);
+    const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${visible(t.lastMilestone)}` : ''}` : duration(t.durationSeconds);
+    lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(detail)}`);
   }
   printLines(lines);
 }

@@ -3,6 +3,7 @@ import { producerOf } from './flowTemplate';
 import type { PipelineState, PipelineTask } from './pipelineState';
 import { isSkipped } from './progress';
 import type { Finding } from './verdict';
+import { plural } from '../../shared/format';
 
 /**
  * What a checkpoint or human gate shows a person (`present_to_user`): what to read, what the
@@ -31,7 +32,7 @@ export function checkpointText(state: PipelineState, flow: FlowTemplate, def: Ph
     for (const name of files) {
       const producer = producerOf(flow, name);
       const record = producer ? state.phases[producer.id] : undefined;
-      const verdict = record?.verdict ? ` — verdict ${record.verdict}, ${record.findings.length} finding(s)` : '';
+      const verdict = record?.verdict ? ` — verdict ${record.verdict}, ${plural(record.findings.length, 'finding')}` : '';
       lines.push(`- ${state.workspace}/${name}${verdict}`);
     }
     lines.push('');

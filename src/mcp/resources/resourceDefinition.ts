@@ -1,6 +1,7 @@
 import type { LedgerEvent } from '../../core/events/eventLog';
 import type { Services } from '../../services';
 import type { Disposable } from '../../core/emitter';
+import { validationError } from '../../core/errors';
 
 export interface ResourceEntry {
   uri: string;
@@ -32,7 +33,14 @@ export interface ResourceTemplateDefinition {
 /** Builds `match` for `<scheme>://{id}` templates. */
 export function schemeMatcher(scheme: string): (uri: string) => string | undefined {
   const prefix = `${scheme}://`;
-  return (uri) => (uri.startsWith(prefix) && uri.length > prefix.length ? decodeURIComponent(uri.slice(prefix.length)) : undefined);
+  return (uri) => {
+    if (!uri.startsWith(prefix) || uri.length === prefix.length) return undefined;
+    try {
+      return decodeURIComponent(uri.slice(prefix.length));
+    } catch {
+      throw validationError(`${uri} has a malformed %-escape`);
+    }
+  };
 }
 
 /** A resource with one fixed URI, such as `project://memory`. */

@@ -1,6 +1,7 @@
 import { workflowView } from '../../core/tracking/views';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
+import { plural } from '../../shared/format';
 
 /** `workflow://{id}`: a workflow, its plan and its tasks with their states. */
 export const workflowResource: ResourceTemplateDefinition = {
@@ -15,7 +16,7 @@ export const workflowResource: ResourceTemplateDefinition = {
       uri: `workflow://${w.id}`,
       name: `Workflow wf-${w.id}`,
       title: w.name,
-      description: `${w.taskCount} task(s), ${w.running} running`,
+      description: `${plural(w.taskCount, 'task')}, ${w.running} running`,
       mimeType: 'application/json',
     })),
   read: ({ queries }, id) => {

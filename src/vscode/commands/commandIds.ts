@@ -28,6 +28,7 @@ export const Commands = {
   RejectPipelineCheckpoint: 'agentLedger.rejectPipelineCheckpoint',
   DecidePipelineCheckpoint: 'agentLedger.decidePipelineCheckpoint',
   OpenPipelineArtifact: 'agentLedger.openPipelineArtifact',
+  GetStarted: 'agentLedger.getStarted',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -3,7 +3,7 @@ import { LedgerError } from '../../core/errors';
 import { parseInput } from '../../core/inputValidation';
 import { memoryStatuses } from '../../core/memory/memoryModel';
 import type { MemoryEntry, MemoryStatus } from '../../core/memory/memoryModel';
-import { truncate } from '../../shared/format';
+import { plural, truncate } from '../../shared/format';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
 import type { MemoryCategoryNode, MemoryEntryNode } from '../views/memory/memoryItems';
@@ -46,7 +46,7 @@ export class MemoryCommands {
           : await askChoice<string | undefined>(
               step(1),
               [
-                ...categories.map((c) => ({ label: `$(folder-library) ${c}`, description: `${memories.filter((m) => m.category === c).length} entries`, value: c })),
+                ...categories.map((c) => ({ label: `$(folder-library) ${c}`, description: plural(memories.filter((m) => m.category === c).length, 'entry', 'entries'), value: c })),
                 { label: '$(add) New category…', value: undefined },
               ],
               { placeholder: 'Category: the folder the entry goes in' },

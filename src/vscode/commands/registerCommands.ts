@@ -1,4 +1,5 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { getStartedWalkthrough } from '../constants';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { McpCommands } from '../mcp/mcpCommands';
 import type { TasksView } from '../views/tasks/tasksView';
@@ -70,6 +71,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.RejectPipelineCheckpoint]: (arg) => pipelines.reject(arg),
     [Commands.DecidePipelineCheckpoint]: (arg) => pipelines.decide(arg),
     [Commands.OpenPipelineArtifact]: (arg) => pipelines.openArtifact(arg),
+    [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));
 }

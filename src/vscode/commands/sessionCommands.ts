@@ -9,7 +9,7 @@ import type { AgentSession } from '../../core/sessions/agentSessions';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import type { DodResult } from '../../core/sessions/sessionSchemas';
 import type { CleanupResult, KeptWorktree, RemovedWorktree } from '../../core/workers/worktreeCleanup';
-import { formatBytes, truncate } from '../../shared/format';
+import { formatBytes, plural, truncate } from '../../shared/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
@@ -107,9 +107,9 @@ export class SessionCommands {
     const lines = plan.removed.slice(0, listed).map(removedLine);
     if (n > listed) lines.push(`…and ${n - listed} more`);
     if (plan.skipped.length) lines.push('', 'Kept:', ...plan.skipped.map(keptLine));
-    const button = `Remove ${n} Worktree${n === 1 ? '' : 's'}`;
+    const button = `Remove ${plural(n, 'Worktree')}`;
     const choice = await vscode.window.showWarningMessage(
-      `Remove ${n} worktree${n === 1 ? '' : 's'} and free ${formatBytes(plan.freedBytes)}?`,
+      `Remove ${plural(n, 'worktree')} and free ${formatBytes(plan.freedBytes)}?`,
       { modal: true, detail: `${lines.join('\n')}\n\nMerged branches are deleted with their worktree; other branches stay.` },
       button,
     );
@@ -123,7 +123,7 @@ export class SessionCommands {
       result.freedBytes += done.freedBytes;
     }
     const kept = result.skipped.length ? ` Kept ${result.skipped.length}: ${result.skipped.map(keptLine).join('; ')}.` : '';
-    void vscode.window.showInformationMessage(`Removed ${result.removed.length} worktree${result.removed.length === 1 ? '' : 's'}, freed ${formatBytes(result.freedBytes)}.${kept}`);
+    void vscode.window.showInformationMessage(`Removed ${plural(result.removed.length, 'worktree')}, freed ${formatBytes(result.freedBytes)}.${kept}`);
     return result;
   }
 

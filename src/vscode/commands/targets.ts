@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LedgerError } from '../../core/errors';
 import { parseId, taskKey, workflowKey } from '../../core/ids';
 import type { TaskStatus } from '../../core/model';
-import { formatAge } from '../../shared/format';
+import { formatAge, plural } from '../../shared/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { TaskNode, WorkflowNode } from '../views/tasks/taskItems';
@@ -56,7 +56,7 @@ export async function resolveWorkflow(registry: LedgerRegistry, arg: WorkflowArg
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    workflows.map((w) => ({ label: w.name, description: `${workflowKey(w.id)} · ${w.taskCount} tasks`, detail: `updated ${formatAge(w.updatedAt)}`, id: w.id })),
+    workflows.map((w) => ({ label: w.name, description: `${workflowKey(w.id)} · ${plural(w.taskCount, 'task')}`, detail: `updated ${formatAge(w.updatedAt)}`, id: w.id })),
     { placeHolder: 'Export the report of which workflow?', matchOnDescription: true },
   );
   return picked ? { ledger, workflowId: picked.id } : undefined;

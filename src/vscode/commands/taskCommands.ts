@@ -10,6 +10,7 @@ import type { TaskTarget } from '../webviews/taskDetail/taskDetailPanel';
 import { Commands } from './commandIds';
 import { resolveTask, resolveWorkflow } from './targets';
 import type { TaskArg, WorkflowArg } from './targets';
+import { plural } from '../../shared/format';
 
 /** How many paths a confirmation lists before "…and N more". */
 const listedPaths = 25;
@@ -47,7 +48,7 @@ export class TaskCommands {
     }
     const more = plan.paths.length > listedPaths ? `\n…and ${plan.paths.length - listedPaths} more` : '';
     const choice = await vscode.window.showWarningMessage(
-      `Rewind ${plan.paths.length} file${plan.paths.length === 1 ? '' : 's'} to how they were when ${key} started?`,
+      `Rewind ${plural(plan.paths.length, 'file')} to how they were when ${key} started?`,
       {
         modal: true,
         detail: `${plan.paths.slice(0, listedPaths).join('\n')}${more}\n\nThe present state is snapshotted first: "Undo Rewind" puts it back. HEAD, the index and branches are not touched.`,
@@ -56,7 +57,7 @@ export class TaskCommands {
     );
     if (choice !== 'Rewind') return undefined;
     const result = await services.rewind.rewind(target.taskId, plan.paths);
-    void vscode.window.showInformationMessage(`Rewound ${result.paths.length} file${result.paths.length === 1 ? '' : 's'} of ${key}.`, 'Undo Rewind').then((undo) => {
+    void vscode.window.showInformationMessage(`Rewound ${plural(result.paths.length, 'file')} of ${key}.`, 'Undo Rewind').then((undo) => {
       if (undo) void vscode.commands.executeCommand(Commands.UndoRewind, { folder: target.ledger.root, taskId: target.taskId } satisfies TaskTarget);
     });
     return result;
@@ -73,13 +74,13 @@ export class TaskCommands {
       return undefined;
     }
     const choice = await vscode.window.showWarningMessage(
-      `Put back the ${last.paths.length} file${last.paths.length === 1 ? '' : 's'} of ${key} as they were before the rewind?`,
+      `Put back the ${plural(last.paths.length, 'file')} of ${key} as they were before the rewind?`,
       { modal: true, detail: `${last.paths.slice(0, listedPaths).join('\n')}${last.paths.length > listedPaths ? `\n…and ${last.paths.length - listedPaths} more` : ''}` },
       'Undo Rewind',
     );
     if (choice !== 'Undo Rewind') return undefined;
     const result = await services.rewind.undo(target.taskId);
-    void vscode.window.showInformationMessage(`Undid the rewind of ${key}: ${result.paths.length} file${result.paths.length === 1 ? '' : 's'} put back.`);
+    void vscode.window.showInformationMessage(`Undid the rewind of ${key}: ${plural(result.paths.length, 'file')} put back.`);
     return result;
   }
 

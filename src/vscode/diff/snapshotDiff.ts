@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseId, taskKey } from '../../core/ids';
 import type { ChangedFile } from '../../shared/protocol';
+import { plural } from '../../shared/format';
 import { snapshotScheme } from '../constants';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
@@ -26,7 +27,7 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
     const content = await truth.fileAt(task.snapshot, uri.path.replace(/^\//, ''));
     if (!content) return '';
     // Text editors cannot show binary content usefully; say what it is instead.
-    if (content.subarray(0, 8000).includes(0)) return `(binary file, ${content.length} bytes, in the snapshot of ${taskKey(task.id)})`;
+    if (content.subarray(0, 8000).includes(0)) return `(binary file, ${plural(content.length, 'byte')}, in the snapshot of ${taskKey(task.id)})`;
     return content.toString('utf8');
   }
 }

@@ -8,6 +8,7 @@ import type { ClientKind, MergeResult } from './clientConfigs';
 import { externalLaunch, shellLine } from './serverLaunch';
 import { worktreesDirSetting } from '../worktreesSetting';
 import { confinedPath } from '../../core/files/confinedPath';
+import { plural } from '../../shared/format';
 
 /**
  * "Add to Claude Code / Cursor / Claude Desktop" and "Copy MCP server command": the same server
@@ -34,7 +35,7 @@ export class McpCommands {
     const launch = externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: project, worktreesDir: project ? undefined : worktreesDirSetting() });
     const result = mergeServerEntry(file, serverName(kind, ledger.root), toEntry(launch));
     const where = file.startsWith(ledger.root + path.sep) ? path.relative(ledger.root, file) : file;
-    const kept = result.otherServers.length ? ` (kept ${result.otherServers.length} other server${result.otherServers.length === 1 ? '' : 's'})` : '';
+    const kept = result.otherServers.length ? ` (kept ${plural(result.otherServers.length, 'other server')})` : '';
     const what = result.status === 'unchanged' ? `"${result.name}" is already in ${where}` : `${result.status === 'added' ? 'Added' : 'Updated'} "${result.name}" in ${where}${kept}`;
     const restart = kind === 'claudeDesktop' ? ' Restart Claude Desktop to load it.' : ` ${label} starts it in this folder.`;
     void vscode.window.showInformationMessage(`${what}.${result.status === 'unchanged' ? '' : restart}`, 'Open File').then((choice) => {

@@ -52,7 +52,10 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
 
     it('adds a Memory Bank entry from the palette: the file is written and shows in the view', async () => {
       const memory = await expandPane(wb.page, 'Memory Bank');
-      await memory.locator('.welcome-view-content').filter({ hasText: 'The Memory Bank keeps' }).waitFor({ state: 'visible', timeout: 30_000 });
+      const welcome = memory.locator('.welcome-view-content').filter({ hasText: 'Project decisions every agent is given' });
+      await welcome.getByRole('button', { name: 'Add Entry', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+      const agents = await expandPane(wb.page, 'Agents & Sessions');
+      await agents.locator('.welcome-view-content').filter({ hasText: 'No agent session yet' }).getByRole('button', { name: 'Create Task', exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
       await wb.runCommand('Agent Ledger: Add Memory Bank Entry');
       // A fresh ledger has no category yet: the first question is typed.
       await answerText(wb.page, 'Category: the folder the entry goes in', 'tooling');

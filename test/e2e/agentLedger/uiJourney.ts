@@ -15,6 +15,7 @@ import type { PackagedExtension } from './extensionPackage';
 import { OutsideAgent, ledgerCli } from './outsideAgent';
 import { initialFiles, createWorkspace, writeFiles } from './workspace';
 import { activeTab, clickDialogButton, editorText, eventually, treeRow, watchSidebarRow, webviewFrame } from './workbenchLedger';
+import { expandPane } from './workbenchForms';
 
 /** Time from a write by another process to the view showing it, per step (printed at the end). */
 export const liveTimings: { step: string; ms: number }[] = [];
@@ -56,12 +57,27 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       for (const dir of [ws, desktopDir]) if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('shows the Tasks view with its welcome content before any agent has worked', async () => {
+    it('shows the welcome views, a line and buttons each, before any agent has worked', async () => {
       await wb.openViewContainer('Agent Ledger');
-      const welcome = wb.page.locator('.part.sidebar .welcome-view-content').filter({ hasText: 'No agent work is recorded' });
+      const welcome = wb.page.locator('.part.sidebar .welcome-view-content').filter({ hasText: 'No agent work yet' });
       await welcome.waitFor({ state: 'visible', timeout: 30_000 });
-      await welcome.getByRole('button', { name: 'Add to Claude Code (.mcp.json)' }).waitFor({ state: 'visible' });
+      for (const button of ['Add to Claude Code', 'Add to Cursor', 'Get Started']) await welcome.getByRole('button', { name: button, exact: true }).waitFor({ state: 'visible' });
+      const pipelines = await expandPane(wb.page, 'Pipelines');
+      const waiting = pipelines.locator('.welcome-view-content').filter({ hasText: 'each checkpoint waits here for your decision' });
+      await waiting.getByRole('button', { name: 'Get Started', exact: true }).waitFor({ state: 'visible', timeout: 15_000 });
       await shot('welcome');
+    });
+
+    it('opens the Get Started walkthrough from the welcome view', async () => {
+      const welcome = wb.page.locator('.part.sidebar .welcome-view-content').filter({ hasText: 'No agent work yet' });
+      await welcome.getByRole('button', { name: 'Get Started', exact: true }).click();
+      const walkthrough = wb.page.locator('.part.editor').filter({ hasText: 'Get Started with Agent Ledger' });
+      await walkthrough.waitFor({ state: 'visible', timeout: 30_000 });
+      for (const step of ['Connect an agent', 'Watch its first task', 'Open what it changed', 'Approve a checkpoint']) await walkthrough.getByText(step, { exact: true }).first().waitFor({ state: 'visible' });
+      // The selected step's media (media/walkthrough/connect.md) renders beside it, in a webview.
+      await webviewFrame(wb.page).getByText('Agent Ledger is an MCP server').waitFor({ state: 'visible', timeout: 15_000 });
+      await shot('walkthrough');
+      await wb.runCommand('View: Close All Editors');
     });
 
     it('lists its MCP server under MCP: List Servers', async () => {

@@ -6,6 +6,7 @@ import { GitError } from '../../../src/git/errors';
 import { GitRepo } from '../../../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../../../src/git/gitWorkspaceTruth';
 import { commit, git, makeRepo, status, userState, write } from './gitFixture';
+import { tempDir } from '../../helpers/tmp';
 
 async function truthOf(folder: string): Promise<GitWorkspaceTruth> {
   return new GitWorkspaceTruth(await GitRepo.open(folder));
@@ -59,7 +60,8 @@ test('snapshot records staged, unstaged and untracked content but not ignored fi
 
 test('no hook of the user runs, and no temporary index is left in the git dir', async () => {
   const root = makeRepo();
-  const marker = path.join(root, '..', `${path.basename(root)}-hook-ran`);
+  // Outside the repository (so it is no change of it), in a folder removed after the test.
+  const marker = path.join(tempDir('agent-ledger-hooks-'), 'hook-ran');
   for (const hook of ['post-index-change', 'reference-transaction', 'pre-commit', 'post-commit']) {
     const file = path.join(root, '.git', 'hooks', hook);
     fs.writeFileSync(file, `#!/bin/sh\necho ${hook} >> "${marker}"\n`, { mode: 0o755 });

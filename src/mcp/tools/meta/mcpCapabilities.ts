@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { familyDescriptions } from '../../families';
+import { describeFamily } from '../../families';
+import type { Family } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { serverLimits } from '../../limits';
 
@@ -7,7 +8,7 @@ export const mcpCapabilitiesTool = defineTool({
   name: 'mcp_capabilities',
   family: 'introspection',
   title: 'Server capabilities',
-  description: 'Which tool namespaces (families) are enabled and a one-line summary of every tool they expose.',
+  description: 'Which tool namespaces (families) are enabled and a one-line summary of every tool they expose; a family without tools yet says so.',
   input: z.strictObject({}),
   output: z.object({
     namespaces: z.array(z.object({ name: z.string(), description: z.string() })),
@@ -15,12 +16,12 @@ export const mcpCapabilitiesTool = defineTool({
     limits: z.object({ maxEventHistory: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { enabledTools, enabledFamilies }) => {
-    const names = ['introspection', ...enabledFamilies()] as (keyof typeof familyDescriptions)[];
+  handler: (_args, { enabledTools, enabledFamilies, catalog }) => {
+    const names: (Family | 'introspection')[] = ['introspection', ...enabledFamilies()];
     const schemas: Record<string, { namespace: string; summary: string }> = {};
     for (const tool of enabledTools()) schemas[tool.name] = { namespace: tool.family, summary: tool.description.split(/(?<=\.)\s/)[0] };
     return {
-      namespaces: names.map((name) => ({ name, description: familyDescriptions[name] })),
+      namespaces: names.map((name) => ({ name, description: describeFamily(name, catalog()) })),
       schemas,
       limits: { maxEventHistory: serverLimits.maxEventHistory },
     };

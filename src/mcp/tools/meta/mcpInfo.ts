@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { families } from '../../families';
+import { describeFamily, families } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../version';
 import { serverLimits } from '../../limits';
@@ -27,21 +27,26 @@ export const mcpInfoTool = defineTool({
       }),
     }),
     features: z.record(z.string(), z.boolean()),
+    families: z.record(z.string(), z.object({ enabled: z.boolean(), tools: z.number(), description: z.string() })).describe('Each tool family: switched on or not, how many tools it has, and what it is for ("no tools yet" when it has none)'),
     timings: z.record(z.string(), z.number()),
     safety: z.record(z.string(), z.unknown()),
-    limits: z.object({ maxInputBytes: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
+    limits: z.object({ maxInputBytes: z.number(), maxMessageBytes: z.number(), maxJsonDepth: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
     workspace: z.string(),
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services, enabledFamilies }) => {
+  handler: (_args, { services, enabledFamilies, catalog }) => {
     const enabled = enabledFamilies();
     const features: Record<string, boolean> = { enableMcpIntrospection: true, enableResources: true };
     for (const f of families) features[featureKey(f)] = enabled.has(f);
+    const familyInfo = Object.fromEntries(
+      families.map((f) => [f, { enabled: enabled.has(f), tools: catalog().filter((t) => t.family === f).length, description: describeFamily(f, catalog()) }]),
+    );
     return {
       server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
       transports: { stdio: { enabled: true }, http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false } },
       features,
+      families: familyInfo,
       timings: { storePollIntervalMs: serverLimits.storePollMs, lockTimeoutMs: serverLimits.lockTimeoutMs },
       safety: {
         pathsConfinedToWorkspace: true,
@@ -52,7 +57,13 @@ export const mcpInfoTool = defineTool({
         humanCheckpointsEnforced: !services.pipelines.allowsAgentCheckpoints,
         agentCheckpointDecisions: services.pipelines.allowsAgentCheckpoints,
       },
-      limits: { maxInputBytes: serverLimits.maxInputBytes, defaultTimeoutMs: serverLimits.defaultTimeoutMs, maxEventHistory: serverLimits.maxEventHistory },
+      limits: {
+        maxInputBytes: serverLimits.maxInputBytes,
+        maxMessageBytes: serverLimits.maxMessageBytes,
+        maxJsonDepth: serverLimits.maxJsonDepth,
+        defaultTimeoutMs: serverLimits.defaultTimeoutMs,
+        maxEventHistory: serverLimits.maxEventHistory,
+      },
       workspace: services.paths.workspace,
       store: { path: services.paths.dbPath, seq: services.store.seq },
     };

@@ -3,7 +3,7 @@ import type { AgentDefinition, AgentProblem } from '../../../core/agents/agentMo
 import { taskKey } from '../../../core/ids';
 import type { AgentActivity, AgentSession } from '../../../core/sessions/agentSessions';
 import type { Session } from '../../../core/sessions/sessionRepo';
-import { formatDuration, truncate } from '../../../shared/format';
+import { formatDuration, plural, truncate } from '../../../shared/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
@@ -49,7 +49,7 @@ export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefi
 export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity'>): string {
   const parts: string[] = node.definition ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])] : ['not defined'];
   if (node.activity?.running) parts.push(`${node.activity.running} running`);
-  if (node.activity) parts.push(`${node.activity.total} session${node.activity.total === 1 ? '' : 's'}`);
+  if (node.activity) parts.push(plural(node.activity.total, 'session'));
   return parts.join(' · ');
 }
 
@@ -133,7 +133,7 @@ function sessionTooltip({ session: s, taskTitle, worktreeActive }: AgentSession)
     md.appendMarkdown(`${outcome.join(' · ')}\n\n`);
   }
   if (s.error) md.appendMarkdown(`$(error) ${s.error.type}${s.error.message ? `: ${escapeMarkdown(truncate(s.error.message, 300))}` : ''}\n\n`);
-  if (s.artifacts.length) md.appendMarkdown(`${s.artifacts.length} artifact${s.artifacts.length === 1 ? '' : 's'}: ${s.artifacts.slice(0, 10).map((a) => `\`${a}\``).join(' ')}`);
+  if (s.artifacts.length) md.appendMarkdown(`${plural(s.artifacts.length, 'artifact')}: ${s.artifacts.slice(0, 10).map((a) => `\`${a}\``).join(' ')}`);
   return md;
 }
 

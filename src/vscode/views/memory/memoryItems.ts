@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEntry, MemoryProblem, MemoryStatus } from '../../../core/memory/memoryModel';
-import { truncate } from '../../../shared/format';
+import { plural, truncate } from '../../../shared/format';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
 
@@ -69,7 +69,7 @@ export function categoryItem(node: MemoryCategoryNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.category, vscode.TreeItemCollapsibleState.Expanded);
   item.id = `${node.ledger.folder.uri.toString()}#memory/${node.category}`;
   const active = node.entries.filter((e) => e.status === 'active').length;
-  const parts = [`${node.entries.length} ${node.entries.length === 1 ? 'entry' : 'entries'}`];
+  const parts = [plural(node.entries.length, 'entry', 'entries')];
   if (active !== node.entries.length) parts.push(`${active} active`);
   if (node.problems.length) parts.push(`${node.problems.length} unreadable`);
   item.description = parts.join(' · ');

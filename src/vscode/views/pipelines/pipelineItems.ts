@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../../../core/pipeline/pipelineQueries';
-import { formatAge, truncate } from '../../../shared/format';
+import { formatAge, plural, truncate } from '../../../shared/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { checkpointTitle, lastDecision, metricsText, phaseDescription, pipelineDescription, pipelineTaskDescription } from './pipelineText';
@@ -147,7 +147,7 @@ function taskIcon(t: TaskView): vscode.ThemeIcon {
 function phaseTooltip(node: PhaseNode, waiting: boolean): vscode.MarkdownString {
   const { phase: p, detail } = node;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown('**').appendText(p.label).appendMarkdown('** — ').appendText(`${p.status.replace('_', ' ')}${p.runs > 1 ? `, ${p.runs} runs` : ''}\n\n`);
+  md.appendMarkdown('**').appendText(p.label).appendMarkdown('** — ').appendText(`${p.status.replace('_', ' ')}${p.runs > 1 ? `, ${plural(p.runs, 'run')}` : ''}\n\n`);
   if (waiting && detail.waiting) {
     md.appendMarkdown('$(bell-dot) ').appendText(`${checkpointTitle(detail.waiting.name, (id) => detail.phases.find((x) => x.id === id)?.label)} waits for your decision: right-click to approve or reject, or open the pipeline.`).appendMarkdown('\n\n');
   }

@@ -1,6 +1,6 @@
 import type { PhaseView, PipelineSummary, TaskView } from '../../../core/pipeline/pipelineQueries';
 import type { DecisionRecord } from '../../../core/pipeline/pipelineState';
-import { formatDuration, formatTokens } from '../../../shared/format';
+import { formatDuration, formatTokens, plural } from '../../../shared/format';
 
 /**
  * The words the Pipelines view, its notifications and the pipeline webview's model use, as plain
@@ -58,7 +58,7 @@ export function phaseDescription(p: PhaseView, waiting: 'checkpoint' | 'human_ga
   if (p.kind === 'checkpoint' && decision && !waiting) parts.push(`${decisionWord(decision.decision)} by ${decision.decided_by}`);
   parts.push(...metricsText(p));
   if (p.verdict) parts.push(p.verdict);
-  if (p.findings.length) parts.push(`${p.findings.length} finding${p.findings.length === 1 ? '' : 's'}`);
+  if (p.findings.length) parts.push(plural(p.findings.length, 'finding'));
   if (p.revision > 0) parts.push(`revision ${p.revision}`);
   return parts.join(' · ');
 }
@@ -67,9 +67,9 @@ export function phaseDescription(p: PhaseView, waiting: 'checkpoint' | 'human_ga
 export function pipelineTaskDescription(t: TaskView, waiting: boolean): string {
   const parts: string[] = [waiting ? 'waits for you (human task)' : t.status];
   if (t.verdict) parts.push(t.verdict);
-  if (t.attempts > 1) parts.push(`${t.attempts} attempts`);
+  if (t.attempts > 1) parts.push(plural(t.attempts, 'attempt'));
   if (t.ledgerTaskId) parts.push(t.ledgerTaskId);
-  if (t.filesChanged !== null) parts.push(`${t.filesChanged} file${t.filesChanged === 1 ? '' : 's'}`);
+  if (t.filesChanged !== null) parts.push(plural(t.filesChanged, 'file'));
   return parts.join(' · ');
 }
 

@@ -7,6 +7,7 @@ import { LedgerTreeView } from '../ledgerTreeView';
 import { phaseItem, pipelineItem, pipelineTaskItem } from './pipelineItems';
 import type { PhaseNode, PipelineNode, PipelinesNode, PipelineTaskNode } from './pipelineItems';
 import type { PipelineWatcher } from './pipelineWatcher';
+import { plural } from '../../../shared/format';
 
 /** The view lists this many pipelines per folder (those waiting for a person come first). */
 const listed = 100;
@@ -73,7 +74,7 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     }
     if (count === this._badge) return;
     this._badge = count;
-    this.view.badge = count > 0 ? { value: count, tooltip: `${count} pipeline${count === 1 ? ' waits' : 's wait'} for your decision` } : undefined;
+    this.view.badge = count > 0 ? { value: count, tooltip: `${plural(count, 'pipeline waits', 'pipelines wait')} for your decision` } : undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Task } from '../../../core/model';
 import { taskKey, workflowKey } from '../../../core/ids';
 import type { WorkflowSummary } from '../../../core/workflows/workflowRepo';
-import { elapsedSeconds, formatAge, formatDuration, truncate } from '../../../shared/format';
+import { elapsedSeconds, formatAge, formatDuration, plural, truncate } from '../../../shared/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { priorityIcons, typeIcons } from './taskFields';
@@ -138,7 +138,7 @@ export function workflowItem(node: WorkflowNode): vscode.TreeItem {
   md.appendMarkdown(`**${escape(w.name)}** — \`${workflowKey(w.id)}\`\n\n`);
   if (w.description) md.appendMarkdown(`${escape(truncate(w.description, 300))}\n\n`);
   w.plan.forEach((p, i) => md.appendMarkdown(`${i + 1}. **${escape(p.step)}** — ${escape(truncate(p.goal, 120))}\n`));
-  md.appendMarkdown(`\n\n${w.taskCount} tasks · ${w.running} running · ${w.done} done · ${w.failed} failed · _updated ${formatAge(w.updatedAt)}_`);
+  md.appendMarkdown(`\n\n${plural(w.taskCount, 'task')} · ${w.running} running · ${w.done} done · ${w.failed} failed · _updated ${formatAge(w.updatedAt)}_`);
   item.tooltip = md;
   item.contextValue = 'workflow';
   item.accessibilityInformation = { label: `${w.name}, workflow ${workflowKey(w.id)}, ${item.description}` };

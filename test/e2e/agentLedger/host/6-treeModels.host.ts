@@ -11,7 +11,8 @@ import { formatBytes } from '../../../../src/shared/format';
 import type { FolderLedger } from '../../../../src/vscode/ledger/folderLedger';
 import { agentDescription, agentNodes, clockTime, sessionDescription, sessionItem } from '../../../../src/vscode/views/agents/agentItems';
 import { categoryNodes, entryDescription, entryItem } from '../../../../src/vscode/views/memory/memoryItems';
-import { taskDescription, taskIcon } from '../../../../src/vscode/views/tasks/taskItems';
+import { taskDescription, taskIcon, workflowItem } from '../../../../src/vscode/views/tasks/taskItems';
+import type { WorkflowSummary } from '../../../../src/core/workflows/workflowRepo';
 
 const ledger = { root: '/ws', name: 'ws', folder: { uri: vscode.Uri.file('/ws') } } as unknown as FolderLedger;
 
@@ -123,5 +124,12 @@ describe('Tasks view: seed 002’s fields', () => {
   it('colours a task not started yet by a high or critical priority', () => {
     assert.equal((taskIcon({ status: 'open', result: null, priority: 'critical' }).color as vscode.ThemeColor).id, 'charts.red');
     assert.equal(taskIcon({ status: 'open', result: null, priority: 'low' }).color, undefined);
+  });
+
+  it('counts in words that agree with the number (one task, not 1 tasks)', () => {
+    const workflow = { id: 3, name: 'Login', description: null, plan: [], taskCount: 1, running: 0, done: 1, failed: 0, kind: 'workflow', createdAt: '2026-03-01T10:00:00Z', updatedAt: '2026-03-01T10:00:00Z' } as unknown as WorkflowSummary;
+    const tooltip = (workflowItem({ kind: 'workflow', ledger, workflow }).tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /1 task · 0 running/);
+    assert.doesNotMatch(tooltip, /1 tasks/);
   });
 });

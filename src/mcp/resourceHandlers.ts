@@ -1,0 +1,64 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../services';
+import type { Disposable } from '../core/emitter';
+import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
+import { toResourceError, unknownResource } from './resources/resourceErrors';
+import { ResourceNotifier } from './resourceNotifier';
+
+/**
+ * resources/list, templates, read, subscribe and unsubscribe. Reading and subscribing refuse
+ * what does not exist with MCP's resource codes (resourceErrors.ts); subscribing reads the
+ * resource first, so `workflow://999999` is refused instead of waiting forever.
+ */
+export function registerResourceHandlers(server: Server, services: Services, templates: ResourceTemplateDefinition[], fixed: FixedResourceDefinition[]): Disposable {
+  const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
+  const read = (uri: string): { mimeType: string; text: string } => {
+    const fixedResource = fixed.find((r) => r.uri === uri);
+    if (fixedResource) {
+      try {
+        return { mimeType: fixedResource.mimeType, text: fixedResource.read(services) };
+      } catch (err) {
+        throw toResourceError(err, uri);
+      }
+    }
+    for (const t of templates) {
+      let id: string | undefined;
+      try {
+        id = t.match(uri);
+      } catch (err) {
+        throw toResourceError(err, uri); // a malformed %-escape
+      }
+      if (id === undefined) continue;
+      try {
+        return { mimeType: t.mimeType, text: t.read(services, id) };
+      } catch (err) {
+        throw toResourceError(err, uri);
+      }
+    }
+    throw unknownResource(uri, served);
+  };
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: t.uriTemplate, title: t.title, description: t.description, mimeType: t.mimeType })),
+  }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })), ...templates.flatMap((t) => t.list(services))],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const uri = request.params.uri;
+    return { contents: [{ uri, ...read(uri) }] };
+  });
+
+  const notifier = new ResourceNotifier(server, services, templates, fixed);
+  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    read(request.params.uri);
+    notifier.subscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    notifier.unsubscribe(request.params.uri);
+    return {};
+  });
+  return notifier;
+}
