@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Services } from '../services';
-import { parseInput } from '../core/inputValidation';
+import { parseInput } from '../core/contracts/inputValidation';
 import type { CommonOptions } from './output';
 import { printJson, printLines } from './output';
 import { withServices } from './withServices';

@@ -8,7 +8,7 @@ import type { Family } from './families';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { allFixedResources, allResourceTemplates, allTools } from './catalog';
 import { errorResult, okResult } from './toolResults';
-import { invalidArguments } from '../core/inputValidation';
+import { invalidArguments } from '../core/contracts/inputValidation';
 import { serverLimits } from './limits';
 import { registerResourceHandlers } from './resourceHandlers';
 import { productName, version } from '../version';

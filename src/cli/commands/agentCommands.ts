@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { agentGetInput, agentListInput } from '../../core/agents/agentSchemas';
+import { agentGetInput, agentListInput } from '../../core/agents/agentContracts';
 import { agentGetResult, agentListResult } from '../../core/agents/agentResults';
 import { agentYaml } from '../../core/agents/agentFiles';
 import { style, table } from '../output';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import { memoryAddInput, memoryListInput, memoryPreviewInput } from '../../core/memory/memorySchemas';
+import { memoryAddInput, memoryListInput, memoryPreviewInput } from '../../core/memory/memoryContracts';
 import { memoryStatuses } from '../../core/memory/memoryModel';
 import { memoryAddResult, memoryListResult, memoryPreviewResult } from '../../core/memory/memoryResults';
 import { LedgerError } from '../../core/errors';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dodResults, sessionEndInput, sessionErrorTypes, sessionListInput, sessionStartInput, sessionStatuses } from '../../core/sessions/sessionSchemas';
+import { dodResults, sessionEndInput, sessionErrorTypes, sessionListInput, sessionStartInput, sessionStatuses } from '../../core/sessions/sessionContracts';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import { taskKey } from '../../core/ids';
 import { age, duration, style, table } from '../output';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { taskCreateInput, taskGetInput, taskListInput, taskUpdateInput } from '../../core/taskManagement/taskSchemas';
-import type { TaskJson, TaskListResult } from '../../core/taskManagement/taskService';
+import { taskCreateInput, taskGetInput, taskListInput, taskUpdateInput } from '../../core/tasks/taskContracts';
+import type { TaskJson, TaskListResult } from '../../core/tasks/taskService';
 import { taskKey } from '../../core/ids';
-import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/model';
+import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/tasks/taskModel';
 import { style, table } from '../output';
 import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';

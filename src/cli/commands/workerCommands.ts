@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { agentClients } from '../../core/agents/agentModel';
-import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerSchemas';
+import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerContracts';
 import type { CleanupResult } from '../../core/workers/worktreeCleanup';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../core/format';
 import { printErrorLines, style } from '../output';
 import { visible } from '../terminalText';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';

@@ -1,5 +1,5 @@
 import type { LedgerDb, Snapshot, WorkspaceTruth } from '../ports';
-import type { Task } from '../model';
+import type { Task } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
@@ -8,7 +8,7 @@ import { appendEvent } from '../events/eventLog';
 import type { AgentRegistry } from '../agents/agentRegistry';
 import type { Session, SessionEnd, SessionView } from './sessionRepo';
 import { endSessionRow, getSession, insertSession, listSessions, sessionByKey, sessionView } from './sessionRepo';
-import type { SessionEndInput, SessionListInput, SessionStartInput } from './sessionSchemas';
+import type { SessionEndInput, SessionListInput, SessionStartInput } from './sessionContracts';
 import { applySessionEnd, applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from './sessionTask';
 
 export interface SessionStartResult {

@@ -1,5 +1,5 @@
 import type { Snapshot, SqlReader, SqlWriter, WorkspaceTruth } from '../ports';
-import type { Task, WriteScope } from '../model';
+import type { Task, WriteScope } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, taskKey } from '../ids';
 import { secondsBetween } from '../time';

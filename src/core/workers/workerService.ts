@@ -1,5 +1,5 @@
 import type { LedgerDb, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
-import type { Task } from '../model';
+import type { Task } from '../tasks/taskModel';
 import { parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';
@@ -13,7 +13,7 @@ import { applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requir
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
-import type { WorkerCommandInput } from './workerSchemas';
+import type { WorkerCommandInput } from './workerContracts';
 
 /** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
 export interface WorkerCommandResult {

@@ -7,7 +7,7 @@ import { getTask } from '../tasks/taskRepo';
 import { runningSessions } from '../sessions/sessionRepo';
 import { activeWorktrees, markWorktreeRemoved, worktreeFolder } from './worktreeRepo';
 import type { WorktreeRecord } from './worktreeRepo';
-import type { WorktreeCleanupInput } from './workerSchemas';
+import type { WorktreeCleanupInput } from './workerContracts';
 
 export interface RemovedWorktree {
   taskId: number;

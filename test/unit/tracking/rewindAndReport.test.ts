@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../src/services';
 import type { Services } from '../../../src/services';
-import { TaskTreeQueries } from '../../../src/core/tracking/taskTree';
-import { workflowReport } from '../../../src/core/tracking/workflowReport';
+import { TaskTreeQueries } from '../../../src/core/tasks/taskTree';
+import { workflowReport } from '../../../src/core/workflows/workflowReport';
 import { git, tempRepo, writeFiles } from '../../helpers/tmp';
 
 async function startedTask(files: Record<string, string>): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../toolDefinition';
-import { flagsSchema } from './schemas';
+import { flagsSchema } from '../../../core/pipelines/pipelineContracts';
 
 export const pipelineInitTool = defineTool({
   name: 'pipeline_init',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { efforts } from '../../../core/pipeline/flowTemplate';
+import { efforts } from '../../../core/pipelines/engine/flowTemplate';
 import { defineTool } from '../../toolDefinition';
-import { flagsSchema, workspaceInput } from './schemas';
+import { flagsSchema, workspaceInput } from '../../../core/pipelines/pipelineContracts';
 
 const skippedPhase = z.object({ phase_id: z.string(), label: z.string() });
 const effortOption = z.object({ skipped_phases: z.array(skippedPhase), recommended: z.boolean() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../toolDefinition';
-import { reportResultOutput, workspaceInput } from './schemas';
+import { reportResultOutput, workspaceInput } from '../../../core/pipelines/pipelineContracts';
 
 export const pipelineReportResultTool = defineTool({
   name: 'pipeline_report_result',

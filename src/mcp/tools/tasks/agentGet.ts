@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentGetInput } from '../../../core/agents/agentSchemas';
+import { agentGetInput } from '../../../core/agents/agentContracts';
 import { agentGetResult } from '../../../core/agents/agentResults';
 import { defineTool } from '../../toolDefinition';
 import { agentSummaryOutput } from './outputs';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentListInput } from '../../../core/agents/agentSchemas';
+import { agentListInput } from '../../../core/agents/agentContracts';
 import { agentListResult } from '../../../core/agents/agentResults';
 import { defineTool } from '../../toolDefinition';
 import { agentSummaryOutput, problemOutput } from './outputs';

@@ -1,4 +1,4 @@
-import { memoryAddInput } from '../../../core/memory/memorySchemas';
+import { memoryAddInput } from '../../../core/memory/memoryContracts';
 import { memoryAddResult } from '../../../core/memory/memoryResults';
 import { defineTool } from '../../toolDefinition';
 import { memoryOutput } from './outputs';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memoryListInput } from '../../../core/memory/memorySchemas';
+import { memoryListInput } from '../../../core/memory/memoryContracts';
 import { memoryListResult } from '../../../core/memory/memoryResults';
 import { defineTool } from '../../toolDefinition';
 import { memoryOutput, problemOutput } from './outputs';

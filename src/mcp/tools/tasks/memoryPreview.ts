@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memoryPreviewInput } from '../../../core/memory/memorySchemas';
+import { memoryPreviewInput } from '../../../core/memory/memoryContracts';
 import { memoryPreviewResult } from '../../../core/memory/memoryResults';
 import { defineTool } from '../../toolDefinition';
 

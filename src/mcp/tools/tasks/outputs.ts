@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentClients } from '../../../core/agents/agentModel';
 import { memoryStatuses } from '../../../core/memory/memoryModel';
-import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../../core/model';
+import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../../core/tasks/taskModel';
 
 /** Output schemas shared by the task-management tools (clients validate results against them). */
 

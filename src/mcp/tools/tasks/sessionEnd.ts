@@ -1,4 +1,4 @@
-import { sessionEndInput } from '../../../core/sessions/sessionSchemas';
+import { sessionEndInput } from '../../../core/sessions/sessionContracts';
 import { defineTool } from '../../toolDefinition';
 import { sessionOutput } from './outputs';
 

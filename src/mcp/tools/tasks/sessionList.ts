@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sessionListInput } from '../../../core/sessions/sessionSchemas';
+import { sessionListInput } from '../../../core/sessions/sessionContracts';
 import { defineTool } from '../../toolDefinition';
 import { sessionOutput } from './outputs';
 

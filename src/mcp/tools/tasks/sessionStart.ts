@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sessionStartInput } from '../../../core/sessions/sessionSchemas';
+import { sessionStartInput } from '../../../core/sessions/sessionContracts';
 import { defineTool } from '../../toolDefinition';
 
 export const sessionStartTool = defineTool({

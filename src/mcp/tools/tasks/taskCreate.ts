@@ -1,4 +1,4 @@
-import { taskCreateInput } from '../../../core/taskManagement/taskSchemas';
+import { taskCreateInput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
 import { taskOutput } from './outputs';
 

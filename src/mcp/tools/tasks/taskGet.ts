@@ -1,4 +1,4 @@
-import { taskGetInput } from '../../../core/taskManagement/taskSchemas';
+import { taskGetInput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
 import { taskOutput } from './outputs';
 

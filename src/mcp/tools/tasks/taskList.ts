@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskListInput } from '../../../core/taskManagement/taskSchemas';
+import { taskListInput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
 import { taskRowOutput } from './outputs';
 

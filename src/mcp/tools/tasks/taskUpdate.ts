@@ -1,4 +1,4 @@
-import { taskUpdateInput } from '../../../core/taskManagement/taskSchemas';
+import { taskUpdateInput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
 import { taskOutput } from './outputs';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agentClients } from '../../../core/agents/agentModel';
-import { workerCommandInput } from '../../../core/workers/workerSchemas';
+import { workerCommandInput } from '../../../core/workers/workerContracts';
 import { defineTool } from '../../toolDefinition';
 
 export const workerCommandTool = defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { worktreeCleanupInput } from '../../../core/workers/workerSchemas';
+import { worktreeCleanupInput } from '../../../core/workers/workerContracts';
 import { defineTool } from '../../toolDefinition';
 
 export const worktreeCleanupTool = defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { completionStatuses, testsStatuses } from '../../../core/model';
+import { completionStatuses, testsStatuses } from '../../../core/tasks/taskModel';
 import { defineTool } from '../../toolDefinition';
 import { commitOutput, fileChangesOutput, repositoryRootOutput, taskIdInput, verificationOutput, workspacePathOutput } from './schemas';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decisionCategories } from '../../../core/model';
+import { decisionCategories } from '../../../core/tasks/taskModel';
 import { defineTool } from '../../toolDefinition';
 import { taskIdInput } from './schemas';
 

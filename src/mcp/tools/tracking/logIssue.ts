@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { issueTypes } from '../../../core/model';
+import { issueTypes } from '../../../core/tasks/taskModel';
 import { defineTool } from '../../toolDefinition';
 import { taskIdInput } from './schemas';
 
