@@ -6,6 +6,7 @@ import type { WorkspaceTruth } from './core/ports';
 import { systemClock } from './core/time';
 import type { Clock } from './core/time';
 import { TrackingService } from './core/tasks/trackingService';
+import { WorkflowService } from './core/workflows/workflowService';
 import { LedgerQueries } from './core/tasks/ledgerQueries';
 import type { Task } from './core/tasks/taskModel';
 import { GitWorktrees } from './git/worktrees';
@@ -78,6 +79,8 @@ export interface Services {
   paths: LedgerPaths;
   store: LedgerStore;
   truth(): Promise<WorkspaceTruth>;
+  /** start_workflow, and workflows as the views and the CLI list them. */
+  workflows: WorkflowService;
   tracking: TrackingService;
   queries: LedgerQueries;
   /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
@@ -132,6 +135,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     paths,
     store,
     truth: getTruth,
+    workflows: new WorkflowService(store, clock),
     tracking,
     queries,
     pipelines,

@@ -146,7 +146,7 @@ export function registerPipelineCommands(program: Command): void {
 
 async function init(s: Services, request: string, opts: InitOptions, asJson: boolean): Promise<void> {
   const p = s.pipelines;
-  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) });
+  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) ?? undefined });
   if (Array.isArray(detected.errors)) throw new LedgerError('ValidationError', (detected.errors as string[]).join('; '));
   if (detected.resume_mode) {
     if (asJson) printJson({ init: detected });

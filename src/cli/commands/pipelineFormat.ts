@@ -1,4 +1,5 @@
-import type { NextActionResponse, ReportResult } from '../../core/pipelines/engine/actions';
+import type { NextActionResponse } from '../../core/pipelines/engine/actions';
+import type { ReportResult } from '../../core/pipelines/pipelineContracts';
 import type { PipelineDetail, PipelineSummary, PhaseView } from '../../core/pipelines/pipelineQueries';
 import { formatMs } from '../../core/pipelines/engine/summary';
 import { age, style, table } from '../output';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { fileProblemOutput } from '../contracts/common';
 import { memoryNamePattern, memoryStatuses } from './memoryModel';
 
-/** Inputs of seed 002's Memory Bank tools (MCP and CLI). */
+/** memory_list, memory_add and memory_preview (seed 002's Memory Bank). */
 
 const plainName = (what: string) =>
   z
@@ -27,3 +28,27 @@ export const memoryAddInput = z.strictObject({
 export const memoryPreviewInput = z.strictObject({
   maxChars: z.number().int().min(200).max(100_000).optional().describe('Size budget of the context in characters (default 4000)'),
 });
+
+/** memory_list's row: seed 002's fields plus the file (the body stays in the file). */
+export const memoryOutput = z.object({
+  id: z.string(),
+  category: z.string(),
+  title: z.string(),
+  summary: z.string().nullable(),
+  status: z.enum(memoryStatuses),
+  file: z.string().describe('Workspace-relative path of the entry'),
+});
+
+export const memoryListOutput = z.object({ memories: z.array(memoryOutput), problems: z.array(fileProblemOutput) });
+
+export const memoryPreviewOutput = z.object({
+  context: z.string().describe('Markdown given to workers ("" when no entry is active)'),
+  entries: z.number().describe('Active entries in the context'),
+  omitted: z.number().describe('Active entries left out by the size budget'),
+});
+
+export type MemoryListInput = z.infer<typeof memoryListInput>;
+export type MemoryAddInput = z.infer<typeof memoryAddInput>;
+export type MemorySummary = z.infer<typeof memoryOutput>;
+export type MemoryListResult = z.infer<typeof memoryListOutput>;
+export type MemoryPreview = z.infer<typeof memoryPreviewOutput>;

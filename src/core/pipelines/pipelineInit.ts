@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError, validationError } from '../errors';
 import type { Effort } from './engine/flowTemplate';
-import type { ExternalContext } from './engine/effort';
 import { branchName, detectEffort, discussionQuestions, effortOptions, enrichWithDiscussion, isMainBranch, requestBody, requestMarkdown } from './engine/effort';
 import type { PipelineFlags, PipelineState, SourceType } from './engine/pipelineState';
 import { initialState } from './engine/pipelineState';
@@ -11,21 +10,7 @@ import type { PipelineResources } from './files/flowFiles';
 import { datePrefix, detectSource, fetchNeeded, parseArguments, proposeWorkspace, slugify } from './engine/requestSource';
 import { hasState, listPipelineNames, readArtifact, readState, resolvePipelineDir, SPECS_DIR } from './files/specsFiles';
 
-export interface InitInput {
-  arguments: string;
-  current_branch?: string | null;
-}
-
-export interface InitWithContextInput {
-  workspace: string;
-  source_id?: string | null;
-  source_url?: string | null;
-  external_context?: ExternalContext | null;
-  flags?: Partial<PipelineFlags> | null;
-  task_text?: string | null;
-  user_confirmation?: { effort: Effort; workspace_slug?: string | null; use_current_branch?: boolean | null; enriched_request_body?: string | null } | null;
-  discussion_answers?: string | null;
-}
+import type { ExternalContext, PipelineInitInput, PipelineInitResult, PipelineInitWithContextInput, PipelineInitWithContextResult } from './pipelineContracts';
 
 /**
  * Seed 003's pipeline_init (detection, no side effect) and pipeline_init_with_context (the
@@ -40,8 +25,8 @@ export class PipelineInitializer {
     private readonly now: () => Date,
   ) {}
 
-  init(input: InitInput): Record<string, unknown> {
-    const parsed = parseArguments(input.arguments ?? '', input.current_branch?.trim() || null);
+  init(input: PipelineInitInput): PipelineInitResult {
+    const parsed = parseArguments(input.arguments, input.current_branch?.trim() || null);
     if (parsed.errors.length) return { errors: parsed.errors };
     const source = detectSource(parsed.coreText);
     const bare = /^[A-Za-z0-9][\w.-]*$/.test(parsed.coreText) && listPipelineNames(this.root).includes(parsed.coreText) ? parsed.coreText : null;
@@ -69,7 +54,7 @@ export class PipelineInitializer {
     };
   }
 
-  async initWithContext(input: InitWithContextInput): Promise<Record<string, unknown>> {
+  async initWithContext(input: PipelineInitWithContextInput): Promise<PipelineInitWithContextResult> {
     const discussion = input.discussion_answers?.trim() ? input.discussion_answers : null;
     const confirmation = input.user_confirmation ?? null;
     if (discussion && confirmation) {
@@ -108,10 +93,10 @@ export class PipelineInitializer {
 
   private async confirm(
     proposed: string,
-    input: InitWithContextInput,
+    input: PipelineInitWithContextInput,
     ctx: { flags: PipelineFlags; external: ExternalContext; sourceType: SourceType; sourceUrl: string | null; coreText: string; request: { title: string; body: string } },
-  ): Promise<Record<string, unknown>> {
-    const confirmation = input.user_confirmation as NonNullable<InitWithContextInput['user_confirmation']>;
+  ): Promise<PipelineInitWithContextResult> {
+    const confirmation = input.user_confirmation as NonNullable<PipelineInitWithContextInput['user_confirmation']>;
     const flow = this.resources.flow();
     const sourceId = input.source_id?.trim() || null;
     const proposedName = proposed.slice(SPECS_DIR.length + 1);
@@ -159,7 +144,7 @@ export class PipelineInitializer {
   }
 
   /** A confirmation repeated (a lost response) gets the same answer; a different one is refused. */
-  private existing(rel: string, state: PipelineState, effort: Effort, coreText: string, requestMd: string): Record<string, unknown> {
+  private existing(rel: string, state: PipelineState, effort: Effort, coreText: string, requestMd: string): PipelineInitWithContextResult {
     if (state.effort !== effort || state.source.core_text !== coreText) {
       throw new LedgerError('InvalidStatus', `${rel} already holds another pipeline (effort ${state.effort}, "${state.title}"); pass another workspace_slug, or resume it with pipeline_next_action`, { workspace: rel });
     }
@@ -167,7 +152,7 @@ export class PipelineInitializer {
   }
 }
 
-function ready(state: PipelineState, requestMd: string): Record<string, unknown> {
+function ready(state: PipelineState, requestMd: string): PipelineInitWithContextResult {
   return {
     ready: true,
     workspace: state.workspace,

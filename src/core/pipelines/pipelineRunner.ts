@@ -1,5 +1,6 @@
 import { LedgerError } from '../errors';
-import type { NextActionResponse, ReportResult } from './engine/actions';
+import type { NextActionResponse } from './engine/actions';
+import type { PipelineNextActionInput, PipelineReportResultInput, ReportResult } from './pipelineContracts';
 import { displayMessage, toAction } from './engine/actions';
 import type { DecisionInput } from './engine/checkpointDecisions';
 import { applyDecision, parseUserResponse } from './engine/checkpointDecisions';
@@ -17,25 +18,6 @@ import type { Step } from './engine/nextStep';
 import { nextStep, stepTasks } from './engine/nextStep';
 import type { ArtifactFact } from './engine/phaseReport';
 import { applyReport, markIssued, stepOutputs } from './engine/phaseReport';
-
-export interface NextActionInput {
-  workspace: string;
-  previous_action_complete?: boolean;
-  previous_tokens?: number;
-  previous_duration_ms?: number;
-  previous_model?: string;
-  previous_setup_only?: boolean;
-  user_response?: string;
-}
-
-export interface ReportInputArgs {
-  workspace: string;
-  phase: string;
-  tokens_used?: number;
-  duration_ms?: number;
-  model?: string;
-  setup_only?: boolean;
-}
 
 export interface RunnerOptions {
   /** Accept `user_response` from the agent for checkpoints and human gates (off by default: a person decides). */
@@ -58,7 +40,7 @@ export class PipelineRunner {
     readonly options: RunnerOptions,
   ) {}
 
-  async nextAction(input: NextActionInput): Promise<NextActionResponse> {
+  async nextAction(input: PipelineNextActionInput): Promise<NextActionResponse> {
     const dir = resolvePipelineDir(this.root, input.workspace);
     const flow = this.resources.flow();
     let state = readState(dir);
@@ -98,7 +80,7 @@ export class PipelineRunner {
     return { ...toAction(step, state.workspace, prompt), warning: warnings.join('; '), display_message: displayMessage(step), report_result: reportResult };
   }
 
-  async reportResult(input: ReportInputArgs): Promise<ReportResult> {
+  async reportResult(input: PipelineReportResultInput): Promise<ReportResult> {
     const dir = resolvePipelineDir(this.root, input.workspace);
     const flow = this.resources.flow();
     const warnings: string[] = [];

@@ -5,15 +5,14 @@ import type { Clock } from '../time';
 import type { LedgerQueries } from '../tasks/ledgerQueries';
 import type { TrackingService } from '../tasks/trackingService';
 import { eventsSince, lastEventSeq } from '../events/eventLog';
-import type { NextActionResponse, ReportResult } from './engine/actions';
+import type { NextActionResponse } from './engine/actions';
 import { Flywheel } from './prompt/flywheel';
-import type { InitInput, InitWithContextInput } from './pipelineInit';
 import { PipelineInitializer } from './pipelineInit';
 import { PipelineLedger } from './pipelineLedger';
 import type { PipelineDetail, PipelineSummary } from './pipelineQueries';
 import { PipelineQueries } from './pipelineQueries';
 import type { PipelineFilter } from './pipelineRepo';
-import type { NextActionInput, ReportInputArgs } from './pipelineRunner';
+import type { PipelineInitInput, PipelineInitResult, PipelineInitWithContextInput, PipelineInitWithContextResult, PipelineNextActionInput, PipelineReportResultInput, ReportResult } from './pipelineContracts';
 import { PipelineRunner } from './pipelineRunner';
 import type { DecisionRecord } from './engine/pipelineState';
 import { PipelineStateStore } from './pipelineStateStore';
@@ -93,19 +92,19 @@ export class PipelineService {
     return this._onDidChange.event(listener);
   };
 
-  init(input: InitInput): Record<string, unknown> {
+  init(input: PipelineInitInput): PipelineInitResult {
     return this.initializer.init(input);
   }
 
-  initWithContext(input: InitWithContextInput): Promise<Record<string, unknown>> {
+  initWithContext(input: PipelineInitWithContextInput): Promise<PipelineInitWithContextResult> {
     return this.initializer.initWithContext(input);
   }
 
-  nextAction(input: NextActionInput): Promise<NextActionResponse> {
+  nextAction(input: PipelineNextActionInput): Promise<NextActionResponse> {
     return this.runner.nextAction(input);
   }
 
-  reportResult(input: ReportInputArgs): Promise<ReportResult> {
+  reportResult(input: PipelineReportResultInput): Promise<ReportResult> {
     return this.runner.reportResult(input);
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { agentName, sessionRef, taskRef } from '../contracts/refs';
+import { agentName, nextOffsetOutput, pageLimit, sessionRef, taskRef } from '../contracts/common';
 
-/** Inputs of seed 002's session tools (MCP and CLI). */
+/** session_start, session_end and session_list (seed 002): inputs and results. */
 
 export const sessionStatuses = ['running', 'completed', 'failed'] as const;
 export const dodResults = ['pending', 'merged', 'timeout', 'error'] as const;
@@ -44,10 +44,33 @@ export const sessionListInput = z.strictObject({
   taskId: taskRef.optional(),
   status: z.enum(sessionStatuses).optional().describe('Only sessions in this state'),
   agent: agentName.optional(),
-  limit: z.number().int().min(1).max(500).default(50).describe('Maximum number of sessions to return'),
+  limit: pageLimit(50, 'sessions'),
   offset: z.number().int().min(0).default(0).describe('How many matching sessions to skip (nextOffset of the previous page)'),
 });
+
+export const sessionStartOutput = z.object({
+  sessionId: z.number(),
+  startedAt: z.string(),
+  taskId: z.number(),
+  agent: z.string(),
+  replayed: z.boolean().describe('True when idempotencyKey matched an earlier call: nothing new was started'),
+});
+
+/** A session in tool results and the CLI's --json. */
+export const sessionOutput = z.looseObject({
+  id: z.number(),
+  taskId: z.number(),
+  agent: z.string(),
+  status: z.enum(sessionStatuses),
+  worktree: z.string().nullable(),
+  branch: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+
+export const sessionListOutput = z.object({ sessions: z.array(sessionOutput), total: z.number(), nextOffset: nextOffsetOutput });
 
 export type SessionStartInput = z.infer<typeof sessionStartInput>;
 export type SessionEndInput = z.infer<typeof sessionEndInput>;
 export type SessionListInput = z.infer<typeof sessionListInput>;
+export type SessionStartResult = z.infer<typeof sessionStartOutput>;

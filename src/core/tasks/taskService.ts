@@ -10,43 +10,7 @@ import { fromJson } from '../json';
 import type { TaskPatch, TaskRow } from './taskRepo';
 import { timeline, timelineCounts } from './timelineRepo';
 import { taskDetailView, taskView } from './taskViews';
-import type { TaskCreateInput, TaskListInput, TaskUpdateInput } from './taskContracts';
-
-/** A row of task_list: seed 002's fields plus type and labels, nothing heavy. */
-export interface TaskRowView {
-  id: number;
-  title: string;
-  status: Task['status'];
-  priority: Task['priority'];
-  type: Task['type'];
-  labels: string[];
-  assignee: string | null;
-  assigneeType: Task['assigneeType'];
-}
-
-export interface TaskListResult {
-  tasks: TaskRowView[];
-  total: number;
-  /** Offset of the next page, null on the last one. */
-  nextOffset: number | null;
-}
-
-/** A task's JSON (task://{id}, task_get/create/update): seed 002's fields typed, the tracking fields besides. */
-export interface TaskJson {
-  id: number;
-  title: string;
-  description: string | null;
-  status: Task['status'];
-  priority: Task['priority'];
-  type: Task['type'];
-  labels: string[];
-  assigneeType: Task['assigneeType'];
-  assigneeName: string | null;
-  selectedSessionId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
+import type { TaskCreateInput, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
 
 const rowColumns = 'id, title, status, priority, type, labels, assignee, assignee_type';
 type RowColumns = Pick<TaskRow, 'id' | 'title' | 'status' | 'priority' | 'type' | 'labels' | 'assignee' | 'assignee_type'>;
@@ -117,7 +81,7 @@ export class TaskService {
           status: 'open',
           priority: input.priority,
           type: input.type,
-          labels: parseLabels(input.labels),
+          labels: input.labels ?? [],
           assignee: input.assignee ?? null,
           assigneeType: input.assigneeType ?? null,
         },
@@ -138,7 +102,7 @@ export class TaskService {
     if (input.type !== undefined) patch.type = input.type;
     if (input.assignee !== undefined) patch.assignee = emptyToNull(input.assignee);
     if (input.assigneeType !== undefined) patch.assigneeType = input.assigneeType;
-    if (input.labels !== undefined) patch.labels = parseLabels(input.labels);
+    if (input.labels !== undefined) patch.labels = input.labels;
     if (Object.keys(patch).length === 0 && input.status === undefined) {
       throw new LedgerError('ValidationError', 'nothing to update: pass at least one of title, description, priority, type, assignee, assigneeType, labels, status', { taskId: id });
     }
@@ -164,16 +128,6 @@ function statusChange(task: Task, to: 'open' | 'cancelled'): TaskPatch {
   if (task.status === 'in_progress') throw stateError(`${taskKey(task.id)} is in progress; end its sessions (session_end) or complete it (complete_task) instead of reopening it`, { taskId: task.id, status: task.status });
   if (task.status === 'done') throw stateError(`${taskKey(task.id)} is done; create a new task for further work`, { taskId: task.id, status: task.status });
   return { status: 'open', result: null, completedAt: null };
-}
-
-/** "a, b,,a" → ["a", "b"]: trimmed, without empties or duplicates. */
-export function parseLabels(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  const labels = [...new Set(text.split(',').map((l) => l.trim()).filter((l) => l !== ''))];
-  const long = labels.find((l) => l.length > 100);
-  if (long) throw new LedgerError('ValidationError', `label "${long.slice(0, 40)}…" is too long (at most 100 characters)`, { field: 'labels' });
-  if (labels.length > 50) throw new LedgerError('ValidationError', `too many labels (${labels.length}; at most 50)`, { field: 'labels' });
-  return labels;
 }
 
 function emptyToNull(text: string | undefined): string | null {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { agentClients } from '../agents/agentModel';
-import { taskRef } from '../contracts/refs';
+import { agentName, taskRef } from '../contracts/common';
 
-/** Inputs of worker_command and worktree_cleanup (MCP and CLI). */
+/** worker_command and worktree_cleanup (seed 002): inputs and results. */
 
 export const workerCommandInput = z.strictObject({
   taskId: taskRef,
-  agent: z.string().min(1).max(100).optional().describe("Agent name (default: the task's AI assignee, else 'coder')"),
+  agent: agentName.optional().describe("Agent name (default: the task's AI assignee, else 'coder')"),
   client: z.enum(agentClients).optional().describe('AI client (default: from agent definition)'),
   auto: z.boolean().default(false).describe('Add auto-approval flags'),
   allowConcurrent: z.boolean().default(false).describe('Start even though this agent already has a running session on the task'),
@@ -19,5 +19,39 @@ export const worktreeCleanupInput = z.strictObject({
   dryRun: z.boolean().default(false).describe('Only report what would be removed'),
 });
 
+/** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
+export const workerCommandOutput = z.object({
+  command: z.string().describe('cd <worktree> && <client> … — every argument quoted for a POSIX shell'),
+  client: z.enum(agentClients),
+  worktree: z.string().describe('Workspace-relative worktree'),
+  sessionId: z.number(),
+  agent: z.string(),
+  task: z.object({ id: z.number(), title: z.string(), branch: z.string() }),
+  cwd: z.string().describe('Absolute folder the command starts in'),
+  argv: z.array(z.string()).describe('The client command as arguments, to spawn without a shell'),
+  reused: z.boolean().describe('True when the existing worktree was used again'),
+  startedAt: z.string(),
+});
+
+export const worktreeCleanupOutput = z.object({
+  removed: z.array(
+    z.object({
+      taskId: z.number(),
+      worktree: z.string(),
+      branch: z.string(),
+      reason: z.string().describe('Why it went: "requested", "merged", "unused for N days" or "already gone"'),
+      freedBytes: z.number(),
+      branchDeleted: z.boolean(),
+    }),
+  ),
+  skipped: z.array(z.object({ taskId: z.number(), worktree: z.string(), reason: z.string() })),
+  freedBytes: z.number().describe('Disk freed in all (would be freed, with dryRun)'),
+  dryRun: z.boolean(),
+});
+
 export type WorkerCommandInput = z.infer<typeof workerCommandInput>;
 export type WorktreeCleanupInput = z.infer<typeof worktreeCleanupInput>;
+export type WorkerCommandResult = z.infer<typeof workerCommandOutput>;
+export type CleanupResult = z.infer<typeof worktreeCleanupOutput>;
+export type RemovedWorktree = CleanupResult['removed'][number];
+export type KeptWorktree = CleanupResult['skipped'][number];

@@ -102,7 +102,7 @@ export class MemoryCommands {
   }
 }
 
-function ref(e: MemoryEntry): MemoryEntryRef {
+function ref(e: MemoryEntryRef): MemoryEntryRef {
   return { category: e.category, id: e.id, title: e.title, status: e.status, file: e.file };
 }
 

@@ -8,7 +8,7 @@ import { AgentSessionQueries } from '../../core/sessions/agentSessions';
 import type { AgentSession } from '../../core/sessions/agentSessions';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import type { DodResult } from '../../core/sessions/sessionContracts';
-import type { CleanupResult, KeptWorktree, RemovedWorktree } from '../../core/workers/worktreeCleanup';
+import type { CleanupResult, KeptWorktree, RemovedWorktree } from '../../core/workers/workerContracts';
 import { formatBytes, plural, truncate } from '../../core/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -3,7 +3,7 @@ import { taskKey } from '../../core/ids';
 import { parseInput } from '../../core/contracts/inputValidation';
 import { priorities, taskTypes } from '../../core/tasks/taskModel';
 import type { AssigneeType, Priority, TaskType } from '../../core/tasks/taskModel';
-import type { TaskJson } from '../../core/tasks/taskService';
+import type { TaskJson } from '../../core/tasks/taskContracts';
 import type { Services } from '../../services';
 import { truncate } from '../../core/format';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -11,7 +11,7 @@ import { git, tempRepo, writeFiles } from '../../helpers/tmp';
 async function startedTask(files: Record<string, string>): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {
   const repo = tempRepo(files);
   const services = await createServices({ workspace: repo });
-  const { workflow_id } = await services.tracking.startWorkflow({ name: 'Login', plan: [{ step: 'form', goal: 'a login form' }] });
+  const { workflow_id } = await services.workflows.start({ name: 'Login', plan: [{ step: 'form', goal: 'a login form' }] });
   const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Add the form', goal: 'A login form', areas: ['src'] });
   return { services, repo, taskId: task_id, workflowId: workflow_id };
 }

@@ -1,11 +1,10 @@
 import type { Step } from './nextStep';
-import type { NextActionHint } from './phaseReport';
-import type { Finding, Verdict } from './verdict';
+import type { ReportResult } from '../pipelineContracts';
 
 /**
  * The payloads of seed 003, field for field: the typed actions pipeline_next_action returns
- * (wrapped with `warning`, `display_message` and `report_result`) and pipeline_report_result's
- * response.
+ * (wrapped with `warning`, `display_message` and `report_result`); pipeline_report_result's
+ * response is the contract's ReportResult.
  */
 export type ActionType = 'spawn_agent' | 'checkpoint' | 'exec' | 'write_file' | 'human_gate' | 'done';
 
@@ -25,16 +24,6 @@ export type Action =
   | { type: 'write_file'; phase: string; path: string; content: string }
   | { type: 'human_gate'; phase: string; name: string; present_to_user: string; options: string[] }
   | { type: 'done'; summary: string; summary_path: string | null };
-
-export interface ReportResult {
-  state_updated: boolean;
-  artifact_written: string | null;
-  verdict_parsed: Verdict | null;
-  findings: Finding[];
-  next_action_hint: NextActionHint;
-  warning: string;
-  display_message: string;
-}
 
 export type NextActionResponse = Action & {
   warning: string;

@@ -1,19 +1,10 @@
+import type { ExternalContext } from '../pipelineContracts';
 import type { Effort, FlowTemplate } from './flowTemplate';
 import { efforts, skippedWithLabels } from './flowTemplate';
 import type { PipelineFlags, SourceType } from './pipelineState';
 import { slugify } from './requestSource';
 
 /** Fields the orchestrator fetched from GitHub or Jira (seed 003's `external_context`). */
-export interface ExternalContext {
-  github_labels?: string[];
-  github_title?: string;
-  github_body?: string;
-  jira_issue_type?: string;
-  jira_story_points?: number;
-  jira_summary?: string;
-  jira_description?: string;
-}
-
 export interface EffortInput {
   flags: Pick<PipelineFlags, 'effort_override'>;
   external: ExternalContext;

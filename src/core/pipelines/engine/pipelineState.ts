@@ -18,14 +18,14 @@ export type TaskMode = 'sequential' | 'parallel' | 'human';
 /** pending → implemented → passed; FAIL sends it to revise; a human gate may skip it. */
 export type TaskStatus = 'pending' | 'implemented' | 'revise' | 'passed' | 'accepted' | 'failed' | 'skipped';
 
-export interface PipelineFlags {
+export type PipelineFlags = {
   auto: boolean;
   skip_pr: boolean;
   debug: boolean;
   discuss: boolean;
   effort_override: Effort | null;
   current_branch: string | null;
-}
+};
 
 export interface PhaseMetrics {
   tokens: number;
