@@ -48,6 +48,10 @@ function countCell(count: WriteCount | undefined, failure?: string): Cell {
   return { text: `${count.lost} lost / ${count.doubled} doubled of ${count.acked}${extra ? ` (${extra})` : ''}` };
 }
 
+function unreadableNote(c: Contender, stage: string, error: string): string {
+  return `${c.adapter.name}, ${stage}: a fresh server could not read the store back (${error.split('\n')[0].slice(0, 100)}): every task in it is gone, not only this stage's writes.`;
+}
+
 function sum(counts: KillCount[]): WriteCount {
   const total: WriteCount = { acked: 0, lost: 0, doubled: 0, failed: 0 };
   for (const c of counts) {
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
         const count = await concurrentWriters(c.adapter, project, writers, opts.perWriter, `cw${writers}`);
         cells[c.adapter.key] = countCell(count);
         log(`  ${c.adapter.name}: ${JSON.stringify(count)}`);
+        if (count.unreadable) notes.add(unreadableNote(c, `${writers} writers`, count.unreadable));
         if (count.failed) notes.add(`${c.adapter.name}, ${writers} writers: ${count.failed} creates not acknowledged, e.g. ${count.firstError?.slice(0, 120).replace(/\s+/g, ' ')}`);
       } catch (e) {
         cells[c.adapter.key] = countCell(undefined, `failed: ${(e as Error).message}`);
@@ -159,6 +164,7 @@ async function main(): Promise<void> {
         const result = await killTrial(c.adapter, killProjects.get(c)!, killAfter, `kill${t}`);
         kills.get(c)!.push(result);
         log(`  ${c.adapter.name} trial ${t + 1} (kill after ${killAfter} ms): ${JSON.stringify(result)}`);
+        if (result.unreadable) notes.add(unreadableNote(c, `kill -9 trial ${t + 1}`, result.unreadable));
         if (result.restartError) notes.add(`${c.adapter.name}, kill -9 trial ${t + 1}: the restarted server refused the first write: ${result.restartError.split('\n')[0].slice(0, 160)}`);
       } catch (e) {
         log(`  ${c.adapter.name} trial ${t + 1}: ${(e as Error).message}`);
@@ -182,11 +188,12 @@ async function main(): Promise<void> {
     `## Agent Ledger beside its peers`,
     '',
     header,
-    `Finished ${new Date().toISOString().slice(11, 16)} UTC, load average at end ${load()}. Command: \`npm run bench -- --peers ${process.argv.slice(2).filter((a) => a !== '--peers').join(' ')}\``.trimEnd(),
+    `Finished ${new Date().toISOString().slice(11, 16)} UTC, load average at end ${load()}. Command: \`${['npm run bench -- --peers', ...process.argv.slice(2)].join(' ')}\``,
     '',
     figuresTable(adapters, rows),
     '',
     'Times are medians (p50) over stdio with the real MCP SDK client; "—" = no equivalent tool. RSS is VmRSS of the server process.',
+    `"${opts.base.toLocaleString('en')}+": each durability stage runs on a fresh store seeded with ${opts.base.toLocaleString('en')} tasks through the server's tools; "lost" = acknowledged creates a fresh server no longer lists.`,
     ...(failures.length ? ['', 'Servers that could not take part:', ...failures] : []),
     ...(notes.size ? ['', 'Seen during the run:', ...[...notes].map((n) => `- ${n}`)] : []),
     '',
