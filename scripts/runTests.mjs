@@ -1,9 +1,15 @@
 // Runs the node:test suites (TypeScript through tsx) and ends with node's summary lines.
 // Usage: node scripts/runTests.mjs [unit|mcp|cli|all] [--only PATTERN]
 // Unit tests run from sources; MCP and CLI tests drive the built dist/cli.js.
+// When a selected suite uses test/helpers/postgres.ts, a throwaway PostgreSQL server is started
+// for the run (scripts/testPostgres.mjs) and stopped afterwards; its URL and password reach the
+// tests as AGENT_LEDGER_TEST_PG_URL / AGENT_LEDGER_TEST_PG_PASSWORD. An AGENT_LEDGER_TEST_PG_URL
+// already set (with its password) is used as it is. Without the server binaries those suites
+// skip, except in CI, where that fails the run.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { findPostgresBin, startTestPostgres, stopTestPostgres } from './testPostgres.mjs';
 
 const args = process.argv.slice(2);
 const suite = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -33,9 +39,29 @@ if (files.length === 0) {
   console.error(`no test files found in ${dirs.join(', ')}`);
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-  { stdio: 'inherit', env: { ...process.env, AGENT_LEDGER_TEST: '1' } },
-);
-process.exit(result.status ?? 1);
+
+const env = { ...process.env, AGENT_LEDGER_TEST: '1' };
+let server;
+const needsPostgres = files.some((f) => readFileSync(f, 'utf8').includes('helpers/postgres'));
+if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
+  if (findPostgresBin()) {
+    server = await startTestPostgres();
+    Object.assign(env, server.env);
+    const stop = () => server && stopTestPostgres(server);
+    process.on('SIGINT', () => (stop(), process.exit(130)));
+    process.on('SIGTERM', () => (stop(), process.exit(143)));
+  } else if (process.env.CI) {
+    console.error('PostgreSQL server binaries not found: .ci/run installs them (apt-get install -y postgresql)');
+    process.exit(1);
+  } else {
+    console.error('note: PostgreSQL server binaries not found; the PostgreSQL suites skip (apt-get install -y postgresql)');
+  }
+}
+let status;
+try {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+  status = result.status ?? 1;
+} finally {
+  if (server) stopTestPostgres(server);
+}
+process.exit(status);
