@@ -42,7 +42,7 @@ if (files.length === 0) {
 
 const env = { ...process.env, AGENT_LEDGER_TEST: '1' };
 let server;
-const needsPostgres = files.some((f) => readFileSync(f, 'utf8').includes('helpers/postgres'));
+const needsPostgres = files.some((f) => /helpers\/postgres|engineKit/.test(readFileSync(f, 'utf8')));
 if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
   if (findPostgresBin()) {
     server = await startTestPostgres();

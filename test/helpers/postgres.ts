@@ -29,7 +29,8 @@ function urlFor(name: string): string {
 
 /** Runs `fn` with a client connected to the server's `postgres` database as the admin. */
 export async function withAdmin<T>(fn: (client: Client) => Promise<T>, database = 'postgres'): Promise<T> {
-  const client = new Client({ connectionString: urlFor(database), password: pgPassword });
+  const url = new URL(urlFor(database));
+  const client = new Client({ host: url.hostname, port: Number(url.port), user: url.username, database, password: pgPassword });
   await client.connect();
   try {
     return await fn(client);
