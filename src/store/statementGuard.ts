@@ -8,9 +8,19 @@ import { StoreError } from './errors';
  */
 export class StatementGuard {
   private failure: unknown;
+  private tail: Promise<unknown> = Promise.resolve();
 
-  /** Runs one statement of the transaction, remembering its failure. */
-  async run<T>(statement: () => Promise<T> | T): Promise<T> {
+  /**
+   * Runs one statement of the transaction after the ones before it (a connection runs one at a
+   * time: `Promise.all` of reads inside one `fn` is fine), remembering its failure.
+   */
+  run<T>(statement: () => Promise<T> | T): Promise<T> {
+    const next = this.tail.then(() => this.runNow(statement));
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runNow<T>(statement: () => Promise<T> | T): Promise<T> {
     if (this.failure !== undefined) {
       throw new StoreError('aborted', `a statement after a failed one in the same write: the write is already rolled back (${(this.failure as Error).message ?? this.failure})`);
     }
