@@ -64,12 +64,12 @@ export class PostgresEngine implements LedgerEngine {
     this.pool.on('error', () => undefined);
   }
 
-  /** Connects, checks the schema version (migrating when asked) and learns the current seq. */
+  /** Connects (retrying while the server is out of reach), checks the schema version (migrating when asked) and learns the current seq. */
   static async open(options: PostgresEngineOptions): Promise<PostgresEngine> {
     const engine = new PostgresEngine(pgTarget(options.url, options.env, options), options);
     try {
-      let version = await engine.withClient((c) => schemaVersionOf(c));
-      if (version < latestVersion && options.migrate) version = (await engine.withClient((c) => migrateSchema(c, CHANNEL))).to;
+      let version = await engine.adminCall((c) => schemaVersionOf(c));
+      if (version < latestVersion && options.migrate) version = (await engine.adminCall((c) => migrateSchema(c, CHANNEL))).to;
       if (version === 0) throw new StoreError('notInitialized', `${engine.target.display} holds no ledger yet: run \`agent-ledger db init --db <url>\``);
       if (version < latestVersion) throw new StoreError('needsMigration', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger needs v${latestVersion}: run \`agent-ledger db migrate --db <url>\``);
       if (version > latestVersion) throw new StoreError('tooNew', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger knows v${latestVersion}: update Agent Ledger`);
@@ -221,14 +221,32 @@ export class PostgresEngine implements LedgerEngine {
       throw wrapPgError(err, this.ctx);
     }
     let broken = false;
+    // A connection that breaks during a call also emits 'error': the call's own query already
+    // rejects with it, and an unheard 'error' would end the process.
+    const onError = (): void => void (broken = true);
+    client.on('error', onError);
     try {
       return await fn(client, () => (broken = true));
     } catch (err) {
       if (err instanceof TransientPgError) broken = true;
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken ? new Error('connection discarded') : undefined);
     }
+  }
+
+  /** Runs store-level statements of our own (schema checks, migrations) with coded errors and retries. */
+  private adminCall<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.retrying(() =>
+      this.withClient(async (client) => {
+        try {
+          return await fn(client);
+        } catch (err) {
+          throw wrapPgError(err, this.ctx);
+        }
+      }),
+    );
   }
 
   /** Runs `attempt` again (with backoff) while it fails transiently and the deadline allows. */
