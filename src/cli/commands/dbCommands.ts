@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { checkLedger, repairLedger } from '../../maintenance';
+import type * as DbAdmin from '../../store/dbAdmin';
 import type { CopyReport, SchemaReport } from '../../store/dbAdmin';
 import { StoreError } from '../../store/errors';
 import type { StoreErrorReason } from '../../store/errors';
@@ -87,7 +88,7 @@ export function registerDbCommands(program: Command): void {
 }
 
 /** The store's schema and copy functions, loaded when a `db` command runs (the PostgreSQL driver stays out of every other command's start-up). */
-function admin(): Promise<typeof import('../../store/dbAdmin.js')> {
+function admin(): Promise<typeof DbAdmin> {
   return import('../../store/dbAdmin.js');
 }
 
