@@ -22,7 +22,8 @@ export interface TestDatabase {
 }
 
 function urlFor(name: string): string {
-  const url = new URL(pgUrl!);
+  // Read at call time: a benchmark may start its server after this module loaded.
+  const url = new URL(process.env.AGENT_LEDGER_TEST_PG_URL!);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -30,7 +31,7 @@ function urlFor(name: string): string {
 /** Runs `fn` with a client connected to the server's `postgres` database as the admin. */
 export async function withAdmin<T>(fn: (client: Client) => Promise<T>, database = 'postgres'): Promise<T> {
   const url = new URL(urlFor(database));
-  const client = new Client({ host: url.hostname, port: Number(url.port), user: url.username, database, password: pgPassword });
+  const client = new Client({ host: url.hostname, port: Number(url.port), user: url.username, database, password: process.env.AGENT_LEDGER_TEST_PG_PASSWORD });
   await client.connect();
   try {
     return await fn(client);
