@@ -1,18 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
-import { Emitter } from '../../core/emitter';
 import type { Event } from '../../core/emitter';
 import type { StoreChange } from '../../core/ports';
-import { ChangeWaiters } from '../changeWaiters';
 import type { AsyncSqlReader, AsyncSqlWriter, EngineDescription, LedgerEngine, WaitOptions, WaitResult } from '../engine';
 import { StoreError } from '../errors';
 import { latestVersion } from '../migrations';
 import { StatementGuard } from '../statementGuard';
 import { CHANNEL, pgTarget } from './pgConnect';
 import type { PgTarget, SessionLimits } from './pgConnect';
-import { PgListener } from './pgListener';
-import type { Announcement } from './pgListener';
+import { PgChangeFeed } from './pgChangeFeed';
 import { migrateSchema, schemaVersionOf } from './pgSchema';
 import { BEGIN_READ, BEGIN_WRITE, commitSql, committedSeq, query, readerOn, TransientPgError, wrapPgError, writerOn } from './pgStatements';
 import type { ErrorContext } from './pgStatements';
@@ -46,11 +43,7 @@ export class PostgresEngine implements LedgerEngine {
   private readonly pool: Pool;
   private readonly ctx: ErrorContext;
   private readonly origin = randomBytes(6).toString('hex');
-  private readonly waiters = new ChangeWaiters();
-  private readonly _onDidChange = new Emitter<StoreChange>();
-  private listener: PgListener | undefined;
-  private poll: NodeJS.Timeout | undefined;
-  private _seq = 0;
+  private readonly feed: PgChangeFeed;
   private version = 0;
   private closed = false;
 
@@ -62,6 +55,7 @@ export class PostgresEngine implements LedgerEngine {
     this.pool = new Pool({ ...target.config, max: options.poolSize ?? 4, idleTimeoutMillis: 30_000 });
     // An idle connection the server dropped (restart, network) is removed by the pool; the next call gets a new one.
     this.pool.on('error', () => undefined);
+    this.feed = new PgChangeFeed(target, this.origin, () => this.readClock(), () => this.currentSeq(), options.pollMs ?? 500);
   }
 
   /** Connects (retrying while the server is out of reach), checks the schema version (migrating when asked) and learns the current seq. */
@@ -74,7 +68,7 @@ export class PostgresEngine implements LedgerEngine {
       if (version < latestVersion) throw new StoreError('needsMigration', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger needs v${latestVersion}: run \`agent-ledger db migrate --db <url>\``);
       if (version > latestVersion) throw new StoreError('tooNew', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger knows v${latestVersion}: update Agent Ledger`);
       engine.version = version;
-      engine._seq = await engine.currentSeq();
+      engine.feed.learn(await engine.currentSeq(), false);
     } catch (err) {
       await engine.close();
       throw err;
@@ -83,13 +77,12 @@ export class PostgresEngine implements LedgerEngine {
   }
 
   get seq(): number {
-    return this._seq;
+    return this.feed.seq;
   }
 
-  readonly onDidChange: Event<StoreChange> = (listener) => {
-    this.watch();
-    return this._onDidChange.event(listener);
-  };
+  get onDidChange(): Event<StoreChange> {
+    return this.feed.onDidChange;
+  }
 
   read<T>(fn: (db: AsyncSqlReader) => Promise<T>): Promise<T> {
     this.assertOpen();
@@ -117,11 +110,7 @@ export class PostgresEngine implements LedgerEngine {
 
   waitForChange(afterSeq: number, options: WaitOptions = {}): Promise<WaitResult> {
     this.assertOpen();
-    this.watch();
-    return this.waiters.wait(afterSeq, options, async () => {
-      this.learn(await this.currentSeq(), true);
-      return this._seq;
-    });
+    return this.feed.wait(afterSeq, options);
   }
 
   describe(): EngineDescription {
@@ -131,10 +120,7 @@ export class PostgresEngine implements LedgerEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.waiters.closeAll(this._seq);
-    if (this.poll) clearTimeout(this.poll);
-    await this.listener?.stop();
-    this._onDidChange.dispose();
+    await this.feed.close();
     await this.pool.end().catch(() => undefined);
   }
 
@@ -164,14 +150,14 @@ export class PostgresEngine implements LedgerEngine {
           throw err;
         }
       });
-      if (seq !== undefined) this.learn(seq, false);
+      if (seq !== undefined) this.feed.learn(seq, false);
       return value!;
     } catch (err) {
       if (!(commitSent && err instanceof TransientPgError)) throw err;
       // The connection broke with COMMIT in flight: find out whether it committed.
       const seq = await this.resolveCommit(writeId, err);
       if (seq === undefined) throw err; // rolled back: retrying() runs the write again
-      this.learn(seq, false);
+      this.feed.learn(seq, false);
       return value!;
     }
   }
@@ -265,49 +251,12 @@ export class PostgresEngine implements LedgerEngine {
   }
 
   private currentSeq(): Promise<number> {
-    return this.retrying(() => this.withClient(async (c) => Number((await query<{ seq: number }>(c, this.ctx, 'SELECT seq FROM ledger_clock WHERE id = 1'))[0]?.seq ?? 0)));
+    return this.retrying(() => this.readClock());
   }
 
-  /** Records a seq learned from a commit, an announcement or a poll; tells listeners and waiters. */
-  private learn(seq: number, external: boolean): void {
-    if (seq <= this._seq || this.closed) return;
-    const from = this._seq;
-    this._seq = seq;
-    this._onDidChange.fire({ fromSeq: from, toSeq: seq, external });
-    this.waiters.notify(seq);
-  }
-
-  /** Starts LISTEN (and the poll behind it) on the first wait or onDidChange listener. */
-  private watch(): void {
-    if (this.listener || this.closed) return;
-    this.listener = new PgListener(
-      this.target,
-      (a: Announcement) => this.learn(a.seq, a.origin !== this.origin),
-      (up) => {
-        if (up) void this.pollOnce(); // announcements were missed while it was down
-        this.schedulePoll();
-      },
-    );
-    this.listener.start();
-    this.schedulePoll();
-  }
-
-  private schedulePoll(): void {
-    if (this.poll) clearTimeout(this.poll);
-    if (this.closed) return;
-    const every = this.listener?.up ? 30_000 : (this.options.pollMs ?? 500);
-    this.poll = setTimeout(() => void this.pollOnce().finally(() => this.schedulePoll()), every);
-    this.poll.unref();
-  }
-
-  private async pollOnce(): Promise<void> {
-    if (this.closed) return;
-    try {
-      const seq = await this.withClient(async (c) => Number((await query<{ seq: number }>(c, this.ctx, 'SELECT seq FROM ledger_clock WHERE id = 1'))[0]?.seq ?? 0));
-      this.learn(seq, true);
-    } catch {
-      // The server is out of reach: the next poll tries again.
-    }
+  /** The clock's seq, one try (polls). */
+  private readClock(): Promise<number> {
+    return this.withClient(async (c) => Number((await query<{ seq: number }>(c, this.ctx, 'SELECT seq FROM ledger_clock WHERE id = 1'))[0]?.seq ?? 0));
   }
 
   private assertOpen(): void {
