@@ -7,7 +7,7 @@
 // already set (with its password) is used as it is. Without the server binaries those suites
 // skip, except in CI, where that fails the run.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startTestPostgres, stopTestPostgres } from './testPostgres.mjs';
@@ -60,6 +60,8 @@ if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
 // The tests get a temporary folder of their own (TMPDIR): whatever is still in it when they end
 // was left behind by a test that does not clean up, and fails the run.
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-test-run-'));
+// As root, tests start PostgreSQL servers as the `postgres` user inside it: let it pass through.
+if (process.getuid?.() === 0) chmodSync(tmp, 0o711);
 let status;
 try {
   const result = spawnSync(
