@@ -1,18 +1,31 @@
 /** Why a store operation failed. */
 export type StoreErrorReason =
-  | 'busy' // the cross-process lock could not be taken in time
+  | 'busy' // the cross-process lock (file lock or the server's commit lock) could not be taken in time
   | 'damaged' // the image or journal is damaged (not a torn tail): reads and writes stop until `db repair`
   | 'lockMisuse'
   | 'readonly' // a write on a store opened read-only
   | 'closed'
-  | 'tooNew'; // the store was written by a newer Agent Ledger (unknown schema version)
+  | 'tooNew' // the store was written by a newer Agent Ledger (unknown schema version)
+  // --- the engines (embedded and PostgreSQL) ---
+  | 'badLocation' // `--db` is neither a file path nor a postgres:// URL (e.g. mysql://), or the URL is malformed
+  | 'unavailable' // the database server cannot be reached (down, restarting, connection reset) after the retries
+  | 'authFailed' // the server refused the user or password
+  | 'unknownDatabase' // the database named in the URL does not exist on the server
+  | 'notInitialized' // the database has no ledger schema yet: run `agent-ledger db init`
+  | 'needsMigration' // the database's ledger schema is older than this Agent Ledger: run `agent-ledger db migrate`
+  | 'notEmpty' // `db copy` refuses a target that already holds a ledger
+  | 'ambiguousCommit' // the connection died while COMMIT was in flight and the outcome could not be checked
+  | 'constraint' // a UNIQUE, FOREIGN KEY, NOT NULL or CHECK constraint refused a statement
+  | 'aborted' // a statement after a failed one in the same write (the transaction is already lost)
+  | 'sql'; // any other error the database reported for a statement (syntax, unknown column…)
 
 export class StoreError extends Error {
   constructor(
     readonly reason: StoreErrorReason,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'StoreError';
   }
 

@@ -1,23 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
-import { Emitter } from '../core/emitter';
 import type { Disposable } from '../core/emitter';
-import type { LedgerDb, SqlReader, SqlWriter, StoreChange } from '../core/ports';
+import type { LedgerDb, SqlReader, SqlWriter } from '../core/ports';
+import { JournaledDatabase } from './journaledDatabase';
 import { writeCheckpoint } from './checkpointFiles';
-import { damagedError, keepDamagedCopy } from './damage';
 import { StoreError } from './errors';
-import { readImage } from './imageFile';
-import type { JournalRecord, Outcome, Statement } from './journal';
-import { JournalFile } from './journalFile';
-import { outcomeOf } from './outcomes';
+import { recordingWriter } from './recordingWriter';
+import type { Recording, RecordingWriter } from './recordingWriter';
 import { watchJournal } from './journalWatcher';
 import { FileLock } from './lock';
 import { migrate, latestVersion } from './migrations';
-import { SqlSession } from './sqlSession';
 import { loadSqlJs } from './sqlJs';
-import { storePaths } from './storePaths';
-import type { StorePaths } from './storePaths';
 
 export interface StoreOptions {
   /** The image, e.g. `<workspace>/.agent-ledger/ledger.db`; journal and lock sit beside it. */
@@ -47,35 +41,19 @@ export interface StoreOptions {
  * change (`agent-ledger db repair`), so each face can say so with its code instead of showing a
  * partial ledger or failing to start. Nothing is ever truncated but a torn tail.
  */
-export class LedgerStore implements LedgerDb {
-  private session: SqlSession;
-  private _seq = 0;
-  private readonly journal: JournalFile;
+export class LedgerStore extends JournaledDatabase implements LedgerDb {
   private readonly lock: FileLock;
   private queue: Promise<unknown> = Promise.resolve();
   private watcher: Disposable | undefined;
-  private closed = false;
-  /** Set while the image on disk is damaged; cleared when the file changes and loads. */
-  private imageDamage: { mtimeMs: number; size: number; error: StoreError } | undefined;
-
-  private readonly _onDidChange = new Emitter<StoreChange>();
-  readonly onDidChange = this._onDidChange.event;
-
-  readonly paths: StorePaths;
+  /** Set while an engine's write runs across awaits: the synchronous read path must not see it. */
+  private asyncWriting = false;
 
   private constructor(
-    private readonly SQL: SqlJsStatic,
+    SQL: SqlJsStatic,
     private readonly options: StoreOptions,
   ) {
-    this.paths = storePaths(options.dbPath);
-    this.journal = new JournalFile(this.paths.journal, !options.readonly);
+    super(SQL, options);
     this.lock = new FileLock(this.paths.lock, { timeoutMs: options.lockTimeoutMs });
-    this.session = SqlSession.load(SQL, undefined, 'empty');
-    try {
-      this.reloadImage();
-    } catch (err) {
-      if (!StoreError.is(err, 'damaged')) throw err;
-    }
   }
 
   static async open(options: StoreOptions): Promise<LedgerStore> {
@@ -109,12 +87,9 @@ export class LedgerStore implements LedgerDb {
     return store;
   }
 
-  get seq(): number {
-    return this._seq;
-  }
-
   read<T>(fn: (db: SqlReader) => T): T {
     this.assertOpen();
+    if (this.asyncWriting) throw new StoreError('busy', 'an asynchronous write is in progress in this process; read through the engine');
     this.refresh();
     return fn(this.session.reader);
   }
@@ -145,87 +120,16 @@ export class LedgerStore implements LedgerDb {
     });
   }
 
-  close(): void {
+  override close(): void {
     if (this.closed) return;
-    this.closed = true;
     this.watcher?.dispose();
-    this.session.close();
-    this._onDidChange.dispose();
+    super.close();
   }
 
   /** Forces a checkpoint now (tests and benchmarks; writers do it on their own). */
   async checkpoint(): Promise<void> {
     await this.write(() => undefined);
     await this.withLock(() => this.checkpointLocked());
-  }
-
-  // ---- reading and applying the journal ----------------------------------------------
-
-  /** Catches up when the journal changed since we last looked, and tells listeners. */
-  private refresh(): void {
-    if (!this.imageDamage && !this.journal.changedOnDisk()) return;
-    const from = this._seq;
-    this.catchUp();
-    if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: true });
-  }
-
-  /** Loads the image again if it was damaged and has changed since, then applies the journal. */
-  private catchUp(): void {
-    if (this.imageDamage) {
-      const stat = statQuiet(this.paths.image);
-      if (stat && stat.mtimeMs === this.imageDamage.mtimeMs && stat.size === this.imageDamage.size) throw this.imageDamage.error;
-      this.imageDamage = undefined;
-      this.reloadImage();
-    }
-    this.journal.catchUp(this.replayer);
-  }
-
-  /** The store as the journal replays into it. */
-  private readonly replayer = {
-    store: this as LedgerStore,
-    get seq(): number {
-      return this.store._seq;
-    },
-    apply(record: JournalRecord): void {
-      this.store.apply(record);
-    },
-    reloadImage(): void {
-      this.store.reloadImage();
-    },
-  };
-
-  private apply(record: JournalRecord): void {
-    try {
-      this.session.transaction(() => {
-        for (const [sql, params] of record.statements) this.session.exec(sql, params);
-      });
-    } catch (err) {
-      throw new StoreError('damaged', `record seq ${record.seq} does not replay on the image: ${(err as Error).message}`);
-    }
-    this._seq = record.seq;
-  }
-
-  /** The image's database, checked; a damaged image throws (after keeping a copy) and sticks until the file changes. */
-  private loadImage(): SqlSession {
-    const stat = statQuiet(this.paths.image);
-    const image = readImage(this.paths.image);
-    try {
-      if (image.status === 'damaged') throw new StoreError('damaged', image.problem);
-      return SqlSession.load(this.SQL, image.status === 'missing' ? undefined : image.database, path.basename(this.paths.image));
-    } catch (err) {
-      if (!StoreError.is(err, 'damaged')) throw err;
-      const error = damagedError(this.paths.image, err.message, this.options.readonly ? undefined : keepDamagedCopy(this.paths.image));
-      this.imageDamage = { mtimeMs: stat?.mtimeMs ?? 0, size: stat?.size ?? 0, error };
-      throw error;
-    }
-  }
-
-  private reloadImage(): void {
-    const session = this.loadImage();
-    this.session.close();
-    this.session = session;
-    this._seq = session.imageSeq();
-    this.journal.rewind();
   }
 
   // ---- writing ----------------------------------------------------------------------
@@ -242,35 +146,81 @@ export class LedgerStore implements LedgerDb {
   private async writeLocked<T>(fn: (db: SqlWriter) => T): Promise<T> {
     const from = this._seq;
     const result = await this.withLock(() => {
-      // Throws on damage before anything is written or cut off.
-      this.catchUp();
-      if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: true });
-      this.journal.prepare(this._seq);
-      const statements: Statement[] = [];
-      const outcomes: Outcome[] = [];
-      const writer: SqlWriter = {
-        ...this.session.reader,
-        run: (sql, params) => {
-          const out = this.session.exec(sql, params);
-          statements.push(params && params.length ? [sql, params] : [sql]);
-          outcomes.push(outcomeOf(sql, out));
-          return out;
-        },
-      };
+      this.beginLocked(from);
+      const recording = recordingWriter(this.session);
       // The record is durable before the transaction commits: a failed append rolls back.
       const value = this.session.transaction(() => {
-        const v = fn(writer);
-        if (statements.length > 0) this.journal.append({ seq: this._seq + 1, statements, outcomes });
+        const v = fn(recording.writer);
+        this.appendLocked(recording);
         return v;
       });
-      if (statements.length > 0) {
-        this._seq += 1;
-        if (this.shouldCheckpoint()) this.checkpointLocked();
-      }
+      this.afterCommitLocked(recording);
       return value;
     });
     if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: false });
     return result;
+  }
+
+  /**
+   * The engine's write (embedded/embeddedEngine.ts): `write` with an `fn` that may await. The
+   * file lock is taken first, then `exclusive` wraps everything that touches the in-memory
+   * database (catch-up, transaction, journal append), so the engine keeps its own reads out of a
+   * write in progress without blocking them while another process holds the lock.
+   */
+  writeAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
+    this.assertOpen();
+    if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
+    const run = this.queue.then(() => this.writeLockedAsync(fn, exclusive));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeLockedAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
+    const from = this._seq;
+    await this.lock.acquire();
+    let result: T;
+    try {
+      result = await exclusive(async () => {
+        this.beginLocked(from);
+        const recording = recordingWriter(this.session);
+        this.asyncWriting = true;
+        this.session.begin();
+        let value: T;
+        try {
+          value = await fn(recording.writer);
+          this.appendLocked(recording);
+          this.session.commit();
+        } catch (err) {
+          this.session.rollback();
+          throw err;
+        } finally {
+          this.asyncWriting = false;
+        }
+        this.afterCommitLocked(recording);
+        return value;
+      });
+    } finally {
+      this.lock.release();
+    }
+    if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: false });
+    return result;
+  }
+
+  /** Under the lock, before a write's transaction: catch up (throws on damage before anything is written or cut off). */
+  private beginLocked(from: number): void {
+    this.catchUp();
+    if (this._seq !== from) this._onDidChange.fire({ fromSeq: from, toSeq: this._seq, external: true });
+    this.journal.prepare(this._seq);
+  }
+
+  private appendLocked(recording: Recording): void {
+    if (recording.statements.length > 0) this.journal.append({ seq: this._seq + 1, statements: recording.statements, outcomes: recording.outcomes });
+  }
+
+  private afterCommitLocked(recording: Recording): void {
+    if (recording.statements.length === 0) return;
+    this._seq += 1;
+    if (this.shouldCheckpoint()) this.checkpointLocked();
   }
 
   private shouldCheckpoint(): boolean {
@@ -281,15 +231,4 @@ export class LedgerStore implements LedgerDb {
     writeCheckpoint(this.paths, this.session.export(this._seq), this.journal, this._seq);
   }
 
-  private assertOpen(): void {
-    if (this.closed) throw new StoreError('closed', 'the ledger store is closed');
-  }
-}
-
-function statQuiet(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return undefined;
-  }
 }

@@ -7,9 +7,11 @@ import { v5TaskLocation } from './migrations/v5TaskLocation';
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
  * same journaled transaction as the version bump, so every process replays it identically.
- * Append new versions at the end; never edit a released one.
+ * Append new versions at the end; never edit a released one. PostgreSQL runs the same versions
+ * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
+ * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation];
 
 export const latestVersion = migrations.length;
 

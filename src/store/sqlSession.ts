@@ -1,5 +1,5 @@
 import type { Database, SqlJsStatic, Statement as SqlJsStatement } from 'sql.js';
-import type { SqlParams, SqlReader } from '../core/ports';
+import type { Row, SqlParams, SqlReader } from '../core/ports';
 import { StoreError } from './errors';
 
 const META_TABLE = 'CREATE TABLE IF NOT EXISTS ledger_meta (key TEXT PRIMARY KEY, value TEXT)';
@@ -32,8 +32,9 @@ export class SqlSession {
     all: <T>(sql: string, params?: SqlParams): T[] => this.query<T>(sql, params, false),
   };
 
-  /** Runs one statement (cached unless it changes the schema). */
-  exec(sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number } {
+  /** Runs one statement (cached unless it changes the schema); `returned` is its first RETURNING row. */
+  exec(sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number; returned?: Row } {
+    let returned: Row | undefined;
     if (/^\s*(PRAGMA|CREATE|DROP|ALTER)\b/i.test(sql)) {
       // Schema statements invalidate cached statements; run them uncached.
       this.clearCache();
@@ -43,7 +44,8 @@ export class SqlSession {
       try {
         if (params && params.length) stmt.bind(params as never);
         while (stmt.step()) {
-          /* drain RETURNING rows */
+          // Drain RETURNING rows, keeping the first.
+          returned ??= stmt.getAsObject() as Row;
         }
       } finally {
         stmt.reset();
@@ -51,19 +53,36 @@ export class SqlSession {
     }
     const changes = this.db.getRowsModified();
     const lastInsertRowid = Number(this.query<{ id: number }>('SELECT last_insert_rowid() AS id', undefined, true)[0]?.id ?? 0);
-    return { changes, lastInsertRowid };
+    return { changes, lastInsertRowid, returned };
   }
 
   /** Runs `fn` in a transaction: committed when it returns, rolled back when it throws. */
   transaction<T>(fn: () => T): T {
-    this.db.exec('BEGIN');
+    this.begin();
     try {
       const value = fn();
-      this.db.exec('COMMIT');
+      this.commit();
       return value;
     } catch (err) {
-      this.db.exec('ROLLBACK');
+      this.rollback();
       throw err;
+    }
+  }
+
+  begin(): void {
+    this.db.exec('BEGIN');
+  }
+
+  commit(): void {
+    this.db.exec('COMMIT');
+  }
+
+  /** Rolls back; quiet when SQLite already rolled the transaction back by itself (some errors do). */
+  rollback(): void {
+    try {
+      this.db.exec('ROLLBACK');
+    } catch (err) {
+      if (!/no transaction is active/i.test((err as Error).message)) throw err;
     }
   }
 

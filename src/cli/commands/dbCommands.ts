@@ -1,5 +1,11 @@
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import { checkLedger, repairLedger } from '../../maintenance';
+import type * as DbAdmin from '../../store/dbAdmin';
+import type { CopyReport, SchemaReport } from '../../store/dbAdmin';
+import { StoreError } from '../../store/errors';
+import type { StoreErrorReason } from '../../store/errors';
+import { parseLedgerLocation, redactUrl } from '../../store/location';
 import type { CommonOptions } from '../output';
 import { printJson, printLines, reportError } from '../output';
 import { resolveWorkspace } from '../withServices';
@@ -12,15 +18,18 @@ export const DAMAGE_EXIT = 4;
  * `agent-ledger db check|repair`: the store's files examined directly (a damaged ledger refuses
  * every ordinary command). Exit codes: 0 intact / repaired with nothing lost, 4 damage found /
  * something could not be recovered, others as every command.
+ * `agent-ledger db init|migrate|copy`: the ledger's schema on either engine (`--db` a file path
+ * or a postgres:// URL; the password from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD), and
+ * a whole ledger moved between them. Exit 3 for a location or login that does not work.
  */
 export function registerDbCommands(program: Command): void {
-  const db = program.command('db').description('The ledger files: check them for damage, repair them');
+  const db = program.command('db').description('The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL');
 
   db.command('check')
     .description(`Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await checkLedger(resolveWorkspace(o.workspace), o.db);
+        const report = await checkLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'check'));
         if (o.json) printJson(report);
         else printLines(formatCheck(report));
         return report.ok ? 0 : DAMAGE_EXIT;
@@ -31,13 +40,94 @@ export function registerDbCommands(program: Command): void {
     .description(`Rebuild a damaged ledger from every intact record, keeping copies of the damaged files; says what it could not recover (exit ${DAMAGE_EXIT} then)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await repairLedger(resolveWorkspace(o.workspace), o.db);
+        const report = await repairLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'repair'));
         if (o.json) printJson(report);
         else printLines(formatRepair(report));
         return report.lost.length || report.unrecoverable.length ? DAMAGE_EXIT : 0;
       }),
     );
+
+  db.command('init')
+    .description('Create the ledger schema at --db (an image file, or an existing PostgreSQL database: postgres://user@host/db), or upgrade an older one')
+    .action((_opts: CommonOptions, cmd: Command) =>
+      run(cmd, async (o) => {
+        const { initLedgerDb } = await admin();
+        const report = await initLedgerDb(ledgerOf(o), { env: process.env });
+        if (o.json) printJson(report);
+        else printLines([schemaLine(report, 'created')]);
+        return 0;
+      }),
+    );
+
+  db.command('migrate')
+    .description('Upgrade the ledger schema at --db to this version of Agent Ledger (forward only, in one transaction)')
+    .action((_opts: CommonOptions, cmd: Command) =>
+      run(cmd, async (o) => {
+        const { migrateLedgerDb } = await admin();
+        const report = await migrateLedgerDb(ledgerOf(o), { env: process.env });
+        if (o.json) printJson(report);
+        else printLines([schemaLine(report, 'migrated')]);
+        return 0;
+      }),
+    );
+
+  db.command('copy')
+    .description('Copy a whole ledger, ids kept, between the embedded store and PostgreSQL (either way) into an empty target')
+    .option('--from <db>', 'the ledger to copy: a file path or a postgres:// URL (default: --db, or the workspace ledger)')
+    .requiredOption('--to <db>', 'where to copy it: a file path or a postgres:// URL (created or upgraded first; must hold no ledger)')
+    .action((_opts: { from?: string; to: string }, cmd: Command) =>
+      run(cmd, async (o) => {
+        const { from, to } = cmd.opts<{ from?: string; to: string }>();
+        const { copyLedgerDb } = await admin();
+        const report = await copyLedgerDb(from ?? ledgerOf(o), to, { env: process.env });
+        if (o.json) printJson(report);
+        else printLines(copyLines(report));
+        return 0;
+      }),
+    );
 }
+
+/** The store's schema and copy functions, loaded when a `db` command runs (the PostgreSQL driver stays out of every other command's start-up). */
+function admin(): Promise<typeof DbAdmin> {
+  return import('../../store/dbAdmin.js');
+}
+
+/** `--db` or the workspace's embedded ledger. */
+function ledgerOf(o: CommonOptions): string {
+  return o.db ?? path.join(resolveWorkspace(o.workspace), '.agent-ledger', 'ledger.db');
+}
+
+/** `db check|repair` read the embedded store's files; a server keeps its own. */
+function embeddedOnly(db: string | undefined, command: string): string | undefined {
+  if (db === undefined) return undefined;
+  const where = parseLedgerLocation(db);
+  if (where.kind === 'postgres') {
+    throw new StoreError('badLocation', `db ${command} examines the embedded store's files; ${redactUrl(db)} is a PostgreSQL server, which checks its own (use its tools)`);
+  }
+  return where.dbPath;
+}
+
+function schemaLine(r: SchemaReport, verb: string): string {
+  const where = `${r.location} (${r.kind === 'postgres' ? 'PostgreSQL' : 'embedded'})`;
+  if (r.from === 0) return `${where}: ledger schema ${verb === 'created' ? 'created' : 'migrated'} at v${r.to}.`;
+  if (r.from === null || r.from === r.to) return `${where}: ledger schema is at v${r.to}.`;
+  return `${where}: ledger schema migrated from v${r.from} to v${r.to}.`;
+}
+
+function copyLines(r: CopyReport): string[] {
+  const total = r.tables.reduce((n, t) => n + t.rows, 0);
+  return [`Copied ${total} rows (schema v${r.schemaVersion}) from ${r.from} to ${r.to}, ids kept:`, ...r.tables.filter((t) => t.rows > 0).map((t) => `  ${t.table.padEnd(20)} ${t.rows}`)];
+}
+
+/** Exit codes of the store's own refusals: 3 configuration (where the ledger is, how to log in, its schema), 6 state. */
+const exitOfReason: Partial<Record<StoreErrorReason, number>> = {
+  badLocation: 3,
+  authFailed: 3,
+  unknownDatabase: 3,
+  notInitialized: 3,
+  needsMigration: 3,
+  notEmpty: 6,
+};
 
 async function run(cmd: Command, fn: (o: CommonOptions) => Promise<number>): Promise<void> {
   const o = cmd.optsWithGlobals<CommonOptions>();
@@ -45,5 +135,6 @@ async function run(cmd: Command, fn: (o: CommonOptions) => Promise<number>): Pro
     process.exitCode = await fn(o);
   } catch (err) {
     process.exitCode = reportError(err, o.json === true);
+    if (StoreError.is(err) && exitOfReason[err.reason] !== undefined) process.exitCode = exitOfReason[err.reason];
   }
 }

@@ -1,0 +1,71 @@
+// `agent-ledger db init|migrate|copy` on both engines, through the built CLI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cliPath } from '../helpers/mcpClient';
+import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
+import { tempDir } from '../helpers/tmp';
+
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', PGPASSWORD: '', ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('a URL is never a path: unsupported schemes are refused with exit 3 and no folder appears', () => {
+  const cwd = tempDir();
+  for (const db of ['mysql://root@localhost/ledger', 'http://example.com/x', 'postgres:ledger']) {
+    const r = run(['db', 'init', '--db', db, '--json'], cwd);
+    assert.equal(r.code, 3, `${db}: ${r.stderr}`);
+    assert.equal(JSON.parse(r.stderr).error.reason, 'badLocation');
+  }
+  assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
+});
+
+test('db init, migrate and copy against PostgreSQL; the password never shows', { skip: pgSkip }, async () => {
+  const cwd = tempDir();
+  const db = await createTestDatabase();
+  const withPassword = new URL(db.url);
+  withPassword.password = pgPassword!;
+  try {
+    const env = { AGENT_LEDGER_DB_PASSWORD: pgPassword };
+    const init = run(['db', 'init', '--db', db.url, '--json'], cwd, env);
+    assert.equal(init.code, 0, init.stderr);
+    const report = JSON.parse(init.stdout);
+    assert.equal(report.kind, 'postgres');
+    assert.equal(report.from, 0);
+    assert.ok(report.to >= 5);
+    const again = run(['db', 'migrate', '--db', withPassword.toString()], cwd);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /ledger schema is at v\d+/);
+    assert.ok(!again.stdout.includes(pgPassword!), 'the password from the URL is not printed');
+    assert.match(again.stdout, /:\*\*\*@/);
+
+    const refused = run(['db', 'migrate', '--db', db.url, '--json'], cwd, { AGENT_LEDGER_DB_PASSWORD: 'not-the-password' });
+    assert.equal(refused.code, 3);
+    assert.equal(JSON.parse(refused.stderr).error.reason, 'authFailed');
+    assert.ok(!refused.stderr.includes('not-the-password'));
+
+    // A ledger made by the ordinary commands, copied to the server and back into a new workspace.
+    const workspace = tempDir();
+    assert.equal(run(['task', 'create', 'written on the embedded store', '--workspace', workspace], workspace).code, 0);
+    assert.equal(run(['task', 'create', 'a second one', '--workspace', workspace], workspace).code, 0);
+    const copy = run(['db', 'copy', '--workspace', workspace, '--to', db.url, '--json'], workspace, env);
+    assert.equal(copy.code, 0, copy.stderr);
+    assert.equal(JSON.parse(copy.stdout).tables.find((t: { table: string }) => t.table === 'tasks').rows, 2);
+    const twice = run(['db', 'copy', '--workspace', workspace, '--to', db.url, '--json'], workspace, env);
+    assert.equal(twice.code, 6, 'a target that holds a ledger is refused');
+    assert.equal(JSON.parse(twice.stderr).error.reason, 'notEmpty');
+    const back = tempDir();
+    const home = run(['db', 'copy', '--from', db.url, '--to', path.join(back, '.agent-ledger', 'ledger.db')], back, env);
+    assert.equal(home.code, 0, home.stderr);
+    assert.match(home.stdout, /Copied \d+ rows/);
+    const list = run(['task', 'list', '--workspace', back, '--json'], back);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /written on the embedded store/);
+    assert.match(list.stdout, /a second one/);
+  } finally {
+    await db.drop();
+  }
+});
