@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   const server = CodeServer.create({ name: 'agent-ledger-bench' });
   let browser: BrowserSession | undefined;
   try {
-    const { workflow_id } = await services.tracking.startWorkflow({ name: 'Benchmark workflow' });
+    const { workflow_id } = await services.workflows.start({ name: 'Benchmark workflow' });
     const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Benchmark task', goal: 'Measure the refresh' });
     await server.installExtension(pkg.vsixPath);
     await server.start();
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     await treeRow(page, 'Benchmark task').waitFor({ state: 'visible', timeout: 30_000 });
     const small = await refreshSamples(wb, services, task_id, 'Benchmark task');
     await growLedger(services);
-    const newestWorkflow = await services.tracking.startWorkflow({ name: 'Newest workflow' });
+    const newestWorkflow = await services.workflows.start({ name: 'Newest workflow' });
     const newest = await services.tracking.startTask({ workflow_id: newestWorkflow.workflow_id, name: 'Newest task', goal: 'At the top of the view' });
     await treeRow(page, 'Newest task').waitFor({ state: 'visible', timeout: 30_000 });
     const large = await refreshSamples(wb, services, newest.task_id, 'Newest task');

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     // A realistic working state: some edits and new files before and during tasks.
     for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, `scratch${i}.txt`), `${i}\n`);
     const services = await createServices({ workspace: repo });
-    const { workflow_id } = await services.tracking.startWorkflow({ name: 'bench' });
+    const { workflow_id } = await services.workflows.start({ name: 'bench' });
     git(repo, 'status', '--porcelain'); // warm the file system cache like a user's repo
 
     const status = await measure(runs, () => git(repo, 'status', '--porcelain'));

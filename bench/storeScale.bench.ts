@@ -15,7 +15,7 @@ const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '1000,10000,5
 const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 300);
 
 async function populate(services: Awaited<ReturnType<typeof createServices>>, count: number): Promise<void> {
-  const { workflow_id } = await services.tracking.startWorkflow({ name: 'bench' });
+  const { workflow_id } = await services.workflows.start({ name: 'bench' });
   const wf = Number(workflow_id.replace('wf-', ''));
   const now = new Date().toISOString();
   const batch = 2000;

@@ -5,7 +5,7 @@
 // Usage: npm run build && node --import tsx bench/taskTools.bench.ts [--sizes 1000,10000] [--runs N]
 import { createServices } from '../src/services';
 import { insertTask } from '../src/core/tasks/taskRepo';
-import { priorities, taskStatuses, taskTypes } from '../src/core/model';
+import { priorities, taskStatuses, taskTypes } from '../src/core/tasks/taskModel';
 import { connect } from '../test/helpers/mcpClient';
 import { tempRepo } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';

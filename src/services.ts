@@ -5,19 +5,20 @@ import { ensureExcluded } from './git/exclude';
 import type { WorkspaceTruth } from './core/ports';
 import { systemClock } from './core/time';
 import type { Clock } from './core/time';
-import { TrackingService } from './core/tracking/trackingService';
-import { LedgerQueries } from './core/tracking/ledgerQueries';
-import type { Task } from './core/model';
+import { TrackingService } from './core/tasks/trackingService';
+import { WorkflowService } from './core/workflows/workflowService';
+import { LedgerQueries } from './core/tasks/ledgerQueries';
+import type { Task } from './core/tasks/taskModel';
 import { GitWorktrees } from './git/worktrees';
-import { TaskService } from './core/taskManagement/taskService';
+import { TaskService } from './core/tasks/taskService';
 import { AgentRegistry } from './core/agents/agentRegistry';
 import { MemoryBank } from './core/memory/memoryBank';
 import { SessionService } from './core/sessions/sessionService';
 import { WorkerService } from './core/workers/workerService';
 import { WorktreeCleanup } from './core/workers/worktreeCleanup';
-import { PipelineService } from './core/pipeline/pipelineService';
-import { RewindService } from './core/tracking/rewindService';
-import { findDefaultsDir } from './core/pipeline/resources';
+import { PipelineService } from './core/pipelines/pipelineService';
+import { RewindService } from './core/tasks/rewindService';
+import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 
@@ -78,6 +79,8 @@ export interface Services {
   paths: LedgerPaths;
   store: LedgerStore;
   truth(): Promise<WorkspaceTruth>;
+  /** start_workflow, and workflows as the views and the CLI list them. */
+  workflows: WorkflowService;
   tracking: TrackingService;
   queries: LedgerQueries;
   /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
@@ -132,6 +135,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     paths,
     store,
     truth: getTruth,
+    workflows: new WorkflowService(store, clock),
     tracking,
     queries,
     pipelines,

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { LedgerError, exitCodes } from '../core/errors';
 import { StoreError } from '../store/errors';
-import { formatDurationCompact } from '../shared/format';
+import { formatDurationCompact } from '../core/format';
 import { sgr, toTerminal, visibleBlock, visibleWidth } from './terminalText';
 
 /** Options every command takes. */

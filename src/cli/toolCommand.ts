@@ -1,35 +1,55 @@
 import type { Command } from 'commander';
-import type { z } from 'zod';
 import type { Services } from '../services';
-import { parseInput } from '../core/inputValidation';
+import { allTools, introspectionFamily, toolFamilies } from '../mcp/catalog';
+import { invokeTool, unknownTool } from '../mcp/invokeTool';
+import type { CatalogTool, ToolContext } from '../mcp/toolDefinition';
 import type { CommonOptions } from './output';
 import { printJson, printLines } from './output';
 import { withServices } from './withServices';
 
-export interface ToolCommand<S extends z.ZodObject, R> {
-  /** The MCP tool this command is the CLI face of: its name prefixes validation messages. */
+/** Every tool there is, by name: the CLI switches every family on. */
+function toolNamed(name: string): CatalogTool {
+  const tools = allTools();
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw unknownTool(name, tools.map((t) => t.name));
+  return tool;
+}
+
+export interface ToolCommand<R> {
+  /** The tool this command is the CLI face of. */
   tool: string;
-  schema: S;
-  readonly: boolean;
   /** The tool's arguments, built from the command line (undefined = not given). */
   args: Record<string, unknown>;
-  run(services: Services, input: z.infer<S>): Promise<R> | R;
   /** Text output (it may read more from `services` to render); `--json` prints the result exactly as the MCP tool returns it. */
   format(result: R, services: Services): string[];
 }
 
 /**
- * Runs one command as its MCP tool would: the same zod schema (so the same refusals with the
- * same messages), the same service call, the same JSON with `--json`, and seed 002's exit codes.
+ * Runs one command as its MCP tool: the very same tool definition through `invokeTool` (so the
+ * same refusals with the same messages, the same service call, the same JSON with `--json`),
+ * and seed 002's exit codes. A read-only tool opens the ledger read-only: it never creates
+ * `.agent-ledger/`.
  */
-export function runToolCommand<S extends z.ZodObject, R>(cmd: Command, c: ToolCommand<S, R>): Promise<void> {
+export function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
   const json = cmd.optsWithGlobals<CommonOptions>().json === true;
-  return withServices(cmd, { readonly: c.readonly }, async (services) => {
-    const args = Object.fromEntries(Object.entries(c.args).filter(([, v]) => v !== undefined));
-    const result = await c.run(services, parseInput(c.tool, c.schema, args));
+  const tool = toolNamed(c.tool);
+  return withServices(cmd, { readonly: tool.annotations.readOnlyHint === true }, async (services) => {
+    const result = (await callTool(services, tool, c.args)) as R;
     if (json) printJson(result);
     else printLines(c.format(result, services));
   });
+}
+
+/** One tool call with the command line's arguments (undefined ones left out, as an agent would). */
+export function callTool(services: Services, tool: CatalogTool | string, args: Record<string, unknown>): Promise<unknown> {
+  const definition = typeof tool === 'string' ? toolNamed(tool) : tool;
+  const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
+  return invokeTool(definition, given, cliContext(services));
+}
+
+function cliContext(services: Services): ToolContext {
+  const tools = allTools();
+  return { services, enabledTools: () => tools, enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)), families: () => [introspectionFamily, ...toolFamilies] };
 }
 
 /** A number when the text is one (`--limit 5`), else the text itself, for zod to refuse as the MCP tool would. */

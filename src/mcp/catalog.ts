@@ -1,73 +1,38 @@
-import type { ToolDefinition } from './toolDefinition';
+import type { CatalogTool, ToolFamily } from './toolDefinition';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
-import { mcpInfoTool } from './tools/meta/mcpInfo';
-import { mcpCapabilitiesTool } from './tools/meta/mcpCapabilities';
-import { startWorkflowTool } from './tools/tracking/startWorkflow';
-import { startTaskTool } from './tools/tracking/startTask';
-import { logDecisionTool } from './tools/tracking/logDecision';
-import { logIssueTool } from './tools/tracking/logIssue';
-import { logMilestoneTool } from './tools/tracking/logMilestone';
-import { completeTaskTool } from './tools/tracking/completeTask';
-import { pipelineInitTool } from './tools/pipeline/pipelineInit';
-import { pipelineInitWithContextTool } from './tools/pipeline/pipelineInitWithContext';
-import { pipelineNextActionTool } from './tools/pipeline/pipelineNextAction';
-import { pipelineReportResultTool } from './tools/pipeline/pipelineReportResult';
-import { taskListTool } from './tools/tasks/taskList';
-import { taskGetTool } from './tools/tasks/taskGet';
-import { taskCreateTool } from './tools/tasks/taskCreate';
-import { taskUpdateTool } from './tools/tasks/taskUpdate';
-import { workerCommandTool } from './tools/tasks/workerCommand';
-import { worktreeCleanupTool } from './tools/tasks/worktreeCleanup';
-import { sessionStartTool } from './tools/tasks/sessionStart';
-import { sessionEndTool } from './tools/tasks/sessionEnd';
-import { sessionListTool } from './tools/tasks/sessionList';
-import { agentListTool } from './tools/tasks/agentList';
-import { agentGetTool } from './tools/tasks/agentGet';
-import { memoryListTool } from './tools/tasks/memoryList';
-import { memoryAddTool } from './tools/tasks/memoryAdd';
-import { memoryPreviewTool } from './tools/tasks/memoryPreview';
+import { introspectionFamily } from './tools/meta';
+import { trackingFamily } from './tools/tracking';
+import { tasksFamily } from './tools/tasks';
+import { pipelineFamily } from './tools/pipeline';
+import { pmFamily } from './tools/pm';
+import { orchestratorFamily } from './tools/orchestrator';
 import { taskResource } from './resources/taskResource';
 import { agentResource } from './resources/agentResource';
 import { memoryResource } from './resources/memoryResource';
 import { workflowResource } from './resources/workflowResource';
 
 /**
- * Every tool and resource the server can expose, grouped by family. A new tool is one file
- * under tools/<family>/ plus one line here.
+ * Every tool family the server can expose, in the order they are offered (the
+ * `agentLedger.toolFamilies` setting lists them in the same order; a test holds the two
+ * together). A new family is its folder under tools/ and one line here.
  */
-export function allTools(): ToolDefinition[] {
-  return [
-    // introspection (always on)
-    mcpInfoTool,
-    mcpCapabilitiesTool,
-    // tracking (seed 000)
-    startWorkflowTool,
-    startTaskTool,
-    logDecisionTool,
-    logIssueTool,
-    logMilestoneTool,
-    completeTaskTool,
-    // tasks (seed 002)
-    taskListTool,
-    taskGetTool,
-    taskCreateTool,
-    taskUpdateTool,
-    workerCommandTool,
-    worktreeCleanupTool,
-    sessionStartTool,
-    sessionEndTool,
-    sessionListTool,
-    agentListTool,
-    agentGetTool,
-    memoryListTool,
-    memoryAddTool,
-    memoryPreviewTool,
-    // pipeline (seed 003)
-    pipelineInitTool,
-    pipelineInitWithContextTool,
-    pipelineNextActionTool,
-    pipelineReportResultTool,
-  ];
+export const toolFamilies: readonly ToolFamily[] = [
+  trackingFamily,
+  tasksFamily,
+  pipelineFamily,
+  pmFamily,
+  orchestratorFamily,
+];
+
+/** The names of the switchable families. */
+export const families: readonly string[] = toolFamilies.map((f) => f.name);
+
+/** mcp_info and mcp_capabilities: always on, never switched. */
+export { introspectionFamily };
+
+/** Every tool, with its family: introspection first, then each family's in order. */
+export function allTools(): CatalogTool[] {
+  return [introspectionFamily, ...toolFamilies].flatMap((f) => f.tools.map((t) => ({ ...t, family: f.name })));
 }
 
 export function allResourceTemplates(): ResourceTemplateDefinition[] {

@@ -3,7 +3,7 @@ import { quote } from 'shell-quote';
 import { createServices } from '../services';
 import { createServer } from './server';
 import { noToolsYet, resolveFamilies } from './families';
-import { allTools } from './catalog';
+import { toolFamilies } from './catalog';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 
@@ -32,7 +32,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.info = console.error;
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  const familySet = resolveFamilies(options.enable, options.disable);
+  const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const { server, dispose } = createServer(services, { families: familySet });
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
@@ -64,8 +64,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       inner?.(message);
     };
   }
-  const catalog = allTools();
-  const familyList = [...familySet].map((f) => (catalog.some((t) => t.family === f) ? f : `${f} (${noToolsYet})`));
+  const familyList = toolFamilies.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
   log(`MCP server ready on ${services.paths.workspace} (families: ${familyList.join(', ')})`);
   if (process.stdin.isTTY) log(terminalHint(services.paths.workspace));
 }

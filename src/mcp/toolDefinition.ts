@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Services } from '../services';
-import type { Family } from './families';
 
 /** MCP tool annotations (hints for clients; they never replace the server's own checks). */
 export interface ToolAnnotations {
@@ -10,23 +9,24 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** What a handler may use besides its arguments. */
 export interface ToolContext {
   services: Services;
-  /** Tools of the families enabled in this server, for introspection. */
-  enabledTools(): ReadonlyArray<ToolDefinition>;
-  enabledFamilies(): ReadonlySet<Family>;
-  /** Every tool the server knows, enabled or not (to say which families have none yet). */
-  catalog(): ReadonlyArray<ToolDefinition>;
+  /** Tools of the families switched on in this server (the CLI switches every family on). */
+  enabledTools(): ReadonlyArray<CatalogTool>;
+  enabledFamilies(): ReadonlySet<string>;
+  /** Every family the server knows, switched on or not (to say which have no tools yet). */
+  families(): ReadonlyArray<ToolFamily>;
 }
 
 /**
- * One MCP tool: schema (every field described), annotations, and a handler of a few lines
- * that calls one service (STYLE.md habit 6). The input is already validated against
- * `input` when the handler runs.
+ * One tool: its contract (the zod input and output schemas from core, every field described),
+ * annotations, and a handler of a few lines that calls one service (STYLE.md habit 6). The MCP
+ * server and the CLI both run it through `invokeTool`, so they validate the same way and call
+ * the same code: the input is already validated against `input` when the handler runs.
  */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
-  family: Family | 'introspection';
   title: string;
   description: string;
   input: I;
@@ -35,7 +35,27 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>> | z.infer<O>;
 }
 
-/** Keeps the handler's argument typed by the schema. */
+/** A tool as the catalog lists it: with the family it belongs to. */
+export type CatalogTool = ToolDefinition & { family: string };
+
+/** Keeps the handler's argument typed by the schema (and its result checked against the output schema). */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition {
   return tool as unknown as ToolDefinition;
+}
+
+/**
+ * A tool family (seed 001's feature toggles): switched on or off as a whole, with `--enable-<name>`
+ * / `--disable-<name>` and the `agentLedger.toolFamilies` setting. Each `tools/<family>/index.ts`
+ * exports one, and `catalog.ts` lists them: a new family is a folder and one line there.
+ */
+export interface ToolFamily {
+  /** The switch's name (`--enable-<name>`), lower case. */
+  name: string;
+  /** What the family is for, in a user's words (mcp_info, mcp_capabilities, CLI help, the setting). */
+  description: string;
+  /** On unless switched off; off families are opt-in. */
+  enabledByDefault: boolean;
+  /** How an agent should use these tools: part of the server's instructions when the family is on. */
+  instructions?: string;
+  tools: readonly ToolDefinition[];
 }

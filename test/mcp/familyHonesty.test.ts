@@ -5,8 +5,7 @@ import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
 import { cli } from '../helpers/cli';
 import { tempRepo } from '../helpers/tmp';
-import { allTools } from '../../src/mcp/catalog';
-import { families } from '../../src/mcp/families';
+import { allTools, families } from '../../src/mcp/catalog';
 
 const root = path.resolve(__dirname, '../..');
 const empty = families.filter((f) => !allTools().some((t) => t.family === f));

@@ -7,7 +7,7 @@ import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { git, tempDir, tempRepo, writeFiles } from '../helpers/tmp';
 import { injectionAttempts, stubClients } from '../helpers/stubClients';
-import type { WorkerCommandResult } from '../../src/core/workers/workerService';
+import type { WorkerCommandResult } from '../../src/core/workers/workerContracts';
 
 /** worker_command's structured result, as the server's output schema promises it. */
 type Worker = WorkerCommandResult;

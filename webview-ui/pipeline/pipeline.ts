@@ -1,5 +1,5 @@
 import type { PipelineHostMessage, PipelineModel, PipelineWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, formatTokens } from '../../src/shared/format';
+import { formatDuration, formatTokens } from '../../src/core/format';
 import { button, h, time } from '../dom';
 import { hostChannel, listen } from '../vscodeApi';
 import { decisionBox, showRefusal } from './decision';

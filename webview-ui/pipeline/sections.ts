@@ -1,5 +1,5 @@
 import type { FindingSeverity, PipelineFinding, PipelineModel, PipelineWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, formatTokens } from '../../src/shared/format';
+import { formatDuration, formatTokens } from '../../src/core/format';
 import { h, section, time } from '../dom';
 import { artifactLink } from './decision';
 

@@ -1,5 +1,5 @@
 import type { PipelineModel, PipelinePhaseItem, PipelineTaskItem, PipelineWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, formatTokens, plural } from '../../src/shared/format';
+import { formatDuration, formatTokens, plural } from '../../src/core/format';
 import { h, link, section } from '../dom';
 import { artifactLink } from './decision';
 

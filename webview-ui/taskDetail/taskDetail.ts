@@ -1,5 +1,5 @@
 import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, elapsedSeconds, plural } from '../../src/shared/format';
+import { formatDuration, elapsedSeconds, plural } from '../../src/core/format';
 import { button, h, link, section } from '../dom';
 import { hostChannel, listen } from '../vscodeApi';
 import { filesSection } from './files';

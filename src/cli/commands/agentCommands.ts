@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { agentGetInput, agentListInput } from '../../core/agents/agentSchemas';
-import { agentGetResult, agentListResult } from '../../core/agents/agentResults';
+import type { AgentListResult } from '../../core/agents/agentContracts';
+import type { AgentDefinition } from '../../core/agents/agentModel';
 import { agentYaml } from '../../core/agents/agentFiles';
 import { style, table } from '../output';
 import { visible, visibleBlock } from '../terminalText';
@@ -16,11 +16,8 @@ export function registerAgentCommands(program: Command): void {
     .action((_o: unknown, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'agent_list',
-        schema: agentListInput,
-        readonly: true,
         args: {},
-        run: (services) => agentListResult(services.agents),
-        format: ({ agents, problems }) => {
+        format: ({ agents, problems }: AgentListResult) => {
           const rows = [[style.dim('NAME'), style.dim('CLIENT'), style.dim('MODEL'), style.dim('WRITE'), style.dim('DESCRIPTION')]];
           for (const a of agents) rows.push([style.bold(visible(a.name)), a.client, visible(a.model ?? '-'), a.scope.write.map(visible).join(', ') || 'read-only', visible(a.description)]);
           return [...table(rows), ...problems.map((p) => style.yellow(`⚠ ${visible(p.file)}: ${visible(p.message)}`))];
@@ -36,11 +33,8 @@ export function registerAgentCommands(program: Command): void {
     .action((name: string, _o: unknown, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'agent_get',
-        schema: agentGetInput,
-        readonly: true,
         args: { name },
-        run: (services, input) => agentGetResult(services.agents, input.name),
-        format: (a) => [style.dim(`# ${visible(a.file)}`), visibleBlock(agentYaml(a, Infinity).trimEnd())],
+        format: (a: AgentDefinition) => [style.dim(`# ${visible(a.file)}`), visibleBlock(agentYaml(a, Infinity).trimEnd())],
       }),
     );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
-import { families, defaultFamilies, noToolsYet } from '../../mcp/families';
-import { allTools } from '../../mcp/catalog';
+import { noToolsYet } from '../../mcp/families';
+import { families, toolFamilies } from '../../mcp/catalog';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
@@ -13,11 +13,10 @@ export function registerMcpCommands(program: Command): void {
     .description('Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)')
     .option('--verbose', 'log every request to stderr')
     .option('--allow-agent-checkpoints', 'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)');
-  const catalog = allTools();
-  for (const f of families) {
-    const note = catalog.some((t) => t.family === f) ? (defaultFamilies.includes(f) ? ' (on by default)' : '') : ` (${noToolsYet}: this switch exposes nothing for now)`;
-    serve.option(`--enable-${f}`, `expose the ${f} tools${note}`);
-    serve.option(`--disable-${f}`, `hide the ${f} tools`);
+  for (const f of toolFamilies) {
+    const note = f.tools.length ? (f.enabledByDefault ? ' (on by default)' : '') : ` (${noToolsYet}: this switch exposes nothing for now)`;
+    serve.option(`--enable-${f.name}`, `expose the ${f.name} tools${note}`);
+    serve.option(`--disable-${f.name}`, `hide the ${f.name} tools`);
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }>();

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import { memoryAddInput, memoryListInput, memoryPreviewInput } from '../../core/memory/memorySchemas';
+import type { MemoryListResult, MemoryPreview, MemorySummary } from '../../core/memory/memoryContracts';
 import { memoryStatuses } from '../../core/memory/memoryModel';
-import { memoryAddResult, memoryListResult, memoryPreviewResult } from '../../core/memory/memoryResults';
 import { LedgerError } from '../../core/errors';
 import { style, table } from '../output';
 import { visible, visibleBlock } from '../terminalText';
@@ -20,11 +19,8 @@ export function registerMemoryCommands(program: Command): void {
     .action((o: { category?: string; status?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'memory_list',
-        schema: memoryListInput,
-        readonly: true,
         args: { category: o.category, status: o.status },
-        run: (services, input) => memoryListResult(services.memory, input),
-        format: ({ memories, problems }) => {
+        format: ({ memories, problems }: MemoryListResult) => {
           const rows = [[style.dim('ENTRY'), style.dim('STATUS'), style.dim('TITLE')]];
           for (const m of memories) rows.push([style.bold(visible(`${m.category}/${m.id}`)), m.status, `${visible(m.title)}${m.summary ? style.dim(` — ${visible(m.summary)}`) : ''}`]);
           const lines = memories.length ? table(rows) : ['No Memory Bank entries match.'];
@@ -46,11 +42,8 @@ export function registerMemoryCommands(program: Command): void {
     .action((id: string, o: { category: string; title: string; summary?: string; status?: string; content?: string; contentFile?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'memory_add',
-        schema: memoryAddInput,
-        readonly: false,
         args: { id, category: o.category, title: o.title, summary: o.summary, status: o.status, content: o.content ?? readContent(o.contentFile) },
-        run: (services, input) => memoryAddResult(services.memory, input),
-        format: (m) => [`${style.green('added')} ${visible(m.file)} ${style.dim(`(${m.status})`)}`],
+        format: (m: MemorySummary) => [`${style.green('added')} ${visible(m.file)} ${style.dim(`(${m.status})`)}`],
       }),
     );
 
@@ -61,11 +54,8 @@ export function registerMemoryCommands(program: Command): void {
     .action((o: { maxChars?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'memory_preview',
-        schema: memoryPreviewInput,
-        readonly: true,
         args: { maxChars: numberArg(o.maxChars) },
-        run: (services, input) => memoryPreviewResult(services.memory, input),
-        format: (p) => [p.context ? visibleBlock(p.context) : style.dim('(no active Memory Bank entries)')],
+        format: (p: MemoryPreview) => [p.context ? visibleBlock(p.context) : style.dim('(no active Memory Bank entries)')],
       }),
     );
 }

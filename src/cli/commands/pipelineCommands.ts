@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Services } from '../../services';
 import { LedgerError } from '../../core/errors';
-import type { Effort } from '../../core/pipeline/flowTemplate';
-import { efforts } from '../../core/pipeline/flowTemplate';
-import type { PipelineStatus } from '../../core/pipeline/pipelineState';
+import type { Effort } from '../../core/pipelines/engine/flowTemplate';
+import { efforts } from '../../core/pipelines/engine/flowTemplate';
+import type { PipelineStatus } from '../../core/pipelines/engine/pipelineState';
 import type { CommonOptions } from '../output';
 import { printJson, printLines, style } from '../output';
 import { visible } from '../terminalText';
@@ -146,7 +146,7 @@ export function registerPipelineCommands(program: Command): void {
 
 async function init(s: Services, request: string, opts: InitOptions, asJson: boolean): Promise<void> {
   const p = s.pipelines;
-  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) });
+  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) ?? undefined });
   if (Array.isArray(detected.errors)) throw new LedgerError('ValidationError', (detected.errors as string[]).join('; '));
   if (detected.resume_mode) {
     if (asJson) printJson({ init: detected });

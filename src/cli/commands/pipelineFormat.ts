@@ -1,9 +1,10 @@
-import type { NextActionResponse, ReportResult } from '../../core/pipeline/actions';
-import type { PipelineDetail, PipelineSummary, PhaseView } from '../../core/pipeline/pipelineQueries';
-import { formatMs } from '../../core/pipeline/summary';
+import type { NextActionResponse } from '../../core/pipelines/engine/actions';
+import type { ReportResult } from '../../core/pipelines/pipelineContracts';
+import type { PipelineDetail, PipelineSummary, PhaseView } from '../../core/pipelines/pipelineQueries';
+import { formatMs } from '../../core/pipelines/engine/summary';
 import { age, style, table } from '../output';
 import { visible, visibleBlock } from '../terminalText';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 
 /** Text output of `agent-ledger pipeline …` (the --json output is the core objects as they are). */
 

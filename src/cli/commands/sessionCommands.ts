@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { dodResults, sessionEndInput, sessionErrorTypes, sessionListInput, sessionStartInput, sessionStatuses } from '../../core/sessions/sessionSchemas';
+import { dodResults, sessionErrorTypes, sessionStatuses } from '../../core/sessions/sessionContracts';
+import type { SessionStartResult } from '../../core/sessions/sessionContracts';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import { taskKey } from '../../core/ids';
 import { age, duration, style, table } from '../output';
@@ -21,11 +22,8 @@ export function registerSessionCommands(program: Command): void {
     .action((taskId: string, o: { agent: string; group?: string; idempotencyKey?: string; allowConcurrent?: boolean }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'session_start',
-        schema: sessionStartInput,
-        readonly: false,
         args: { taskId: idArg(taskId), agent: o.agent, sessionGroupId: o.group, idempotencyKey: o.idempotencyKey, allowConcurrent: o.allowConcurrent },
-        run: (services, input) => services.sessions.start(input),
-        format: (r) => [
+        format: (r: SessionStartResult) => [
           r.replayed
             ? `session ${style.bold(String(r.sessionId))} was already started with this key (${r.startedAt})`
             : `${style.green('started')} session ${style.bold(String(r.sessionId))} on ${taskKey(r.taskId)} for ${visible(r.agent)}`,
@@ -46,8 +44,6 @@ export function registerSessionCommands(program: Command): void {
     .action((sessionId: string, o: { exitCode: string; signal?: string; dodResult?: string; artifact?: string[]; errorType?: string; errorMessage?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'session_end',
-        schema: sessionEndInput,
-        readonly: false,
         args: {
           sessionId: idArg(sessionId),
           exitCode: numberArg(o.exitCode),
@@ -56,8 +52,7 @@ export function registerSessionCommands(program: Command): void {
           artifacts: o.artifact,
           error: o.errorType !== undefined || o.errorMessage !== undefined ? { type: o.errorType, message: o.errorMessage } : undefined,
         },
-        run: (services, input) => services.sessions.end(input),
-        format: (s) => [
+        format: (s: SessionView & { taskStatus?: string }) => [
           `${s.status === 'failed' ? style.red('failed') : style.green('ended')} session ${style.bold(String(s.id))} (exit ${s.exitCode}${s.dodResult ? `, ${s.dodResult}` : ''}) after ${duration(s.durationSeconds)}${s.taskStatus ? ` — ${taskKey(s.taskId)} is now ${s.taskStatus}` : ''}`,
         ],
       }),
@@ -74,11 +69,8 @@ export function registerSessionCommands(program: Command): void {
     .action((o: { task?: string; status?: string; agent?: string; limit?: string; offset?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'session_list',
-        schema: sessionListInput,
-        readonly: true,
         args: { taskId: idArg(o.task), status: o.status, agent: o.agent, limit: numberArg(o.limit), offset: numberArg(o.offset) },
-        run: (services, input) => services.sessions.list(input),
-        format: ({ sessions, total, nextOffset }) => formatSessions(sessions, total, nextOffset),
+        format: ({ sessions, total, nextOffset }: { sessions: SessionView[]; total: number; nextOffset: number | null }) => formatSessions(sessions, total, nextOffset),
       }),
     );
 }

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { taskCreateInput, taskGetInput, taskListInput, taskUpdateInput } from '../../core/taskManagement/taskSchemas';
-import type { TaskJson, TaskListResult } from '../../core/taskManagement/taskService';
+import type { TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
 import { taskKey } from '../../core/ids';
-import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/model';
+import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/tasks/taskModel';
 import { style, table } from '../output';
 import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
@@ -23,10 +22,7 @@ export function registerTaskCommands(program: Command): Command {
     .action((o: { status?: string; assignee?: string; workflow?: string; limit?: string; offset?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_list',
-        schema: taskListInput,
-        readonly: true,
         args: { status: o.status, assignee: o.assignee, workflowId: idArg(o.workflow), limit: numberArg(o.limit), offset: numberArg(o.offset) },
-        run: (services, input) => services.tasks.list(input),
         format: formatTaskList,
       }),
     );
@@ -39,11 +35,8 @@ export function registerTaskCommands(program: Command): Command {
     .action((id: string, _o: unknown, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_get',
-        schema: taskGetInput,
-        readonly: true,
         args: { id: idArg(id) },
-        run: (services, input) => services.tasks.get(input.id),
-        format: (t, services) => formatTaskDetail(services.queries.task(t.id)),
+        format: (t: TaskJson, services) => formatTaskDetail(services.queries.task(t.id)),
       }),
     );
 
@@ -61,11 +54,8 @@ export function registerTaskCommands(program: Command): Command {
     .action((title: string, o: TaskFieldOptions, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_create',
-        schema: taskCreateInput,
-        readonly: false,
         args: { title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels },
-        run: (services, input) => services.tasks.create(input),
-        format: (t) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`],
+        format: (t: TaskJson) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`],
       }),
     );
 
@@ -84,10 +74,7 @@ export function registerTaskCommands(program: Command): Command {
     .action((id: string, o: TaskFieldOptions & { title?: string; status?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_update',
-        schema: taskUpdateInput,
-        readonly: false,
         args: { id: idArg(id), title: o.title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels, status: o.status },
-        run: (services, input) => services.tasks.update(input),
         format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`],
       }),
     );

@@ -1,9 +1,9 @@
-import type { Task, TimelineEntry } from '../../core/model';
-import type { TaskDetail } from '../../core/tracking/ledgerQueries';
+import type { Task, TimelineEntry } from '../../core/tasks/taskModel';
+import type { TaskDetail } from '../../core/tasks/ledgerQueries';
 import { taskKey, workflowKey } from '../../core/ids';
 import { duration, style } from '../output';
 import { visible, visibleBlock } from '../terminalText';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 
 /** One character for a task's state, coloured. */
 export function statusMark(t: Pick<Task, 'status' | 'result'>): string {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { agentClients } from '../../core/agents/agentModel';
-import { workerCommandInput, worktreeCleanupInput } from '../../core/workers/workerSchemas';
-import type { CleanupResult } from '../../core/workers/worktreeCleanup';
-import { formatBytes } from '../../shared/format';
+import type { CleanupResult, WorkerCommandResult } from '../../core/workers/workerContracts';
+import { formatBytes } from '../../core/format';
 import { printErrorLines, style } from '../output';
 import { visible } from '../terminalText';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
@@ -22,11 +21,8 @@ export function registerWorkerCommands(program: Command): void {
     .action((taskId: string, o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'worker_command',
-        schema: workerCommandInput,
-        readonly: false,
         args: { taskId: idArg(taskId), agent: o.agent, client: o.client, auto: o.auto, allowConcurrent: o.allowConcurrent },
-        run: (services, input) => services.workers.command(input),
-        format: (r) => {
+        format: (r: WorkerCommandResult) => {
           // stdout carries only the command, so it can be eval'ed; the rest is for the person.
           printErrorLines([style.dim(`session ${r.sessionId} · ${visible(r.agent)} (${r.client}) · ${visible(r.worktree)} on ${visible(r.task.branch)}${r.reused ? ' (reused)' : ''}`)]);
           // Piped (eval "$(…)"), the command goes out exactly; on a terminal its control characters are shown instead.
@@ -49,10 +45,7 @@ export function registerWorkerCommands(program: Command): void {
     .action((o: { task?: string; olderThanDays?: string; force?: boolean; dryRun?: boolean }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'worktree_cleanup',
-        schema: worktreeCleanupInput,
-        readonly: false,
         args: { taskId: idArg(o.task), olderThanDays: numberArg(o.olderThanDays), force: o.force, dryRun: o.dryRun },
-        run: (services, input) => services.worktreeCleanup.run(input),
         format: formatCleanup,
       }),
     );

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Services } from '../../services';
-import { workflowStatus, workflowView } from '../../core/tracking/views';
+import { workflowStatus, workflowView } from '../../core/workflows/workflowViews';
 import { taskKey, workflowKey } from '../../core/ids';
-import { depthFirst } from '../../core/tracking/taskTree';
+import { depthFirst } from '../../core/tasks/taskTree';
 import type { CommonOptions } from '../output';
 import { age, duration, printJson, printLines, style, table } from '../output';
 import { statusMark } from './taskFormat';

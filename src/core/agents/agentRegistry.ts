@@ -10,6 +10,7 @@ import { writeNewFile } from '../files/writeNewFile';
 import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
 import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
+import type { AgentListResult, AgentSummary } from './agentContracts';
 
 /** Where agent definitions live, relative to the workspace (committed with the project). */
 export const agentsFolder = '.agent-ledger/agents';
@@ -42,7 +43,13 @@ export class AgentRegistry {
     return result;
   }
 
-  /** One definition; AgentNotFound (or ConfigError when its file is broken). */
+  /** agent_list: every valid definition in short, plus the files that could not be used; brings the index up to date. */
+  async summaries(): Promise<AgentListResult> {
+    const { agents, problems } = await this.list();
+    return { agents: agents.map(agentSummary), problems };
+  }
+
+  /** One definition (agent_get); AgentNotFound (or ConfigError when its file is broken). */
   async get(name: string): Promise<AgentDefinition> {
     const list = await this.list();
     refuseLinkedOut(this.linkedOut, name);
@@ -173,4 +180,8 @@ function applyIndex(tx: SqlWriter, agents: AgentDefinition[], wanted: Map<string
     tx.run('DELETE FROM agents WHERE name = ?', [name]);
     appendEvent(tx, { ts: now, kind: 'agent.removed', entity: 'agent', entityId: name });
   }
+}
+
+function agentSummary(a: AgentDefinition): AgentSummary {
+  return { name: a.name, description: a.description, client: a.client, model: a.model, scope: a.scope, file: a.file };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { correlationInput, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput, waitMsInput } from './coordinationCommon';
+import { correlationInput, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput, waitMsInput } from '../contracts/callOptions';
 import { BB_TAGS_MAX, BB_TTL_MAX_MS } from './blackboardRules';
 
 /**

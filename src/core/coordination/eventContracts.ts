@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { correlationDescriptions, correlationOutput, PAGE_LIMIT_MAX, waitMsInput } from './coordinationCommon';
+import { correlationDescriptions, correlationOutput, PAGE_LIMIT_MAX, waitMsInput } from '../contracts/callOptions';
 import { eventLevels } from './eventRecords';
 
 /**

@@ -6,7 +6,7 @@ import {
   idempotencyKeyInput,
   idempotencyOutput,
   opIdOutput,
-} from './coordinationCommon';
+} from '../contracts/callOptions';
 
 /**
  * Contracts of `graph_mutate` and `graph_batch_mutate`, and the graph descriptor every graph

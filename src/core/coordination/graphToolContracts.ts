@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { correlationInputWithoutGraph, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput } from './coordinationCommon';
+import { correlationInputWithoutGraph, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput } from '../contracts/callOptions';
 import { graphDescriptorInput, planGraphOutput } from './graphContracts';
 import { LOCK_TTL_MAX_MS } from './graphLocks';
 

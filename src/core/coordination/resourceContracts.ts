@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_LIMIT_MAX, waitMsInput } from './coordinationCommon';
+import { PAGE_LIMIT_MAX, waitMsInput } from '../contracts/callOptions';
 import { eventLevels } from './eventRecords';
 import { planGraphOutput } from './graphContracts';
 import { resourceKinds } from './scUris';

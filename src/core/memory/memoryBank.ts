@@ -13,7 +13,7 @@ import type { MemoryEntry, MemoryProblem, MemoryStatus } from './memoryModel';
 import { isMemoryName, memoryFolder } from './memoryModel';
 import { formatMemoryFile, parseMemoryFile } from './memoryFiles';
 import { memoryContext } from './memoryPreview';
-import type { MemoryPreview } from './memoryPreview';
+import type { MemoryListResult, MemoryPreview, MemorySummary } from './memoryContracts';
 
 export interface MemoryFilter {
   category?: string;
@@ -55,11 +55,11 @@ export class MemoryBank {
     return path.join(this.workspace, ...memoryFolder.split('/'));
   }
 
-  /** Entries in category/id order, filtered; files that cannot be read are reported, not fatal. */
-  async list(filter: MemoryFilter = {}): Promise<{ memories: MemoryEntry[]; problems: MemoryProblem[] }> {
+  /** memory_list: entries in category/id order, filtered, without their bodies; files that cannot be read are reported, not fatal. Brings the index up to date. */
+  async list(filter: MemoryFilter = {}): Promise<MemoryListResult> {
     const { entries, problems } = this.readFolder();
     await this.syncIndex(entries);
-    return { memories: applyFilter(entries, filter), problems };
+    return { memories: applyFilter(entries, filter).map(memorySummary), problems };
   }
 
   /** The entries as the files are now, without touching the index (resources, views). */
@@ -68,13 +68,8 @@ export class MemoryBank {
     return { memories: applyFilter(entries, filter), problems };
   }
 
-  /** Writes a new entry file; refuses to overwrite an existing one. */
-  async add(input: NewMemory): Promise<MemoryEntry> {
-    for (const [field, value] of [['id', input.id], ['category', input.category]] as const) {
-      if (!isMemoryName(value)) {
-        throw new LedgerError('ValidationError', `${field} "${value}" must be a plain name of letters, digits, ".", "_" or "-" (it becomes the path ${memoryFolder}/<category>/<id>.md)`, { field });
-      }
-    }
+  /** memory_add: writes a new entry file (its id and category checked by the contract); refuses to overwrite an existing one. */
+  async add(input: NewMemory): Promise<MemorySummary> {
     const rel = `${memoryFolder}/${input.category}/${input.id}.md`;
     const entry: MemoryEntry = {
       id: input.id,
@@ -94,7 +89,7 @@ export class MemoryBank {
       upsert(tx, entry, now);
       appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
     });
-    return entry;
+    return memorySummary(entry);
   }
 
   /**
@@ -132,7 +127,7 @@ export class MemoryBank {
     return updated;
   }
 
-  /** The context agents get: active entries only, under `maxChars`. */
+  /** memory_preview: the context agents get, active entries only, under `maxChars`. Brings the index up to date. */
   async preview(maxChars = defaultMemoryBudget): Promise<MemoryPreview> {
     const { memories } = await this.list({ status: 'active' });
     return memoryContext(memories, maxChars);
@@ -277,4 +272,8 @@ function isDirectory(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+function memorySummary(e: MemoryEntry): MemorySummary {
+  return { id: e.id, category: e.category, title: e.title, summary: e.summary, status: e.status, file: e.file };
 }

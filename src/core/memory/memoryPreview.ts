@@ -1,20 +1,12 @@
-import type { MemoryEntry } from './memoryModel';
+import type { MemoryPreview, MemorySummary } from './memoryContracts';
 import { memoryFolder } from './memoryModel';
-
-export interface MemoryPreview {
-  context: string;
-  /** Active entries in the context. */
-  entries: number;
-  /** Active entries left out to stay under the size budget. */
-  omitted: number;
-}
 
 /**
  * The context given to agents (seed 002's memory preview and project://memory): a summary
  * line and a file reference per active entry, entries in category/id order, whole entries
  * only, under `maxChars`.
  */
-export function memoryContext(entries: readonly MemoryEntry[], maxChars: number): MemoryPreview {
+export function memoryContext(entries: readonly MemorySummary[], maxChars: number): MemoryPreview {
   const active = entries.filter((e) => e.status === 'active');
   if (active.length === 0) return { context: '', entries: 0, omitted: 0 };
   const footer = `Read these files in ${memoryFolder}/ for details.`;

@@ -1,4 +1,4 @@
-import { areaMatcher } from '../tracking/scope';
+import { areaMatcher } from '../tasks/scopeCheck';
 import { literalHead, shapeOf } from './scopePatterns';
 import type { ScopeShape, Segment } from './scopePatterns';
 

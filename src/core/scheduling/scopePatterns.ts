@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 
 /**
  * Scope patterns (task areas, agent write scopes) in the language `areaMatcher` matches them
- * (core/tracking/scope.ts), turned into sequences of path segments so two patterns can be
+ * (core/tasks/scopeCheck.ts), turned into sequences of path segments so two patterns can be
  * compared without listing files:
  *  - a glob (has * ? [ ] { }) is matched by picomatch over the whole path;
  *  - a path (has a /) matches itself and everything under it;

@@ -1,5 +1,5 @@
 import type { LedgerDb } from '../ports';
-import type { TaskStatus } from '../model';
+import type { TaskStatus } from '../tasks/taskModel';
 import type { Session, SessionRow } from './sessionRepo';
 import { toSession } from './sessionRepo';
 

@@ -1,7 +1,7 @@
 import type { SqlReader, SqlValue, SqlWriter } from '../ports';
 import { fromJson, toJson } from '../json';
 import type { AgentScope } from '../agents/agentModel';
-import type { DodResult, SessionStatus } from './sessionSchemas';
+import type { DodResult, SessionStatus } from './sessionContracts';
 
 /** How a session came to be: an orchestrator's worker_command, or session_start for an external worker. */
 export type SessionOrigin = 'worker_command' | 'session_start';

@@ -1,5 +1,5 @@
 import type { LedgerDb, Snapshot, WorkspaceTruth } from '../ports';
-import type { Task } from '../model';
+import type { Task } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
@@ -8,17 +8,9 @@ import { appendEvent } from '../events/eventLog';
 import type { AgentRegistry } from '../agents/agentRegistry';
 import type { Session, SessionEnd, SessionView } from './sessionRepo';
 import { endSessionRow, getSession, insertSession, listSessions, sessionByKey, sessionView } from './sessionRepo';
-import type { SessionEndInput, SessionListInput, SessionStartInput } from './sessionSchemas';
-import { applySessionEnd, applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from './sessionTask';
-
-export interface SessionStartResult {
-  sessionId: number;
-  startedAt: string;
-  taskId: number;
-  agent: string;
-  /** True when idempotencyKey matched a session started before: nothing new was started. */
-  replayed: boolean;
-}
+import type { SessionEndInput, SessionListInput, SessionStartInput, SessionStartResult } from './sessionContracts';
+import { applySessionEnd, applySessionStart, requireNoRunningSession, requireSessionTask } from './sessionTask';
+import { pinSnapshot } from '../tasks/snapshotPin';
 
 /** Seed 002's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
 export class SessionService {
@@ -77,7 +69,7 @@ export class SessionService {
       return { sessionId, tookSnapshot };
     });
     if ('raced' in outcome) return replay(outcome.raced!, taskId, input.agent);
-    if (outcome.tookSnapshot && truth && snapshot) await keepSnapshotQuietly(truth, snapshot, taskId);
+    if (outcome.tookSnapshot && truth && snapshot) await pinSnapshot(truth, snapshot, taskKey(taskId));
     return { sessionId: outcome.sessionId, startedAt: now, taskId, agent: agent.name, replayed: false };
   }
 

@@ -1,5 +1,5 @@
-import type { Snapshot, SqlReader, SqlWriter, WorkspaceTruth } from '../ports';
-import type { Task, WriteScope } from '../model';
+import type { Snapshot, SqlReader, SqlWriter } from '../ports';
+import type { Task, WriteScope } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, taskKey } from '../ids';
 import { secondsBetween } from '../time';
@@ -98,13 +98,4 @@ export function applySessionEnd(tx: SqlWriter, session: Session, end: SessionEnd
   );
   appendEvent(tx, { ts: end.endedAt, kind: 'task.updated', workflowId: task.workflowId, taskId: task.id, payload: { status: outcome, via: 'session_end', sessionId: session.id } });
   return outcome;
-}
-
-/** Pins a task's start snapshot against `git gc`; the ledger stays right without it, so only report. */
-export async function keepSnapshotQuietly(truth: WorkspaceTruth, snapshot: Snapshot, taskId: number): Promise<void> {
-  try {
-    await truth.keep(snapshot, taskKey(taskId));
-  } catch (err) {
-    console.error(`[agent-ledger] could not pin snapshot ${snapshot.id} of ${taskKey(taskId)}:`, err);
-  }
 }

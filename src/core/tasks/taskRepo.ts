@@ -1,5 +1,5 @@
 import type { CommitInfo, FileChanges, Snapshot, SqlReader, SqlValue, SqlWriter } from '../ports';
-import type { Outcome, Task, TaskStatus, Verification, WriteScope } from '../model';
+import type { Outcome, Task, TaskStatus, Verification, WriteScope } from './taskModel';
 import { fromJson, toJson } from '../json';
 
 /** Row shape of the `tasks` table. */

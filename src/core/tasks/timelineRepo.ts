@@ -1,5 +1,5 @@
 import type { SqlReader, SqlWriter } from '../ports';
-import type { Decision, Issue, Milestone, TimelineEntry } from '../model';
+import type { Decision, Issue, Milestone, TimelineEntry } from './taskModel';
 import { fromJson, toJson } from '../json';
 
 /** Decisions, issues and milestones: what happened during a task, in time order. */

@@ -1,4 +1,4 @@
-import type { Task } from '../model';
+import type { Task } from '../tasks/taskModel';
 import type { AgentDefinition } from '../agents/agentModel';
 
 export interface WorkerPromptInput {

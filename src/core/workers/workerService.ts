@@ -1,36 +1,20 @@
 import type { LedgerDb, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
-import type { Task } from '../model';
+import type { Task } from '../tasks/taskModel';
 import { parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { getTask } from '../tasks/taskRepo';
-import type { AgentClient, AgentDefinition } from '../agents/agentModel';
+import type { AgentDefinition } from '../agents/agentModel';
 import type { AgentRegistry } from '../agents/agentRegistry';
 import type { MemoryBank } from '../memory/memoryBank';
 import { endSessionRow, insertSession, runningSessions, setSessionBranch } from '../sessions/sessionRepo';
-import { applySessionStart, keepSnapshotQuietly, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
+import { applySessionStart, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
+import { pinSnapshot } from '../tasks/snapshotPin';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
-import type { WorkerCommandInput } from './workerSchemas';
-
-/** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
-export interface WorkerCommandResult {
-  command: string;
-  client: AgentClient;
-  worktree: string;
-  sessionId: number;
-  agent: string;
-  task: { id: number; title: string; branch: string };
-  /** Absolute folder the command starts in. */
-  cwd: string;
-  /** The same command as an argument vector, for spawning without a shell. */
-  argv: string[];
-  /** True when an existing worktree was used again. */
-  reused: boolean;
-  startedAt: string;
-}
+import type { WorkerCommandInput, WorkerCommandResult } from './workerContracts';
 
 export interface WorkerDeps {
   db: LedgerDb;
@@ -109,7 +93,7 @@ export class WorkerService {
       });
       return took;
     });
-    if (tookSnapshot && truth && snapshot) await keepSnapshotQuietly(truth, snapshot, taskId);
+    if (tookSnapshot && truth && snapshot) await pinSnapshot(truth, snapshot, taskKey(taskId));
 
     return {
       command: shellCommand(prepared.cwd, argv),

@@ -7,31 +7,7 @@ import { getTask } from '../tasks/taskRepo';
 import { runningSessions } from '../sessions/sessionRepo';
 import { activeWorktrees, markWorktreeRemoved, worktreeFolder } from './worktreeRepo';
 import type { WorktreeRecord } from './worktreeRepo';
-import type { WorktreeCleanupInput } from './workerSchemas';
-
-export interface RemovedWorktree {
-  taskId: number;
-  worktree: string;
-  branch: string;
-  /** Why it went: "requested", "merged", "unused for N days" or "already gone". */
-  reason: string;
-  freedBytes: number;
-  branchDeleted: boolean;
-}
-
-export interface KeptWorktree {
-  taskId: number;
-  worktree: string;
-  reason: string;
-}
-
-export interface CleanupResult {
-  removed: RemovedWorktree[];
-  skipped: KeptWorktree[];
-  /** Total disk freed (or that would be, with dryRun). */
-  freedBytes: number;
-  dryRun: boolean;
-}
+import type { CleanupResult, RemovedWorktree, WorktreeCleanupInput } from './workerContracts';
 
 const day = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,5 @@
 import type { SqlReader, SqlWriter } from '../ports';
-import type { PlanStep, Workflow } from '../model';
+import type { PlanStep, Workflow } from './workflowModel';
 import { fromJson } from '../json';
 
 interface WorkflowRow {

@@ -1,4 +1,4 @@
-import { taskDetailView } from '../../core/tracking/views';
+import { taskDetailView } from '../../core/tasks/taskViews';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
 

@@ -1,7 +1,7 @@
-import { workflowView } from '../../core/tracking/views';
+import { workflowView } from '../../core/workflows/workflowViews';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 
 /** `workflow://{id}`: a workflow, its plan and its tasks with their states. */
 export const workflowResource: ResourceTemplateDefinition = {

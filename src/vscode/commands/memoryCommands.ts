@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { LedgerError } from '../../core/errors';
-import { parseInput } from '../../core/inputValidation';
+import { parseInput } from '../../core/contracts/inputValidation';
 import { memoryStatuses } from '../../core/memory/memoryModel';
 import type { MemoryEntry, MemoryStatus } from '../../core/memory/memoryModel';
-import { plural, truncate } from '../../shared/format';
+import { plural, truncate } from '../../core/format';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
 import type { MemoryCategoryNode, MemoryEntryNode } from '../views/memory/memoryItems';
@@ -102,7 +102,7 @@ export class MemoryCommands {
   }
 }
 
-function ref(e: MemoryEntry): MemoryEntryRef {
+function ref(e: MemoryEntryRef): MemoryEntryRef {
   return { category: e.category, id: e.id, title: e.title, status: e.status, file: e.file };
 }
 

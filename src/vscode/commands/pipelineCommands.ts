@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LedgerError } from '../../core/errors';
-import { formatAge } from '../../shared/format';
+import { formatAge } from '../../core/format';
 import type { PipelineModel } from '../../shared/protocol';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { fieldIssue } from '../../core/inputValidation';
+import { fieldIssue } from '../../core/contracts/inputValidation';
 
 /**
  * The small input steps of the editor's forms (Create Task, Add Memory Bank Entry, End Session…):

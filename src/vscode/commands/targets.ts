@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { LedgerError } from '../../core/errors';
 import { parseId, taskKey, workflowKey } from '../../core/ids';
-import type { TaskStatus } from '../../core/model';
-import { formatAge, plural } from '../../shared/format';
+import type { TaskStatus } from '../../core/tasks/taskModel';
+import { formatAge, plural } from '../../core/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { TaskNode, WorkflowNode } from '../views/tasks/taskItems';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { taskKey, workflowKey } from '../../core/ids';
-import { workflowReport } from '../../core/tracking/workflowReport';
-import type { RewindResult } from '../../core/tracking/rewindService';
+import { workflowReport } from '../../core/workflows/workflowReport';
+import type { RewindResult } from '../../core/tasks/rewindService';
 import type { ChangedFile } from '../../shared/protocol';
 import { openTaskFileDiff } from '../diff/snapshotDiff';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
@@ -10,7 +10,7 @@ import type { TaskTarget } from '../webviews/taskDetail/taskDetailPanel';
 import { Commands } from './commandIds';
 import { resolveTask, resolveWorkflow } from './targets';
 import type { TaskArg, WorkflowArg } from './targets';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 
 /** How many paths a confirmation lists before "…and N more". */
 const listedPaths = 25;

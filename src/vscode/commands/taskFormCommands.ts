@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { taskKey } from '../../core/ids';
-import { parseInput } from '../../core/inputValidation';
-import { priorities, taskTypes } from '../../core/model';
-import type { AssigneeType, Priority, TaskType } from '../../core/model';
-import type { TaskJson } from '../../core/taskManagement/taskService';
+import { parseInput } from '../../core/contracts/inputValidation';
+import { priorities, taskTypes } from '../../core/tasks/taskModel';
+import type { AssigneeType, Priority, TaskType } from '../../core/tasks/taskModel';
+import type { TaskJson } from '../../core/tasks/taskContracts';
 import type { Services } from '../../services';
-import { truncate } from '../../shared/format';
+import { truncate } from '../../core/format';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
 import { priorityHints, priorityIcons, typeHints, typeIcons } from '../views/tasks/taskFields';

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseId, taskKey } from '../../core/ids';
 import type { ChangedFile } from '../../shared/protocol';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 import { snapshotScheme } from '../constants';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -7,7 +7,7 @@ export { LedgerError } from '../../core/errors';
 export { StoreError } from '../../store/errors';
 // The input schemas of the tools the editor's commands call, so its prompts validate with the
 // same zod schemas and messages as the MCP tools and the CLI (zod stays out of activation).
-export { taskCreateInput, taskUpdateInput } from '../../core/taskManagement/taskSchemas';
-export { memoryAddInput } from '../../core/memory/memorySchemas';
-export { sessionEndInput, dodResults } from '../../core/sessions/sessionSchemas';
-export { worktreeCleanupInput } from '../../core/workers/workerSchemas';
+export { taskCreateInput, taskUpdateInput } from '../../core/tasks/taskContracts';
+export { memoryAddInput } from '../../core/memory/memoryContracts';
+export { sessionEndInput, dodResults } from '../../core/sessions/sessionContracts';
+export { worktreeCleanupInput } from '../../core/workers/workerContracts';

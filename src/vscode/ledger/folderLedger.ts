@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { LedgerError } from '../../core/errors';
 import { eventsSince, lastEventSeq } from '../../core/events/eventLog';
 import type { LedgerEvent } from '../../core/events/eventLog';
-import { TaskTreeQueries } from '../../core/tracking/taskTree';
+import { TaskTreeQueries } from '../../core/tasks/taskTree';
 import { Disposable } from '../lifecycle';
 import { loadDomain } from './loadDomain';
 import { worktreesDirSetting } from '../worktreesSetting';

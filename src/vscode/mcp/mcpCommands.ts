@@ -8,7 +8,7 @@ import type { ClientKind, MergeResult } from './clientConfigs';
 import { externalLaunch, shellLine } from './serverLaunch';
 import { worktreesDirSetting } from '../worktreesSetting';
 import { confinedPath } from '../../core/files/confinedPath';
-import { plural } from '../../shared/format';
+import { plural } from '../../core/format';
 
 /**
  * "Add to Claude Code / Cursor / Claude Desktop" and "Copy MCP server command": the same server

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { defaultFamilies, families, isFamily } from '../../mcp/families';
-import type { Family } from '../../mcp/families';
+import { toolFamilies } from '../../mcp/catalog';
+
+const families: readonly string[] = toolFamilies.map((f) => f.name);
+const defaultFamilies: readonly string[] = toolFamilies.filter((f) => f.enabledByDefault).map((f) => f.name);
 
 /**
  * How to start `agent-ledger mcp serve` for one workspace folder. Plain Node (no `vscode`), so
@@ -18,7 +20,7 @@ export interface ServerLaunch {
 
 /** `--enable-x` / `--disable-x` flags turning the default families into `selected` (unknown names are ignored). */
 export function familyFlags(selected: readonly string[]): string[] {
-  const wanted = new Set(selected.filter(isFamily));
+  const wanted = new Set(selected.filter((f) => families.includes(f)));
   const flags: string[] = [];
   for (const f of families) {
     const isDefault = defaultFamilies.includes(f);
@@ -29,7 +31,7 @@ export function familyFlags(selected: readonly string[]): string[] {
 }
 
 /** The families a setting value selects, in canonical order (what the definition's version names). */
-export function selectedFamilies(setting: unknown): Family[] {
+export function selectedFamilies(setting: unknown): string[] {
   const list = Array.isArray(setting) ? setting.filter((f): f is string => typeof f === 'string') : [...defaultFamilies];
   return families.filter((f) => list.includes(f));
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { PipelineDetail } from '../../core/pipeline/pipelineQueries';
-import { truncate } from '../../shared/format';
+import type { PipelineDetail } from '../../core/pipelines/pipelineQueries';
+import { truncate } from '../../core/format';
 import { Commands } from '../commands/commandIds';
 import type { PipelineArg } from '../commands/pipelineCommands';
 import { Settings, Views } from '../constants';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { taskKey } from '../../core/ids';
 import type { LedgerEvent } from '../../core/events/eventLog';
-import { truncate } from '../../shared/format';
+import { truncate } from '../../core/format';
 import { Commands } from '../commands/commandIds';
 import { Settings } from '../constants';
 import { Disposable } from '../lifecycle';

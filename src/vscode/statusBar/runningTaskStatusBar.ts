@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Task } from '../../core/model';
+import type { Task } from '../../core/tasks/taskModel';
 import { taskKey } from '../../core/ids';
-import { truncate } from '../../shared/format';
+import { truncate } from '../../core/format';
 import { Commands } from '../commands/commandIds';
 import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';

@@ -26,7 +26,7 @@ export function describeMultiRoot(pkg: () => PackagedExtension): void {
         folders.push(ws);
         // Another process (this one) records work in each folder before the window opens.
         const services = await createServices({ workspace: ws });
-        const { workflow_id } = await services.tracking.startWorkflow({ name: `${title} flow` });
+        const { workflow_id } = await services.workflows.start({ name: `${title} flow` });
         await services.tracking.startTask({ workflow_id, name: title, goal: 'Show up under the right folder' });
         services.dispose();
       }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
 import { idempotentTools, orchestratorContracts, waitingTools } from '../../../src/core/coordination/orchestratorContracts';
-import { WAIT_MS_DEFAULT, WAIT_MS_MAX } from '../../../src/core/coordination/coordinationCommon';
+import { WAIT_MS_DEFAULT, WAIT_MS_MAX } from '../../../src/core/contracts/callOptions';
 
 type Schema = z.ZodType & { _zod: { def: any } };
 

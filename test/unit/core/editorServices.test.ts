@@ -7,12 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../src/services';
 import { setFrontMatterFields } from '../../../src/core/files/frontMatter';
-import { fieldIssue, parseInput } from '../../../src/core/inputValidation';
+import { fieldIssue, parseInput } from '../../../src/core/contracts/inputValidation';
 import { AgentSessionQueries } from '../../../src/core/sessions/agentSessions';
 import { LedgerError } from '../../../src/core/errors';
-import { memoryAddInput } from '../../../src/core/memory/memorySchemas';
-import { sessionEndInput } from '../../../src/core/sessions/sessionSchemas';
-import { taskCreateInput } from '../../../src/core/taskManagement/taskSchemas';
+import { memoryAddInput } from '../../../src/core/memory/memoryContracts';
+import { sessionEndInput } from '../../../src/core/sessions/sessionContracts';
+import { taskCreateInput } from '../../../src/core/tasks/taskContracts';
 import { tempRepo, writeFiles } from '../../helpers/tmp';
 
 test('setting a front matter field keeps the other keys, their comments and the body as written', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { areaMatcher, verifyScope } from '../../../src/core/tracking/scope';
+import { areaMatcher, verifyScope } from '../../../src/core/tasks/scopeCheck';
 
 const matches = (area: string, path: string) => areaMatcher(area)(path);
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withWriteScope } from '../../../src/core/workers/writeScope';
+import { withWriteScope } from '../../../src/core/tasks/scopeCheck';
 
 const files = (...modified: string[]) => ({ added: [], modified, deleted: [], renamed: [] });
 const ok = { scope_match: true, unexpected_files: [], warnings: [] };

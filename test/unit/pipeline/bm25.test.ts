@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bm25Index, tokenize } from '../../../src/core/pipeline/bm25';
+import { Bm25Index, tokenize } from '../../../src/core/pipelines/prompt/bm25';
 
 test('tokenize keeps words and numbers, drops stop words and one-letter words', () => {
   assert.deepEqual(tokenize('The HTTP client, v2: a retry-loop for requests!'), ['http', 'client', 'v2', 'retry', 'loop', 'requests']);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { branchName, detectEffort, requestBody } from '../../../src/core/pipeline/effort';
+import { branchName, detectEffort, requestBody } from '../../../src/core/pipelines/engine/effort';
 
 test('effort: the flag, then story points, then labels and issue type, then the words', () => {
   const e = (text: string, external = {}, override: 'S' | 'M' | 'L' | null = null) => detectEffort({ flags: { effort_override: override }, external, text });

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerError } from '../../../src/core/errors';
-import { parseFlow } from '../../../src/core/pipeline/flowTemplate';
-import { nextStep } from '../../../src/core/pipeline/stateMachine';
-import { applyDecision } from '../../../src/core/pipeline/decisions';
-import { markIssued } from '../../../src/core/pipeline/transitions';
+import { parseFlow } from '../../../src/core/pipelines/engine/flowTemplate';
+import { nextStep } from '../../../src/core/pipelines/engine/nextStep';
+import { applyDecision } from '../../../src/core/pipelines/engine/checkpointDecisions';
+import { markIssued } from '../../../src/core/pipelines/engine/phaseReport';
 import { defaultFlow, newState, play } from './engineFixture';
 
 const twoTasks = '## Task 1: A\nmode: sequential\n\n## Task 2: B\nmode: sequential\n';

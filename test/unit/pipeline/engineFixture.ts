@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Effort, FlowTemplate } from '../../../src/core/pipeline/flowTemplate';
-import { forTask, parseFlow } from '../../../src/core/pipeline/flowTemplate';
-import type { PipelineState } from '../../../src/core/pipeline/pipelineState';
-import { initialState } from '../../../src/core/pipeline/pipelineState';
-import type { Step } from '../../../src/core/pipeline/stateMachine';
-import { nextStep } from '../../../src/core/pipeline/stateMachine';
-import type { ArtifactFact, ReportOutcome } from '../../../src/core/pipeline/transitions';
-import { applyReport, markIssued, stepOutputs } from '../../../src/core/pipeline/transitions';
-import { applyDecision } from '../../../src/core/pipeline/decisions';
+import type { Effort, FlowTemplate } from '../../../src/core/pipelines/engine/flowTemplate';
+import { forTask, parseFlow } from '../../../src/core/pipelines/engine/flowTemplate';
+import type { PipelineState } from '../../../src/core/pipelines/engine/pipelineState';
+import { initialState } from '../../../src/core/pipelines/engine/pipelineState';
+import type { Step } from '../../../src/core/pipelines/engine/nextStep';
+import { nextStep } from '../../../src/core/pipelines/engine/nextStep';
+import type { ArtifactFact, ReportOutcome } from '../../../src/core/pipelines/engine/phaseReport';
+import { applyReport, markIssued, stepOutputs } from '../../../src/core/pipelines/engine/phaseReport';
+import { applyDecision } from '../../../src/core/pipelines/engine/checkpointDecisions';
 
 /** The engine alone, with no disk: artifacts live in a map, time is a counter. */
 export const defaultFlow: FlowTemplate = parseFlow(fs.readFileSync(path.join(__dirname, '../../../resources/pipeline/flow.yaml'), 'utf8'), 'flow.yaml');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../src/services';
-import type { PipelineChange } from '../../../src/core/pipeline/pipelineService';
+import type { PipelineChange } from '../../../src/core/pipelines/pipelineService';
 import { LedgerError } from '../../../src/core/errors';
 import { tempRepo } from '../../helpers/tmp';
 

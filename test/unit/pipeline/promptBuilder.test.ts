@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPrompt } from '../../../src/core/pipeline/promptBuilder';
-import type { Step } from '../../../src/core/pipeline/stateMachine';
+import { buildPrompt } from '../../../src/core/pipelines/prompt/promptBuilder';
+import type { Step } from '../../../src/core/pipelines/engine/nextStep';
 
 const step: Extract<Step, { type: 'spawn_agent' }> = {
   type: 'spawn_agent',

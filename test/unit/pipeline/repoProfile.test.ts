@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeRepoProfile, detectCommands, shares } from '../../../src/core/pipeline/repoProfile';
+import { computeRepoProfile, detectCommands, shares } from '../../../src/core/pipelines/prompt/repoProfile';
 import { tempDir, writeFiles } from '../../helpers/tmp';
 
 test('build and test commands from manifests, Makefile first', () => {

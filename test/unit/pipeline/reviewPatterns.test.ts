@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeFindings, normalizeFinding, similarity } from '../../../src/core/pipeline/reviewPatterns';
+import { mergeFindings, normalizeFinding, similarity } from '../../../src/core/pipelines/prompt/reviewPatterns';
 
 test('normalizing a finding drops case, markdown, a task prefix and surrounding punctuation', () => {
   assert.equal(normalizeFinding('Task 2: **Missing** error-handling in the `parser`.'), 'missing error handling in the parser');

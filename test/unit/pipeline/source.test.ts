@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectSource, parseArguments, proposeWorkspace, slugify } from '../../../src/core/pipeline/source';
+import { detectSource, parseArguments, proposeWorkspace, slugify } from '../../../src/core/pipelines/engine/requestSource';
 
 test('flags are taken out of the text; unknown --words stay in it', () => {
   const parsed = parseArguments('--auto Fix the --force handling --nopr --effort m --debug', 'main');

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../../../src/core/errors';
-import { readArtifact, readState, resolvePipelineDir, writeState } from '../../../src/core/pipeline/specsFiles';
+import { readArtifact, readState, resolvePipelineDir, writeState } from '../../../src/core/pipelines/files/specsFiles';
 import { writeFileDurable } from '../../../src/core/files/durableWrite';
-import { PipelineResources, findDefaultsDir } from '../../../src/core/pipeline/resources';
+import { PipelineResources, findDefaultsDir } from '../../../src/core/pipelines/files/flowFiles';
 import { tempDir } from '../../helpers/tmp';
 
 test('a pipeline workspace resolves only to a folder directly under <root>/.specs', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTasks } from '../../../src/core/pipeline/tasksParser';
+import { parseTasks } from '../../../src/core/pipelines/engine/tasksParser';
 
 test('tasks.md: headings, modes, scopes and bodies', () => {
   const text = [

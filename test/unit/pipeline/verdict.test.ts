@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseReview } from '../../../src/core/pipeline/verdict';
+import { parseReview } from '../../../src/core/pipelines/engine/verdict';
 
 test('verdict lines in the shapes reviewers write', () => {
   const cases: [string, 'review' | 'code', string | null][] = [

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Task, Workflow } from '../../../src/core/model';
+import type { Task } from '../../../src/core/tasks/taskModel';
+import type { Workflow } from '../../../src/core/workflows/workflowModel';
 import type { MemoryEntry } from '../../../src/core/memory/memoryModel';
-import type { PipelineState } from '../../../src/core/pipeline/pipelineState';
+import type { PipelineState } from '../../../src/core/pipelines/engine/pipelineState';
 import { isWorkflowFinished, memoryTriples, pipelineTriples, workflowTriples } from '../../../src/core/scheduling/knowledgeExtractors';
 import type { MemoryFacts, PipelineFacts, TaskFacts, WorkflowFacts } from '../../../src/core/scheduling/knowledgeExtractors';
 import { createKnowledgeGraph, insertTriples } from '../../../src/core/scheduling/knowledgeGraph';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { areaMatcher } from '../../../src/core/tracking/scope';
+import { areaMatcher } from '../../../src/core/tasks/scopeCheck';
 import { filesInScope, pathInScope, patternCovers, patternsOverlap, scopeOverlaps, scopesOverlap } from '../../../src/core/scheduling/scopeOverlap';
 
 const overlap = (a: string, b: string) => patternsOverlap(a, b) && patternsOverlap(b, a);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plural } from '../../../src/shared/format';
+import { plural } from '../../../src/core/format';
 
 test('plural: one count, one way, everywhere', () => {
   assert.equal(plural(1, 'decision'), '1 decision');

@@ -4,14 +4,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../src/services';
 import type { Services } from '../../../src/services';
-import { TaskTreeQueries } from '../../../src/core/tracking/taskTree';
-import { workflowReport } from '../../../src/core/tracking/workflowReport';
+import { TaskTreeQueries } from '../../../src/core/tasks/taskTree';
+import { workflowReport } from '../../../src/core/workflows/workflowReport';
 import { git, tempRepo, writeFiles } from '../../helpers/tmp';
 
 async function startedTask(files: Record<string, string>): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {
   const repo = tempRepo(files);
   const services = await createServices({ workspace: repo });
-  const { workflow_id } = await services.tracking.startWorkflow({ name: 'Login', plan: [{ step: 'form', goal: 'a login form' }] });
+  const { workflow_id } = await services.workflows.start({ name: 'Login', plan: [{ step: 'form', goal: 'a login form' }] });
   const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Add the form', goal: 'A login form', areas: ['src'] });
   return { services, repo, taskId: task_id, workflowId: workflow_id };
 }

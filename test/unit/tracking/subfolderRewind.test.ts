@@ -10,7 +10,7 @@ test('a subfolder workspace: complete_task, task_get and rewind all speak paths 
   const app = path.join(repo, 'packages', 'app');
   const services = await createServices({ workspace: app });
   try {
-    const { workflow_id } = await services.tracking.startWorkflow({ name: 'App' });
+    const { workflow_id } = await services.workflows.start({ name: 'App' });
     const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Edit', goal: 'edit the app', areas: ['src'] });
     writeFiles(repo, { 'packages/app/src/a.ts': 'a2\n', 'packages/app/src/new.ts': 'n\n', 'packages/lib/b.ts': 'b2 (another package)\n' });
     const done = await services.tracking.completeTask({ task_id, status: 'success', outcome: { summary: 'edited' } });

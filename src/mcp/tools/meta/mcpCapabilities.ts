@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { describeFamily } from '../../families';
-import type { Family } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { serverLimits } from '../../limits';
 
 export const mcpCapabilitiesTool = defineTool({
   name: 'mcp_capabilities',
-  family: 'introspection',
   title: 'Server capabilities',
   description: 'Which tool namespaces (families) are enabled and a one-line summary of every tool they expose; a family without tools yet says so.',
   input: z.strictObject({}),
@@ -16,12 +14,14 @@ export const mcpCapabilitiesTool = defineTool({
     limits: z.object({ maxEventHistory: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { enabledTools, enabledFamilies, catalog }) => {
-    const names: (Family | 'introspection')[] = ['introspection', ...enabledFamilies()];
+  handler: (_args, { enabledTools, enabledFamilies, families }) => {
+    const names = ['introspection', ...enabledFamilies()];
     const schemas: Record<string, { namespace: string; summary: string }> = {};
     for (const tool of enabledTools()) schemas[tool.name] = { namespace: tool.family, summary: tool.description.split(/(?<=\.)\s/)[0] };
     return {
-      namespaces: names.map((name) => ({ name, description: describeFamily(name, catalog()) })),
+      namespaces: families()
+        .filter((f) => names.includes(f.name))
+        .map((f) => ({ name: f.name, description: describeFamily(f) })),
       schemas,
       limits: { maxEventHistory: serverLimits.maxEventHistory },
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { describeFamily, families } from '../../families';
+import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../version';
 import { serverLimits } from '../../limits';
@@ -9,7 +9,6 @@ const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(
 
 export const mcpInfoTool = defineTool({
   name: 'mcp_info',
-  family: 'introspection',
   title: 'Server info',
   description: 'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
   input: z.strictObject({}),
@@ -35,13 +34,12 @@ export const mcpInfoTool = defineTool({
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services, enabledFamilies, catalog }) => {
+  handler: (_args, { services, enabledFamilies, families }) => {
     const enabled = enabledFamilies();
     const features: Record<string, boolean> = { enableMcpIntrospection: true, enableResources: true };
-    for (const f of families) features[featureKey(f)] = enabled.has(f);
-    const familyInfo = Object.fromEntries(
-      families.map((f) => [f, { enabled: enabled.has(f), tools: catalog().filter((t) => t.family === f).length, description: describeFamily(f, catalog()) }]),
-    );
+    const switchable = families().filter((f) => f.name !== 'introspection');
+    for (const f of switchable) features[featureKey(f.name)] = enabled.has(f.name);
+    const familyInfo = Object.fromEntries(switchable.map((f) => [f.name, { enabled: enabled.has(f.name), tools: f.tools.length, description: describeFamily(f) }]));
     return {
       server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
       transports: { stdio: { enabled: true }, http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false } },

@@ -1,16 +1,12 @@
-import { z } from 'zod';
-import { agentGetInput } from '../../../core/agents/agentSchemas';
-import { agentGetResult } from '../../../core/agents/agentResults';
+import { agentGetInput, agentGetOutput } from '../../../core/agents/agentContracts';
 import { defineTool } from '../../toolDefinition';
-import { agentSummaryOutput } from './outputs';
 
 export const agentGetTool = defineTool({
   name: 'agent_get',
-  family: 'tasks',
   title: 'Get agent',
   description: 'Get agent definition details: client, model, scope (read/write/exclude globs), config and prompt.',
   input: agentGetInput,
-  output: agentSummaryOutput.extend({ config: z.record(z.string(), z.unknown()), promptContent: z.string() }),
+  output: agentGetOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args, { services }) => agentGetResult(services.agents, args.name),
+  handler: (args, { services }) => services.agents.get(args.name),
 });

@@ -1,16 +1,13 @@
-import { z } from 'zod';
-import { agentListInput } from '../../../core/agents/agentSchemas';
-import { agentListResult } from '../../../core/agents/agentResults';
+import { agentListInput, agentListOutput } from '../../../core/agents/agentContracts';
 import { defineTool } from '../../toolDefinition';
-import { agentSummaryOutput, problemOutput } from './outputs';
 
 export const agentListTool = defineTool({
   name: 'agent_list',
-  family: 'tasks',
   title: 'List agents',
-  description: 'List agent definitions (.agent-ledger/agents/*.yaml|md; coder and reviewer are created on first use). Files that cannot be read are listed under problems.',
+  description:
+    'List agent definitions (.agent-ledger/agents/*.yaml|md; coder and reviewer are created on first use). Files that cannot be read are listed under problems.',
   input: agentListInput,
-  output: z.object({ agents: z.array(agentSummaryOutput), problems: z.array(problemOutput) }),
+  output: agentListOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services }) => agentListResult(services.agents),
+  handler: (_args, { services }) => services.agents.summaries(),
 });

@@ -1,10 +1,8 @@
-import { sessionEndInput } from '../../../core/sessions/sessionSchemas';
+import { sessionEndInput, sessionOutput } from '../../../core/sessions/sessionContracts';
 import { defineTool } from '../../toolDefinition';
-import { sessionOutput } from './outputs';
 
 export const sessionEndTool = defineTool({
   name: 'session_end',
-  family: 'tasks',
   title: 'End session',
   description:
     'End a session with the worker’s exit code, signal, Definition of Done result, artifacts and error. When it was the task’s last running session: dodResult "merged" marks the task done, a failure marks it failed.',

@@ -1,12 +1,11 @@
-import { taskGetInput } from '../../../core/taskManagement/taskSchemas';
+import { taskGetInput, taskOutput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
-import { taskOutput } from './outputs';
 
 export const taskGetTool = defineTool({
   name: 'task_get',
-  family: 'tasks',
   title: 'Get task',
-  description: 'Get task details: seed 002 fields, tracking fields (goal, snapshot, outcome, files changed), sub-tasks and the decision/issue/milestone timeline. Sessions: session_list.',
+  description:
+    "Get task details: the task's fields, the tracking fields (goal, snapshot, outcome, files changed), sub-tasks and the decision/issue/milestone timeline. Sessions: session_list.",
   input: taskGetInput,
   output: taskOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

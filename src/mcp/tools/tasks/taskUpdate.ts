@@ -1,10 +1,8 @@
-import { taskUpdateInput } from '../../../core/taskManagement/taskSchemas';
+import { taskUpdateInput, taskOutput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
-import { taskOutput } from './outputs';
 
 export const taskUpdateTool = defineTool({
   name: 'task_update',
-  family: 'tasks',
   title: 'Update task',
   description: 'Update a task: title, description, priority, type, assignee, comma-separated labels; cancel or reopen it with status.',
   input: taskUpdateInput,

@@ -3,7 +3,7 @@ import type { AgentDefinition, AgentProblem } from '../../../core/agents/agentMo
 import { taskKey } from '../../../core/ids';
 import type { AgentActivity, AgentSession } from '../../../core/sessions/agentSessions';
 import type { Session } from '../../../core/sessions/sessionRepo';
-import { formatDuration, plural, truncate } from '../../../shared/format';
+import { formatDuration, plural, truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEntry, MemoryProblem, MemoryStatus } from '../../../core/memory/memoryModel';
-import { plural, truncate } from '../../../shared/format';
+import { plural, truncate } from '../../../core/format';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
 

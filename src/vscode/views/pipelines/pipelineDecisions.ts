@@ -1,6 +1,6 @@
 import * as os from 'node:os';
-import type { PipelineDetail } from '../../../core/pipeline/pipelineQueries';
-import type { DecisionRecord } from '../../../core/pipeline/pipelineState';
+import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
+import type { DecisionRecord } from '../../../core/pipelines/engine/pipelineState';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { checkpointTitle, decisionWord } from './pipelineText';
 

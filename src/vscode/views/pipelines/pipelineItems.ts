@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../../../core/pipeline/pipelineQueries';
-import { formatAge, plural, truncate } from '../../../shared/format';
+import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../../../core/pipelines/pipelineQueries';
+import { formatAge, plural, truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { checkpointTitle, lastDecision, metricsText, phaseDescription, pipelineDescription, pipelineTaskDescription } from './pipelineText';

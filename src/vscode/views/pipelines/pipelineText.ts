@@ -1,6 +1,6 @@
-import type { PhaseView, PipelineSummary, TaskView } from '../../../core/pipeline/pipelineQueries';
-import type { DecisionRecord } from '../../../core/pipeline/pipelineState';
-import { formatDuration, formatTokens, plural } from '../../../shared/format';
+import type { PhaseView, PipelineSummary, TaskView } from '../../../core/pipelines/pipelineQueries';
+import type { DecisionRecord } from '../../../core/pipelines/engine/pipelineState';
+import { formatDuration, formatTokens, plural } from '../../../core/format';
 
 /**
  * The words the Pipelines view, its notifications and the pipeline webview's model use, as plain

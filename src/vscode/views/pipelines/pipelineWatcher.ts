@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PipelineChange } from '../../../core/pipeline/pipelineService';
+import type { PipelineChange } from '../../../core/pipelines/pipelineService';
 import { Disposable } from '../../lifecycle';
 import type { FolderLedger, LedgerChange } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';

@@ -7,7 +7,7 @@ import { LedgerTreeView } from '../ledgerTreeView';
 import { phaseItem, pipelineItem, pipelineTaskItem } from './pipelineItems';
 import type { PhaseNode, PipelineNode, PipelinesNode, PipelineTaskNode } from './pipelineItems';
 import type { PipelineWatcher } from './pipelineWatcher';
-import { plural } from '../../../shared/format';
+import { plural } from '../../../core/format';
 
 /** The view lists this many pipelines per folder (those waiting for a person come first). */
 const listed = 100;

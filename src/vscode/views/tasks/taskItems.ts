@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Task } from '../../../core/model';
+import type { Task } from '../../../core/tasks/taskModel';
 import { taskKey, workflowKey } from '../../../core/ids';
 import type { WorkflowSummary } from '../../../core/workflows/workflowRepo';
-import { elapsedSeconds, formatAge, formatDuration, plural, truncate } from '../../../shared/format';
+import { elapsedSeconds, formatAge, formatDuration, plural, truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { priorityIcons, typeIcons } from './taskFields';

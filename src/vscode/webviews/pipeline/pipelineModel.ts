@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { FlowTemplate } from '../../../core/pipeline/flowTemplate';
-import type { PipelineDetail } from '../../../core/pipeline/pipelineQueries';
+import type { FlowTemplate } from '../../../core/pipelines/engine/flowTemplate';
+import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
 import type { Services } from '../../../services';
 import type { PipelineArtifact, PipelineModel, PipelineWaiting } from '../../../shared/protocol';
 import { checkpointTitle, lastDecision } from '../../views/pipelines/pipelineText';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PipelineHostMessage, PipelineModel, PipelineWebviewMessage } from '../../../shared/protocol';
-import { truncate } from '../../../shared/format';
+import { truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';

@@ -1,8 +1,8 @@
 import type { Services } from '../../../services';
 import type { FileChanges } from '../../../core/ports';
-import type { Task, TimelineEntry } from '../../../core/model';
+import type { Task, TimelineEntry } from '../../../core/tasks/taskModel';
 import { taskKey, workflowKey } from '../../../core/ids';
-import { verifyScope } from '../../../core/tracking/scope';
+import { verifyScope } from '../../../core/tasks/scopeCheck';
 import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../../shared/protocol';
 
 /**

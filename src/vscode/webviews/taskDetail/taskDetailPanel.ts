@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { FileChanges } from '../../../core/ports';
 import { taskKey } from '../../../core/ids';
 import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../../shared/protocol';
-import { truncate } from '../../../shared/format';
+import { truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import { openTaskFileDiff } from '../../diff/snapshotDiff';

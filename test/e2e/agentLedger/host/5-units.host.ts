@@ -6,8 +6,8 @@ import path from 'node:path';
 import { familyFlags, selectedFamilies, serverArgs, shellLine } from '../../../../src/vscode/mcp/serverLaunch';
 import { clientConfigPath, mergeServerEntry, serverName } from '../../../../src/vscode/mcp/clientConfigs';
 import { taskDescription, statusText } from '../../../../src/vscode/views/tasks/taskItems';
-import { formatAge, formatDuration, truncate } from '../../../../src/shared/format';
-import type { Task } from '../../../../src/core/model';
+import { formatAge, formatDuration, truncate } from '../../../../src/core/format';
+import type { Task } from '../../../../src/core/tasks/taskModel';
 
 const tmp = (): string => realpathSync(mkdtempSync(path.join(os.tmpdir(), 'al-unit-')));
 

@@ -1,9 +1,9 @@
 // The words of the Pipelines view and the pipeline webview's model, as plain functions with
 // literal inputs (run in the extension host beside the other in-host unit tests).
 import assert from 'node:assert/strict';
-import type { FlowTemplate } from '../../../../src/core/pipeline/flowTemplate';
-import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../../../../src/core/pipeline/pipelineQueries';
-import { formatTokens } from '../../../../src/shared/format';
+import type { FlowTemplate } from '../../../../src/core/pipelines/engine/flowTemplate';
+import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../../../../src/core/pipelines/pipelineQueries';
+import { formatTokens } from '../../../../src/core/format';
 import { checkpointTitle, decisionWord, phaseDescription, pipelineDescription, pipelineTaskDescription } from '../../../../src/vscode/views/pipelines/pipelineText';
 import { pipelineModel } from '../../../../src/vscode/webviews/pipeline/pipelineModel';
 

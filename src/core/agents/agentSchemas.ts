@@ -1,6 +1,0 @@
-import { z } from 'zod';
-import { agentName } from '../taskManagement/idSchemas';
-
-/** Inputs of seed 002's agent tools (MCP and CLI). */
-export const agentListInput = z.strictObject({});
-export const agentGetInput = z.strictObject({ name: agentName });

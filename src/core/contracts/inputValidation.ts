@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import { LedgerError } from '../errors';
+
+/**
+ * Validation of a tool's arguments against its zod schema, shared by the MCP server and the
+ * CLI so both refuse the same input with the same message
+ * (`invalid arguments for task_create: priority: expected one of "low" | … (got "urgent")`).
+ */
+export function parseInput<S extends z.ZodObject>(toolName: string, schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw invalidArguments(toolName, schema, parsed.error.issues, input);
+  return parsed.data;
+}
+
+export function invalidArguments(toolName: string, schema: z.ZodObject, issues: readonly z.core.$ZodIssue[], input: unknown): LedgerError {
+  return new LedgerError('ValidationError', `invalid arguments for ${toolName}: ${describeIssues(schema, issues, input)}`);
+}
+
+/**
+ * What {@link parseInput} would say about one field alone (`title: must not be empty`), or
+ * undefined when the value is accepted: the editor's input boxes check a field as it is typed,
+ * with the schema and the words the MCP tool and the CLI use.
+ */
+export function fieldIssue(schema: z.ZodObject, field: string, value: unknown): string | undefined {
+  const fieldSchema = schema.shape[field] as z.ZodType | undefined;
+  if (!fieldSchema) throw new Error(`the schema has no field "${field}"`);
+  const parsed = fieldSchema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }));
+  return describeIssues(schema, issues, { [field]: value });
+}
+
+/**
+ * Turns zod issues into one message that says, per field, what was wrong and what is
+ * accepted, e.g. `status: expected one of "success" | "partial_success" | "failed" (got "done")`.
+ */
+export function describeIssues(schema: z.ZodObject, issues: readonly z.core.$ZodIssue[], input: unknown): string {
+  return issues.map((issue) => describeIssue(schema, issue, input)).join('; ');
+}
+
+function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: unknown): string {
+  const path = issue.path.map(String).join('.') || '(arguments)';
+  const got = valueAt(input, issue.path);
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${path}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(' | ')} (got ${show(got)})`;
+    case 'unrecognized_keys': {
+      const accepted = issue.path.length === 0 ? Object.keys(schema.shape) : [];
+      return `${path}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${accepted.length ? ` (accepted: ${accepted.join(', ')})` : ''}`;
+    }
+    case 'invalid_type':
+      if (got === undefined) return `${path}: is required (${issue.expected})`;
+      return `${path}: expected ${issue.expected} (got ${show(got)})`;
+    case 'invalid_union': {
+      // e.g. an id that may be a number or a string: say both, not zod's "Invalid input".
+      const expected = [...new Set(issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [e.expected] : [])))].join(' or ');
+      if (got === undefined) return `${path}: is required${expected ? ` (${expected})` : ''}`;
+      return `${path}: ${expected ? `expected ${expected}` : issue.message} (got ${show(got)})`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return `${path}: must not be empty`;
+      return `${path}: must be ${issue.inclusive === false ? '>' : '≥'} ${String(issue.minimum)} (got ${show(got)})`;
+    case 'too_big':
+      if (issue.origin === 'string') return `${path}: is too long (at most ${String(issue.maximum)} characters)`;
+      if (issue.origin === 'array') return `${path}: has too many items (at most ${String(issue.maximum)})`;
+      return `${path}: must be ${issue.inclusive === false ? '<' : '≤'} ${String(issue.maximum)} (got ${show(got)})`;
+    default:
+      return `${path}: ${issue.message}`;
+  }
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

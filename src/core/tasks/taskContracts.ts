@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { assigneeTypes, priorities, taskStatuses, taskTypes } from './taskModel';
+import { nextOffsetOutput, pageLimit, taskRef, workflowRef } from '../contracts/common';
+
+/** task_list, task_get, task_create and task_update (seed 002: camelCase fields, numeric ids). */
+
+export const taskListInput = z.strictObject({
+  status: z.enum(taskStatuses).optional().describe('Filter by status'),
+  assignee: z.string().min(1).max(200).optional().describe('Filter by assignee name'),
+  workflowId: workflowRef.optional().describe('Only tasks of this workflow (e.g. "wf-2")'),
+  limit: pageLimit(20, 'tasks'),
+  offset: z.number().int().min(0).default(0).describe('How many matching tasks to skip: pass the previous answer’s nextOffset for the next page'),
+});
+
+export const taskGetInput = z.strictObject({ id: taskRef });
+
+/** "a, b,,a" → ["a", "b"]: trimmed, without empties or duplicates. */
+export function splitLabels(text: string): string[] {
+  return [...new Set(text.split(',').map((l) => l.trim()).filter((l) => l !== ''))];
+}
+
+const maxLabels = 50;
+const maxLabelLength = 100;
+const maxLabelsText = 2000;
+
+/** Comma-separated labels in, the list out: each label and their number are checked here, once. */
+const labelsText = z
+  .string()
+  .max(maxLabelsText)
+  .superRefine((text, ctx) => {
+    if (text.length > maxLabelsText) return; // said once, by max()
+    const labels = splitLabels(text);
+    const long = labels.find((l) => l.length > maxLabelLength);
+    if (long) ctx.addIssue({ code: 'custom', message: `label "${long.slice(0, 40)}…" is too long (at most ${maxLabelLength} characters)` });
+    if (labels.length > maxLabels) ctx.addIssue({ code: 'custom', message: `too many labels (${labels.length}; at most ${maxLabels})` });
+  })
+  .transform(splitLabels)
+  .describe('Comma-separated labels, e.g. "auth,backend" ("" clears them)');
+
+export const taskCreateInput = z.strictObject({
+  title: z.string().trim().min(1).max(500).describe('Task title'),
+  description: z.string().max(20_000).optional().describe('What to do and how to know it is done'),
+  priority: z.enum(priorities).default('medium').describe('Priority'),
+  type: z.enum(taskTypes).default('task').describe('Kind of task'),
+  assignee: z.string().trim().min(1).max(200).optional().describe('Who should do it: an agent name (e.g. "coder") or a person'),
+  assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
+  labels: labelsText.optional(),
+});
+
+export const taskUpdateInput = z.strictObject({
+  id: taskRef,
+  title: z.string().trim().min(1).max(500).optional().describe('New title'),
+  description: z.string().max(20_000).optional().describe('New description ("" clears it)'),
+  priority: z.enum(priorities).optional().describe('New priority'),
+  type: z.enum(taskTypes).optional().describe('New kind of task'),
+  assignee: z.string().trim().max(200).optional().describe('New assignee ("" unassigns)'),
+  assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
+  labels: labelsText.optional(),
+  status: z
+    .enum(['open', 'cancelled'])
+    .optional()
+    .describe('Cancel the task ("cancelled") or reopen a cancelled or failed one ("open"); in_progress, done and failed come from sessions and complete_task'),
+});
+
+/** A row of task_list: seed 002's fields plus type and labels, nothing heavy. */
+export const taskRowOutput = z.object({
+  id: z.number(),
+  title: z.string(),
+  status: z.enum(taskStatuses),
+  priority: z.enum(priorities),
+  type: z.enum(taskTypes),
+  labels: z.array(z.string()),
+  assignee: z.string().nullable(),
+  assigneeType: z.enum(assigneeTypes).nullable(),
+});
+
+export const taskListOutput = z.object({
+  tasks: z.array(taskRowOutput),
+  total: z.number().describe('Tasks matching the filters'),
+  nextOffset: nextOffsetOutput,
+});
+
+/** A task as task://{id} shows it: seed 002's fields first, the tracking fields after. */
+export const taskOutput = z.looseObject({
+  id: z.number(),
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(taskStatuses),
+  priority: z.enum(priorities),
+  type: z.enum(taskTypes),
+  labels: z.array(z.string()),
+  assigneeType: z.enum(assigneeTypes).nullable(),
+  assigneeName: z.string().nullable(),
+  selectedSessionId: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  repositoryRoot: z.string().nullable().optional().describe("Where complete_task measured filesChanged: the Git repository's top level (a worker's worktree for a task run there); null before completion or outside Git"),
+  workspacePath: z.string().nullable().optional().describe('The workspace folder inside repositoryRoot that filesChanged paths are relative to ("" = the top level)'),
+});
+
+export type TaskListInput = z.infer<typeof taskListInput>;
+export type TaskCreateInput = z.infer<typeof taskCreateInput>;
+export type TaskUpdateInput = z.infer<typeof taskUpdateInput>;
+export type TaskRowView = z.infer<typeof taskRowOutput>;
+export type TaskListResult = z.infer<typeof taskListOutput>;
+/** A task's JSON (task://{id}, task_get/create/update): seed 002's fields typed, the tracking fields besides. */
+export type TaskJson = z.infer<typeof taskOutput>;
+

@@ -1,0 +1,21 @@
+import { LedgerError } from '../core/errors';
+import { parseInput } from '../core/contracts/inputValidation';
+import type { ToolContext, ToolDefinition } from './toolDefinition';
+import { serverLimits } from './limits';
+
+/**
+ * Runs one tool call the same way for every face (the MCP server, the CLI): the size limit, the
+ * contract's validation with its words (`invalid arguments for task_create: …`), then the
+ * handler. Failures are thrown as LedgerErrors for the face to turn into an `isError` result or
+ * an exit code.
+ */
+export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<unknown> {
+  const size = JSON.stringify(args ?? {}).length;
+  if (size > serverLimits.maxInputBytes) throw new LedgerError('ValidationError', `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`);
+  return tool.handler(parseInput(tool.name, tool.input, args), ctx);
+}
+
+/** The refusal of a tool name nobody serves, listing those that are. */
+export function unknownTool(name: string, known: readonly string[]): LedgerError {
+  return new LedgerError('ValidationError', `unknown tool "${name}"; enabled tools: ${known.join(', ')}. Families are switched with --enable-<family> / --disable-<family>.`);
+}

@@ -1,0 +1,15 @@
+import type { ToolFamily } from '../../toolDefinition';
+import { pipelineInitTool } from './pipelineInit';
+import { pipelineInitWithContextTool } from './pipelineInitWithContext';
+import { pipelineNextActionTool } from './pipelineNextAction';
+import { pipelineReportResultTool } from './pipelineReportResult';
+
+/** Pipelines: the engine decides every phase; the agent executes the action it gets; a person decides at checkpoints. */
+export const pipelineFamily: ToolFamily = {
+  name: 'pipeline',
+  description: 'Pipelines: a deterministic phase engine with human checkpoints',
+  enabledByDefault: true,
+  instructions:
+    'Pipelines: pipeline_init, then pipeline_init_with_context, then loop on pipeline_next_action — execute exactly the action it returns and report back; never decide the next phase yourself. Human checkpoints are decided by a person in the editor or the CLI.',
+  tools: [pipelineInitTool, pipelineInitWithContextTool, pipelineNextActionTool, pipelineReportResultTool],
+};

@@ -1,0 +1,40 @@
+import type { ToolFamily } from '../../toolDefinition';
+import { taskListTool } from './taskList';
+import { taskGetTool } from './taskGet';
+import { taskCreateTool } from './taskCreate';
+import { taskUpdateTool } from './taskUpdate';
+import { workerCommandTool } from './workerCommand';
+import { worktreeCleanupTool } from './worktreeCleanup';
+import { sessionStartTool } from './sessionStart';
+import { sessionEndTool } from './sessionEnd';
+import { sessionListTool } from './sessionList';
+import { agentListTool } from './agentList';
+import { agentGetTool } from './agentGet';
+import { memoryListTool } from './memoryList';
+import { memoryAddTool } from './memoryAdd';
+import { memoryPreviewTool } from './memoryPreview';
+
+/** Task management: the backlog, agents, workers in Git worktrees, their sessions and the Memory Bank. */
+export const tasksFamily: ToolFamily = {
+  name: 'tasks',
+  description: 'Task management: tasks, agents, workers in Git worktrees, sessions, Memory Bank',
+  enabledByDefault: true,
+  instructions:
+    'Tasks: task_list / task_get / task_create / task_update manage the backlog; worker_command prepares a Git worktree for a task and returns the command that launches an agent in it; memory_preview gives the project decisions (Memory Bank) to follow.',
+  tools: [
+    taskListTool,
+    taskGetTool,
+    taskCreateTool,
+    taskUpdateTool,
+    workerCommandTool,
+    worktreeCleanupTool,
+    sessionStartTool,
+    sessionEndTool,
+    sessionListTool,
+    agentListTool,
+    agentGetTool,
+    memoryListTool,
+    memoryAddTool,
+    memoryPreviewTool,
+  ],
+};
