@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import { LedgerStore } from './store/ledgerStore';
+import { EmbeddedEngine } from './store/embedded/embeddedEngine';
 import { openWorkspaceTruth } from './git/workspaceTruth';
 import { ensureExcluded } from './git/exclude';
-import type { WorkspaceTruth } from './core/ports';
+import type { LedgerEngine, WorkspaceTruth } from './core/ports';
 import { systemClock } from './core/time';
 import type { Clock } from './core/time';
 import { TrackingService } from './core/tasks/trackingService';
@@ -78,6 +79,12 @@ export interface ServiceOptions {
 export interface Services {
   paths: LedgerPaths;
   store: LedgerStore;
+  /**
+   * The same ledger behind the asynchronous port (core/ports.ts LedgerEngine): what new families
+   * are written against, so they run unchanged on the embedded store and on PostgreSQL. Calls
+   * that wait for something use its `waitForChange`.
+   */
+  engine: LedgerEngine;
   truth(): Promise<WorkspaceTruth>;
   /** start_workflow, and workflows as the views and the CLI list them. */
   workflows: WorkflowService;
@@ -131,9 +138,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     defaultsDir: findDefaultsDir(__dirname),
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
+  const engine = EmbeddedEngine.over(store);
   return {
     paths,
     store,
+    engine,
     truth: getTruth,
     workflows: new WorkflowService(store, clock),
     tracking,
@@ -148,6 +157,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     rewind: new RewindService(store, getTruth, clock),
     dispose: () => {
       pipelines.dispose();
+      // The engine ends its waits at once; the store closes now, as every face expects of dispose().
+      void engine.close();
       store.close();
     },
   };

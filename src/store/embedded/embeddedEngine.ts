@@ -46,6 +46,14 @@ export class EmbeddedEngine implements LedgerEngine {
     this.subscription = store.onDidChange((e) => this.waiters.notify(e.toSeq));
   }
 
+  /**
+   * The engine over a store this process already opened (the composition root shares one store
+   * between the domain's synchronous port and this one); closing the engine closes the store.
+   */
+  static over(store: LedgerStore, pollMs = 1000): EmbeddedEngine {
+    return new EmbeddedEngine(store, pollMs);
+  }
+
   /** Opens (creating or migrating) the store at `options.dbPath`. */
   static async open(options: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
     return new EmbeddedEngine(await LedgerStore.open(options), options.pollMs ?? 1000);
