@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import { LedgerStore } from './store/ledgerStore';
+import { parseLedgerLocation, redactUrl } from './store/location';
+import { LedgerError } from './core/errors';
 import { EmbeddedEngine } from './store/embedded/embeddedEngine';
 import { openWorkspaceTruth } from './git/workspaceTruth';
 import { ensureExcluded } from './git/exclude';
@@ -110,8 +112,9 @@ export interface Services {
 
 /** The one composition root: the extension, every MCP server process and the CLI build these. */
 export async function createServices(options: ServiceOptions): Promise<Services> {
-  const paths = ledgerPaths(options.workspace, options.dbPath, options.worktreesDir);
-  confineStore(paths, options.dbPath !== undefined);
+  const dbPath = embeddedDbPath(options.dbPath);
+  const paths = ledgerPaths(options.workspace, dbPath, options.worktreesDir);
+  confineStore(paths, dbPath !== undefined);
   const store = await LedgerStore.open({ dbPath: paths.dbPath, readonly: options.readonly });
   if (options.watch) store.watch();
   if (!options.readonly) {
@@ -162,4 +165,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       store.close();
     },
   };
+}
+
+/**
+ * `--db` as the domain can open it today: a file path (or file:// URL) of an embedded image. A
+ * URL is never a path: an unsupported scheme is refused (StoreError badLocation), and a
+ * postgres:// URL is refused with a ConfigError until the domain runs on the asynchronous port
+ * (issue 13) — only `db init|migrate|copy` take it — instead of creating a `postgres:` folder.
+ */
+function embeddedDbPath(dbPath: string | undefined): string | undefined {
+  if (dbPath === undefined) return undefined;
+  const location = parseLedgerLocation(dbPath, process.cwd());
+  if (location.kind === 'embedded') return location.dbPath;
+  throw new LedgerError('ConfigError', `${redactUrl(location.url)}: the tools, CLI commands and views run on the embedded store for now; a PostgreSQL ledger is served by agent-ledger db init|migrate|copy only`);
 }

@@ -46,7 +46,7 @@ export function printErrorLines(lines: string[]): void {
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (LedgerError.is(err)) return exitCodes[err.code];
-  if (StoreError.is(err)) return err.reason === 'tooNew' ? 3 : err.reason === 'damaged' ? 4 : 1;
+  if (StoreError.is(err)) return err.reason === 'tooNew' || err.reason === 'badLocation' ? 3 : err.reason === 'damaged' ? 4 : 1;
   return 1;
 }
 

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { version } from '../version';
 import { registerMcpCommands } from './commands/mcpServe';
 import { registerWorkflowCommands } from './commands/workflowCommands';
@@ -13,13 +13,18 @@ import { registerDbCommands } from './commands/dbCommands';
 const worktreesFlag = '--worktrees-dir <dir>';
 const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
 
+/** `--db`, or the environment variable AGENT_LEDGER_DB when the flag is absent (the password never belongs in either: AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
+function dbOption(): Option {
+  return new Option('--db <file|url>', 'ledger database file (default: <workspace>/.agent-ledger/ledger.db); a postgres:// URL is taken by db init|migrate|copy only, for now').env('AGENT_LEDGER_DB');
+}
+
 /** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */
 export function buildProgram(): Command {
   const program = new Command('agent-ledger')
     .description('Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.')
     .version(version, '-v, --version')
     .option('-w, --workspace <dir>', 'workspace folder (default: the current folder)')
-    .option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)')
+    .addOption(dbOption())
     .option(worktreesFlag, worktreesHelp)
     .option('--json', 'print JSON instead of text')
     .showHelpAfterError('(run with --help for usage)')
@@ -39,7 +44,7 @@ export function buildProgram(): Command {
     cmd.exitOverride();
     if (cmd !== program) {
       cmd.option('-w, --workspace <dir>', 'workspace folder (default: the current folder)');
-      cmd.option('--db <file>', 'ledger database (default: <workspace>/.agent-ledger/ledger.db)');
+      cmd.addOption(dbOption());
       cmd.option(worktreesFlag, worktreesHelp);
       cmd.option('--json', 'print JSON instead of text');
     }

@@ -23,6 +23,24 @@ test('a URL is never a path: unsupported schemes are refused with exit 3 and no 
   assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
 });
 
+test('the other commands and mcp serve take no URL for a path: postgres:// is refused for now (exit 3), other schemes are badLocation, and no folder appears', () => {
+  const cwd = tempDir();
+  const pg = run(['task', 'list', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger', '--json'], cwd);
+  assert.equal(pg.code, 3, pg.stderr);
+  assert.equal(JSON.parse(pg.stderr).error.reason, 'ConfigError');
+  assert.ok(!pg.stderr.includes('secret-pw'), 'the password is not printed');
+  const other = run(['task', 'list', '--db', 'mysql://root@localhost/ledger', '--json'], cwd);
+  assert.equal(other.code, 3, other.stderr);
+  assert.equal(JSON.parse(other.stderr).error.reason, 'badLocation');
+  const fromEnv = run(['task', 'list', '--json'], cwd, { AGENT_LEDGER_DB: 'mysql://root@localhost/ledger' });
+  assert.equal(fromEnv.code, 3, fromEnv.stderr);
+  assert.equal(JSON.parse(fromEnv.stderr).error.reason, 'badLocation', 'AGENT_LEDGER_DB stands for --db');
+  const serve = run(['mcp', 'serve', '--db', 'postgres://ledger@127.0.0.1:1/ledger'], cwd);
+  assert.equal(serve.code, 3, serve.stderr);
+  assert.match(serve.stderr, /embedded store for now/);
+  assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
+});
+
 test('db init, migrate and copy against PostgreSQL; the password never shows', { skip: pgSkip }, async () => {
   const cwd = tempDir();
   const db = await createTestDatabase();
