@@ -5,7 +5,7 @@
 //   only src/store/** imports sql.js and the PostgreSQL driver (pg, pg-connection-string)
 //   only src/git/** imports simple-git
 //   only src/processes/** (agent CLIs, child runtimes) and src/git/** (git) start processes:
-//     node:child_process is refused elsewhere in src/, except two older one-off uses listed below
+//     node:child_process is refused elsewhere in src/, except one older one-off use listed below
 //   src/core/** imports none of them, nor the layers above it: nothing outside src/core/
 //   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/extension.ts) never import src/store/ or
 //     src/git/: they see only Services (src/services.ts is the composition root and may);
@@ -25,9 +25,9 @@ const childProcess = [
   { name: 'node:child_process', message: 'Only src/processes/** (and src/git/** for git) start processes: use the process supervisor.' },
   { name: 'child_process', message: 'Only src/processes/** (and src/git/** for git) start processes: use the process supervisor.' },
 ];
-// Older uses that predate the supervisor: a `git branch --show-current` probe and the editor's
-// Node version check. New code goes through src/processes/ or src/git/.
-const childProcessUsers = ['src/cli/commands/pipelineCommands.ts', 'src/vscode/mcp/serverLaunch.ts'];
+// An older use that predates the supervisor: the editor's Node version check. New code goes
+// through src/processes/ or src/git/.
+const childProcessUsers = ['src/vscode/mcp/serverLaunch.ts'];
 const upperLayers = {
   group: ['**/store/*', '**/git/*', '**/processes/*', '**/mcp/*', '**/cli/*', '**/vscode/*', '**/services', '**/extension'],
   message: 'src/core/** is plain TypeScript: depend on a port in core/ports.ts instead of a layer.',
@@ -79,7 +79,6 @@ export default tseslint.config(
   { files: ['src/store/**/*.ts'], rules: restrict([vscode, simpleGit, ...childProcess], [sdk]) },
   { files: ['src/git/**/*.ts'], rules: restrict([vscode, sqljs, ...pg], [sdk]) },
   { files: ['src/processes/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit], [sdk]) },
-  { files: childProcessUsers.filter((f) => f.startsWith('src/cli/')), rules: restrict([vscode, sqljs, ...pg, simpleGit], [sdk, innerLayers]) },
   { files: childProcessUsers.filter((f) => f.startsWith('src/vscode/')), rules: restrict([sqljs, ...pg, simpleGit], [sdk, innerLayers]) },
   { files: faceStoreUsers.filter((f) => f.startsWith('src/cli/')), rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
   { files: faceStoreUsers.filter((f) => f.startsWith('src/mcp/')), rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], []) },
