@@ -5,8 +5,12 @@
 //   only src/store/** imports sql.js and the PostgreSQL driver (pg, pg-connection-string)
 //   only src/git/** imports simple-git
 //   only src/processes/** (agent CLIs, child runtimes) and src/git/** (git) start processes:
-//     node:child_process is refused elsewhere in src/, except two older one-off uses listed below
-//   src/core/** imports none of them, nor the layers above it
+//     node:child_process is refused elsewhere in src/, except one older one-off use listed below
+//   src/core/** imports none of them, nor the layers above it: nothing outside src/core/
+//   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/extension.ts) never import src/store/ or
+//     src/git/: they see only Services (src/services.ts is the composition root and may);
+//     the exceptions are listed below, each with its reason
+//   webview-ui/** imports only the shared protocol types (and the pure formatting helpers)
 import tseslint from 'typescript-eslint';
 
 const vscode = { name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode.' };
@@ -21,12 +25,34 @@ const childProcess = [
   { name: 'node:child_process', message: 'Only src/processes/** (and src/git/** for git) start processes: use the process supervisor.' },
   { name: 'child_process', message: 'Only src/processes/** (and src/git/** for git) start processes: use the process supervisor.' },
 ];
-// Older uses that predate the supervisor: a `git branch --show-current` probe and the editor's
-// Node version check. New code goes through src/processes/ or src/git/.
-const childProcessUsers = ['src/cli/commands/pipelineCommands.ts', 'src/vscode/mcp/serverLaunch.ts'];
+// An older use that predates the supervisor: the editor's Node version check. New code goes
+// through src/processes/ or src/git/.
+const childProcessUsers = ['src/vscode/mcp/serverLaunch.ts'];
 const upperLayers = {
   group: ['**/store/*', '**/git/*', '**/processes/*', '**/mcp/*', '**/cli/*', '**/vscode/*', '**/services', '**/extension'],
   message: 'src/core/** is plain TypeScript: depend on a port in core/ports.ts instead of a layer.',
+};
+
+const storeOrGit = ['store', 'git'].flatMap((layer) => ['..', '../..', '../../..', '../../../..'].flatMap((up) => [`${up}/${layer}`, `${up}/${layer}/*`]));
+const innerLayers = {
+  group: storeOrGit,
+  message: 'Faces (CLI, extension, MCP server) reach the store and Git only through Services (src/services.ts).',
+};
+// Faces that still import store/ — each with why:
+const faceStoreUsers = [
+  // `db init|migrate|copy|check|repair` administer the store files themselves (no ledger is open).
+  'src/cli/commands/dbCommands.ts',
+  // TODO(async-domain): StoreError is not a LedgerError yet; these map it beside LedgerError.
+  // Once the store port raises LedgerErrors with a code, drop them from this list.
+  'src/cli/output.ts',
+  'src/mcp/resourceNotifier.ts',
+  'src/mcp/toolResults.ts',
+  'src/vscode/ledger/domainEntry.ts',
+  'src/vscode/ledger/loadDomain.ts',
+];
+const webviewOnlyProtocol = {
+  regex: '^(\\.\\./)+src/(?!shared/protocol$|core/format$)',
+  message: 'webview-ui/** runs in the browser: it imports only src/shared/protocol (types) and the pure src/core/format helpers.',
 };
 
 function restrict(paths, patterns) {
@@ -47,12 +73,15 @@ export default tseslint.config(
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['src/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
   { files: ['src/core/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers]) },
-  { files: ['src/vscode/**/*.ts', 'src/extension.ts'], rules: restrict([sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
-  { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], []) },
+  { files: ['src/vscode/**/*.ts', 'src/extension.ts'], rules: restrict([sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]) },
+  { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [innerLayers]) },
+  { files: ['src/cli/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]) },
   { files: ['src/store/**/*.ts'], rules: restrict([vscode, simpleGit, ...childProcess], [sdk]) },
   { files: ['src/git/**/*.ts'], rules: restrict([vscode, sqljs, ...pg], [sdk]) },
   { files: ['src/processes/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit], [sdk]) },
-  { files: childProcessUsers.filter((f) => f.startsWith('src/cli/')), rules: restrict([vscode, sqljs, ...pg, simpleGit], [sdk]) },
-  { files: childProcessUsers.filter((f) => f.startsWith('src/vscode/')), rules: restrict([sqljs, ...pg, simpleGit], [sdk]) },
-  { files: ['webview-ui/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
+  { files: childProcessUsers.filter((f) => f.startsWith('src/vscode/')), rules: restrict([sqljs, ...pg, simpleGit], [sdk, innerLayers]) },
+  { files: faceStoreUsers.filter((f) => f.startsWith('src/cli/')), rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
+  { files: faceStoreUsers.filter((f) => f.startsWith('src/mcp/')), rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], []) },
+  { files: faceStoreUsers.filter((f) => f.startsWith('src/vscode/')), rules: restrict([sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
+  { files: ['webview-ui/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, webviewOnlyProtocol]) },
 );

@@ -5,6 +5,7 @@ import { LedgerError } from './core/errors';
 import { EmbeddedEngine } from './store/embedded/embeddedEngine';
 import { openWorkspaceTruth } from './git/workspaceTruth';
 import { ensureExcluded } from './git/exclude';
+import { currentBranch } from './git/branch';
 import type { LedgerEngine, WorkspaceTruth } from './core/ports';
 import { systemClock } from './core/time';
 import type { Clock } from './core/time';
@@ -88,6 +89,8 @@ export interface Services {
    */
   engine: LedgerEngine;
   truth(): Promise<WorkspaceTruth>;
+  /** The branch checked out in the workspace, or null (detached, or not a Git repository). */
+  currentBranch(): Promise<string | null>;
   /** start_workflow, and workflows as the views and the CLI list them. */
   workflows: WorkflowService;
   tracking: TrackingService;
@@ -147,6 +150,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     store,
     engine,
     truth: getTruth,
+    currentBranch: () => currentBranch(paths.workspace),
     workflows: new WorkflowService(store, clock),
     tracking,
     queries,

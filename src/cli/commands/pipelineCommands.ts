@@ -1,5 +1,4 @@
 import * as os from 'node:os';
-import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Services } from '../../services';
@@ -146,7 +145,7 @@ export function registerPipelineCommands(program: Command): void {
 
 async function init(s: Services, request: string, opts: InitOptions, asJson: boolean): Promise<void> {
   const p = s.pipelines;
-  const detected = p.init({ arguments: request, current_branch: opts.branch ?? currentBranch(s.paths.workspace) ?? undefined });
+  const detected = p.init({ arguments: request, current_branch: opts.branch ?? (await s.currentBranch()) ?? undefined });
   if (Array.isArray(detected.errors)) throw new LedgerError('ValidationError', (detected.errors as string[]).join('; '));
   if (detected.resume_mode) {
     if (asJson) printJson({ init: detected });
@@ -199,14 +198,6 @@ async function decide(s: Services, workspace: string, decision: string, opts: De
     `${style.green('✓')} ${visible(d.name)}: ${visible(d.decision)} by ${visible(d.decided_by)}${d.comment ? ` — ${visible(d.comment)}` : ''}`,
     `  ${visible(result.pipeline.workspace)} is now ${result.pipeline.status} at ${visible(result.pipeline.currentPhase)}`,
   ]);
-}
-
-function currentBranch(workspace: string): string | null {
-  try {
-    return execFileSync('git', ['branch', '--show-current'], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
-  } catch {
-    return null;
-  }
 }
 
 function userName(): string {
