@@ -10,6 +10,7 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, style } from '../output';
 import { visible } from '../terminalText';
 import { withServices } from '../withServices';
+import { callTool, numberArg } from '../toolCommand';
 import { positiveInt } from '../args';
 import { formatAction, formatPipelineDetail, formatPipelineList, formatReport } from './pipelineFormat';
 
@@ -27,8 +28,8 @@ interface InitOptions {
 }
 
 interface MetricOptions {
-  tokens?: number;
-  durationMs?: number;
+  tokens?: string;
+  durationMs?: string;
   model?: string;
   setupOnly?: boolean;
 }
@@ -65,20 +66,21 @@ export function registerPipelineCommands(program: Command): void {
     .description('Print the next action of a pipeline (records it as handed out)')
     .argument('<workspace>', 'pipeline workspace (.specs/<name> or <name>)')
     .option('--complete', 'the previous action finished: validate and record it first')
-    .option('--tokens <n>', 'tokens the previous action used', nonNegative)
-    .option('--duration-ms <n>', 'duration of the previous action (ms)', nonNegative)
+    .option('--tokens <n>', 'tokens the previous action used')
+    .option('--duration-ms <n>', 'duration of the previous action (ms)')
     .option('--model <name>', 'model the previous action used')
     .option('--setup-only', 'the previous exec was setup-only')
     .action((workspace: string, opts: MetricOptions & { complete?: boolean }, cmd: Command) =>
       withServices(cmd, { readonly: false }, async (s) => {
-        const action = await s.pipelines.nextAction({
+        // Through the tool itself, so a bad value is refused with the contract's words, as over MCP.
+        const action = (await callTool(s, 'pipeline_next_action', {
           workspace,
           previous_action_complete: opts.complete === true,
-          previous_tokens: opts.tokens,
-          previous_duration_ms: opts.durationMs,
+          previous_tokens: numberArg(opts.tokens),
+          previous_duration_ms: numberArg(opts.durationMs),
           previous_model: opts.model,
           previous_setup_only: opts.setupOnly,
-        });
+        })) as Awaited<ReturnType<Services['pipelines']['nextAction']>>;
         if (json(cmd)) printJson(action);
         else printLines(formatAction(action));
       }),
@@ -89,13 +91,13 @@ export function registerPipelineCommands(program: Command): void {
     .description('Record the result of the running phase (artifact validation, verdict parsing)')
     .argument('<workspace>', 'pipeline workspace')
     .requiredOption('--phase <id>', 'phase id of the action being reported')
-    .option('--tokens <n>', 'tokens used', nonNegative)
-    .option('--duration-ms <n>', 'duration (ms)', nonNegative)
+    .option('--tokens <n>', 'tokens used')
+    .option('--duration-ms <n>', 'duration (ms)')
     .option('--model <name>', 'model used')
     .option('--setup-only', 'the exec was setup-only')
     .action((workspace: string, opts: MetricOptions & { phase: string }, cmd: Command) =>
       withServices(cmd, { readonly: false }, async (s) => {
-        const result = await s.pipelines.reportResult({ workspace, phase: opts.phase, tokens_used: opts.tokens, duration_ms: opts.durationMs, model: opts.model, setup_only: opts.setupOnly });
+        const result = (await callTool(s, 'pipeline_report_result', { workspace, phase: opts.phase, tokens_used: numberArg(opts.tokens), duration_ms: numberArg(opts.durationMs), model: opts.model, setup_only: opts.setupOnly })) as Awaited<ReturnType<Services['pipelines']['reportResult']>>;
         if (json(cmd)) printJson(result);
         else printLines(formatReport(result));
       }),
@@ -217,10 +219,4 @@ function parseEffort(value: string): Effort {
 function parseStatus(value: string): PipelineStatus {
   if (!(statuses as string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${statuses.join(', ')}`);
   return value as PipelineStatus;
-}
-
-function nonNegative(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
-  return n;
 }

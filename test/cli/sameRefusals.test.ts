@@ -1,0 +1,136 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from '../helpers/mcpClient';
+import type { LedgerClient } from '../helpers/mcpClient';
+import { cli, cliError, cliJson } from '../helpers/cli';
+import { tempRepo } from '../helpers/tmp';
+import { allTools, families } from '../../src/mcp/catalog';
+import { parseInput } from '../../src/core/contracts/inputValidation';
+
+// Issue 9, step 1: "the CLI and the MCP server refuse the same input with the same message for
+// every family (a test walks every tool and proves it)". Every tool in the catalog is in exactly
+// one of the lists below, so a new tool without a CLI command fails the first test until it is placed, with its reason.
+
+/** Tools whose CLI command runs the tool through invokeTool: one bad input each, as argv and as the MCP arguments it becomes. */
+const sameContract: Record<string, { argv: string[]; args: Record<string, unknown> }> = {
+  task_list: { argv: ['task', 'list', '--status', 'bogus'], args: { status: 'bogus' } },
+  task_get: { argv: ['task', 'get', ''], args: { id: '' } },
+  task_create: { argv: ['task', 'create', 'T', '--priority', 'urgent'], args: { title: 'T', priority: 'urgent' } },
+  task_update: { argv: ['task', 'update', '1', '--status', 'done'], args: { id: 1, status: 'done' } },
+  worker_command: { argv: ['worker', 'command', '1', '--client', 'nope'], args: { taskId: 1, client: 'nope' } },
+  worktree_cleanup: { argv: ['worker', 'cleanup', '--older-than-days', 'abc'], args: { olderThanDays: 'abc' } },
+  session_start: { argv: ['session', 'start', '1', '--agent', ''], args: { taskId: 1, agent: '' } },
+  session_end: { argv: ['session', 'end', '1', '--exit-code', 'abc'], args: { sessionId: 1, exitCode: 'abc' } },
+  session_list: { argv: ['session', 'list', '--status', 'bogus'], args: { status: 'bogus' } },
+  agent_get: { argv: ['agent', 'get', ''], args: { name: '' } },
+  memory_list: { argv: ['memory', 'list', '--status', 'bogus'], args: { status: 'bogus' } },
+  memory_add: { argv: ['memory', 'add', 'x', '--category', 'c', '--title', 't', '--status', 'bogus'], args: { id: 'x', category: 'c', title: 't', status: 'bogus' } },
+  memory_preview: { argv: ['memory', 'preview', '--max-chars', 'abc'], args: { maxChars: 'abc' } },
+  pipeline_next_action: { argv: ['pipeline', 'next', 'w', '--tokens', '-5'], args: { workspace: 'w', previous_action_complete: false, previous_tokens: -5 } },
+  pipeline_report_result: { argv: ['pipeline', 'report', 'w', '--phase', ''], args: { workspace: 'w', phase: '' } },
+};
+
+/** Tools with no CLI command, and why. */
+const noCliCommand: Record<string, string> = {
+  mcp_info: 'describes the running MCP server itself; `agent-ledger --version` is the CLI’s',
+  mcp_capabilities: 'lists what the running MCP server exposes; the CLI exposes every family',
+  start_workflow: 'an agent’s record of its own work; the CLI only reads workflows (workflow list/show)',
+  start_task: 'an agent’s record of its own work; the CLI reads tasks (task get) and creates backlog tasks (task create)',
+  log_decision: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
+  log_issue: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
+  log_milestone: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
+  complete_task: 'an agent’s record of its own work; the CLI shows the outcome in task get',
+  pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
+};
+
+/** A command that takes no arguments: there is no bad input the CLI can send. */
+const noArgumentsToRefuse: Record<string, string> = {
+  agent_list: '`agent list` takes no arguments',
+};
+
+/** `pipeline init` validates the request text itself (its schema, arguments: string, has no bad input the command line can spell). */
+const noBadInputFromCli: Record<string, string> = {
+  pipeline_init: '`pipeline init <request...>`: any text is a string; the engine judges the request (too short, unknown flag) the same way for both faces',
+};
+
+const contractMessage = (name: string, args: Record<string, unknown>): string => {
+  const tool = allTools().find((t) => t.name === name);
+  assert.ok(tool, name);
+  try {
+    parseInput(tool.name, tool.input, args);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  assert.fail(`${name} accepts ${JSON.stringify(args)}: not a bad input`);
+};
+
+describe('the CLI and the MCP server refuse the same bad input with the same message, for every tool', () => {
+  let repo: string;
+  let server: LedgerClient;
+  let before0: { tasks: number; workflows: number };
+
+  const counts = (): { tasks: number; workflows: number } => ({
+    tasks: cliJson<{ total: number }>(['task', 'list', '--workspace', repo]).total,
+    workflows: cliJson<{ total: number }>(['workflow', 'list', '--workspace', repo]).total,
+  });
+
+  before(async () => {
+    repo = tempRepo();
+    server = await connect(repo, families.map((f) => `--enable-${f}`));
+    // Task 1 exists, so the refusals below are about the input, not a missing id.
+    const task = await server.call<{ id: number }>('task_create', { title: 'Seed' });
+    assert.equal(task.id, 1);
+    before0 = counts();
+  });
+  after(() => server.close());
+
+  test('every tool in the catalog is placed in exactly one list, with its reason', () => {
+    const lists = [Object.keys(sameContract), Object.keys(noCliCommand), Object.keys(noArgumentsToRefuse), Object.keys(noBadInputFromCli)];
+    const placed = lists.flat();
+    assert.equal(new Set(placed).size, placed.length, 'a tool is in two lists');
+    assert.deepEqual([...placed].sort(), allTools().map((t) => t.name).sort());
+  });
+
+  test('the MCP server serves every tool (all families enabled)', async () => {
+    const { tools } = await server.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), allTools().map((t) => t.name).sort());
+  });
+
+  for (const [name, c] of Object.entries(sameContract)) {
+    test(`${name}: \`agent-ledger ${c.argv.join(' ')}\` and the MCP call refuse alike`, async () => {
+      const expected = contractMessage(name, c.args);
+      assert.match(expected, new RegExp(`^invalid arguments for ${name}: `));
+      const viaMcp = await server.fail(name, c.args);
+      const r = cli([...c.argv, '--workspace', repo, '--json']);
+      assert.equal(r.code, 2, `${name}: exit code 2 (usage) for a refused input; stderr: ${r.stderr}`);
+      const viaCli = cliError(r);
+      assert.deepEqual({ code: viaCli.code, reason: viaCli.reason, message: viaCli.message }, { code: viaMcp.code, reason: viaMcp.reason, message: viaMcp.message });
+      assert.equal(viaMcp.reason, 'ValidationError');
+      assert.equal(viaMcp.message, expected, 'the message is the contract’s (inputValidation via invokeTool)');
+    });
+  }
+
+  for (const name of Object.keys(noCliCommand)) {
+    test(`${name} (no CLI command): the MCP server still refuses with the contract’s message`, async () => {
+      const tool = allTools().find((t) => t.name === name);
+      assert.ok(tool);
+      const args = { not_a_field: true };
+      let expected: string | undefined;
+      try {
+        parseInput(tool.name, tool.input, args);
+      } catch (e) {
+        expected = (e as Error).message;
+      }
+      if (expected === undefined) {
+        await server.call(name, args); // the schema lets unknown fields through: nothing to refuse
+        return;
+      }
+      const viaMcp = await server.fail(name, args);
+      assert.equal(viaMcp.message, expected);
+    });
+  }
+
+  test('nothing was written by any refusal: task and workflow counts unchanged', () => {
+    assert.deepEqual(counts(), before0);
+  });
+});
