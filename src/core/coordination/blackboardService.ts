@@ -47,6 +47,13 @@ async function appendEvent(tx: AsyncSqlWriter, kind: 'set' | 'delete' | 'expire'
   ]);
 }
 
+export interface BlackboardChange {
+  version: number;
+  kind: 'set' | 'delete' | 'expire';
+  key: string;
+  value?: unknown;
+}
+
 export interface BlackboardWrite {
   key: string;
   value: unknown;
@@ -103,6 +110,25 @@ export class BlackboardService {
       await appendEvent(tx, 'delete', key, now, { version: previous.version });
       return true;
     });
+  }
+
+  /**
+   * Blackboard changes after `afterVersion` (oldest first, at most `limit`). When there are none,
+   * waits until any process commits one or `timeoutMs` passes, holding no lock while waiting.
+   */
+  async watch(afterVersion: number, options: { timeoutMs: number; limit?: number; signal?: AbortSignal }): Promise<BlackboardChange[]> {
+    const deadline = this.clock() + options.timeoutMs;
+    for (;;) {
+      const commitSeq = this.engine.seq;
+      const rows = await this.engine.read((db) =>
+        db.all<{ seq: number; payload: string }>("SELECT seq, payload FROM events WHERE entity = 'blackboard' AND seq > ? ORDER BY seq LIMIT ?", [afterVersion, options.limit ?? 100]),
+      );
+      if (rows.length > 0) return rows.map((r) => ({ version: Number(r.seq), ...(JSON.parse(r.payload) as Omit<BlackboardChange, 'version'>) }));
+      const remaining = deadline - this.clock();
+      if (remaining <= 0) return [];
+      const waited = await this.engine.waitForChange(commitSeq, { timeoutMs: remaining, signal: options.signal });
+      if (waited.timedOut) return [];
+    }
   }
 
   private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite): Promise<BlackboardEntry> {

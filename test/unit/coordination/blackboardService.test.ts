@@ -33,3 +33,24 @@ for (const engineCase of engineCases) {
     }
   });
 }
+
+for (const engineCase of engineCases) {
+  test(`bb watch on ${engineCase.name}: returns promptly when another engine writes, empty on timeout`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const watcher = new BlackboardService(await ledger.open());
+      const writer = new BlackboardService(await ledger.open());
+      assert.deepEqual(await watcher.watch(0, { timeoutMs: 50 }), []);
+      const started = Date.now();
+      const waiting = watcher.watch(0, { timeoutMs: 10_000 });
+      setTimeout(() => void writer.set({ key: 'k', value: 1 }), 100);
+      const changes = await waiting;
+      assert.equal(changes.length, 1);
+      assert.equal(changes[0].key, 'k');
+      assert.ok(Date.now() - started < 5_000, 'woke on the write, not the timeout');
+      assert.deepEqual(await watcher.watch(changes[0].version, { timeoutMs: 20 }), [], 'the cursor does not repeat');
+    } finally {
+      await ledger.dispose();
+    }
+  });
+}
