@@ -52,6 +52,38 @@ export interface BlackboardChange {
   kind: 'set' | 'delete' | 'expire';
   key: string;
   value?: unknown;
+  /** When it happened (epoch ms). */
+  timestamp: number;
+  /** The entry after the change (its version is the change's), null for delete and expire. */
+  entry: BlackboardEntry | null;
+  /** The visible entry before the change, null when new. */
+  previous: BlackboardEntry | null;
+  /** Why an entry expired, null otherwise. */
+  reason: string | null;
+}
+
+interface ChangePayload {
+  kind: 'set' | 'delete' | 'expire';
+  key: string;
+  value?: unknown;
+  entry?: Omit<BlackboardEntry, 'version'> | null;
+  previous?: BlackboardEntry | null;
+  reason?: string | null;
+}
+
+function toChange(row: { seq: number; ts: string; payload: string }): BlackboardChange {
+  const version = Number(row.seq);
+  const p = JSON.parse(row.payload) as ChangePayload;
+  return {
+    version,
+    kind: p.kind,
+    key: p.key,
+    ...(p.value !== undefined ? { value: p.value } : {}),
+    timestamp: Date.parse(row.ts),
+    entry: p.entry ? { ...p.entry, version } : null,
+    previous: p.previous ?? null,
+    reason: p.reason ?? null,
+  };
 }
 
 export interface BlackboardWrite {
@@ -101,14 +133,18 @@ export class BlackboardService {
   }
 
   /** Removes `key`; false when nothing visible was there. */
-  delete(key: string): Promise<boolean> {
+  async delete(key: string): Promise<boolean> {
+    return (await this.remove(key)) !== null;
+  }
+
+  /** Removes `key`: the version of the deletion, or null when nothing visible was there. */
+  remove(key: string): Promise<number | null> {
     return this.engine.write(async (tx) => {
       const previous = await rowFor(tx, key);
       const now = this.clock();
-      if (!previous || !isEntryVisible(previous, now)) return false;
+      if (!previous || !isEntryVisible(previous, now)) return null;
       await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [namespaceOf(key), key]);
-      await appendEvent(tx, 'delete', key, now, { version: previous.version });
-      return true;
+      return appendEvent(tx, 'delete', key, now, { version: previous.version, previous });
     });
   }
 
@@ -116,14 +152,18 @@ export class BlackboardService {
    * Blackboard changes after `afterVersion` (oldest first, at most `limit`). When there are none,
    * waits until any process commits one or `timeoutMs` passes, holding no lock while waiting.
    */
-  async watch(afterVersion: number, options: { timeoutMs: number; limit?: number; signal?: AbortSignal }): Promise<BlackboardChange[]> {
+  async watch(afterVersion: number, options: { timeoutMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal }): Promise<BlackboardChange[]> {
+    const prefix = options.keyPrefix ?? '';
     const deadline = this.clock() + options.timeoutMs;
     for (;;) {
       const commitSeq = this.engine.seq;
       const rows = await this.engine.read((db) =>
-        db.all<{ seq: number; payload: string }>("SELECT seq, payload FROM events WHERE entity = 'blackboard' AND seq > ? ORDER BY seq LIMIT ?", [afterVersion, options.limit ?? 100]),
+        db.all<{ seq: number; ts: string; payload: string }>(
+          "SELECT seq, ts, payload FROM events WHERE entity = 'blackboard' AND seq > ? AND substr(entity_id, 1, ?) = ? ORDER BY seq LIMIT ?",
+          [afterVersion, prefix.length, prefix, options.limit ?? 100],
+        ),
       );
-      if (rows.length > 0) return rows.map((r) => ({ version: Number(r.seq), ...(JSON.parse(r.payload) as Omit<BlackboardChange, 'version'>) }));
+      if (rows.length > 0) return rows.map(toChange);
       const remaining = deadline - this.clock();
       if (remaining <= 0) return [];
       const waited = await this.engine.waitForChange(commitSeq, { timeoutMs: remaining, signal: options.signal });
@@ -133,9 +173,12 @@ export class BlackboardService {
 
   private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite): Promise<BlackboardEntry> {
     const now = this.clock();
-    const previous = await rowFor(tx, write.key);
-    const version = await appendEvent(tx, 'set', write.key, now, { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null });
-    const entry = nextEntry(previous, write, { now, version });
+    const stored = await rowFor(tx, write.key);
+    const previous = stored && isEntryVisible(stored, now) ? stored : null;
+    // The event carries the entry (its version is the event's seq) and the one it replaced, for bb_watch.
+    const { version: _unknownYet, ...draft } = nextEntry(previous, write, { now, version: 0 });
+    const version = await appendEvent(tx, 'set', write.key, now, { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null, entry: draft, previous });
+    const entry: BlackboardEntry = { ...draft, version };
     await tx.run(
       `INSERT INTO blackboard_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, tags = excluded.tags, version = excluded.version,
