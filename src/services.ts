@@ -25,6 +25,7 @@ import { RewindService } from './core/tasks/rewindService';
 import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
+import { BlackboardService } from './core/coordination/blackboardService';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -110,6 +111,8 @@ export interface Services {
   worktreeCleanup: WorktreeCleanup;
   /** Puts a task's files back as they were at its snapshot, and undoes that (the editor's Rewind). */
   rewind: RewindService;
+  /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
+  blackboard: BlackboardService;
   dispose(): void;
 }
 
@@ -162,6 +165,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
+    blackboard: new BlackboardService(engine, () => clock.now().getTime()),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().

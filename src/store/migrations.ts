@@ -3,6 +3,7 @@ import { v2TaskManagement } from './migrations/v2TaskManagement';
 import { v3Pipelines } from './migrations/v3Pipelines';
 import { v4SessionsByAgent } from './migrations/v4SessionsByAgent';
 import { v5TaskLocation } from './migrations/v5TaskLocation';
+import { v6Coordination } from './migrations/v6Coordination';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -11,7 +12,7 @@ import { v5TaskLocation } from './migrations/v5TaskLocation';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination];
 
 export const latestVersion = migrations.length;
 

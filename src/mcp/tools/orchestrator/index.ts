@@ -1,9 +1,17 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { bbSetTool } from './bbSet';
+import { bbBatchSetTool } from './bbBatchSet';
+import { bbGetTool } from './bbGet';
+import { bbQueryTool } from './bbQuery';
+import { bbDeleteTool } from './bbDelete';
+import { bbWatchTool } from './bbWatch';
 
-/** Coordination of several agents: blackboard, event streams, resources watch, plan graphs (tools to come). */
+/** Coordination of several agents: the blackboard now; event streams, resources watch and plan graphs to come. */
 export const orchestratorFamily: ToolFamily = {
   name: 'orchestrator',
   description: 'Orchestration: blackboard, event streams, resources watch, idempotency',
   enabledByDefault: false,
-  tools: [],
+  instructions:
+    'Orchestrator: the blackboard is shared by every agent of the workspace: bb_set / bb_batch_set write entries, bb_get / bb_query read them, bb_delete removes one, bb_watch waits for changes after a version (pass next_version back).',
+  tools: [bbSetTool, bbBatchSetTool, bbGetTool, bbQueryTool, bbDeleteTool, bbWatchTool],
 };

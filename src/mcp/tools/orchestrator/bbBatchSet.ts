@@ -1,0 +1,18 @@
+import { bbBatchSetInput, bbBatchSetOutput } from '../../../core/coordination/blackboardContracts';
+import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { defineTool } from '../../toolDefinition';
+
+export const bbBatchSetTool = defineTool({
+  name: 'bb_batch_set',
+  title: 'Set blackboard entries',
+  description: 'Write several blackboard entries in one transaction: all of them, or none when one value cannot be stored. Returns the entries in input order.',
+  input: bbBatchSetInput,
+  output: bbBatchSetOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, { services }) => ({
+    op_id: opIdFor(args),
+    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_batch_set', key: args.idempotency_key, args }, async () => ({
+      entries: await services.blackboard.setMany(args.entries),
+    }))),
+  }),
+});

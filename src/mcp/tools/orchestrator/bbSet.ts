@@ -1,0 +1,19 @@
+import { bbSetInput, bbSetOutput } from '../../../core/coordination/blackboardContracts';
+import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { defineTool } from '../../toolDefinition';
+
+export const bbSetTool = defineTool({
+  name: 'bb_set',
+  title: 'Set blackboard entry',
+  description:
+    'Write one entry of the shared blackboard (key, JSON value, tags, optional ttl_ms) that every agent of the workspace reads with bb_get / bb_query and follows with bb_watch. Returns the stored entry and its version.',
+  input: bbSetInput,
+  output: bbSetOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (args, { services }) => ({
+    op_id: opIdFor(args),
+    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_set', key: args.idempotency_key, args }, () =>
+      services.blackboard.set({ key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }),
+    )),
+  }),
+});
