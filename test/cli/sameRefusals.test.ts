@@ -40,6 +40,12 @@ const noCliCommand: Record<string, string> = {
   log_issue: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   log_milestone: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   complete_task: 'an agent’s record of its own work; the CLI shows the outcome in task get',
+  bb_set: 'the blackboard is shared state between agents; no CLI command yet',
+  bb_batch_set: 'the blackboard is shared state between agents; no CLI command yet',
+  bb_get: 'the blackboard is shared state between agents; no CLI command yet',
+  bb_query: 'the blackboard is shared state between agents; no CLI command yet',
+  bb_delete: 'the blackboard is shared state between agents; no CLI command yet',
+  bb_watch: 'a bounded wait for an agent; no CLI command yet',
   pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
 };
 
