@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerEngine } from '../ports';
-import { decideIdempotency, fingerprintArguments, newIdempotencyRecord, withIdempotencyEnvelope } from './idempotency';
+import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, newIdempotencyRecord, withIdempotencyEnvelope } from './idempotency';
 import type { IdempotencyRecord } from './idempotency';
 
 /** The operation id of a call's result: the caller's, or a new one. */
@@ -33,7 +33,7 @@ export async function runIdempotent<R extends object>(
   const row = await engine.read((db) => db.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]));
   const existing: IdempotencyRecord<R> | null = row
     ? {
-        cache_key: `${call.tool}:${key}`,
+        cache_key: idempotencyCacheKey(call.tool, key),
         tool: call.tool,
         idempotency_key: key,
         fingerprint: row.fingerprint,
