@@ -5,6 +5,10 @@
  * session stays shared with the rest of the ledger. Agents are the indexed agent files (keyed by
  * name); the rows below refer to them by name without a foreign key because the index is rebuilt
  * from the files. Secrets are stored hashed only (scrypt passkeys, SHA-256 session tokens).
+ * Checked against the agent-PM contract: a session is bound to (agent, project) and, once
+ * get_my_task hands it a task, to that task and the execution log get_my_task opens; save_context
+ * takes no agent (seed: task_id, progress, findings, blockers, next_steps), so a context's agent is
+ * optional; an execution log keeps the session, the reported result and summary.
  */
 export const v7AgentRuntime: readonly string[] = [
   `CREATE TABLE projects (
@@ -42,7 +46,10 @@ export const v7AgentRuntime: readonly string[] = [
     created_at TEXT NOT NULL,
     last_active_at TEXT NOT NULL,
     expires_at TEXT NOT NULL,
-    ended_at TEXT
+    ended_at TEXT,
+    ended_reason TEXT,
+    task_id INTEGER REFERENCES tasks(id),
+    execution_id INTEGER
   )`,
   'CREATE INDEX agent_sessions_by_agent ON agent_sessions(agent, project_id, expires_at)',
   // One instance per (agent, project): what the runner launched and whether it still runs.
@@ -64,7 +71,7 @@ export const v7AgentRuntime: readonly string[] = [
   `CREATE TABLE task_contexts (
     id INTEGER PRIMARY KEY,
     task_id INTEGER NOT NULL REFERENCES tasks(id),
-    agent TEXT NOT NULL,
+    agent TEXT,
     progress TEXT,
     findings TEXT,
     blockers TEXT,
@@ -92,7 +99,10 @@ export const v7AgentRuntime: readonly string[] = [
     task_id INTEGER REFERENCES tasks(id),
     agent TEXT NOT NULL,
     project_id INTEGER REFERENCES projects(id),
+    session_id INTEGER REFERENCES agent_sessions(id),
     status TEXT NOT NULL,
+    result TEXT,
+    summary TEXT,
     started_at TEXT NOT NULL,
     completed_at TEXT,
     exit_code INTEGER,
