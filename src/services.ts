@@ -31,6 +31,7 @@ import { ProjectTaskService } from './core/projects/projectTaskService';
 import { HandoffService } from './core/handoffs/handoffService';
 import { AgentRuntimeService } from './core/runtime/agentRuntimeService';
 import { ExecutionLogService } from './core/runtime/executionLogs';
+import { TaskBriefing } from './core/handoffs/taskBriefing';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -128,6 +129,8 @@ export interface Services {
   runtime: AgentRuntimeService;
   /** Execution logs of agent runs. */
   executions: ExecutionLogService;
+  /** The text of the agent-PM prompts (task_start, handoff_template, context_summary). */
+  briefings: TaskBriefing;
   dispose(): void;
 }
 
@@ -164,6 +167,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   const engine = EmbeddedEngine.over(store);
   const now = (): Date => clock.now();
+  const handoffs = new HandoffService(engine, agents, now);
+  const executions = new ExecutionLogService(engine, now);
   return {
     paths,
     store,
@@ -184,9 +189,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
-    handoffs: new HandoffService(engine, agents, now),
+    handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
-    executions: new ExecutionLogService(engine, now),
+    executions,
+    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().

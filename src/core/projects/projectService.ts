@@ -41,6 +41,7 @@ export class ProjectService {
     if (!/^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/.test(name) || /^\d+$/.test(name) || /^prj[-_:#]?\d+$/i.test(name)) {
       throw validationError(`project name ${JSON.stringify(input.name)}: use 1–100 letters, digits, ".", "_", "-" or spaces, not a bare number or an id shape like "prj-3"`, { name: input.name });
     }
+    if (name.toLowerCase() === 'memory') throw validationError('project name "memory" is taken: project://memory is the Memory Bank resource', { name: input.name });
     const stored = this.storedDirectory(input.workingDirectory);
     const ts = this.now().toISOString();
     const row = await this.engine.write(async (tx) => {

@@ -2,6 +2,7 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine, SqlValue } from '../
 import { parseId, taskKey } from '../ids';
 import { executionKey, parsePmId, pmNotFound, projectKey } from '../projects/pmIds';
 import { appendPmEvent } from '../projects/projectRows';
+import { pmTaskRow } from '../projects/projectTaskService';
 import type { ExecutionLog, ExecutionLogDetail, ExecutionStatus, ReportResult } from './runtimeContracts';
 
 /** One run of an agent on a task: opened by get_my_task (or the deprecated report_execution_start), closed by report_completed or the runner. */
@@ -141,6 +142,15 @@ export class ExecutionLogService {
     }
     const sql = `SELECT ${columns} FROM execution_logs${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
     return this.engine.read(async (db) => (await db.all<ExecutionRow>(sql, [...params, filter.limit])).map(summaryOf));
+  }
+
+  /** Every run of a task, newest first; an unknown task is refused (TaskNotFound). */
+  ofTask(taskRef: string | number): Promise<{ task_id: string; logs: ExecutionLog[] }> {
+    return this.engine.read(async (db) => {
+      const task = await pmTaskRow(db, taskRef);
+      const rows = await db.all<ExecutionRow>(`SELECT ${columns} FROM execution_logs WHERE task_id = ? ORDER BY id DESC`, [task.id]);
+      return { task_id: taskKey(task.id), logs: rows.map(summaryOf) };
+    });
   }
 
   get(ref: string | number): Promise<ExecutionLogDetail> {

@@ -1,4 +1,7 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { taskStartPrompt } from '../../prompts/taskStartPrompt';
+import { handoffTemplatePrompt } from '../../prompts/handoffTemplatePrompt';
+import { contextSummaryPrompt } from '../../prompts/contextSummaryPrompt';
 import { healthCheckTool } from './healthCheck';
 import { listActiveProjectsWithAgentsTool } from './listActiveProjectsWithAgents';
 import { shouldStartTool } from './shouldStart';
@@ -63,4 +66,5 @@ export const pmFamily: ToolFamily = {
     acceptHandoffTool,
     getPendingHandoffsTool,
   ],
+  prompts: [taskStartPrompt, handoffTemplatePrompt, contextSummaryPrompt],
 };
