@@ -1,7 +1,7 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { LedgerError, validationError } from '../errors';
 import { taskKey } from '../ids';
-import { executionKey, projectKey, parsePmId } from '../projects/pmIds';
+import { projectKey } from '../projects/pmIds';
 import type { AgentDirectory } from '../projects/projectRows';
 import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from '../projects/projectRows';
 import type { PmTaskRow } from '../projects/projectTaskService';
@@ -13,6 +13,7 @@ import type { PasskeyHash, ScryptParams } from './passkey';
 import type { AgentSessionRow } from './agentSessionRows';
 import { activeSession, activeSessionOf, endExpiredSessions, endSession, touchSession } from './agentSessionRows';
 import { closeExecution, executionRow, openExecution } from './executionLogs';
+import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
 import type { MyTask, ReportResult } from './runtimeContracts';
 
 /** The contract's refusal of a login, the same whether the agent or the passkey was wrong. */
@@ -38,8 +39,6 @@ interface CredentialRow {
 /** Compared against when the agent has no passkey, so a missing agent costs the same time as a wrong passkey. */
 let decoy: Promise<PasskeyHash> | undefined;
 
-const deprecation = (tool: string, instead: string): string => `${tool} is deprecated: use ${instead}`;
-
 /**
  * The runner's and agent instances' side of the agent PM, over the asynchronous store port (so
  * it runs unchanged on PostgreSQL). The runner calls `shouldStart` / `ProjectService.activeWithAgents`
@@ -49,6 +48,8 @@ const deprecation = (tool: string, instead: string): string => `${tool} is depre
  */
 export class AgentRuntimeService {
   readonly sessionTtlSeconds: number;
+  /** get_pending_tasks, report_execution_start, report_execution_complete: still answered, deprecated. */
+  readonly deprecated: DeprecatedAgentCalls;
 
   constructor(
     private readonly engine: LedgerEngine,
@@ -58,6 +59,7 @@ export class AgentRuntimeService {
     private readonly options: RuntimeOptions = {},
   ) {
     this.sessionTtlSeconds = options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
+    this.deprecated = new DeprecatedAgentCalls(engine, workspace, now, this.sessionTtlSeconds);
   }
 
   /**
@@ -205,62 +207,6 @@ export class AgentRuntimeService {
         status,
         instruction: 'The task is reported and the session has ended. Exit now.',
       };
-    });
-  }
-
-  /** Deprecated: the unfinished tasks of the session's project assigned to its agent. */
-  async pendingTasks(token: string): Promise<{ deprecated: string; tasks: { taskId: string; projectId: string; title: string; description: string | null; priority: string; workingDirectory: string; assignedAt: string }[] }> {
-    return this.engine.write(async (tx) => {
-      const session = await touchSession(tx, token, this.now(), this.sessionTtlSeconds);
-      const project = await projectRowOf(tx, session.project_id);
-      const rows = await tx.all<PmTaskRow>(`SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status IN ('open', 'in_progress') ORDER BY id`, [
-        project.id,
-        session.agent,
-      ]);
-      return {
-        deprecated: deprecation('get_pending_tasks', 'get_my_task'),
-        tasks: rows.map((r) => ({
-          taskId: taskKey(Number(r.id)),
-          projectId: projectKey(project.id),
-          title: r.title,
-          description: r.description ?? r.goal,
-          priority: r.priority,
-          workingDirectory: absoluteDirectory(this.workspace, project.working_directory),
-          assignedAt: r.updated_at,
-        })),
-      };
-    });
-  }
-
-  /** Deprecated: opens an execution log of a task of the session's project (get_my_task does it by itself). */
-  async reportExecutionStart(token: string, taskRef: string | number): Promise<{ deprecated: string; execution_id: string; started_at: string }> {
-    const ts = this.now().toISOString();
-    return this.engine.write(async (tx) => {
-      const session = await touchSession(tx, token, this.now(), this.sessionTtlSeconds);
-      const task = await pmTaskRow(tx, taskRef);
-      if (task.project_id === null || Number(task.project_id) !== session.project_id) {
-        throw validationError(`${taskKey(task.id)} is not a task of this session's project ${projectKey(session.project_id)}`, { task_id: taskKey(task.id) });
-      }
-      const id = await openExecution(tx, { taskId: task.id, workflowId: task.workflow_id, agent: session.agent, projectId: session.project_id, sessionId: session.id, ts });
-      return { deprecated: deprecation('report_execution_start', 'get_my_task, which records the start by itself'), execution_id: executionKey(id), started_at: ts };
-    });
-  }
-
-  /** Deprecated: closes an execution log of the session's agent with the CLI's exit code, duration and log file. */
-  async reportExecutionComplete(
-    token: string,
-    executionRef: string | number,
-    end: { exitCode: number; durationSeconds: number; logFilePath: string },
-  ): Promise<{ deprecated: string; execution_id: string; completed_at: string; status: 'completed' | 'failed' }> {
-    const now = this.now();
-    parsePmId('execution', executionRef, 'execution_id');
-    return this.engine.write(async (tx) => {
-      const session = await touchSession(tx, token, now, this.sessionTtlSeconds);
-      const run = await executionRow(tx, executionRef);
-      if (run.agent !== session.agent) throw validationError(`${executionKey(run.id)} is not a run of agent ${session.agent}`, { execution_id: executionKey(run.id) });
-      const status = end.exitCode === 0 ? 'completed' : 'failed';
-      const completedAt = await closeExecution(tx, run.id, { status, exitCode: end.exitCode, durationMs: end.durationSeconds * 1000, logPath: end.logFilePath }, now);
-      return { deprecated: deprecation('report_execution_complete', 'report_completed'), execution_id: executionKey(run.id), completed_at: completedAt, status };
     });
   }
 

@@ -9,5 +9,5 @@ export const getPendingTasksTool = defineTool({
   input: getPendingTasksInput,
   output: getPendingTasksOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.pendingTasks(args.session_token)) }),
+  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.deprecated.pendingTasks(args.session_token)) }),
 });

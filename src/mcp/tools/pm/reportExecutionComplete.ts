@@ -11,6 +11,6 @@ export const reportExecutionCompleteTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services }) => ({
     success: true as const,
-    ...(await services.runtime.reportExecutionComplete(args.session_token, args.execution_id, { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path })),
+    ...(await services.runtime.deprecated.reportExecutionComplete(args.session_token, args.execution_id, { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path })),
   }),
 });

@@ -9,5 +9,5 @@ export const reportExecutionStartTool = defineTool({
   input: reportExecutionStartInput,
   output: reportExecutionStartOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.reportExecutionStart(args.session_token, args.task_id)) }),
+  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.deprecated.reportExecutionStart(args.session_token, args.task_id)) }),
 });
