@@ -27,6 +27,7 @@ import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
 import type { LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
 import { launchPrompt } from './launchPrompt';
+import { endReason, lostExit } from './runEnds';
 
 /** Starts a launch plan under the supervisor and reads back the usage it printed (src/processes/clients). */
 export interface ClientLauncher {
@@ -299,37 +300,6 @@ export class Runner {
     const tracked = work.catch((err) => this._onDidChange.fire({ kind: 'error', message: messageOf(err) })).finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
-}
-
-/** How a run ended, in a few words. */
-export function endReason(exit: ProcessExit): string {
-  if (exit.limit === 'wallClock') return 'ran past its time limit';
-  if (exit.limit === 'idle') return 'printed nothing for too long';
-  if (exit.limit === 'outputBytes') return 'printed more than its output limit';
-  if (exit.stopped) return 'stopped';
-  if (exit.signal) return `killed by ${exit.signal}`;
-  if (exit.exitCode !== 0) return `exited with code ${exit.exitCode}`;
-  return 'exited';
-}
-
-/** The end of a run whose process vanished without anyone seeing it end (its runner died too). */
-function lostExit(run: RunStart, record: ProcessRecord | undefined): ProcessExit {
-  const endedAt = new Date().toISOString();
-  return {
-    id: run.executionId,
-    pid: run.pid,
-    exitCode: null,
-    signal: null,
-    startedAt: run.startedAt,
-    endedAt,
-    durationMs: Math.max(0, Date.parse(endedAt) - Date.parse(run.startedAt)),
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    limit: null,
-    stopped: false,
-    tail: ['The run ended while no runner was watching it; its exit code is unknown.'],
-    logFile: record?.logFile ?? run.logFile,
-  };
 }
 
 function messageOf(err: unknown): string {
