@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientKind } from '../../src/core/runtime/clients/clientLaunch';
 import type { ProcessLimits } from '../../src/core/runtime/processPort';
 import { Runner, launchTicketVariable, pairKey } from '../../src/core/runtime/runner/runner';
+import type { RunnerOptions } from '../../src/core/runtime/runner/runner';
 import type { ActiveProject, LaunchTarget, RunEnd, RunStart, RunnerLedger } from '../../src/core/runtime/runner/runnerPort';
 import { launchClient, readRunUsage } from '../../src/processes/clients/launchClient';
 import { ProcessSupervisor } from '../../src/processes/processSupervisor';
@@ -65,12 +66,29 @@ class MemoryLedger implements RunnerLedger {
   newExecutionId(): string {
     return `exec_${process.pid}_${++this.ids}`;
   }
+  readonly claims = new Map<string, string>();
+  async claimInstance(agentId: string, projectId: string, executionId: string): Promise<boolean> {
+    const key = pairKey(agentId, projectId);
+    const holder = this.claims.get(key);
+    if (holder && !this.ends.some((e) => e.executionId === holder)) return false;
+    this.claims.set(key, executionId);
+    return true;
+  }
+  async releaseInstance(agentId: string, projectId: string): Promise<void> {
+    this.claims.delete(pairKey(agentId, projectId));
+  }
   async runStarted(run: RunStart): Promise<void> {
     this.starts.push(run);
   }
   async runEnded(run: RunEnd): Promise<void> {
     this.ends.push(run);
   }
+}
+
+const optionsOf = new WeakMap<MemoryLedger, RunnerOptions>();
+
+function runnerOptionsOf(s: Setup): RunnerOptions {
+  return optionsOf.get(s.ledger)!;
 }
 
 interface Setup {
@@ -95,7 +113,7 @@ function setup(script: FakeScript, projects?: ActiveProject[], logDir?: string):
   supervisors.push(supervisor);
   const clock = { now: Date.now() };
   const dir = logDir ?? path.join(workspace, '.agent-ledger', 'runs');
-  const runner = new Runner({
+  const options: RunnerOptions = {
     ledger,
     supervisor,
     launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
@@ -103,8 +121,9 @@ function setup(script: FakeScript, projects?: ActiveProject[], logDir?: string):
     logDir: dir,
     env: fakes.env(script),
     now: () => clock.now,
-  });
-  return { ledger, runner, supervisor, logDir: dir, fakes, clock };
+  };
+  optionsOf.set(ledger, options);
+  return { ledger, runner: new Runner(options), supervisor, logDir: dir, fakes, clock };
 }
 
 test('one instance per (agent, project): a pair that runs is not launched again, the same agent runs in a second project', async () => {
@@ -125,6 +144,18 @@ test('one instance per (agent, project): a pair that runs is not launched again,
   assert.equal(end.usage?.inputTokens, 10);
   assert.ok(fs.existsSync(end.exit.logFile), 'each run has its log file');
   assert.equal(s.runner.list().length, 0, 'an ended run frees its pair');
+});
+
+test('two runners polling one ledger at once launch a pair once: the instance is claimed in the ledger', async () => {
+  const a = setup({ steps: [{ sleep: 800 }] });
+  const b = setup({ steps: [{ sleep: 800 }] }, a.ledger.projects);
+  a.ledger.wanted.add(pairKey('agt_x', 'prj_a'));
+  // One ledger for both runners, as two machines share one database.
+  const runnerB = new Runner({ ...runnerOptionsOf(b), ledger: a.ledger });
+  const [ra, rb] = await Promise.all([a.runner.poll(), runnerB.poll()]);
+  assert.equal(ra.launched.length + rb.launched.length, 1, 'exactly one launch');
+  await waitFor(() => a.ledger.ends.length === 1);
+  assert.equal(a.ledger.starts.length, 1);
 });
 
 test('the launch ticket reaches the ledger server by name only: never in argv, the prompt, a configuration file or the log', async () => {

@@ -196,7 +196,8 @@ export class Runner {
         } else {
           try {
             const instance = await this.launch(agentId, project.projectId);
-            report.launched.push({ agentId, projectId: project.projectId, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
+            if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
+            else report.launched.push({ agentId, projectId: project.projectId, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
           } catch (err) {
             const message = err instanceof Error ? err.message : String(err);
             this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
@@ -210,10 +211,23 @@ export class Runner {
     return report;
   }
 
-  private async launch(agentId: string, projectId: string): Promise<Instance & { cwd: string }> {
-    const { ledger, logDir } = this.options;
+  /** Launches a pair, or returns undefined when another runner holds its instance. */
+  private async launch(agentId: string, projectId: string): Promise<(Instance & { cwd: string }) | undefined> {
+    const { ledger } = this.options;
     const target = await ledger.prepareLaunch(agentId, projectId);
     const executionId = ledger.newExecutionId();
+    if (!(await ledger.claimInstance(agentId, projectId, executionId))) return undefined;
+    try {
+      return await this.launchClaimed(target, executionId);
+    } catch (err) {
+      await ledger.releaseInstance(agentId, projectId, executionId, messageOf(err));
+      throw err;
+    }
+  }
+
+  private async launchClaimed(target: LaunchTarget, executionId: string): Promise<Instance & { cwd: string }> {
+    const { ledger, logDir } = this.options;
+    const { agentId, projectId } = target;
     const ticket = await ledger.issueLaunchTicket(agentId, projectId);
     const plan = buildLaunchPlan(target.client, {
       prompt: launchPrompt(target),

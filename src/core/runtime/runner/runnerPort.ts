@@ -80,6 +80,14 @@ export interface RunnerLedger {
   issueLaunchTicket(agentId: string, projectId: string): Promise<string>;
   /** A new execution id (`[A-Za-z0-9._-]+`: it names the log file). */
   newExecutionId(): string;
+  /**
+   * Claims the (agent, project) instance for this run, in one transaction: false when another
+   * runner (this machine or another) holds it and its run is still open. The one guarantee that
+   * a pair never runs twice, whoever polls.
+   */
+  claimInstance(agentId: string, projectId: string, executionId: string): Promise<boolean>;
+  /** Gives a claimed instance back when its launch failed before any process ran. */
+  releaseInstance(agentId: string, projectId: string, executionId: string, reason: string): Promise<void>;
   runStarted(run: RunStart): Promise<void>;
   /** Records how the run ended and frees the (agent, project) pair if the agent did not log out. */
   runEnded(run: RunEnd): Promise<void>;
