@@ -26,6 +26,11 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { ProjectService } from './core/projects/projectService';
+import { ProjectTaskService } from './core/projects/projectTaskService';
+import { HandoffService } from './core/handoffs/handoffService';
+import { AgentRuntimeService } from './core/runtime/agentRuntimeService';
+import { ExecutionLogService } from './core/runtime/executionLogs';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -113,6 +118,16 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Projects of the agent PM (a folder of the workspace with agents assigned), over the asynchronous port. */
+  projects: ProjectService;
+  /** The agent PM's task and agent tools (list_tasks, assign_task, get_agent_profile…), over the same tasks. */
+  projectTasks: ProjectTaskService;
+  /** Task contexts and handoffs between agents. */
+  handoffs: HandoffService;
+  /** The runner's and agent instances' API: should_start, authenticate, get_my_task, report_completed. */
+  runtime: AgentRuntimeService;
+  /** Execution logs of agent runs. */
+  executions: ExecutionLogService;
   dispose(): void;
 }
 
@@ -148,6 +163,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
   const engine = EmbeddedEngine.over(store);
+  const now = (): Date => clock.now();
   return {
     paths,
     store,
@@ -166,6 +182,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    projects: new ProjectService(engine, paths.workspace, agents, now),
+    projectTasks: new ProjectTaskService(engine, agents, now),
+    handoffs: new HandoffService(engine, agents, now),
+    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
+    executions: new ExecutionLogService(engine, now),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().
@@ -173,6 +194,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       store.close();
     },
   };
+}
+
+/**
+ * Seconds of inactivity after which an agent's session ends: `AGENT_LEDGER_SESSION_TTL_SECONDS`
+ * (at least 1), else one hour.
+ */
+function sessionTtlSeconds(): number | undefined {
+  const raw = process.env.AGENT_LEDGER_SESSION_TTL_SECONDS?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new LedgerError('ConfigError', `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`);
+  return n;
 }
 
 /**
