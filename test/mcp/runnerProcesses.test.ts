@@ -63,19 +63,25 @@ class MemoryLedger implements RunnerLedger {
     this.tickets.push(ticket);
     return ticket;
   }
-  newExecutionId(): string {
-    return `exec_${process.pid}_${++this.ids}`;
-  }
   readonly claims = new Map<string, string>();
-  async claimInstance(agentId: string, projectId: string, executionId: string): Promise<boolean> {
-    const key = pairKey(agentId, projectId);
+  async claimInstance(target: LaunchTarget): Promise<string | undefined> {
+    const key = pairKey(target.agentId, target.projectId);
     const holder = this.claims.get(key);
-    if (holder && !this.ends.some((e) => e.executionId === holder)) return false;
-    this.claims.set(key, executionId);
-    return true;
+    if (holder && !this.ends.some((e) => e.executionId === holder)) return undefined;
+    const id = `exec_${process.pid}_${++this.ids}`;
+    this.claims.set(key, id);
+    return id;
   }
-  async releaseInstance(agentId: string, projectId: string): Promise<void> {
-    this.claims.delete(pairKey(agentId, projectId));
+  async releaseInstance(executionId: string): Promise<void> {
+    for (const [key, id] of this.claims) if (id === executionId) this.claims.delete(key);
+  }
+  readonly heartbeats: string[][] = [];
+  async heartbeat(ids: readonly string[]): Promise<void> {
+    this.heartbeats.push([...ids]);
+  }
+  openRunsList: RunStart[] = [];
+  async openRuns(): Promise<RunStart[]> {
+    return this.openRunsList;
   }
   async runStarted(run: RunStart): Promise<void> {
     this.starts.push(run);
@@ -221,7 +227,8 @@ test('a restarted runner adopts a run still going instead of launching a second 
   const second = setup({ steps: [] }, first.ledger.projects, first.logDir);
   second.ledger.wanted.add(pairKey('agt_x', 'prj_a'));
   second.ledger.starts.push(...first.ledger.starts);
-  await second.runner.recover(open.length ? open : first.ledger.starts);
+  second.ledger.openRunsList = open.length ? open : first.ledger.starts;
+  await second.runner.recover();
   assert.equal(second.runner.list()[0]?.adopted, true);
   const poll = await second.runner.poll();
   assert.deepEqual(poll.launched, [], 'no second instance');

@@ -110,8 +110,8 @@ export class Runner {
    * a run whose process still runs is adopted (watched until it ends), one whose process is gone
    * is closed with what its record says. Call once before the first poll.
    */
-  async recover(openRuns: readonly RunStart[]): Promise<void> {
-    for (const run of openRuns) {
+  async recover(): Promise<void> {
+    for (const run of await this.options.ledger.openRuns()) {
       const record = await this.options.supervisor.readRecord(this.options.logDir, run.executionId);
       const liveness = record ? await this.options.supervisor.checkRecord(record) : 'gone';
       if (record && liveness === 'running') {
@@ -182,6 +182,7 @@ export class Runner {
     const { ledger } = this.options;
     if (!(await ledger.healthCheck())) return report;
     report.healthy = true;
+    if (this.instances.size > 0) await ledger.heartbeat(this.list().map((i) => i.executionId));
     for (const project of await ledger.listActiveProjectsWithAgents()) {
       for (const agentId of project.agents) {
         const key = pairKey(agentId, project.projectId);
@@ -215,12 +216,12 @@ export class Runner {
   private async launch(agentId: string, projectId: string): Promise<(Instance & { cwd: string }) | undefined> {
     const { ledger } = this.options;
     const target = await ledger.prepareLaunch(agentId, projectId);
-    const executionId = ledger.newExecutionId();
-    if (!(await ledger.claimInstance(agentId, projectId, executionId))) return undefined;
+    const executionId = await ledger.claimInstance(target);
+    if (executionId === undefined) return undefined;
     try {
       return await this.launchClaimed(target, executionId);
     } catch (err) {
-      await ledger.releaseInstance(agentId, projectId, executionId, messageOf(err));
+      await ledger.releaseInstance(executionId, messageOf(err));
       throw err;
     }
   }
@@ -228,7 +229,7 @@ export class Runner {
   private async launchClaimed(target: LaunchTarget, executionId: string): Promise<Instance & { cwd: string }> {
     const { ledger, logDir } = this.options;
     const { agentId, projectId } = target;
-    const ticket = await ledger.issueLaunchTicket(agentId, projectId);
+    const ticket = await ledger.issueLaunchTicket(executionId);
     const plan = buildLaunchPlan(target.client, {
       prompt: launchPrompt(target),
       cwd: target.cwd,

@@ -74,20 +74,23 @@ export interface RunnerLedger {
   shouldStart(agentId: string, projectId: string): Promise<StartDecision>;
   prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget>;
   /**
-   * A single-use secret that lets the instance's MCP server log in as (agent, project) without
+   * A single-use secret that lets the run's MCP server log in as its (agent, project) without
    * the passkey: it travels in the environment only, is stored as a digest, and expires.
    */
-  issueLaunchTicket(agentId: string, projectId: string): Promise<string>;
-  /** A new execution id (`[A-Za-z0-9._-]+`: it names the log file). */
-  newExecutionId(): string;
+  issueLaunchTicket(executionId: string): Promise<string>;
   /**
-   * Claims the (agent, project) instance for this run, in one transaction: false when another
-   * runner (this machine or another) holds it and its run is still open. The one guarantee that
-   * a pair never runs twice, whoever polls.
+   * Claims the (agent, project) instance for a new run, in one transaction, and opens its
+   * execution log: resolves with the execution id (`[A-Za-z0-9._-]+`, it names the run's log),
+   * or undefined when another runner (this machine or another) holds the instance with a run
+   * still open and alive. The one guarantee that a pair never runs twice, whoever polls.
    */
-  claimInstance(agentId: string, projectId: string, executionId: string): Promise<boolean>;
-  /** Gives a claimed instance back when its launch failed before any process ran. */
-  releaseInstance(agentId: string, projectId: string, executionId: string, reason: string): Promise<void>;
+  claimInstance(target: LaunchTarget): Promise<string | undefined>;
+  /** Gives a claimed instance back when its launch failed before any process ran; the execution log says why. */
+  releaseInstance(executionId: string, reason: string): Promise<void>;
+  /** Says the runs of this runner are still watched (a claim whose heartbeat stops is taken over). */
+  heartbeat(executionIds: readonly string[]): Promise<void>;
+  /** Runs this runner (same machine and log folder) left open: what a restarted runner looks at first. */
+  openRuns(): Promise<RunStart[]>;
   runStarted(run: RunStart): Promise<void>;
   /** Records how the run ended and frees the (agent, project) pair if the agent did not log out. */
   runEnded(run: RunEnd): Promise<void>;
