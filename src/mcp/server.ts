@@ -8,11 +8,14 @@ import { allFixedResources, allResourceTemplates, allTools, introspectionFamily,
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
+import type { ServerLogin } from './serverLogin';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
   families: ReadonlySet<string>;
+  /** The agent login a runner prepared for this server (its launch ticket), if any. */
+  login?: ServerLogin;
 }
 
 export interface LedgerServer {
@@ -40,7 +43,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
     { name: productName, title: 'Agent Ledger', version },
     { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } }, instructions: instructionsFor(enabled) },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies] };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
