@@ -12,6 +12,8 @@ import { spawnSync } from 'node:child_process';
 import type { FakeScript } from '../helpers/fakeAgents';
 import { fakeAgents } from '../helpers/fakeAgents';
 import { cliPath } from '../helpers/mcpClient';
+import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
+import { createServices } from '../../src/services';
 import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
 
 const agentId = { $prompt: 'agent_id' };
@@ -119,6 +121,33 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
     assert.ok(detail.logFilePath && fs.existsSync(detail.logFilePath), 'its log file is kept');
     assert.deepEqual(await c.call('should_start', { agent_id: 'coder', project_id: 'web' }), { should_start: true, ai_type: 'claude' }, 'the crashed session no longer holds the pair');
   } finally {
+    await c.close();
+  }
+});
+
+test('the runner’s one-read decisions for every pair are exactly should_start’s, pair by pair', async () => {
+  const { repo, c } = await pmWorld();
+  const services = await createServices({ workspace: repo });
+  try {
+    await runningTask(c, 'Web work', 'coder', 'web');
+    await runningTask(c, 'Api work', 'coder', 'api');
+    await runningTask(c, 'Review', 'reviewer', 'web');
+    // coder holds a session in web: rule 2 says no there, while api still says yes.
+    await c.call('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
+    const ledger = new LedgerForRunner({ engine: services.engine, projects: services.projects, runtime: services.runtime, agents: services.agents, runnerId: 'test' });
+    const pairs = ['coder', 'reviewer', 'nobody'].flatMap((agentId) => ['prj-1', 'prj-2', 'prj-99'].map((projectId) => ({ agentId, projectId })));
+    const batched = await ledger.startDecisions(pairs);
+    const single = await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
+    assert.deepEqual(batched, single);
+    assert.deepEqual(
+      pairs.filter((_, i) => batched[i].shouldStart),
+      [
+        { agentId: 'coder', projectId: 'prj-2' },
+        { agentId: 'reviewer', projectId: 'prj-1' },
+      ],
+    );
+  } finally {
+    services.dispose();
     await c.close();
   }
 });

@@ -116,7 +116,7 @@ export class AgentRuntimeService {
     const against: PasskeyHash = stored ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams } : await decoy;
     const matches = await verifyPasskey(passkey, against);
     if (!matches || !stored || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
-    return this.openSession(agentId, project, agent, null);
+    return this.openSession(agentId, project, agent, async () => null);
   }
 
   /**
@@ -128,25 +128,32 @@ export class AgentRuntimeService {
   async authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
     const agent = agentDefinitionOrNull(this.agents, agentId);
-    const nowIso = this.now().toISOString();
-    const run = await this.engine.write(async (tx) => {
+    const refused = (): LedgerError => new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    if (!agent) throw refused();
+    // The ticket is spent in the same transaction that opens the session.
+    return this.openSession(agentId, project, agent, async (tx, nowIso) => {
       const row = await tx.get<{ execution_id: number | null }>(
         'SELECT execution_id FROM agent_instances WHERE agent = ? AND project_id = ? AND ticket_hash = ? AND ticket_expires_at > ?',
         [agentId, project.id, hashSessionToken(ticket), nowIso],
       );
-      if (row) await tx.run('UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?', [agentId, project.id]);
-      return row;
+      if (!row) throw refused();
+      await tx.run('UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?', [agentId, project.id]);
+      return row.execution_id === null ? null : Number(row.execution_id);
     });
-    if (!run || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
-    return this.openSession(agentId, project, agent, run.execution_id === null ? null : Number(run.execution_id));
   }
 
   /** One session per (agent, project): refused while another is active. */
-  private async openSession(agentId: string, project: ProjectRow, agent: AgentDefinition, executionId: number | null): Promise<AuthenticateResult> {
+  private async openSession(
+    agentId: string,
+    project: ProjectRow,
+    agent: AgentDefinition,
+    runOf: (tx: AsyncSqlWriter, nowIso: string) => Promise<number | null>,
+  ): Promise<AuthenticateResult> {
     const { token, tokenHash } = newSessionToken();
     const now = this.now();
     const nowIso = now.toISOString();
     await this.engine.write(async (tx) => {
+      const executionId = await runOf(tx, nowIso);
       const assigned = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [project.id, agentId]);
       if (!assigned) {
         throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, { error: 'Agent is not assigned to this project', project_id: projectKey(project.id) });

@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports';
 import { parseId, taskKey } from '../../ids';
-import { executionKey, parsePmId, projectKey } from '../../projects/pmIds';
+import { executionKey, parsePmId, pmIdOf, projectKey } from '../../projects/pmIds';
+import { aiTypeOf } from '../aiType';
 import type { AgentDirectory } from '../../projects/projectRows';
 import { appendPmEvent, projectRowOf } from '../../projects/projectRows';
 import type { ProjectService } from '../../projects/projectService';
@@ -76,7 +77,30 @@ export class LedgerForRunner implements RunnerLedger {
 
   async shouldStart(agentId: string, projectId: string): Promise<StartDecision> {
     const decision = await this.o.runtime.shouldStart(agentId, projectId);
-    return { shouldStart: decision.should_start, aiType: decision.ai_type };
+    return decision.should_start ? { shouldStart: true, aiType: decision.ai_type } : { shouldStart: false };
+  }
+
+  async startDecisions(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]> {
+    const defined = new Map(this.o.agents.current().agents.map((a) => [a.name, a]));
+    const nowIso = this.now().toISOString();
+    return this.o.engine.read(async (db) => {
+      const projects = new Set((await db.all<{ id: number }>('SELECT id FROM projects')).map((r) => Number(r.id)));
+      const pair = (agent: string, project: number): string => JSON.stringify([agent, project]);
+      const running = await db.all<{ agent: string; project_id: number }>('SELECT agent, project_id FROM agent_sessions WHERE ended_at IS NULL AND expires_at > ?', [nowIso]);
+      const busy = new Set(running.map((r) => pair(r.agent, Number(r.project_id))));
+      const work = await db.all<{ assignee: string; project_id: number }>(
+        "SELECT DISTINCT assignee, project_id FROM tasks WHERE status = 'in_progress' AND project_id IS NOT NULL AND assignee IS NOT NULL",
+      );
+      const waiting = new Set(work.map((r) => pair(r.assignee, Number(r.project_id))));
+      // The same four rules as should_start, for every pair in one read.
+      return pairs.map(({ agentId, projectId }): StartDecision => {
+        const agent = defined.get(agentId);
+        const id = pmIdOf('project', projectId);
+        if (!agent || id === undefined || !projects.has(id)) return { shouldStart: false };
+        if (busy.has(pair(agentId, id))) return { shouldStart: false };
+        return waiting.has(pair(agentId, id)) ? { shouldStart: true, aiType: aiTypeOf(agent.client) } : { shouldStart: false };
+      });
+    });
   }
 
   async prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget> {

@@ -183,28 +183,27 @@ export class Runner {
     if (!(await ledger.healthCheck())) return report;
     report.healthy = true;
     if (this.instances.size > 0) await ledger.heartbeat(this.list().map((i) => i.executionId));
-    for (const project of await ledger.listActiveProjectsWithAgents()) {
-      for (const agentId of project.agents) {
-        const key = pairKey(agentId, project.projectId);
-        if (this.instances.has(key)) continue;
-        const decision = await ledger.shouldStart(agentId, project.projectId);
-        if (!decision.shouldStart) continue;
-        const held = { agentId, projectId: project.projectId };
-        if (!this.cooldowns.ready(key, this.now())) {
-          report.held.push({ ...held, reason: 'coolingDown', detail: this.cooldowns.get(key)?.reason ?? undefined });
-        } else if (this.instances.size >= (this.options.maxParallel ?? 4)) {
-          report.held.push({ ...held, reason: 'maxParallel' });
-        } else {
-          try {
-            const instance = await this.launch(agentId, project.projectId);
-            if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
-            else report.launched.push({ agentId, projectId: project.projectId, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
-          } catch (err) {
-            const message = err instanceof Error ? err.message : String(err);
-            this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
-            this._onDidChange.fire({ kind: 'launchFailed', ...held, message });
-            report.held.push({ ...held, reason: 'launchFailed', detail: message });
-          }
+    const pairs = (await ledger.listActiveProjectsWithAgents())
+      .flatMap((project) => project.agents.map((agentId) => ({ agentId, projectId: project.projectId })))
+      .filter((pair) => !this.instances.has(pairKey(pair.agentId, pair.projectId)));
+    const decisions = ledger.startDecisions ? await ledger.startDecisions(pairs) : await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
+    for (const [i, held] of pairs.entries()) {
+      if (!decisions[i]?.shouldStart) continue;
+      const key = pairKey(held.agentId, held.projectId);
+      if (!this.cooldowns.ready(key, this.now())) {
+        report.held.push({ ...held, reason: 'coolingDown', detail: this.cooldowns.get(key)?.reason ?? undefined });
+      } else if (this.instances.size >= (this.options.maxParallel ?? 4)) {
+        report.held.push({ ...held, reason: 'maxParallel' });
+      } else {
+        try {
+          const instance = await this.launch(held.agentId, held.projectId);
+          if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
+          else report.launched.push({ ...held, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
+        } catch (err) {
+          const message = messageOf(err);
+          this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
+          this._onDidChange.fire({ kind: 'launchFailed', ...held, message });
+          report.held.push({ ...held, reason: 'launchFailed', detail: message });
         }
       }
     }

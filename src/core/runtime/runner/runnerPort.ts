@@ -72,6 +72,8 @@ export interface RunnerLedger {
   healthCheck(): Promise<boolean>;
   listActiveProjectsWithAgents(): Promise<ActiveProject[]>;
   shouldStart(agentId: string, projectId: string): Promise<StartDecision>;
+  /** `shouldStart` for many pairs in one read (same rules): what an in-process runner asks once per poll. */
+  startDecisions?(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]>;
   prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget>;
   /**
    * A single-use secret that lets the run's MCP server log in as its (agent, project) without
