@@ -68,7 +68,7 @@ function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/'];
+export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/', '.agent-ledger/runs/'];
 
 export interface ServiceOptions {
   workspace: string;

@@ -9,6 +9,7 @@ import { registerSessionCommands } from './commands/sessionCommands';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerPipelineCommands } from './commands/pipelineCommands';
 import { registerDbCommands } from './commands/dbCommands';
+import { registerRunnerCommands } from './commands/runnerCommands';
 import { registerProjectCommands } from './commands/projectCommands';
 
 const worktreesFlag = '--worktrees-dir <dir>';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerPipelineCommands(program);
   registerProjectCommands(program);
   registerDbCommands(program);
+  registerRunnerCommands(program);
   // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();

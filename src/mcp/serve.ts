@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { createServices } from '../services';
 import { createServer } from './server';
+import { ServerLogin } from './serverLogin';
 import { noToolsYet, resolveFamilies } from './families';
 import { toolFamilies } from './catalog';
 import { serverLimits } from './limits';
@@ -34,7 +35,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
-  const { server, dispose } = createServer(services, { families: familySet });
+  const { server, dispose } = createServer(services, { families: familySet, login: ServerLogin.fromEnvironment() });
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closed = false;
   const shutdown = (): void => {

@@ -9,11 +9,14 @@ import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
 import { registerPromptHandlers } from './prompts/promptHandlers';
+import type { ServerLogin } from './serverLogin';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
   families: ReadonlySet<string>;
+  /** The agent login a runner prepared for this server (its launch ticket), if any. */
+  login?: ServerLogin;
 }
 
 export interface LedgerServer {
@@ -45,7 +48,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
       instructions: instructionsFor(enabled),
     },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies] };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));

@@ -1,3 +1,4 @@
+import type { ServerLogin } from './serverLogin';
 import type { z } from 'zod';
 import type { Services } from '../services';
 import type { PromptDefinition } from './prompts/promptDefinition';
@@ -18,6 +19,8 @@ export interface ToolContext {
   enabledFamilies(): ReadonlySet<string>;
   /** Every family the server knows, switched on or not (to say which have no tools yet). */
   families(): ReadonlyArray<ToolFamily>;
+  /** The session this server holds for an agent the runner launched (MCP server only). */
+  login?: ServerLogin;
 }
 
 /**

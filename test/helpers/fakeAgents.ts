@@ -19,6 +19,8 @@ export type FakeStep =
 
 export interface FakeScript {
   steps: FakeStep[];
+  /** A script per agent, chosen by the prompt's `agent_id: …` line (then `steps` is ignored). */
+  byAgent?: Record<string, Omit<FakeScript, 'byAgent'>>;
   /** What the final output reports (cost only where the real client prints one: Claude Code). */
   usage?: { costUsd?: number; inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
   /** The final answer. */

@@ -161,6 +161,11 @@ export class HandoffService {
         'INSERT INTO handoffs (task_id, from_agent, to_agent, summary, context, recommendations, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [row.task_id, row.from_agent, row.to_agent, row.summary, row.context, row.recommendations, row.status, row.created_at],
       );
+      if (row.to_agent !== null && task.project_id !== null && task.status === 'in_progress') {
+        // Handing over is handing the task over: the recipient's runner sees it assigned (should_start) and launches it.
+        const member = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [task.project_id, row.to_agent]);
+        if (member) await tx.run('UPDATE tasks SET assignee = ?, updated_at = ? WHERE id = ?', [row.to_agent, ts, task.id]);
+      }
       await appendPmEvent(tx, { ts, kind: 'handoff.created', taskId: task.id, workflowId: task.workflow_id, entity: 'handoff', entityId: String(id), payload: { from: row.from_agent, to: row.to_agent } });
       return handoffView({ id, ...row });
     });

@@ -2,19 +2,29 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { LedgerError, validationError } from '../errors';
 import { taskKey } from '../ids';
 import { projectKey } from '../projects/pmIds';
-import type { AgentDirectory } from '../projects/projectRows';
+import type { AgentDirectory, ProjectRow } from '../projects/projectRows';
+import type { AgentDefinition } from '../agents/agentModel';
 import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from '../projects/projectRows';
 import type { PmTaskRow } from '../projects/projectTaskService';
 import { pmTaskColumns, pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
 import { insertContext, latestContext, latestHandoffFor } from '../handoffs/handoffService';
 import { aiTypeOf } from './aiType';
-import { hashPasskey, newSessionToken, verifyPasskey } from './passkey';
+import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from './passkey';
 import type { PasskeyHash, ScryptParams } from './passkey';
 import type { AgentSessionRow } from './agentSessionRows';
 import { activeSession, activeSessionOf, endExpiredSessions, endSession, touchSession } from './agentSessionRows';
 import { closeExecution, executionRow, openExecution } from './executionLogs';
 import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
 import type { MyTask, ReportResult } from './runtimeContracts';
+
+export interface AuthenticateResult {
+  session_token: string;
+  expires_in: number;
+  agent_name: string;
+  project_name: string;
+  system_prompt: string;
+  instruction: string;
+}
 
 /** The contract's refusal of a login, the same whether the agent or the passkey was wrong. */
 export const invalidLoginMessage = 'Invalid agent_id or passkey';
@@ -99,14 +109,7 @@ export class AgentRuntimeService {
     });
   }
 
-  async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<{
-    session_token: string;
-    expires_in: number;
-    agent_name: string;
-    project_name: string;
-    system_prompt: string;
-    instruction: string;
-  }> {
+  async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
     const agent = agentDefinitionOrNull(this.agents, agentId);
     const stored = await this.engine.read((db) => db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [agentId]));
@@ -115,10 +118,44 @@ export class AgentRuntimeService {
     const against: PasskeyHash = stored ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams } : await decoy;
     const matches = await verifyPasskey(passkey, against);
     if (!matches || !stored || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    return this.openSession(agentId, project, agent, async () => null);
+  }
+
+  /**
+   * Logs in the instance a runner launched, with the single-use ticket the runner put in its MCP
+   * server's environment instead of a passkey: the session is bound to the run's execution log,
+   * and the ticket cannot be used again. Refused like a wrong passkey when the ticket is not this
+   * (agent, project)'s or has expired.
+   */
+  async authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
+    const project = await this.engine.read((db) => projectRowOf(db, projectRef));
+    const agent = agentDefinitionOrNull(this.agents, agentId);
+    const refused = (): LedgerError => new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    if (!agent) throw refused();
+    // The ticket is spent in the same transaction that opens the session.
+    return this.openSession(agentId, project, agent, async (tx, nowIso) => {
+      const row = await tx.get<{ execution_id: number | null }>(
+        'SELECT execution_id FROM agent_instances WHERE agent = ? AND project_id = ? AND ticket_hash = ? AND ticket_expires_at > ?',
+        [agentId, project.id, hashSessionToken(ticket), nowIso],
+      );
+      if (!row) throw refused();
+      await tx.run('UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?', [agentId, project.id]);
+      return row.execution_id === null ? null : Number(row.execution_id);
+    });
+  }
+
+  /** One session per (agent, project): refused while another is active. */
+  private async openSession(
+    agentId: string,
+    project: ProjectRow,
+    agent: AgentDefinition,
+    runOf: (tx: AsyncSqlWriter, nowIso: string) => Promise<number | null>,
+  ): Promise<AuthenticateResult> {
     const { token, tokenHash } = newSessionToken();
     const now = this.now();
     const nowIso = now.toISOString();
     await this.engine.write(async (tx) => {
+      const executionId = await runOf(tx, nowIso);
       const assigned = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [project.id, agentId]);
       if (!assigned) {
         throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, { error: 'Agent is not assigned to this project', project_id: projectKey(project.id) });
@@ -128,14 +165,16 @@ export class AgentRuntimeService {
         throw new LedgerError('SessionAlreadyRunning', alreadyRunningMessage, { error: alreadyRunningMessage, agent_id: agentId, project_id: projectKey(project.id) });
       }
       const expires = new Date(now.getTime() + this.sessionTtlSeconds * 1000).toISOString();
-      const id = await tx.insert('INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      const id = await tx.insert('INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at, execution_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
         tokenHash,
         agentId,
         project.id,
         nowIso,
         nowIso,
         expires,
+        executionId,
       ]);
+      if (executionId !== null) await tx.run('UPDATE execution_logs SET session_id = ? WHERE id = ?', [id, executionId]);
       await appendPmEvent(tx, { ts: nowIso, kind: 'agent.session_started', entity: 'agent', entityId: agentId, payload: { session: id, project: projectKey(project.id) } });
     });
     return {
@@ -193,8 +232,9 @@ export class AgentRuntimeService {
       let status: string | null = null;
       if (task) {
         const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
-        await setTaskStatus(tx, task, target, ts, session.agent);
-        status = target;
+        // A task this agent handed over to another stays with the other agent: only the run ends.
+        if (task.assignee === session.agent) await setTaskStatus(tx, task, target, ts, session.agent);
+        status = task.assignee === session.agent ? target : task.status;
         if (summary !== undefined || nextSteps !== undefined) {
           await insertContext(tx, task, session.agent, { progress: summary ?? null, blockers: result === 'blocked' ? (summary ?? null) : null, next_steps: nextSteps ?? null }, ts);
         }
@@ -231,7 +271,11 @@ export class AgentRuntimeService {
     }
     task ??= await this.candidateTask(tx, session);
     if (!task) return null;
-    if (task.id !== session.task_id) {
+    if (task.id !== session.task_id && session.task_id === null && session.execution_id !== null && (await this.unboundRun(tx, session.execution_id, task.id))) {
+      // The run a runner opened for this session gets its task.
+      await tx.run('UPDATE execution_logs SET task_id = ? WHERE id = ?', [task.id, session.execution_id]);
+      await tx.run('UPDATE agent_sessions SET task_id = ? WHERE id = ?', [task.id, session.id]);
+    } else if (task.id !== session.task_id) {
       await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session moved on to another task' });
       const executionId = await openExecution(tx, { taskId: task.id, workflowId: task.workflow_id, agent: session.agent, projectId: session.project_id, sessionId: session.id, ts });
       await tx.run('UPDATE agent_sessions SET task_id = ?, execution_id = ? WHERE id = ?', [task.id, executionId, session.id]);
@@ -245,6 +289,12 @@ export class AgentRuntimeService {
       context: await latestContext(tx, task.id),
       handoff: await latestHandoffFor(tx, task.id, session.agent),
     };
+  }
+
+  /** Whether a run is still open and has no task yet, or already this one. */
+  private async unboundRun(db: AsyncSqlReader, executionId: number, taskId: number): Promise<boolean> {
+    const run = await db.get<{ task_id: number | null; status: string }>('SELECT task_id, status FROM execution_logs WHERE id = ?', [executionId]);
+    return run?.status === 'running' && (run.task_id === null || Number(run.task_id) === taskId);
   }
 
   private async closeOpenRun(tx: AsyncSqlWriter, session: AgentSessionRow, now: Date, end: Parameters<typeof closeExecution>[2]): Promise<void> {

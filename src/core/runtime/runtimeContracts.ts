@@ -11,7 +11,13 @@ import { contextOutput, handoffOutput } from '../handoffs/handoffContracts';
  * execution logs. Names, enums and shapes are the contract's; `wait_ms` is ours.
  */
 
-export const sessionTokenInput = z.string().trim().min(1).max(200).describe('The session_token authenticate returned');
+export const sessionTokenInput = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('The session_token authenticate returned; leave it out when the server holds your session (an agent launched by the runner)');
 
 /** How long get_my_task / get_pending_handoffs wait by default: not at all, as the contract answers at once. */
 export const PM_WAIT_MS_DEFAULT = 0;
@@ -40,7 +46,12 @@ export const shouldStartOutput = z.strictObject({
 
 export const authenticateInput = z.strictObject({
   agent_id: agentIdInput,
-  passkey: z.string().min(1).max(1000).describe('The agent’s passkey (set with `agent-ledger agent passkey`)'),
+  passkey: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('The agent’s passkey (set with `agent-ledger agent passkey`); leave it out when the runner launched you: the server logs you in with the ticket it was given'),
   project_id: projectRef,
 });
 export const authenticateOutput = z.strictObject({

@@ -1,5 +1,6 @@
 import { getMyTaskInput, getMyTaskOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const getMyTaskTool = defineTool({
   name: 'get_my_task',
@@ -9,5 +10,5 @@ export const getMyTaskTool = defineTool({
   input: getMyTaskInput,
   output: getMyTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.myTask(args.session_token, args.wait_ms)) }),
+  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.myTask(sessionTokenOf(args.session_token, login), args.wait_ms)) }),
 });

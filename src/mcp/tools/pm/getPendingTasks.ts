@@ -1,5 +1,6 @@
 import { getPendingTasksInput, getPendingTasksOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const getPendingTasksTool = defineTool({
   name: 'get_pending_tasks',
@@ -9,5 +10,5 @@ export const getPendingTasksTool = defineTool({
   input: getPendingTasksInput,
   output: getPendingTasksOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.deprecated.pendingTasks(args.session_token)) }),
+  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.deprecated.pendingTasks(sessionTokenOf(args.session_token, login))) }),
 });

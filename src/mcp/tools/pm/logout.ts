@@ -1,5 +1,6 @@
 import { logoutInput, logoutOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const logoutTool = defineTool({
   name: 'logout',
@@ -9,5 +10,5 @@ export const logoutTool = defineTool({
   input: logoutInput,
   output: logoutOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => (await services.runtime.logout(args.session_token), { success: true as const }),
+  handler: async (args, { services, login }) => (await services.runtime.logout(sessionTokenOf(args.session_token, login)), { success: true as const }),
 });

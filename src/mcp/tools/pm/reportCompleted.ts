@@ -1,5 +1,6 @@
 import { reportCompletedInput, reportCompletedOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const reportCompletedTool = defineTool({
   name: 'report_completed',
@@ -9,5 +10,5 @@ export const reportCompletedTool = defineTool({
   input: reportCompletedInput,
   output: reportCompletedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.reportCompleted(args.session_token, args.result, args.summary, args.next_steps)) }),
+  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.reportCompleted(sessionTokenOf(args.session_token, login), args.result, args.summary, args.next_steps)) }),
 });

@@ -1,5 +1,6 @@
 import { reportExecutionCompleteInput, reportExecutionCompleteOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const reportExecutionCompleteTool = defineTool({
   name: 'report_execution_complete',
@@ -9,8 +10,8 @@ export const reportExecutionCompleteTool = defineTool({
   input: reportExecutionCompleteInput,
   output: reportExecutionCompleteOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({
+  handler: async (args, { services, login }) => ({
     success: true as const,
-    ...(await services.runtime.deprecated.reportExecutionComplete(args.session_token, args.execution_id, { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path })),
+    ...(await services.runtime.deprecated.reportExecutionComplete(sessionTokenOf(args.session_token, login), args.execution_id, { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path })),
   }),
 });

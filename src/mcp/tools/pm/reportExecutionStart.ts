@@ -1,5 +1,6 @@
 import { reportExecutionStartInput, reportExecutionStartOutput } from '../../../core/runtime/runtimeContracts';
 import { defineTool } from '../../toolDefinition';
+import { sessionTokenOf } from '../../serverLogin';
 
 export const reportExecutionStartTool = defineTool({
   name: 'report_execution_start',
@@ -9,5 +10,5 @@ export const reportExecutionStartTool = defineTool({
   input: reportExecutionStartInput,
   output: reportExecutionStartOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.runtime.deprecated.reportExecutionStart(args.session_token, args.task_id)) }),
+  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.deprecated.reportExecutionStart(sessionTokenOf(args.session_token, login), args.task_id)) }),
 });

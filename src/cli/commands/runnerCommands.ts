@@ -1,0 +1,100 @@
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { RunnerEvent } from '../../core/runtime/runner/runner';
+import { createRunner } from '../../processes/runner/createRunner';
+import { createServices } from '../../services';
+import type { Services } from '../../services';
+import { validationError } from '../../core/errors';
+import type { CommonOptions } from '../output';
+import { printErrorLines, reportError, style } from '../output';
+import { visible } from '../terminalText';
+import { resolveWorkspace, worktreesDirOption } from '../withServices';
+import type { WorktreesOption } from '../withServices';
+
+/** `agent-ledger runner`: launches the agents the ledger says should run, until stopped. */
+export function registerRunnerCommands(program: Command): void {
+  program
+    .command('runner')
+    .description(
+      'Launch agents by themselves: every few seconds, start the client of each (agent, project) with an in-progress task assigned (claude, codex, gemini or the agent’s launch command) in the task’s worktree, wired to this ledger; Ctrl-C stops the runner and its agents',
+    )
+    .option('--interval <seconds>', 'seconds between polls (default 5)')
+    .option('--max-parallel <n>', 'agents running at once (default 4)')
+    .option('--once', 'poll once, wait for the agents it launched to end, and exit')
+    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean }, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
+      let services: Services | undefined;
+      try {
+        const workspace = resolveWorkspace(opts.workspace);
+        services = await createServices({ workspace, dbPath: opts.db, worktreesDir: worktreesDirOption(opts) });
+        const intervalSeconds = numberOption(o.interval, '--interval', 0.2, 3600) ?? 5;
+        const setup = createRunner(services, {
+          cliCommand: [process.execPath, path.resolve(process.argv[1] ?? 'agent-ledger')],
+          dbPath: opts.db,
+          worktreesDir: worktreesDirOption(opts),
+          maxParallel: numberOption(o.maxParallel, '--max-parallel', 1, 64, true),
+        });
+        const print = opts.json === true ? printJson : printText;
+        setup.runner.onDidChange(print);
+        await setup.runner.recover();
+        if (o.once) {
+          const report = await setup.runner.poll();
+          if (!report.healthy) throw new Error('the ledger did not answer the health check');
+          await setup.runner.settled();
+        } else {
+          printErrorLines([style.dim(`runner: polling every ${intervalSeconds} s; logs in ${visible(setup.logDir)}; Ctrl-C to stop`)]);
+          const loop = setup.runner.start(intervalSeconds * 1000);
+          await new Promise<void>((resolve) => {
+            const stop = (): void => resolve();
+            process.once('SIGINT', stop);
+            process.once('SIGTERM', stop);
+          });
+          loop.dispose();
+          printErrorLines([style.dim(`runner: stopping ${setup.runner.list().length} agent(s)…`)]);
+        }
+        await setup.dispose();
+      } catch (err) {
+        process.exitCode = reportError(err, opts.json === true);
+      } finally {
+        services?.dispose();
+      }
+    });
+}
+
+/** A number option within bounds, or a coded refusal naming it. */
+function numberOption(text: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text.trim());
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    throw validationError(`${flag} takes ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${JSON.stringify(text)}`, { option: flag });
+  }
+  return n;
+}
+
+function printJson(event: RunnerEvent): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+function printText(event: RunnerEvent): void {
+  const line = textOf(event);
+  if (line) process.stdout.write(`${line}\n`);
+}
+
+function textOf(e: RunnerEvent): string {
+  switch (e.kind) {
+    case 'launched':
+      return `${style.green('launched')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${visible(e.instance.client)}, ${e.instance.executionId}, pid ${e.instance.pid})`;
+    case 'adopted':
+      return `${style.yellow('adopted')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${e.instance.executionId}, still running from a previous runner)`;
+    case 'ended': {
+      const how = e.exit.signal ? `killed by ${e.exit.signal}` : `exit ${e.exit.exitCode}`;
+      const cost = e.usage?.costUsd != null ? ` · $${e.usage.costUsd.toFixed(4)}` : '';
+      const limit = e.exit.limit ? ` · ${e.exit.limit} limit` : '';
+      return `${e.exit.exitCode === 0 && !e.exit.limit ? style.green('ended') : style.red('ended')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${e.instance.executionId}): ${how} after ${(e.exit.durationMs / 1000).toFixed(1)} s${limit}${cost}`;
+    }
+    case 'launchFailed':
+      return `${style.red('not launched')} ${visible(e.agentId)} in ${visible(e.projectId)}: ${visible(e.message)} (cooling down)`;
+    case 'error':
+      return `${style.red('runner error')}: ${visible(e.message)}`;
+  }
+}

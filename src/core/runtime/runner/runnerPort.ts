@@ -1,0 +1,99 @@
+/**
+ * What the runner asks of the ledger. The agent-PM tools (`health_check`,
+ * `list_active_projects_with_agents`, `should_start`) answer the same questions for a runner
+ * that lives in another process; `agent-ledger runner` calls the service in-process through
+ * this port, so one poll over 50 agents × 10 projects is a handful of store reads, not 500
+ * JSON-RPC round trips.
+ *
+ * As in the agent-PM contract, the runner knows projects, agents and whether an (agent,
+ * project) pair should run — never the task itself. `prepareLaunch` is the one place it learns
+ * where to run (the task's worktree) and how (the agent's client), because it must start the
+ * process there.
+ */
+import type { ClientAccess, ClientKind } from '../clients/clientLaunch';
+import type { CommandTemplate } from '../clients/commandTemplate';
+import type { RunUsage } from '../clients/runUsage';
+import type { ProcessExit, ProcessLimits } from '../processPort';
+
+export interface ActiveProject {
+  projectId: string;
+  projectName: string;
+  workingDirectory: string;
+  /** Ids of the active agents assigned to the project. */
+  agents: string[];
+}
+
+export interface StartDecision {
+  shouldStart: boolean;
+  /** The agent's client, when `shouldStart`. */
+  aiType?: string;
+}
+
+/** Where and how to start one agent instance. */
+export interface LaunchTarget {
+  agentId: string;
+  agentName: string;
+  projectId: string;
+  projectName: string;
+  /** The task the instance will get from `get_my_task`, when the ledger already knows it (its worktree is `cwd`). */
+  taskId: string | null;
+  /** Absolute working folder: the task's worktree, else the project's working directory. */
+  cwd: string;
+  /** A built-in client, or the command template of the agent's definition. */
+  client: ClientKind | CommandTemplate;
+  model?: string;
+  maxTurns?: number;
+  access?: ClientAccess;
+  /** Text the client appends to its system prompt (the agent's role). Never a secret. */
+  systemPrompt?: string;
+  limits: ProcessLimits;
+}
+
+/** A run as the ledger records it (an execution log). */
+export interface RunStart {
+  executionId: string;
+  agentId: string;
+  projectId: string;
+  taskId: string | null;
+  client: string;
+  pid: number;
+  logFile: string;
+  startedAt: string;
+}
+
+export interface RunEnd extends RunStart {
+  exit: ProcessExit;
+  /** Tokens and cost the client reported, or null (a crash, plain text output). */
+  usage: RunUsage | null;
+}
+
+export interface RunnerLedger {
+  /** False when the ledger cannot be reached: the poll is skipped. */
+  healthCheck(): Promise<boolean>;
+  listActiveProjectsWithAgents(): Promise<ActiveProject[]>;
+  shouldStart(agentId: string, projectId: string): Promise<StartDecision>;
+  /** `shouldStart` for many pairs in one read (same rules): what an in-process runner asks once per poll. */
+  startDecisions?(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]>;
+  prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget>;
+  /**
+   * A single-use secret that lets the run's MCP server log in as its (agent, project) without
+   * the passkey: it travels in the environment only, is stored as a digest, and expires.
+   */
+  issueLaunchTicket(executionId: string): Promise<string>;
+  /**
+   * Claims the (agent, project) instance for a new run, in one transaction, and opens its
+   * execution log: resolves with the execution id (`[A-Za-z0-9._-]+`, it names the run's log),
+   * or undefined when another runner (this machine or another) holds the instance with a run
+   * still open and alive. The one guarantee that a pair never runs twice, whoever polls.
+   */
+  claimInstance(target: LaunchTarget): Promise<string | undefined>;
+  /** Gives a claimed instance back when its launch failed before any process ran; the execution log says why. */
+  releaseInstance(executionId: string, reason: string): Promise<void>;
+  /** Says the runs of this runner are still watched (a claim whose heartbeat stops is taken over). */
+  heartbeat(executionIds: readonly string[]): Promise<void>;
+  /** Runs this runner (same machine and log folder) left open: what a restarted runner looks at first. */
+  openRuns(): Promise<RunStart[]>;
+  runStarted(run: RunStart): Promise<void>;
+  /** Records how the run ended and frees the (agent, project) pair if the agent did not log out. */
+  runEnded(run: RunEnd): Promise<void>;
+}

@@ -1,0 +1,88 @@
+/**
+ * Builds the runner of a workspace's ledger: the ledger side (LedgerForRunner over the services'
+ * asynchronous store port), the process supervisor, and the MCP server every instance is wired
+ * to — this same program, `agent-ledger mcp serve` with the agent-PM tools on, started by the
+ * agent's client. The CLI (`agent-ledger runner`) and the editor (Start Runner) both use it.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { McpServerLaunch } from '../../core/runtime/clients/clientLaunch';
+import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
+import { Runner } from '../../core/runtime/runner/runner';
+import type { Services } from '../../services';
+import { launchClient, readRunUsage } from '../clients/launchClient';
+import { ProcessSupervisor } from '../processSupervisor';
+
+export interface RunnerSetup {
+  /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
+  cliCommand: readonly [string, ...string[]];
+  /** `--db` as given (a file; a URL travels in AGENT_LEDGER_DB instead, never on a command line). */
+  dbPath?: string;
+  worktreesDir?: string;
+  /** The clients' environment (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  maxParallel?: number;
+}
+
+export interface LedgerRunner {
+  runner: Runner;
+  supervisor: ProcessSupervisor;
+  logDir: string;
+  /** Stops every instance (their execution logs are written) and the supervisor. */
+  dispose(): Promise<void>;
+}
+
+/** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
+export function runLogDir(services: Services): string {
+  return path.join(services.paths.dataDir, 'runs');
+}
+
+export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
+  const logDir = runLogDir(services);
+  const supervisor = new ProcessSupervisor();
+  const env = cleanEnv(setup.env ?? process.env);
+  const ledger = new LedgerForRunner({
+    engine: services.engine,
+    projects: services.projects,
+    runtime: services.runtime,
+    agents: services.agents,
+    runnerId: `${os.hostname()}:${logDir}`,
+    // The task's own worktree and a tracked session, as worker_command prepares them.
+    worktreeFor: async (taskId, agentId) => (await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false })).cwd,
+  });
+  const runner = new Runner({
+    ledger,
+    supervisor,
+    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    ledgerServer: ledgerServerFor(services, setup, env),
+    logDir,
+    env,
+    maxParallel: setup.maxParallel,
+  });
+  return {
+    runner,
+    supervisor,
+    logDir,
+    dispose: async () => {
+      await runner.stopAll();
+      await supervisor.dispose();
+    },
+  };
+}
+
+function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<Record<string, string>>): McpServerLaunch {
+  const [command, ...prefix] = setup.cliCommand;
+  const args = [...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
+  const isUrl = setup.dbPath !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(setup.dbPath);
+  if (setup.dbPath !== undefined && !isUrl) args.push('--db', path.resolve(setup.dbPath));
+  if (setup.worktreesDir !== undefined) args.push('--worktrees-dir', setup.worktreesDir);
+  // A database URL and its password reach the server by name, from the client's environment.
+  const forwardEnv = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'].filter((name) => env[name] !== undefined);
+  return { name: 'agent-ledger', command, args, forwardEnv };
+}
+
+function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+  return out;
+}
