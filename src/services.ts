@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { LedgerStore } from './store/ledgerStore';
 import { parseLedgerLocation, redactUrl } from './store/location';
@@ -26,6 +27,9 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { ChildService } from './core/children/childService';
+import { ProcessSupervisor } from './processes/processSupervisor';
+import { logReader } from './processes/logReader';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -62,7 +66,7 @@ function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/'];
+export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/', '.agent-ledger/children/'];
 
 export interface ServiceOptions {
   workspace: string;
@@ -113,6 +117,8 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Child runtimes (child_* tools of the orchestrator family): processes this server starts, recorded for every process. */
+  children: ChildService;
   dispose(): void;
 }
 
@@ -148,6 +154,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
   const engine = EmbeddedEngine.over(store);
+  const children = new ChildService({
+    engine,
+    supervisor: new ProcessSupervisor(),
+    logs: logReader,
+    workspace: paths.workspace,
+    childrenDir: path.join(paths.dataDir, 'children'),
+    env: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    clock: () => clock.now().getTime(),
+    owner: { pid: process.pid, host: os.hostname() },
+  });
   return {
     paths,
     store,
@@ -166,8 +182,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    children,
     dispose: () => {
       pipelines.dispose();
+      // Children get SIGTERM now (the server is going away); their exits are recorded while the store is open.
+      void children.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().
       void engine.close();
       store.close();

@@ -10,6 +10,7 @@ import { taskResource } from './resources/taskResource';
 import { agentResource } from './resources/agentResource';
 import { memoryResource } from './resources/memoryResource';
 import { workflowResource } from './resources/workflowResource';
+import { childLogsResource } from './resources/childLogsResource';
 
 /**
  * Every tool family the server can expose, in the order they are offered (the
@@ -36,7 +37,7 @@ export function allTools(): CatalogTool[] {
 }
 
 export function allResourceTemplates(): ResourceTemplateDefinition[] {
-  return [workflowResource, taskResource, agentResource];
+  return [workflowResource, taskResource, agentResource, childLogsResource];
 }
 
 /** Resources with one fixed URI. */

@@ -1,0 +1,115 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LogEntry, LogReaderPort } from '../runtime/processPort';
+import type { ChildRow } from './childStore';
+
+/**
+ * A child's log as the `sc://children/<id>/logs` registry gives it (the seed's
+ * `ResourceChildLogEntry`): the supervisor's JSON Lines entries with the child's correlation ids,
+ * `raw` the line as printed and `parsed` the line decoded when it is JSON (a meta entry's details).
+ */
+export interface ChildLogEntry {
+  seq: number;
+  ts: number;
+  stream: 'stdout' | 'stderr' | 'meta';
+  message: string;
+  jobId: string | null;
+  runId: string | null;
+  opId: string | null;
+  graphId: string | null;
+  nodeId: string | null;
+  childId: string;
+  raw: string | null;
+  parsed: unknown;
+}
+
+/** Where the supervisor writes a child's files: `<childrenDir>/<id>/<id>.log` and `<id>.proc.json`. */
+export function childDirOf(childrenDir: string, childId: string): string {
+  return path.join(childrenDir, childId);
+}
+
+export function childLogPathOf(childrenDir: string, childId: string): string {
+  return path.join(childDirOf(childrenDir, childId), `${childId}.log`);
+}
+
+function parsedOf(entry: LogEntry): unknown {
+  if (entry.stream === 'meta') return entry.data ?? null;
+  const text = entry.message.trim();
+  if (!(text.startsWith('{') || text.startsWith('['))) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export function toChildLogEntry(entry: LogEntry, row: Pick<ChildRow, 'child_id' | 'run_id' | 'op_id' | 'job_id' | 'graph_id' | 'node_id'>): ChildLogEntry {
+  return {
+    seq: entry.seq,
+    ts: entry.ts,
+    stream: entry.stream,
+    message: entry.message,
+    jobId: row.job_id,
+    runId: row.run_id,
+    opId: row.op_id,
+    graphId: row.graph_id,
+    nodeId: row.node_id,
+    childId: row.child_id,
+    raw: entry.stream === 'meta' ? null : entry.message,
+    parsed: parsedOf(entry),
+  };
+}
+
+/** Entries with seq > `fromSeq`, at most `limit`, and the byte offset after the last one read. */
+export async function readChildLog(reader: LogReaderPort, logFile: string, fromSeq: number, limit: number): Promise<{ entries: LogEntry[]; offset: number }> {
+  const entries: LogEntry[] = [];
+  let offset = 0;
+  for (;;) {
+    const slice = await reader.read(logFile, { offset, maxBytes: 1024 * 1024 });
+    for (const entry of slice.entries) {
+      if (entry.seq <= fromSeq) continue;
+      entries.push(entry);
+      if (entries.length >= limit) return { entries, offset: slice.nextOffset };
+    }
+    if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return { entries, offset: slice.nextOffset };
+    offset = slice.nextOffset;
+  }
+}
+
+/** Waits until the log grows past `offset` or `timeoutMs` passes. */
+export function waitForLogGrowth(reader: LogReaderPort, logFile: string, offset: number, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      follower.dispose();
+      resolve();
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    const follower = reader.follow(logFile, (entries) => entries.length > 0 && finish(), { offset, intervalMs: 100 });
+  });
+}
+
+/** The last `limit` entries, read synchronously (MCP resource reads are synchronous). */
+export function tailChildLogSync(logFile: string, limit: number): LogEntry[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(logFile, 'utf8');
+  } catch (ex) {
+    if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw ex;
+  }
+  const entries: LogEntry[] = [];
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const value = JSON.parse(line) as LogEntry;
+      if (typeof value.seq === 'number' && typeof value.message === 'string') entries.push(value);
+    } catch {
+      // a torn or foreign line
+    }
+  }
+  return entries.slice(-limit);
+}
