@@ -272,6 +272,8 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
     const states = (await c.call<{ children: Child[] }>('child_list', {})).children.map((x) => [x.child_id, x.runtime_status.state]);
     assert.deepEqual(states, [['unknown', 'failed']], 'the refused shell line and outside folder left no child');
     assert.equal(fs.existsSync(path.join(repo, 'pwned')), false);
+    const info = await c.call<{ safety: Record<string, unknown> }>('mcp_info');
+    assert.equal(info.safety.maxChildren, 16, 'mcp_info states the running cap');
   } finally {
     await c.close();
   }
