@@ -278,3 +278,34 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
     await c.close();
   }
 });
+
+test('a server that closes stops the children it started and records how they ended', async () => {
+  const repo = tempRepo();
+  const a = await connect(repo, ['--enable-orchestrator']);
+  const b = await connect(repo, ['--enable-orchestrator']);
+  try {
+    const child = await a.call<Child>('child_create', { child_id: 'orphan?', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }).catch(() => undefined);
+    assert.equal(child, undefined, 'a "?" is not allowed in a child id');
+    const started = await a.call<Child>('child_create', { child_id: 'left-behind', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
+    const pid = started.runtime_status.pid as number;
+    await a.close();
+    const gone = await until('the child to be stopped with its server', async () => {
+      try {
+        process.kill(pid, 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    assert.equal(gone, true);
+    const seen = await until('its end to be recorded', async () => {
+      const s = await b.call<Child>('child_status', { child_id: 'left-behind' });
+      return s.runtime_status.state === 'running' ? undefined : s;
+    });
+    assert.equal(seen.runtime_status.state, 'exited');
+    assert.equal(seen.runtime_status.stopped, true);
+    assert.equal(seen.runtime_status.signal, 'SIGTERM');
+  } finally {
+    await b.close();
+  }
+});

@@ -255,6 +255,7 @@ export class ChildService {
   /** Stops every child this process started (the server is going away). */
   async dispose(): Promise<void> {
     await this.o.supervisor.stopAll(1000);
+    await Promise.all(this.exitWrites.values());
   }
 
   private async launch(l: Launch): Promise<ChildOutput> {
