@@ -60,18 +60,37 @@ export function toChildLogEntry(entry: LogEntry, row: Pick<ChildRow, 'child_id' 
   };
 }
 
-/** Entries with seq > `fromSeq`, at most `limit`, and the byte offset after the last one read. */
-export async function readChildLog(reader: LogReaderPort, logFile: string, fromSeq: number, limit: number): Promise<{ entries: LogEntry[]; offset: number }> {
+/** A place in a log: every entry from `offset` on has a seq above `seq`. */
+export interface LogMark {
+  seq: number;
+  offset: number;
+}
+
+/**
+ * Entries with seq > `fromSeq`, at most `limit`, the byte offset after the last slice read, and a
+ * mark when the read went to the end of what was written: the next read from a later seq starts
+ * there instead of at the top of the file (a follower's reads stay as small as what is new).
+ */
+export async function readChildLog(
+  reader: LogReaderPort,
+  logFile: string,
+  fromSeq: number,
+  limit: number,
+  hint?: LogMark,
+): Promise<{ entries: LogEntry[]; offset: number; mark?: LogMark }> {
+  const useHint = hint !== undefined && fromSeq >= hint.seq;
+  let offset = useHint ? hint.offset : 0;
+  let lastSeq = useHint ? hint.seq : 0;
   const entries: LogEntry[] = [];
-  let offset = 0;
   for (;;) {
     const slice = await reader.read(logFile, { offset, maxBytes: 1024 * 1024 });
     for (const entry of slice.entries) {
+      lastSeq = entry.seq;
       if (entry.seq <= fromSeq) continue;
       entries.push(entry);
       if (entries.length >= limit) return { entries, offset: slice.nextOffset };
     }
-    if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return { entries, offset: slice.nextOffset };
+    if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return { entries, offset: slice.nextOffset, mark: { seq: lastSeq, offset: slice.nextOffset } };
     offset = slice.nextOffset;
   }
 }

@@ -10,9 +10,9 @@ import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, 
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
 import { childDirOf, childLogPathOf, readChildLog, tailChildLogSync, toChildLogEntry, waitForLogGrowth } from './childLogs';
-import type { ChildLogEntry } from './childLogs';
+import type { ChildLogEntry, LogMark } from './childLogs';
 import type { ChildRow, Correlation } from './childStore';
-import { countMessage, countRunning, getChild, insertChild, listChildren, manifestOf, markExited, markFailed, markStarted, recordedStatus, updateManifest } from './childStore';
+import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, manifestOf, markExited, markFailed, markStarted, recordedStatus, updateManifest } from './childStore';
 import { reconcileForeign } from './childReconcile';
 
 export interface ChildServiceOptions {
@@ -64,6 +64,8 @@ const corrOf = (input: { run_id?: string; job_id?: string; graph_id?: string; no
  */
 export class ChildService {
   private readonly exitWrites = new Map<string, Promise<void>>();
+  /** Where the last complete read of each log ended, so followers do not re-read from the top. */
+  private readonly logMarks = new Map<string, LogMark>();
   private readonly maxRunning: number;
 
   constructor(private readonly o: ChildServiceOptions) {
@@ -168,13 +170,24 @@ export class ChildService {
     if (row.state !== 'running') throw childError('E-CHILD-NOT-RUNNING', `Child ${childId} is ${row.state}.`, { child_id: childId, state: row.state });
     if (!this.owns(row)) throw this.remote(row, 'write to its input');
     const limits = JSON.parse(row.limits) as ChildLimits;
-    if (limits.messages !== null && row.messages_sent >= limits.messages) {
+    const text = typeof payload === 'string' ? (payload.endsWith('\n') ? payload : `${payload}\n`) : `${JSON.stringify(payload ?? null)}\n`;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    // The message is counted before it is written, in one transaction with the check: two racing sends cannot both pass a spent limit.
+    const sent = await this.o.engine.write(async (tx) => {
+      const current = await getChild(tx, childId);
+      const max = current ? (JSON.parse(current.limits) as ChildLimits).messages : null;
+      if (current && max !== null && current.messages_sent >= max) return null;
+      return countMessage(tx, row, bytes, call.op_id, this.o.clock());
+    });
+    if (sent === null) {
       throw childError('E-CHILD-LIMIT', `Child ${childId} has received its ${limits.messages} message(s): its messages limit is spent.`, { child_id: childId, limit: 'messages', messages: limits.messages });
     }
-    const text = typeof payload === 'string' ? (payload.endsWith('\n') ? payload : `${payload}\n`) : `${JSON.stringify(payload ?? null)}\n`;
-    await this.o.supervisor.send(childId, text);
-    const bytes = Buffer.byteLength(text, 'utf8');
-    const sent = await this.o.engine.write((tx) => countMessage(tx, row, bytes, call.op_id, this.o.clock()));
+    try {
+      await this.o.supervisor.send(childId, text);
+    } catch (err) {
+      await this.o.engine.write((tx) => uncountMessage(tx, childId, this.o.clock()));
+      throw err;
+    }
     return { ...this.corrOut(row, call.op_id), child_id: childId, sent_bytes: bytes, messages_sent: sent, messages_limit: limits.messages };
   }
 
@@ -198,14 +211,19 @@ export class ChildService {
   /** `child_logs`: entries after `fromSeq`; with none yet and the child running, waits up to `waitMs` for a line. */
   async logs(childId: string, options: { fromSeq: number; limit: number; waitMs: number }, opId: string): Promise<ChildLogsOutput> {
     const row = await this.row(childId);
-    let read = await readChildLog(this.o.logs, row.log_path, options.fromSeq, options.limit);
+    const read = async () => {
+      const result = await readChildLog(this.o.logs, row.log_path, options.fromSeq, options.limit, this.logMarks.get(childId));
+      if (result.mark) this.logMarks.set(childId, result.mark);
+      return result;
+    };
+    let slice = await read();
     let state = (await this.reconcile(row)).state;
-    if (read.entries.length === 0 && options.waitMs > 0 && state === 'running') {
-      await waitForLogGrowth(this.o.logs, row.log_path, read.offset, options.waitMs);
-      read = await readChildLog(this.o.logs, row.log_path, options.fromSeq, options.limit);
+    if (slice.entries.length === 0 && options.waitMs > 0 && state === 'running') {
+      await waitForLogGrowth(this.o.logs, row.log_path, slice.offset, options.waitMs);
+      slice = await read();
       state = (await this.reconcile(await this.row(childId))).state;
     }
-    const logs = read.entries.map((e) => toChildLogEntry(e, row));
+    const logs = slice.entries.map((e) => toChildLogEntry(e, row));
     return {
       ...this.corrOut(row, opId),
       child_id: childId,

@@ -197,6 +197,11 @@ export async function countMessage(tx: AsyncSqlWriter, row: ChildRow, bytes: num
   return Number(after?.n ?? 0);
 }
 
+/** Takes back the count of an input that could not be written. */
+export async function uncountMessage(tx: AsyncSqlWriter, childId: string, now: number): Promise<void> {
+  await tx.run('UPDATE children SET messages_sent = messages_sent - 1, updated_at = ? WHERE child_id = ? AND messages_sent > 0', [now, childId]);
+}
+
 /** The manifest of a row. */
 export function manifestOf(row: ChildRow): ChildManifest {
   return {
