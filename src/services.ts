@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LedgerStore } from './store/ledgerStore';
@@ -30,6 +31,7 @@ import { BlackboardService } from './core/coordination/blackboardService';
 import { ChildService } from './core/children/childService';
 import { ProcessSupervisor } from './processes/processSupervisor';
 import { logReader } from './processes/logReader';
+import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -163,6 +165,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     env: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },
+    ledgerServer: ledgerServerLaunch(paths, options),
   });
   return {
     paths,
@@ -192,6 +195,20 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       store.close();
     },
   };
+}
+
+/**
+ * This ledger's MCP server as a Codex child runtime starts it: the built CLI beside this bundle,
+ * under the node running us, on the same workspace and store. Unknown (undefined) when running
+ * from sources or inside the editor (whose executable is not node).
+ */
+function ledgerServerLaunch(paths: LedgerPaths, options: ServiceOptions): McpServerLaunch | undefined {
+  const cli = path.join(__dirname, 'cli.js');
+  if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
+  const args = [cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
+  if (options.dbPath !== undefined) args.push('--db', paths.dbPath);
+  if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
+  return { name: 'agent-ledger', command: process.execPath, args };
 }
 
 /**

@@ -74,7 +74,7 @@ function noPwned(...dirs: string[]): void {
 test('child_spawn_codex runs `codex exec` with its real flags; the prompt and role stay one argument', async () => {
   const repo = tempRepo();
   fs.mkdirSync(path.join(repo, 'sub'));
-  const { c, fakes } = await serverWithFakes(repo, { steps: [{ print: 'working' }] });
+  const { c, fakes } = await serverWithFakes(repo, { steps: [{ call: 'bb_set', args: { key: 'from:codex-1', value: 'written by the codex child' } }, { print: 'working' }] });
   try {
     const role = `reviewer; rm -rf / $(id)`;
     const spawned = await c.call<Child>('child_spawn_codex', {
@@ -104,7 +104,16 @@ test('child_spawn_codex runs `codex exec` with its real flags; the prompt and ro
 
     const [run] = fakes.runs();
     const expectedPrompt = `Your role: ${role}\n\n${nasty}`;
-    assert.deepEqual(run.argv, ['exec', '--json', '--sandbox=read-only', `--cd=${path.join(repo, 'sub')}`, '--model=gpt-5-codex', '--', expectedPrompt]);
+    assert.deepEqual(run.argv.slice(0, 5), ['exec', '--json', '--sandbox=read-only', `--cd=${path.join(repo, 'sub')}`, '--model=gpt-5-codex']);
+    assert.deepEqual(run.argv.slice(-2), ['--', expectedPrompt], 'the prompt is one argument after --');
+    assert.ok(run.argv.slice(5, -2).every((a, i) => (i % 2 === 0 ? a === '-c' : a.startsWith('mcp_servers.agent-ledger.'))), 'only the ledger server overrides in between');
+    assert.deepEqual(
+      run.mcpServers.map((m) => m.name),
+      ['agent-ledger'],
+    );
+    // The child used this ledger's tools: what it wrote on the blackboard is read here.
+    const written = await c.call<{ entry: { value: unknown } }>('bb_get', { key: 'from:codex-1' });
+    assert.equal(written.entry.value, 'written by the codex child');
     assert.equal(run.prompt, expectedPrompt);
     assert.equal(run.cwd, path.join(repo, 'sub'));
     const logs = (await c.call<{ logs: { stream: string; message: string; parsed: unknown }[] }>('child_logs', { child_id: 'codex-1', wait_ms: 0 })).logs;
@@ -124,9 +133,9 @@ test('child_batch_create: all or nothing; one child failing to start stops the o
   try {
     const refused = await c.fail('child_batch_create', {
       entries: [
-        { child_id: 'a', prompt: 'first', idempotency_key: 'batch-a' },
-        { child_id: 'b', prompt: 'second' },
-        { child_id: 'c', prompt: 'third', cwd: 'no-such-folder' },
+        { child_id: 'a', prompt: 'first', idempotency_key: 'batch-a', ledger_tools: false },
+        { child_id: 'b', prompt: 'second', ledger_tools: false },
+        { child_id: 'c', prompt: 'third', cwd: 'no-such-folder', ledger_tools: false },
         { child_id: 'd', prompt: 'never reached' },
       ],
     });
@@ -161,8 +170,8 @@ test('child_batch_create: all or nothing; one child failing to start stops the o
     // The rolled-back entry's key was forgotten: a retry starts it again instead of replaying a stopped child.
     const ok = await c.call<Batch>('child_batch_create', {
       entries: [
-        { child_id: 'e', prompt: 'one', idempotency_key: 'batch-e' },
-        { child_id: 'f', prompt: 'two', idempotency_key: 'batch-f' },
+        { child_id: 'e', prompt: 'one', idempotency_key: 'batch-e', ledger_tools: false },
+        { child_id: 'f', prompt: 'two', idempotency_key: 'batch-f', ledger_tools: false },
       ],
     });
     assert.equal(ok.created, 2);
@@ -178,8 +187,8 @@ test('child_batch_create: all or nothing; one child failing to start stops the o
     );
     const replay = await c.call<Batch>('child_batch_create', {
       entries: [
-        { child_id: 'e', prompt: 'one', idempotency_key: 'batch-e' },
-        { child_id: 'f', prompt: 'two', idempotency_key: 'batch-f' },
+        { child_id: 'e', prompt: 'one', idempotency_key: 'batch-e', ledger_tools: false },
+        { child_id: 'f', prompt: 'two', idempotency_key: 'batch-f', ledger_tools: false },
       ],
     });
     assert.equal(replay.created, 0);

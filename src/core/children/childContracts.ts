@@ -173,6 +173,10 @@ export const childSpawnCodexInput = z.strictObject({
   limits: childLimitsInput.optional().describe('Limits of the run; the server fills in defaults'),
   model_hint: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'a model name').optional().describe('Model for Codex (`--model`)'),
   sandbox: z.enum(['read-only', 'workspace-write']).default('workspace-write').describe("Codex's sandbox: what the child may change"),
+  ledger_tools: z
+    .boolean()
+    .default(true)
+    .describe("Give Codex this ledger's MCP server (tasks, blackboard, child runtimes) so it can coordinate with whoever started it"),
   cwd,
   metadata,
   child_id_hint: z.string().trim().min(1).max(200).optional().describe('A readable name for the child, kept in its metadata'),

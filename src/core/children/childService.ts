@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { confinedPath, mkdirConfined } from '../files/confinedPath';
 import type { LedgerEngine } from '../ports';
 import { codexLaunch } from '../runtime/clients/codexCli';
+import type { McpServerLaunch } from '../runtime/clients/clientLaunch';
 import type { LogReaderPort, ProcessExit, ProcessSupervisorPort, StdinSpec } from '../runtime/processPort';
 import { scUri } from '../coordination/scUris';
 import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
@@ -29,6 +30,8 @@ export interface ChildServiceOptions {
   /** This server process, recorded as the owner of the children it starts. */
   owner: { pid: number; host: string };
   maxRunning?: number;
+  /** This ledger's MCP server as a child starts it (`node dist/cli.js mcp serve …`), when known. */
+  ledgerServer?: McpServerLaunch;
 }
 
 /** What a launch needs once the tool's input is turned into a program and arguments. */
@@ -107,6 +110,7 @@ export class ChildService {
       model: input.model_hint,
       access: input.sandbox === 'read-only' ? 'readOnly' : 'workspaceWrite',
       appendSystemPrompt: role ? `Your role: ${role}` : undefined,
+      mcpServers: input.ledger_tools && this.o.ledgerServer ? [this.o.ledgerServer] : [],
     });
     const metadata = { ...input.metadata, ...(input.child_id_hint ? { child_id_hint: input.child_id_hint } : {}) };
     return this.launch({
