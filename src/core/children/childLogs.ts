@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { LogEntry, LogReaderPort } from '../runtime/processPort';
 import type { ChildRow } from './childStore';
 
@@ -21,15 +19,6 @@ export interface ChildLogEntry {
   childId: string;
   raw: string | null;
   parsed: unknown;
-}
-
-/** Where the supervisor writes a child's files: `<childrenDir>/<id>/<id>.log` and `<id>.proc.json`. */
-export function childDirOf(childrenDir: string, childId: string): string {
-  return path.join(childrenDir, childId);
-}
-
-export function childLogPathOf(childrenDir: string, childId: string): string {
-  return path.join(childDirOf(childrenDir, childId), `${childId}.log`);
 }
 
 function parsedOf(entry: LogEntry): unknown {
@@ -109,26 +98,4 @@ export function waitForLogGrowth(reader: LogReaderPort, logFile: string, offset:
     const timer = setTimeout(finish, timeoutMs);
     const follower = reader.follow(logFile, (entries) => entries.length > 0 && finish(), { offset, intervalMs: 100 });
   });
-}
-
-/** The last `limit` entries, read synchronously (MCP resource reads are synchronous). */
-export function tailChildLogSync(logFile: string, limit: number): LogEntry[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(logFile, 'utf8');
-  } catch (ex) {
-    if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw ex;
-  }
-  const entries: LogEntry[] = [];
-  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
-    if (!line.startsWith('{')) continue;
-    try {
-      const value = JSON.parse(line) as LogEntry;
-      if (typeof value.seq === 'number' && typeof value.message === 'string') entries.push(value);
-    } catch {
-      // a torn or foreign line
-    }
-  }
-  return entries.slice(-limit);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { confinedPath, mkdirConfined } from '../files/confinedPath';
+import { mkdirConfined } from '../files/confinedPath';
 import type { LedgerEngine } from '../ports';
 import { codexLaunch } from '../runtime/clients/codexCli';
 import type { McpServerLaunch } from '../runtime/clients/clientLaunch';
@@ -10,11 +9,13 @@ import { scUri } from '../coordination/scUris';
 import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
-import { childDirOf, childLogPathOf, readChildLog, tailChildLogSync, toChildLogEntry, waitForLogGrowth } from './childLogs';
+import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
+import { childDirOf, childLogPathOf, listChildDirsSync, readLogResourceSync, writeManifestFile } from './childFiles';
 import type { ChildRow, Correlation } from './childStore';
-import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, manifestOf, markExited, markFailed, markStarted, recordedStatus, updateManifest } from './childStore';
-import { reconcileForeign } from './childReconcile';
+import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, markExited, markFailed, markStarted, updateManifest } from './childStore';
+import { childView, correlationOf, workdirOf } from './childView';
+import { reconcileForeign, stopForeignChild } from './childReconcile';
 
 export interface ChildServiceOptions {
   engine: LedgerEngine;
@@ -77,7 +78,7 @@ export class ChildService {
 
   /** `child_create`: any program with its arguments, never through a shell. */
   async create(input: ChildCreateInput, opId: string): Promise<ChildOutput & { sent_initial_payload: boolean }> {
-    const { cwd, workdir } = this.cwdOf(input.cwd);
+    const { cwd, workdir } = workdirOf(this.o.workspace, input.cwd);
     const childId = input.child_id ?? `child-${randomUUID()}`;
     const view = await this.launch({
       childId,
@@ -101,7 +102,7 @@ export class ChildService {
 
   /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
   async spawnCodex(input: ChildSpawnCodexInput, opId: string): Promise<ChildOutput> {
-    const { cwd, workdir } = this.cwdOf(input.cwd);
+    const { cwd, workdir } = workdirOf(this.o.workspace, input.cwd);
     const role = input.role ?? null;
     const plan = codexLaunch({
       prompt: input.prompt,
@@ -180,11 +181,11 @@ export class ChildService {
     const sent = await this.o.engine.write(async (tx) => {
       const current = await getChild(tx, childId);
       const max = current ? (JSON.parse(current.limits) as ChildLimits).messages : null;
-      if (current && max !== null && current.messages_sent >= max) return null;
-      return countMessage(tx, row, bytes, call.op_id, this.o.clock());
+      if (current && max !== null && current.messages_sent >= max) return { spent: max };
+      return { sent: await countMessage(tx, row, bytes, call.op_id, this.o.clock()) };
     });
-    if (sent === null) {
-      throw childError('E-CHILD-LIMIT', `Child ${childId} has received its ${limits.messages} message(s): its messages limit is spent.`, { child_id: childId, limit: 'messages', messages: limits.messages });
+    if ('spent' in sent) {
+      throw childError('E-CHILD-LIMIT', `Child ${childId} has received its ${sent.spent} message(s): its messages limit is spent.`, { child_id: childId, limit: 'messages', messages: sent.spent });
     }
     try {
       await this.o.supervisor.send(childId, text);
@@ -192,7 +193,7 @@ export class ChildService {
       await this.o.engine.write((tx) => uncountMessage(tx, childId, this.o.clock()));
       throw err;
     }
-    return { ...this.corrOut(row, call.op_id), child_id: childId, sent_bytes: bytes, messages_sent: sent, messages_limit: limits.messages };
+    return { ...correlationOf(row, call.op_id), child_id: childId, sent_bytes: bytes, messages_sent: sent.sent, messages_limit: limits.messages };
   }
 
   /** Stops the child (SIGTERM to its group, SIGKILL after `graceMs`); an ended one is returned as is. */
@@ -229,7 +230,7 @@ export class ChildService {
     }
     const logs = slice.entries.map((e) => toChildLogEntry(e, row));
     return {
-      ...this.corrOut(row, opId),
+      ...correlationOf(row, opId),
       child_id: childId,
       uri: scUri.childLogs(childId),
       logs,
@@ -243,30 +244,12 @@ export class ChildService {
    * files of this machine (the process record gives the correlation ids), for resources/read.
    */
   readLogResource(childId: string, limit = 1000): { childId: string; logs: ChildLogEntry[] } {
-    const dir = childDirOf(this.o.childrenDir, childId);
-    let labels: Record<string, string> = {};
-    try {
-      labels = (JSON.parse(fs.readFileSync(path.join(dir, `${childId}.proc.json`), 'utf8')) as { labels?: Record<string, string> }).labels ?? {};
-    } catch {
-      if (!fs.existsSync(dir)) throw childError('E-CHILD-NOT-FOUND', `No child ${childId} has run on this machine.`, { child_id: childId });
-    }
-    const corr = { child_id: childId, run_id: labels.run_id ?? null, op_id: labels.op_id ?? null, job_id: labels.job_id ?? null, graph_id: labels.graph_id ?? null, node_id: labels.node_id ?? null };
-    return { childId, logs: tailChildLogSync(childLogPathOf(this.o.childrenDir, childId), limit).map((e) => toChildLogEntry(e, corr)) };
+    return readLogResourceSync(this.o.childrenDir, childId, limit);
   }
 
-  /** Ids of the children whose files are on this machine, newest first (at most `limit`). */
+  /** Ids of the children whose files are on this machine, most recently changed first. */
   listLogResourcesSync(limit = 100): string[] {
-    try {
-      return fs
-        .readdirSync(this.o.childrenDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => ({ id: d.name, at: fs.statSync(path.join(this.o.childrenDir, d.name)).mtimeMs }))
-        .sort((a, b) => b.at - a.at)
-        .slice(0, limit)
-        .map((d) => d.id);
-    } catch {
-      return [];
-    }
+    return listChildDirsSync(this.o.childrenDir, limit);
   }
 
   /** Stops a child this process started, for a batch rollback; records it stopped. */
@@ -316,23 +299,12 @@ export class ChildService {
     }
   }
 
-  /** A child started by another process on this machine: signal it after checking it is still that process. */
+  /** A child started by another process on this machine: stopped, and its end recorded here if its owner does not. */
   private async stopForeign(row: ChildRow, graceMs: number): Promise<void> {
-    const dir = childDirOf(this.o.childrenDir, row.child_id);
-    const record = await this.o.supervisor.readRecord(dir, row.child_id);
-    if (record) await this.o.supervisor.stopRecorded(record, { graceMs });
-    // Its owner records the exit; wait for it briefly, else record it here.
-    const deadline = Date.now() + graceMs + 3000;
-    let exit = record?.exit;
-    while (!exit && record && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      exit = (await this.o.supervisor.readRecord(dir, row.child_id))?.exit;
-    }
+    const exit = await stopForeignChild(row, this.o.supervisor, childDirOf(this.o.childrenDir, row.child_id), graceMs, this.o.clock);
     const now = this.o.clock();
-    const ended = new Date(now).toISOString();
-    const stoppedExit = exit ? { ...exit, stopped: true } : { pid: row.pid ?? 0, exitCode: null, signal: null, limit: null, stopped: true, startedAt: new Date(row.started_at ?? now).toISOString(), endedAt: ended, durationMs: 0 };
     await this.o.engine.write(async (tx) => {
-      if (!(await markExited(tx, row, stoppedExit, 'exited', now))) await tx.run('UPDATE children SET stopped = 1, updated_at = ? WHERE child_id = ?', [now, row.child_id]);
+      if (!(await markExited(tx, row, exit, 'exited', now))) await tx.run('UPDATE children SET stopped = 1, updated_at = ? WHERE child_id = ?', [now, row.child_id]);
     });
   }
 
@@ -371,43 +343,11 @@ export class ChildService {
 
   /** The manifest file, kept in step with the store (only on the machine where the child runs). */
   private async writeManifest(row: ChildRow): Promise<void> {
-    if (row.owner_host !== this.o.owner.host) return;
-    const manifest = { ...manifestOf(row), log_path: row.log_path, log_uri: scUri.childLogs(row.child_id) };
-    try {
-      await fs.promises.mkdir(path.dirname(row.manifest_path), { recursive: true, mode: 0o700 });
-      await fs.promises.writeFile(row.manifest_path, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-    } catch {
-      // The manifest is a convenience copy; the store holds the truth.
-    }
+    if (row.owner_host === this.o.owner.host) await writeManifestFile(row);
   }
 
-  private cwdOf(cwd: string | undefined): { cwd: string; workdir: string } {
-    const abs = confinedPath(this.o.workspace, cwd ?? '.');
-    const rel = path.relative(confinedPath(this.o.workspace, '.'), abs);
-    return { cwd: abs, workdir: rel === '' ? '.' : rel.split(path.sep).join('/') };
-  }
-
-  private corrOut(row: ChildRow, opId: string) {
-    return { run_id: row.run_id, op_id: opId, job_id: row.job_id, graph_id: row.graph_id, node_id: row.node_id };
-  }
-
-  private async view(rowIn: ChildRow, opId: string): Promise<ChildOutput> {
-    const row = await this.reconcile(rowIn);
-    const manifest = manifestOf(row);
-    return {
-      ...this.corrOut(row, opId),
-      child_id: row.child_id,
-      runtime_status: recordedStatus(row),
-      manifest,
-      role: row.role,
-      limits: manifest.limits,
-      attached_at: row.attached_at,
-      started_at: row.started_at,
-      workdir: row.workdir,
-      manifest_path: row.manifest_path,
-      log_path: row.log_path,
-      log_uri: scUri.childLogs(row.child_id),
-    };
+  private async view(row: ChildRow, opId: string): Promise<ChildOutput> {
+    return childView(await this.reconcile(row), opId);
   }
 }
 

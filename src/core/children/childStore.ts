@@ -1,6 +1,6 @@
 import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import type { ProcessExit } from '../runtime/processPort';
-import type { ChildLimits, ChildManifest, ChildRuntimeStatus, ChildState } from './childContracts';
+import type { ChildLimits, ChildState } from './childContracts';
 
 /**
  * The `children` table (migration v10) through the asynchronous port: plain statements valid on
@@ -200,43 +200,4 @@ export async function countMessage(tx: AsyncSqlWriter, row: ChildRow, bytes: num
 /** Takes back the count of an input that could not be written. */
 export async function uncountMessage(tx: AsyncSqlWriter, childId: string, now: number): Promise<void> {
   await tx.run('UPDATE children SET messages_sent = messages_sent - 1, updated_at = ? WHERE child_id = ? AND messages_sent > 0', [now, childId]);
-}
-
-/** The manifest of a row. */
-export function manifestOf(row: ChildRow): ChildManifest {
-  return {
-    child_id: row.child_id,
-    kind: row.kind,
-    command: row.program,
-    args: JSON.parse(row.args) as string[],
-    workdir: row.workdir,
-    role: row.role,
-    limits: JSON.parse(row.limits) as ChildLimits,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    created_at: row.created_at,
-    attached_at: row.attached_at,
-    run_id: row.run_id,
-    op_id: row.op_id,
-    job_id: row.job_id,
-    graph_id: row.graph_id,
-    node_id: row.node_id,
-  };
-}
-
-/** The runtime status of a row as recorded. */
-export function recordedStatus(row: ChildRow): ChildRuntimeStatus {
-  return {
-    state: row.state,
-    pid: row.pid,
-    started_at: row.started_at,
-    ended_at: row.ended_at,
-    exit_code: row.exit_code,
-    signal: row.signal,
-    limit: row.limit_hit,
-    stopped: row.stopped === 1,
-    messages_sent: row.messages_sent,
-    owner_pid: row.owner_pid,
-    owner_host: row.owner_host,
-    error: row.error,
-  };
 }
