@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { LedgerStore } from './store/ledgerStore';
 import { parseLedgerLocation, redactUrl } from './store/location';
@@ -32,6 +34,10 @@ import { HandoffService } from './core/handoffs/handoffService';
 import { AgentRuntimeService } from './core/runtime/agentRuntimeService';
 import { ExecutionLogService } from './core/runtime/executionLogs';
 import { TaskBriefing } from './core/handoffs/taskBriefing';
+import { ChildService } from './core/children/childService';
+import { ProcessSupervisor } from './processes/processSupervisor';
+import { logReader } from './processes/logReader';
+import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -68,7 +74,7 @@ function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/', '.agent-ledger/runs/'];
+export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/', '.agent-ledger/runs/', '.agent-ledger/children/'];
 
 export interface ServiceOptions {
   workspace: string;
@@ -131,6 +137,8 @@ export interface Services {
   executions: ExecutionLogService;
   /** The text of the agent-PM prompts (task_start, handoff_template, context_summary). */
   briefings: TaskBriefing;
+  /** Child runtimes (child_* tools of the orchestrator family): processes this server starts, recorded for every process. */
+  children: ChildService;
   dispose(): void;
 }
 
@@ -169,6 +177,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const now = (): Date => clock.now();
   const handoffs = new HandoffService(engine, agents, now);
   const executions = new ExecutionLogService(engine, now);
+  const children = new ChildService({
+    engine,
+    supervisor: new ProcessSupervisor(),
+    logs: logReader,
+    workspace: paths.workspace,
+    childrenDir: path.join(paths.dataDir, 'children'),
+    env: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    clock: () => clock.now().getTime(),
+    owner: { pid: process.pid, host: os.hostname() },
+    ledgerServer: ledgerServerLaunch(paths, options),
+  });
   return {
     paths,
     store,
@@ -193,8 +212,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
     executions,
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
+    children,
     dispose: () => {
       pipelines.dispose();
+      // Children get SIGTERM now (the server is going away); their exits are recorded while the store is open.
+      void children.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().
       void engine.close();
       store.close();
@@ -212,6 +234,20 @@ function sessionTtlSeconds(): number | undefined {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new LedgerError('ConfigError', `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`);
   return n;
+}
+
+/**
+ * This ledger's MCP server as a Codex child runtime starts it: the built CLI beside this bundle,
+ * under the node running us, on the same workspace and store. Unknown (undefined) when running
+ * from sources or inside the editor (whose executable is not node).
+ */
+function ledgerServerLaunch(paths: LedgerPaths, options: ServiceOptions): McpServerLaunch | undefined {
+  const cli = path.join(__dirname, 'cli.js');
+  if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
+  const args = [cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
+  if (options.dbPath !== undefined) args.push('--db', paths.dbPath);
+  if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
+  return { name: 'agent-ledger', command: process.execPath, args };
 }
 
 /**

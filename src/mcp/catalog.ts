@@ -15,6 +15,7 @@ import { contextResource } from './resources/contextResource';
 import { handoffResource } from './resources/handoffResource';
 import { executionResource } from './resources/executionResource';
 import { executionsResource } from './resources/executionsResource';
+import { childLogsResource } from './resources/childLogsResource';
 
 /**
  * Every tool family the server can expose, in the order they are offered (the
@@ -41,7 +42,7 @@ export function allTools(): CatalogTool[] {
 }
 
 export function allResourceTemplates(): ResourceTemplateDefinition[] {
-  return [workflowResource, taskResource, agentResource, projectResource, contextResource, handoffResource, executionResource, executionsResource];
+  return [workflowResource, taskResource, agentResource, projectResource, contextResource, handoffResource, executionResource, executionsResource, childLogsResource];
 }
 
 /** Resources with one fixed URI. */

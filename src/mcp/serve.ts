@@ -20,6 +20,9 @@ export interface ServeOptions {
   worktreesDir?: string;
 }
 
+/** How long a closing server waits for its children to stop and their ends to be recorded. */
+const childStopMs = 3000;
+
 const log = (line: string): void => console.error(`[agent-ledger] ${line}`);
 
 /**
@@ -37,23 +40,21 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const { server, dispose } = createServer(services, { families: familySet, login: ServerLogin.fromEnvironment() });
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
-  let closed = false;
-  const shutdown = (): void => {
-    if (closed) return;
-    closed = true;
-    dispose();
-    services.dispose();
-  };
-  server.onclose = shutdown;
+  let closing: Promise<void> | undefined;
+  // Children this server started are stopped and their ends recorded (bounded) before the store closes.
+  const shutdown = (): Promise<void> =>
+    (closing ??= Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]).then(() => {
+      dispose();
+      services.dispose();
+    }));
+  server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);
   process.stdin.on('end', () => {
-    shutdown();
-    process.exit(0);
+    void shutdown().finally(() => process.exit(0));
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      shutdown();
-      process.exit(0);
+      void shutdown().finally(() => process.exit(0));
     });
   }
   await server.connect(transport);

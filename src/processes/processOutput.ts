@@ -38,6 +38,13 @@ export class ProcessOutput {
     this.framers = { stdout: new LineFramer(options.redactor), stderr: new LineFramer(options.redactor) };
   }
 
+  /** A new output budget (undefined: none); already exceeded, the output is cut off at once. */
+  setBudget(maxOutputBytes: number | undefined): void {
+    this.options.maxOutputBytes = maxOutputBytes;
+    if (maxOutputBytes === undefined || this.cutOff || this.ended) return;
+    if (this.bytes.stdout + this.bytes.stderr > maxOutputBytes) this.cutOffNow(maxOutputBytes);
+  }
+
   /** A chunk read from the child. */
   data(stream: Stream, chunk: Buffer): void {
     this.bytes[stream] += chunk.length;
@@ -50,11 +57,7 @@ export class ProcessOutput {
       // Log what still fits, then nothing more.
       const fits = chunk.length - (used - budget);
       if (fits > 0) this.write(stream, this.framers[stream].push(chunk.subarray(0, fits)));
-      // A held-back tail that could have become a secret is dropped with the rest.
-      this.flushAll(false);
-      this.cutOff = true;
-      this.log.meta(`output limit of ${budget} bytes reached: the rest of the output is not logged`, { limit: 'outputBytes', maxOutputBytes: budget });
-      this.options.onLimit();
+      this.cutOffNow(budget);
       return;
     }
     this.write(stream, this.framers[stream].push(chunk));
@@ -74,6 +77,14 @@ export class ProcessOutput {
     this.ended = true;
     if (final) this.log.meta(final.message, final.data);
     this.log.close();
+  }
+
+  private cutOffNow(budget: number): void {
+    // A held-back tail that could have become a secret is dropped with the rest.
+    this.flushAll(false);
+    this.cutOff = true;
+    this.log.meta(`output limit of ${budget} bytes reached: the rest of the output is not logged`, { limit: 'outputBytes', maxOutputBytes: budget });
+    this.options.onLimit();
   }
 
   private flushAll(atEnd: boolean): void {

@@ -10,6 +10,7 @@ import { ProcessError } from '../core/runtime/processErrors';
 import type {
   Liveness,
   ProcessExit,
+  ProcessLimits,
   ProcessRecord,
   ProcessSpec,
   ProcessStatus,
@@ -50,6 +51,10 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
 
   closeInput(id: string): void {
     this.get(id).closeInput();
+  }
+
+  updateLimits(id: string, limits: ProcessLimits): void {
+    this.get(id).updateLimits(limits);
   }
 
   async stop(id: string, options: { graceMs?: number } = {}): Promise<ProcessExit> {

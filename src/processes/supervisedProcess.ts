@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ProcessError } from '../core/runtime/processErrors';
-import type { LimitKind, ProcessExit, ProcessRecord, ProcessSpec, ProcessStatus, RunningProcess } from '../core/runtime/processPort';
+import type { LimitKind, ProcessExit, ProcessLimits, ProcessRecord, ProcessSpec, ProcessStatus, RunningProcess } from '../core/runtime/processPort';
 import type { Redactor } from './lineFramer';
 import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess, probeProcessSync, startTokensSupported } from './processIdentity';
@@ -31,6 +31,8 @@ export class SupervisedProcess implements RunningProcess {
   private readonly output: ProcessOutput;
   private readonly startedAtMs = Date.now();
   private readonly graceMs: number;
+  /** The limits in force (the spec's, until updateLimits). */
+  private limits: ProcessLimits;
   private limitHit: LimitKind | null = null;
   private stopped = false;
   private terminating = false;
@@ -46,6 +48,7 @@ export class SupervisedProcess implements RunningProcess {
   ) {
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.graceMs = plan.spec.limits?.killGraceMs ?? defaultGraceMs;
+    this.limits = { ...plan.spec.limits };
     this.output = new ProcessOutput({
       logFile: plan.logFile,
       redactor: plan.redactor,
@@ -89,6 +92,16 @@ export class SupervisedProcess implements RunningProcess {
 
   closeInput(): void {
     this.child.stdin?.end();
+  }
+
+  /** New limits for a running process; one already passed ends the run now. */
+  updateLimits(limits: ProcessLimits): void {
+    if (!this.running) throw new ProcessError('notRunning', `Process ${this.id} has ended.`, { id: this.id });
+    this.limits = { ...limits, killGraceMs: this.graceMs };
+    this.output.log.meta('limits changed', { wallClockMs: limits.wallClockMs ?? null, maxOutputBytes: limits.maxOutputBytes ?? null, idleMs: limits.idleMs ?? null });
+    this.armWallClock();
+    this.armIdle();
+    this.output.setBudget(limits.maxOutputBytes);
   }
 
   /** Stops the process (graceful, then forced) and resolves with how it ended. */
@@ -161,22 +174,30 @@ export class SupervisedProcess implements RunningProcess {
     else if (spec.stdin?.kind === 'pipe' && spec.stdin.initial) child.stdin?.write(spec.stdin.initial);
     child.on('exit', (code, signal) => this.leaderExited(code, signal));
     child.on('close', () => this.finish());
-    const wallClockMs = spec.limits?.wallClockMs;
-    if (wallClockMs !== undefined) this.timers.wall = setTimeout(() => this.hitLimit('wallClock'), wallClockMs);
+    this.armWallClock();
     this.armIdle();
   }
 
+  /** The wall clock counts from spawn, whatever the limit in force. */
+  private armWallClock(): void {
+    clearTimeout(this.timers.wall);
+    const wallClockMs = this.limits.wallClockMs;
+    if (wallClockMs === undefined || !this.running || this.leaderExit) return;
+    this.timers.wall = setTimeout(() => this.hitLimit('wallClock'), Math.max(0, this.startedAtMs + wallClockMs - Date.now()));
+  }
+
   private armIdle(): void {
-    const idleMs = this.plan.spec.limits?.idleMs;
-    if (idleMs === undefined || !this.running || this.leaderExit) return;
     clearTimeout(this.timers.idle);
-    this.timers.idle = setTimeout(() => this.hitLimit('idle'), idleMs);
+    const idleMs = this.limits.idleMs;
+    if (idleMs === undefined || !this.running || this.leaderExit) return;
+    const since = this.output.lastOutputAt ?? this.startedAtMs;
+    this.timers.idle = setTimeout(() => this.hitLimit('idle'), Math.max(0, since + idleMs - Date.now()));
   }
 
   private hitLimit(kind: LimitKind): void {
     if (this.limitHit || this.stopped || this.leaderExit || !this.running) return;
     this.limitHit = kind;
-    const limits = this.plan.spec.limits ?? {};
+    const limits = this.limits;
     const what = { wallClock: `wall-clock limit of ${limits.wallClockMs} ms`, idle: `no output for ${limits.idleMs} ms`, outputBytes: `output limit of ${limits.maxOutputBytes} bytes` }[kind];
     this.output.log.meta(`${what} reached: SIGTERM to the process group`, { limit: kind, graceMs: this.graceMs });
     this.terminate(this.graceMs);

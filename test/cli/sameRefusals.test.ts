@@ -70,6 +70,17 @@ const noCliCommand: Record<string, string> = {
   create_handoff: 'an agent hands work to another agent',
   accept_handoff: 'an agent accepts work handed to it',
   get_pending_handoffs: 'a bounded wait for an agent; no CLI command yet',
+  child_create: 'a child runtime lives as long as the server process that starts it; no CLI command',
+  child_spawn_codex: 'a child runtime lives as long as the server process that starts it; no CLI command',
+  child_batch_create: 'child runtimes live as long as the server process that starts them; no CLI command',
+  child_attach: 'adjusts a child runtime of an agent’s server; no CLI command yet',
+  child_set_role: 'adjusts a child runtime of an agent’s server; no CLI command yet',
+  child_set_limits: 'changes live limits, which only the server that started the child can apply; no CLI command',
+  child_status: 'child runtimes are an agent’s tool; no CLI command yet',
+  child_list: 'child runtimes are an agent’s tool; no CLI command yet',
+  child_send: 'writes to a child’s input, which only the server that started it holds; no CLI command',
+  child_kill: 'child runtimes are an agent’s tool; no CLI command yet',
+  child_logs: 'a bounded wait for an agent; no CLI command yet',
   pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
 };
 

@@ -213,6 +213,12 @@ export interface ProcessSupervisorPort {
   /** Closes the stdin pipe (end-of-file for the child). */
   closeInput(id: string): void;
   /**
+   * Replaces the limits of a running process (`killGraceMs` excepted): the wall clock still counts
+   * from spawn, the output budget from the first byte, the silence from the last output; a limit
+   * already passed ends the run at once.
+   */
+  updateLimits(id: string, limits: ProcessLimits): void;
+  /**
    * Stops a process: stdin closed, SIGTERM to its group, SIGKILL after `graceMs` (default the
    * spec's `killGraceMs`). Resolves with how it ended; an already ended one resolves at once.
    */

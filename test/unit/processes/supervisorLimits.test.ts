@@ -58,3 +58,23 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 3000): Promi
   const deadline = Date.now() + timeoutMs;
   while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
+
+test('updateLimits: a shorter wall clock still counts from spawn, and a budget below what was printed cuts the output at once', async () => {
+  const sup = supervisor();
+  const t0 = Date.now();
+  const slow = await sup.start(childSpec('idle', [], { limits: { wallClockMs: 60_000, killGraceMs: 300 } }));
+  await new Promise((r) => setTimeout(r, 300));
+  sup.updateLimits(slow.id, { wallClockMs: 700 });
+  const exit = await slow.exited;
+  assert.equal(exit.limit, 'wallClock');
+  assert.ok(exit.durationMs >= 700 && Date.now() - t0 < 10_000, `ran ${exit.durationMs} ms`);
+  const { entries } = await readLog(exit.logFile);
+  assert.ok(entries.some((e) => e.stream === 'meta' && e.message === 'limits changed'));
+  assert.throws(() => sup.updateLimits(slow.id, { wallClockMs: 1 }), /has ended/);
+
+  const ticking = await sup.start(childSpec('ticks', ['1000', '20'], { limits: { wallClockMs: 60_000, killGraceMs: 300 } }));
+  await new Promise((r) => setTimeout(r, 400));
+  sup.updateLimits(ticking.id, { wallClockMs: 60_000, maxOutputBytes: 10 });
+  const cut = await ticking.exited;
+  assert.equal(cut.limit, 'outputBytes');
+});

@@ -4,6 +4,7 @@ import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../version';
 import { serverLimits } from '../../limits';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_WALLCLOCK_MS, MAX_RUNNING_CHILDREN } from '../../../core/children/childLimits';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
 
@@ -54,6 +55,11 @@ export const mcpInfoTool = defineTool({
         // A pipeline checkpoint waits for a person unless the server was started with --allow-agent-checkpoints.
         humanCheckpointsEnforced: !services.pipelines.allowsAgentCheckpoints,
         agentCheckpointDecisions: services.pipelines.allowsAgentCheckpoints,
+        // Child runtimes (the seed's ChildSafetyOptions): memory and CPU are not measured by the server.
+        maxChildren: MAX_RUNNING_CHILDREN,
+        memoryLimitMb: null,
+        cpuPercent: null,
+        childDefaults: { wallclockMs: DEFAULT_WALLCLOCK_MS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
       },
       limits: {
         maxInputBytes: serverLimits.maxInputBytes,
