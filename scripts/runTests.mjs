@@ -35,7 +35,8 @@ function find(dir) {
 
 const dirs = suite === 'all' ? ['test/unit', 'test/mcp', 'test/cli'] : [`test/${suite}`];
 let files = dirs.flatMap(find).sort();
-if (only) files = files.filter((f) => f.includes(only));
+// --only takes a substring or a regular expression (`--only 'pm|runner'`).
+if (only) files = files.filter((f) => f.includes(only) || new RegExp(only).test(f));
 if (files.length === 0) {
   console.error(`no test files found in ${dirs.join(', ')}`);
   process.exit(1);
