@@ -26,6 +26,8 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { createSchedulingServices } from './core/scheduling/schedulingServices';
+import type { SchedulingServices } from './core/scheduling/schedulingServices';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -113,6 +115,8 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Stigmergy, contract-net and the knowledge graph (stig_*, cnp_*, kg_* tools), over the asynchronous port. */
+  scheduling: SchedulingServices;
   dispose(): void;
 }
 
@@ -166,6 +170,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().
