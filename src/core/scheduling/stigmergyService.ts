@@ -4,7 +4,7 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { areaBounds, markTypeTask, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
 import { rollUpToFolders } from './stigmergyAreas';
-import { batchMark, createField, decay, normaliseNodeId, pointValues } from './stigmergyField';
+import { batchMark, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
 import { snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
@@ -78,7 +78,8 @@ export class StigmergyService {
 
   /** stig_mark: adds one mark. */
   async mark(entry: StigMarkEntry): Promise<StigChange> {
-    return (await this.batch([entry]))[0];
+    markField(createField(this.config), entry, this.clock()); // a bad entry throws its own code (E-STIG-TYPE, …) before any write
+    return (await this.batch([entry], 'mark'))[0];
   }
 
   /**
@@ -92,9 +93,11 @@ export class StigmergyService {
       const now = this.clock();
       await purgeEnded(tx);
       const nodes = [...new Set(entries.map((e) => normaliseNodeId(e.node_id)))];
-      const field = this.faded(await pointsOfNodes(tx, nodes), now);
-      const { field: next, changes } = batchMark(field, entries, now);
-      await storeNodes(tx, next, nodes);
+      const stored = await pointsOfNodes(tx, nodes);
+      // Faded to now and stamped now, so the mark adds to what is left rather than reviving old pressure.
+      const field = this.faded(stored, now, true);
+      const { changes } = batchMark(field, entries, now);
+      await storeChanges(tx, stored, field, changes);
       await appendStigEvent(tx, kind, now, { changes: changes.length, nodes: nodes.slice(0, 20) });
       await this.changed(tx, now);
       return changes;
@@ -184,13 +187,13 @@ export class StigmergyService {
   }
 
   /** Marks faded to `now` with the configured half-life; negligible ones dropped; times kept. */
-  private faded(points: readonly StigPoint[], now: number): StigmergyField {
+  private faded(points: readonly StigPoint[], now: number, restamp = false): StigmergyField {
     const h = this.config.half_life_ms;
     const kept: StigPoint[] = [];
     for (const p of points) {
       const elapsed = now - p.updated_at;
       const intensity = h !== null && elapsed > 0 ? p.intensity * Math.pow(0.5, elapsed / h) : p.intensity;
-      if (intensity > this.config.evaporation_floor) kept.push({ ...p, intensity });
+      if (intensity > this.config.evaporation_floor) kept.push({ ...p, intensity, updated_at: restamp ? Math.max(now, p.updated_at) : p.updated_at });
     }
     return createField(this.config, kept);
   }
@@ -210,22 +213,27 @@ async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Prom
   return out;
 }
 
-/** Stores the points of `nodes` as they are in `next` (faded ones rewritten, evaporated ones deleted). */
-async function storeNodes(tx: AsyncSqlWriter, next: StigmergyField, nodes: readonly string[]): Promise<void> {
-  const wanted = new Set(nodes);
-  const keep = new Set<string>();
-  for (const p of pointValues(next)) {
-    if (!wanted.has(p.node_id)) continue;
-    keep.add(`${p.node_id}\u0000${p.type}`);
+/**
+ * Stores the marks a batch changed, and deletes the stored marks of those nodes that faded away
+ * (`faded` dropped them). Untouched marks keep their stored intensity and time: reads fade them
+ * the same way.
+ */
+async function storeChanges(tx: AsyncSqlWriter, stored: readonly StigPoint[], faded: StigmergyField, changes: readonly StigChange[]): Promise<void> {
+  const written = new Map<string, StigPoint>();
+  for (const c of changes) written.set(`${c.point.node_id}\u0000${c.point.type}`, c.point);
+  for (const p of written.values()) {
     await tx.run(
       `INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (node_id, type) DO UPDATE SET intensity = excluded.intensity, updated_at = excluded.updated_at, task_id = excluded.task_id`,
       [p.node_id, p.type, p.intensity, p.updated_at, markTaskId(p.type)],
     );
   }
-  // Stored marks of these nodes that faded away (the faded field dropped them) are deleted.
-  const stored = await pointsOfNodes(tx, nodes);
-  for (const p of stored) if (!keep.has(`${p.node_id}\u0000${p.type}`)) await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
+  const alive = new Set<string>();
+  for (const p of pointValues(faded)) alive.add(`${p.node_id}\u0000${p.type}`);
+  for (const p of stored) {
+    const key = `${p.node_id}\u0000${p.type}`;
+    if (!alive.has(key) && !written.has(key)) await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
+  }
 }
 
 /** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
