@@ -41,8 +41,6 @@ interface PointRow {
 }
 
 const finished = "('done', 'failed', 'cancelled')";
-/** Marks that still count: no task, or a task that has not ended. */
-const liveJoin = `FROM stig_points p LEFT JOIN tasks t ON t.id = p.task_id WHERE (p.task_id IS NULL OR t.status IS NULL OR t.status NOT IN ${finished})`;
 
 function toPoint(row: PointRow): StigPoint {
   return { node_id: row.node_id, type: row.type, intensity: Number(row.intensity), updated_at: Number(row.updated_at) };
@@ -62,6 +60,8 @@ export function markTaskId(type: string): number | null {
 export class StigmergyService {
   readonly config: StigmergyConfig;
   private readonly hooks: FieldChangeHook[] = [];
+  /** The stored marks as last read, and the stig_clock version they were read at. */
+  private cache: { version: number; points: { point: StigPoint; taskId: number | null }[]; taskIds: number[] } | null = null;
 
   constructor(
     private readonly engine: LedgerEngine,
@@ -130,10 +130,31 @@ export class StigmergyService {
     });
   }
 
-  /** The field as it stands now: live marks, faded by the half-life. */
+  /**
+   * The field as it stands now: live marks, faded by the half-life. The stored marks are read
+   * again only when stig_clock moved (another process or this one changed them); which of their
+   * tasks ended is asked every time.
+   */
   async field(): Promise<StigmergyField> {
-    const rows = await this.engine.read((db) => db.all<PointRow>(`SELECT p.node_id, p.type, p.intensity, p.updated_at ${liveJoin}`));
-    return this.faded(rows.map(toPoint), this.clock());
+    const live = await this.engine.read(async (db) => {
+      const clock = await db.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1');
+      const version = Number(clock?.version ?? 0);
+      if (!this.cache || this.cache.version !== version) {
+        const rows = await db.all<PointRow & { task_id: number | null }>('SELECT node_id, type, intensity, updated_at, task_id FROM stig_points');
+        const points = rows.map((r) => ({ point: toPoint(r), taskId: r.task_id === null ? null : Number(r.task_id) }));
+        this.cache = { version, points, taskIds: [...new Set(points.flatMap((p) => (p.taskId === null ? [] : [p.taskId])))] };
+      }
+      const ended = new Set<number>();
+      const ids = this.cache.taskIds;
+      for (let i = 0; i < ids.length; i += 500) {
+        const slice = ids.slice(i, i + 500);
+        const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
+        for (const r of rows) ended.add(Number(r.id));
+      }
+      const cached = this.cache.points;
+      return ended.size === 0 ? cached.map((p) => p.point) : cached.filter((p) => p.taskId === null || !ended.has(p.taskId)).map((p) => p.point);
+    });
+    return this.faded(live, this.clock());
   }
 
   /** stig_snapshot. */
@@ -199,6 +220,7 @@ export class StigmergyService {
   }
 
   private async changed(tx: AsyncSqlWriter, now: number): Promise<void> {
+    await bumpClock(tx);
     for (const hook of this.hooks) await hook(tx, now);
   }
 }
@@ -238,7 +260,13 @@ async function storeChanges(tx: AsyncSqlWriter, stored: readonly StigPoint[], fa
 
 /** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
 async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
-  await tx.run(`DELETE FROM stig_points WHERE task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`);
+  const { changes } = await tx.run(`DELETE FROM stig_points WHERE task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`);
+  if (changes > 0) await bumpClock(tx);
+}
+
+/** Every change of stig_points bumps stig_clock (processes reread the marks when it moved). */
+export async function bumpClock(tx: AsyncSqlWriter): Promise<void> {
+  await tx.run('INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1');
 }
 
 async function appendStigEvent(tx: AsyncSqlWriter, kind: string, now: number, payload: Record<string, unknown>): Promise<number> {

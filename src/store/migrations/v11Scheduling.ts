@@ -1,7 +1,8 @@
 /**
  * v11: scheduling (issue 12). Times are epoch milliseconds.
  * - stig_points: the stigmergy field, one row per (node, type) mark; `task_id` is set for the
- *   marks of a ledger task (`scope:task-12`, `changed:task-12`) so they go when the task ends.
+ *   marks of a ledger task (`scope:task-12`, `changed:task-12`) so they go when the task ends;
+ *   stig_clock: one row whose version every change of stig_points bumps.
  * - cnp_calls: contract-net calls; the whole call as JSON in `call`, with the columns the
  *   scheduler filters on (status, task, awarded agent, the scope the task will write).
  * - cnp_watcher: the one row of the watcher that keeps open calls in step with the field.
@@ -19,6 +20,11 @@ export const v11Scheduling: readonly string[] = [
     PRIMARY KEY (node_id, type)
   )`,
   'CREATE INDEX stig_points_by_task ON stig_points(task_id)',
+  // Bumped by every write that changes stig_points: a process reuses the marks it read while it is unchanged.
+  `CREATE TABLE stig_clock (
+    id INTEGER PRIMARY KEY,
+    version INTEGER NOT NULL
+  )`,
   `CREATE TABLE cnp_calls (
     call_id TEXT PRIMARY KEY,
     task_id INTEGER NOT NULL,
