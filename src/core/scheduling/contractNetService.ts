@@ -60,6 +60,11 @@ export class ContractNetService {
       if (['done', 'failed', 'cancelled'].includes(task.status)) {
         throw stateError(`${taskKey(taskId)} is ${task.status}: only a task that has not ended can be put out for bids`, { error: 'E-CNP-TASK-ENDED', taskId });
       }
+      const pending = await tx.get<{ call_id: string; status: string }>("SELECT call_id, status FROM cnp_calls WHERE task_id = ? AND status IN ('open', 'awarded') ORDER BY announced_at DESC", [taskId]);
+      if (pending) {
+        const hint = pending.status === 'open' ? 'bid on it with cnp_bid or award it with cnp_award' : 'it ends when the task does';
+        throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, { error: 'E-CNP-ANNOUNCED', taskId, callId: pending.call_id, status: pending.status });
+      }
       await this.flushDue(tx, field, definitions, now);
       const { running, load } = await runningState(tx);
       const agents = agentsFromDefinitions(definitions, load);

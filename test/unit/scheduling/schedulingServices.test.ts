@@ -98,6 +98,11 @@ for (const engineCase of engineCases) {
       const assignee = await engine.read((db) => db.get<{ assignee: string }>('SELECT assignee FROM tasks WHERE id = ?', [t3]));
       assert.equal(assignee?.assignee, 'bob');
 
+      await assert.rejects(
+        s.contractNet.announce({ ...base, task_id: `task-${t2}`, writeScope: ['src/api/**'] }),
+        (e: LedgerError) => e.data?.error === 'E-CNP-ANNOUNCED' && e.data?.callId === api.call_id,
+        'a task with an awarded call is not put out for bids again',
+      );
       const forced = await s.contractNet.award({ call_id: conflict.call_id, allowOverlap: true });
       assert.equal(forced.conflicts[0].runningTaskId, `task-${running}`);
       await assert.rejects(s.contractNet.award({ call_id: conflict.call_id, agent_id: 'bob', allowOverlap: false }), (e: LedgerError) => e.data?.error === 'E-CNP-AWARDED');
