@@ -88,7 +88,7 @@ export class ContractNetService {
         now,
       );
       const subject = { callId: call.call_id, taskId, correlation: call.correlation };
-      await appendCnpEvent(tx, 'cnp.announced', now, subject, { task_id: call.task_id, bids: call.bids.length, auto_bid_enabled: call.auto_bid_enabled, writeScope });
+      await appendCnpEvent(tx, 'cnp_call_announced', now, subject, { task_id: call.task_id, bids: call.bids.length, auto_bid_enabled: call.auto_bid_enabled, writeScope });
       if (!input.award) {
         await saveCall(tx, call, taskId, writeScope, now);
         return announceResult({ call, deferred: true }, { idempotent: false, key: input.idempotency_key ?? null });
@@ -112,7 +112,7 @@ export class ContractNetService {
       const next = placeBid(call, { agent_id: input.agent_id, cost: input.cost, metadata: input.metadata }, agentsFromDefinitions(definitions, load), now);
       const taskId = parseId('task', next.task_id);
       await saveCall(tx, next, taskId, next.writeScope, now);
-      await appendCnpEvent(tx, 'cnp.bid', now, { callId: next.call_id, taskId, correlation: next.correlation }, { agent_id: input.agent_id, cost: input.cost });
+      await appendCnpEvent(tx, 'cnp_bid_recorded', now, { callId: next.call_id, taskId, correlation: next.correlation }, { agent_id: input.agent_id, cost: input.cost });
       return next;
     });
   }
@@ -152,7 +152,7 @@ export class ContractNetService {
       const result = refreshCallBounds(call, bounds, { refresh_auto_bids: input.refresh_auto_bids, include_new_agents: input.include_new_agents }, agentsFromDefinitions(definitions, load), now);
       const taskId = parseId('task', call.task_id);
       await saveCall(tx, result.call, taskId, result.call.writeScope, now);
-      await appendCnpEvent(tx, 'cnp.bounds_refreshed', now, { callId: call.call_id, taskId, correlation: call.correlation }, { refreshed_agents: result.refreshedAgents, pheromone_bounds: bounds });
+      await appendCnpEvent(tx, 'cnp_call_bounds_updated', now, { callId: call.call_id, taskId, correlation: call.correlation }, { refreshed_agents: result.refreshedAgents, pheromone_bounds: bounds });
       return refreshBoundsResult(result);
     });
   }
@@ -197,7 +197,7 @@ export class ContractNetService {
       for (const row of rows) {
         const call = { ...(JSON.parse(row.call) as CnpCall), status: 'completed' as const };
         await saveCall(tx, call, taskId, JSON.parse(row.scope) as string[], now);
-        await appendCnpEvent(tx, 'cnp.completed', now, { callId: call.call_id, taskId, correlation: call.correlation }, { agent_id: call.awarded_agent_id });
+        await appendCnpEvent(tx, 'cnp_call_completed', now, { callId: call.call_id, taskId, correlation: call.correlation }, { agent_id: call.awarded_agent_id });
       }
     });
   }
@@ -207,7 +207,7 @@ export class ContractNetService {
     const subject = { callId: call.call_id, taskId, correlation: call.correlation };
     if (outcome.decision === null) {
       await saveCall(tx, call, taskId, call.writeScope, now);
-      await appendCnpEvent(tx, 'cnp.award_blocked', now, subject, { reason: outcome.reason, conflicts: outcome.conflicts.length });
+      await appendCnpEvent(tx, 'cnp_call_award_blocked', now, subject, { reason: outcome.reason, conflicts: outcome.conflicts.length });
       return;
     }
     const agent = agents.find((a) => a.id === outcome.decision!.agent_id);
@@ -215,7 +215,7 @@ export class ContractNetService {
     await saveCall(tx, call, taskId, scope, now);
     await assignTask(tx, taskId, workflowId === null ? null : Number(workflowId), outcome.decision.agent_id, now);
     const overridden = outcome.ranked.find((r) => r.bid.agent_id === outcome.decision!.agent_id)?.conflicts ?? [];
-    await appendCnpEvent(tx, 'cnp.awarded', now, subject, {
+    await appendCnpEvent(tx, 'cnp_call_awarded', now, subject, {
       agent_id: outcome.decision.agent_id,
       cost: outcome.decision.cost,
       effective_cost: outcome.decision.effective_cost,

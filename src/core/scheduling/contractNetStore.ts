@@ -111,7 +111,12 @@ export async function assignTask(tx: AsyncSqlWriter, taskId: number, workflowId:
   ]);
 }
 
-/** Appends a contract-net event (`cnp.<kind>`), with the call's correlation ids on their columns. */
+/**
+ * Appends a contract-net event, with the call's correlation ids on their columns. `kind` is the
+ * public implementation's message (`cnp_call_announced`, `cnp_bid_recorded`, `cnp_call_awarded`,
+ * `cnp_call_bounds_updated`, `cnp_call_completed`; ours: `cnp_call_award_blocked`), repeated as
+ * `msg` with `cat: "contract_net"` in the payload.
+ */
 export async function appendCnpEvent(
   tx: AsyncSqlWriter,
   kind: string,
@@ -129,7 +134,7 @@ export async function appendCnpEvent(
       subject.taskId,
       'contract_net',
       subject.callId,
-      JSON.stringify({ call_id: subject.callId, ...payload }),
+      JSON.stringify({ cat: 'contract_net', msg: kind, call_id: subject.callId, ...payload }),
       c?.run_id ?? null,
       c?.op_id ?? null,
       c?.job_id ?? null,

@@ -65,19 +65,19 @@ export class KnowledgeService {
 
   /** kg_query: a motif with * wildcards, paged by insertion order. */
   async query(pattern: KgPattern, options: { limit?: number; order?: 'asc' | 'desc'; cursor?: number }): Promise<KgQueryResult> {
-    await this.feedFromLedger();
+    await this.catchUp();
     return queryTriples(await this.graph(), pattern, options);
   }
 
   /** kg_export: the whole graph, paged. */
   async export(options: { limit?: number; cursor?: number }): Promise<KgExportResult> {
-    await this.feedFromLedger();
+    await this.catchUp();
     return exportTriples(await this.graph(), options);
   }
 
   /** kg_suggest_plan: fragments of the plan recorded for the goal, with coverage and rationale. */
   async suggestPlan(goal: string, context: SuggestContext = {}): Promise<PlanSuggestion> {
-    await this.feedFromLedger();
+    await this.catchUp();
     return suggestPlan(await this.graph(), goal, context);
   }
 
@@ -85,6 +85,14 @@ export class KnowledgeService {
   async graph(): Promise<KnowledgeGraph> {
     const rows = await this.engine.read((db) => db.all<TripleRow>(`SELECT ${tripleColumns} FROM kg_triples ORDER BY id`));
     return createKnowledgeGraph(rows.map(toTriple));
+  }
+
+  /**
+   * Feeds what finished since the last call before a read. Best effort: a ledger this process
+   * may not write (read-only) still answers from the triples already stored.
+   */
+  private async catchUp(): Promise<void> {
+    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add finished workflows to the knowledge graph:', err instanceof Error ? err.message : err));
   }
 
   /** Turns finished workflows that are new or changed since they were last fed into triples; how many were fed. */

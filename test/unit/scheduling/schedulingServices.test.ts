@@ -97,6 +97,11 @@ for (const engineCase of engineCases) {
       assert.equal(docs.awarded_agent_id, 'bob', 'alice can not write docs/**');
       const assignee = await engine.read((db) => db.get<{ assignee: string }>('SELECT assignee FROM tasks WHERE id = ?', [t3]));
       assert.equal(assignee?.assignee, 'bob');
+      const awarded = await engine.read((db) => db.all<{ payload: string }>("SELECT payload FROM events WHERE kind = 'cnp_call_awarded' ORDER BY seq"));
+      assert.deepEqual(
+        awarded.map((e) => (({ cat, msg, agent_id }) => [cat, msg, agent_id])(JSON.parse(e.payload) as Record<string, string>)),
+        [['contract_net', 'cnp_call_awarded', 'alice'], ['contract_net', 'cnp_call_awarded', 'bob']],
+      );
 
       await assert.rejects(
         s.contractNet.announce({ ...base, task_id: `task-${t2}`, writeScope: ['src/api/**'] }),
