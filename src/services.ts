@@ -26,6 +26,12 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { ProjectService } from './core/projects/projectService';
+import { ProjectTaskService } from './core/projects/projectTaskService';
+import { HandoffService } from './core/handoffs/handoffService';
+import { AgentRuntimeService } from './core/runtime/agentRuntimeService';
+import { ExecutionLogService } from './core/runtime/executionLogs';
+import { TaskBriefing } from './core/handoffs/taskBriefing';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
 
@@ -115,6 +121,18 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Projects of the agent PM (a folder of the workspace with agents assigned), over the asynchronous port. */
+  projects: ProjectService;
+  /** The agent PM's task and agent tools (list_tasks, assign_task, get_agent_profile…), over the same tasks. */
+  projectTasks: ProjectTaskService;
+  /** Task contexts and handoffs between agents. */
+  handoffs: HandoffService;
+  /** The runner's and agent instances' API: should_start, authenticate, get_my_task, report_completed. */
+  runtime: AgentRuntimeService;
+  /** Execution logs of agent runs. */
+  executions: ExecutionLogService;
+  /** The text of the agent-PM prompts (task_start, handoff_template, context_summary). */
+  briefings: TaskBriefing;
   /** Stigmergy, contract-net and the knowledge graph (stig_*, cnp_*, kg_* tools), over the asynchronous port. */
   scheduling: SchedulingServices;
   dispose(): void;
@@ -152,6 +170,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
   const engine = EmbeddedEngine.over(store);
+  const now = (): Date => clock.now();
+  const handoffs = new HandoffService(engine, agents, now);
+  const executions = new ExecutionLogService(engine, now);
   return {
     paths,
     store,
@@ -170,6 +191,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    projects: new ProjectService(engine, paths.workspace, agents, now),
+    projectTasks: new ProjectTaskService(engine, agents, now),
+    handoffs,
+    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
+    executions,
+    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
     dispose: () => {
       pipelines.dispose();
@@ -178,6 +205,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       store.close();
     },
   };
+}
+
+/**
+ * Seconds of inactivity after which an agent's session ends: `AGENT_LEDGER_SESSION_TTL_SECONDS`
+ * (at least 1), else one hour.
+ */
+function sessionTtlSeconds(): number | undefined {
+  const raw = process.env.AGENT_LEDGER_SESSION_TTL_SECONDS?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new LedgerError('ConfigError', `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`);
+  return n;
 }
 
 /**

@@ -9,6 +9,7 @@ import { registerSessionCommands } from './commands/sessionCommands';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerPipelineCommands } from './commands/pipelineCommands';
 import { registerDbCommands } from './commands/dbCommands';
+import { registerProjectCommands } from './commands/projectCommands';
 
 const worktreesFlag = '--worktrees-dir <dir>';
 const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerMemoryCommands(program);
   registerPipelineCommands(program);
+  registerProjectCommands(program);
   registerDbCommands(program);
   // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
   for (const cmd of allCommands(program)) {

@@ -1,7 +1,8 @@
 /**
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
- * The codes are seed 002's table, extended with NotFound, StoreError and JSON-RPC's InternalError.
+ * The codes are seed 002's table, extended with NotFound, StoreError, Unauthorized (an agent's
+ * login or session token refused) and JSON-RPC's InternalError.
  */
 export type LedgerErrorCode =
   | 'TaskNotFound'
@@ -14,6 +15,7 @@ export type LedgerErrorCode =
   | 'GitError'
   | 'NotFound'
   | 'StoreError'
+  | 'Unauthorized'
   | 'InternalError';
 
 /** JSON-RPC style numeric codes of seed 002, plus two of ours. */
@@ -28,6 +30,7 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   GitError: -32008,
   NotFound: -32009,
   StoreError: -32010,
+  Unauthorized: -32011,
   InternalError: -32603,
 };
 
@@ -43,6 +46,7 @@ export const exitCodes: Record<LedgerErrorCode, number> = {
   GitError: 5,
   NotFound: 5,
   StoreError: 1,
+  Unauthorized: 6,
   InternalError: 1,
 };
 

@@ -10,6 +10,11 @@ import { taskResource } from './resources/taskResource';
 import { agentResource } from './resources/agentResource';
 import { memoryResource } from './resources/memoryResource';
 import { workflowResource } from './resources/workflowResource';
+import { projectResource } from './resources/projectResource';
+import { contextResource } from './resources/contextResource';
+import { handoffResource } from './resources/handoffResource';
+import { executionResource } from './resources/executionResource';
+import { executionsResource } from './resources/executionsResource';
 
 /**
  * Every tool family the server can expose, in the order they are offered (the
@@ -36,7 +41,7 @@ export function allTools(): CatalogTool[] {
 }
 
 export function allResourceTemplates(): ResourceTemplateDefinition[] {
-  return [workflowResource, taskResource, agentResource];
+  return [workflowResource, taskResource, agentResource, projectResource, contextResource, handoffResource, executionResource, executionsResource];
 }
 
 /** Resources with one fixed URI. */

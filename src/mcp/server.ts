@@ -8,6 +8,7 @@ import { allFixedResources, allResourceTemplates, allTools, introspectionFamily,
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
+import { registerPromptHandlers } from './prompts/promptHandlers';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
@@ -36,9 +37,13 @@ export function createServer(services: Services, options: ServerOptions): Ledger
   const templates = allResourceTemplates();
   const fixed = allFixedResources();
   const enabled = toolFamilies.filter((f) => options.families.has(f.name));
+  const prompts = enabled.flatMap((f) => f.prompts ?? []);
   const server = new Server(
     { name: productName, title: 'Agent Ledger', version },
-    { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } }, instructions: instructionsFor(enabled) },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}) },
+      instructions: instructionsFor(enabled),
+    },
   );
   const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies] };
   const listed = tools.map(toListedTool);
@@ -47,6 +52,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(byName, context, request.params.name, request.params.arguments));
 
   const resources = registerResourceHandlers(server, services, templates, fixed);
+  if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
   return { server, dispose: () => resources.dispose() };
 }
 

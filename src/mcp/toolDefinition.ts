@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Services } from '../services';
+import type { PromptDefinition } from './prompts/promptDefinition';
 
 /** MCP tool annotations (hints for clients; they never replace the server's own checks). */
 export interface ToolAnnotations {
@@ -58,4 +59,6 @@ export interface ToolFamily {
   /** How an agent should use these tools: part of the server's instructions when the family is on. */
   instructions?: string;
   tools: readonly ToolDefinition[];
+  /** MCP prompts served while the family is on. */
+  prompts?: readonly PromptDefinition[];
 }

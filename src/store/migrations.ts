@@ -4,6 +4,7 @@ import { v3Pipelines } from './migrations/v3Pipelines';
 import { v4SessionsByAgent } from './migrations/v4SessionsByAgent';
 import { v5TaskLocation } from './migrations/v5TaskLocation';
 import { v6Coordination } from './migrations/v6Coordination';
+import { v7AgentRuntime } from './migrations/v7AgentRuntime';
 import { v11Scheduling } from './migrations/v11Scheduling';
 
 /**
@@ -13,7 +14,7 @@ import { v11Scheduling } from './migrations/v11Scheduling';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v11Scheduling];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v11Scheduling];
 
 export const latestVersion = migrations.length;
 

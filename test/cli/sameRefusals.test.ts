@@ -28,6 +28,7 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   memory_preview: { argv: ['memory', 'preview', '--max-chars', 'abc'], args: { maxChars: 'abc' } },
   pipeline_next_action: { argv: ['pipeline', 'next', 'w', '--tokens', '-5'], args: { workspace: 'w', previous_action_complete: false, previous_tokens: -5 } },
   pipeline_report_result: { argv: ['pipeline', 'report', 'w', '--phase', ''], args: { workspace: 'w', phase: '' } },
+  get_project: { argv: ['project', 'show', ''], args: { project_id: '' } },
 };
 
 /** Tools with no CLI command, and why. */
@@ -46,6 +47,29 @@ const noCliCommand: Record<string, string> = {
   bb_query: 'the blackboard is shared state between agents; no CLI command yet',
   bb_delete: 'the blackboard is shared state between agents; no CLI command yet',
   bb_watch: 'a bounded wait for an agent; no CLI command yet',
+  health_check: '`agent-ledger --version` and `db check` answer a person; this answers the runner’s poll',
+  list_active_projects_with_agents: 'the runner’s poll, answered for a program; the runner calls it in-process; a person reads `project list`',
+  should_start: 'the runner’s poll, answered for a program; the runner calls it in-process',
+  authenticate: 'an agent instance’s login; a person sets the passkey with `agent passkey`',
+  logout: 'an agent instance’s call with its session token; a person has no session',
+  get_my_task: 'an agent instance’s call with its session token; a person has no session',
+  report_completed: 'an agent instance’s call with its session token; a person has no session',
+  get_pending_tasks: 'deprecated, an agent instance’s call with its session token; a person has no session',
+  report_execution_start: 'deprecated, an agent instance’s call with its session token; a person has no session',
+  report_execution_complete: 'deprecated, an agent instance’s call with its session token; a person has no session',
+  list_execution_logs: 'execution logs are written by agent runs; their CLI view comes with the runner',
+  get_execution_log: 'execution logs are written by agent runs; their CLI view comes with the runner',
+  get_agent_profile: '`agent get` shows the definition a person edits',
+  list_agents: '`agent list` lists the definitions a person edits',
+  list_tasks: '`task list` lists the same tasks for a person',
+  get_task: '`task get` shows the same task for a person',
+  update_task_status: '`task update` changes the same task for a person',
+  assign_task: '`task update --assignee` assigns the same task for a person',
+  save_context: 'an agent’s note for the next agent; shown by get_task_context',
+  get_task_context: 'what agents left for each other; no CLI view yet',
+  create_handoff: 'an agent hands work to another agent',
+  accept_handoff: 'an agent accepts work handed to it',
+  get_pending_handoffs: 'a bounded wait for an agent; no CLI command yet',
   stig_mark: 'marks are left by agents (and by start_task) on the areas they change; no CLI command yet',
   stig_batch: 'marks are left by agents on the areas they change; no CLI command yet',
   stig_decay: 'fading the field is an agent’s or a scheduler’s call; no CLI command yet',
@@ -65,6 +89,7 @@ const noCliCommand: Record<string, string> = {
 /** A command that takes no arguments: there is no bad input the CLI can send. */
 const noArgumentsToRefuse: Record<string, string> = {
   agent_list: '`agent list` takes no arguments',
+  list_projects: '`project list` takes no arguments',
 };
 
 /** `pipeline init` validates the request text itself (its schema, arguments: string, has no bad input the command line can spell). */

@@ -20,10 +20,10 @@ export interface ResourceTemplateDefinition {
   mimeType: string;
   /** The id in `uri` when it belongs to this template. */
   match(uri: string): string | undefined;
-  /** The most relevant resources of this template (bounded). */
-  list(services: Services): ResourceEntry[];
-  /** The content; throws a LedgerError (not found) for an unknown id. */
-  read(services: Services, id: string): string;
+  /** The most relevant resources of this template (bounded); resources over the asynchronous store port answer a promise. */
+  list(services: Services): ResourceEntry[] | Promise<ResourceEntry[]>;
+  /** The content; throws (or rejects with) a LedgerError (not found) for an unknown id. */
+  read(services: Services, id: string): string | Promise<string>;
   /** URIs of this template whose content an event changed. */
   affected(event: LedgerEvent): string[];
   /** True when the event adds or removes a resource (resources/list_changed). */

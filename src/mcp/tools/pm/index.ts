@@ -1,9 +1,70 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { taskStartPrompt } from '../../prompts/taskStartPrompt';
+import { handoffTemplatePrompt } from '../../prompts/handoffTemplatePrompt';
+import { contextSummaryPrompt } from '../../prompts/contextSummaryPrompt';
+import { healthCheckTool } from './healthCheck';
+import { listActiveProjectsWithAgentsTool } from './listActiveProjectsWithAgents';
+import { shouldStartTool } from './shouldStart';
+import { authenticateTool } from './authenticate';
+import { logoutTool } from './logout';
+import { getMyTaskTool } from './getMyTask';
+import { reportCompletedTool } from './reportCompleted';
+import { getPendingTasksTool } from './getPendingTasks';
+import { reportExecutionStartTool } from './reportExecutionStart';
+import { reportExecutionCompleteTool } from './reportExecutionComplete';
+import { listExecutionLogsTool } from './listExecutionLogs';
+import { getExecutionLogTool } from './getExecutionLog';
+import { getAgentProfileTool } from './getAgentProfile';
+import { listAgentsTool } from './listAgents';
+import { listProjectsTool } from './listProjects';
+import { getProjectTool } from './getProject';
+import { listTasksTool } from './listTasks';
+import { getTaskTool } from './getTask';
+import { updateTaskStatusTool } from './updateTaskStatus';
+import { assignTaskTool } from './assignTask';
+import { saveContextTool } from './saveContext';
+import { getTaskContextTool } from './getTaskContext';
+import { createHandoffTool } from './createHandoff';
+import { acceptHandoffTool } from './acceptHandoff';
+import { getPendingHandoffsTool } from './getPendingHandoffs';
 
-/** Agents that run by themselves: login, their task, handoffs, execution logs (its tools come with the runner). */
+/**
+ * The agent PM: a runner on the machine asks which (agent, project) should start, launches the
+ * agent's CLI, and the agent logs in with its passkey, takes its task, leaves context and
+ * handoffs, and reports; every run leaves an execution log.
+ */
 export const pmFamily: ToolFamily = {
   name: 'pm',
-  description: 'Agent PM: agent login, handoffs, execution logs',
+  description: 'Agent PM: projects, agent login, the runner’s should_start, get_my_task, context, handoffs, execution logs',
   enabledByDefault: false,
-  tools: [],
+  instructions:
+    'Agent PM: a launched agent calls authenticate(agent_id, passkey, project_id), then get_my_task(session_token), works in the task’s working_directory, saves progress with save_context, hands work over with create_handoff, and ends with report_completed(session_token, result). A runner polls health_check, list_active_projects_with_agents and should_start(agent_id, project_id). Ids are strings like "prj-1", "task-5", "exec-3", "handoff-2"; an agent’s id is its name.',
+  tools: [
+    healthCheckTool,
+    listActiveProjectsWithAgentsTool,
+    shouldStartTool,
+    authenticateTool,
+    logoutTool,
+    getMyTaskTool,
+    reportCompletedTool,
+    getPendingTasksTool,
+    reportExecutionStartTool,
+    reportExecutionCompleteTool,
+    listExecutionLogsTool,
+    getExecutionLogTool,
+    getAgentProfileTool,
+    listAgentsTool,
+    listProjectsTool,
+    getProjectTool,
+    listTasksTool,
+    getTaskTool,
+    updateTaskStatusTool,
+    assignTaskTool,
+    saveContextTool,
+    getTaskContextTool,
+    createHandoffTool,
+    acceptHandoffTool,
+    getPendingHandoffsTool,
+  ],
+  prompts: [taskStartPrompt, handoffTemplatePrompt, contextSummaryPrompt],
 };

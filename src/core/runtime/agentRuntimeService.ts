@@ -1,0 +1,255 @@
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import { LedgerError, validationError } from '../errors';
+import { taskKey } from '../ids';
+import { projectKey } from '../projects/pmIds';
+import type { AgentDirectory } from '../projects/projectRows';
+import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from '../projects/projectRows';
+import type { PmTaskRow } from '../projects/projectTaskService';
+import { pmTaskColumns, pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
+import { insertContext, latestContext, latestHandoffFor } from '../handoffs/handoffService';
+import { aiTypeOf } from './aiType';
+import { hashPasskey, newSessionToken, verifyPasskey } from './passkey';
+import type { PasskeyHash, ScryptParams } from './passkey';
+import type { AgentSessionRow } from './agentSessionRows';
+import { activeSession, activeSessionOf, endExpiredSessions, endSession, touchSession } from './agentSessionRows';
+import { closeExecution, executionRow, openExecution } from './executionLogs';
+import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
+import type { MyTask, ReportResult } from './runtimeContracts';
+
+/** The contract's refusal of a login, the same whether the agent or the passkey was wrong. */
+export const invalidLoginMessage = 'Invalid agent_id or passkey';
+/** The contract's refusal of a second instance of one (agent, project). */
+export const alreadyRunningMessage = 'Agent instance already running for this project';
+
+/** Sessions end after this much inactivity unless configured otherwise (the contract's expires_in: one hour). */
+export const DEFAULT_SESSION_TTL_SECONDS = 3600;
+
+export interface RuntimeOptions {
+  sessionTtlSeconds?: number;
+  /** Lower scrypt cost for tests only; stored with each hash, so verification follows the row. */
+  scryptParams?: ScryptParams;
+}
+
+interface CredentialRow {
+  passkey_hash: string;
+  salt: string;
+  scrypt_params: string;
+}
+
+/** Compared against when the agent has no passkey, so a missing agent costs the same time as a wrong passkey. */
+let decoy: Promise<PasskeyHash> | undefined;
+
+/**
+ * The runner's and agent instances' side of the agent PM, over the asynchronous store port (so
+ * it runs unchanged on PostgreSQL). The runner calls `shouldStart` / `ProjectService.activeWithAgents`
+ * in-process or as tools; agent instances authenticate with a passkey and carry a session token.
+ * Instances are managed per (agent, project): the same agent may run in two projects at once,
+ * never twice in one.
+ */
+export class AgentRuntimeService {
+  readonly sessionTtlSeconds: number;
+  /** get_pending_tasks, report_execution_start, report_execution_complete: still answered, deprecated. */
+  readonly deprecated: DeprecatedAgentCalls;
+
+  constructor(
+    private readonly engine: LedgerEngine,
+    private readonly workspace: string,
+    private readonly agents: AgentDirectory,
+    private readonly now: () => Date = () => new Date(),
+    private readonly options: RuntimeOptions = {},
+  ) {
+    this.sessionTtlSeconds = options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
+    this.deprecated = new DeprecatedAgentCalls(engine, workspace, now, this.sessionTtlSeconds);
+  }
+
+  /**
+   * The contract's four rules, in order: (1) the agent or the project does not exist → false;
+   * (2) an active session of this (agent, project) → false; (3) an in_progress task of this
+   * project assigned to this agent → true with the agent's ai_type; (4) otherwise false.
+   */
+  async shouldStart(agentId: string, projectRef: string | number): Promise<{ should_start: boolean; ai_type?: 'claude' | 'codex' | 'gemini' }> {
+    const agent = agentDefinitionOrNull(this.agents, agentId);
+    if (!agent) return { should_start: false };
+    const nowIso = this.now().toISOString();
+    return this.engine.read(async (db) => {
+      const project = await projectRowOf(db, projectRef).catch((err: unknown) => {
+        if (LedgerError.is(err, 'NotFound')) return null;
+        throw err;
+      });
+      if (!project) return { should_start: false };
+      if (await activeSessionOf(db, agentId, project.id, nowIso)) return { should_start: false };
+      const task = await db.get<{ id: number }>("SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1", [project.id, agentId]);
+      return task ? { should_start: true, ai_type: aiTypeOf(agent.client) } : { should_start: false };
+    });
+  }
+
+  /** Sets (or replaces) an agent's passkey; only its scrypt hash, salt and parameters are stored. */
+  async setPasskey(agentId: string, passkey: string): Promise<void> {
+    if (!agentDefinitionOrNull(this.agents, agentId)) throw new LedgerError('AgentNotFound', `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`, { agent_id: agentId });
+    if (passkey.length < 12) throw validationError('a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)');
+    const h = await hashPasskey(passkey, this.options.scryptParams);
+    const ts = this.now().toISOString();
+    await this.engine.write(async (tx) => {
+      await tx.run(
+        `INSERT INTO agent_credentials (agent, passkey_hash, salt, scrypt_params, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (agent) DO UPDATE SET passkey_hash = excluded.passkey_hash, salt = excluded.salt, scrypt_params = excluded.scrypt_params, updated_at = excluded.updated_at`,
+        [agentId, h.hash, h.salt, JSON.stringify(h.params), ts, ts],
+      );
+      await appendPmEvent(tx, { ts, kind: 'agent.passkey_set', entity: 'agent', entityId: agentId });
+    });
+  }
+
+  async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<{
+    session_token: string;
+    expires_in: number;
+    agent_name: string;
+    project_name: string;
+    system_prompt: string;
+    instruction: string;
+  }> {
+    const project = await this.engine.read((db) => projectRowOf(db, projectRef));
+    const agent = agentDefinitionOrNull(this.agents, agentId);
+    const stored = await this.engine.read((db) => db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [agentId]));
+    // Slow work (scrypt) before the write, and the same work whether the agent exists or not.
+    decoy ??= hashPasskey('agent-ledger decoy passkey', this.options.scryptParams);
+    const against: PasskeyHash = stored ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams } : await decoy;
+    const matches = await verifyPasskey(passkey, against);
+    if (!matches || !stored || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    const { token, tokenHash } = newSessionToken();
+    const now = this.now();
+    const nowIso = now.toISOString();
+    await this.engine.write(async (tx) => {
+      const assigned = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [project.id, agentId]);
+      if (!assigned) {
+        throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, { error: 'Agent is not assigned to this project', project_id: projectKey(project.id) });
+      }
+      await endExpiredSessions(tx, agentId, project.id, nowIso);
+      if (await activeSessionOf(tx, agentId, project.id, nowIso)) {
+        throw new LedgerError('SessionAlreadyRunning', alreadyRunningMessage, { error: alreadyRunningMessage, agent_id: agentId, project_id: projectKey(project.id) });
+      }
+      const expires = new Date(now.getTime() + this.sessionTtlSeconds * 1000).toISOString();
+      const id = await tx.insert('INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        tokenHash,
+        agentId,
+        project.id,
+        nowIso,
+        nowIso,
+        expires,
+      ]);
+      await appendPmEvent(tx, { ts: nowIso, kind: 'agent.session_started', entity: 'agent', entityId: agentId, payload: { session: id, project: projectKey(project.id) } });
+    });
+    return {
+      session_token: token,
+      expires_in: this.sessionTtlSeconds,
+      agent_name: agent.name,
+      project_name: project.name,
+      system_prompt: agent.promptContent,
+      instruction: 'Call get_my_task with your session_token to get your task.',
+    };
+  }
+
+  /** Ends the session; a run it opened and never reported is closed as an error. */
+  async logout(token: string): Promise<void> {
+    const now = this.now();
+    await this.engine.write(async (tx) => {
+      const session = await activeSession(tx, token, now.toISOString());
+      await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session ended (logout) without report_completed' });
+      await endSession(tx, session.id, now.toISOString(), 'logout');
+      await appendPmEvent(tx, { ts: now.toISOString(), kind: 'agent.session_ended', entity: 'agent', entityId: session.agent, payload: { session: session.id, reason: 'logout' } });
+    });
+  }
+
+  /**
+   * The session's task: the one it already has while still in progress, else the oldest
+   * in_progress task of its project assigned to its agent (its run is recorded then: an
+   * execution log opens). With `waitMs`, waits for one to be assigned, holding no lock.
+   */
+  async myTask(token: string, waitMs = 0, signal?: AbortSignal): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
+    const deadline = Date.now() + waitMs;
+    let found = await this.engine.write((tx) => this.claimTask(tx, token));
+    while (!found) {
+      const seq = this.engine.seq;
+      const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
+      const candidate = await this.engine.read((db) => this.candidateTask(db, session));
+      if (candidate) {
+        found = await this.engine.write((tx) => this.claimTask(tx, token));
+        continue;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
+      if (waited.timedOut) break;
+    }
+    if (!found) return { has_task: false, instruction: 'No task is assigned to you right now. Call logout to end the session.' };
+    return { has_task: true, task: found, instruction: 'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.' };
+  }
+
+  async reportCompleted(token: string, result: ReportResult, summary?: string, nextSteps?: string): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
+    const now = this.now();
+    const ts = now.toISOString();
+    return this.engine.write(async (tx) => {
+      const session = await activeSession(tx, token, ts);
+      const task = session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
+      let status: string | null = null;
+      if (task) {
+        const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
+        await setTaskStatus(tx, task, target, ts, session.agent);
+        status = target;
+        if (summary !== undefined || nextSteps !== undefined) {
+          await insertContext(tx, task, session.agent, { progress: summary ?? null, blockers: result === 'blocked' ? (summary ?? null) : null, next_steps: nextSteps ?? null }, ts);
+        }
+      }
+      await this.closeOpenRun(tx, session, now, { status: result === 'success' ? 'completed' : 'failed', result, summary: summary ?? null });
+      await endSession(tx, session.id, ts, 'completed');
+      await appendPmEvent(tx, { ts, kind: 'agent.session_ended', taskId: task?.id ?? null, entity: 'agent', entityId: session.agent, payload: { session: session.id, reason: 'completed', result } });
+      return {
+        task_id: task ? taskKey(task.id) : null,
+        status,
+        instruction: 'The task is reported and the session has ended. Exit now.',
+      };
+    });
+  }
+
+  /** The oldest in_progress task of the session's project assigned to its agent. */
+  private async candidateTask(db: AsyncSqlReader, session: AgentSessionRow): Promise<PmTaskRow | null> {
+    const row = await db.get<PmTaskRow>(`SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1`, [
+      session.project_id,
+      session.agent,
+    ]);
+    return row ? { ...row, id: Number(row.id) } : null;
+  }
+
+  /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */
+  private async claimTask(tx: AsyncSqlWriter, token: string): Promise<MyTask | null> {
+    const now = this.now();
+    const ts = now.toISOString();
+    const session = await touchSession(tx, token, now, this.sessionTtlSeconds);
+    let task: PmTaskRow | null = null;
+    if (session.task_id !== null) {
+      const current = await pmTaskRow(tx, session.task_id);
+      if (current.status === 'in_progress' && current.assignee === session.agent) task = current;
+    }
+    task ??= await this.candidateTask(tx, session);
+    if (!task) return null;
+    if (task.id !== session.task_id) {
+      await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session moved on to another task' });
+      const executionId = await openExecution(tx, { taskId: task.id, workflowId: task.workflow_id, agent: session.agent, projectId: session.project_id, sessionId: session.id, ts });
+      await tx.run('UPDATE agent_sessions SET task_id = ?, execution_id = ? WHERE id = ?', [task.id, executionId, session.id]);
+    }
+    const project = await projectRowOf(tx, session.project_id);
+    return {
+      task_id: taskKey(task.id),
+      title: task.title,
+      description: task.description ?? task.goal,
+      working_directory: absoluteDirectory(this.workspace, project.working_directory),
+      context: await latestContext(tx, task.id),
+      handoff: await latestHandoffFor(tx, task.id, session.agent),
+    };
+  }
+
+  private async closeOpenRun(tx: AsyncSqlWriter, session: AgentSessionRow, now: Date, end: Parameters<typeof closeExecution>[2]): Promise<void> {
+    if (session.execution_id === null) return;
+    const run = await executionRow(tx, session.execution_id);
+    if (run.status === 'running') await closeExecution(tx, run.id, end, now);
+  }
+}

@@ -1,0 +1,33 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../../services';
+import { LedgerError } from '../../core/errors';
+import { parseInput } from '../../core/contracts/inputValidation';
+import type { PromptDefinition } from './promptDefinition';
+
+/** The arguments of a prompt as MCP lists them, from its zod object (every argument is a string). */
+function argumentsOf(p: PromptDefinition): { name: string; description?: string; required: boolean }[] {
+  return Object.entries(p.args.shape).map(([name, schema]) => {
+    const s = schema as { description?: string; isOptional(): boolean };
+    return { name, description: s.description, required: !s.isOptional() };
+  });
+}
+
+/** prompts/list and prompts/get. A bad or missing argument, an unknown prompt or id: -32602 with the reason in data. */
+export function registerPromptHandlers(server: Server, services: Services, prompts: readonly PromptDefinition[]): void {
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: argumentsOf(p) })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = prompts.find((p) => p.name === request.params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}: use one of ${prompts.map((p) => p.name).join(', ')}`, { reason: 'UnknownPrompt' });
+    try {
+      const args = parseInput(prompt.name, prompt.args, request.params.arguments ?? {});
+      const text = await prompt.render(args, services);
+      return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+    } catch (err) {
+      if (LedgerError.is(err)) throw new McpError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
+      throw err;
+    }
+  });
+}
