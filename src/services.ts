@@ -38,6 +38,8 @@ import { ChildService } from './core/children/childService';
 import { ProcessSupervisor } from './processes/processSupervisor';
 import { logReader } from './processes/logReader';
 import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
+import { createSchedulingServices } from './core/scheduling/schedulingServices';
+import type { SchedulingServices } from './core/scheduling/schedulingServices';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -139,6 +141,8 @@ export interface Services {
   briefings: TaskBriefing;
   /** Child runtimes (child_* tools of the orchestrator family): processes this server starts, recorded for every process. */
   children: ChildService;
+  /** Stigmergy, contract-net and the knowledge graph (stig_*, cnp_*, kg_* tools), over the asynchronous port. */
+  scheduling: SchedulingServices;
   dispose(): void;
 }
 
@@ -213,6 +217,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     executions,
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
+    scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
     dispose: () => {
       pipelines.dispose();
       // Children get SIGTERM now (the server is going away); their exits are recorded while the store is open.

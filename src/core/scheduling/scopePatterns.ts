@@ -58,7 +58,7 @@ export function shapeOf(pattern: string): ScopeShape {
   let shape = shapeCache.get(pattern);
   if (!shape) {
     shape = computeShape(pattern);
-    if (shapeCache.size > 10_000) shapeCache.clear();
+    if (shapeCache.size > 50_000) shapeCache.clear(); // a field of 10k+ marked paths must not thrash it
     shapeCache.set(pattern, shape);
   }
   return shape;

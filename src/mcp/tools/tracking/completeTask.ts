@@ -1,5 +1,6 @@
 import { completeTaskInput, completeTaskOutput } from '../../../core/tasks/trackingContracts';
 import { defineTool } from '../../toolDefinition';
+import { parseId } from '../../../core/ids';
 
 export const completeTaskTool = defineTool({
   name: 'complete_task',
@@ -9,5 +10,9 @@ export const completeTaskTool = defineTool({
   input: completeTaskInput,
   output: completeTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.tracking.completeTask(args),
+  handler: async (args, { services }) => {
+    const completed = await services.tracking.completeTask(args);
+    await services.scheduling.taskEnded(parseId('task', completed.task_id)); // its marks and awarded calls end with it
+    return completed;
+  },
 });

@@ -1,5 +1,6 @@
 import { startTaskInput, startTaskOutput } from '../../../core/tasks/trackingContracts';
 import { defineTool } from '../../toolDefinition';
+import { parseId } from '../../../core/ids';
 
 export const startTaskTool = defineTool({
   name: 'start_task',
@@ -9,5 +10,9 @@ export const startTaskTool = defineTool({
   input: startTaskInput,
   output: startTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.tracking.startTask(args),
+  handler: async (args, { services }) => {
+    const started = await services.tracking.startTask(args);
+    await services.scheduling.taskStarted(parseId('task', started.task_id), args.areas ?? []); // its areas become marks of the stigmergy field
+    return started;
+  },
 });

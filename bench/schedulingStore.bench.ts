@@ -1,0 +1,97 @@
+// The scheduling tools' services over the store (the embedded engine, a real sql.js image and
+// journal), at the sizes issue 12 names:
+//  - award latency: cnp_announce that awards at once, with 50 agents, 1,000 open tasks each with
+//    an open call, 100 running tasks; with an empty field and with 10,000 marks;
+//  - stig_snapshot over 100,000 marks (default page and largest page), one stig_mark into them.
+// Usage: npm run bench -- --only schedulingStore   (or node --import tsx bench/schedulingStore.bench.ts [--runs N])
+import * as path from 'node:path';
+import { rmSync } from 'node:fs';
+import { openEngine } from '../src/store/openEngine';
+import { createSchedulingServices } from '../src/core/scheduling/schedulingServices';
+import type { BidderDefinition } from '../src/core/scheduling/contractNetService';
+import { bumpClock } from '../src/core/scheduling/stigmergyService';
+import type { LedgerEngine } from '../src/core/ports';
+import { tempDir } from '../test/helpers/tmp';
+import { measure, ms, percentile, printTable, verdict } from './lib/report';
+
+const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 20);
+const folders = ['src/auth', 'src/api', 'src/ui', 'src/db', 'docs', 'test/unit', 'test/e2e', 'scripts', 'lib/core', 'lib/util'];
+
+const agents: BidderDefinition[] = Array.from({ length: 50 }, (_, i) => ({
+  name: `agent-${i}`,
+  scope: { write: i % 5 === 0 ? ['**'] : [`${folders[i % folders.length]}/**`], exclude: i % 7 === 0 ? ['**/*.env'] : [] },
+  config: { tags: [`skill-${i % 6}`], base_cost: 50 + (i % 9) * 10 },
+}));
+
+async function addTasks(engine: LedgerEngine, count: number, status: string, offset: number): Promise<number[]> {
+  return engine.write(async (tx) => {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const areas = JSON.stringify([`${folders[(offset + i) % folders.length]}/m${offset + i}/**`]);
+      ids.push(await tx.insert('INSERT INTO tasks (title, status, areas, assignee, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [`t${offset + i}`, status, areas, status === 'in_progress' ? `agent-${i % 50}` : null, 't', 't']));
+    }
+    return ids;
+  });
+}
+
+async function addMarks(engine: LedgerEngine, count: number, start: number): Promise<void> {
+  for (let from = 0; from < count; from += 5000) {
+    await engine.write(async (tx) => {
+      for (let i = from; i < Math.min(count, from + 5000); i++) {
+        const node = `${folders[i % folders.length]}/m${Math.floor(i / 40) % 500}/f${i % 97}.ts`;
+        await tx.run('INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id) VALUES (?, ?, ?, ?, NULL) ON CONFLICT (node_id, type) DO NOTHING', [node, `scope:area-${i % 400}`, 1 + (i % 13), start - (i % 1000)]);
+      }
+      await bumpClock(tx);
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: (string | number)[][] = [];
+  const row = (what: string, samples: number[], target: number) => {
+    const p50 = percentile(samples, 50);
+    rows.push([what, ms(p50), ms(percentile(samples, 95)), `< ${target}`, verdict(p50 < target)]);
+  };
+  const dir = tempDir('agent-ledger-bench-');
+  try {
+    const engine = await openEngine(path.join(dir, '.agent-ledger', 'ledger.db'));
+    const s = createSchedulingServices(engine, () => agents);
+    await addTasks(engine, 100, 'in_progress', 100_000);
+    const open = await addTasks(engine, 1000, 'open', 0);
+    const started = Date.now();
+    for (const id of open) await s.contractNet.announce({ task_id: `task-${id}`, tags: [`skill-${id % 6}`], award: false, allowOverlap: false });
+    const perAnnounce = (Date.now() - started) / open.length;
+    rows.push(['(setup) 1,000 deferred announcements', ms(perAnnounce), '', 'per call', '']);
+
+    let next = 0;
+    const fresh = await addTasks(engine, runs + 3, 'open', 200_000);
+    row('award (cnp_announce, award at once): 50 agents, 1,000 open calls, empty field', await measure(runs, () => s.contractNet.announce({ task_id: `task-${fresh[next++]}`, tags: [], award: true, allowOverlap: true })), 100);
+
+    await addMarks(engine, 10_000, Date.now());
+    const more = await addTasks(engine, runs + 3, 'open', 300_000);
+    next = 0;
+    row('award, same, field of 10,000 marks', await measure(runs, () => s.contractNet.announce({ task_id: `task-${more[next++]}`, tags: [], award: true, allowOverlap: true })), 250);
+    const call = (await engine.read((db) => db.get<{ call_id: string }>("SELECT call_id FROM cnp_calls WHERE status = 'open' LIMIT 1")))!.call_id;
+    row('cnp_award of an open call (1,000 open)', await measure(Math.min(runs, 1), () => s.contractNet.award({ call_id: call, allowOverlap: true }), 0), 250);
+
+    await engine.write(async (tx) => {
+      await tx.run('DELETE FROM stig_points');
+      await bumpClock(tx);
+    });
+    await addMarks(engine, 100_000, Date.now());
+    const count = await engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points'));
+    rows.push([`(setup) marks in the field`, String(count?.n), '', '', '']);
+    const other = createSchedulingServices(engine, () => agents);
+    row('stig_snapshot, 100k marks, first read in a process', await measure(1, () => other.stigmergy.snapshot(100), 0), 3000);
+    row('stig_snapshot, 100k marks, page of 100 (default)', await measure(Math.max(3, runs / 2), () => s.stigmergy.snapshot(100), 1), 1500);
+    row('stig_snapshot, 100k marks, page of 1,000', await measure(Math.max(3, runs / 2), () => s.stigmergy.snapshot(1000), 1), 1500);
+    let k = 0;
+    row('stig_mark into 100k marks', await measure(runs, () => s.stigmergy.mark({ node_id: 'src/auth/x.ts', type: `changed:task-${k++}`, intensity: 1 })), 50);
+    await engine.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable(`Scheduling services over the embedded store (ms, ${runs} runs unless the row is heavy)`, ['operation', 'p50', 'p95', 'target', 'verdict'], rows);
+}
+
+void main();

@@ -1,0 +1,280 @@
+import { validationError } from '../errors';
+import { parseId, taskKey } from '../ids';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import { areaBounds, markTypeTask, pressureOnAreas, taskMarkType } from './stigmergyAreas';
+import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
+import { rollUpToFolders } from './stigmergyAreas';
+import { batchMark, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
+import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
+import { snapshot } from './stigmergySnapshot';
+import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
+
+/**
+ * The stigmergy field over the asynchronous store port (table stig_points, migration v11), so
+ * every process of a workspace — and every machine on a shared PostgreSQL ledger — sees the same
+ * marks. Stored marks keep the intensity and time of their last change; they fade with time
+ * (`halfLifeMs`) whenever they are read, and the marks of a ledger task (`scope:task-12`,
+ * `changed:task-12`) stop counting as soon as the task is done, failed or cancelled, and are
+ * deleted by the next write (or at once by `clearTask`, the task lifecycle's hook).
+ * Every entry is validated before the write begins, so a refused batch writes nothing and
+ * appends no event.
+ */
+
+/** How marks fade when nothing decays them explicitly: halved every 15 minutes. */
+export const defaultStigHalfLifeMs = 15 * 60_000;
+
+export interface StigmergyOptions {
+  /** Half-life applied when marks are read and before a mark adds to an existing one. */
+  halfLifeMs?: number;
+  /** Cap of one mark and of a node's total (null: none). */
+  maxIntensity?: number | null;
+}
+
+/** Called inside each write that changed the field (the contract-net watcher counts it). */
+export type FieldChangeHook = (tx: AsyncSqlWriter, now: number) => Promise<void>;
+
+interface PointRow {
+  node_id: string;
+  type: string;
+  intensity: number;
+  updated_at: number;
+}
+
+const finished = "('done', 'failed', 'cancelled')";
+
+function toPoint(row: PointRow): StigPoint {
+  return { node_id: row.node_id, type: row.type, intensity: Number(row.intensity), updated_at: Number(row.updated_at) };
+}
+
+/** The ledger task a mark type belongs to (`scope:task-12` → 12), or null. */
+export function markTaskId(type: string): number | null {
+  const key = markTypeTask(type);
+  if (key === null) return null;
+  try {
+    return parseId('task', key);
+  } catch {
+    return null;
+  }
+}
+
+export class StigmergyService {
+  readonly config: StigmergyConfig;
+  private readonly hooks: FieldChangeHook[] = [];
+  /** The stored marks as last read, and the stig_clock version they were read at. */
+  private cache: { version: number; points: { point: StigPoint; taskId: number | null }[]; taskIds: number[] } | null = null;
+
+  constructor(
+    private readonly engine: LedgerEngine,
+    private readonly clock: () => number = Date.now,
+    options: StigmergyOptions = {},
+  ) {
+    this.config = createField({ half_life_ms: options.halfLifeMs ?? defaultStigHalfLifeMs, max_intensity: options.maxIntensity ?? null }).config;
+  }
+
+  /** Runs `hook` inside every write that changes the field. */
+  onFieldChange(hook: FieldChangeHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** stig_mark: adds one mark. */
+  async mark(entry: StigMarkEntry): Promise<StigChange> {
+    markField(createField(this.config), entry, this.clock()); // a bad entry throws its own code (E-STIG-TYPE, …) before any write
+    return (await this.batch([entry], 'mark'))[0];
+  }
+
+  /**
+   * stig_batch: every mark or none. Entries are checked before the write (E-BULK-PARTIAL with
+   * every failure, nothing written, no event); then the touched nodes are read, faded to now,
+   * marked and stored in one transaction, with one `stigmergy.batch` event.
+   */
+  async batch(entries: readonly StigMarkEntry[], kind = 'batch'): Promise<StigChange[]> {
+    batchMark(createField(this.config), entries, this.clock()); // validates every entry, throws before any write
+    return this.engine.write(async (tx) => {
+      const now = this.clock();
+      await purgeEnded(tx);
+      const nodes = [...new Set(entries.map((e) => normaliseNodeId(e.node_id)))];
+      const stored = await pointsOfNodes(tx, nodes);
+      // Faded to now and stamped now, so the mark adds to what is left rather than reviving old pressure.
+      const field = this.faded(stored, now, true);
+      const { changes } = batchMark(field, entries, now);
+      await storeChanges(tx, stored, field, changes);
+      await appendStigEvent(tx, kind, now, { changes: changes.length, nodes: nodes.slice(0, 20) });
+      await this.changed(tx, now);
+      return changes;
+    });
+  }
+
+  /**
+   * stig_decay: fades every mark by `halfLifeMs` for the time since its last change, now, and
+   * stores the result (marks that become negligible are deleted).
+   */
+  async decay(halfLifeMs: number): Promise<StigChange[]> {
+    if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0) throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
+    return this.engine.write(async (tx) => {
+      const now = this.clock();
+      await purgeEnded(tx);
+      const field = createField(this.config, (await tx.all<PointRow>('SELECT node_id, type, intensity, updated_at FROM stig_points')).map(toPoint));
+      const { changes } = decay(field, halfLifeMs, now);
+      for (const c of changes) {
+        if (c.point.intensity > 0) {
+          await tx.run('UPDATE stig_points SET intensity = ?, updated_at = ? WHERE node_id = ? AND type = ?', [c.point.intensity, now, c.point.node_id, c.point.type]);
+        } else {
+          await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [c.point.node_id, c.point.type]);
+        }
+      }
+      if (changes.length > 0) {
+        await appendStigEvent(tx, 'decay', now, { half_life_ms: halfLifeMs, changes: changes.length, evaporated: changes.filter((c) => c.point.intensity === 0).length });
+        await this.changed(tx, now);
+      }
+      return changes;
+    });
+  }
+
+  /**
+   * The field as it stands now: live marks, faded by the half-life. The stored marks are read
+   * again only when stig_clock moved (another process or this one changed them); which of their
+   * tasks ended is asked every time.
+   */
+  async field(): Promise<StigmergyField> {
+    const live = await this.engine.read(async (db) => {
+      const clock = await db.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1');
+      const version = Number(clock?.version ?? 0);
+      if (!this.cache || this.cache.version !== version) {
+        const rows = await db.all<PointRow & { task_id: number | null }>('SELECT node_id, type, intensity, updated_at, task_id FROM stig_points');
+        const points = rows.map((r) => ({ point: toPoint(r), taskId: r.task_id === null ? null : Number(r.task_id) }));
+        this.cache = { version, points, taskIds: [...new Set(points.flatMap((p) => (p.taskId === null ? [] : [p.taskId])))] };
+      }
+      const ended = new Set<number>();
+      const ids = this.cache.taskIds;
+      for (let i = 0; i < ids.length; i += 500) {
+        const slice = ids.slice(i, i + 500);
+        const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
+        for (const r of rows) ended.add(Number(r.id));
+      }
+      const cached = this.cache.points;
+      return ended.size === 0 ? cached.map((p) => p.point) : cached.filter((p) => p.taskId === null || !ended.has(p.taskId)).map((p) => p.point);
+    });
+    return this.faded(live, this.clock());
+  }
+
+  /** stig_snapshot. */
+  async snapshot(limit?: number): Promise<StigSnapshot> {
+    const field = await this.field();
+    return snapshot(field, this.clock(), limit);
+  }
+
+  /** Pressure on files and folders (which running tasks touch them), for the Explorer and the board. */
+  async pathPressure(): Promise<PathPressure[]> {
+    return rollUpToFolders(await this.field());
+  }
+
+  /** How busy some areas are, leaving out the marks of `ignoreTaskId`. */
+  async pressureOn(areas: readonly string[], ignoreTaskId?: number): Promise<AreaPressure> {
+    return pressureOnAreas(await this.field(), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+  }
+
+  /** Contract-net bounds for a task's areas (pressure put on them by other tasks). */
+  async boundsFor(areas: readonly string[], ignoreTaskId?: number): Promise<PheromoneBounds> {
+    return areaBounds(await this.field(), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+  }
+
+  /**
+   * Marks the areas a running task is changing: its declared areas or write scopes (`scope`)
+   * or the files it has changed so far (`changed`). The runner, worker_command and start_task
+   * call it; an empty list marks nothing.
+   */
+  async markTask(taskId: number, paths: readonly string[], kind: TaskMarkKind = 'scope', intensity = 1): Promise<StigChange[]> {
+    const type = taskMarkType(taskKey(taskId), kind);
+    const entries = [...new Set(paths.map((p) => p.trim()).filter((p) => p.length > 0))].map((node_id) => ({ node_id, type, intensity }));
+    if (entries.length === 0) return [];
+    const out: StigChange[] = [];
+    for (let i = 0; i < entries.length; i += 200) out.push(...(await this.batch(entries.slice(i, i + 200), `task.${kind}`)));
+    return out;
+  }
+
+  /** The task lifecycle's hook: a task ended, its marks go (none: nothing is written). */
+  async clearTask(taskId: number): Promise<number> {
+    const has = await this.engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points WHERE task_id = ?', [taskId]));
+    if (!has || Number(has.n) === 0) return 0;
+    return this.engine.write(async (tx) => {
+      const now = this.clock();
+      const { changes } = await tx.run('DELETE FROM stig_points WHERE task_id = ?', [taskId]);
+      if (changes > 0) {
+        await appendStigEvent(tx, 'clear', now, { task_id: taskId, removed: changes });
+        await this.changed(tx, now);
+      }
+      return changes;
+    });
+  }
+
+  /** Marks faded to `now` with the configured half-life; negligible ones dropped; times kept. */
+  private faded(points: readonly StigPoint[], now: number, restamp = false): StigmergyField {
+    const h = this.config.half_life_ms;
+    const kept: StigPoint[] = [];
+    for (const p of points) {
+      const elapsed = now - p.updated_at;
+      const intensity = h !== null && elapsed > 0 ? p.intensity * Math.pow(0.5, elapsed / h) : p.intensity;
+      if (intensity > this.config.evaporation_floor) kept.push({ ...p, intensity, updated_at: restamp ? Math.max(now, p.updated_at) : p.updated_at });
+    }
+    return createField(this.config, kept);
+  }
+
+  private async changed(tx: AsyncSqlWriter, now: number): Promise<void> {
+    await bumpClock(tx);
+    for (const hook of this.hooks) await hook(tx, now);
+  }
+}
+
+async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promise<StigPoint[]> {
+  const out: StigPoint[] = [];
+  for (let i = 0; i < nodes.length; i += 200) {
+    const slice = nodes.slice(i, i + 200);
+    const rows = await db.all<PointRow>(`SELECT node_id, type, intensity, updated_at FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`, slice);
+    out.push(...rows.map(toPoint));
+  }
+  return out;
+}
+
+/**
+ * Stores the marks a batch changed, and deletes the stored marks of those nodes that faded away
+ * (`faded` dropped them). Untouched marks keep their stored intensity and time: reads fade them
+ * the same way.
+ */
+async function storeChanges(tx: AsyncSqlWriter, stored: readonly StigPoint[], faded: StigmergyField, changes: readonly StigChange[]): Promise<void> {
+  const written = new Map<string, StigPoint>();
+  for (const c of changes) written.set(`${c.point.node_id}\u0000${c.point.type}`, c.point);
+  for (const p of written.values()) {
+    await tx.run(
+      `INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, type) DO UPDATE SET intensity = excluded.intensity, updated_at = excluded.updated_at, task_id = excluded.task_id`,
+      [p.node_id, p.type, p.intensity, p.updated_at, markTaskId(p.type)],
+    );
+  }
+  const alive = new Set<string>();
+  for (const p of pointValues(faded)) alive.add(`${p.node_id}\u0000${p.type}`);
+  for (const p of stored) {
+    const key = `${p.node_id}\u0000${p.type}`;
+    if (!alive.has(key) && !written.has(key)) await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
+  }
+}
+
+/** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
+async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
+  const { changes } = await tx.run(`DELETE FROM stig_points WHERE task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`);
+  if (changes > 0) await bumpClock(tx);
+}
+
+/** Every change of stig_points bumps stig_clock (processes reread the marks when it moved). */
+export async function bumpClock(tx: AsyncSqlWriter): Promise<void> {
+  await tx.run('INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1');
+}
+
+async function appendStigEvent(tx: AsyncSqlWriter, kind: string, now: number, payload: Record<string, unknown>): Promise<number> {
+  return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
+    new Date(now).toISOString(),
+    `stigmergy.${kind}`,
+    'stigmergy',
+    kind,
+    JSON.stringify({ kind, ...payload }),
+  ]);
+}
