@@ -26,6 +26,9 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { GraphService } from './core/coordination/graphService';
+import { EventBusService } from './core/coordination/eventBusService';
+import { ResourceService } from './core/coordination/resourceService';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -113,6 +116,12 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Stored plan graphs (graph_* tools), over the asynchronous port. */
+  graphs: GraphService;
+  /** The event bus over the events log (events_subscribe, resource streams, retention). */
+  events: EventBusService;
+  /** The sc:// registry (resources_* tools). */
+  resources: ResourceService;
   dispose(): void;
 }
 
@@ -148,6 +157,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
   const engine = EmbeddedEngine.over(store);
+  const epochMs = () => clock.now().getTime();
+  const blackboard = new BlackboardService(engine, epochMs);
+  const graphs = new GraphService(engine, epochMs);
+  const events = new EventBusService(engine, epochMs);
   return {
     paths,
     store,
@@ -165,7 +178,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
-    blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    blackboard,
+    graphs,
+    events,
+    resources: new ResourceService(engine, graphs, events, blackboard),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().

@@ -8,11 +8,14 @@ import { allFixedResources, allResourceTemplates, allTools, introspectionFamily,
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
+import { familiesExposed, isToolExposed, resolveFeatures } from './features';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
   families: ReadonlySet<string>;
+  /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
+  features?: ReadonlySet<string>;
 }
 
 export interface LedgerServer {
@@ -31,16 +34,17 @@ function instructionsFor(enabled: readonly ToolFamily[]): string {
 
 /** Builds the MCP server over a workspace's services; the caller picks the transport. */
 export function createServer(services: Services, options: ServerOptions): LedgerServer {
-  const tools = allTools().filter((t) => t.family === introspectionFamily.name || options.families.has(t.family));
+  const on = options.features ?? resolveFeatures(options.families);
+  const tools = allTools().filter((t) => t.family === introspectionFamily.name || isToolExposed(t, options.families, on));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const templates = allResourceTemplates();
   const fixed = allFixedResources();
-  const enabled = toolFamilies.filter((f) => options.families.has(f.name));
+  const enabled = familiesExposed(toolFamilies, options.families, on);
   const server = new Server(
     { name: productName, title: 'Agent Ledger', version },
     { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true } }, instructions: instructionsFor(enabled) },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies] };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], features: on };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));

@@ -17,6 +17,8 @@ export interface ToolContext {
   enabledFamilies(): ReadonlySet<string>;
   /** Every family the server knows, switched on or not (to say which have no tools yet). */
   families(): ReadonlyArray<ToolFamily>;
+  /** Feature switches on in this server (features.ts); absent: every feature on (the CLI). */
+  features?: ReadonlySet<string>;
 }
 
 /**

@@ -171,6 +171,20 @@ export class BlackboardService {
     }
   }
 
+  /** `set` inside the caller's transaction (so an idempotency record commits with it). */
+  setInTransaction(tx: AsyncSqlWriter, write: BlackboardWrite): Promise<BlackboardEntry> {
+    assertStorableValue(write.key, write.value);
+    return this.setIn(tx, write);
+  }
+
+  /** `setMany` inside the caller's transaction. */
+  async setManyInTransaction(tx: AsyncSqlWriter, writes: readonly BlackboardWrite[]): Promise<BlackboardEntry[]> {
+    for (const w of writes) assertStorableValue(w.key, w.value);
+    const out: BlackboardEntry[] = [];
+    for (const w of writes) out.push(await this.setIn(tx, w));
+    return out;
+  }
+
   private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite): Promise<BlackboardEntry> {
     const now = this.clock();
     const stored = await rowFor(tx, write.key);

@@ -1,5 +1,6 @@
 import { bbBatchSetInput, bbBatchSetOutput } from '../../../core/coordination/blackboardContracts';
 import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
 
 export const bbBatchSetTool = defineTool({
@@ -9,10 +10,14 @@ export const bbBatchSetTool = defineTool({
   input: bbBatchSetInput,
   output: bbBatchSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({
+  handler: async (args, { services, features }) => ({
     op_id: opIdFor(args),
-    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_batch_set', key: args.idempotency_key, args }, async () => ({
-      entries: await services.blackboard.setMany(args.entries),
-    }))),
+    ...(await runIdempotent(
+      services.engine,
+      Date.now,
+      { tool: 'bb_batch_set', key: args.idempotency_key, args },
+      async (tx) => ({ entries: await services.blackboard.setManyInTransaction(tx, args.entries) }),
+      idempotencySettings(features),
+    )),
   }),
 });

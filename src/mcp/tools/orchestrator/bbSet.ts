@@ -1,5 +1,6 @@
 import { bbSetInput, bbSetOutput } from '../../../core/coordination/blackboardContracts';
 import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
 
 export const bbSetTool = defineTool({
@@ -10,10 +11,14 @@ export const bbSetTool = defineTool({
   input: bbSetInput,
   output: bbSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({
+  handler: async (args, { services, features }) => ({
     op_id: opIdFor(args),
-    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_set', key: args.idempotency_key, args }, () =>
-      services.blackboard.set({ key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }),
+    ...(await runIdempotent(
+      services.engine,
+      Date.now,
+      { tool: 'bb_set', key: args.idempotency_key, args },
+      (tx) => services.blackboard.setInTransaction(tx, { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }),
+      idempotencySettings(features),
     )),
   }),
 });
