@@ -148,7 +148,7 @@ test('graph_lock keeps other holders out (E-GRAPH-MUTATION-LOCKED), refreshes fo
   }
 });
 
-test("a workflow's plan is the graph wf-<id>: its tasks as nodes before the first commit, depends_on edges after", async () => {
+test("a workflow's plan is the graph wf-<id>: its tasks as nodes before the first commit, depends_on edges after; task_get and task_list ready follow them", async () => {
   const c = await connect(tempRepo(), ['--enable-orchestrator']);
   try {
     const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'ship it' });
@@ -161,6 +161,16 @@ test("a workflow's plan is the graph wf-<id>: its tasks as nodes before the firs
     const committed = await c.call<Batch>('graph_batch_mutate', { graph_id: workflow_id, operations: [edge(a.task_id, b.task_id)], expected_version: 0 });
     assert.equal(committed.committed_version, 1);
     assert.deepEqual(committed.graph.edges.map((e) => [e.from, e.to, e.label]), [[a.task_id, b.task_id, 'depends_on']]);
+    const got = await c.call<{ id: number; dependencies: { graph_id: string; depends_on: Array<{ id: string; status: string; done: boolean }>; ready: boolean } }>('task_get', { id: b.task_id });
+    assert.equal(got.dependencies.graph_id, workflow_id);
+    assert.deepEqual(got.dependencies.depends_on, [{ id: a.task_id, status: 'in_progress', done: false }]);
+    assert.equal(got.dependencies.ready, false);
+    const free = await c.call<{ id: number }>('task_create', { title: 'unplanned' });
+    const ready = await c.call<{ tasks: Array<{ id: number }>; total: number }>('task_list', { ready: true });
+    assert.deepEqual(ready.tasks.map((t) => t.id), [free.id], 'open tasks whose dependencies are done');
+    await c.call('complete_task', { task_id: a.task_id, status: 'success', outcome: { summary: 'built' } });
+    const after = await c.call<{ dependencies: { ready: boolean } }>('task_get', { id: b.task_id });
+    assert.equal(after.dependencies.ready, true, 'ready once the dependency is done');
     const list = await c.call<{ items: Array<{ uri: string; kind: string }> }>('resources_list', { prefix: `sc://graphs/${workflow_id}` });
     assert.deepEqual(list.items.map((i) => i.uri), [`sc://graphs/${workflow_id}`, `sc://graphs/${workflow_id}@v1`]);
   } finally {

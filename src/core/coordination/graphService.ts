@@ -16,6 +16,8 @@ import { normaliseGraph } from './planGraph';
 import type { PlanGraph } from './planGraph';
 import { commitVersion, deleteLock, emptyGraph, readLatest, readLock, readLockById, readVersion, storeLock } from './graphStore';
 import type { StoredGraph } from './graphStore';
+import { blockedTaskIds, dependenciesOf } from './taskDependencies';
+import type { TaskDependencies } from './taskDependencies';
 
 /**
  * The stored plan graphs behind graph_batch_mutate, graph_diff, graph_patch, graph_lock and
@@ -136,6 +138,16 @@ export class GraphService {
       changed,
       graph,
     };
+  }
+
+  /** What a ledger task depends on and what depends on it (task_get), from its workflow's plan graph. */
+  dependencies(taskId: number): Promise<TaskDependencies> {
+    return this.engine.read((db) => dependenciesOf(db, taskId));
+  }
+
+  /** Ledger tasks with a dependency not done yet (task_list ready). */
+  blockedTasks(): Promise<Set<number>> {
+    return this.engine.read((db) => blockedTaskIds(db));
   }
 
   /** `graph_lock`: acquire, or refresh by the same holder (same lock_id); E-LOCK-HELD for another holder. */
