@@ -41,7 +41,7 @@ test("two servers: one writes, the other's resources_watch and events_subscribe 
     let started = Date.now();
     const waiting = watcher.call<WatchResult>('resources_watch', { uri: 'sc://blackboard/team', from_seq: idle.next_seq, wait_ms: 40_000 });
     await new Promise((r) => setTimeout(r, 300));
-    const written = await writer.call<{ version: number }>('bb_set', { key: 'team:lead', value: 'ada' });
+    const written = await writer.call<{ version: number }>('bb_set', { key: 'team:lead', value: 'ada', run_id: 'run-bb', node_id: 'n1' });
     const woke = await waiting;
     const elapsed = Date.now() - started;
     assert.equal(woke.events.length, 1);
@@ -69,6 +69,9 @@ test("two servers: one writes, the other's resources_watch and events_subscribe 
 
     const all = await watcher.call<{ events: BusEvent[] }>('events_subscribe', { from_seq: start.next_seq, wait_ms: 0 });
     for (const ev of all.events) for (const key of ['run_id', 'op_id', 'job_id', 'graph_id', 'node_id', 'child_id']) assert.ok(key in ev, `${ev.kind}: ${key}`);
+    const bbEvent = all.events.find((x) => x.kind === 'BLACKBOARD.SET');
+    assert.equal(bbEvent?.run_id, 'run-bb', 'the correlation ids a call passes are stored on its events');
+    assert.equal(bbEvent?.node_id, 'n1');
     const run = await watcher.call<WatchResult>('resources_watch', { uri: 'sc://runs/run-7/events', wait_ms: 0 });
     assert.deepEqual(run.events.map((x) => x.kind), ['graph.committed']);
     assert.equal(run.events[0].runId, 'run-7');
