@@ -8,7 +8,8 @@ import type { IdempotencySettings } from '../core/coordination/idempotencyRuns';
  * A family switched on brings every feature of it; a feature switched on alone exposes just its
  * tools; `--disable-<feature>` hides them again. A tool listed by features is exposed when every
  * feature listing it is on (bb_batch_set needs blackboard and bulk); any other tool follows its
- * family. `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered.
+ * family. `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered, and is
+ * on with any other feature unless `--disable-idempotency` says otherwise.
  */
 export interface Feature {
   /** The switch: `--enable-<name>` / `--disable-<name>`. */
@@ -44,6 +45,8 @@ export function resolveFeatures(families: ReadonlySet<string>, enable: readonly 
   if (unknown.length) throw new Error(`unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${featureNames.join(', ')}`);
   const on = new Set(features.filter((f) => families.has(f.family)).map((f) => f.name));
   for (const f of enable) on.add(f);
+  // Retries must never double a change: keys are remembered whenever a feature of the family is on, unless switched off.
+  if (features.some((f) => f.name !== 'idempotency' && on.has(f.name))) on.add('idempotency');
   for (const f of disable) on.delete(f);
   return on;
 }

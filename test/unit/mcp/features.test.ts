@@ -33,6 +33,9 @@ test('a family brings its features; a feature alone brings its tools; --disable-
   const bbWithoutBulk = exposed([], ['blackboard']);
   assert.ok(bbWithoutBulk.includes('bb_set') && !bbWithoutBulk.includes('bb_batch_set'), 'bb_batch_set needs blackboard and bulk');
   assert.throws(() => resolveFeatures(new Set(), ['nonsense']), /unknown feature/);
+  assert.ok(resolveFeatures(new Set(), ['blackboard']).has('idempotency'), 'keys are remembered with any feature on');
+  assert.ok(!resolveFeatures(new Set(['orchestrator']), [], ['idempotency']).has('idempotency'), 'unless switched off');
+  assert.ok(!resolveFeatures(new Set()).has('idempotency'), 'nothing on, nothing remembered');
 });
 
 test('the editor setting names families and single features; they become serve flags', () => {
