@@ -40,6 +40,9 @@ import { logReader } from './processes/logReader';
 import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
+import { GraphService } from './core/coordination/graphService';
+import { EventBusService } from './core/coordination/eventBusService';
+import { ResourceService } from './core/coordination/resourceService';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -143,6 +146,12 @@ export interface Services {
   children: ChildService;
   /** Stigmergy, contract-net and the knowledge graph (stig_*, cnp_*, kg_* tools), over the asynchronous port. */
   scheduling: SchedulingServices;
+  /** Stored plan graphs (graph_* tools), over the asynchronous port. */
+  graphs: GraphService;
+  /** The event bus over the events log (events_subscribe, resource streams, retention). */
+  events: EventBusService;
+  /** The sc:// registry (resources_* tools). */
+  resources: ResourceService;
   dispose(): void;
 }
 
@@ -192,6 +201,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     owner: { pid: process.pid, host: os.hostname() },
     ledgerServer: ledgerServerLaunch(paths, options),
   });
+  const epochMs = () => clock.now().getTime();
+  const blackboard = new BlackboardService(engine, epochMs);
+  const graphs = new GraphService(engine, epochMs);
+  const events = new EventBusService(engine, epochMs);
   return {
     paths,
     store,
@@ -209,7 +222,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
-    blackboard: new BlackboardService(engine, () => clock.now().getTime()),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
@@ -218,6 +230,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
     scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
+    blackboard,
+    graphs,
+    events,
+    resources: new ResourceService(engine, graphs, events, blackboard),
     dispose: () => {
       pipelines.dispose();
       // Children get SIGTERM now (the server is going away); their exits are recorded while the store is open.

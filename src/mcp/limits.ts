@@ -7,8 +7,6 @@ export const serverLimits = {
   /** Deepest nesting of arrays and objects in a message. */
   maxJsonDepth: 64,
   defaultTimeoutMs: 30_000,
-  /** Most events one watch/poll call returns. */
-  maxEventHistory: 500,
   storePollMs: 250,
   lockTimeoutMs: 15_000,
 } as const;

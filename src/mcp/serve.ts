@@ -7,12 +7,19 @@ import { noToolsYet, resolveFamilies } from './families';
 import { toolFamilies } from './catalog';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
+import { features, resolveFeatures } from './features';
+
+/** How often a server applies the events log's retention rule. */
+const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
 
 export interface ServeOptions {
   workspace: string;
   dbPath?: string;
   enable?: readonly string[];
   disable?: readonly string[];
+  /** Feature switches (features.ts): `--enable-resources`, `--disable-locks`… */
+  enableFeatures?: readonly string[];
+  disableFeatures?: readonly string[];
   verbose?: boolean;
   /** Accept `user_response` from agents at pipeline checkpoints (off: a person decides). */
   allowAgentCheckpoints?: boolean;
@@ -38,12 +45,19 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
-  const { server, dispose } = createServer(services, { families: familySet, login: ServerLogin.fromEnvironment() });
+  const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
+  const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment() });
+  // The retention rule of the events log: once now, then every few minutes (the timer never keeps the process up).
+  const prune = (): void => void services.events.prune().catch((err: unknown) => log(`event retention: ${err instanceof Error ? err.message : String(err)}`));
+  prune();
+  const pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closing: Promise<void> | undefined;
   // Children this server started are stopped and their ends recorded (bounded) before the store closes.
   const shutdown = (): Promise<void> =>
     (closing ??= Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]).then(() => {
+      clearInterval(pruneTimer);
       dispose();
       services.dispose();
     }));
@@ -67,6 +81,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     };
   }
   const familyList = toolFamilies.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
+  const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
+  if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${services.paths.workspace} (families: ${familyList.join(', ')})`);
   if (process.stdin.isTTY) log(terminalHint(services.paths.workspace));
 }

@@ -10,6 +10,7 @@ import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
 import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
+import { familiesExposed, isToolExposed, resolveFeatures } from './features';
 import { productName, version } from '../version';
 
 export interface ServerOptions {
@@ -17,6 +18,8 @@ export interface ServerOptions {
   families: ReadonlySet<string>;
   /** The agent login a runner prepared for this server (its launch ticket), if any. */
   login?: ServerLogin;
+  /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
+  features?: ReadonlySet<string>;
 }
 
 export interface LedgerServer {
@@ -35,11 +38,12 @@ function instructionsFor(enabled: readonly ToolFamily[]): string {
 
 /** Builds the MCP server over a workspace's services; the caller picks the transport. */
 export function createServer(services: Services, options: ServerOptions): LedgerServer {
-  const tools = allTools().filter((t) => t.family === introspectionFamily.name || options.families.has(t.family));
+  const on = options.features ?? resolveFeatures(options.families);
+  const tools = allTools().filter((t) => t.family === introspectionFamily.name || isToolExposed(t, options.families, on));
   const byName = new Map(tools.map((t) => [t.name, t]));
   const templates = allResourceTemplates();
   const fixed = allFixedResources();
-  const enabled = toolFamilies.filter((f) => options.families.has(f.name));
+  const enabled = familiesExposed(toolFamilies, options.families, on);
   const prompts = enabled.flatMap((f) => f.prompts ?? []);
   const server = new Server(
     { name: productName, title: 'Agent Ledger', version },
@@ -48,7 +52,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
       instructions: instructionsFor(enabled),
     },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login };
+  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login, features: on };
   const listed = tools.map(toListedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));

@@ -21,6 +21,8 @@ export interface ToolContext {
   families(): ReadonlyArray<ToolFamily>;
   /** The session this server holds for an agent the runner launched (MCP server only). */
   login?: ServerLogin;
+  /** Feature switches on in this server (features.ts); absent: every feature on (the CLI). */
+  features?: ReadonlySet<string>;
 }
 
 /**

@@ -94,6 +94,16 @@ const noCliCommand: Record<string, string> = {
   kg_query: 'the knowledge graph is read by agents; no CLI command yet',
   kg_export: 'the knowledge graph is read by agents; no CLI command yet',
   kg_suggest_plan: 'plan suggestions go to the agent planning a workflow; no CLI command yet',
+  graph_mutate: 'transforms a graph given inline, for agents composing a plan; no CLI command yet',
+  graph_batch_mutate: 'plan graphs are shared state between agents; no CLI command yet',
+  graph_diff: 'plan graphs are shared state between agents; no CLI command yet',
+  graph_patch: 'plan graphs are shared state between agents; no CLI command yet',
+  graph_lock: 'a lock held by an agent while it edits a plan graph; no CLI command yet',
+  graph_unlock: 'a lock held by an agent while it edits a plan graph; no CLI command yet',
+  resources_list: 'the sc:// registry is read by agents; no CLI command yet',
+  resources_read: 'the sc:// registry is read by agents; no CLI command yet',
+  resources_watch: 'a bounded wait for an agent; no CLI command yet',
+  events_subscribe: 'a bounded wait for an agent; no CLI command yet',
   pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
 };
 

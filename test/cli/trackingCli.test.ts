@@ -61,7 +61,10 @@ describe('agent-ledger workflow / task commands on a store a server is writing',
     assert.equal(json.result, 'partial_success');
     assert.deepEqual(json.filesChanged.added, ['notes.md']);
     const resource = JSON.parse(((await server.client.readResource({ uri: `task://${taskId}` })).contents[0] as { text: string }).text);
-    assert.deepEqual(json, resource, 'the CLI and the task:// resource give the same JSON');
+    // task get (CLI and tool) adds the task's dependencies from its workflow's plan graph; the resource has the rest.
+    const { dependencies, ...rest } = json as typeof json & { dependencies: { graph_id: string | null } };
+    assert.match(String(dependencies.graph_id), /^wf-\d+$/, "a tracked task's dependencies come from its workflow's plan");
+    assert.deepEqual(rest, resource, 'the CLI and the task:// resource give the same JSON');
   });
 
   test('task list filters by status and workflow', () => {

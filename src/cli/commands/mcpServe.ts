@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
 import { noToolsYet } from '../../mcp/families';
 import { families, toolFamilies } from '../../mcp/catalog';
+import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
@@ -18,6 +19,10 @@ export function registerMcpCommands(program: Command): void {
     serve.option(`--enable-${f.name}`, `expose the ${f.name} tools${note}`);
     serve.option(`--disable-${f.name}`, `hide the ${f.name} tools`);
   }
+  for (const f of features) {
+    serve.option(`--enable-${f.name}`, `expose ${f.description} (part of the ${f.family} family)`);
+    serve.option(`--disable-${f.name}`, `hide ${f.name} even when the ${f.family} family is on`);
+  }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }>();
     try {
@@ -25,7 +30,11 @@ export function registerMcpCommands(program: Command): void {
       const disable = families.filter((f) => opts[camel(`disable-${f}`)] === true);
       const both = enable.filter((f) => disable.includes(f));
       if (both.length) throw new LedgerError('ValidationError', `--enable-${both[0]} and --disable-${both[0]} contradict each other`);
-      await serveStdio({ workspace: resolveWorkspace(all.workspace), dbPath: all.db, worktreesDir: worktreesDirOption(all), enable, disable, verbose: opts.verbose === true, allowAgentCheckpoints: opts.allowAgentCheckpoints === true });
+      const enableFeatures = featureNames.filter((f) => opts[camel(`enable-${f}`)] === true);
+      const disableFeatures = featureNames.filter((f) => opts[camel(`disable-${f}`)] === true);
+      const clash = enableFeatures.find((f) => disableFeatures.includes(f));
+      if (clash) throw new LedgerError('ValidationError', `--enable-${clash} and --disable-${clash} contradict each other`);
+      await serveStdio({ workspace: resolveWorkspace(all.workspace), dbPath: all.db, worktreesDir: worktreesDirOption(all), enable, disable, enableFeatures, disableFeatures, verbose: opts.verbose === true, allowAgentCheckpoints: opts.allowAgentCheckpoints === true });
     } catch (err) {
       process.exitCode = reportError(err, false);
     }

@@ -1,4 +1,6 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import { appendCoordinationEvent } from './coordinationEvents';
+import type { Correlation } from './coordinationEvents';
 import { assertStorableValue, compareForQuery, isEntryVisible, matchesBlackboardQuery, namespaceOf, nextEntry } from './blackboardRules';
 import type { BlackboardEntry, BlackboardQuery } from './blackboardRules';
 
@@ -37,14 +39,8 @@ async function rowFor(db: AsyncSqlReader, key: string): Promise<BlackboardEntry 
   return row ? toEntry(row) : null;
 }
 
-async function appendEvent(tx: AsyncSqlWriter, kind: 'set' | 'delete' | 'expire', key: string, now: number, payload: Record<string, unknown>): Promise<number> {
-  return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    `blackboard.${kind}`,
-    'blackboard',
-    key,
-    JSON.stringify({ kind, key, ...payload }),
-  ]);
+function appendEvent(tx: AsyncSqlWriter, kind: 'set' | 'delete' | 'expire', key: string, now: number, payload: Record<string, unknown>, correlation?: Correlation): Promise<number> {
+  return appendCoordinationEvent(tx, { kind: `blackboard.${kind}`, now, entity: 'blackboard', entityId: key, payload: { kind, key, ...payload }, correlation });
 }
 
 export interface BlackboardChange {
@@ -138,13 +134,13 @@ export class BlackboardService {
   }
 
   /** Removes `key`: the version of the deletion, or null when nothing visible was there. */
-  remove(key: string): Promise<number | null> {
+  remove(key: string, correlation?: Correlation): Promise<number | null> {
     return this.engine.write(async (tx) => {
       const previous = await rowFor(tx, key);
       const now = this.clock();
       if (!previous || !isEntryVisible(previous, now)) return null;
       await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [namespaceOf(key), key]);
-      return appendEvent(tx, 'delete', key, now, { version: previous.version, previous });
+      return appendEvent(tx, 'delete', key, now, { version: previous.version, previous }, correlation);
     });
   }
 
@@ -171,13 +167,27 @@ export class BlackboardService {
     }
   }
 
-  private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite): Promise<BlackboardEntry> {
+  /** `set` inside the caller's transaction (so an idempotency record commits with it); the event carries `correlation`. */
+  setInTransaction(tx: AsyncSqlWriter, write: BlackboardWrite, correlation?: Correlation): Promise<BlackboardEntry> {
+    assertStorableValue(write.key, write.value);
+    return this.setIn(tx, write, correlation);
+  }
+
+  /** `setMany` inside the caller's transaction. */
+  async setManyInTransaction(tx: AsyncSqlWriter, writes: readonly BlackboardWrite[], correlation?: Correlation): Promise<BlackboardEntry[]> {
+    for (const w of writes) assertStorableValue(w.key, w.value);
+    const out: BlackboardEntry[] = [];
+    for (const w of writes) out.push(await this.setIn(tx, w, correlation));
+    return out;
+  }
+
+  private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite, correlation?: Correlation): Promise<BlackboardEntry> {
     const now = this.clock();
     const stored = await rowFor(tx, write.key);
     const previous = stored && isEntryVisible(stored, now) ? stored : null;
     // The event carries the entry (its version is the event's seq) and the one it replaced, for bb_watch.
     const { version: _unknownYet, ...draft } = nextEntry(previous, write, { now, version: 0 });
-    const version = await appendEvent(tx, 'set', write.key, now, { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null, entry: draft, previous });
+    const version = await appendEvent(tx, 'set', write.key, now, { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null, entry: draft, previous }, correlation);
     const entry: BlackboardEntry = { ...draft, version };
     await tx.run(
       `INSERT INTO blackboard_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { LedgerEngine } from '../ports';
-import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, newIdempotencyRecord, withIdempotencyEnvelope } from './idempotency';
+import type { AsyncSqlWriter, LedgerEngine } from '../ports';
+import { appendCoordinationEvent } from './coordinationEvents';
+import type { Correlation } from './coordinationEvents';
+import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, IDEMPOTENCY_WINDOW_MS, newIdempotencyRecord, replayedEventKind, withIdempotencyEnvelope } from './idempotency';
 import type { IdempotencyRecord } from './idempotency';
 
 /** The operation id of a call's result: the caller's, or a new one. */
@@ -15,43 +17,76 @@ interface KeyRow {
   expires_at: number;
 }
 
+/** Whether idempotency keys are remembered (the `idempotency` switch), and for how long. */
+export interface IdempotencySettings {
+  enabled: boolean;
+  windowMs: number;
+}
+
+export const defaultIdempotencySettings: IdempotencySettings = { enabled: true, windowMs: IDEMPOTENCY_WINDOW_MS };
+
+export interface IdempotentCall {
+  tool: string;
+  key: string | undefined;
+  args: Record<string, unknown>;
+  correlation?: Correlation;
+}
+
 /**
- * Runs a mutating call under its `idempotency_key` (idempotency_keys, migration v6): a live
- * record with the same arguments replays the stored answer without running `fn`; other
- * arguments are refused (E-IDEMPOTENCY-CONFLICT); no key runs `fn` as is. The record is written
- * after `fn` commits, so two first calls racing with one key may both run.
+ * Runs a mutating call under its `idempotency_key` (idempotency_keys, migration v6), in ONE
+ * transaction with the change itself: the key is looked up, `fn` makes the change and the
+ * answer is recorded before the commit. Writes of every process are serialised, so two calls
+ * racing with one key get one change and the same answer: the second one's transaction starts
+ * after the first committed and finds its record. A live record with the same arguments replays
+ * the stored answer without running `fn` and appends a `<tool>_replayed` event; other arguments
+ * are refused (E-IDEMPOTENCY-CONFLICT). No key, or the switch off, runs `fn` as is.
+ * `fn` runs inside the write: statements only (see LedgerEngine.write).
  */
 export async function runIdempotent<R extends object>(
   engine: LedgerEngine,
   clock: () => number,
-  call: { tool: string; key: string | undefined; args: Record<string, unknown> },
-  fn: () => Promise<R>,
+  call: IdempotentCall,
+  fn: (tx: AsyncSqlWriter) => Promise<R>,
+  settings: IdempotencySettings = defaultIdempotencySettings,
 ): Promise<R & { idempotent: boolean; idempotency_key: string | null }> {
   const key = call.key;
-  if (key === undefined) return withIdempotencyEnvelope(await fn(), null, false);
+  if (key === undefined || !settings.enabled) return withIdempotencyEnvelope(await engine.write(fn), key ?? null, false);
   const fingerprint = fingerprintArguments(call.args);
-  const row = await engine.read((db) => db.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]));
-  const existing: IdempotencyRecord<R> | null = row
-    ? {
-        cache_key: idempotencyCacheKey(call.tool, key),
-        tool: call.tool,
-        idempotency_key: key,
-        fingerprint: row.fingerprint,
-        result: JSON.parse(row.result) as R,
-        stored_at: Number(row.created_at),
-        expires_at: Number(row.expires_at),
-      }
-    : null;
-  const decision = decideIdempotency(existing, { tool: call.tool, key, fingerprint, now: clock() });
-  if (decision.action === 'replay') return withIdempotencyEnvelope(decision.result, key, true);
-  const result = await fn();
-  const record = newIdempotencyRecord({ tool: call.tool, key, fingerprint, now: clock() }, result);
-  await engine.write((tx) =>
-    tx.run(
+  return engine.write(async (tx) => {
+    const now = clock();
+    const row = await tx.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]);
+    const existing: IdempotencyRecord<R> | null = row
+      ? {
+          cache_key: idempotencyCacheKey(call.tool, key),
+          tool: call.tool,
+          idempotency_key: key,
+          fingerprint: row.fingerprint,
+          result: JSON.parse(row.result) as R,
+          stored_at: Number(row.created_at),
+          expires_at: Number(row.expires_at),
+        }
+      : null;
+    const decision = decideIdempotency(existing, { tool: call.tool, key, fingerprint, now });
+    if (decision.action === 'replay') {
+      await appendCoordinationEvent(tx, {
+        kind: replayedEventKind(call.tool),
+        now,
+        entity: 'idempotency',
+        entityId: `${call.tool}:${key}`,
+        payload: { tool: call.tool, idempotency_key: key, stored_at: decision.record.stored_at },
+        correlation: call.correlation,
+      });
+      return withIdempotencyEnvelope(decision.result, key, true);
+    }
+    const result = await fn(tx);
+    const record = newIdempotencyRecord({ tool: call.tool, key, fingerprint, now }, result, settings.windowMs);
+    await tx.run(
       `INSERT INTO idempotency_keys (tool, key, fingerprint, result, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (tool, key) DO UPDATE SET fingerprint = excluded.fingerprint, result = excluded.result, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       [call.tool, key, fingerprint, JSON.stringify(result), record.stored_at, record.expires_at],
-    ),
-  );
-  return withIdempotencyEnvelope(result, key, false);
+    );
+    // Forget records whose window is over (indexed by expires_at), so the table stays small.
+    await tx.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', [now]);
+    return withIdempotencyEnvelope(result, key, false);
+  });
 }

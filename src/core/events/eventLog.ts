@@ -1,5 +1,6 @@
 import type { SqlReader, SqlWriter } from '../ports';
 import { fromJson } from '../json';
+import { legacyCorrelation } from '../coordination/coordinationEvents';
 
 /**
  * The append-only events table: every change of the ledger, in `seq` order. It feeds task
@@ -22,7 +23,9 @@ export type NewEvent = Omit<LedgerEvent, 'seq' | 'workflowId' | 'taskId' | 'enti
   Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
 
 export function appendEvent(tx: SqlWriter, e: NewEvent): number {
-  return tx.run('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+  // The correlation ids of the event bus (run, plan graph, node) follow from the workflow and task.
+  const c = legacyCorrelation(e.workflowId ?? null, e.taskId ?? null);
+  return tx.run('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, graph_id, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
     e.ts,
     e.kind,
     e.workflowId ?? null,
@@ -30,6 +33,9 @@ export function appendEvent(tx: SqlWriter, e: NewEvent): number {
     e.entity ?? null,
     e.entityId ?? null,
     JSON.stringify(e.payload ?? {}),
+    c.run_id,
+    c.graph_id,
+    c.node_id,
   ]).lastInsertRowid;
 }
 

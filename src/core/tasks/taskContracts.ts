@@ -8,6 +8,7 @@ export const taskListInput = z.strictObject({
   status: z.enum(taskStatuses).optional().describe('Filter by status'),
   assignee: z.string().min(1).max(200).optional().describe('Filter by assignee name'),
   workflowId: workflowRef.optional().describe('Only tasks of this workflow (e.g. "wf-2")'),
+  ready: z.boolean().optional().describe("true: only open tasks whose dependencies (edges of their workflow's plan graph) are all done — what can start now"),
   limit: pageLimit(20, 'tasks'),
   offset: z.number().int().min(0).default(0).describe('How many matching tasks to skip: pass the previous answer’s nextOffset for the next page'),
 });

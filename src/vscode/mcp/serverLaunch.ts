@@ -3,9 +3,12 @@ import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { toolFamilies } from '../../mcp/catalog';
+import { features } from '../../mcp/features';
 
 const families: readonly string[] = toolFamilies.map((f) => f.name);
 const defaultFamilies: readonly string[] = toolFamilies.filter((f) => f.enabledByDefault).map((f) => f.name);
+/** Single features of a family (`resources`, `locks`…) the setting may name besides whole families. */
+const featureFamily = new Map(features.map((f) => [f.name, f.family]));
 
 /**
  * How to start `agent-ledger mcp serve` for one workspace folder. Plain Node (no `vscode`), so
@@ -18,7 +21,10 @@ export interface ServerLaunch {
   env: Record<string, string>;
 }
 
-/** `--enable-x` / `--disable-x` flags turning the default families into `selected` (unknown names are ignored). */
+/**
+ * `--enable-x` / `--disable-x` flags turning the default families into `selected` (unknown names
+ * are ignored). A feature named without its family adds just that feature (`--enable-resources`).
+ */
 export function familyFlags(selected: readonly string[]): string[] {
   const wanted = new Set(selected.filter((f) => families.includes(f)));
   const flags: string[] = [];
@@ -27,13 +33,14 @@ export function familyFlags(selected: readonly string[]): string[] {
     if (wanted.has(f) && !isDefault) flags.push(`--enable-${f}`);
     if (!wanted.has(f) && isDefault) flags.push(`--disable-${f}`);
   }
+  for (const [feature, family] of featureFamily) if (selected.includes(feature) && !wanted.has(family)) flags.push(`--enable-${feature}`);
   return flags;
 }
 
-/** The families a setting value selects, in canonical order (what the definition's version names). */
+/** The families and features a setting value selects, in canonical order (what the definition's version names). */
 export function selectedFamilies(setting: unknown): string[] {
   const list = Array.isArray(setting) ? setting.filter((f): f is string => typeof f === 'string') : [...defaultFamilies];
-  return families.filter((f) => list.includes(f));
+  return [...families, ...featureFamily.keys()].filter((f) => list.includes(f));
 }
 
 /** `worktreesDir`: the user's `agentLedger.worktreesDir`, passed as `--worktrees-dir`. */

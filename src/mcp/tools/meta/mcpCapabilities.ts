@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
-import { serverLimits } from '../../limits';
+import { features as featureList, resolveFeatures } from '../../features';
 
 export const mcpCapabilitiesTool = defineTool({
   name: 'mcp_capabilities',
   title: 'Server capabilities',
-  description: 'Which tool namespaces (families) are enabled and a one-line summary of every tool they expose; a family without tools yet says so.',
+  description: 'Which tool namespaces (families, and the finer features such as resources or locks) are enabled and a one-line summary of every tool they expose; a family without tools yet says so.',
   input: z.strictObject({}),
   output: z.object({
     namespaces: z.array(z.object({ name: z.string(), description: z.string() })),
@@ -14,16 +14,21 @@ export const mcpCapabilitiesTool = defineTool({
     limits: z.object({ maxEventHistory: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { enabledTools, enabledFamilies, families }) => {
-    const names = ['introspection', ...enabledFamilies()];
+  handler: (_args, { services, enabledTools, enabledFamilies, families, features: on }) => {
+    const exposedFamilies = new Set(enabledTools().map((t) => t.family));
+    const names = ['introspection', ...enabledFamilies(), ...exposedFamilies];
+    const featureSet = on ?? resolveFeatures(enabledFamilies());
     const schemas: Record<string, { namespace: string; summary: string }> = {};
     for (const tool of enabledTools()) schemas[tool.name] = { namespace: tool.family, summary: tool.description.split(/(?<=\.)\s/)[0] };
     return {
-      namespaces: families()
-        .filter((f) => names.includes(f.name))
-        .map((f) => ({ name: f.name, description: describeFamily(f) })),
+      namespaces: [
+        ...families()
+          .filter((f) => names.includes(f.name))
+          .map((f) => ({ name: f.name, description: describeFamily(f) })),
+        ...featureList.filter((f) => featureSet.has(f.name)).map((f) => ({ name: f.name, description: `${f.description} (${f.family})` })),
+      ],
       schemas,
-      limits: { maxEventHistory: serverLimits.maxEventHistory },
+      limits: { maxEventHistory: services.events.retention.maxEvents },
     };
   },
 });

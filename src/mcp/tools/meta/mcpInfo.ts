@@ -5,6 +5,7 @@ import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../version';
 import { serverLimits } from '../../limits';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_WALLCLOCK_MS, MAX_RUNNING_CHILDREN } from '../../../core/children/childLimits';
+import { features as featureList, idempotencySettings, resolveFeatures } from '../../features';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
 
@@ -27,7 +28,10 @@ export const mcpInfoTool = defineTool({
       }),
     }),
     features: z.record(z.string(), z.boolean()),
-    families: z.record(z.string(), z.object({ enabled: z.boolean(), tools: z.number(), description: z.string() })).describe('Each tool family: switched on or not, how many tools it has, and what it is for ("no tools yet" when it has none)'),
+    families: z
+      .record(z.string(), z.object({ enabled: z.boolean(), tools: z.number(), exposed: z.number(), description: z.string() }))
+      .describe('Each tool family: switched on or not, how many tools it has, how many this server exposes (single features may expose some of an off family), and what it is for ("no tools yet" when it has none)'),
+    idempotency: z.object({ enabled: z.boolean(), windowMs: z.number() }).describe('Whether idempotency_key is remembered, and for how long'),
     timings: z.record(z.string(), z.number()),
     safety: z.record(z.string(), z.unknown()),
     limits: z.object({ maxInputBytes: z.number(), maxMessageBytes: z.number(), maxJsonDepth: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number() }),
@@ -35,17 +39,24 @@ export const mcpInfoTool = defineTool({
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services, enabledFamilies, families }) => {
+  handler: (_args, { services, enabledFamilies, enabledTools, families, features: on }) => {
     const enabled = enabledFamilies();
-    const features: Record<string, boolean> = { enableMcpIntrospection: true, enableResources: true };
+    const exposed = enabledTools();
+    const features: Record<string, boolean> = { enableMcpIntrospection: true };
     const switchable = families().filter((f) => f.name !== 'introspection');
     for (const f of switchable) features[featureKey(f.name)] = enabled.has(f.name);
-    const familyInfo = Object.fromEntries(switchable.map((f) => [f.name, { enabled: enabled.has(f.name), tools: f.tools.length, description: describeFamily(f) }]));
+    // The finer switches (features.ts): what each one has on in this server, exactly.
+    const featureSet = on ?? resolveFeatures(enabled);
+    for (const f of featureList) features[f.toggle] = featureSet.has(f.name);
+    const familyInfo = Object.fromEntries(
+      switchable.map((f) => [f.name, { enabled: enabled.has(f.name), tools: f.tools.length, exposed: exposed.filter((t) => t.family === f.name).length, description: describeFamily(f) }]),
+    );
     return {
       server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
       transports: { stdio: { enabled: true }, http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false } },
       features,
       families: familyInfo,
+      idempotency: idempotencySettings(featureSet),
       timings: { storePollIntervalMs: serverLimits.storePollMs, lockTimeoutMs: serverLimits.lockTimeoutMs },
       safety: {
         pathsConfinedToWorkspace: true,
@@ -66,7 +77,7 @@ export const mcpInfoTool = defineTool({
         maxMessageBytes: serverLimits.maxMessageBytes,
         maxJsonDepth: serverLimits.maxJsonDepth,
         defaultTimeoutMs: serverLimits.defaultTimeoutMs,
-        maxEventHistory: serverLimits.maxEventHistory,
+        maxEventHistory: services.events.retention.maxEvents,
       },
       workspace: services.paths.workspace,
       store: { path: services.paths.dbPath, seq: services.store.seq },

@@ -1,5 +1,7 @@
 import { bbBatchSetInput, bbBatchSetOutput } from '../../../core/coordination/blackboardContracts';
-import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { fullCorrelationOf } from './correlation';
+import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
 
 export const bbBatchSetTool = defineTool({
@@ -9,10 +11,17 @@ export const bbBatchSetTool = defineTool({
   input: bbBatchSetInput,
   output: bbBatchSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({
-    op_id: opIdFor(args),
-    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_batch_set', key: args.idempotency_key, args }, async () => ({
-      entries: await services.blackboard.setMany(args.entries),
-    }))),
-  }),
+  handler: async (args, { services, features }) => {
+    const correlation = fullCorrelationOf(args);
+    return {
+      op_id: correlation.op_id,
+      ...(await runIdempotent(
+        services.engine,
+        Date.now,
+        { tool: 'bb_batch_set', key: args.idempotency_key, args, correlation },
+        async (tx) => ({ entries: await services.blackboard.setManyInTransaction(tx, args.entries, correlation) }),
+        idempotencySettings(features),
+      )),
+    };
+  },
 });

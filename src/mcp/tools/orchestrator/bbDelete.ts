@@ -1,5 +1,5 @@
 import { bbDeleteInput, bbDeleteOutput } from '../../../core/coordination/blackboardContracts';
-import { opIdFor } from '../../../core/coordination/idempotencyRuns';
+import { fullCorrelationOf } from './correlation';
 import { defineTool } from '../../toolDefinition';
 
 export const bbDeleteTool = defineTool({
@@ -10,7 +10,8 @@ export const bbDeleteTool = defineTool({
   output: bbDeleteOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
-    const version = await services.blackboard.remove(args.key);
-    return { op_id: opIdFor(args), key: args.key, deleted: version !== null, version };
+    const correlation = fullCorrelationOf(args);
+    const version = await services.blackboard.remove(args.key, correlation);
+    return { op_id: correlation.op_id, key: args.key, deleted: version !== null, version };
   },
 });

@@ -1,5 +1,7 @@
 import { bbSetInput, bbSetOutput } from '../../../core/coordination/blackboardContracts';
-import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { fullCorrelationOf } from './correlation';
+import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
 
 export const bbSetTool = defineTool({
@@ -10,10 +12,17 @@ export const bbSetTool = defineTool({
   input: bbSetInput,
   output: bbSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({
-    op_id: opIdFor(args),
-    ...(await runIdempotent(services.engine, Date.now, { tool: 'bb_set', key: args.idempotency_key, args }, () =>
-      services.blackboard.set({ key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }),
-    )),
-  }),
+  handler: async (args, { services, features }) => {
+    const correlation = fullCorrelationOf(args);
+    return {
+      op_id: correlation.op_id,
+      ...(await runIdempotent(
+        services.engine,
+        Date.now,
+        { tool: 'bb_set', key: args.idempotency_key, args, correlation },
+        (tx) => services.blackboard.setInTransaction(tx, { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }, correlation),
+        idempotencySettings(features),
+      )),
+    };
+  },
 });

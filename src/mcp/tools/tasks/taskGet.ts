@@ -5,9 +5,12 @@ export const taskGetTool = defineTool({
   name: 'task_get',
   title: 'Get task',
   description:
-    "Get task details: the task's fields, the tracking fields (goal, snapshot, outcome, files changed), sub-tasks and the decision/issue/milestone timeline. Sessions: session_list.",
+    "Get task details: the task's fields, the tracking fields (goal, snapshot, outcome, files changed), sub-tasks, the decision/issue/milestone timeline, and dependencies (what it depends on and what depends on it in its workflow's plan graph, and whether it is ready). Sessions: session_list.",
   input: taskGetInput,
   output: taskOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args, { services }) => services.tasks.get(args.id),
+  handler: async (args, { services }) => {
+    const task = await services.tasks.get(args.id);
+    return { ...task, dependencies: await services.graphs.dependencies(task.id) };
+  },
 });

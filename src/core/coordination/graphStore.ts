@@ -1,0 +1,160 @@
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import { appendCoordinationEvent, taskNodeId, workflowOfId } from './coordinationEvents';
+import type { Correlation } from './coordinationEvents';
+import type { GraphLock } from './graphLocks';
+import { normaliseGraph } from './planGraph';
+import type { PlanGraph } from './planGraph';
+import { tasksToGraph } from './taskGraph';
+
+/**
+ * The plan graphs in the store (plan_graphs, plan_graph_versions, plan_graph_locks: migrations
+ * v6 and v9), as plain statements over the asynchronous port so they run on both engines.
+ * Every committed version is kept. A workflow's plan is the graph `wf-<id>` (nodes `task-<id>`): until its
+ * first commit it is derived from the workflow's tasks (version 0, nodes with status and title,
+ * no edges); edges are `depends_on` (from the dependency to the task that needs it).
+ */
+export interface StoredGraph {
+  graph: PlanGraph;
+  /** Commit time of this version (epoch ms), null for a version 0 that was never committed. */
+  committed_at: number | null;
+  /** True when the graph has at least one committed version. */
+  stored: boolean;
+}
+
+export interface VersionRow {
+  graph_id: string;
+  version: number;
+  graph: string;
+  committed_at: number;
+  base_version: number | null;
+  tx_id: string | null;
+  owner: string | null;
+  note: string | null;
+}
+
+const versionColumns = 'graph_id, version, graph, committed_at, base_version, tx_id, owner, note';
+
+export function parseVersion(row: VersionRow): StoredGraph {
+  const graph = JSON.parse(row.graph) as PlanGraph;
+  return { graph: { ...graph, graph_id: row.graph_id, graph_version: Number(row.version) }, committed_at: Number(row.committed_at), stored: true };
+}
+
+/** The committed graph, a workflow's derived version 0, or null when there is no such graph. */
+export async function readLatest(db: AsyncSqlReader, graphId: string): Promise<StoredGraph | null> {
+  const head = await db.get<{ version: number }>('SELECT version FROM plan_graphs WHERE graph_id = ?', [graphId]);
+  if (head) return readVersion(db, graphId, Number(head.version));
+  const workflowId = workflowOfId(graphId);
+  if (workflowId === null) return null;
+  const workflow = await db.get<{ name: string }>('SELECT name FROM workflows WHERE id = ?', [workflowId]);
+  if (!workflow) return null;
+  const tasks = await db.all<{ id: number; title: string; status: string }>('SELECT id, title, status FROM tasks WHERE workflow_id = ? ORDER BY id', [workflowId]);
+  const graph = tasksToGraph(
+    tasks.map((t) => ({ id: taskNodeId(Number(t.id)), title: t.title, status: t.status, depends_on: [] })),
+    { graph_id: graphId, graph_version: 0, name: workflow.name, metadata: { workflow_id: workflowId } },
+  );
+  return { graph, committed_at: null, stored: false };
+}
+
+/** One committed version, or null. */
+export async function readVersion(db: AsyncSqlReader, graphId: string, version: number): Promise<StoredGraph | null> {
+  const row = await db.get<VersionRow>(`SELECT ${versionColumns} FROM plan_graph_versions WHERE graph_id = ? AND version = ?`, [graphId, version]);
+  return row ? parseVersion(row) : null;
+}
+
+/** The version row with its change metadata (for sc://snapshots/<graph>/<tx>). */
+export function readChange(db: AsyncSqlReader, graphId: string, txId: string): Promise<VersionRow | undefined> {
+  return db.get<VersionRow>(`SELECT ${versionColumns} FROM plan_graph_versions WHERE graph_id = ? AND tx_id = ?`, [graphId, txId]);
+}
+
+/** An empty graph at version 0: what a stored graph starts from before its first commit. */
+export function emptyGraph(graphId: string): StoredGraph {
+  return { graph: normaliseGraph({ graph_id: graphId, graph_version: 0, nodes: [], edges: [] }), committed_at: null, stored: false };
+}
+
+export interface CommitMeta {
+  now: number;
+  txId: string;
+  owner: string | null;
+  note: string | null;
+  tool: string;
+  correlation: Correlation;
+  summary: Record<string, unknown>;
+}
+
+/** Stores `graph` as the new committed version and appends a `graph.committed` event. */
+export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph: PlanGraph, meta: CommitMeta): Promise<void> {
+  const id = graph.graph_id;
+  await tx.run(
+    `INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (graph_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
+    [id, graph.graph_version, meta.now, meta.now],
+  );
+  await tx.run(`INSERT INTO plan_graph_versions (${versionColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+    id,
+    graph.graph_version,
+    JSON.stringify(graph),
+    meta.now,
+    base.graph.graph_version,
+    meta.txId,
+    meta.owner,
+    meta.note,
+  ]);
+  const workflowId = workflowOfId(id);
+  await appendCoordinationEvent(tx, {
+    kind: 'graph.committed',
+    now: meta.now,
+    entity: 'graph',
+    entityId: id,
+    payload: { tool: meta.tool, graph_id: id, base_version: base.graph.graph_version, version: graph.graph_version, tx_id: meta.txId, owner: meta.owner, note: meta.note, ...meta.summary },
+    correlation: { ...meta.correlation, graph_id: id, run_id: meta.correlation.run_id ?? (workflowId !== null ? id : null) },
+  });
+}
+
+interface LockRow {
+  graph_id: string;
+  lock_id: string;
+  holder: string;
+  acquired_at: number;
+  refreshed_at: number;
+  expires_at: number;
+}
+
+function toLock(row: LockRow | undefined): GraphLock | null {
+  if (!row) return null;
+  const expires = Number(row.expires_at);
+  const refreshed = Number(row.refreshed_at);
+  return { graph_id: row.graph_id, lock_id: row.lock_id, holder: row.holder, acquired_at: Number(row.acquired_at), refreshed_at: refreshed, expires_at: expires, ttl_ms: expires - refreshed };
+}
+
+const lockColumns = 'graph_id, lock_id, holder, acquired_at, refreshed_at, expires_at';
+
+export async function readLock(db: AsyncSqlReader, graphId: string): Promise<GraphLock | null> {
+  return toLock(await db.get<LockRow>(`SELECT ${lockColumns} FROM plan_graph_locks WHERE graph_id = ?`, [graphId]));
+}
+
+export async function readLockById(db: AsyncSqlReader, lockId: string): Promise<GraphLock | null> {
+  return toLock(await db.get<LockRow>(`SELECT ${lockColumns} FROM plan_graph_locks WHERE lock_id = ?`, [lockId]));
+}
+
+export async function storeLock(tx: AsyncSqlWriter, lock: GraphLock): Promise<void> {
+  await tx.run(
+    `INSERT INTO plan_graph_locks (${lockColumns}) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (graph_id) DO UPDATE SET lock_id = excluded.lock_id, holder = excluded.holder, acquired_at = excluded.acquired_at,
+       refreshed_at = excluded.refreshed_at, expires_at = excluded.expires_at`,
+    [lock.graph_id, lock.lock_id, lock.holder, lock.acquired_at, lock.refreshed_at, lock.expires_at ?? lock.refreshed_at],
+  );
+}
+
+export async function deleteLock(tx: AsyncSqlWriter, lockId: string): Promise<void> {
+  await tx.run('DELETE FROM plan_graph_locks WHERE lock_id = ?', [lockId]);
+}
+
+/** Graph ids with a committed version, in id order (for resources_list). */
+export function listGraphs(db: AsyncSqlReader): Promise<Array<{ graph_id: string; version: number; updated_at: number }>> {
+  return db.all('SELECT graph_id, version, updated_at FROM plan_graphs ORDER BY graph_id');
+}
+
+/** Every committed version of every graph (id, version, commit time, tx), for resources_list. */
+export function listVersions(db: AsyncSqlReader): Promise<Array<{ graph_id: string; version: number; committed_at: number; tx_id: string | null }>> {
+  return db.all('SELECT graph_id, version, committed_at, tx_id FROM plan_graph_versions ORDER BY graph_id, version');
+}

@@ -1,0 +1,76 @@
+import type { AsyncSqlReader } from '../ports';
+import { taskNodeId, workflowOfId, workflowRunId } from './coordinationEvents';
+import { readLatest } from './graphStore';
+import { DONE_STATUS } from './taskGraph';
+
+/**
+ * What a task depends on, read from its workflow's plan graph (`wf-<id>`: an edge from the
+ * dependency to the task, node ids `task-<id>`). A task outside a workflow, or in a workflow whose
+ * plan was never changed, has no dependencies. A dependency is met when its task is done; a node
+ * that is not a task of the ledger is met when the graph says `status: done`.
+ */
+export interface TaskDependency {
+  /** The node id (`task-12` for a ledger task). */
+  id: string;
+  status: string;
+  done: boolean;
+}
+
+export interface TaskDependencies {
+  /** The plan graph the edges come from, null when the task is in no workflow. */
+  graph_id: string | null;
+  depends_on: TaskDependency[];
+  /** Tasks that depend on this one. */
+  dependents: TaskDependency[];
+  /** Every dependency is done. */
+  ready: boolean;
+}
+
+const taskIdOf = (node: string): number | null => {
+  const m = /^task-([1-9][0-9]{0,14})$/.exec(node);
+  return m ? Number(m[1]) : null;
+};
+
+async function statuses(db: AsyncSqlReader, workflowId: number): Promise<Map<string, string>> {
+  const rows = await db.all<{ id: number; status: string }>('SELECT id, status FROM tasks WHERE workflow_id = ?', [workflowId]);
+  return new Map(rows.map((r) => [taskNodeId(Number(r.id)), r.status]));
+}
+
+function dependency(node: string, live: Map<string, string>, graphStatus: unknown): TaskDependency {
+  const status = live.get(node) ?? (taskIdOf(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
+  return { id: node, status, done: status === DONE_STATUS };
+}
+
+export async function dependenciesOf(db: AsyncSqlReader, taskId: number): Promise<TaskDependencies> {
+  const task = await db.get<{ workflow_id: number | null }>('SELECT workflow_id FROM tasks WHERE id = ?', [taskId]);
+  if (!task || task.workflow_id === null) return { graph_id: null, depends_on: [], dependents: [], ready: true };
+  const workflowId = Number(task.workflow_id);
+  const graphId = workflowRunId(workflowId);
+  const latest = await readLatest(db, graphId);
+  const live = await statuses(db, workflowId);
+  const node = taskNodeId(taskId);
+  const nodeStatus = new Map((latest?.graph.nodes ?? []).map((n) => [n.id, n.attributes.status]));
+  const edges = latest?.graph.edges ?? [];
+  const depends_on = edges.filter((e) => e.to === node).map((e) => dependency(e.from, live, nodeStatus.get(e.from)));
+  const dependents = edges.filter((e) => e.from === node).map((e) => dependency(e.to, live, nodeStatus.get(e.to)));
+  return { graph_id: graphId, depends_on, dependents, ready: depends_on.every((d) => d.done) };
+}
+
+/** Ids of the ledger tasks with a dependency not done yet, over every workflow's plan graph. */
+export async function blockedTaskIds(db: AsyncSqlReader): Promise<Set<number>> {
+  const blocked = new Set<number>();
+  const graphs = await db.all<{ graph_id: string }>('SELECT graph_id FROM plan_graphs');
+  for (const { graph_id } of graphs) {
+    const workflowId = workflowOfId(graph_id);
+    if (workflowId === null) continue;
+    const latest = await readLatest(db, graph_id);
+    if (!latest) continue;
+    const live = await statuses(db, workflowId);
+    const nodeStatus = new Map(latest.graph.nodes.map((n) => [n.id, n.attributes.status]));
+    for (const e of latest.graph.edges) {
+      const target = taskIdOf(e.to);
+      if (target !== null && !dependency(e.from, live, nodeStatus.get(e.from)).done) blocked.add(target);
+    }
+  }
+  return blocked;
+}

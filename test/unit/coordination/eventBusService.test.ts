@@ -1,0 +1,98 @@
+// The event bus, stored plan graphs and idempotent runs on both engines, several engines on one
+// ledger standing for several processes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BlackboardService } from '../../../src/core/coordination/blackboardService';
+import { EventBusService } from '../../../src/core/coordination/eventBusService';
+import { GraphService } from '../../../src/core/coordination/graphService';
+import { runIdempotent } from '../../../src/core/coordination/idempotencyRuns';
+import { isCoordinationError } from '../../../src/core/coordination/coordinationErrors';
+import { engineCases } from '../store/engines/engineKit';
+
+for (const engineCase of engineCases) {
+  test(`event cursors on ${engineCase.name}: 4 writers, one paging reader, no event skipped or repeated`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const reader = new EventBusService(await ledger.open());
+      const writers = await Promise.all([0, 1, 2, 3].map(async () => new BlackboardService(await ledger.open())));
+      const perWriter = 15;
+      const writing = Promise.all(
+        writers.map(async (bb, w) => {
+          for (let i = 0; i < perWriter; i++) await bb.set({ key: `w${w}:k${i}`, value: i });
+        }),
+      );
+      const seen: number[] = [];
+      const keys = new Set<string>();
+      let cursor = 0;
+      const deadline = Date.now() + 60_000;
+      while (keys.size < writers.length * perWriter && Date.now() < deadline) {
+        const page = await reader.page({ fromSeq: cursor, limit: 7, waitMs: 2_000, filter: { cats: ['blackboard'] } });
+        for (const e of page.events) {
+          seen.push(e.seq);
+          keys.add((e.payload as { key: string }).key);
+        }
+        assert.ok(page.next_seq >= cursor, 'the cursor never goes back');
+        cursor = page.next_seq;
+      }
+      await writing;
+      assert.equal(keys.size, writers.length * perWriter, 'every write was seen');
+      assert.equal(seen.length, keys.size, 'none twice');
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], 'in commit order');
+      const after = await reader.page({ fromSeq: cursor, limit: 10, waitMs: 0 });
+      assert.deepEqual(after.events, [], 'nothing left behind the cursor');
+    } finally {
+      await ledger.dispose();
+    }
+  });
+
+  test(`event retention on ${engineCase.name}: old coordination events go, an older cursor is told so`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engine = await ledger.open();
+      const bus = new EventBusService(engine, Date.now, { maxEvents: 5 });
+      const bb = new BlackboardService(engine);
+      const versions: number[] = [];
+      for (let i = 0; i < 12; i++) versions.push((await bb.set({ key: `k${i}`, value: i })).version);
+      assert.ok((await bus.prune()) >= 7);
+      assert.equal(await bus.prune(), 0, 'nothing more to drop');
+      await assert.rejects(bus.page({ fromSeq: versions[0], limit: 10, waitMs: 0 }), (e) => isCoordinationError(e, 'E-EVT-CURSOR-EXPIRED'));
+      const fromStart = await bus.page({ fromSeq: 0, limit: 100, waitMs: 0 });
+      assert.deepEqual(
+        fromStart.events.map((e) => e.seq),
+        versions.slice(-5),
+        'from the start: the kept ones',
+      );
+      const recent = await bus.page({ fromSeq: versions[9], limit: 10, waitMs: 0 });
+      assert.deepEqual(recent.events.map((e) => e.seq), versions.slice(10));
+    } finally {
+      await ledger.dispose();
+    }
+  });
+
+  test(`idempotent graph change on ${engineCase.name}: two engines racing with one key make one change and give one answer`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engines = [await ledger.open(), await ledger.open()];
+      for (let round = 0; round < 4; round++) {
+        const args = { graph_id: 'race', operations: [{ op: 'add_node' as const, node: { id: `n${round}` } }] };
+        const results = await Promise.all(
+          engines.map((engine) =>
+            runIdempotent(engine, Date.now, { tool: 'graph_batch_mutate', key: `key-${round}`, args }, (tx) =>
+              new GraphService(engine).batchMutateInTransaction(tx, args, { correlation: {} }),
+            ),
+          ),
+        );
+        assert.deepEqual(results.map((r) => r.idempotent).sort(), [false, true], 'one ran, one replayed');
+        const [a, b] = results.map(({ idempotent: _i, ...rest }) => rest);
+        assert.deepEqual(a, b, 'the same answer');
+        assert.equal(a.committed_version, round + 1, 'one change per key');
+      }
+      const latest = await new GraphService(engines[0]).latest('race');
+      assert.equal(latest.graph.graph_version, 4);
+      const replays = await new EventBusService(engines[1]).page({ fromSeq: 0, limit: 100, waitMs: 0, filter: { kinds: ['graph_batch_mutate_replayed'] } });
+      assert.equal(replays.events.length, 4, 'each replay left a *_replayed event');
+    } finally {
+      await ledger.dispose();
+    }
+  });
+}

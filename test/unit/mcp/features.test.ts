@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allTools, toolFamilies } from '../../../src/mcp/catalog';
+import { features, isToolExposed, resolveFeatures } from '../../../src/mcp/features';
+import { resolveFamilies } from '../../../src/mcp/families';
+import { familyFlags, selectedFamilies } from '../../../src/vscode/mcp/serverLaunch';
+
+const exposed = (enable: string[], enableFeatures: string[] = [], disableFeatures: string[] = []) => {
+  const fams = resolveFamilies(toolFamilies, enable);
+  const on = resolveFeatures(fams, enableFeatures, disableFeatures);
+  return allTools()
+    .filter((t) => t.family === 'introspection' || isToolExposed(t, fams, on))
+    .map((t) => t.name);
+};
+
+test('every tool a feature names exists, in the family the feature says', () => {
+  for (const f of features) for (const name of f.tools) assert.equal(allTools().find((t) => t.name === name)?.family, f.family, `${f.name}: ${name}`);
+});
+
+test('the default profile stays under 40 tools and exposes no orchestrator tool', () => {
+  const tools = exposed([]);
+  assert.ok(tools.length < 40, `${tools.length} tools`);
+  assert.ok(!tools.some((t) => t.startsWith('graph_') || t.startsWith('resources_') || t === 'events_subscribe'));
+});
+
+test('a family brings its features; a feature alone brings its tools; --disable-<feature> hides them again', () => {
+  const all = exposed(['orchestrator']);
+  for (const t of ['graph_patch', 'graph_lock', 'resources_watch', 'events_subscribe', 'bb_batch_set', 'graph_mutate']) assert.ok(all.includes(t), t);
+  const resourcesOnly = exposed([], ['resources']).filter((t) => !t.startsWith('mcp_'));
+  assert.deepEqual(resourcesOnly.filter((t) => /^(resources|graph|bb|events)_/.test(t)), ['resources_list', 'resources_read', 'resources_watch']);
+  const noLocks = exposed(['orchestrator'], [], ['locks']);
+  assert.ok(!noLocks.includes('graph_lock') && noLocks.includes('graph_patch'));
+  const bbWithoutBulk = exposed([], ['blackboard']);
+  assert.ok(bbWithoutBulk.includes('bb_set') && !bbWithoutBulk.includes('bb_batch_set'), 'bb_batch_set needs blackboard and bulk');
+  assert.throws(() => resolveFeatures(new Set(), ['nonsense']), /unknown feature/);
+  assert.ok(resolveFeatures(new Set(), ['blackboard']).has('idempotency'), 'keys are remembered with any feature on');
+  assert.ok(!resolveFeatures(new Set(['orchestrator']), [], ['idempotency']).has('idempotency'), 'unless switched off');
+  assert.ok(!resolveFeatures(new Set()).has('idempotency'), 'nothing on, nothing remembered');
+});
+
+test('the editor setting names families and single features; they become serve flags', () => {
+  assert.deepEqual(selectedFamilies(['locks', 'tracking', 'resources']), ['tracking', 'resources', 'locks']);
+  assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'resources']), ['--enable-resources']);
+  assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'orchestrator', 'resources']), ['--enable-orchestrator'], 'the family already has it');
+});
