@@ -13,11 +13,11 @@ import { ResourceNotifier } from './resourceNotifier';
  */
 export function registerResourceHandlers(server: Server, services: Services, templates: ResourceTemplateDefinition[], fixed: FixedResourceDefinition[]): Disposable {
   const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
-  const read = (uri: string): { mimeType: string; text: string } => {
+  const read = async (uri: string): Promise<{ mimeType: string; text: string }> => {
     const fixedResource = fixed.find((r) => r.uri === uri);
     if (fixedResource) {
       try {
-        return { mimeType: fixedResource.mimeType, text: fixedResource.read(services) };
+        return { mimeType: fixedResource.mimeType, text: await fixedResource.read(services) };
       } catch (err) {
         throw toResourceError(err, uri);
       }
@@ -31,7 +31,7 @@ export function registerResourceHandlers(server: Server, services: Services, tem
       }
       if (id === undefined) continue;
       try {
-        return { mimeType: t.mimeType, text: t.read(services, id) };
+        return { mimeType: t.mimeType, text: await t.read(services, id) };
       } catch (err) {
         throw toResourceError(err, uri);
       }
@@ -42,17 +42,20 @@ export function registerResourceHandlers(server: Server, services: Services, tem
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: t.uriTemplate, title: t.title, description: t.description, mimeType: t.mimeType })),
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })), ...templates.flatMap((t) => t.list(services))],
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      ...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+      ...(await Promise.all(templates.map((t) => t.list(services)))).flat(),
+    ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
-    return { contents: [{ uri, ...read(uri) }] };
+    return { contents: [{ uri, ...(await read(uri)) }] };
   });
 
   const notifier = new ResourceNotifier(server, services, templates, fixed);
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    read(request.params.uri);
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await read(request.params.uri);
     notifier.subscribe(request.params.uri);
     return {};
   });

@@ -36,24 +36,20 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const { server, dispose } = createServer(services, { families: familySet });
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
-  let closed = false;
-  const shutdown = (): void => {
-    if (closed) return;
-    closed = true;
-    dispose();
-    services.dispose();
+  let closed: Promise<void> | undefined;
+  // Resolves once the ledger is closed (files unlocked, or the PostgreSQL connections ended).
+  const shutdown = (): Promise<void> => {
+    closed ??= (async () => {
+      dispose();
+      await services.dispose().catch((err: unknown) => log(`closing the ledger failed: ${err instanceof Error ? err.message : String(err)}`));
+    })();
+    return closed;
   };
-  server.onclose = shutdown;
+  server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);
-  process.stdin.on('end', () => {
-    shutdown();
-    process.exit(0);
-  });
+  process.stdin.on('end', () => void shutdown().finally(() => process.exit(0)));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      shutdown();
-      process.exit(0);
-    });
+    process.on(signal, () => void shutdown().finally(() => process.exit(0)));
   }
   await server.connect(transport);
   if (options.verbose) {

@@ -4,6 +4,8 @@ import { v3Pipelines } from './migrations/v3Pipelines';
 import { v4SessionsByAgent } from './migrations/v4SessionsByAgent';
 import { v5TaskLocation } from './migrations/v5TaskLocation';
 import { v6Coordination } from './migrations/v6Coordination';
+// v7 (the agent runtime) lives on another branch; the lead puts it before v8 at merge.
+import { v8Machines } from './migrations/v8Machines';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -12,7 +14,7 @@ import { v6Coordination } from './migrations/v6Coordination';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v8Machines];
 
 export const latestVersion = migrations.length;
 

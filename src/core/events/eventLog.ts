@@ -1,5 +1,6 @@
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import { fromJson } from '../json';
+import { thisMachine } from '../machine';
 
 /**
  * The append-only events table: every change of the ledger, in `seq` order. It feeds task
@@ -21,8 +22,9 @@ export interface LedgerEvent {
 export type NewEvent = Omit<LedgerEvent, 'seq' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'> &
   Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
 
-export function appendEvent(tx: SqlWriter, e: NewEvent): number {
-  return tx.run('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
+  const machine = thisMachine();
+  return tx.insert('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, machine_id, os_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq', [
     e.ts,
     e.kind,
     e.workflowId ?? null,
@@ -30,7 +32,9 @@ export function appendEvent(tx: SqlWriter, e: NewEvent): number {
     e.entity ?? null,
     e.entityId ?? null,
     JSON.stringify(e.payload ?? {}),
-  ]).lastInsertRowid;
+    machine.id,
+    machine.user,
+  ]);
 }
 
 interface EventRow {
@@ -58,10 +62,10 @@ function toEvent(r: EventRow): LedgerEvent {
 }
 
 /** Events after `afterSeq`, oldest first, at most `limit`. */
-export function eventsSince(db: SqlReader, afterSeq: number, limit = 500): LedgerEvent[] {
-  return db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit]).map(toEvent);
+export async function eventsSince(db: AsyncSqlReader, afterSeq: number, limit = 500): Promise<LedgerEvent[]> {
+  return (await db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit])).map(toEvent);
 }
 
-export function lastEventSeq(db: SqlReader): number {
-  return db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events')?.seq ?? 0;
+export async function lastEventSeq(db: AsyncSqlReader): Promise<number> {
+  return (await db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0;
 }

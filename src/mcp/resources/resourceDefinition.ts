@@ -21,9 +21,9 @@ export interface ResourceTemplateDefinition {
   /** The id in `uri` when it belongs to this template. */
   match(uri: string): string | undefined;
   /** The most relevant resources of this template (bounded). */
-  list(services: Services): ResourceEntry[];
+  list(services: Services): ResourceEntry[] | Promise<ResourceEntry[]>;
   /** The content; throws a LedgerError (not found) for an unknown id. */
-  read(services: Services, id: string): string;
+  read(services: Services, id: string): string | Promise<string>;
   /** URIs of this template whose content an event changed. */
   affected(event: LedgerEvent): string[];
   /** True when the event adds or removes a resource (resources/list_changed). */
@@ -51,7 +51,7 @@ export interface FixedResourceDefinition {
   description: string;
   mimeType: string;
   /** The content; throws a LedgerError when it cannot be produced. */
-  read(services: Services): string;
+  read(services: Services): string | Promise<string>;
   /** Whether an event of the store changed the content. */
   affected(event: LedgerEvent): boolean;
   /**

@@ -63,7 +63,7 @@ export const mcpInfoTool = defineTool({
         maxEventHistory: serverLimits.maxEventHistory,
       },
       workspace: services.paths.workspace,
-      store: { path: services.paths.dbPath, seq: services.store.seq },
+      store: { path: services.paths.dbPath, seq: services.engine.seq },
     };
   },
 });
