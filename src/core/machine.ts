@@ -12,12 +12,13 @@ export interface MachineIdentity {
   user: string;
 }
 
-let cached: MachineIdentity | undefined;
+let cached: { key: string; machine: MachineIdentity } | undefined;
 
-/** The machine and user this process writes from, read once. */
+/** The machine and user this process writes from (read again only when the environment overrides change). */
 export function thisMachine(): MachineIdentity {
-  cached ??= localMachine();
-  return cached;
+  const key = `${process.env.AGENT_LEDGER_MACHINE ?? ''}\0${process.env.AGENT_LEDGER_OS_USER ?? ''}`;
+  if (cached?.key !== key) cached = { key, machine: localMachine() };
+  return cached.machine;
 }
 
 /** This process's machine and user (environment overrides first: containers and tests simulate machines with them). */
