@@ -89,11 +89,11 @@ async function refreshSamples(wb: Workbench, services: Services, taskId: string,
 /** 2,000 tasks in 200 workflows, in one write (no Git snapshots: only the tree's size matters). */
 async function growLedger(services: Services): Promise<void> {
   const now = new Date(Date.now() - 3_600_000).toISOString();
-  await services.store.write((tx) => {
+  await services.engine.write(async (tx) => {
     for (let w = 0; w < 200; w++) {
-      const wf = tx.run("INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, NULL, '[]', 'workflow', ?, ?)", [`Older workflow ${w}`, now, now]).lastInsertRowid;
+      const wf = await tx.insert("INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, NULL, '[]', 'workflow', ?, ?)", [`Older workflow ${w}`, now, now]);
       for (let t = 0; t < 10; t++) {
-        tx.run("INSERT INTO tasks (workflow_id, title, goal, status, result, areas, duration_seconds, started_at, completed_at, created_at, updated_at) VALUES (?, ?, 'a goal', 'done', 'success', '[]', 42, ?, ?, ?, ?)", [wf, `Task ${w}.${t}`, now, now, now, now]);
+        await tx.run("INSERT INTO tasks (workflow_id, title, goal, status, result, areas, duration_seconds, started_at, completed_at, created_at, updated_at) VALUES (?, ?, 'a goal', 'done', 'success', '[]', 42, ?, ?, ?, ?)", [wf, `Task ${w}.${t}`, now, now, now, now]);
       }
     }
   });

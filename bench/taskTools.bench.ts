@@ -18,9 +18,9 @@ const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 200);
 async function populate(workspace: string, count: number): Promise<void> {
   const services = await createServices({ workspace });
   const now = new Date().toISOString();
-  await services.store.write((tx) => {
+  await services.engine.write(async (tx) => {
     for (let i = 0; i < count; i++) {
-      insertTask(
+      await insertTask(
         tx,
         {
           title: `Task ${i}: implement part ${i % 97} of the feature`,
@@ -36,8 +36,8 @@ async function populate(workspace: string, count: number): Promise<void> {
       );
     }
   });
-  await services.store.checkpoint();
-  services.dispose();
+  await (services.engine as unknown as { checkpoint(): Promise<void> }).checkpoint();
+  await services.dispose();
 }
 
 async function main(): Promise<void> {

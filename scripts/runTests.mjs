@@ -1,5 +1,7 @@
 // Runs the node:test suites (TypeScript through tsx) and ends with node's summary lines.
-// Usage: node scripts/runTests.mjs [unit|mcp|cli|all] [--only PATTERN]
+// Usage: node scripts/runTests.mjs [unit|mcp|cli|all] [--only PATTERN] [--pg]
+// --pg (or AGENT_LEDGER_TEST_DB=postgres): the built server and CLI run on PostgreSQL, a fresh
+// database per test workspace (test/helpers/testLedger.ts) — `npm run test:pg`.
 // Unit tests run from sources; MCP and CLI tests drive the built dist/cli.js.
 // When a selected suite uses test/helpers/postgres.ts, a throwaway PostgreSQL server is started
 // for the run (scripts/testPostgres.mjs) and stopped afterwards; its URL and password reach the
@@ -43,7 +45,11 @@ if (files.length === 0) {
 }
 const env = { ...process.env, AGENT_LEDGER_TEST: '1' };
 let server;
-const needsPostgres = files.some((f) => /helpers\/postgres|engineKit/.test(readFileSync(f, 'utf8')));
+// AGENT_LEDGER_TEST_DB=postgres runs the built server and CLI of the process-level suites on
+// PostgreSQL (test/helpers/testLedger.ts: a fresh database per workspace): `npm run test:pg`.
+if (args.includes('--pg')) env.AGENT_LEDGER_TEST_DB = 'postgres';
+const onPostgres = env.AGENT_LEDGER_TEST_DB === 'postgres';
+const needsPostgres = onPostgres || files.some((f) => /helpers\/postgres|engineKit/.test(readFileSync(f, 'utf8')));
 if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
   if (findPostgresBin()) {
     server = await startTestPostgres();
@@ -51,7 +57,7 @@ if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
     const stop = () => server && stopTestPostgres(server);
     process.on('SIGINT', () => (stop(), process.exit(130)));
     process.on('SIGTERM', () => (stop(), process.exit(143)));
-  } else if (process.env.CI) {
+  } else if (process.env.CI || onPostgres) {
     console.error('PostgreSQL server binaries not found: .ci/run installs them (apt-get install -y postgresql)');
     process.exit(1);
   } else {

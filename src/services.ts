@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LedgerStore } from './store/ledgerStore';
-import { parseLedgerLocation, redactUrl } from './store/location';
-import { LedgerError } from './core/errors';
-import { EmbeddedEngine } from './store/embedded/embeddedEngine';
+import { parseLedgerLocation } from './store/location';
+import type { LedgerLocation } from './store/location';
+import { openEngine } from './store/openEngine';
 import { openWorkspaceTruth } from './git/workspaceTruth';
 import { ensureExcluded } from './git/exclude';
 import { currentBranch } from './git/branch';
@@ -27,6 +26,7 @@ import { RewindService } from './core/tasks/rewindService';
 import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
+import { LedgerError } from './core/errors';
 import { BlackboardService } from './core/coordination/blackboardService';
 import { ProjectService } from './core/projects/projectService';
 import { ProjectTaskService } from './core/projects/projectTaskService';
@@ -43,13 +43,21 @@ import type { SchedulingServices } from './core/scheduling/schedulingServices';
 import { GraphService } from './core/coordination/graphService';
 import { EventBusService } from './core/coordination/eventBusService';
 import { ResourceService } from './core/coordination/resourceService';
+import { TaskTreeQueries } from './core/tasks/taskTree';
+import { AgentSessionQueries } from './core/sessions/agentSessions';
+import { workflowReport } from './core/workflows/workflowReport';
+import { eventsSince, lastEventSeq } from './core/events/eventLog';
+import type { LedgerEvent } from './core/events/eventLog';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
   workspace: string;
   /** `<workspace>/.agent-ledger` */
   dataDir: string;
-  /** `<workspace>/.agent-ledger/ledger.db` unless overridden with `--db`. */
+  /**
+   * `<workspace>/.agent-ledger/ledger.db` unless overridden with `--db`; for a PostgreSQL ledger,
+   * its URL with the password redacted (safe to show and log).
+   */
   dbPath: string;
   /** The folder of this workspace's task worktrees: `<workspace>/.agent-ledger/worktrees`, or one the user chose. */
   worktreesDir: string;
@@ -83,6 +91,7 @@ export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktre
 
 export interface ServiceOptions {
   workspace: string;
+  /** `--db` / AGENT_LEDGER_DB: an image file path (or file:// URL), or a postgres:// URL (password from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
   dbPath?: string;
   readonly?: boolean;
   /** Poll the journal so other processes' writes are noticed without reads (views, MCP notifications). */
@@ -97,15 +106,30 @@ export interface ServiceOptions {
   worktreesDir?: string;
 }
 
+/** The one cursor over the events log every face follows (views, resource notifications, watchers). */
+export interface LedgerEvents {
+  /** The seq of the newest event (0 when there is none). */
+  lastSeq(): Promise<number>;
+  /** Events after `afterSeq`, oldest first, at most `limit`. */
+  since(afterSeq: number, limit?: number): Promise<LedgerEvent[]>;
+}
+
 export interface Services {
   paths: LedgerPaths;
-  store: LedgerStore;
   /**
-   * The same ledger behind the asynchronous port (core/ports.ts LedgerEngine): what new families
-   * are written against, so they run unchanged on the embedded store and on PostgreSQL. Calls
-   * that wait for something use its `waitForChange`.
+   * The ledger behind the asynchronous port (core/ports.ts LedgerEngine): the embedded store or
+   * PostgreSQL (`--db postgres://…`); every service runs on it unchanged. Calls that wait for
+   * something use its `waitForChange`; views follow its `onDidChange`.
    */
   engine: LedgerEngine;
+  /** The events log as the faces read it. */
+  events: LedgerEvents;
+  /** The Tasks tree's read model (workflows → tasks → sub-tasks). */
+  taskTree: TaskTreeQueries;
+  /** The Agents & Sessions tree's read model. */
+  agentSessions: AgentSessionQueries;
+  /** A workflow as Markdown (the editor's Copy report). */
+  workflowReport(ref: string | number, generatedAt: Date): Promise<string>;
   truth(): Promise<WorkspaceTruth>;
   /** The branch checked out in the workspace, or null (detached, or not a Git repository). */
   currentBranch(): Promise<string | null>;
@@ -149,19 +173,24 @@ export interface Services {
   /** Stored plan graphs (graph_* tools), over the asynchronous port. */
   graphs: GraphService;
   /** The event bus over the events log (events_subscribe, resource streams, retention). */
-  events: EventBusService;
+  eventBus: EventBusService;
   /** The sc:// registry (resources_* tools). */
   resources: ResourceService;
-  dispose(): void;
+  /** Closes the ledger; resolves once the files or connections are closed. */
+  dispose(): Promise<void>;
 }
 
 /** The one composition root: the extension, every MCP server process and the CLI build these. */
 export async function createServices(options: ServiceOptions): Promise<Services> {
-  const dbPath = embeddedDbPath(options.dbPath);
-  const paths = ledgerPaths(options.workspace, dbPath, options.worktreesDir);
-  confineStore(paths, dbPath !== undefined);
-  const store = await LedgerStore.open({ dbPath: paths.dbPath, readonly: options.readonly });
-  if (options.watch) store.watch();
+  const location = options.dbPath === undefined ? undefined : parseLedgerLocation(options.dbPath, process.cwd());
+  const paths = ledgerPaths(options.workspace, location?.kind === 'embedded' ? location.dbPath : undefined, options.worktreesDir);
+  confineStore(paths, location !== undefined);
+  const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
+  const engine = await openEngine(where, { readonly: options.readonly, retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS) });
+  if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
+  // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
+  // are then noticed without reads.
+  const watching = options.watch ? engine.onDidChange(() => undefined) : undefined;
   if (!options.readonly) {
     await ensureExcluded(paths.workspace, excludedFromGit).catch((err) => console.error('[agent-ledger] could not update .git/info/exclude:', err));
   }
@@ -176,17 +205,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> => (task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth());
-  const tracking = new TrackingService(store, truthOf, clock);
-  const queries = new LedgerQueries(store);
+  const tracking = new TrackingService(engine, truthOf, clock);
+  const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
-  const agents = new AgentRegistry(store, paths.workspace, clock, fileMode);
-  const memory = new MemoryBank(store, paths.workspace, clock, fileMode);
-  const pipelines = new PipelineService(store, tracking, queries, clock, {
+  const agents = new AgentRegistry(engine, paths.workspace, clock, fileMode);
+  const memory = new MemoryBank(engine, paths.workspace, clock, fileMode);
+  const pipelines = new PipelineService(engine, tracking, queries, clock, {
     root: paths.workspace,
     defaultsDir: findDefaultsDir(__dirname),
     allowAgentCheckpoints: options.allowAgentCheckpoints === true,
   });
-  const engine = EmbeddedEngine.over(store);
   const now = (): Date => clock.now();
   const handoffs = new HandoffService(engine, agents, now);
   const executions = new ExecutionLogService(engine, now);
@@ -199,29 +227,35 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     env: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },
-    ledgerServer: ledgerServerLaunch(paths, options),
+    ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),
   });
   const epochMs = () => clock.now().getTime();
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
-  const events = new EventBusService(engine, epochMs);
+  const eventBus = new EventBusService(engine, epochMs);
   return {
     paths,
-    store,
     engine,
+    events: {
+      lastSeq: () => engine.read(lastEventSeq),
+      since: (afterSeq, limit = 500) => engine.read((db) => eventsSince(db, afterSeq, limit)),
+    },
+    taskTree: new TaskTreeQueries(engine),
+    agentSessions: new AgentSessionQueries(engine),
+    workflowReport: (ref, generatedAt) => workflowReport(engine, ref, generatedAt),
     truth: getTruth,
     currentBranch: () => currentBranch(paths.workspace),
-    workflows: new WorkflowService(store, clock),
+    workflows: new WorkflowService(engine, clock),
     tracking,
     queries,
     pipelines,
-    tasks: new TaskService(store, clock),
+    tasks: new TaskService(engine, clock),
     agents,
     memory,
-    sessions: new SessionService(store, agents, getTruth, clock),
-    workers: new WorkerService({ db: store, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
-    worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
-    rewind: new RewindService(store, getTruth, clock),
+    sessions: new SessionService(engine, agents, getTruth, clock),
+    workers: new WorkerService({ db: engine, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
+    worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
+    rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
@@ -232,15 +266,14 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
     blackboard,
     graphs,
-    events,
-    resources: new ResourceService(engine, graphs, events, blackboard),
+    eventBus,
+    resources: new ResourceService(engine, graphs, eventBus, blackboard),
     dispose: () => {
+      watching?.dispose();
       pipelines.dispose();
-      // Children get SIGTERM now (the server is going away); their exits are recorded while the store is open.
+      // Children get SIGTERM now (the server is going away); serve.ts records their ends first when it can.
       void children.dispose();
-      // The engine ends its waits at once; the store closes now, as every face expects of dispose().
-      void engine.close();
-      store.close();
+      return engine.close();
     },
   };
 }
@@ -262,24 +295,18 @@ function sessionTtlSeconds(): number | undefined {
  * under the node running us, on the same workspace and store. Unknown (undefined) when running
  * from sources or inside the editor (whose executable is not node).
  */
-function ledgerServerLaunch(paths: LedgerPaths, options: ServiceOptions): McpServerLaunch | undefined {
+function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: ServiceOptions): McpServerLaunch | undefined {
   const cli = path.join(__dirname, 'cli.js');
   if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
   const args = [cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
-  if (options.dbPath !== undefined) args.push('--db', paths.dbPath);
+  // A database URL is never an argument: the child inherits AGENT_LEDGER_DB from this process.
+  if (dbFile) args.push('--db', paths.dbPath);
   if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
   return { name: 'agent-ledger', command: process.execPath, args };
 }
 
-/**
- * `--db` as the domain can open it today: a file path (or file:// URL) of an embedded image. A
- * URL is never a path: an unsupported scheme is refused (StoreError badLocation), and a
- * postgres:// URL is refused with a ConfigError until the domain runs on the asynchronous port
- * (issue 13) — only `db init|migrate|copy` take it — instead of creating a `postgres:` folder.
- */
-function embeddedDbPath(dbPath: string | undefined): string | undefined {
-  if (dbPath === undefined) return undefined;
-  const location = parseLedgerLocation(dbPath, process.cwd());
-  if (location.kind === 'embedded') return location.dbPath;
-  throw new LedgerError('ConfigError', `${redactUrl(location.url)}: the tools, CLI commands and views run on the embedded store for now; a PostgreSQL ledger is served by agent-ledger db init|migrate|copy only`);
+/** AGENT_LEDGER_DB_RETRY_MS: how long a PostgreSQL call keeps retrying while the server is out of reach (default 15 s). */
+function retryMsOf(value: string | undefined): number | undefined {
+  const ms = value === undefined ? NaN : Number(value);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }

@@ -1,6 +1,5 @@
 import { CommanderError } from 'commander';
-import { LedgerError, exitCodes } from '../core/errors';
-import { StoreError } from '../store/errors';
+import { LedgerError, exitCodeOf as ledgerExitCode, storeReasonOf } from '../core/errors';
 import { formatDurationCompact } from '../core/format';
 import { sgr, toTerminal, visibleBlock, visibleWidth } from './terminalText';
 
@@ -45,8 +44,7 @@ export function printErrorLines(lines: string[]): void {
 /** Seed 002's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 4 the ledger is damaged; 1 otherwise. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-  if (LedgerError.is(err)) return exitCodes[err.code];
-  if (StoreError.is(err)) return err.reason === 'tooNew' || err.reason === 'badLocation' ? 3 : err.reason === 'damaged' ? 4 : 1;
+  if (LedgerError.is(err)) return ledgerExitCode(err);
   return 1;
 }
 
@@ -55,11 +53,12 @@ export function reportError(err: unknown, json: boolean): number {
   const code = exitCodeOf(err);
   if (err instanceof CommanderError) return code; // commander already printed its message
   if (json) {
-    const error = LedgerError.is(err) ? err.toJSON() : { reason: StoreError.is(err) ? err.reason : 'InternalError', message: err instanceof Error ? err.message : String(err) };
+    // A store failure shows its own reason (`damaged`, `badLocation`…) as the CLI always did.
+    const error = LedgerError.is(err) ? { ...err.toJSON(), reason: storeReasonOf(err) ?? err.code } : { reason: 'InternalError', message: err instanceof Error ? err.message : String(err) };
     process.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
     printErrorLines([`${style.red('error:')} ${visibleBlock(err instanceof Error ? err.message : String(err))}`]);
-    if (!LedgerError.is(err) && !StoreError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) printErrorLines([visibleBlock(err.stack)]);
+    if (!LedgerError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) printErrorLines([visibleBlock(err.stack)]);
   }
   return code;
 }

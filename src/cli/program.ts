@@ -17,7 +17,7 @@ const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead o
 
 /** `--db`, or the environment variable AGENT_LEDGER_DB when the flag is absent (the password never belongs in either: AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
 function dbOption(): Option {
-  return new Option('--db <file|url>', 'ledger database file (default: <workspace>/.agent-ledger/ledger.db); a postgres:// URL is taken by db init|migrate|copy only, for now').env('AGENT_LEDGER_DB');
+  return new Option('--db <file|url>', 'ledger database: a file (default: <workspace>/.agent-ledger/ledger.db) or a postgres:// URL (password from AGENT_LEDGER_DB_PASSWORD or PGPASSWORD)').env('AGENT_LEDGER_DB');
 }
 
 /** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */

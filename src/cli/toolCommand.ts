@@ -21,7 +21,7 @@ export interface ToolCommand<R> {
   /** The tool's arguments, built from the command line (undefined = not given). */
   args: Record<string, unknown>;
   /** Text output (it may read more from `services` to render); `--json` prints the result exactly as the MCP tool returns it. */
-  format(result: R, services: Services): string[];
+  format(result: R, services: Services): string[] | Promise<string[]>;
 }
 
 /**
@@ -36,7 +36,7 @@ export function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void
   return withServices(cmd, { readonly: tool.annotations.readOnlyHint === true }, async (services) => {
     const result = (await callTool(services, tool, c.args)) as R;
     if (json) printJson(result);
-    else printLines(c.format(result, services));
+    else printLines(await c.format(result, services));
   });
 }
 

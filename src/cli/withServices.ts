@@ -21,7 +21,7 @@ export async function withServices(cmd: Command, mode: { readonly: boolean }, ru
   } catch (err) {
     process.exitCode = reportError(err, opts.json === true);
   } finally {
-    services?.dispose();
+    await services?.dispose();
   }
 }
 

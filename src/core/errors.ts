@@ -56,8 +56,9 @@ export class LedgerError extends Error {
     message: string,
     /** Machine-readable details, e.g. `{ taskId: 999 }`. */
     readonly data?: Record<string, unknown>,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'LedgerError';
   }
 
@@ -68,6 +69,24 @@ export class LedgerError extends Error {
   toJSON(): { code: number; reason: LedgerErrorCode; message: string; data?: Record<string, unknown> } {
     return { code: errorNumbers[this.code], reason: this.code, message: this.message, ...(this.data ? { data: this.data } : {}) };
   }
+}
+
+/**
+ * The reason of a store failure (`damaged`, `busy`, `unavailable`, `badLocation`…: the store
+ * layer's StoreError is a LedgerError with code `StoreError` and `data.reason`), or undefined.
+ */
+export function storeReasonOf(err: unknown): string | undefined {
+  if (!LedgerError.is(err, 'StoreError')) return undefined;
+  const reason = err.data?.reason;
+  return typeof reason === 'string' ? reason : undefined;
+}
+
+/** The CLI's exit code of a failure: seed 002's table; a store failure 3 (configuration: a store too new, a bad --db), 4 (damaged) or 1. */
+export function exitCodeOf(err: LedgerError): number {
+  const reason = storeReasonOf(err);
+  if (reason === 'tooNew' || reason === 'badLocation') return 3;
+  if (reason === 'damaged') return 4;
+  return exitCodes[err.code];
 }
 
 export function validationError(message: string, data?: Record<string, unknown>): LedgerError {

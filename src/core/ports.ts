@@ -33,6 +33,9 @@ export interface StoreChange {
 }
 
 /**
+ * The embedded store's synchronous interface (store/ledgerStore.ts implements it; the embedded
+ * engine wraps it). The domain does not use it: it talks to {@link LedgerEngine}.
+ *
  * The one multi-process store of a workspace (DESIGN.md). Reads catch up with the journal
  * first; writes run under the cross-process lock, in a transaction, and are durable
  * (fsynced) when the promise resolves. `fn` must be synchronous and must compute every
@@ -48,7 +51,7 @@ export interface LedgerDb {
 
 // ---------------------------------------------------------------------------------------
 // The asynchronous store port (store/engine.ts implements it twice: embedded and PostgreSQL).
-// New families are written against it; the rest of the domain moves to it from LedgerDb.
+// Every service of the domain is written against it.
 // ---------------------------------------------------------------------------------------
 
 /** Statements that read. Inside `read`, every statement sees one consistent state of the ledger. */

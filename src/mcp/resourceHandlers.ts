@@ -17,7 +17,7 @@ export function registerResourceHandlers(server: Server, services: Services, tem
     const fixedResource = fixed.find((r) => r.uri === uri);
     if (fixedResource) {
       try {
-        return { mimeType: fixedResource.mimeType, text: fixedResource.read(services) };
+        return { mimeType: fixedResource.mimeType, text: await fixedResource.read(services) };
       } catch (err) {
         throw toResourceError(err, uri);
       }

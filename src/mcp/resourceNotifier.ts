@@ -1,8 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Services } from '../services';
 import type { Disposable } from '../core/emitter';
-import { eventsSince, lastEventSeq } from '../core/events/eventLog';
-import { StoreError } from '../store/errors';
+import type { LedgerEvent } from '../core/events/eventLog';
+import { LedgerError } from '../core/errors';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
 
 /**
@@ -13,8 +13,12 @@ import type { FixedResourceDefinition, ResourceTemplateDefinition } from './reso
 export class ResourceNotifier {
   private readonly subscribed = new Set<string>();
   private readonly watchers = new Map<string, Disposable>();
-  /** Undefined while the store cannot be read (a damaged ledger): the first change after a repair sets it. */
-  private lastSeq: number | undefined;
+  /**
+   * The cursor: the last event seen, undefined while the store cannot be read (a damaged ledger:
+   * the first change after a repair sets it). Catch-ups run one after another on this chain, so
+   * an event is never notified twice or skipped, however fast changes come.
+   */
+  private cursor: Promise<number | undefined>;
   private readonly listener: Disposable;
 
   constructor(
@@ -23,8 +27,10 @@ export class ResourceNotifier {
     private readonly templates: ResourceTemplateDefinition[],
     private readonly fixed: FixedResourceDefinition[] = [],
   ) {
-    this.lastSeq = this.currentSeq();
-    this.listener = services.store.onDidChange(() => this.flush());
+    this.cursor = this.currentSeq();
+    this.listener = services.engine.onDidChange(() => {
+      this.cursor = this.cursor.then((seq) => (seq === undefined ? this.currentSeq() : this.flush(seq)));
+    });
   }
 
   subscribe(uri: string): void {
@@ -49,24 +55,25 @@ export class ResourceNotifier {
   }
 
   /** The last event's seq; undefined when the store refuses reads (the server still starts and each tool call says why). */
-  private currentSeq(): number | undefined {
+  private async currentSeq(): Promise<number | undefined> {
     try {
-      return this.services.store.read(lastEventSeq);
+      return await this.services.events.lastSeq();
     } catch (err) {
-      if (StoreError.is(err)) return undefined;
-      throw err;
+      if (LedgerError.is(err, 'StoreError')) return undefined;
+      console.error('[agent-ledger] resource notifications:', err);
+      return undefined;
     }
   }
 
-  private flush(): void {
-    if (this.lastSeq === undefined) {
-      this.lastSeq = this.currentSeq();
-      return;
+  /** Notifies what the events after `since` changed; resolves with the new cursor. */
+  private async flush(since: number): Promise<number | undefined> {
+    let events: LedgerEvent[];
+    try {
+      events = await this.services.events.since(since, 10_000);
+    } catch {
+      return since; // tried again at the next change
     }
-    const since = this.lastSeq;
-    const events = this.services.store.read((db) => eventsSince(db, since, 10_000));
-    if (events.length === 0) return;
-    this.lastSeq = events[events.length - 1].seq;
+    if (events.length === 0) return since;
     const updated = new Set<string>();
     let listChanged = false;
     for (const event of events) {
@@ -78,5 +85,6 @@ export class ResourceNotifier {
     }
     for (const uri of updated) void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
     if (listChanged) void this.server.sendResourceListChanged().catch(() => undefined);
+    return events[events.length - 1].seq;
   }
 }

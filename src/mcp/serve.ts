@@ -48,28 +48,25 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment() });
   // The retention rule of the events log: once now, then every few minutes (the timer never keeps the process up).
-  const prune = (): void => void services.events.prune().catch((err: unknown) => log(`event retention: ${err instanceof Error ? err.message : String(err)}`));
+  const prune = (): void => void services.eventBus.prune().catch((err: unknown) => log(`event retention: ${err instanceof Error ? err.message : String(err)}`));
   prune();
   const pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closing: Promise<void> | undefined;
-  // Children this server started are stopped and their ends recorded (bounded) before the store closes.
+  // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
   const shutdown = (): Promise<void> =>
-    (closing ??= Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]).then(() => {
+    (closing ??= (async () => {
+      await Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
       clearInterval(pruneTimer);
       dispose();
-      services.dispose();
-    }));
+      await services.dispose().catch((err: unknown) => log(`closing the ledger failed: ${err instanceof Error ? err.message : String(err)}`));
+    })());
   server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);
-  process.stdin.on('end', () => {
-    void shutdown().finally(() => process.exit(0));
-  });
+  process.stdin.on('end', () => void shutdown().finally(() => process.exit(0)));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      void shutdown().finally(() => process.exit(0));
-    });
+    process.on(signal, () => void shutdown().finally(() => process.exit(0)));
   }
   await server.connect(transport);
   if (options.verbose) {

@@ -1,3 +1,6 @@
+import { LedgerError } from '../core/errors';
+import type { LedgerErrorCode } from '../core/errors';
+
 /** Why a store operation failed. */
 export type StoreErrorReason =
   | 'busy' // the cross-process lock (file lock or the server's commit lock) could not be taken in time
@@ -19,17 +22,22 @@ export type StoreErrorReason =
   | 'aborted' // a statement after a failed one in the same write (the transaction is already lost)
   | 'sql'; // any other error the database reported for a statement (syntax, unknown column…)
 
-export class StoreError extends Error {
+/**
+ * A store failure: a LedgerError with code `StoreError` and `data: { reason }`, so every face
+ * reports it as it reports any other failure (MCP `{ code: -32010, reason: 'StoreError', data:
+ * { reason } }`, the CLI's exit code from core's exitCodeOf, the editor's message).
+ */
+export class StoreError extends LedgerError {
   constructor(
     readonly reason: StoreErrorReason,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('StoreError', message, { reason }, options);
     this.name = 'StoreError';
   }
 
-  static is(ex: unknown, reason?: StoreErrorReason): ex is StoreError {
-    return ex instanceof StoreError && (reason === undefined || ex.reason === reason);
+  static override is(ex: unknown, reason?: StoreErrorReason | LedgerErrorCode): ex is StoreError {
+    return ex instanceof StoreError && (reason === undefined || reason === 'StoreError' || ex.reason === reason);
   }
 }

@@ -16,13 +16,13 @@ export interface AgentLedgerApi {
   };
   readonly testing: {
     /** The Tasks view's rows, depth-first, indented by two spaces per level: `label — description`. */
-    tasksView(): string[];
+    tasksView(): Promise<string[]>;
     /** The Memory Bank view's rows, the same way: category, then `title — status · summary`. */
-    memoryView(): string[];
+    memoryView(): Promise<string[]>;
     /** The Agents & Sessions view's rows: agent, then `task title — task-N · status · branch · time`. */
-    agentsView(): string[];
+    agentsView(): Promise<string[]>;
     /** The Pipelines view's rows: pipeline, then its phases (`label — description`), then the implementation's tasks. */
-    pipelinesView(): string[];
+    pipelinesView(): Promise<string[]>;
     /** The Pipelines view's badge: how many pipelines wait for a person (0: no badge). */
     pipelinesBadge(): number;
     /** The model the panel of a pipeline (`.specs/<name>`) last showed, if it is open. */

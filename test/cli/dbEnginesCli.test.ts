@@ -23,11 +23,11 @@ test('a URL is never a path: unsupported schemes are refused with exit 3 and no 
   assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
 });
 
-test('the other commands and mcp serve take no URL for a path: postgres:// is refused for now (exit 3), other schemes are badLocation, and no folder appears', () => {
+test('the other commands and mcp serve take no URL for a path: postgres:// opens the server (unreachable: unavailable, password redacted), other schemes are badLocation, and no folder appears', () => {
   const cwd = tempDir();
-  const pg = run(['task', 'list', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger', '--json'], cwd);
-  assert.equal(pg.code, 3, pg.stderr);
-  assert.equal(JSON.parse(pg.stderr).error.reason, 'ConfigError');
+  const pg = run(['task', 'list', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger', '--json'], cwd, { AGENT_LEDGER_DB_RETRY_MS: '200' });
+  assert.equal(pg.code, 1, pg.stderr);
+  assert.equal(JSON.parse(pg.stderr).error.reason, 'unavailable');
   assert.ok(!pg.stderr.includes('secret-pw'), 'the password is not printed');
   const other = run(['task', 'list', '--db', 'mysql://root@localhost/ledger', '--json'], cwd);
   assert.equal(other.code, 3, other.stderr);
@@ -35,9 +35,10 @@ test('the other commands and mcp serve take no URL for a path: postgres:// is re
   const fromEnv = run(['task', 'list', '--json'], cwd, { AGENT_LEDGER_DB: 'mysql://root@localhost/ledger' });
   assert.equal(fromEnv.code, 3, fromEnv.stderr);
   assert.equal(JSON.parse(fromEnv.stderr).error.reason, 'badLocation', 'AGENT_LEDGER_DB stands for --db');
-  const serve = run(['mcp', 'serve', '--db', 'postgres://ledger@127.0.0.1:1/ledger'], cwd);
-  assert.equal(serve.code, 3, serve.stderr);
-  assert.match(serve.stderr, /embedded store for now/);
+  const serve = run(['mcp', 'serve', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger'], cwd, { AGENT_LEDGER_DB_RETRY_MS: '200' });
+  assert.equal(serve.code, 1, serve.stderr);
+  assert.match(serve.stderr, /cannot be reached/);
+  assert.ok(!serve.stderr.includes('secret-pw'), 'the password is not printed');
   assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
 });
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cliPath } from './mcpClient';
+import { ledgerEnv, workspaceOf } from './testLedger';
 
 export interface CliResult {
   code: number | null;
@@ -9,7 +10,9 @@ export interface CliResult {
 
 /** Runs the built `agent-ledger` CLI as a person or a script would (pass `--workspace` in `args`, or a `cwd`). */
 export function cli(args: string[], options: { cwd?: string; input?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { cwd: options.cwd, input: options.input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  // On `AGENT_LEDGER_TEST_DB=postgres`, the workspace's own PostgreSQL database (testLedger.ts); `--db` wins.
+  const env = args.includes('--db') ? process.env : ledgerEnv(workspaceOf(args, options.cwd));
+  const r = spawnSync(process.execPath, [cliPath, ...args], { cwd: options.cwd, input: options.input, encoding: 'utf8', env: { ...env, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

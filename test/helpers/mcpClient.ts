@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ledgerEnv } from './testLedger';
 
 export const cliPath = path.resolve(__dirname, '../../dist/cli.js');
 
@@ -36,7 +37,8 @@ export async function connect(workspace: string, extraArgs: string[] = []): Prom
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
-    env: { ...(process.env as Record<string, string>) },
+    // On `AGENT_LEDGER_TEST_DB=postgres`, the workspace's own PostgreSQL database (testLedger.ts).
+    env: { ...((extraArgs.includes('--db') ? process.env : ledgerEnv(workspace)) as Record<string, string>) },
     stderr: 'pipe',
   });
   let stderr = '';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { ledgerEnv } from './testLedger';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cliPath } from './mcpClient';
 
@@ -29,7 +30,7 @@ export interface RawServer {
 
 /** Starts the built server on `workspace` and completes the MCP handshake. */
 export async function startRawServer(workspace: string, extraArgs: string[] = []): Promise<RawServer> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs], { stdio: 'pipe' });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs], { stdio: 'pipe', env: ledgerEnv(workspace) });
   let out = '';
   let err = '';
   let exit: number | null | undefined;

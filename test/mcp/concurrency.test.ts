@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
+import { ledgerEnv } from '../helpers/testLedger';
 
 const streamer = path.join(__dirname, 'writerStream.fixture.ts');
 
@@ -41,7 +42,8 @@ test('kill -9 of a server mid-stream keeps every acknowledged write (repeated)',
   const repo = tempRepo();
   const acknowledged: string[] = [];
   for (let round = 0; round < 8; round++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', streamer, repo, `r${round}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // (On `npm run test:pg`, the workspace's database reaches the streamer's server through the environment.)
+    const child = spawn(process.execPath, ['--import', 'tsx', streamer, repo, `r${round}`], { stdio: ['ignore', 'pipe', 'pipe'], env: ledgerEnv(repo) });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -9,12 +9,16 @@ import { ProcessSupervisor } from '../../src/processes/processSupervisor';
 import { fakeAgents } from '../helpers/fakeAgents';
 import { cliPath, connect } from '../helpers/mcpClient';
 import { tempDir } from '../helpers/tmp';
+import { ledgerEnv, testStore } from '../helpers/testLedger';
 
 const passkey = 'pk_test_Zq81-secret-value';
 
 /** This ledger's MCP server, as the runner will wire it: the passkey forwarded by name only. */
 function ledgerServer(workspace: string): McpServerLaunch {
-  return { name: 'agent-ledger', command: process.execPath, args: [cliPath, 'mcp', 'serve', '--workspace', workspace], forwardEnv: ['AGENT_LEDGER_PASSKEY'] };
+  // On `npm run test:pg` the workspace's database comes with --db, its password forwarded by name too.
+  const db = testStore === 'postgres' ? ['--db', ledgerEnv(workspace).AGENT_LEDGER_DB!] : [];
+  const forwardEnv = testStore === 'postgres' ? ['AGENT_LEDGER_PASSKEY', 'AGENT_LEDGER_DB_PASSWORD'] : ['AGENT_LEDGER_PASSKEY'];
+  return { name: 'agent-ledger', command: process.execPath, args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...db], forwardEnv };
 }
 
 const script = {
@@ -46,7 +50,7 @@ for (const client of ['claude', 'codex', 'gemini'] as const satisfies readonly C
     const proc = await launchClient(supervisor, plan, {
       id: `exec-${client}`,
       logDir: path.join(run, 'logs'),
-      env: fakes.env(script),
+      env: { ...fakes.env(script), ...(testStore === 'postgres' ? { AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD ?? '' } : {}) },
       secretEnv: { AGENT_LEDGER_PASSKEY: passkey },
       limits: { wallClockMs: 60_000 },
     });

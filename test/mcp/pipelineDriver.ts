@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { cliPath } from '../helpers/mcpClient';
+import { ledgerEnv } from '../helpers/testLedger';
 
 /**
  * A scripted orchestrator: it acts like the agent of seed 003's SKILL.md. It calls
@@ -69,7 +70,7 @@ export interface TraceEntry {
 
 /** Runs `agent-ledger` like a person at a terminal would. */
 export function cli(repo: string, ...args: string[]): { stdout: string; stderr: string; status: number } {
-  const r = spawnSync(process.execPath, [cliPath, ...args, '--workspace', repo], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cliPath, ...args, '--workspace', repo], { encoding: 'utf8', env: ledgerEnv(repo) });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? -1 };
 }
 

@@ -109,8 +109,8 @@ export function registerPipelineCommands(program: Command): void {
     .description('Show a pipeline: phases with state, duration, tokens, verdicts; tasks; decisions; the waiting checkpoint')
     .argument('<workspace>', 'pipeline workspace')
     .action((workspace: string, _opts: CommonOptions, cmd: Command) =>
-      withServices(cmd, { readonly: true }, (s) => {
-        const detail = s.pipelines.detail(workspace);
+      withServices(cmd, { readonly: true }, async (s) => {
+        const detail = await s.pipelines.detail(workspace);
         if (json(cmd)) printJson(detail);
         else printLines(formatPipelineDetail(detail));
       }),
@@ -122,8 +122,8 @@ export function registerPipelineCommands(program: Command): void {
     .option('--status <status>', `only pipelines in this state (${statuses.join(', ')})`, parseStatus)
     .option('--limit <n>', 'how many to show', positiveInt, 50)
     .action((opts: { status?: PipelineStatus; limit: number }, cmd: Command) =>
-      withServices(cmd, { readonly: true }, (s) => {
-        const { pipelines, total } = s.pipelines.list({ status: opts.status, limit: opts.limit });
+      withServices(cmd, { readonly: true }, async (s) => {
+        const { pipelines, total } = await s.pipelines.list({ status: opts.status, limit: opts.limit });
         if (json(cmd)) printJson({ pipelines, total });
         else printLines(formatPipelineList(pipelines, total));
       }),

@@ -36,7 +36,7 @@ export function registerTaskCommands(program: Command): Command {
       runToolCommand(cmd, {
         tool: 'task_get',
         args: { id: idArg(id) },
-        format: (t: TaskJson, services) => formatTaskDetail(services.queries.task(t.id)),
+        format: async (t: TaskJson, services) => formatTaskDetail(await services.queries.task(t.id)),
       }),
     );
 

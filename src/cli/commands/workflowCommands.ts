@@ -30,8 +30,8 @@ export function registerWorkflowCommands(program: Command): void {
     );
 }
 
-function listWorkflows(services: Services, limit: number, json: boolean): void {
-  const { workflows, total } = services.queries.listWorkflows(limit);
+async function listWorkflows(services: Services, limit: number, json: boolean): Promise<void> {
+  const { workflows, total } = await services.queries.listWorkflows(limit);
   if (json) {
     printJson({
       workflows: workflows.map((w) => ({
@@ -59,8 +59,8 @@ function listWorkflows(services: Services, limit: number, json: boolean): void {
   if (total > workflows.length) printLines([style.dim(`… ${total - workflows.length} more (use --limit)`)]);
 }
 
-function showWorkflow(services: Services, id: string, json: boolean): void {
-  const { workflow, tasks } = services.queries.workflow(id);
+async function showWorkflow(services: Services, id: string, json: boolean): Promise<void> {
+  const { workflow, tasks } = await services.queries.workflow(id);
   if (json) {
     printJson(workflowView(workflow, tasks));
     return;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { LedgerError } from '../errors';
 import type { Clock } from '../time';
 import { iso } from '../time';
@@ -26,7 +26,7 @@ export class AgentRegistry {
   private linkedOut = new Map<string, LedgerError>();
 
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly workspace: string,
     private readonly clock: Clock,
     private readonly options: { readonly: boolean },
@@ -104,7 +104,7 @@ export class AgentRegistry {
   private async syncIndex(agents: AgentDefinition[]): Promise<void> {
     if (this.options.readonly) return;
     const wanted = new Map(agents.map((a) => [a.name, JSON.stringify(a)]));
-    if (!this.db.read((db) => indexDiffers(db, wanted))) return;
+    if (!(await this.db.read((db) => indexDiffers(db, wanted)))) return;
     const now = iso(this.clock.now());
     await this.db.write((tx) => applyIndex(tx, agents, wanted, now));
   }
@@ -156,29 +156,29 @@ function findAgent({ agents, problems }: AgentList, name: string): AgentDefiniti
   throw new LedgerError('AgentNotFound', `Agent ${JSON.stringify(wanted)} not found (defined agents: ${known}; add one as ${agentsFolder}/<name>.yaml)`, { agent: wanted });
 }
 
-function indexDiffers(db: SqlReader, wanted: Map<string, string>): boolean {
-  const rows = db.all<{ name: string; definition: string }>('SELECT name, definition FROM agents');
+async function indexDiffers(db: AsyncSqlReader, wanted: Map<string, string>): Promise<boolean> {
+  const rows = await db.all<{ name: string; definition: string }>('SELECT name, definition FROM agents');
   return rows.length !== wanted.size || rows.some((r) => wanted.get(r.name) !== r.definition);
 }
 
-function applyIndex(tx: SqlWriter, agents: AgentDefinition[], wanted: Map<string, string>, now: string): void {
+async function applyIndex(tx: AsyncSqlWriter, agents: AgentDefinition[], wanted: Map<string, string>, now: string): Promise<void> {
   // Compared again under the lock: another process may have indexed the same change.
-  const rows = new Map(tx.all<{ name: string; definition: string }>('SELECT name, definition FROM agents').map((r) => [r.name, r.definition]));
+  const rows = new Map((await tx.all<{ name: string; definition: string }>('SELECT name, definition FROM agents')).map((r) => [r.name, r.definition]));
   for (const agent of agents) {
     const definition = wanted.get(agent.name)!;
     if (rows.get(agent.name) === definition) continue;
-    tx.run(
+    await tx.run(
       `INSERT INTO agents (name, file, client, model, description, definition, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET file = excluded.file, client = excluded.client, model = excluded.model,
          description = excluded.description, definition = excluded.definition, indexed_at = excluded.indexed_at`,
       [agent.name, agent.file, agent.client, agent.model, agent.description, definition, now],
     );
-    appendEvent(tx, { ts: now, kind: 'agent.indexed', entity: 'agent', entityId: agent.name, payload: { file: agent.file, added: !rows.has(agent.name) } });
+    await appendEvent(tx, { ts: now, kind: 'agent.indexed', entity: 'agent', entityId: agent.name, payload: { file: agent.file, added: !rows.has(agent.name) } });
   }
   for (const name of rows.keys()) {
     if (wanted.has(name)) continue;
-    tx.run('DELETE FROM agents WHERE name = ?', [name]);
-    appendEvent(tx, { ts: now, kind: 'agent.removed', entity: 'agent', entityId: name });
+    await tx.run('DELETE FROM agents WHERE name = ?', [name]);
+    await appendEvent(tx, { ts: now, kind: 'agent.removed', entity: 'agent', entityId: name });
   }
 }
 

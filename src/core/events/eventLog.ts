@@ -1,6 +1,7 @@
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import { fromJson } from '../json';
 import { legacyCorrelation } from '../coordination/coordinationEvents';
+import { thisMachine } from '../machine';
 
 /**
  * The append-only events table: every change of the ledger, in `seq` order. It feeds task
@@ -22,10 +23,13 @@ export interface LedgerEvent {
 export type NewEvent = Omit<LedgerEvent, 'seq' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'> &
   Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
 
-export function appendEvent(tx: SqlWriter, e: NewEvent): number {
+export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
+  const machine = thisMachine();
   // The correlation ids of the event bus (run, plan graph, node) follow from the workflow and task.
   const c = legacyCorrelation(e.workflowId ?? null, e.taskId ?? null);
-  return tx.run('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, graph_id, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+  return tx.insert(
+    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, machine_id, os_user, run_id, graph_id, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
+    [
     e.ts,
     e.kind,
     e.workflowId ?? null,
@@ -33,10 +37,13 @@ export function appendEvent(tx: SqlWriter, e: NewEvent): number {
     e.entity ?? null,
     e.entityId ?? null,
     JSON.stringify(e.payload ?? {}),
+    machine.id,
+    machine.user,
     c.run_id,
     c.graph_id,
     c.node_id,
-  ]).lastInsertRowid;
+  ],
+  );
 }
 
 interface EventRow {
@@ -64,10 +71,10 @@ function toEvent(r: EventRow): LedgerEvent {
 }
 
 /** Events after `afterSeq`, oldest first, at most `limit`. */
-export function eventsSince(db: SqlReader, afterSeq: number, limit = 500): LedgerEvent[] {
-  return db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit]).map(toEvent);
+export async function eventsSince(db: AsyncSqlReader, afterSeq: number, limit = 500): Promise<LedgerEvent[]> {
+  return (await db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit])).map(toEvent);
 }
 
-export function lastEventSeq(db: SqlReader): number {
-  return db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events')?.seq ?? 0;
+export async function lastEventSeq(db: AsyncSqlReader): Promise<number> {
+  return (await db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0;
 }

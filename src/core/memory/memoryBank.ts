@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { confinedPath, listConfined, writeFileConfined, writeNewFileConfined } from '../files/confinedPath';
-import type { LedgerDb, SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
 import type { Clock } from '../time';
@@ -45,7 +45,7 @@ export class MemoryBank {
   });
 
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly workspace: string,
     private readonly clock: Clock,
     private readonly options: { readonly: boolean },
@@ -85,9 +85,9 @@ export class MemoryBank {
       throw new LedgerError('InvalidStatus', `memory entry ${input.category}/${input.id} already exists (${rel}); edit the file or choose another id`, { id: input.id, category: input.category, file: rel });
     }
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      upsert(tx, entry, now);
-      appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
+    await this.db.write(async (tx) => {
+      await upsert(tx, entry, now);
+      await appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
     });
     return memorySummary(entry);
   }
@@ -120,9 +120,9 @@ export class MemoryBank {
     writeFileConfined(this.workspace, rel, next);
     const updated: MemoryEntry = { ...entry, status };
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      upsert(tx, updated, now);
-      appendEvent(tx, { ts: now, kind: 'memory.updated', entity: 'memory', entityId: `${category}/${id}`, payload: { title: updated.title, status, previousStatus: entry.status } });
+    await this.db.write(async (tx) => {
+      await upsert(tx, updated, now);
+      await appendEvent(tx, { ts: now, kind: 'memory.updated', entity: 'memory', entityId: `${category}/${id}`, payload: { title: updated.title, status, previousStatus: entry.status } });
     });
     return updated;
   }
@@ -220,20 +220,20 @@ export class MemoryBank {
   private async syncIndex(entries: MemoryEntry[]): Promise<void> {
     if (this.options.readonly) return;
     const wanted = new Map(entries.map((e) => [`${e.category}/${e.id}`, e]));
-    if (!this.db.read((db) => indexDiffers(db, wanted))) return;
+    if (!(await this.db.read((db) => indexDiffers(db, wanted)))) return;
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      const rows = indexRows(tx);
+    await this.db.write(async (tx) => {
+      const rows = await indexRows(tx);
       for (const [key, entry] of wanted) {
         if (rows.get(key) === fingerprint(entry)) continue;
-        upsert(tx, entry, now);
-        appendEvent(tx, { ts: now, kind: 'memory.indexed', entity: 'memory', entityId: key, payload: { title: entry.title, status: entry.status } });
+        await upsert(tx, entry, now);
+        await appendEvent(tx, { ts: now, kind: 'memory.indexed', entity: 'memory', entityId: key, payload: { title: entry.title, status: entry.status } });
       }
       for (const key of rows.keys()) {
         if (wanted.has(key)) continue;
         const [category, id] = key.split('/');
-        tx.run('DELETE FROM memories WHERE category = ? AND id = ?', [category, id]);
-        appendEvent(tx, { ts: now, kind: 'memory.removed', entity: 'memory', entityId: key });
+        await tx.run('DELETE FROM memories WHERE category = ? AND id = ?', [category, id]);
+        await appendEvent(tx, { ts: now, kind: 'memory.removed', entity: 'memory', entityId: key });
       }
     });
   }
@@ -247,18 +247,18 @@ function fingerprint(e: Pick<MemoryEntry, 'file' | 'title' | 'summary' | 'status
   return JSON.stringify([e.file, e.title, e.summary, e.status]);
 }
 
-function indexRows(db: SqlReader): Map<string, string> {
-  const rows = db.all<{ category: string; id: string; file: string; title: string; summary: string | null; status: string }>('SELECT category, id, file, title, summary, status FROM memories');
+async function indexRows(db: AsyncSqlReader): Promise<Map<string, string>> {
+  const rows = await db.all<{ category: string; id: string; file: string; title: string; summary: string | null; status: string }>('SELECT category, id, file, title, summary, status FROM memories');
   return new Map(rows.map((r) => [`${r.category}/${r.id}`, fingerprint({ ...r, status: r.status as MemoryStatus })]));
 }
 
-function indexDiffers(db: SqlReader, wanted: Map<string, MemoryEntry>): boolean {
-  const rows = indexRows(db);
+async function indexDiffers(db: AsyncSqlReader, wanted: Map<string, MemoryEntry>): Promise<boolean> {
+  const rows = await indexRows(db);
   return rows.size !== wanted.size || [...wanted].some(([key, entry]) => rows.get(key) !== fingerprint(entry));
 }
 
-function upsert(tx: SqlWriter, e: MemoryEntry, now: string): void {
-  tx.run(
+async function upsert(tx: AsyncSqlWriter, e: MemoryEntry, now: string): Promise<void> {
+  await tx.run(
     `INSERT INTO memories (category, id, file, title, summary, status, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(category, id) DO UPDATE SET file = excluded.file, title = excluded.title, summary = excluded.summary, status = excluded.status, indexed_at = excluded.indexed_at`,
     [e.category, e.id, e.file, e.title, e.summary, e.status, now],

@@ -60,7 +60,7 @@ export class PipelineLedger {
       } catch (err) {
         if (LedgerError.is(err, 'InvalidStatus')) {
           // Completed already (a crash came between the two writes): take what it recorded.
-          const files = this.queries.task(ledgerId).task.filesChanged;
+          const files = (await this.queries.task(ledgerId)).task.filesChanged;
           done[t.id] = files ? codeFiles(files, state.workspace) : null;
         } else {
           warnings.push(`could not complete ledger task ${ledgerId} of task ${t.id}: ${(err as Error).message}`);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { PhaseKind } from './engine/flowTemplate';
 import type { PipelineFilter, PipelineIndex } from './pipelineRepo';
 import { getPipelineIndex, listPipelineIndex, pipelineDecisions } from './pipelineRepo';
@@ -82,24 +82,26 @@ export interface PipelineDetail {
 
 export class PipelineQueries {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly root: string,
     private readonly resources: PipelineResources,
   ) {}
 
-  list(filter: PipelineFilter = {}): { pipelines: PipelineSummary[]; total: number } {
-    const { pipelines, total } = this.db.read((db) => listPipelineIndex(db, filter));
-    return { pipelines: pipelines.map((p) => ({ ...p, presentToUser: p.waiting ? this.presentToUser(p.workspace) : null })), total };
+  async list(filter: PipelineFilter = {}): Promise<{ pipelines: PipelineSummary[]; total: number }> {
+    const { pipelines, total } = await this.db.read((db) => listPipelineIndex(db, filter));
+    const summaries: PipelineSummary[] = [];
+    for (const p of pipelines) summaries.push({ ...p, presentToUser: p.waiting ? await this.presentToUser(p.workspace) : null });
+    return { pipelines: summaries, total };
   }
 
   /** One pipeline, from its state.json (the truth) and the decisions the store recorded. */
-  detail(workspace: string): PipelineDetail {
+  async detail(workspace: string): Promise<PipelineDetail> {
     const dir = resolvePipelineDir(this.root, workspace);
     const state = readState(dir);
     const flow = this.resources.flow();
     const step = nextStep(state, flow);
-    const index = this.db.read((db) => getPipelineIndex(db, dir.rel));
-    const decisions = index ? this.db.read((db) => pipelineDecisions(db, index.id)) : state.decisions;
+    const index = await this.db.read((db) => getPipelineIndex(db, dir.rel));
+    const decisions = index ? await this.db.read((db) => pipelineDecisions(db, index.id)) : state.decisions;
     const artifact = (name: string | undefined): PhaseView['artifact'] => {
       if (!name || name.includes('{task_id}')) return null;
       const file = path.join(dir.abs, name);
@@ -163,9 +165,9 @@ export class PipelineQueries {
     };
   }
 
-  private presentToUser(workspace: string): string | null {
+  private async presentToUser(workspace: string): Promise<string | null> {
     try {
-      return this.detail(workspace).waiting?.presentToUser ?? null;
+      return (await this.detail(workspace)).waiting?.presentToUser ?? null;
     } catch {
       return null; // the folder is gone or unreadable: the list still shows the row
     }

@@ -1,4 +1,4 @@
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import { fromJson, toJson } from '../json';
 import type { DecisionRecord, PipelineState, PipelineStatus, WaitingDecision } from './engine/pipelineState';
 import { totals } from './engine/pipelineState';
@@ -70,7 +70,7 @@ function toIndex(r: PipelineRow): PipelineIndex {
 }
 
 /** Inserts or refreshes the row of `state`; returns its id. */
-export function upsertPipeline(tx: SqlWriter, state: PipelineState, workflowId: number | null): number {
+export async function upsertPipeline(tx: AsyncSqlWriter, state: PipelineState, workflowId: number | null): Promise<number> {
   const sum = totals(state);
   const values = [
     state.spec_name,
@@ -89,24 +89,24 @@ export function upsertPipeline(tx: SqlWriter, state: PipelineState, workflowId: 
     state.updated_at,
     state.completed_at,
   ];
-  const existing = tx.get<{ id: number }>('SELECT id FROM pipelines WHERE workspace = ?', [state.workspace]);
+  const existing = await tx.get<{ id: number }>('SELECT id FROM pipelines WHERE workspace = ?', [state.workspace]);
   if (existing) {
-    tx.run(
+    await tx.run(
       `UPDATE pipelines SET spec_name = ?, title = ?, workflow_id = ?, source_type = ?, source_url = ?, effort = ?, flow_template = ?, status = ?,
         current_phase = ?, waiting = ?, total_tokens = ?, total_duration_ms = ?, rev = ?, updated_at = ?, completed_at = ? WHERE id = ?`,
       [...values, existing.id],
     );
     return existing.id;
   }
-  return tx.run(
+  return tx.insert(
     `INSERT INTO pipelines (spec_name, title, workflow_id, source_type, source_url, effort, flow_template, status, current_phase, waiting,
       total_tokens, total_duration_ms, rev, updated_at, completed_at, workspace, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [...values, state.workspace, state.created_at],
-  ).lastInsertRowid;
+  );
 }
 
-export function getPipelineIndex(db: SqlReader, workspace: string): PipelineIndex | undefined {
-  const row = db.get<PipelineRow>('SELECT * FROM pipelines WHERE workspace = ?', [workspace]);
+export async function getPipelineIndex(db: AsyncSqlReader, workspace: string): Promise<PipelineIndex | undefined> {
+  const row = await db.get<PipelineRow>('SELECT * FROM pipelines WHERE workspace = ?', [workspace]);
   return row && toIndex(row);
 }
 
@@ -117,25 +117,25 @@ export interface PipelineFilter {
 }
 
 /** Pipelines, most recently active first; those waiting for a person come first. */
-export function listPipelineIndex(db: SqlReader, filter: PipelineFilter = {}): { pipelines: PipelineIndex[]; total: number } {
+export async function listPipelineIndex(db: AsyncSqlReader, filter: PipelineFilter = {}): Promise<{ pipelines: PipelineIndex[]; total: number }> {
   const where = filter.status ? 'WHERE status = ?' : '';
   const params = filter.status ? [filter.status] : [];
-  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pipelines ${where}`, params)?.n ?? 0;
-  const rows = db.all<PipelineRow>(
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pipelines ${where}`, params))?.n ?? 0;
+  const rows = await db.all<PipelineRow>(
     `SELECT * FROM pipelines ${where} ORDER BY (status = 'awaiting_human') DESC, updated_at DESC, id DESC LIMIT ? OFFSET ?`,
     [...params, filter.limit ?? 50, filter.offset ?? 0],
   );
   return { pipelines: rows.map(toIndex), total };
 }
 
-export function insertPipelineDecision(tx: SqlWriter, pipelineId: number, d: DecisionRecord): number {
-  return tx.run(
+export function insertPipelineDecision(tx: AsyncSqlWriter, pipelineId: number, d: DecisionRecord): Promise<number> {
+  return tx.insert(
     'INSERT INTO pipeline_decisions (pipeline_id, name, phase, kind, decision, comment, decided_by, via, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [pipelineId, d.name, d.phase, d.kind, d.decision, d.comment, d.decided_by, d.via, d.decided_at],
-  ).lastInsertRowid;
+  );
 }
 
-export function pipelineDecisions(db: SqlReader, pipelineId: number): (DecisionRecord & { id: number })[] {
+export function pipelineDecisions(db: AsyncSqlReader, pipelineId: number): Promise<(DecisionRecord & { id: number })[]> {
   return db.all<DecisionRecord & { id: number }>(
     'SELECT id, name, phase, kind, decision, comment, decided_by, via, decided_at FROM pipeline_decisions WHERE pipeline_id = ? ORDER BY id',
     [pipelineId],

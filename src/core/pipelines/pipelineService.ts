@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { Disposable, Event } from '../emitter';
 import { Emitter } from '../emitter';
 import type { Clock } from '../time';
@@ -63,10 +63,10 @@ export class PipelineService {
   private readonly runner: PipelineRunner;
   private profileCache: { at: number; value: RepoProfile | null } | undefined;
   private readonly _onDidChange = new Emitter<PipelineChange>();
-  private watching: { seq: number; listener: Disposable } | undefined;
+  private watching: { seq: Promise<number>; listener: Disposable } | undefined;
 
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     tracking: TrackingService,
     ledgerQueries: LedgerQueries,
     private readonly clock: Clock,
@@ -111,14 +111,14 @@ export class PipelineService {
   /** Approve / reject (with a comment) the checkpoint or human gate a pipeline waits at. */
   async decide(workspace: string, d: HumanDecision): Promise<{ decision: DecisionRecord; pipeline: PipelineDetail }> {
     const result = await this.runner.decide(workspace, { option: d.decision, comment: d.comment ?? null, decidedBy: d.by, via: d.via, expected: d.checkpoint ?? null });
-    return { decision: result.decision, pipeline: this.queries.detail(result.state.workspace) };
+    return { decision: result.decision, pipeline: await this.queries.detail(result.state.workspace) };
   }
 
-  list(filter: PipelineFilter = {}): { pipelines: PipelineSummary[]; total: number } {
+  list(filter: PipelineFilter = {}): Promise<{ pipelines: PipelineSummary[]; total: number }> {
     return this.queries.list(filter);
   }
 
-  detail(workspace: string): PipelineDetail {
+  detail(workspace: string): Promise<PipelineDetail> {
     return this.queries.detail(workspace);
   }
 
@@ -138,17 +138,24 @@ export class PipelineService {
 
   private watch(): void {
     if (this.watching) return;
-    const seq = this.db.read(lastEventSeq);
-    const listener = this.db.onDidChange(() => {
-      if (!this.watching) return;
-      const events = this.db.read((db) => eventsSince(db, this.watching?.seq ?? 0, 10_000));
-      if (events.length === 0) return;
-      this.watching.seq = events[events.length - 1].seq;
-      const mine = events.filter((e) => e.kind.startsWith('pipeline.'));
-      if (mine.length === 0) return;
+    // The cursor starts at the events that exist now; reads run one after another (a chain), so
+    // no event is seen twice or skipped however fast changes come.
+    const watching: { seq: Promise<number>; listener: Disposable } = { seq: this.db.read(lastEventSeq).catch(() => 0), listener: { dispose: () => undefined } };
+    watching.listener = this.db.onDidChange(() => {
+      if (this.watching !== watching) return;
+      watching.seq = watching.seq.then((seq) => this.catchUp(seq).catch(() => seq));
+    });
+    this.watching = watching;
+  }
+
+  private async catchUp(seq: number): Promise<number> {
+    const events = await this.db.read((db) => eventsSince(db, seq, 10_000));
+    if (events.length === 0) return seq;
+    const mine = events.filter((e) => e.kind.startsWith('pipeline.'));
+    if (mine.length) {
       const workspaces = [...new Set(mine.map((e) => String((e.payload as { workspace?: string }).workspace ?? '')).filter(Boolean))];
       this._onDidChange.fire({ workspaces, kinds: [...new Set(mine.map((e) => e.kind))] });
-    });
-    this.watching = { seq, listener };
+    }
+    return events[events.length - 1].seq;
   }
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { LedgerDb, SqlWriter } from '../ports';
+import type { AsyncSqlWriter, LedgerEngine } from '../ports';
 import { stateError } from '../errors';
 import { parseId, workflowKey } from '../ids';
 import type { Clock } from '../time';
@@ -29,7 +29,7 @@ export interface StateChange {
  */
 export class PipelineStateStore {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly clock: Clock,
     private readonly root: string,
   ) {}
@@ -40,13 +40,13 @@ export class PipelineStateStore {
 
   /** Writes a new pipeline: its workflow (kind 'pipeline'), its row, request.md and state.json. */
   create(dir: PipelineDir, state: PipelineState, flow: FlowTemplate, requestMd: string): Promise<PipelineState> {
-    return this.db.write((tx) => {
+    return this.db.write(async (tx) => {
       if (readArtifact(dir, 'state.json') !== null) throw stateError(`${dir.rel} already holds a pipeline; resume it with pipeline_next_action`, { workspace: dir.rel });
       const s: PipelineState = { ...state };
-      const workflowId = this.newWorkflow(tx, s, flow);
+      const workflowId = await this.newWorkflow(tx, s, flow);
       s.workflow_id = workflowKey(workflowId);
-      const id = upsertPipeline(tx, s, workflowId);
-      appendEvent(tx, { ts: s.created_at, kind: 'pipeline.started', workflowId, entity: 'pipeline', entityId: String(id), payload: { workspace: s.workspace, effort: s.effort, phase: s.current_phase } });
+      const id = await upsertPipeline(tx, s, workflowId);
+      await appendEvent(tx, { ts: s.created_at, kind: 'pipeline.started', workflowId, entity: 'pipeline', entityId: String(id), payload: { workspace: s.workspace, effort: s.effort, phase: s.current_phase } });
       writeFileConfined(dir.root, path.join(dir.abs, 'request.md'), requestMd);
       writeState(dir, s);
       return s;
@@ -58,7 +58,7 @@ export class PipelineStateStore {
    * if another process moved the pipeline since the caller read it.
    */
   update(dir: PipelineDir, flow: FlowTemplate, expectedRev: number | null, change: (current: PipelineState, now: string) => StateChange | null): Promise<PipelineState> {
-    return this.db.write((tx) => {
+    return this.db.write(async (tx) => {
       const current = readState(dir);
       if (expectedRev !== null && current.rev !== expectedRev) {
         throw stateError(`${dir.rel} changed while this call was handled (rev ${expectedRev} → ${current.rev}); call pipeline_next_action to see where it is now`, { workspace: dir.rel });
@@ -67,46 +67,47 @@ export class PipelineStateStore {
       const result = change(current, now);
       if (!result || result.state === current) return current;
       const next: PipelineState = { ...result.state, rev: current.rev + 1, updated_at: now };
-      const workflowId = this.ensureWorkflow(tx, next, flow);
-      const id = upsertPipeline(tx, next, workflowId);
+      const workflowId = await this.ensureWorkflow(tx, next, flow);
+      const id = await upsertPipeline(tx, next, workflowId);
       const event = { ts: now, workflowId, entity: 'pipeline', entityId: String(id) };
       if (result.decision) {
-        insertPipelineDecision(tx, id, result.decision);
+        await insertPipelineDecision(tx, id, result.decision);
         const d = result.decision;
-        appendEvent(tx, { ...event, kind: 'pipeline.decided', payload: { workspace: next.workspace, checkpoint: d.name, decision: d.decision, by: d.decided_by, via: d.via } });
+        await appendEvent(tx, { ...event, kind: 'pipeline.decided', payload: { workspace: next.workspace, checkpoint: d.name, decision: d.decision, by: d.decided_by, via: d.via } });
       }
       if (next.status === 'awaiting_human' && current.status !== 'awaiting_human') {
-        appendEvent(tx, { ...event, kind: 'pipeline.waiting', payload: { workspace: next.workspace, checkpoint: next.waiting?.name, phase: next.waiting?.phase } });
+        await appendEvent(tx, { ...event, kind: 'pipeline.waiting', payload: { workspace: next.workspace, checkpoint: next.waiting?.name, phase: next.waiting?.phase } });
       }
       if (isFinal(next) && !isFinal(current)) {
-        appendEvent(tx, { ...event, kind: `pipeline.${next.status}`, payload: { workspace: next.workspace } });
+        await appendEvent(tx, { ...event, kind: `pipeline.${next.status}`, payload: { workspace: next.workspace } });
         // The flywheel learns from every finished pipeline, this one included.
         upsertSpecsIndex(this.root, indexEntry(next, flow, readArtifact(dir, 'request.md') ?? '', readArtifact(dir, 'improvement.md')), now);
       }
-      appendEvent(tx, { ...event, kind: 'pipeline.updated', payload: { workspace: next.workspace, status: next.status, phase: next.current_phase, rev: next.rev } });
+      await appendEvent(tx, { ...event, kind: 'pipeline.updated', payload: { workspace: next.workspace, status: next.status, phase: next.current_phase, rev: next.rev } });
       writeState(dir, next);
       return next;
     });
   }
 
-  private newWorkflow(tx: SqlWriter, s: PipelineState, flow: FlowTemplate): number {
+  private async newWorkflow(tx: AsyncSqlWriter, s: PipelineState, flow: FlowTemplate): Promise<number> {
     const plan = flow.phases.filter((p) => !s.skipped_phases.includes(p.id)).map((p) => ({ step: p.id, goal: p.label }));
-    const id = insertWorkflow(tx, { name: `Pipeline: ${s.title}`.slice(0, 500), description: `${s.workspace} (effort ${s.effort}, ${s.flow_template} flow)`, plan, kind: 'pipeline', createdAt: s.created_at });
-    appendEvent(tx, { ts: s.created_at, kind: 'workflow.started', workflowId: id, payload: { name: `Pipeline: ${s.title}`, kind: 'pipeline' } });
+    const id = await insertWorkflow(tx, { name: `Pipeline: ${s.title}`.slice(0, 500), description: `${s.workspace} (effort ${s.effort}, ${s.flow_template} flow)`, plan, kind: 'pipeline', createdAt: s.created_at });
+    await appendEvent(tx, { ts: s.created_at, kind: 'workflow.started', workflowId: id, payload: { name: `Pipeline: ${s.title}`, kind: 'pipeline' } });
     return id;
   }
 
   /** The workflow of a pipeline, recreated when state.json outlived the store (e.g. a fresh clone). */
-  private ensureWorkflow(tx: SqlWriter, s: PipelineState, flow: FlowTemplate): number {
+  private async ensureWorkflow(tx: AsyncSqlWriter, s: PipelineState, flow: FlowTemplate): Promise<number> {
     if (s.workflow_id) {
+      let id: number | undefined;
       try {
-        const id = parseId('workflow', s.workflow_id);
-        if (getWorkflow(tx, id)) return id;
+        id = parseId('workflow', s.workflow_id);
       } catch {
         /* unreadable id: make a new workflow */
       }
+      if (id !== undefined && (await getWorkflow(tx, id))) return id;
     }
-    const id = this.newWorkflow(tx, s, flow);
+    const id = await this.newWorkflow(tx, s, flow);
     s.workflow_id = workflowKey(id);
     return id;
   }

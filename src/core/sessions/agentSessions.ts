@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { TaskStatus } from '../tasks/taskModel';
 import type { Session, SessionRow } from './sessionRepo';
 import { toSession } from './sessionRepo';
@@ -20,7 +20,7 @@ export interface AgentSession {
   worktreeActive: boolean;
 }
 
-const sessionsWithTask = `SELECT s.*, t.title AS task_title, t.status AS task_status, (w.task_id IS NOT NULL) AS worktree_active
+const sessionsWithTask = `SELECT s.*, t.title AS task_title, t.status AS task_status, CASE WHEN w.task_id IS NOT NULL THEN 1 ELSE 0 END AS worktree_active
   FROM sessions s JOIN tasks t ON t.id = s.task_id
   LEFT JOIN worktrees w ON w.task_id = s.task_id AND w.path = s.worktree AND w.removed_at IS NULL`;
 
@@ -31,37 +31,38 @@ type Row = SessionRow & { task_title: string; task_status: string; worktree_acti
  * level per call, each call one read of the store (which catches up with other processes first).
  */
 export class AgentSessionQueries {
-  constructor(private readonly db: LedgerDb) {}
+  constructor(private readonly db: LedgerEngine) {}
 
   /** Every agent that has had a session, most recently started first. */
-  agents(): AgentActivity[] {
-    return this.db.read((db) =>
+  async agents(): Promise<AgentActivity[]> {
+    return (
+      await this.db.read((db) =>
       db.all<{ agent: string; running: number; total: number; last_started_at: string }>(
-        `SELECT agent, SUM(status = 'running') AS running, COUNT(*) AS total, MAX(started_at) AS last_started_at
+        `SELECT agent, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running, COUNT(*) AS total, MAX(started_at) AS last_started_at
          FROM sessions GROUP BY agent ORDER BY last_started_at DESC, agent`,
       ),
-    ).map((r) => ({ agent: r.agent, running: r.running, total: r.total, lastStartedAt: r.last_started_at }));
+    )).map((r) => ({ agent: r.agent, running: r.running, total: r.total, lastStartedAt: r.last_started_at }));
   }
 
   /** All running sessions of an agent (newest first), then its `recent` latest ended ones. */
-  sessionsOf(agent: string, recent = 10): AgentSession[] {
-    return this.db.read((db) => {
-      const running = db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`, [agent]);
-      const ended = db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`, [agent, recent]);
+  sessionsOf(agent: string, recent = 10): Promise<AgentSession[]> {
+    return this.db.read(async (db) => {
+      const running = await db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`, [agent]);
+      const ended = await db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`, [agent, recent]);
       return [...running, ...ended].map(toAgentSession);
     });
   }
 
   /** One session with its task, or undefined. */
-  session(id: number): AgentSession | undefined {
-    const row = this.db.read((db) => db.get<Row>(`${sessionsWithTask} WHERE s.id = ?`, [id]));
+  async session(id: number): Promise<AgentSession | undefined> {
+    const row = await this.db.read((db) => db.get<Row>(`${sessionsWithTask} WHERE s.id = ?`, [id]));
     return row && toAgentSession(row);
   }
 
   /** The latest sessions of every agent, newest first: running ones, or those whose worktree is still there (the palette's pickers). */
-  latest(filter: { running?: boolean; withWorktree?: boolean }, limit = 100): AgentSession[] {
-    const where = [filter.running ? "s.status = 'running'" : '1', filter.withWorktree ? 'w.task_id IS NOT NULL' : '1'].join(' AND ');
-    return this.db.read((db) => db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit])).map(toAgentSession);
+  async latest(filter: { running?: boolean; withWorktree?: boolean }, limit = 100): Promise<AgentSession[]> {
+    const where = [filter.running ? "s.status = 'running'" : '1 = 1', filter.withWorktree ? 'w.task_id IS NOT NULL' : '1 = 1'].join(' AND ');
+    return (await this.db.read((db) => db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit]))).map(toAgentSession);
   }
 }
 

@@ -1,5 +1,6 @@
-import type { SqlReader, SqlValue, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports';
 import { fromJson, toJson } from '../json';
+import { thisMachine } from '../machine';
 import type { AgentScope } from '../agents/agentModel';
 import type { DodResult, SessionStatus } from './sessionContracts';
 
@@ -83,12 +84,12 @@ export function toSession(r: SessionRow): Session {
 
 export type NewSession = Pick<Session, 'taskId' | 'agent' | 'client' | 'origin' | 'sessionGroupId' | 'idempotencyKey' | 'worktree' | 'scope' | 'startedAt'>;
 
-export function insertSession(tx: SqlWriter, s: NewSession): number {
-  return tx.run(
-    `INSERT INTO sessions (task_id, agent, client, origin, status, session_group_id, idempotency_key, worktree, scope, started_at)
-     VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
-    [s.taskId, s.agent, s.client, s.origin, s.sessionGroupId, s.idempotencyKey, s.worktree, toJson(s.scope), s.startedAt],
-  ).lastInsertRowid;
+export function insertSession(tx: AsyncSqlWriter, s: NewSession): Promise<number> {
+  return tx.insert(
+    `INSERT INTO sessions (task_id, agent, client, origin, status, session_group_id, idempotency_key, worktree, scope, started_at, machine_id, os_user)
+     VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+    [s.taskId, s.agent, s.client, s.origin, s.sessionGroupId, s.idempotencyKey, s.worktree, toJson(s.scope), s.startedAt, thisMachine().id, thisMachine().user],
+  );
 }
 
 export interface SessionEnd {
@@ -102,8 +103,8 @@ export interface SessionEnd {
   durationSeconds: number;
 }
 
-export function endSessionRow(tx: SqlWriter, id: number, e: SessionEnd): void {
-  tx.run('UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ? WHERE id = ?', [
+export async function endSessionRow(tx: AsyncSqlWriter, id: number, e: SessionEnd): Promise<void> {
+  await tx.run('UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ? WHERE id = ?', [
     e.status,
     e.exitCode,
     e.signal,
@@ -116,25 +117,25 @@ export function endSessionRow(tx: SqlWriter, id: number, e: SessionEnd): void {
   ]);
 }
 
-export function setSessionBranch(tx: SqlWriter, id: number, branch: string): void {
-  tx.run('UPDATE sessions SET branch = ? WHERE id = ?', [branch, id]);
+export async function setSessionBranch(tx: AsyncSqlWriter, id: number, branch: string): Promise<void> {
+  await tx.run('UPDATE sessions SET branch = ? WHERE id = ?', [branch, id]);
 }
 
-export function getSession(db: SqlReader, id: number): Session | undefined {
-  const row = db.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
+export async function getSession(db: AsyncSqlReader, id: number): Promise<Session | undefined> {
+  const row = await db.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
   return row && toSession(row);
 }
 
-export function sessionByKey(db: SqlReader, key: string): Session | undefined {
-  const row = db.get<SessionRow>('SELECT * FROM sessions WHERE idempotency_key = ?', [key]);
+export async function sessionByKey(db: AsyncSqlReader, key: string): Promise<Session | undefined> {
+  const row = await db.get<SessionRow>('SELECT * FROM sessions WHERE idempotency_key = ?', [key]);
   return row && toSession(row);
 }
 
 /** Running sessions of a task, optionally of one agent, oldest first. */
-export function runningSessions(db: SqlReader, taskId: number, agent?: string): Session[] {
+export async function runningSessions(db: AsyncSqlReader, taskId: number, agent?: string): Promise<Session[]> {
   const rows = agent === undefined
-    ? db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? ORDER BY id", [taskId])
-    : db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? AND agent = ? ORDER BY id", [taskId, agent]);
+    ? await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? ORDER BY id", [taskId])
+    : await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? AND agent = ? ORDER BY id", [taskId, agent]);
   return rows.map(toSession);
 }
 
@@ -147,7 +148,7 @@ export interface SessionFilter {
 }
 
 /** Sessions, newest first, and how many match in all. */
-export function listSessions(db: SqlReader, f: SessionFilter): { sessions: Session[]; total: number } {
+export async function listSessions(db: AsyncSqlReader, f: SessionFilter): Promise<{ sessions: Session[]; total: number }> {
   const where: string[] = [];
   const params: SqlValue[] = [];
   if (f.taskId !== undefined) {
@@ -163,8 +164,8 @@ export function listSessions(db: SqlReader, f: SessionFilter): { sessions: Sessi
     params.push(f.agent);
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions ${clause}`, params)?.n ?? 0;
-  const rows = db.all<SessionRow>(`SELECT * FROM sessions ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, f.limit, f.offset]);
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions ${clause}`, params))?.n ?? 0;
+  const rows = await db.all<SessionRow>(`SELECT * FROM sessions ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, f.limit, f.offset]);
   return { sessions: rows.map(toSession), total };
 }
 

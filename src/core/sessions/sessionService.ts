@@ -1,4 +1,4 @@
-import type { LedgerDb, Snapshot, WorkspaceTruth } from '../ports';
+import type { LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
 import type { Task } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
@@ -15,7 +15,7 @@ import { pinSnapshot } from '../tasks/snapshotPin';
 /** Seed 002's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
 export class SessionService {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly agents: AgentRegistry,
     private readonly truth: () => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
@@ -25,16 +25,16 @@ export class SessionService {
     const taskId = parseId('task', input.taskId);
     const key = input.idempotencyKey ?? null;
     // A retry replays before anything else, even if the agent's definition changed since.
-    const earlier = key === null ? undefined : this.db.read((db) => sessionByKey(db, key));
+    const earlier = key === null ? undefined : await this.db.read((db) => sessionByKey(db, key));
     if (earlier) return replay(earlier, taskId, input.agent);
     const agent = await this.agents.get(input.agent);
-    const checked = this.db.read((db): { raced: Session } | { task: Task } => {
+    const checked = await this.db.read(async (db): Promise<{ raced: Session } | { task: Task }> => {
       // The key first, in the same read as the running-session check: a racing call with the
       // same key may have committed its session meanwhile, and this call must replay it.
-      const raced = key === null ? undefined : sessionByKey(db, key);
+      const raced = key === null ? undefined : await sessionByKey(db, key);
       if (raced) return { raced };
-      const t = requireSessionTask(db, taskId);
-      requireNoRunningSession(db, taskId, agent.name, input.allowConcurrent);
+      const t = await requireSessionTask(db, taskId);
+      await requireNoRunningSession(db, taskId, agent.name, input.allowConcurrent);
       return { task: t };
     });
     if ('raced' in checked) return replay(checked.raced, taskId, input.agent);
@@ -47,13 +47,13 @@ export class SessionService {
       snapshot = await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
     }
     const now = iso(this.clock.now());
-    const outcome = await this.db.write((tx) => {
+    const outcome = await this.db.write(async (tx) => {
       // Checked again under the lock: another process may have started one meanwhile.
-      const raced = key === null ? undefined : sessionByKey(tx, key);
+      const raced = key === null ? undefined : await sessionByKey(tx, key);
       if (raced) return { raced };
-      const current = requireSessionTask(tx, taskId);
-      requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
-      const sessionId = insertSession(tx, {
+      const current = await requireSessionTask(tx, taskId);
+      await requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
+      const sessionId = await insertSession(tx, {
         taskId,
         agent: agent.name,
         client: agent.client,
@@ -64,8 +64,8 @@ export class SessionService {
         scope: agent.scope,
         startedAt: now,
       });
-      const tookSnapshot = applySessionStart(tx, current, { sessionId, agent, snapshot, worktree: null, now });
-      appendEvent(tx, { ts: now, kind: 'session.started', workflowId: current.workflowId, taskId, entity: 'session', entityId: String(sessionId), payload: { agent: agent.name } });
+      const tookSnapshot = await applySessionStart(tx, current, { sessionId, agent, snapshot, worktree: null, now });
+      await appendEvent(tx, { ts: now, kind: 'session.started', workflowId: current.workflowId, taskId, entity: 'session', entityId: String(sessionId), payload: { agent: agent.name } });
       return { sessionId, tookSnapshot };
     });
     if ('raced' in outcome) return replay(outcome.raced!, taskId, input.agent);
@@ -77,8 +77,8 @@ export class SessionService {
     const id = parseId('session', input.sessionId);
     const endedAt = this.clock.now();
     const now = iso(endedAt);
-    return this.db.write((tx) => {
-      const session = getSession(tx, id);
+    return this.db.write(async (tx) => {
+      const session = await getSession(tx, id);
       if (!session) throw notFound('session', id);
       if (session.status !== 'running') {
         throw stateError(`session ${id} already ended (${session.status} at ${session.endedAt}); a session is ended once`, { sessionId: id, status: session.status });
@@ -94,9 +94,9 @@ export class SessionService {
         endedAt: now,
         durationSeconds: secondsBetween(session.startedAt, endedAt),
       };
-      endSessionRow(tx, id, end);
-      const taskStatus = applySessionEnd(tx, session, end);
-      appendEvent(tx, {
+      await endSessionRow(tx, id, end);
+      const taskStatus = await applySessionEnd(tx, session, end);
+      await appendEvent(tx, {
         ts: now,
         kind: 'session.ended',
         taskId: session.taskId,
@@ -104,20 +104,20 @@ export class SessionService {
         entityId: String(id),
         payload: { agent: session.agent, status: end.status, exitCode: end.exitCode, dodResult: end.dodResult },
       });
-      return { ...sessionView(getSession(tx, id)!), ...(taskStatus ? { taskStatus } : {}) };
+      return { ...sessionView((await getSession(tx, id))!), ...(taskStatus ? { taskStatus } : {}) };
     });
   }
 
-  list(input: SessionListInput): { sessions: SessionView[]; total: number; nextOffset: number | null } {
+  async list(input: SessionListInput): Promise<{ sessions: SessionView[]; total: number; nextOffset: number | null }> {
     const taskId = input.taskId === undefined ? undefined : parseId('task', input.taskId);
-    const { sessions, total } = this.db.read((db) => listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }));
+    const { sessions, total } = await this.db.read((db) => listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }));
     const next = input.offset + sessions.length;
     return { sessions: sessions.map(sessionView), total, nextOffset: next < total ? next : null };
   }
 
-  get(ref: string | number): SessionView {
+  async get(ref: string | number): Promise<SessionView> {
     const id = parseId('session', ref);
-    const session = this.db.read((db) => getSession(db, id));
+    const session = await this.db.read((db) => getSession(db, id));
     if (!session) throw notFound('session', id);
     return sessionView(session);
   }

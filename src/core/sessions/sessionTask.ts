@@ -1,4 +1,4 @@
-import type { Snapshot, SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, Snapshot } from '../ports';
 import type { Task, WriteScope } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, taskKey } from '../ids';
@@ -9,6 +9,7 @@ import type { TaskPatch } from '../tasks/taskRepo';
 import type { AgentDefinition } from '../agents/agentModel';
 import type { Session, SessionEnd } from './sessionRepo';
 import { runningSessions } from './sessionRepo';
+import { thisMachine } from '../machine';
 
 /**
  * What a session does to its task. Starting one moves an open (or failed) task to in_progress
@@ -17,8 +18,8 @@ import { runningSessions } from './sessionRepo';
  */
 
 /** The task a session may start on: it exists and is neither done nor cancelled. */
-export function requireSessionTask(db: SqlReader, taskId: number): Task {
-  const task = getTask(db, taskId);
+export async function requireSessionTask(db: AsyncSqlReader, taskId: number): Promise<Task> {
+  const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
   if (task.status === 'done' || task.status === 'cancelled') {
     throw stateError(`${taskKey(taskId)} is ${task.status}; sessions start on open, in-progress or failed tasks (reopen it with task_update status "open" if it was cancelled)`, {
@@ -30,9 +31,9 @@ export function requireSessionTask(db: SqlReader, taskId: number): Task {
 }
 
 /** Seed 002: one running session per task and agent, unless the caller asks for more. */
-export function requireNoRunningSession(db: SqlReader, taskId: number, agent: string, allowConcurrent: boolean): void {
+export async function requireNoRunningSession(db: AsyncSqlReader, taskId: number, agent: string, allowConcurrent: boolean): Promise<void> {
   if (allowConcurrent) return;
-  const running = runningSessions(db, taskId, agent)[0];
+  const running = (await runningSessions(db, taskId, agent))[0];
   if (running) {
     throw new LedgerError(
       'SessionAlreadyRunning',
@@ -53,15 +54,15 @@ export interface SessionStartEffect {
 }
 
 /** Inside the write that inserted the session. Returns true when the task took `snapshot`. */
-export function applySessionStart(tx: SqlWriter, task: Task, e: SessionStartEffect): boolean {
+export async function applySessionStart(tx: AsyncSqlWriter, task: Task, e: SessionStartEffect): Promise<boolean> {
   const patch: TaskPatch = { selectedSessionId: e.sessionId, writeScope: mergeWriteScope(task.writeScope, e.agent) };
   const starting = task.status === 'open' || task.status === 'failed';
   if (starting) Object.assign(patch, { status: 'in_progress', result: null, completedAt: null, durationSeconds: null });
   const tookSnapshot = task.snapshot === null && e.snapshot !== null;
-  if (tookSnapshot) Object.assign(patch, { snapshot: e.snapshot, startedAt: e.now, worktree: e.worktree });
-  updateTask(tx, task.id, patch, e.now);
+  if (tookSnapshot) Object.assign(patch, { snapshot: e.snapshot, startedAt: e.now, worktree: e.worktree, machineId: thisMachine().id, osUser: thisMachine().user });
+  await updateTask(tx, task.id, patch, e.now);
   if (starting) {
-    appendEvent(tx, {
+    await appendEvent(tx, {
       ts: e.now,
       kind: 'task.started',
       workflowId: task.workflowId,
@@ -79,13 +80,13 @@ function mergeWriteScope(current: WriteScope[] | null, agent: AgentDefinition): 
 }
 
 /** Inside the write that ended `session`: settles the task once no session of it runs. */
-export function applySessionEnd(tx: SqlWriter, session: Session, end: SessionEnd): Task['status'] | null {
-  const task = getTask(tx, session.taskId);
+export async function applySessionEnd(tx: AsyncSqlWriter, session: Session, end: SessionEnd): Promise<Task['status'] | null> {
+  const task = await getTask(tx, session.taskId);
   if (!task || task.status !== 'in_progress') return null;
-  if (runningSessions(tx, task.id).some((s) => s.id !== session.id)) return null;
+  if ((await runningSessions(tx, task.id)).some((s) => s.id !== session.id)) return null;
   const outcome = end.dodResult === 'merged' ? 'done' : end.status === 'failed' ? 'failed' : null;
   if (!outcome) return null;
-  updateTask(
+  await updateTask(
     tx,
     task.id,
     {
@@ -96,6 +97,6 @@ export function applySessionEnd(tx: SqlWriter, session: Session, end: SessionEnd
     },
     end.endedAt,
   );
-  appendEvent(tx, { ts: end.endedAt, kind: 'task.updated', workflowId: task.workflowId, taskId: task.id, payload: { status: outcome, via: 'session_end', sessionId: session.id } });
+  await appendEvent(tx, { ts: end.endedAt, kind: 'task.updated', workflowId: task.workflowId, taskId: task.id, payload: { status: outcome, via: 'session_end', sessionId: session.id } });
   return outcome;
 }

@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { Task, TaskStatus, TimelineEntry } from './taskModel';
 import type { Workflow } from '../workflows/workflowModel';
 import { notFound, parseId, workflowKey } from '../ids';
@@ -25,31 +25,31 @@ export interface TaskFilter {
 
 /** Read side of the ledger, shared by the CLI, the resources and the editor's views. */
 export class LedgerQueries {
-  constructor(private readonly db: LedgerDb) {}
+  constructor(private readonly db: LedgerEngine) {}
 
-  listWorkflows(limit = 50, offset = 0): { workflows: WorkflowSummary[]; total: number } {
-    return this.db.read((db) => ({ workflows: listWorkflows(db, limit, offset), total: countWorkflows(db) }));
+  listWorkflows(limit = 50, offset = 0): Promise<{ workflows: WorkflowSummary[]; total: number }> {
+    return this.db.read(async (db) => ({ workflows: await listWorkflows(db, limit, offset), total: await countWorkflows(db) }));
   }
 
-  workflow(ref: string | number): { workflow: Workflow; tasks: Task[] } {
+  workflow(ref: string | number): Promise<{ workflow: Workflow; tasks: Task[] }> {
     const id = parseId('workflow', ref);
-    return this.db.read((db) => {
-      const workflow = getWorkflow(db, id);
+    return this.db.read(async (db) => {
+      const workflow = await getWorkflow(db, id);
       if (!workflow) throw notFound('workflow', workflowKey(id));
-      return { workflow, tasks: tasksOfWorkflow(db, id) };
+      return { workflow, tasks: await tasksOfWorkflow(db, id) };
     });
   }
 
-  task(ref: string | number): TaskDetail {
+  task(ref: string | number): Promise<TaskDetail> {
     const id = parseId('task', ref);
-    return this.db.read((db) => {
-      const task = getTask(db, id);
+    return this.db.read(async (db) => {
+      const task = await getTask(db, id);
       if (!task) throw notFound('task', id);
-      return { task, timeline: timeline(db, id), children: childTasks(db, id), counts: timelineCounts(db, id) };
+      return { task, timeline: await timeline(db, id), children: await childTasks(db, id), counts: await timelineCounts(db, id) };
     });
   }
 
-  listTasks(filter: TaskFilter = {}): { tasks: Task[]; total: number } {
+  listTasks(filter: TaskFilter = {}): Promise<{ tasks: Task[]; total: number }> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.status) {
@@ -61,14 +61,14 @@ export class LedgerQueries {
       params.push(parseId('workflow', filter.workflow));
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    return this.db.read((db) => {
-      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params)?.n ?? 0;
-      const rows = db.all<TaskRow>(`SELECT * FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, filter.limit ?? 50, filter.offset ?? 0]);
+    return this.db.read(async (db) => {
+      const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params))?.n ?? 0;
+      const rows = await db.all<TaskRow>(`SELECT * FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, filter.limit ?? 50, filter.offset ?? 0]);
       return { tasks: rows.map(toTask), total };
     });
   }
 
-  runningTasks(): Task[] {
-    return this.db.read((db) => db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC").map(toTask));
+  runningTasks(): Promise<Task[]> {
+    return this.db.read(async (db) => (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC")).map(toTask));
   }
 }

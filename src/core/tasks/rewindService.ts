@@ -1,4 +1,4 @@
-import type { LedgerDb, Snapshot, SqlReader, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
 import type { Task } from './taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
@@ -7,6 +7,7 @@ import { fromJson } from '../json';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { getTask } from './taskRepo';
+import { thisMachine } from '../machine';
 
 /** What a rewind would put back, shown to the person before anything is touched. */
 export interface RewindPlan {
@@ -42,13 +43,13 @@ export interface RewindResult {
  */
 export class RewindService {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly truth: () => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
   ) {}
 
   async plan(ref: string | number): Promise<RewindPlan> {
-    const task = this.rewindable(ref);
+    const task = await this.rewindable(ref);
     if (task.filesChanged) return { taskId: task.id, paths: pathsOf(task.filesChanged), source: 'recorded' };
     const truth = await this.gitTruth();
     const changes = await truth.changesSince(task.snapshot!);
@@ -57,20 +58,20 @@ export class RewindService {
 
   /** Rewinds `paths` (those of {@link plan}, as confirmed) and records how to undo it. */
   async rewind(ref: string | number, paths: readonly string[]): Promise<RewindResult> {
-    const task = this.rewindable(ref);
+    const task = await this.rewindable(ref);
     if (paths.length === 0) throw new LedgerError('ValidationError', `${taskKey(task.id)} changed no files: there is nothing to rewind`);
     const truth = await this.gitTruth();
     const backup = await truth.snapshot(`before rewinding ${taskKey(task.id)}`);
     await truth.keep(backup, `${taskKey(task.id)}-rewind-${Date.parse(backup.takenAt)}`).catch(() => undefined);
     await truth.restore(task.snapshot!, paths);
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      appendEvent(tx, { ts: now, kind: 'task.rewound', workflowId: task.workflowId, taskId: task.id, payload: { paths: [...paths], backup } });
+    await this.db.write(async (tx) => {
+      await appendEvent(tx, { ts: now, kind: 'task.rewound', workflowId: task.workflowId, taskId: task.id, payload: { paths: [...paths], backup } });
     });
     return { taskId: taskKey(task.id), paths: [...paths], backupSnapshotId: backup.id };
   }
 
-  lastRewind(ref: string | number): RewindRecord | null {
+  lastRewind(ref: string | number): Promise<RewindRecord | null> {
     const taskId = parseId('task', ref);
     return this.db.read((db) => lastRewind(db, taskId));
   }
@@ -78,23 +79,34 @@ export class RewindService {
   /** Puts back what the last rewind of the task overwrote. */
   async undo(ref: string | number): Promise<RewindResult> {
     const taskId = parseId('task', ref);
-    const last = this.lastRewind(taskId);
+    const last = await this.lastRewind(taskId);
     if (!last?.undoable) throw stateError(`${taskKey(taskId)} has no rewind to undo`, { taskId: taskKey(taskId) });
     const truth = await this.gitTruth();
     await truth.restore(last.backup, last.paths);
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      const task = getTask(tx, taskId);
-      appendEvent(tx, { ts: now, kind: 'task.rewind_undone', workflowId: task?.workflowId ?? null, taskId, payload: { rewindSeq: last.seq, paths: last.paths } });
+    await this.db.write(async (tx) => {
+      const task = await getTask(tx, taskId);
+      await appendEvent(tx, { ts: now, kind: 'task.rewind_undone', workflowId: task?.workflowId ?? null, taskId, payload: { rewindSeq: last.seq, paths: last.paths } });
     });
     return { taskId: taskKey(taskId), paths: last.paths, backupSnapshotId: last.backup.id };
   }
 
-  private rewindable(ref: string | number): Task {
+  private async rewindable(ref: string | number): Promise<Task> {
     const taskId = parseId('task', ref);
-    const task = this.db.read((db) => getTask(db, taskId));
+    const task = await this.db.read((db) => getTask(db, taskId));
     if (!task) throw notFound('task', taskId);
     if (!task.snapshot) throw stateError(`${taskKey(taskId)} was never started, so it has no snapshot to rewind to`, { taskId: taskKey(taskId) });
+    // Git truth is local: the snapshot lives in the repository of the machine the task started on.
+    const here = thisMachine().id;
+    if (task.machineId && task.machineId !== here) {
+      throw stateError(`${taskKey(taskId)} started on the machine "${task.machineId}"${task.osUser ? ` (user ${task.osUser})` : ''}: its snapshot lives in that machine's repository, not on "${here}"; rewind it there`, {
+        taskId: taskKey(taskId),
+        reason: 'snapshotOnAnotherMachine',
+        machineId: task.machineId,
+        osUser: task.osUser,
+        thisMachine: here,
+      });
+    }
     if (task.snapshot.type !== 'git') throw new LedgerError('GitError', 'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.');
     // Its files live in a worktree of their own; putting them back in the workspace would be wrong.
     if (task.worktree) throw stateError(`${taskKey(taskId)} ran in the worktree ${task.worktree}: discard or reset that worktree's branch instead`, { taskId: taskKey(taskId) });
@@ -120,8 +132,8 @@ interface RewindEventRow {
   payload: string;
 }
 
-function lastRewind(db: SqlReader, taskId: number): RewindRecord | null {
-  const rows = db.all<RewindEventRow>("SELECT seq, ts, kind, payload FROM events WHERE task_id = ? AND kind IN ('task.rewound', 'task.rewind_undone') ORDER BY seq DESC LIMIT 2", [taskId]);
+async function lastRewind(db: AsyncSqlReader, taskId: number): Promise<RewindRecord | null> {
+  const rows = await db.all<RewindEventRow>("SELECT seq, ts, kind, payload FROM events WHERE task_id = ? AND kind IN ('task.rewound', 'task.rewind_undone') ORDER BY seq DESC LIMIT 2", [taskId]);
   const latest = rows[0];
   if (!latest) return null;
   const rewound = latest.kind === 'task.rewound' ? latest : rows.find((r) => r.kind === 'task.rewound');

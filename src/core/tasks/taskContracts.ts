@@ -97,6 +97,8 @@ export const taskOutput = z.looseObject({
   updatedAt: z.string(),
   repositoryRoot: z.string().nullable().optional().describe("Where complete_task measured filesChanged: the Git repository's top level (a worker's worktree for a task run there); null before completion or outside Git"),
   workspacePath: z.string().nullable().optional().describe('The workspace folder inside repositoryRoot that filesChanged paths are relative to ("" = the top level)'),
+  machineId: z.string().nullable().optional().describe('The machine the task started on, where its snapshot lives (a ledger shared by several machines); null for older tasks'),
+  osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;

@@ -74,6 +74,9 @@ export interface Task {
   repositoryRoot: string | null;
   /** The workspace folder inside `repositoryRoot` that `filesChanged` paths are relative to ('' = the root). */
   workspacePath: string | null;
+  /** The machine the task started on (where its snapshot lives) and its OS user; null before v8. */
+  machineId: string | null;
+  osUser: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,7 @@
-import type { CommitInfo, FileChanges, Snapshot, SqlReader, SqlValue, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, CommitInfo, FileChanges, Snapshot, SqlValue } from '../ports';
 import type { Outcome, Task, TaskStatus, Verification, WriteScope } from './taskModel';
 import { fromJson, toJson } from '../json';
+import { thisMachine } from '../machine';
 
 /** Row shape of the `tasks` table. */
 export interface TaskRow {
@@ -37,6 +38,8 @@ export interface TaskRow {
   write_scope: string | null;
   repository_root: string | null;
   workspace_path: string | null;
+  machine_id?: string | null;
+  os_user?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -78,13 +81,15 @@ export function toTask(r: TaskRow): Task {
     writeScope: fromJson<WriteScope[] | null>(r.write_scope, null),
     repositoryRoot: r.repository_root ?? null,
     workspacePath: r.workspace_path ?? null,
+    machineId: r.machine_id ?? null,
+    osUser: r.os_user ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
 }
 
-export function getTask(db: SqlReader, id: number): Task | undefined {
-  const row = db.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]);
+export async function getTask(db: AsyncSqlReader, id: number): Promise<Task | undefined> {
+  const row = await db.get<TaskRow>('SELECT * FROM tasks WHERE id = ?', [id]);
   return row && toTask(row);
 }
 
@@ -119,6 +124,8 @@ const columns: Record<string, [string, (v: never) => SqlValue]> = {
   writeScope: ['write_scope', (v: unknown) => toJson(v)],
   repositoryRoot: ['repository_root', (v: string | null) => v],
   workspacePath: ['workspace_path', (v: string | null) => v],
+  machineId: ['machine_id', (v: string | null) => v],
+  osUser: ['os_user', (v: string | null) => v],
 };
 
 export type TaskPatch = Partial<Omit<Task, 'id' | 'snapshot' | 'createdAt' | 'updatedAt'>> & { snapshot?: Snapshot | null };
@@ -142,24 +149,25 @@ function encode(patch: TaskPatch): [string[], SqlValue[]] {
   return [names, values];
 }
 
-export function insertTask(tx: SqlWriter, fields: TaskPatch & { title: string; status: TaskStatus }, at: string): number {
-  const [names, values] = encode(fields);
+export function insertTask(tx: AsyncSqlWriter, fields: TaskPatch & { title: string; status: TaskStatus }, at: string): Promise<number> {
+  const machine = thisMachine();
+  const [names, values] = encode({ machineId: machine.id, osUser: machine.user, ...fields });
   names.push('created_at', 'updated_at');
   values.push(at, at);
-  return tx.run(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, values).lastInsertRowid;
+  return tx.insert(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, values);
 }
 
-export function updateTask(tx: SqlWriter, id: number, patch: TaskPatch, at: string): void {
+export async function updateTask(tx: AsyncSqlWriter, id: number, patch: TaskPatch, at: string): Promise<void> {
   const [names, values] = encode(patch);
   names.push('updated_at');
   values.push(at, id);
-  tx.run(`UPDATE tasks SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`, values);
+  await tx.run(`UPDATE tasks SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE id = ?`, values);
 }
 
-export function childTasks(db: SqlReader, parentId: number): Task[] {
-  return db.all<TaskRow>('SELECT * FROM tasks WHERE parent_id = ? ORDER BY id', [parentId]).map(toTask);
+export async function childTasks(db: AsyncSqlReader, parentId: number): Promise<Task[]> {
+  return (await db.all<TaskRow>('SELECT * FROM tasks WHERE parent_id = ? ORDER BY id', [parentId])).map(toTask);
 }
 
-export function tasksOfWorkflow(db: SqlReader, workflowId: number): Task[] {
-  return db.all<TaskRow>('SELECT * FROM tasks WHERE workflow_id = ? ORDER BY id', [workflowId]).map(toTask);
+export async function tasksOfWorkflow(db: AsyncSqlReader, workflowId: number): Promise<Task[]> {
+  return (await db.all<TaskRow>('SELECT * FROM tasks WHERE workflow_id = ? ORDER BY id', [workflowId])).map(toTask);
 }

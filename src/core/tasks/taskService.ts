@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { Task } from './taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
@@ -31,11 +31,11 @@ function rowFromColumns(r: RowColumns): TaskRowView {
 /** Seed 002's task tools over the one `tasks` table the tracking tools use too. */
 export class TaskService {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly clock: Clock,
   ) {}
 
-  list(input: TaskListInput): TaskListResult {
+  list(input: TaskListInput): Promise<TaskListResult> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (input.status) {
@@ -51,29 +51,29 @@ export class TaskService {
       params.push(parseId('workflow', input.workflowId));
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    return this.db.read((db) => {
-      const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params)?.n ?? 0;
+    return this.db.read(async (db) => {
+      const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params))?.n ?? 0;
       // Only the row's columns: reading whole task rows (outcome, files changed…) for a compact list costs 4×.
-      const rows = db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]);
+      const rows = await db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]);
       const next = input.offset + rows.length;
       return { tasks: rows.map(rowFromColumns), total, nextOffset: next < total ? next : null };
     });
   }
 
   /** The task with its timeline and sub-tasks: the same JSON as the task://{id} resource. */
-  get(ref: string | number): TaskJson {
+  get(ref: string | number): Promise<TaskJson> {
     const id = parseId('task', ref);
-    return this.db.read((db) => {
-      const task = getTask(db, id);
+    return this.db.read(async (db) => {
+      const task = await getTask(db, id);
       if (!task) throw notFound('task', id);
-      return taskDetailView(task, timeline(db, id), childTasks(db, id), timelineCounts(db, id)) as TaskJson;
+      return taskDetailView(task, await timeline(db, id), await childTasks(db, id), await timelineCounts(db, id)) as TaskJson;
     });
   }
 
   async create(input: TaskCreateInput): Promise<TaskJson> {
     const now = iso(this.clock.now());
-    const task = await this.db.write((tx) => {
-      const id = insertTask(
+    const task = await this.db.write(async (tx) => {
+      const id = await insertTask(
         tx,
         {
           title: input.title,
@@ -87,8 +87,8 @@ export class TaskService {
         },
         now,
       );
-      appendEvent(tx, { ts: now, kind: 'task.created', taskId: id, payload: { title: input.title, priority: input.priority, type: input.type } });
-      return getTask(tx, id)!;
+      await appendEvent(tx, { ts: now, kind: 'task.created', taskId: id, payload: { title: input.title, priority: input.priority, type: input.type } });
+      return (await getTask(tx, id))!;
     });
     return taskView(task) as TaskJson;
   }
@@ -107,13 +107,13 @@ export class TaskService {
       throw new LedgerError('ValidationError', 'nothing to update: pass at least one of title, description, priority, type, assignee, assigneeType, labels, status', { taskId: id });
     }
     const now = iso(this.clock.now());
-    const task = await this.db.write((tx) => {
-      const current = getTask(tx, id);
+    const task = await this.db.write(async (tx) => {
+      const current = await getTask(tx, id);
       if (!current) throw notFound('task', id);
       if (input.status !== undefined && input.status !== current.status) Object.assign(patch, statusChange(current, input.status));
-      updateTask(tx, id, patch, now);
-      appendEvent(tx, { ts: now, kind: 'task.updated', workflowId: current.workflowId, taskId: id, payload: { fields: Object.keys(patch), ...(patch.status ? { status: patch.status } : {}) } });
-      return getTask(tx, id)!;
+      await updateTask(tx, id, patch, now);
+      await appendEvent(tx, { ts: now, kind: 'task.updated', workflowId: current.workflowId, taskId: id, payload: { fields: Object.keys(patch), ...(patch.status ? { status: patch.status } : {}) } });
+      return (await getTask(tx, id))!;
     });
     return taskView(task) as TaskJson;
   }

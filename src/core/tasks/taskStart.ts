@@ -1,4 +1,4 @@
-import type { LedgerDb, Snapshot, SqlReader, SqlWriter, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
 import type { Task } from './taskModel';
 import { isFinished } from './taskModel';
 import { LedgerError, stateError } from '../errors';
@@ -9,6 +9,7 @@ import { appendEvent } from '../events/eventLog';
 import { getWorkflow, touchWorkflow } from '../workflows/workflowRepo';
 import { getTask, insertTask, updateTask } from './taskRepo';
 import { pinSnapshot } from './snapshotPin';
+import { thisMachine } from '../machine';
 import type { StartTaskInput, StartTaskResult } from './trackingContracts';
 
 /** What start_task is about to do, its ids resolved. */
@@ -27,7 +28,7 @@ interface StartPlan {
  * task, or (with `task_id`) an open one task_create made. Every refusal is decided before the
  * snapshot and checked again inside the write: another process may have moved first.
  */
-export async function startTask(db: LedgerDb, truth: () => Promise<WorkspaceTruth>, clock: Clock, input: StartTaskInput): Promise<StartTaskResult> {
+export async function startTask(db: LedgerEngine, truth: () => Promise<WorkspaceTruth>, clock: Clock, input: StartTaskInput): Promise<StartTaskResult> {
   const plan: StartPlan = {
     workflowId: parseId('workflow', input.workflow_id),
     parentId: input.parent_task_id === undefined || input.parent_task_id === null ? null : parseId('task', input.parent_task_id),
@@ -36,15 +37,15 @@ export async function startTask(db: LedgerDb, truth: () => Promise<WorkspaceTrut
     goal: input.goal,
     areas: (input.areas ?? []).map((a) => a.trim()).filter((a) => a.length > 0),
   };
-  db.read((r) => checkStartable(r, plan));
+  await db.read((r) => checkStartable(r, plan));
   const workspace = await truth();
   const snapshot = await workspace.snapshot(`${workflowKey(plan.workflowId)}: ${plan.name}`);
   const now = iso(clock.now());
-  const id = await db.write((tx) => {
-    checkStartable(tx, plan);
-    const taskId = plan.existingId === null ? insertStarted(tx, plan, snapshot, now) : startExisting(tx, plan, snapshot, now);
-    touchWorkflow(tx, plan.workflowId, now);
-    appendEvent(tx, {
+  const id = await db.write(async (tx) => {
+    await checkStartable(tx, plan);
+    const taskId = plan.existingId === null ? await insertStarted(tx, plan, snapshot, now) : await startExisting(tx, plan, snapshot, now);
+    await touchWorkflow(tx, plan.workflowId, now);
+    await appendEvent(tx, {
       ts: now,
       kind: 'task.started',
       workflowId: plan.workflowId,
@@ -64,23 +65,24 @@ export async function startTask(db: LedgerDb, truth: () => Promise<WorkspaceTrut
   };
 }
 
-function insertStarted(tx: SqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): number {
+function insertStarted(tx: AsyncSqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): Promise<number> {
   return insertTask(tx, { workflowId: plan.workflowId, parentId: plan.parentId, title: plan.name, goal: plan.goal, areas: plan.areas, status: 'in_progress', snapshot, startedAt: now }, now);
 }
 
-function startExisting(tx: SqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): number {
+async function startExisting(tx: AsyncSqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): Promise<number> {
   const id = plan.existingId as number;
-  const patch = { workflowId: plan.workflowId, title: plan.name, goal: plan.goal, areas: plan.areas, status: 'in_progress' as const, snapshot, startedAt: now, worktree: null };
-  updateTask(tx, id, plan.parentId === null ? patch : { ...patch, parentId: plan.parentId }, now);
+  const machine = thisMachine();
+  const patch = { workflowId: plan.workflowId, title: plan.name, goal: plan.goal, areas: plan.areas, status: 'in_progress' as const, snapshot, startedAt: now, worktree: null, machineId: machine.id, osUser: machine.user };
+  await updateTask(tx, id, plan.parentId === null ? patch : { ...patch, parentId: plan.parentId }, now);
   return id;
 }
 
 /** The workflow exists, the parent runs in it, and an existing task is open and belongs there. */
-function checkStartable(db: SqlReader, plan: StartPlan): void {
+async function checkStartable(db: AsyncSqlReader, plan: StartPlan): Promise<void> {
   const { workflowId, parentId } = plan;
-  if (!getWorkflow(db, workflowId)) throw notFound('workflow', workflowKey(workflowId));
+  if (!(await getWorkflow(db, workflowId))) throw notFound('workflow', workflowKey(workflowId));
   if (parentId !== null) {
-    const parent = getTask(db, parentId);
+    const parent = await getTask(db, parentId);
     if (!parent) throw notFound('task', parentId);
     if (parent.workflowId !== workflowId) {
       throw new LedgerError('ValidationError', `parent task ${taskKey(parentId)} belongs to ${parent.workflowId === null ? 'no workflow' : workflowKey(parent.workflowId)}, not ${workflowKey(workflowId)}; pass the parent's workflow_id`, {
@@ -89,11 +91,11 @@ function checkStartable(db: SqlReader, plan: StartPlan): void {
     }
     if (isFinished(parent.status)) throw stateError(`parent task ${taskKey(parentId)} is already ${parent.status}; sub-tasks can only be started under a task that is still running`, { parentTaskId: taskKey(parentId) });
   }
-  if (plan.existingId !== null) checkExisting(db, plan);
+  if (plan.existingId !== null) await checkExisting(db, plan);
 }
 
-function checkExisting(db: SqlReader, plan: StartPlan): Task {
-  const task = getTask(db, plan.existingId as number);
+async function checkExisting(db: AsyncSqlReader, plan: StartPlan): Promise<Task> {
+  const task = await getTask(db, plan.existingId as number);
   if (!task) throw notFound('task', plan.existingId);
   if (task.status !== 'open') {
     throw stateError(`${taskKey(task.id)} is already ${task.status}; start_task with task_id starts an open task (log on a running one directly with its task_id)`, {

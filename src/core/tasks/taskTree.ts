@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { Task } from './taskModel';
 import { toTask } from './taskRepo';
 import type { TaskRow } from './taskRepo';
@@ -26,40 +26,40 @@ const withChildCount = 'SELECT t.*, (SELECT COUNT(*) FROM tasks c WHERE c.parent
  * only reads what it expands. Each call is one read of the store (which catches up first).
  */
 export class TaskTreeQueries {
-  constructor(private readonly db: LedgerDb) {}
+  constructor(private readonly db: LedgerEngine) {}
 
-  roots(limit = 100): TaskTreeRoots {
-    return this.db.read((db) => ({
-      workflows: listWorkflows(db, limit, 0),
-      totalWorkflows: countWorkflows(db),
-      looseTasks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE workflow_id IS NULL AND parent_id IS NULL')?.n ?? 0,
+  roots(limit = 100): Promise<TaskTreeRoots> {
+    return this.db.read(async (db) => ({
+      workflows: await listWorkflows(db, limit, 0),
+      totalWorkflows: await countWorkflows(db),
+      looseTasks: (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE workflow_id IS NULL AND parent_id IS NULL'))?.n ?? 0,
     }));
   }
 
   /** Top-level tasks of a workflow (null: of no workflow), in start order. */
-  topTasks(workflowId: number | null, limit = 500): TreeTask[] {
-    return this.db.read((db) => {
+  topTasks(workflowId: number | null, limit = 500): Promise<TreeTask[]> {
+    return this.db.read(async (db) => {
       const rows =
         workflowId === null
-          ? db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
+          ? await db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
           : // A sub-task whose parent sits in another workflow still shows, at the top of its own.
-            db.all<TaskRow & { child_count: number }>(
-              `${withChildCount} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id IS t.workflow_id)) ORDER BY t.id LIMIT ?`,
+            await db.all<TaskRow & { child_count: number }>(
+              `${withChildCount} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id = t.workflow_id)) ORDER BY t.id LIMIT ?`,
               [workflowId, limit],
             );
       return rows.map((r) => ({ task: toTask(r), childCount: r.child_count }));
     });
   }
 
-  subTasks(parentId: number): TreeTask[] {
-    return this.db.read((db) =>
-      db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.parent_id = ? ORDER BY t.id`, [parentId]).map((r) => ({ task: toTask(r), childCount: r.child_count })),
+  subTasks(parentId: number): Promise<TreeTask[]> {
+    return this.db.read(async (db) =>
+      (await db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.parent_id = ? ORDER BY t.id`, [parentId])).map((r) => ({ task: toTask(r), childCount: r.child_count })),
     );
   }
 
   /** Running tasks across the ledger, most recently updated first (status bar). */
-  running(): Task[] {
-    return this.db.read((db) => db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC, id DESC").map(toTask));
+  running(): Promise<Task[]> {
+    return this.db.read(async (db) => (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC, id DESC")).map(toTask));
   }
 }
 

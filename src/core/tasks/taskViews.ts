@@ -38,6 +38,8 @@ export function taskView(task: Task): Record<string, unknown> {
     metadata: task.metadata,
     filesChanged: task.filesChanged,
     repositoryRoot: task.repositoryRoot,
+    machineId: task.machineId,
+    osUser: task.osUser,
     workspacePath: task.workspacePath,
     verification: task.verification,
     commits: task.commits,

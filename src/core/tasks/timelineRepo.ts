@@ -1,35 +1,36 @@
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import type { Decision, Issue, Milestone, TimelineEntry } from './taskModel';
 import { fromJson, toJson } from '../json';
+import { thisMachine } from '../machine';
 
 /** Decisions, issues and milestones: what happened during a task, in time order. */
 
-export function insertDecision(tx: SqlWriter, d: Omit<Decision, 'id'>): number {
-  return tx.run(
-    'INSERT INTO decisions (task_id, category, question, options, chosen, reasoning, trade_offs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [d.taskId, d.category, d.question, JSON.stringify(d.options), d.chosen, d.reasoning, d.tradeOffs, d.createdAt],
-  ).lastInsertRowid;
+export function insertDecision(tx: AsyncSqlWriter, d: Omit<Decision, 'id'>): Promise<number> {
+  return tx.insert(
+    'INSERT INTO decisions (task_id, category, question, options, chosen, reasoning, trade_offs, created_at, machine_id, os_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [d.taskId, d.category, d.question, JSON.stringify(d.options), d.chosen, d.reasoning, d.tradeOffs, d.createdAt, thisMachine().id, thisMachine().user],
+  );
 }
 
-export function insertIssue(tx: SqlWriter, i: Omit<Issue, 'id'>): number {
-  return tx.run('INSERT INTO issues (task_id, type, description, resolution, requires_human_review, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+export function insertIssue(tx: AsyncSqlWriter, i: Omit<Issue, 'id'>): Promise<number> {
+  return tx.insert('INSERT INTO issues (task_id, type, description, resolution, requires_human_review, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
     i.taskId,
     i.type,
     i.description,
     i.resolution,
     i.requiresHumanReview ? 1 : 0,
     i.createdAt,
-  ]).lastInsertRowid;
+  ]);
 }
 
-export function insertMilestone(tx: SqlWriter, m: Omit<Milestone, 'id'>): number {
-  return tx.run('INSERT INTO milestones (task_id, message, progress, metadata, created_at) VALUES (?, ?, ?, ?, ?)', [
+export function insertMilestone(tx: AsyncSqlWriter, m: Omit<Milestone, 'id'>): Promise<number> {
+  return tx.insert('INSERT INTO milestones (task_id, message, progress, metadata, created_at) VALUES (?, ?, ?, ?, ?)', [
     m.taskId,
     m.message,
     m.progress,
     toJson(m.metadata),
     m.createdAt,
-  ]).lastInsertRowid;
+  ]);
 }
 
 export interface TimelineCounts {
@@ -38,19 +39,19 @@ export interface TimelineCounts {
   milestones: number;
 }
 
-export function timelineCounts(db: SqlReader, taskId: number): TimelineCounts {
-  const row = db.get<TimelineCounts>(
-    `SELECT (SELECT COUNT(*) FROM decisions WHERE task_id = ?1) AS decisions,
-            (SELECT COUNT(*) FROM issues WHERE task_id = ?1) AS issues,
-            (SELECT COUNT(*) FROM milestones WHERE task_id = ?1) AS milestones`,
-    [taskId],
+export async function timelineCounts(db: AsyncSqlReader, taskId: number): Promise<TimelineCounts> {
+  // Bare `?` (one per use): PostgreSQL has no numbered `?1`.
+  const row = await db.get<TimelineCounts>(
+    `SELECT (SELECT COUNT(*) FROM decisions WHERE task_id = ?) AS decisions,
+            (SELECT COUNT(*) FROM issues WHERE task_id = ?) AS issues,
+            (SELECT COUNT(*) FROM milestones WHERE task_id = ?) AS milestones`,
+    [taskId, taskId, taskId],
   );
   return row ?? { decisions: 0, issues: 0, milestones: 0 };
 }
 
-export function timeline(db: SqlReader, taskId: number): TimelineEntry[] {
-  const decisions = db
-    .all<Record<string, never>>('SELECT * FROM decisions WHERE task_id = ? ORDER BY id', [taskId])
+export async function timeline(db: AsyncSqlReader, taskId: number): Promise<TimelineEntry[]> {
+  const decisions = (await db.all<Record<string, never>>('SELECT * FROM decisions WHERE task_id = ? ORDER BY id', [taskId]))
     .map((r): TimelineEntry => ({
       kind: 'decision',
       id: r.id,
@@ -63,8 +64,7 @@ export function timeline(db: SqlReader, taskId: number): TimelineEntry[] {
       tradeOffs: r.trade_offs,
       createdAt: r.created_at,
     }));
-  const issues = db
-    .all<Record<string, never>>('SELECT * FROM issues WHERE task_id = ? ORDER BY id', [taskId])
+  const issues = (await db.all<Record<string, never>>('SELECT * FROM issues WHERE task_id = ? ORDER BY id', [taskId]))
     .map((r): TimelineEntry => ({
       kind: 'issue',
       id: r.id,
@@ -75,8 +75,7 @@ export function timeline(db: SqlReader, taskId: number): TimelineEntry[] {
       requiresHumanReview: r.requires_human_review === 1,
       createdAt: r.created_at,
     }));
-  const milestones = db
-    .all<Record<string, never>>('SELECT * FROM milestones WHERE task_id = ? ORDER BY id', [taskId])
+  const milestones = (await db.all<Record<string, never>>('SELECT * FROM milestones WHERE task_id = ? ORDER BY id', [taskId]))
     .map((r): TimelineEntry => ({
       kind: 'milestone',
       id: r.id,

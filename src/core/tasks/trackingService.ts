@@ -1,4 +1,4 @@
-import type { LedgerDb, SqlReader, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, LedgerEngine, WorkspaceTruth } from '../ports';
 import type { Task } from './taskModel';
 import { isFinished } from './taskModel';
 import { stateError } from '../errors';
@@ -33,7 +33,7 @@ import type {
  */
 export class TrackingService {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     /** The truth a task is measured in: its worktree when it started in one, else the workspace. */
     private readonly truth: (task?: Task) => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
@@ -47,9 +47,9 @@ export class TrackingService {
     const taskId = parseId('task', input.task_id);
     const { category, question, chosen, reasoning } = input;
     const now = iso(this.clock.now());
-    const decisionId = await this.db.write((tx) => {
-      const task = requireLoggable(tx, taskId, 'log a decision on');
-      const id = insertDecision(tx, {
+    const decisionId = await this.db.write(async (tx) => {
+      const task = await requireLoggable(tx, taskId, 'log a decision on');
+      const id = await insertDecision(tx, {
         taskId,
         category,
         question,
@@ -59,8 +59,8 @@ export class TrackingService {
         tradeOffs: input.trade_offs ?? null,
         createdAt: now,
       });
-      updateTask(tx, taskId, {}, now);
-      appendEvent(tx, { ts: now, kind: 'decision.logged', workflowId: task.workflowId, taskId, entity: 'decision', entityId: String(id), payload: { category, chosen } });
+      await updateTask(tx, taskId, {}, now);
+      await appendEvent(tx, { ts: now, kind: 'decision.logged', workflowId: task.workflowId, taskId, entity: 'decision', entityId: String(id), payload: { category, chosen } });
       return id;
     });
     return { task_id: taskKey(taskId), decision_id: decisionId, logged_at: now };
@@ -71,11 +71,11 @@ export class TrackingService {
     const { type, description, resolution } = input;
     const review = input.requires_human_review === true;
     const now = iso(this.clock.now());
-    const issueId = await this.db.write((tx) => {
-      const task = requireLoggable(tx, taskId, 'log an issue on');
-      const id = insertIssue(tx, { taskId, type, description, resolution, requiresHumanReview: review, createdAt: now });
-      updateTask(tx, taskId, {}, now);
-      appendEvent(tx, {
+    const issueId = await this.db.write(async (tx) => {
+      const task = await requireLoggable(tx, taskId, 'log an issue on');
+      const id = await insertIssue(tx, { taskId, type, description, resolution, requiresHumanReview: review, createdAt: now });
+      await updateTask(tx, taskId, {}, now);
+      await appendEvent(tx, {
         ts: now,
         kind: 'issue.logged',
         workflowId: task.workflowId,
@@ -94,11 +94,11 @@ export class TrackingService {
     const { message } = input;
     const progress = input.progress ?? null;
     const now = iso(this.clock.now());
-    const milestoneId = await this.db.write((tx) => {
-      const task = requireLoggable(tx, taskId, 'log a milestone on');
-      const id = insertMilestone(tx, { taskId, message, progress, metadata: input.metadata ?? null, createdAt: now });
-      updateTask(tx, taskId, { lastMilestone: message, ...(progress === null ? {} : { progress }) }, now);
-      appendEvent(tx, { ts: now, kind: 'milestone.logged', workflowId: task.workflowId, taskId, entity: 'milestone', entityId: String(id), payload: { message, progress } });
+    const milestoneId = await this.db.write(async (tx) => {
+      const task = await requireLoggable(tx, taskId, 'log a milestone on');
+      const id = await insertMilestone(tx, { taskId, message, progress, metadata: input.metadata ?? null, createdAt: now });
+      await updateTask(tx, taskId, { lastMilestone: message, ...(progress === null ? {} : { progress }) }, now);
+      await appendEvent(tx, { ts: now, kind: 'milestone.logged', workflowId: task.workflowId, taskId, entity: 'milestone', entityId: String(id), payload: { message, progress } });
       return id;
     });
     return { task_id: taskKey(taskId), milestone_id: milestoneId, progress, logged_at: now };
@@ -107,7 +107,7 @@ export class TrackingService {
   async completeTask(input: CompleteTaskInput): Promise<CompleteTaskResult> {
     const taskId = parseId('task', input.task_id);
     const { status } = input;
-    const task = this.db.read((db) => requireCompletable(db, taskId));
+    const task = await this.db.read((db) => requireCompletable(db, taskId));
     const snapshot = task.snapshot;
     if (!snapshot) throw stateError(`${taskKey(taskId)} was never started, so there is no snapshot to compare with; start it with start_task first`, { taskId });
 
@@ -115,7 +115,7 @@ export class TrackingService {
     const changes = await truth.changesSince(snapshot);
     const location = { repositoryRoot: truth.kind === 'git' ? truth.root : null, workspacePath: truth.workspacePath };
     const verification = withWriteScope(verifyScope(task.areas, changes.files), task.writeScope, changes.files);
-    const running = this.db.read((db) => childTasks(db, taskId).filter((c) => !isFinished(c.status)));
+    const running = (await this.db.read((db) => childTasks(db, taskId))).filter((c) => !isFinished(c.status));
     if (running.length) verification.warnings.push(`⚠️ ${running.length} sub-task(s) still running: ${running.map((c) => taskKey(c.id)).join(', ')}`);
 
     const end = this.clock.now();
@@ -123,9 +123,9 @@ export class TrackingService {
     const duration = secondsBetween(task.startedAt ?? task.createdAt, end);
     // The end snapshot is pinned while the write runs: it only protects the object from gc.
     const pinned = pinSnapshot(truth, changes.to, `${taskKey(taskId)}-end`);
-    const counts = await this.db.write((tx) => {
-      const current = requireCompletable(tx, taskId);
-      updateTask(
+    const counts = await this.db.write(async (tx) => {
+      const current = await requireCompletable(tx, taskId);
+      await updateTask(
         tx,
         taskId,
         {
@@ -145,8 +145,8 @@ export class TrackingService {
         },
         now,
       );
-      if (current.workflowId !== null) touchWorkflow(tx, current.workflowId, now);
-      appendEvent(tx, {
+      if (current.workflowId !== null) await touchWorkflow(tx, current.workflowId, now);
+      await appendEvent(tx, {
         ts: now,
         kind: 'task.completed',
         workflowId: current.workflowId,
@@ -172,15 +172,15 @@ export class TrackingService {
   }
 }
 
-function requireLoggable(db: SqlReader, taskId: number, what: string): Task {
-  const task = getTask(db, taskId);
+async function requireLoggable(db: AsyncSqlReader, taskId: number, what: string): Promise<Task> {
+  const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
   if (isFinished(task.status)) throw stateError(`cannot ${what} ${taskKey(taskId)}: it is already ${task.status} (completed ${task.completedAt}); start a new task for further work`, { taskId: taskKey(taskId), status: task.status });
   return task;
 }
 
-function requireCompletable(db: SqlReader, taskId: number): Task {
-  const task = getTask(db, taskId);
+async function requireCompletable(db: AsyncSqlReader, taskId: number): Promise<Task> {
+  const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
   if (isFinished(task.status)) throw stateError(`${taskKey(taskId)} is already ${task.status} (completed ${task.completedAt}); a task is completed once`, { taskId: taskKey(taskId), status: task.status });
   return task;

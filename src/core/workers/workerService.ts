@@ -1,4 +1,4 @@
-import type { LedgerDb, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
+import type { LedgerEngine, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
 import type { Task } from '../tasks/taskModel';
 import { parseId, taskKey } from '../ids';
 import type { Clock } from '../time';
@@ -17,7 +17,7 @@ import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from 
 import type { WorkerCommandInput, WorkerCommandResult } from './workerContracts';
 
 export interface WorkerDeps {
-  db: LedgerDb;
+  db: LedgerEngine;
   agents: AgentRegistry;
   memory: MemoryBank;
   worktrees: Worktrees;
@@ -37,19 +37,19 @@ export class WorkerService {
   async command(input: WorkerCommandInput): Promise<WorkerCommandResult> {
     const { db } = this.d;
     const taskId = parseId('task', input.taskId);
-    const task = db.read((r) => requireSessionTask(r, taskId));
+    const task = await db.read((r) => requireSessionTask(r, taskId));
     const agent = await this.resolveAgent(input.agent, task);
     const client = input.client ?? agent.client;
-    db.read((r) => requireNoRunningSession(r, taskId, agent.name, input.allowConcurrent));
+    await db.read((r) => requireNoRunningSession(r, taskId, agent.name, input.allowConcurrent));
     const rel = worktreePathOf(taskId, this.d.workspace, this.d.worktreesDir);
     const startedAt = iso(this.d.clock.now());
 
     // The session is recorded first: its id names the branch of a new worktree.
-    const { sessionId, shared } = await db.write((tx) => {
-      requireSessionTask(tx, taskId);
-      requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
-      const shared = runningSessions(tx, taskId).some((s) => s.worktree === rel);
-      const sessionId = insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
+    const { sessionId, shared } = await db.write(async (tx) => {
+      await requireSessionTask(tx, taskId);
+      await requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
+      const shared = (await runningSessions(tx, taskId)).some((s) => s.worktree === rel);
+      const sessionId = await insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
       return { sessionId, shared };
     });
 
@@ -72,17 +72,17 @@ export class WorkerService {
     }
 
     const memory = await this.d.memory.preview();
-    const current = db.read((r) => getTask(r, taskId)) ?? task;
+    const current = (await db.read((r) => getTask(r, taskId))) ?? task;
     const prompt = workerPrompt({ agent, task: current, branch: prepared.branch, worktree: rel, memoryContext: memory.context, memoryFolder: this.d.memory.folder });
     const argv = clientArgv(client, { model: agent.model, auto: input.auto, prompt });
 
-    const tookSnapshot = await db.write((tx) => {
-      const latest = getTask(tx, taskId)!;
-      setSessionBranch(tx, sessionId, prepared.branch);
-      recordWorktreeUse(tx, { taskId, path: rel, branch: prepared.branch, baseCommit: prepared.base, sparse: prepared.sparse, lastUsedAt: startedAt, created: prepared.created });
-      const took = applySessionStart(tx, latest, { sessionId, agent, snapshot, worktree: rel, now: startedAt });
-      if (prepared.created) appendEvent(tx, { ts: startedAt, kind: 'worktree.created', taskId, entity: 'worktree', entityId: rel, payload: { branch: prepared.branch, sparse: prepared.sparse } });
-      appendEvent(tx, {
+    const tookSnapshot = await db.write(async (tx) => {
+      const latest = (await getTask(tx, taskId))!;
+      await setSessionBranch(tx, sessionId, prepared.branch);
+      await recordWorktreeUse(tx, { taskId, path: rel, branch: prepared.branch, baseCommit: prepared.base, sparse: prepared.sparse, lastUsedAt: startedAt, created: prepared.created });
+      const took = await applySessionStart(tx, latest, { sessionId, agent, snapshot, worktree: rel, now: startedAt });
+      if (prepared.created) await appendEvent(tx, { ts: startedAt, kind: 'worktree.created', taskId, entity: 'worktree', entityId: rel, payload: { branch: prepared.branch, sparse: prepared.sparse } });
+      await appendEvent(tx, {
         ts: startedAt,
         kind: 'session.started',
         workflowId: latest.workflowId,
@@ -123,9 +123,9 @@ export class WorkerService {
   private async failSession(sessionId: number, taskId: number, startedAt: string, err: unknown): Promise<void> {
     const now = iso(this.d.clock.now());
     const message = err instanceof Error ? err.message : String(err);
-    await this.d.db.write((tx) => {
-      endSessionRow(tx, sessionId, { status: 'failed', exitCode: null, signal: null, dodResult: null, artifacts: [], error: { type: 'unknown', message: `worktree not prepared: ${message}` }, endedAt: now, durationSeconds: 0 });
-      appendEvent(tx, { ts: now, kind: 'session.ended', taskId, entity: 'session', entityId: String(sessionId), payload: { status: 'failed', startedAt, error: message } });
+    await this.d.db.write(async (tx) => {
+      await endSessionRow(tx, sessionId, { status: 'failed', exitCode: null, signal: null, dodResult: null, artifacts: [], error: { type: 'unknown', message: `worktree not prepared: ${message}` }, endedAt: now, durationSeconds: 0 });
+      await appendEvent(tx, { ts: now, kind: 'session.ended', taskId, entity: 'session', entityId: String(sessionId), payload: { status: 'failed', startedAt, error: message } });
     });
   }
 }

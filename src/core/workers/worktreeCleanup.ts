@@ -1,4 +1,4 @@
-import type { LedgerDb, Worktrees } from '../ports';
+import type { LedgerEngine, Worktrees } from '../ports';
 import { notFound, parseId } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';
@@ -18,7 +18,7 @@ const day = 24 * 60 * 60 * 1000;
  */
 export class WorktreeCleanup {
   constructor(
-    private readonly db: LedgerDb,
+    private readonly db: LedgerEngine,
     private readonly worktrees: Worktrees,
     private readonly clock: Clock,
     private readonly workspace: string,
@@ -26,8 +26,8 @@ export class WorktreeCleanup {
 
   async run(input: WorktreeCleanupInput): Promise<CleanupResult> {
     const taskId = input.taskId === undefined ? undefined : parseId('task', input.taskId);
-    const records = this.db.read((db) => {
-      if (taskId !== undefined && !getTask(db, taskId)) throw notFound('task', taskId);
+    const records = await this.db.read(async (db) => {
+      if (taskId !== undefined && !(await getTask(db, taskId))) throw notFound('task', taskId);
       return activeWorktrees(db, taskId);
     });
     const result: CleanupResult = { removed: [], skipped: [], freedBytes: 0, dryRun: input.dryRun };
@@ -54,7 +54,7 @@ export class WorktreeCleanup {
     const unusedDays = Math.floor((this.clock.now().getTime() - Date.parse(record.lastUsedAt)) / day);
     const reason = requested ? 'requested' : state.merged ? 'merged' : unusedDays >= input.olderThanDays ? `unused for ${unusedDays} days` : null;
     if (!reason) return { skip: `not merged and used ${unusedDays} day(s) ago (retention: ${input.olderThanDays} days)` };
-    const running = this.db.read((db) => runningSessions(db, record.taskId).filter((s) => s.worktree === record.path));
+    const running = (await this.db.read((db) => runningSessions(db, record.taskId))).filter((s) => s.worktree === record.path);
     if (running.length && !input.force) {
       const ids = running.map((s) => s.id).join(', ');
       return { skip: running.length === 1 ? `session ${ids} is still running there; end it with session_end, or force` : `sessions ${ids} are still running there; end them with session_end, or force` };
@@ -68,9 +68,9 @@ export class WorktreeCleanup {
 
   private async markRemoved(record: WorktreeRecord, freedBytes: number, reason: string): Promise<void> {
     const now = iso(this.clock.now());
-    await this.db.write((tx) => {
-      markWorktreeRemoved(tx, record.taskId, now, freedBytes);
-      appendEvent(tx, { ts: now, kind: 'worktree.removed', taskId: record.taskId, entity: 'worktree', entityId: record.path, payload: { reason, freedBytes, branch: record.branch } });
+    await this.db.write(async (tx) => {
+      await markWorktreeRemoved(tx, record.taskId, now, freedBytes);
+      await appendEvent(tx, { ts: now, kind: 'worktree.removed', taskId: record.taskId, entity: 'worktree', entityId: record.path, payload: { reason, freedBytes, branch: record.branch } });
     });
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 
 /** The worktree of a task, as the ledger remembers it (the folder itself is Git's). */
 export interface WorktreeRecord {
@@ -78,28 +78,28 @@ export function branchNameOf(taskId: number, sessionId: number): string {
 }
 
 /** Records a created worktree, or that an existing one was used again. */
-export function recordWorktreeUse(tx: SqlWriter, w: Omit<WorktreeRecord, 'createdAt' | 'removedAt' | 'freedBytes'> & { created: boolean }): void {
+export async function recordWorktreeUse(tx: AsyncSqlWriter, w: Omit<WorktreeRecord, 'createdAt' | 'removedAt' | 'freedBytes'> & { created: boolean }): Promise<void> {
   if (w.created) {
-    tx.run(
+    await tx.run(
       `INSERT INTO worktrees (task_id, path, branch, base_commit, sparse, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(task_id) DO UPDATE SET path = excluded.path, branch = excluded.branch, base_commit = excluded.base_commit, sparse = excluded.sparse,
          created_at = excluded.created_at, last_used_at = excluded.last_used_at, removed_at = NULL, freed_bytes = NULL`,
       [w.taskId, w.path, w.branch, w.baseCommit, w.sparse ? 1 : 0, w.lastUsedAt, w.lastUsedAt],
     );
   } else {
-    tx.run('UPDATE worktrees SET last_used_at = ?, removed_at = NULL WHERE task_id = ?', [w.lastUsedAt, w.taskId]);
+    await tx.run('UPDATE worktrees SET last_used_at = ?, removed_at = NULL WHERE task_id = ?', [w.lastUsedAt, w.taskId]);
   }
 }
 
-export function markWorktreeRemoved(tx: SqlWriter, taskId: number, at: string, freedBytes: number): void {
-  tx.run('UPDATE worktrees SET removed_at = ?, freed_bytes = ? WHERE task_id = ?', [at, freedBytes, taskId]);
+export async function markWorktreeRemoved(tx: AsyncSqlWriter, taskId: number, at: string, freedBytes: number): Promise<void> {
+  await tx.run('UPDATE worktrees SET removed_at = ?, freed_bytes = ? WHERE task_id = ?', [at, freedBytes, taskId]);
 }
 
 /** Worktrees not removed yet, of one task or all, oldest use first. */
-export function activeWorktrees(db: SqlReader, taskId?: number): WorktreeRecord[] {
+export async function activeWorktrees(db: AsyncSqlReader, taskId?: number): Promise<WorktreeRecord[]> {
   const rows =
     taskId === undefined
-      ? db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL ORDER BY last_used_at')
-      : db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL AND task_id = ?', [taskId]);
+      ? await db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL ORDER BY last_used_at')
+      : await db.all<WorktreeRow>('SELECT * FROM worktrees WHERE removed_at IS NULL AND task_id = ?', [taskId]);
   return rows.map(toRecord);
 }

@@ -1,4 +1,4 @@
-import type { SqlReader, SqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import type { PlanStep, Workflow } from './workflowModel';
 import { fromJson } from '../json';
 
@@ -24,23 +24,23 @@ function toWorkflow(r: WorkflowRow): Workflow {
   };
 }
 
-export function insertWorkflow(tx: SqlWriter, w: Omit<Workflow, 'id' | 'updatedAt'>): number {
-  return tx.run('INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+export function insertWorkflow(tx: AsyncSqlWriter, w: Omit<Workflow, 'id' | 'updatedAt'>): Promise<number> {
+  return tx.insert('INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
     w.name,
     w.description,
     JSON.stringify(w.plan),
     w.kind,
     w.createdAt,
     w.createdAt,
-  ]).lastInsertRowid;
+  ]);
 }
 
-export function touchWorkflow(tx: SqlWriter, id: number, at: string): void {
-  tx.run('UPDATE workflows SET updated_at = ? WHERE id = ?', [at, id]);
+export async function touchWorkflow(tx: AsyncSqlWriter, id: number, at: string): Promise<void> {
+  await tx.run('UPDATE workflows SET updated_at = ? WHERE id = ?', [at, id]);
 }
 
-export function getWorkflow(db: SqlReader, id: number): Workflow | undefined {
-  const row = db.get<WorkflowRow>('SELECT * FROM workflows WHERE id = ?', [id]);
+export async function getWorkflow(db: AsyncSqlReader, id: number): Promise<Workflow | undefined> {
+  const row = await db.get<WorkflowRow>('SELECT * FROM workflows WHERE id = ?', [id]);
   return row && toWorkflow(row);
 }
 
@@ -52,8 +52,8 @@ export interface WorkflowSummary extends Workflow {
 }
 
 /** Workflows, most recently active first, with task counts by state. */
-export function listWorkflows(db: SqlReader, limit = 100, offset = 0): WorkflowSummary[] {
-  const rows = db.all<WorkflowRow & { task_count: number; running: number; done: number; failed: number }>(
+export async function listWorkflows(db: AsyncSqlReader, limit = 100, offset = 0): Promise<WorkflowSummary[]> {
+  const rows = await db.all<WorkflowRow & { task_count: number; running: number; done: number; failed: number }>(
     `SELECT w.*,
        (SELECT COUNT(*) FROM tasks t WHERE t.workflow_id = w.id) AS task_count,
        (SELECT COUNT(*) FROM tasks t WHERE t.workflow_id = w.id AND t.status = 'in_progress') AS running,
@@ -65,6 +65,6 @@ export function listWorkflows(db: SqlReader, limit = 100, offset = 0): WorkflowS
   return rows.map((r) => ({ ...toWorkflow(r), taskCount: r.task_count, running: r.running, done: r.done, failed: r.failed }));
 }
 
-export function countWorkflows(db: SqlReader): number {
-  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM workflows')?.n ?? 0;
+export async function countWorkflows(db: AsyncSqlReader): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM workflows'))?.n ?? 0;
 }

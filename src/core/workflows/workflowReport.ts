@@ -1,4 +1,4 @@
-import type { LedgerDb } from '../ports';
+import type { LedgerEngine } from '../ports';
 import type { Decision, Issue, Milestone, Task, TimelineEntry } from '../tasks/taskModel';
 import type { Workflow } from './workflowModel';
 import { notFound, parseId, taskKey, workflowKey } from '../ids';
@@ -14,13 +14,15 @@ import { plural } from '../format';
  * (sub-tasks under their parent), each with its outcome, decisions, issues and the exact files
  * it changed; milestones are left out (they are progress, not results).
  */
-export function workflowReport(db: LedgerDb, ref: string | number, generatedAt: Date): string {
+export async function workflowReport(db: LedgerEngine, ref: string | number, generatedAt: Date): Promise<string> {
   const id = parseId('workflow', ref);
-  const { workflow, tasks, timelines } = db.read((r) => {
-    const workflow = getWorkflow(r, id);
+  const { workflow, tasks, timelines } = await db.read(async (r) => {
+    const workflow = await getWorkflow(r, id);
     if (!workflow) throw notFound('workflow', workflowKey(id));
-    const tasks = tasksOfWorkflow(r, id);
-    return { workflow, tasks, timelines: new Map(tasks.map((t) => [t.id, timeline(r, t.id)])) };
+    const tasks = await tasksOfWorkflow(r, id);
+    const timelines = new Map<number, TimelineEntry[]>();
+    for (const t of tasks) timelines.set(t.id, await timeline(r, t.id));
+    return { workflow, tasks, timelines };
   });
   const out: string[] = [...header(workflow, tasks, generatedAt)];
   if (tasks.length === 0) out.push('_No tasks were recorded in this workflow._', '');

@@ -51,7 +51,7 @@ export interface FixedResourceDefinition {
   description: string;
   mimeType: string;
   /** The content; throws a LedgerError when it cannot be produced. */
-  read(services: Services): string;
+  read(services: Services): string | Promise<string>;
   /** Whether an event of the store changed the content. */
   affected(event: LedgerEvent): boolean;
   /**

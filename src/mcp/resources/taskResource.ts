@@ -10,16 +10,16 @@ export const taskResource: ResourceTemplateDefinition = {
   description: 'A task: status, goal, areas, snapshot, outcome, files changed, decisions, issues and milestones',
   mimeType: 'application/json',
   match: schemeMatcher('task'),
-  list: ({ queries }) =>
-    queries.listTasks({ limit: 100 }).tasks.map((t) => ({
+  list: async ({ queries }) =>
+    (await queries.listTasks({ limit: 100 })).tasks.map((t) => ({
       uri: `task://${t.id}`,
       name: `Task #${t.id}`,
       title: t.title,
       description: `Task details for #${t.id} (${t.status})`,
       mimeType: 'application/json',
     })),
-  read: ({ queries }, id) => {
-    const d = queries.task(id);
+  read: async ({ queries }, id) => {
+    const d = await queries.task(id);
     return JSON.stringify(taskDetailView(d.task, d.timeline, d.children, d.counts), null, 2);
   },
   affected: (e) => (e.taskId === null ? [] : [`task://${e.taskId}`]),

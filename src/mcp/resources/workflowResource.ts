@@ -11,16 +11,16 @@ export const workflowResource: ResourceTemplateDefinition = {
   description: 'A workflow: name, description, plan, status and its tasks',
   mimeType: 'application/json',
   match: schemeMatcher('workflow'),
-  list: ({ queries }) =>
-    queries.listWorkflows(100).workflows.map((w) => ({
+  list: async ({ queries }) =>
+    (await queries.listWorkflows(100)).workflows.map((w) => ({
       uri: `workflow://${w.id}`,
       name: `Workflow wf-${w.id}`,
       title: w.name,
       description: `${plural(w.taskCount, 'task')}, ${w.running} running`,
       mimeType: 'application/json',
     })),
-  read: ({ queries }, id) => {
-    const { workflow, tasks } = queries.workflow(id);
+  read: async ({ queries }, id) => {
+    const { workflow, tasks } = await queries.workflow(id);
     return JSON.stringify(workflowView(workflow, tasks), null, 2);
   },
   affected: (e) => (e.workflowId === null ? [] : [`workflow://${e.workflowId}`]),

@@ -19,7 +19,7 @@ const NODE_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'E
  * them (a broken socket, a client the pool handed out after its connection died, a connect
  * timeout, a pool shut down under a call).
  */
-const DRIVER_CONNECTION_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed|timeout expired|Connection ended|terminating connection|server closed the connection/i;
+const DRIVER_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed|timeout expired|Connection ended|terminating connection|server closed the connection/i;
 
 /** Classifies an error thrown by node-postgres. */
 export function classifyPgError(err: unknown): PgFailure {

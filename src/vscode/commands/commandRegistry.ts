@@ -25,13 +25,13 @@ export function registerCommand(id: CommandId, handler: CommandHandler, log: vsc
 
 export function reportError(id: string, err: unknown, log: vscode.LogOutputChannel): void {
   if (err instanceof vscode.CancellationError) return;
-  if (isLedgerError(err)) {
+  if (isLedgerError(err) && !isStoreError(err)) {
     log.warn(`${id}: ${err.code}: ${err.message}`);
     void vscode.window.showWarningMessage(err.message);
     return;
   }
   log.error(`${id} failed:`, err instanceof Error ? err : String(err));
-  const message = isStoreError(err) ? `Agent Ledger: the ledger store is unavailable: ${err.message}` : `Agent Ledger: ${err instanceof Error ? err.message : String(err)}`;
+  const message = isStoreError(err) ? `Agent Ledger: the ledger store is unavailable: ${(err as Error).message}` : `Agent Ledger: ${err instanceof Error ? err.message : String(err)}`;
   void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
     if (choice) log.show(true);
   });

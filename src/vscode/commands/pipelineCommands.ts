@@ -58,7 +58,7 @@ export class PipelineCommands {
     if (!target) return undefined;
     const services = await target.ledger.require();
     // The engine's own name for it, whatever form the caller used: panel events are keyed by it.
-    const workspace = services.pipelines.detail(target.workspace).workspace;
+    const workspace = (await services.pipelines.detail(target.workspace)).workspace;
     this.panels.open(target.ledger, workspace);
     return { folder: target.ledger.root, workspace };
   }
@@ -81,7 +81,7 @@ export class PipelineCommands {
     if (arg && 'kind' in arg && arg.kind === 'phase' && arg.phase.artifact?.exists) return this.show(arg.phase.artifact.path);
     const target = await this.resolve(arg, 'Open an artifact of which pipeline?', false);
     if (!target) return undefined;
-    const detail = (await target.ledger.require()).pipelines.detail(target.workspace);
+    const detail = await (await target.ledger.require()).pipelines.detail(target.workspace);
     if (target.path) {
       const file = path.resolve(detail.folder, target.path);
       if (path.relative(detail.folder, file).startsWith('..')) throw new LedgerError('ValidationError', `${target.path} is not a file of ${detail.workspace}`);
@@ -107,7 +107,7 @@ export class PipelineCommands {
     const target = await this.resolve(arg, fixed === 'approve' ? 'Approve the checkpoint of which pipeline?' : 'Decide the checkpoint of which pipeline?', true);
     if (!target) return undefined;
     const services = await target.ledger.require();
-    const model = pipelineModel(services.pipelines.detail(target.workspace), { name: target.ledger.name, root: target.ledger.root }, readFlow(services));
+    const model = pipelineModel(await services.pipelines.detail(target.workspace), { name: target.ledger.name, root: target.ledger.root }, readFlow(services));
     const w = model.waiting;
     // Nothing waits: let the engine say so, in its words.
     let decision = fixed ?? target.decision ?? (w ? await this.pickOption(w) : 'approve');
@@ -157,7 +157,7 @@ export class PipelineCommands {
     const ledger = await this.registry.pick(undefined, 'Which folder?');
     if (!ledger) return undefined;
     const services = await ledger.require();
-    const { pipelines } = services.pipelines.list(waitingOnly ? { status: 'awaiting_human' } : {});
+    const { pipelines } = await services.pipelines.list(waitingOnly ? { status: 'awaiting_human' } : {});
     if (pipelines.length === 0) {
       void vscode.window.showInformationMessage(waitingOnly ? `No pipeline in ${ledger.name} waits for a decision.` : `No pipelines in ${ledger.name} yet.`);
       return undefined;

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { LedgerError } from '../../core/errors';
 import { parseId, taskKey } from '../../core/ids';
 import { parseInput } from '../../core/contracts/inputValidation';
-import { AgentSessionQueries } from '../../core/sessions/agentSessions';
 import type { AgentSession } from '../../core/sessions/agentSessions';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import type { DodResult } from '../../core/sessions/sessionContracts';
@@ -138,13 +137,13 @@ export class SessionCommands {
       // A view row is read again: another process may have ended the session or removed its worktree since it was drawn.
       const ledger = 'kind' in arg ? arg.ledger : this.ledgerAt(arg.folder);
       const id = 'kind' in arg ? arg.item.session.id : parseId('session', arg.sessionId);
-      const item = new AgentSessionQueries((await ledger.require()).store).session(id);
+      const item = await (await ledger.require()).agentSessions.session(id);
       if (!item) throw new LedgerError('SessionNotFound', `Session ${id} not found`, { sessionId: id });
       return { ledger, item };
     }
     const ledger = await this.registry.pick(undefined, 'Which folder?');
     if (!ledger) return undefined;
-    const sessions = new AgentSessionQueries((await ledger.require()).store).latest(filter);
+    const sessions = await (await ledger.require()).agentSessions.latest(filter);
     if (sessions.length === 0) {
       void vscode.window.showInformationMessage(filter.running ? `No session is running in ${ledger.name}.` : `No session of ${ledger.name} has a worktree.`);
       return undefined;

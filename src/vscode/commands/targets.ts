@@ -25,7 +25,7 @@ export async function resolveTask(registry: LedgerRegistry, arg: TaskArg, placeH
   const ledger = await registry.pick(undefined, 'Which folder?');
   if (!ledger) return undefined;
   const services = await ledger.require();
-  const tasks = services.queries.listTasks({ limit: 200 }).tasks.filter((t) => !statuses || statuses.includes(t.status));
+  const tasks = (await services.queries.listTasks({ limit: 200 })).tasks.filter((t) => !statuses || statuses.includes(t.status));
   if (tasks.length === 0) {
     void vscode.window.showInformationMessage(`No ${statuses ? `${statuses.join(' or ').replace('_', ' ')} ` : ''}tasks in ${ledger.name}.`);
     return undefined;
@@ -44,13 +44,13 @@ export async function resolveWorkflow(registry: LedgerRegistry, arg: WorkflowArg
     const ledger = ledgerAt(registry, arg.folder);
     if (arg.workflowId !== undefined) return { ledger, workflowId: parseId('workflow', arg.workflowId) };
     if (arg.taskId !== undefined) {
-      const { task } = (await ledger.require()).queries.task(arg.taskId);
+      const { task } = await (await ledger.require()).queries.task(arg.taskId);
       if (task.workflowId !== null) return { ledger, workflowId: task.workflowId };
     }
   }
   const ledger = await registry.pick(undefined, 'Which folder?');
   if (!ledger) return undefined;
-  const { workflows } = (await ledger.require()).queries.listWorkflows(200);
+  const { workflows } = await (await ledger.require()).queries.listWorkflows(200);
   if (workflows.length === 0) {
     void vscode.window.showInformationMessage(`No workflows in ${ledger.name} yet.`);
     return undefined;

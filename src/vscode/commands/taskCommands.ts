@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { taskKey, workflowKey } from '../../core/ids';
-import { workflowReport } from '../../core/workflows/workflowReport';
 import type { RewindResult } from '../../core/tasks/rewindService';
 import type { ChangedFile } from '../../shared/protocol';
 import { openTaskFileDiff } from '../diff/snapshotDiff';
@@ -68,7 +67,7 @@ export class TaskCommands {
     if (!target) return undefined;
     const services = await target.ledger.require();
     const key = taskKey(target.taskId);
-    const last = services.rewind.lastRewind(target.taskId);
+    const last = await services.rewind.lastRewind(target.taskId);
     if (!last?.undoable) {
       void vscode.window.showInformationMessage(`${key} has no rewind to undo.`);
       return undefined;
@@ -89,7 +88,7 @@ export class TaskCommands {
     const target = await resolveWorkflow(this.registry, arg);
     if (!target) return undefined;
     const services = await target.ledger.require();
-    const text = workflowReport(services.store, target.workflowId, new Date());
+    const text = await services.workflowReport(target.workflowId, new Date());
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
     await vscode.window.showTextDocument(document, { preview: false });
     return { workflow: workflowKey(target.workflowId), text };
@@ -105,8 +104,9 @@ export class TaskCommands {
 
   /** The status bar's click when several tasks run: pick one to open. */
   async showRunningTasks(): Promise<void> {
-    const items = this.registry.all().flatMap((ledger) =>
-      (ledger.tree?.running() ?? []).map((t) => ({
+    const running = await Promise.all(this.registry.all().map(async (ledger) => ({ ledger, tasks: (await ledger.tree?.running()) ?? [] })));
+    const items = running.flatMap(({ ledger, tasks }) =>
+      tasks.map((t) => ({
         label: `$(sync~spin) ${t.title}`,
         description: `${taskKey(t.id)}${t.progress !== null ? ` · ${t.progress}%` : ''}${this.registry.all().length > 1 ? ` · ${ledger.name}` : ''}`,
         detail: t.lastMilestone ?? undefined,

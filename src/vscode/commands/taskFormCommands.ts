@@ -60,7 +60,7 @@ export class TaskFormCommands {
     if (!target) return undefined;
     const services = await target.ledger.require();
     const schema = loadDomain().taskUpdateInput;
-    const task = services.tasks.get(target.taskId);
+    const task = await services.tasks.get(target.taskId);
     const key = taskKey(task.id);
     const step = (n: number): Step => ({ title: `Edit ${key}: ${truncate(task.title, 60)}`, step: n, totalSteps: 2 });
     const field = await askChoice<Field>(step(1), fieldChoices(task), { placeholder: 'Change which field?' });

@@ -21,7 +21,7 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
     const ledger = this.registry.byPath(query.get('folder') ?? '');
     if (!ledger) return '';
     const services = await ledger.require();
-    const { task } = services.queries.task(parseId('task', query.get('task')));
+    const { task } = await services.queries.task(parseId('task', query.get('task')));
     if (!task.snapshot) return '';
     const truth = await services.truth();
     const content = await truth.fileAt(task.snapshot, uri.path.replace(/^\//, ''));
@@ -43,7 +43,7 @@ function snapshotUri(ledger: FolderLedger, taskId: number, repoPath: string, emp
  */
 export async function openTaskFileDiff(ledger: FolderLedger, taskId: number, file: ChangedFile): Promise<{ left: vscode.Uri; right: vscode.Uri }> {
   const services = await ledger.require();
-  const { task } = services.queries.task(taskId);
+  const { task } = await services.queries.task(taskId);
   const truth = await services.truth();
   // Paths are relative to the workspace folder — or to the same folder of the task's worktree,
   // which may lie outside the workspace (agentLedger.worktreesDir).

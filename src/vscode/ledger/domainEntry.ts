@@ -4,7 +4,6 @@
 // against the classes of this bundle, not only against the extension bundle's copies.
 export { createServices } from '../../services';
 export { LedgerError } from '../../core/errors';
-export { StoreError } from '../../store/errors';
 // The input schemas of the tools the editor's commands call, so its prompts validate with the
 // same zod schemas and messages as the MCP tools and the CLI (zod stays out of activation).
 export { taskCreateInput, taskUpdateInput } from '../../core/tasks/taskContracts';

@@ -3,9 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../services';
 import { LedgerError } from '../../core/errors';
-import { eventsSince, lastEventSeq } from '../../core/events/eventLog';
 import type { LedgerEvent } from '../../core/events/eventLog';
-import { TaskTreeQueries } from '../../core/tasks/taskTree';
+import type { TaskTreeQueries } from '../../core/tasks/taskTree';
 import { Disposable } from '../lifecycle';
 import { loadDomain } from './loadDomain';
 import { worktreesDirSetting } from '../worktreesSetting';
@@ -105,13 +104,13 @@ export class FolderLedger extends Disposable {
     throw new LedgerError('NotFound', `No agent work is recorded in ${this.name} yet: there is no .agent-ledger store. It is created when an agent calls its first Agent Ledger tool.`);
   }
 
-  lastEventSeq(): number {
-    return this._services ? this._services.store.read((db) => lastEventSeq(db)) : 0;
+  lastEventSeq(): Promise<number> {
+    return this._services ? this._services.events.lastSeq() : Promise.resolve(0);
   }
 
   /** Events after `seq`, oldest first (empty while closed). */
-  eventsSince(seq: number, limit = 500): LedgerEvent[] {
-    return this._services ? this._services.store.read((db) => eventsSince(db, seq, limit)) : [];
+  eventsSince(seq: number, limit = 500): Promise<LedgerEvent[]> {
+    return this._services ? this._services.events.since(seq, limit) : Promise.resolve([]);
   }
 
   override dispose(): void {
@@ -129,20 +128,20 @@ export class FolderLedger extends Disposable {
         // A damaged ledger still opens (so MCP servers answer each call with its code), but
         // every read refuses: fail the open here, so the views say why instead of looking empty
         // (and try again when the files change, e.g. after `agent-ledger db repair`).
-        services.store.read(() => undefined);
+        await services.engine.read(async () => undefined);
       } catch (err) {
-        services.dispose();
+        void services.dispose();
         throw err;
       }
       if (this.isDisposed) {
-        services.dispose();
+        void services.dispose();
         return undefined;
       }
       this._services = services;
-      this._tree = new TaskTreeQueries(services.store);
+      this._tree = services.taskTree;
       this._state = 'open';
       this._error = undefined;
-      this.storeSubscription = services.store.onDidChange((c) => this._onDidChange.fire({ ledger: this, reason: 'store', external: c.external }));
+      this.storeSubscription = services.engine.onDidChange((c) => this._onDidChange.fire({ ledger: this, reason: 'store', external: c.external }));
       this.log.info(`[${this.name}] ledger opened in ${(performance.now() - started).toFixed(0)} ms (${services.paths.dbPath})`);
       this._onDidChange.fire({ ledger: this, reason: 'opened' });
       return services;
@@ -165,7 +164,7 @@ export class FolderLedger extends Disposable {
   private closeServices(): void {
     this.storeSubscription?.dispose();
     this.storeSubscription = undefined;
-    this._services?.dispose();
+    void this._services?.dispose();
     this._services = undefined;
     this._tree = undefined;
     this._state = 'absent';

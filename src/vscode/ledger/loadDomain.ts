@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { LedgerError } from '../../core/errors';
-import { StoreError } from '../../store/errors';
 import type * as Domain from './domainEntry';
 
 let domain: typeof Domain | undefined;
@@ -21,6 +20,7 @@ export function isLedgerError(err: unknown): err is LedgerError {
   return LedgerError.is(err) || (domain?.LedgerError.is(err) ?? false);
 }
 
-export function isStoreError(err: unknown): err is StoreError {
-  return StoreError.is(err) || (domain?.StoreError.is(err) ?? false);
+/** A failure of the ledger's store (a LedgerError with code StoreError: damaged, unreachable server…). */
+export function isStoreError(err: unknown): boolean {
+  return isLedgerError(err) && err.code === 'StoreError';
 }

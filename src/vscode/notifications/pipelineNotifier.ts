@@ -30,18 +30,18 @@ export class PipelineNotifier extends Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this._register(watcher.onDidChange((e) => this.onChange(e)));
+    this._register(watcher.onDidChange((e) => void this.onChange(e)));
   }
 
-  private onChange({ ledger, change }: FolderPipelineChange): void {
+  private async onChange({ ledger, change }: FolderPipelineChange): Promise<void> {
     const services = ledger.services;
     if (!services || (change && !change.kinds.includes('pipeline.waiting'))) return;
     if (!vscode.workspace.getConfiguration(Settings.Section).get<boolean>(Settings.PipelineNotifications, true)) return;
     try {
-      const workspaces = change ? change.workspaces : services.pipelines.list({ status: 'awaiting_human' }).pipelines.map((p) => p.workspace);
-      const waiting = workspaces
-        .map((ws) => services.pipelines.detail(ws))
-        .filter((d) => d.status === 'awaiting_human' && d.waiting && !this.announced.has(key(d)));
+      const workspaces = change ? change.workspaces : (await services.pipelines.list({ status: 'awaiting_human' })).pipelines.map((p) => p.workspace);
+      const details: PipelineDetail[] = [];
+      for (const ws of workspaces) details.push(await services.pipelines.detail(ws));
+      const waiting = details.filter((d) => d.status === 'awaiting_human' && d.waiting && !this.announced.has(key(d)));
       for (const d of waiting) this.announced.add(key(d));
       for (const d of waiting.slice(0, maxPerBurst)) this.notify(ledger, d);
       if (waiting.length > maxPerBurst) {

@@ -28,28 +28,46 @@ export class ReviewNotifier extends Disposable {
     this._register(registry.onDidChange((e) => this.onChange(e)));
   }
 
+  /** Changes of one ledger are handled one after another (reads are asynchronous), so the cursor never skips or repeats. */
+  private readonly queues = new Map<FolderLedger, Promise<void>>();
+
   private onChange(e: LedgerChange): void {
+    const previous = this.queues.get(e.ledger) ?? Promise.resolve();
+    const next = previous.then(() => this.handle(e)).catch(() => undefined); // an unreadable store is read again at the next change
+    this.queues.set(e.ledger, next);
+    void next.then(() => {
+      if (this.queues.get(e.ledger) === next) this.queues.delete(e.ledger);
+    });
+  }
+
+  private async handle(e: LedgerChange): Promise<void> {
     const { ledger } = e;
     if (e.reason === 'closed' || e.reason === 'failed') {
       this.cursors.delete(ledger);
       return;
     }
     if (e.reason === 'opened' || !this.cursors.has(ledger)) {
-      this.cursors.set(ledger, ledger.lastEventSeq());
+      this.cursors.set(ledger, await ledger.lastEventSeq());
       return;
     }
-    const events = ledger.eventsSince(this.cursors.get(ledger) ?? 0);
+    const events = await ledger.eventsSince(this.cursors.get(ledger) ?? 0);
     if (events.length === 0) return;
     this.cursors.set(ledger, events[events.length - 1].seq);
     if (!vscode.workspace.getConfiguration(Settings.Section).get<boolean>(Settings.Notifications, true)) return;
-    const wanted = events.map((ev) => this.message(ledger, ev)).filter((m): m is { text: string; taskId: number } => m !== undefined);
+    const wanted: { text: string; taskId: number }[] = [];
+    for (const ev of events) {
+      const m = await this.message(ledger, ev);
+      if (m) wanted.push(m);
+    }
     for (const m of wanted.slice(0, maxPerBurst)) this.notify(ledger, m.text, m.taskId);
     if (wanted.length > maxPerBurst) void vscode.window.showWarningMessage(`Agent Ledger: ${wanted.length - maxPerBurst} more review requests; see the Tasks view.`);
   }
 
-  private message(ledger: FolderLedger, ev: LedgerEvent): { text: string; taskId: number } | undefined {
+  private async message(ledger: FolderLedger, ev: LedgerEvent): Promise<{ text: string; taskId: number } | undefined> {
     if (ev.taskId === null) return undefined;
-    const title = this.title(ledger, ev.taskId);
+    const wanted = (ev.kind === 'issue.logged' && ev.payload.requiresHumanReview === true) || (ev.kind === 'task.completed' && ev.payload.manualReviewNeeded === true);
+    if (!wanted) return undefined;
+    const title = await this.title(ledger, ev.taskId);
     if (ev.kind === 'issue.logged' && ev.payload.requiresHumanReview === true) {
       const description = typeof ev.payload.description === 'string' ? `: ${truncate(ev.payload.description, 160)}` : '';
       return { text: `An agent asks for human review on ${taskKey(ev.taskId)} "${title}"${description}`, taskId: ev.taskId };
@@ -61,9 +79,9 @@ export class ReviewNotifier extends Disposable {
     return undefined;
   }
 
-  private title(ledger: FolderLedger, taskId: number): string {
+  private async title(ledger: FolderLedger, taskId: number): Promise<string> {
     try {
-      return truncate(ledger.services?.queries.task(taskId).task.title ?? taskKey(taskId), 60);
+      return truncate((await ledger.services?.queries.task(taskId))?.task.title ?? taskKey(taskId), 60);
     } catch {
       return taskKey(taskId);
     }

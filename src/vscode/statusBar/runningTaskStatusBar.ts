@@ -34,15 +34,15 @@ export class RunningTaskStatusBar extends Disposable {
     if (this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
-      this.update();
+      void this.update();
     }, 16);
   }
 
-  private update(): void {
+  private async update(): Promise<void> {
     const running: { ledger: FolderLedger; task: Task }[] = [];
     for (const ledger of this.registry.all()) {
       try {
-        for (const task of ledger.tree?.running() ?? []) running.push({ ledger, task });
+        for (const task of (await ledger.tree?.running()) ?? []) running.push({ ledger, task });
       } catch {
         // A store that cannot be read right now shows nothing rather than a stale entry.
       }

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
 
-/** A tree data provider that answers synchronously, as every LedgerTreeView does. */
-interface SyncTree<T> {
-  getChildren(node?: T): T[];
+/** A tree data provider (every LedgerTreeView answers asynchronously: the ledger is read through the async port). */
+interface Tree<T> {
+  getChildren(node?: T): T[] | Promise<T[]>;
   getTreeItem(node: T): vscode.TreeItem;
 }
 
@@ -11,16 +11,16 @@ interface SyncTree<T> {
  * what the in-host tests read instead of scraping the workbench. Walks the provider's public
  * methods, so it sees exactly what VS Code is given (folder nodes included).
  */
-export function describeTree<T>(tree: SyncTree<T>): string[] {
+export async function describeTree<T>(tree: Tree<T>): Promise<string[]> {
   const lines: string[] = [];
-  const walk = (parent: T | undefined, depth: number): void => {
-    for (const node of tree.getChildren(parent)) {
+  const walk = async (parent: T | undefined, depth: number): Promise<void> => {
+    for (const node of await tree.getChildren(parent)) {
       const item = tree.getTreeItem(node);
       const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
       lines.push(`${'  '.repeat(depth)}${label}${item.description ? ` — ${String(item.description)}` : ''}`);
-      walk(node, depth + 1);
+      await walk(node, depth + 1);
     }
   };
-  walk(undefined, 0);
+  await walk(undefined, 0);
   return lines;
 }

@@ -68,11 +68,11 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
     return this.treeItemOf(node);
   }
 
-  getChildren(node?: T | FolderNode): (T | FolderNode)[] {
+  async getChildren(node?: T | FolderNode): Promise<(T | FolderNode)[]> {
     try {
-      if (node === undefined) return this.roots();
-      if (isFolderNode(node)) return this.folderChildren(node.ledger);
-      return this.childrenOf(node);
+      if (node === undefined) return await this.roots();
+      if (isFolderNode(node)) return await this.folderChildren(node.ledger);
+      return await this.childrenOf(node);
     } catch (err) {
       // A view must never break: log, and show what could be read.
       this.log.error(`${this.view.title ?? 'view'}: reading the ledger failed:`, err instanceof Error ? err : String(err));
@@ -89,21 +89,25 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
 
   /** Top-level nodes of one folder; empty while its ledger is absent or still opening. */
   /** The rows the view shows, as the tests and benchmarks read them (see describeTree). */
-  describe(): string[] {
+  describe(): Promise<string[]> {
     return describeTree(this);
   }
 
-  protected abstract folderChildren(ledger: FolderLedger): T[];
-  protected abstract childrenOf(node: T): T[];
+  protected abstract folderChildren(ledger: FolderLedger): T[] | Promise<T[]>;
+  protected abstract childrenOf(node: T): T[] | Promise<T[]>;
   protected abstract treeItemOf(node: T): vscode.TreeItem;
   protected abstract parentOf(node: T): T | undefined;
   protected abstract ledgerOf(node: T): FolderLedger;
 
-  private roots(): (T | FolderNode)[] {
+  private async roots(): Promise<(T | FolderNode)[]> {
     const ledgers = this.registry.all();
     this.openLedgers();
-    const result: (T | FolderNode)[] =
-      ledgers.length === 1 ? this.folderChildren(ledgers[0]) : ledgers.filter((l) => l.services && this.folderChildren(l).length > 0).map((ledger): FolderNode => ({ kind: 'folder', ledger }));
+    let result: (T | FolderNode)[];
+    if (ledgers.length === 1) result = await this.folderChildren(ledgers[0]);
+    else {
+      result = [];
+      for (const ledger of ledgers) if (ledger.services && (await this.folderChildren(ledger)).length > 0) result.push({ kind: 'folder', ledger });
+    }
     // A store that cannot be opened (corrupt, written by a newer version) must not look empty.
     const failed = ledgers.filter((l) => l.state === 'failed');
     this.view.message = failed.length

@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { createServices } from '../../../src/services';
 import { setFrontMatterFields } from '../../../src/core/files/frontMatter';
 import { fieldIssue, parseInput } from '../../../src/core/contracts/inputValidation';
-import { AgentSessionQueries } from '../../../src/core/sessions/agentSessions';
 import { LedgerError } from '../../../src/core/errors';
 import { memoryAddInput } from '../../../src/core/memory/memoryContracts';
 import { sessionEndInput } from '../../../src/core/sessions/sessionContracts';
@@ -36,9 +35,9 @@ test('MemoryBank.setStatus archives an entry in its file and in the index', asyn
     assert.equal(fs.readFileSync(file, 'utf8'), '---\ntitle: Test framework\nsummary: Vitest\nstatus: archived\n---\n\n# Why\nFast.\n');
     assert.equal(services.memory.current({ status: 'archived' }).memories[0]?.id, 'test-framework');
     assert.doesNotMatch((await services.memory.preview()).context, /Test framework/, 'archived entries are not given to agents');
-    const indexed = services.store.read((db) => db.get<{ status: string }>("SELECT status FROM memories WHERE category = 'tooling' AND id = 'test-framework'"));
+    const indexed = await services.engine.read((db) => db.get<{ status: string }>("SELECT status FROM memories WHERE category = 'tooling' AND id = 'test-framework'"));
     assert.equal(indexed?.status, 'archived');
-    const event = services.store.read((db) => db.get<{ kind: string; payload: string }>("SELECT kind, payload FROM events WHERE kind = 'memory.updated'"));
+    const event = await services.engine.read((db) => db.get<{ kind: string; payload: string }>("SELECT kind, payload FROM events WHERE kind = 'memory.updated'"));
     assert.deepEqual(JSON.parse(event!.payload), { title: 'Test framework', status: 'archived', previousStatus: 'active' });
     // Again: nothing to change, nothing written.
     const mtime = fs.statSync(file).mtimeMs;
@@ -50,7 +49,7 @@ test('MemoryBank.setStatus archives an entry in its file and in the index', asyn
     writeFiles(repo, { '.agent-ledger/memory/rule/broken.md': '---\nstatus: final\n---\n' });
     await assert.rejects(services.memory.setStatus('rule', 'broken', 'archived'), (e: unknown) => LedgerError.is(e, 'ConfigError') && /status/.test((e as Error).message));
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });
 
@@ -65,15 +64,15 @@ test('the Agents & Sessions read model: agents by activity, running sessions fir
     const worker = await services.workers.command({ taskId: b.id, agent: 'coder', auto: false, allowConcurrent: false });
     const s3 = await services.sessions.start({ taskId: a.id, agent: 'reviewer', allowConcurrent: false });
 
-    const queries = new AgentSessionQueries(services.store);
+    const queries = services.agentSessions;
     assert.deepEqual(
-      queries.agents().map((x) => [x.agent, x.running, x.total]),
+      (await queries.agents()).map((x) => [x.agent, x.running, x.total]),
       [
         ['reviewer', 1, 1],
         ['coder', 1, 2],
       ],
     );
-    const coder = queries.sessionsOf('coder');
+    const coder = await queries.sessionsOf('coder');
     assert.deepEqual(
       coder.map((x) => [x.session.id, x.session.status, x.taskTitle, x.worktreeActive]),
       [
@@ -83,17 +82,17 @@ test('the Agents & Sessions read model: agents by activity, running sessions fir
     );
     assert.equal(coder[0].session.branch, `task-${b.id}-s${worker.sessionId}`);
     assert.equal(coder[1].session.exitCode, 1);
-    assert.deepEqual(queries.latest({ running: true }).map((x) => x.session.id), [s3.sessionId, worker.sessionId]);
-    assert.deepEqual(queries.latest({ withWorktree: true }).map((x) => x.session.id), [worker.sessionId]);
+    assert.deepEqual((await queries.latest({ running: true })).map((x) => x.session.id), [s3.sessionId, worker.sessionId]);
+    assert.deepEqual((await queries.latest({ withWorktree: true })).map((x) => x.session.id), [worker.sessionId]);
 
     // Once cleaned up, the worktree is no longer offered.
     await services.sessions.end(parseInput('session_end', sessionEndInput, { sessionId: worker.sessionId, exitCode: 0, dodResult: 'merged' }));
     const cleanup = await services.worktreeCleanup.run({ olderThanDays: 14, force: false, dryRun: false });
     assert.deepEqual(cleanup.removed.map((r) => r.reason), ['merged']);
-    assert.equal(queries.session(worker.sessionId)?.worktreeActive, false);
-    assert.deepEqual(queries.latest({ withWorktree: true }), []);
+    assert.equal((await queries.session(worker.sessionId))?.worktreeActive, false);
+    assert.deepEqual(await queries.latest({ withWorktree: true }), []);
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });
 

@@ -4,8 +4,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../src/services';
 import type { Services } from '../../../src/services';
-import { TaskTreeQueries } from '../../../src/core/tasks/taskTree';
-import { workflowReport } from '../../../src/core/workflows/workflowReport';
 import { git, tempRepo, writeFiles } from '../../helpers/tmp';
 
 async function startedTask(files: Record<string, string>): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {
@@ -34,7 +32,7 @@ test('rewind puts back what a completed task changed and undo puts back the pres
     assert.equal(fs.readFileSync(path.join(repo, 'src/gone.ts'), 'utf8'), 'gone\n');
     assert.equal(fs.existsSync(path.join(repo, 'src/new.ts')), false);
     assert.equal(fs.existsSync(path.join(repo, 'docs/x.md')), false);
-    assert.equal(services.rewind.lastRewind(taskId)?.undoable, true);
+    assert.equal((await services.rewind.lastRewind(taskId))?.undoable, true);
     // Only working files change: HEAD stays, and here the files are back to HEAD's content.
     assert.equal(git(repo, 'rev-parse', 'HEAD'), head);
     assert.equal(git(repo, 'status', '--porcelain'), '');
@@ -43,10 +41,10 @@ test('rewind puts back what a completed task changed and undo puts back the pres
     assert.equal(fs.readFileSync(path.join(repo, 'src/a.ts'), 'utf8'), 'a3 (after the task)\n');
     assert.equal(fs.existsSync(path.join(repo, 'src/gone.ts')), false);
     assert.equal(fs.readFileSync(path.join(repo, 'src/new.ts'), 'utf8'), 'new\n');
-    assert.equal(services.rewind.lastRewind(taskId)?.undoable, false);
+    assert.equal((await services.rewind.lastRewind(taskId))?.undoable, false);
     await assert.rejects(services.rewind.undo(taskId), /no rewind to undo/);
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });
 
@@ -58,7 +56,7 @@ test('a running task is rewound by what it changed so far', async () => {
     assert.equal(plan.source, 'live');
     assert.deepEqual(plan.paths, ['src/a.ts']);
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });
 
@@ -67,17 +65,17 @@ test('the task tree reads workflows, top tasks with sub-task counts, loose tasks
   try {
     await services.tracking.startTask({ workflow_id: workflowId, parent_task_id: taskId, name: 'Sub', goal: 'g' });
     await services.tasks.create({ title: 'Loose one' } as never);
-    const tree = new TaskTreeQueries(services.store);
-    const roots = tree.roots();
+    const tree = services.taskTree;
+    const roots = await tree.roots();
     assert.equal(roots.workflows.length, 1);
     assert.equal(roots.looseTasks, 1);
-    const top = tree.topTasks(roots.workflows[0].id);
+    const top = await tree.topTasks(roots.workflows[0].id);
     assert.deepEqual(top.map((t) => [t.task.title, t.childCount]), [['Add the form', 1]]);
-    assert.deepEqual(tree.subTasks(top[0].task.id).map((t) => t.task.title), ['Sub']);
-    assert.deepEqual(tree.topTasks(null).map((t) => t.task.title), ['Loose one']);
-    assert.deepEqual(tree.running().map((t) => t.title).sort(), ['Add the form', 'Sub']);
+    assert.deepEqual((await tree.subTasks(top[0].task.id)).map((t) => t.task.title), ['Sub']);
+    assert.deepEqual((await tree.topTasks(null)).map((t) => t.task.title), ['Loose one']);
+    assert.deepEqual((await tree.running()).map((t) => t.title).sort(), ['Add the form', 'Sub']);
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });
 
@@ -88,7 +86,7 @@ test('the workflow report holds outcomes, decisions, issues and files changed', 
     await services.tracking.logIssue({ task_id: taskId, type: 'unclear_requirement', description: 'Remember me?', resolution: 'Left out', requires_human_review: true });
     writeFiles(repo, { 'src/a.ts': 'a2\n', 'docs/login.md': 'x\n' });
     await services.tracking.completeTask({ task_id: taskId, status: 'partial_success', outcome: { summary: 'Form added.', limitations: ['No remember-me'], manual_review_needed: true, manual_review_reason: 'UX' } });
-    const text = workflowReport(services.store, workflowId, new Date('2026-01-02T03:04:05Z'));
+    const text = await services.workflowReport(workflowId, new Date('2026-01-02T03:04:05Z'));
     for (const expected of [
       '# Login',
       '1. **form** — a login form',
@@ -105,6 +103,6 @@ test('the workflow report holds outcomes, decisions, issues and files changed', 
       assert.ok(text.includes(expected), `report lacks ${JSON.stringify(expected)}:\n${text}`);
     }
   } finally {
-    services.dispose();
+    await services.dispose();
   }
 });

@@ -18,7 +18,7 @@ test('a subfolder workspace: complete_task, task_get and rewind all speak paths 
     assert.equal(done.verification.scope_match, true, 'areas are matched against workspace-relative paths');
     assert.equal(done.repositoryRoot, repo);
     assert.equal(done.workspacePath, 'packages/app');
-    const task = services.tasks.get(task_id) as Record<string, unknown>;
+    const task = (await services.tasks.get(task_id)) as Record<string, unknown>;
     assert.equal(task.repositoryRoot, repo);
     assert.equal(task.workspacePath, 'packages/app');
 

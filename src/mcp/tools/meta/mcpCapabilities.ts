@@ -28,7 +28,7 @@ export const mcpCapabilitiesTool = defineTool({
         ...featureList.filter((f) => featureSet.has(f.name)).map((f) => ({ name: f.name, description: `${f.description} (${f.family})` })),
       ],
       schemas,
-      limits: { maxEventHistory: services.events.retention.maxEvents },
+      limits: { maxEventHistory: services.eventBus.retention.maxEvents },
     };
   },
 });

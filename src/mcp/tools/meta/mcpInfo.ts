@@ -77,10 +77,10 @@ export const mcpInfoTool = defineTool({
         maxMessageBytes: serverLimits.maxMessageBytes,
         maxJsonDepth: serverLimits.maxJsonDepth,
         defaultTimeoutMs: serverLimits.defaultTimeoutMs,
-        maxEventHistory: services.events.retention.maxEvents,
+        maxEventHistory: services.eventBus.retention.maxEvents,
       },
       workspace: services.paths.workspace,
-      store: { path: services.paths.dbPath, seq: services.store.seq },
+      store: { path: services.paths.dbPath, seq: services.engine.seq },
     };
   },
 });

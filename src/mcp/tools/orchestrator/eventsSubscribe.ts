@@ -13,7 +13,7 @@ export const eventsSubscribeTool = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const { run_id, op_id, job_id, graph_id, node_id, child_id } = args;
-    const page = await services.events.page({
+    const page = await services.eventBus.page({
       fromSeq: args.from_seq ?? 0,
       limit: args.limit ?? 100,
       waitMs: args.wait_ms,

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { AgentSessionQueries } from '../../../core/sessions/agentSessions';
 import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
@@ -26,10 +25,10 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     this._register(watcher.onDidDelete(() => this.refresh()));
   }
 
-  protected folderChildren(ledger: FolderLedger): AgentsNode[] {
+  protected async folderChildren(ledger: FolderLedger): Promise<AgentsNode[]> {
     const services = ledger.services;
     if (!services) return [];
-    const activity = new AgentSessionQueries(services.store).agents();
+    const activity = await services.agentSessions.agents();
     // Only reading: the default definitions are written by a first use (worker_command,
     // session_start), not by someone looking at the view.
     const { agents, problems } = existsSync(services.agents.folder) ? services.agents.current() : { agents: [], problems: [] };
@@ -37,10 +36,10 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     return [...agentNodes(ledger, agents, activity), ...broken];
   }
 
-  protected childrenOf(node: AgentsNode): AgentsNode[] {
+  protected async childrenOf(node: AgentsNode): Promise<AgentsNode[]> {
     const services = node.ledger.services;
     if (node.kind !== 'agent' || !node.activity || !services) return [];
-    return new AgentSessionQueries(services.store).sessionsOf(node.name, recentSessions).map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node }));
+    return (await services.agentSessions.sessionsOf(node.name, recentSessions)).map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node }));
   }
 
   protected treeItemOf(node: AgentsNode): vscode.TreeItem {

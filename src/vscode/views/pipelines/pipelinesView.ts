@@ -23,8 +23,8 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
 
   constructor(registry: LedgerRegistry, watcher: PipelineWatcher, log: vscode.LogOutputChannel) {
     super(Views.Pipelines, registry, log);
-    this._register(watcher.onDidChange(() => this.updateBadge()));
-    this._register(registry.onDidChangeFolders(() => this.updateBadge()));
+    this._register(watcher.onDidChange(() => void this.updateBadge()));
+    this._register(registry.onDidChangeFolders(() => void this.updateBadge()));
   }
 
   /** How many pipelines wait for a person (the badge; 0 shows none). */
@@ -32,14 +32,14 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     return this._badge;
   }
 
-  protected folderChildren(ledger: FolderLedger): PipelinesNode[] {
+  protected async folderChildren(ledger: FolderLedger): Promise<PipelinesNode[]> {
     const services = ledger.services;
     if (!services) return [];
     const labelOf = phaseLabels(services);
-    return services.pipelines.list({ limit: listed }).pipelines.map((summary): PipelineNode => ({ kind: 'pipeline', ledger, summary, labelOf }));
+    return (await services.pipelines.list({ limit: listed })).pipelines.map((summary): PipelineNode => ({ kind: 'pipeline', ledger, summary, labelOf }));
   }
 
-  protected childrenOf(node: PipelinesNode): PipelinesNode[] {
+  protected async childrenOf(node: PipelinesNode): Promise<PipelinesNode[]> {
     if (node.kind === 'pipelineTask') return [];
     if (node.kind === 'phase') {
       if (node.phase.kind !== 'implementation') return [];
@@ -47,7 +47,7 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     }
     const services = node.ledger.services;
     if (!services) return [];
-    const detail = services.pipelines.detail(node.summary.workspace);
+    const detail = await services.pipelines.detail(node.summary.workspace);
     return detail.phases.map((phase): PhaseNode => ({ kind: 'phase', ledger: node.ledger, parent: node, detail, phase }));
   }
 
@@ -63,11 +63,11 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     return node.ledger;
   }
 
-  private updateBadge(): void {
+  private async updateBadge(): Promise<void> {
     let count = 0;
     for (const ledger of this.registry.all()) {
       try {
-        count += ledger.services?.pipelines.list({ status: 'awaiting_human', limit: 1 }).total ?? 0;
+        count += (await ledger.services?.pipelines.list({ status: 'awaiting_human', limit: 1 }))?.total ?? 0;
       } catch (err) {
         this.log.warn(`[${ledger.name}] counting the waiting pipelines failed: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -15,25 +15,31 @@ export class TasksView extends LedgerTreeView<TasksNode> {
 
   constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
     super(Views.Tasks, registry, log);
-    this.ticker = setInterval(() => {
-      if (this.visible && this.registry.all().some((l) => (l.tree?.running().length ?? 0) > 0)) this.refresh();
-    }, tickMs);
+    this.ticker = setInterval(() => void this.tick(), tickMs);
     this._register({ dispose: () => clearInterval(this.ticker) });
   }
 
-  protected folderChildren(ledger: FolderLedger): TasksNode[] {
+  private async tick(): Promise<void> {
+    if (!this.visible) return;
+    for (const ledger of this.registry.all()) {
+      const running = await ledger.tree?.running().catch(() => []);
+      if (running?.length) return this.refresh();
+    }
+  }
+
+  protected async folderChildren(ledger: FolderLedger): Promise<TasksNode[]> {
     const tree = ledger.tree;
     if (!tree) return [];
-    const roots = tree.roots();
+    const roots = await tree.roots();
     const nodes: TasksNode[] = roots.workflows.map((workflow): WorkflowNode => ({ kind: 'workflow', ledger, workflow }));
     if (roots.looseTasks > 0) nodes.push({ kind: 'loose', ledger, count: roots.looseTasks });
     return nodes;
   }
 
-  protected childrenOf(node: TasksNode): TasksNode[] {
+  protected async childrenOf(node: TasksNode): Promise<TasksNode[]> {
     const tree = node.ledger.tree;
     if (!tree) return [];
-    const rows = node.kind === 'workflow' ? tree.topTasks(node.workflow.id) : node.kind === 'loose' ? tree.topTasks(null) : tree.subTasks(node.task.id);
+    const rows = await (node.kind === 'workflow' ? tree.topTasks(node.workflow.id) : node.kind === 'loose' ? tree.topTasks(null) : tree.subTasks(node.task.id));
     return rows.map((r): TaskNode => ({ kind: 'task', ledger: node.ledger, task: r.task, childCount: r.childCount, parent: node }));
   }
 

@@ -42,7 +42,7 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
   /** Re-reads the pipeline; posts only when something the webview shows changed (`force`: always). */
   async update(force = false): Promise<void> {
     const services = await this.ledger.require();
-    const model = pipelineModel(services.pipelines.detail(this.workspace), { name: this.ledger.name, root: this.ledger.root }, readFlow(services));
+    const model = pipelineModel(await services.pipelines.detail(this.workspace), { name: this.ledger.name, root: this.ledger.root }, readFlow(services));
     const json = JSON.stringify(model);
     this._model = model;
     this.panel.title = truncate(model.title, 40);

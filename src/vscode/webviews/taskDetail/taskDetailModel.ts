@@ -10,16 +10,16 @@ import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../
  * running task measured against its snapshot (see {@link measureLiveFiles}); a finished task
  * shows what complete_task recorded.
  */
-export function taskDetailModel(services: Services, folder: { name: string; root: string }, taskId: number, liveFiles: FileChanges | null): TaskDetailModel {
-  const detail = services.queries.task(taskId);
+export async function taskDetailModel(services: Services, folder: { name: string; root: string }, taskId: number, liveFiles: FileChanges | null): Promise<TaskDetailModel> {
+  const detail = await services.queries.task(taskId);
   const { task } = detail;
-  const workflow = task.workflowId === null ? null : services.queries.workflow(task.workflowId).workflow;
-  const parent = task.parentId === null ? null : services.queries.task(task.parentId).task;
+  const workflow = task.workflowId === null ? null : (await services.queries.workflow(task.workflowId)).workflow;
+  const parent = task.parentId === null ? null : (await services.queries.task(task.parentId)).task;
   const recorded = task.filesChanged;
   const files = recorded ?? liveFiles;
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
-  const rewind = services.rewind.lastRewind(task.id);
+  const rewind = await services.rewind.lastRewind(task.id);
   return {
     folder: folder.root,
     folderName: folder.name,
@@ -56,7 +56,7 @@ export function taskDetailModel(services: Services, folder: { name: string; root
 
 /** A running task's changes so far: a fresh snapshot of now compared with the task's. */
 export async function measureLiveFiles(services: Services, taskId: number): Promise<FileChanges | null> {
-  const { task } = services.queries.task(taskId);
+  const { task } = await services.queries.task(taskId);
   if (!task.snapshot || task.filesChanged || task.worktree) return null;
   const truth = await services.truth();
   return (await truth.changesSince(task.snapshot)).files;

@@ -45,7 +45,7 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
   async update(measure = false): Promise<void> {
     const services = await this.ledger.require();
     if (measure) await this.measure();
-    const model = taskDetailModel(services, { name: this.ledger.name, root: this.ledger.root }, this.taskId, this.liveFiles);
+    const model = await taskDetailModel(services, { name: this.ledger.name, root: this.ledger.root }, this.taskId, this.liveFiles);
     this._model = model;
     this.panel.title = `${model.task.key}: ${truncate(model.task.title, 40)}`;
     this.post({ type: 'taskDetail', model });

@@ -33,7 +33,7 @@ describe('activation', () => {
 
   it('has no ledger before an agent writes one, and the view is empty (welcome content)', async () => {
     const a = await api();
-    assert.deepEqual(a.testing.tasksView(), []);
+    assert.deepEqual(await a.testing.tasksView(), []);
     assert.equal(a.testing.statusBarText(), undefined);
   });
 

@@ -18,8 +18,8 @@ async function cli<T = unknown>(...args: string[]): Promise<T> {
   return JSON.parse(stdout) as T;
 }
 
-const memoryText = async (): Promise<string> => (await api()).testing.memoryView().join('\n');
-const agentsText = async (): Promise<string> => (await api()).testing.agentsView().join('\n');
+const memoryText = async (): Promise<string> => (await (await api()).testing.memoryView()).join('\n');
+const agentsText = async (): Promise<string> => (await (await api()).testing.agentsView()).join('\n');
 const memoryFile = (rel: string): string => path.join(folder(), '.agent-ledger', 'memory', ...rel.split('/'));
 
 function writeMemory(rel: string, text: string): void {

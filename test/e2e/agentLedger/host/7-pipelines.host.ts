@@ -15,7 +15,7 @@ const title = 'Add retries to the HTTP client';
 const tasksMd = '# Tasks\n\n## Task 1: Add the retry option\nmode: sequential\nfiles: src/retry.ts\n\nAdd it.\n\n## Task 2: Press the release button\nmode: human\n\nOnly a person can.\n';
 const script = { 'design.md': design, 'review-design.md': reviewWithNotes, 'tasks.md': (run: number) => `${tasksMd}\n<!-- run ${run} -->\n` };
 
-const tree = async (): Promise<string> => (await api()).testing.pipelinesView().join('\n');
+const tree = async (): Promise<string> => (await (await api()).testing.pipelinesView()).join('\n');
 const state = (ws: string): { current_phase: string; status: string } => JSON.parse(readFileSync(path.join(folder(), ws, 'state.json'), 'utf8'));
 
 describe('pipelines in the editor', () => {

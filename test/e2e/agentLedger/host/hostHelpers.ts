@@ -83,5 +83,5 @@ export async function invoke<T = Record<string, unknown>>(tool: string, input: R
 
 /** The Tasks view's rows, as one string (easier to read in a failure). */
 export async function treeText(): Promise<string> {
-  return (await api()).testing.tasksView().join('\n');
+  return (await (await api()).testing.tasksView()).join('\n');
 }
