@@ -26,6 +26,7 @@ import { findDefaultsDir } from './core/pipelines/files/flowFiles';
 import { confinedPath } from './core/files/confinedPath';
 import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
+import { BoardQueries } from './core/board/boardQueries';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -113,6 +114,8 @@ export interface Services {
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
   blackboard: BlackboardService;
+  /** Read models of the editor's Board and plan graph (the asynchronous port: both engines). */
+  board: BoardQueries;
   dispose(): void;
 }
 
@@ -166,6 +169,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(store, worktrees, clock, paths.workspace),
     rewind: new RewindService(store, getTruth, clock),
     blackboard: new BlackboardService(engine, () => clock.now().getTime()),
+    board: new BoardQueries(engine),
     dispose: () => {
       pipelines.dispose();
       // The engine ends its waits at once; the store closes now, as every face expects of dispose().
