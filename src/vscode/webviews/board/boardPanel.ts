@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import type { BoardHostMessage, BoardModel, BoardWebviewMessage } from '../../../shared/protocol';
+import { parseId, taskKey } from '../../../core/ids';
+import { Commands } from '../../commands/commandIds';
+import { WebviewTypes } from '../../constants';
+import type { FolderLedger } from '../../ledger/folderLedger';
+import { isLedgerError } from '../../ledger/loadDomain';
+import { WebviewPanelBase } from '../webviewPanelBase';
+import { coalesced } from '../../coalesced';
+
+/** What the webview measured of its first render of a model (tests and the log read it). */
+export interface BoardPaint {
+  ms: number;
+  cards: number;
+  rendered: number;
+}
+
+/**
+ * The Board of one folder: every task in columns by status, live. Cards are dragged onto an agent
+ * (assign) or onto Cancel; a click opens the task's detail (a checkpoint card: its pipeline).
+ */
+export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewMessage> {
+  private _model: BoardModel | undefined;
+  private _paints: BoardPaint[] = [];
+  readonly update: () => void;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    log: vscode.LogOutputChannel,
+    readonly ledger: FolderLedger,
+    restored?: vscode.WebviewPanel,
+  ) {
+    super(extensionUri, log, { viewType: WebviewTypes.Board, title: `Board: ${ledger.name}`, kind: 'board' }, restored);
+    this.update = coalesced(
+      () => this.load(),
+      (err) => this.log.warn(`board refresh failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+
+  /** The last model posted (tests). */
+  get model(): BoardModel | undefined {
+    return this._model;
+  }
+
+  /** First renders the webview reported, oldest first (tests, the first-paint figure). */
+  get paints(): readonly BoardPaint[] {
+    return this._paints;
+  }
+
+  protected onReady(): void {
+    this.update();
+  }
+
+  protected async onMessage(message: Exclude<BoardWebviewMessage, { type: 'ready' }>): Promise<void> {
+    switch (message.type) {
+      case 'openCard':
+        await this.openCard(message.id);
+        return;
+      case 'assign':
+        await this.act(`assigned to ${message.agent}`, message.taskId, { assignee: message.agent });
+        return;
+      case 'cancel':
+        await this.act('cancelled', message.taskId, { status: 'cancelled' });
+        return;
+      case 'refresh':
+        this.update();
+        return;
+      case 'painted':
+        this._paints.push({ ms: message.ms, cards: message.cards, rendered: message.rendered });
+        this.log.info(`[${this.ledger.name}] board painted ${message.cards} cards (${message.rendered} in the DOM) ${message.ms.toFixed(0)} ms after the page started`);
+        return;
+    }
+  }
+
+  private async load(): Promise<void> {
+    const services = await this.ledger.require();
+    const snapshot = await services.board.board();
+    const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot };
+    this._model = model;
+    this.post({ type: 'board', model });
+  }
+
+  private async openCard(id: string): Promise<void> {
+    const card = this._model?.cards.find((c) => c.id === id);
+    if (card?.pipeline) {
+      await vscode.commands.executeCommand(Commands.OpenPipeline, { folder: this.ledger.root, workspace: card.pipeline });
+      return;
+    }
+    await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: card?.taskId ?? parseId('task', id) });
+  }
+
+  /** One change through the same service as task_update and `agent-ledger task update`; a refusal is shown on the board. */
+  private async act(done: string, taskId: number, change: { assignee?: string; status?: 'cancelled' }): Promise<void> {
+    const services = await this.ledger.require();
+    try {
+      const task = await services.tasks.update({ id: taskId, ...change });
+      this.post({ type: 'acted', ok: true, text: `${taskKey(task.id)} ${done}.` });
+    } catch (err) {
+      if (!isLedgerError(err)) throw err;
+      this.post({ type: 'acted', ok: false, text: err.message });
+    }
+    this.update();
+  }
+}
