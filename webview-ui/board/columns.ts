@@ -87,12 +87,13 @@ export class ColumnList {
         role: 'button',
         'data-card': card.id,
         title: [card.title, card.workflow, line].filter(Boolean).join('\n'),
-        style: `top:${index * CARD_HEIGHT}px`,
       },
       h('div', { class: 'card-title' }, card.title),
       h('div', { class: 'card-meta' }, h('span', { class: 'key' }, label), status ? h('span', { class: 'card-status' }, status) : null, h('span', { class: 'agent', 'data-testid': 'agent' }, who), h('span', { class: 'cost', 'data-testid': 'cost' }, cost)),
       h('div', { class: 'card-line muted' }, line),
     );
+    // Through the CSSOM: the webview's CSP refuses inline style attributes.
+    el.style.top = `${index * CARD_HEIGHT}px`;
     el.addEventListener('click', () => this.handlers.open(card));
     el.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter' && e.key !== ' ') return;
