@@ -300,6 +300,12 @@ export interface BoardModel {
 
 export type BoardHostMessage =
   | { type: 'board'; model: BoardModel }
+  /**
+   * What changed since the last `board` or `boardDelta` this page received: cards new or
+   * different, ids gone, and the agents when they changed. A page without a model ignores it
+   * (it gets a whole `board` after its `ready`).
+   */
+  | { type: 'boardDelta'; upserts: BoardCardItem[]; removed: string[]; agents?: BoardModel['agents'] }
   /** The outcome of an assign or cancel (a refusal says why). */
   | { type: 'acted'; ok: boolean; text: string }
   | { type: 'error'; message: string };

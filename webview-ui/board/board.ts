@@ -3,6 +3,11 @@ import { button, h } from '../dom';
 import { hostChannel, listen } from '../vscodeApi';
 import { ColumnList, columns } from './columns';
 
+/** The host's order (core/board/boardModel.ts boardCards): most recently updated first, then by id. */
+function newestFirst(a: BoardCardItem, b: BoardCardItem): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? 1 : -1;
+}
+
 interface State {
   folder: string;
   filter: string;
@@ -106,6 +111,16 @@ export function mountBoard(root: HTMLElement): void {
           );
         }
         return;
+      case 'boardDelta': {
+        if (!model) return;
+        const byId = new Map(model.cards.map((c) => [c.id, c]));
+        for (const id of message.removed) byId.delete(id);
+        for (const c of message.upserts) byId.set(c.id, c);
+        model = { ...model, cards: [...byId.values()].sort(newestFirst), agents: message.agents ?? model.agents };
+        if (message.agents) drawTargets();
+        show();
+        return;
+      }
       case 'acted':
         status.textContent = message.text;
         status.className = `acted ${message.ok ? 'ok' : 'warn'}`;

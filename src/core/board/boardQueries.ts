@@ -3,8 +3,11 @@ import { notFound, workflowKey } from '../ids';
 import { boardCards } from './boardModel';
 import type { BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
 import { readDependencies } from './taskDependencies';
-import { planGraphModel } from './planGraphLayout';
-import type { PlanGraphModel, PlanTaskRow } from './planGraphLayout';
+import { layoutGraph, planGraphModel } from './planGraphLayout';
+import type { LayoutInput, PlacedGraph, PlanGraphModel, PlanTaskRow } from './planGraphLayout';
+
+/** Layouts kept for workflows whose shape did not change (a live state change needs no new layout). */
+const keptLayouts = 16;
 
 /**
  * Read models of the editor's Board and plan graph, over the asynchronous port so they read the
@@ -12,6 +15,8 @@ import type { PlanGraphModel, PlanTaskRow } from './planGraphLayout';
  * per task): the board of 2,000 tasks is one pass.
  */
 export class BoardQueries {
+  private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
+
   constructor(private readonly engine: LedgerEngine) {}
 
   /** Every task of the ledger in its column, and the pipelines waiting for a person. */
@@ -47,7 +52,19 @@ export class BoardQueries {
       }));
       return { workflow, tasks, dependencies: await readDependencies(db, workflowId) };
     });
-    return planGraphModel({ id: Number(workflow.id), key: workflowKey(Number(workflow.id)), name: workflow.name }, tasks, dependencies);
+    return planGraphModel({ id: Number(workflow.id), key: workflowKey(Number(workflow.id)), name: workflow.name }, tasks, dependencies, (input) => this.place(workflowId, input));
+  }
+
+  /** dagre's layout of `input`, reused while the workflow's nodes and edges stay the same. */
+  private place(workflowId: number, input: LayoutInput): PlacedGraph {
+    const shape = JSON.stringify(input);
+    const kept = this.layouts.get(workflowId);
+    if (kept?.shape === shape) return kept.placed;
+    const placed = layoutGraph(input);
+    this.layouts.delete(workflowId);
+    this.layouts.set(workflowId, { shape, placed });
+    if (this.layouts.size > keptLayouts) this.layouts.delete(this.layouts.keys().next().value!);
+    return placed;
   }
 }
 

@@ -81,8 +81,16 @@ export function layoutInput(tasks: readonly PlanTaskRow[], dependencies: Readonl
   return { nodes: sorted.map((t) => ({ id: taskKey(t.id), width: NODE_WIDTH, height: NODE_HEIGHT })), edges };
 }
 
+export interface PlacedGraph {
+  nodes: Map<string, { x: number; y: number }>;
+  /** By `from>to`. */
+  edges: Map<string, { x: number; y: number }[]>;
+  width: number;
+  height: number;
+}
+
 /** Positions of every node and the route of every edge. */
-export function layoutGraph(input: LayoutInput): { nodes: Map<string, { x: number; y: number }>; edges: Map<string, { x: number; y: number }[]>; width: number; height: number } {
+export function layoutGraph(input: LayoutInput): PlacedGraph {
   const g = new Graph({ multigraph: false });
   g.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 56, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -98,10 +106,15 @@ export function layoutGraph(input: LayoutInput): { nodes: Map<string, { x: numbe
   return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
 }
 
-/** The plan graph of a workflow, laid out. */
-export function planGraphModel(workflow: { id: number; key: string; name: string }, tasks: readonly PlanTaskRow[], dependencies: ReadonlyMap<number, readonly number[]>): PlanGraphModel {
+/** The plan graph of a workflow, laid out (`place`: the layout, e.g. one that reuses the last for an unchanged shape). */
+export function planGraphModel(
+  workflow: { id: number; key: string; name: string },
+  tasks: readonly PlanTaskRow[],
+  dependencies: ReadonlyMap<number, readonly number[]>,
+  place: (input: LayoutInput) => PlacedGraph = layoutGraph,
+): PlanGraphModel {
   const input = layoutInput(tasks, dependencies);
-  const placed = layoutGraph(input);
+  const placed = place(input);
   const byKey = new Map(tasks.map((t) => [taskKey(t.id), t]));
   return {
     workflowId: workflow.id,

@@ -115,7 +115,13 @@ for (const engineCase of engineCases) {
       assert.deepEqual(graph.edges.map((e) => `${e.from}>${e.to}`).sort(), [`task-${ids.build}>task-${ids.test}`, `task-${ids.design}>task-${ids.build}`, `task-${ids.design}>task-${ids.docs}`].sort());
       const y = new Map(graph.nodes.map((n) => [n.id, n.y]));
       for (const e of graph.edges) assert.ok(y.get(e.from)! < y.get(e.to)!, `${e.from} is drawn above ${e.to}`);
-      await assert.rejects(new BoardQueries(engine).planGraph(999), /not found/);
+      const queries = new BoardQueries(engine);
+      const before = await queries.planGraph(ids.wf);
+      await engine.write((tx) => tx.run("UPDATE tasks SET status = 'done', result = 'success' WHERE id = ?", [ids.build]));
+      const after = await queries.planGraph(ids.wf);
+      assert.equal(after.nodes[1].status, 'done', 'live state');
+      assert.deepEqual(after.nodes.map((n) => [n.x, n.y]), before.nodes.map((n) => [n.x, n.y]), 'same shape, same layout');
+      await assert.rejects(queries.planGraph(999), /not found/);
     } finally {
       await ledger.dispose();
     }

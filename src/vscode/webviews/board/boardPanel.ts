@@ -22,6 +22,9 @@ export interface BoardPaint {
 export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewMessage> {
   private _model: BoardModel | undefined;
   private _paints: BoardPaint[] = [];
+  /** The cards the page holds (id → JSON as posted), undefined until it got a whole model since its last `ready`. */
+  private posted: Map<string, string> | undefined;
+  private postedAgents = '';
   readonly update: () => void;
 
   constructor(
@@ -48,6 +51,8 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
   }
 
   protected onReady(): void {
+    // A (re)loaded page has nothing: it gets the whole board.
+    this.posted = undefined;
     this.update();
   }
 
@@ -77,7 +82,21 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     const snapshot = await services.board.board();
     const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot };
     this._model = model;
-    this.post({ type: 'board', model });
+    const cards = new Map(model.cards.map((c) => [c.id, JSON.stringify(c)]));
+    const agents = JSON.stringify(model.agents);
+    const before = this.posted;
+    this.posted = cards;
+    if (!before) {
+      this.postedAgents = agents;
+      this.post({ type: 'board', model });
+      return;
+    }
+    // At 2,000 tasks a whole board is ~600 KB; a change of a few tasks posts only those.
+    const upserts = model.cards.filter((c) => before.get(c.id) !== cards.get(c.id));
+    const removed = [...before.keys()].filter((id) => !cards.has(id));
+    const agentsChanged = agents !== this.postedAgents;
+    this.postedAgents = agents;
+    if (upserts.length || removed.length || agentsChanged) this.post({ type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) });
   }
 
   private async openCard(id: string): Promise<void> {
