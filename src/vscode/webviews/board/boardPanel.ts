@@ -36,7 +36,11 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     super(extensionUri, log, { viewType: WebviewTypes.Board, title: `Board: ${ledger.name}`, kind: 'board' }, restored);
     this.update = coalesced(
       () => this.load(),
-      (err) => this.log.warn(`board refresh failed: ${err instanceof Error ? err.message : String(err)}`),
+      (err) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn(`board refresh failed: ${message}`);
+        this.post({ type: 'error', message });
+      },
     );
   }
 

@@ -23,7 +23,11 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
     super(extensionUri, log, { viewType: WebviewTypes.PlanGraph, title: `Plan: ${workflowKey(workflowId)}`, kind: 'planGraph' }, restored);
     this.update = coalesced(
       () => this.load(),
-      (err) => this.log.warn(`plan graph refresh failed: ${err instanceof Error ? err.message : String(err)}`),
+      (err) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn(`plan graph refresh failed: ${message}`);
+        this.post({ type: 'error', message });
+      },
     );
   }
 
