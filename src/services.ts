@@ -48,6 +48,7 @@ import { AgentSessionQueries } from './core/sessions/agentSessions';
 import { workflowReport } from './core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
+import { BoardQueries } from './core/board/boardQueries';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -176,6 +177,8 @@ export interface Services {
   eventBus: EventBusService;
   /** The sc:// registry (resources_* tools). */
   resources: ResourceService;
+  /** Read models of the editor's Board and plan graph (the asynchronous port: both engines). */
+  board: BoardQueries;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -268,6 +271,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     graphs,
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
+    board: new BoardQueries(engine),
     dispose: () => {
       watching?.dispose();
       pipelines.dispose();

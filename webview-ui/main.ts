@@ -1,11 +1,15 @@
 // The webviews' front end (dist/webview.js). The host writes which view to render on
-// <body data-view>; each view lives in its own folder (taskDetail/, pipeline/).
+// <body data-view>; each view lives in its own folder (taskDetail/, pipeline/, board/, planGraph/).
 import { mountPipeline } from './pipeline/pipeline';
 import { mountTaskDetail } from './taskDetail/taskDetail';
+import { mountBoard } from './board/board';
+import { mountPlanGraph } from './planGraph/planGraph';
 
 const views: Record<string, (root: HTMLElement) => void> = {
   taskDetail: mountTaskDetail,
   pipeline: mountPipeline,
+  board: mountBoard,
+  planGraph: mountPlanGraph,
 };
 
 const root = document.getElementById('app');

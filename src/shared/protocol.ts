@@ -9,7 +9,7 @@
  */
 
 /** Which front end `webview-ui/main.ts` renders; the host writes it on `<body data-view>`. */
-export type WebviewKind = 'taskDetail' | 'pipeline';
+export type WebviewKind = 'taskDetail' | 'pipeline' | 'board' | 'planGraph';
 
 /** Sent by every webview when its script has loaded and it can receive messages. */
 export interface ReadyMessage {
@@ -258,3 +258,100 @@ export type PipelineWebviewMessage =
   | { type: 'refresh' }
   /** `decision` is one of `waiting.options`; `checkpoint` is the `waiting.name` the person saw. */
   | { type: 'decide'; decision: string; comment: string; checkpoint: string };
+
+// ---------------------------------------------------------------------------------------
+// Board: every task of a folder in columns by status (core/board/boardModel.ts)
+// ---------------------------------------------------------------------------------------
+
+export type BoardColumnId = 'open' | 'ready' | 'in_progress' | 'needs_person' | 'done' | 'failed';
+
+export interface BoardCardItem {
+  /** `task-12`, or `pipeline-3` for a pipeline waiting at a checkpoint or human gate. */
+  id: string;
+  kind: 'task' | 'checkpoint' | 'human_gate';
+  column: BoardColumnId;
+  taskId: number | null;
+  title: string;
+  status: string;
+  result: string | null;
+  agent: string | null;
+  client: string | null;
+  /** USD; null when no run reported one (shown blank). */
+  cost: number | null;
+  lastMilestone: string | null;
+  progress: number | null;
+  workflow: string | null;
+  /** Why a person is needed (needs_person). */
+  reason: string | null;
+  /** The pipeline folder a checkpoint card opens. */
+  pipeline: string | null;
+  /** Keys of the unfinished tasks an open task waits for. */
+  blockedBy: string[];
+  updatedAt: string;
+}
+
+export interface BoardModel {
+  folder: string;
+  folderName: string;
+  cards: BoardCardItem[];
+  /** Who a card can be dragged to (assign). */
+  agents: { name: string; client: string | null }[];
+}
+
+export type BoardHostMessage =
+  | { type: 'board'; model: BoardModel }
+  /**
+   * What changed since the last `board` or `boardDelta` this page received: cards new or
+   * different, ids gone, and the agents when they changed. A page without a model ignores it
+   * (it gets a whole `board` after its `ready`).
+   */
+  | { type: 'boardDelta'; upserts: BoardCardItem[]; removed: string[]; agents?: BoardModel['agents'] }
+  /** The outcome of an assign or cancel (a refusal says why). */
+  | { type: 'acted'; ok: boolean; text: string }
+  | { type: 'error'; message: string };
+
+export type BoardWebviewMessage =
+  | ReadyMessage
+  /** A card was clicked: its task detail, or a checkpoint's pipeline. */
+  | { type: 'openCard'; id: string }
+  | { type: 'assign'; taskId: number; agent: string }
+  | { type: 'cancel'; taskId: number }
+  | { type: 'refresh' }
+  /** The first render of a model finished: how long after the page started, and how many cards exist / are in the DOM. */
+  | { type: 'painted'; ms: number; cards: number; rendered: number };
+
+// ---------------------------------------------------------------------------------------
+// Plan graph: a workflow's tasks and depends_on edges, laid out (core/board/planGraphLayout.ts)
+// ---------------------------------------------------------------------------------------
+
+export interface PlanGraphNodeItem {
+  /** `task-12` */
+  id: string;
+  taskId: number;
+  title: string;
+  status: string;
+  result: string | null;
+  agent: string | null;
+  progress: number | null;
+  /** Centre. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PlanGraphViewModel {
+  folder: string;
+  folderName: string;
+  workflowId: number;
+  workflowKey: string;
+  name: string;
+  nodes: PlanGraphNodeItem[];
+  edges: { from: string; to: string; points: { x: number; y: number }[] }[];
+  width: number;
+  height: number;
+}
+
+export type PlanGraphHostMessage = { type: 'planGraph'; model: PlanGraphViewModel } | { type: 'error'; message: string };
+
+export type PlanGraphWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };

@@ -22,6 +22,12 @@ import { PipelinesView } from './views/pipelines/pipelinesView';
 import { PipelineWatcher } from './views/pipelines/pipelineWatcher';
 import { TaskDetailPanels } from './webviews/taskDetail/taskDetailPanels';
 import { PipelinePanels } from './webviews/pipeline/pipelinePanels';
+import { LivePanels } from './webviews/livePanels';
+import { BoardPanel } from './webviews/board/boardPanel';
+import { PlanGraphPanel } from './webviews/planGraph/planGraphPanel';
+import { BlackboardView } from './views/blackboard/blackboardView';
+import { BoardCommands } from './commands/boardCommands';
+import { WebviewTypes } from './constants';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -41,6 +47,9 @@ export class AgentLedgerExtension extends Disposable {
   readonly statusBar: RunningTaskStatusBar;
   readonly notifier: ReviewNotifier;
   readonly mcp: LedgerMcpProvider;
+  readonly boards: LivePanels<BoardPanel, 'board'>;
+  readonly planGraphs: LivePanels<PlanGraphPanel, number>;
+  readonly blackboardView: BlackboardView;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
@@ -59,13 +68,22 @@ export class AgentLedgerExtension extends Disposable {
     this.pipelinePanels = this._register(new PipelinePanels(context.extensionUri, pipelineWatcher, this.log));
     this.panels = this._register(new TaskDetailPanels(context.extensionUri, this.registry, this.log));
     this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
+    this.blackboardView = this._register(new BlackboardView(this.registry, this.log));
+    const uri = context.extensionUri;
+    this.boards = this._register(new LivePanels(WebviewTypes.Board, this.registry, () => 'board', (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored), () => 'board' as const));
+    this.planGraphs = this._register(
+      new LivePanels(WebviewTypes.PlanGraph, this.registry, String, (ledger, id: number, restored) => new PlanGraphPanel(uri, this.log, ledger, id, restored), (state) =>
+        typeof state.workflowId === 'number' ? state.workflowId : undefined,
+      ),
+    );
     this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
     const tasks = new TaskCommands(this.registry, this.panels);
     const mcpCommands = new McpCommands(this.registry, this.mcp);
     const forms = { taskForms: new TaskFormCommands(this.registry), memory: new MemoryCommands(this.registry), sessions: new SessionCommands(this.registry) };
     const views = { memoryView: this.memoryView, agentsView: this.agentsView };
     const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, log: this.log })) this._register(d);
+    const board = { board: new BoardCommands(this.registry, this.boards, this.planGraphs), blackboardView: this.blackboardView };
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, log: this.log })) this._register(d);
   }
 
   get version(): string {
@@ -103,6 +121,16 @@ export class AgentLedgerExtension extends Disposable {
         },
         notifications: () => this.notifier.shown,
         ledgerState: (folder) => this.registry.byPath(folder)?.state,
+        blackboardView: () => this.blackboardView.describe(),
+        board: (folder) => {
+          const ledger = this.registry.byPath(folder);
+          const panel = ledger ? this.boards.get(ledger, 'board') : undefined;
+          return panel ? { model: panel.model, paints: [...panel.paints] } : undefined;
+        },
+        planGraph: (folder, workflowId) => {
+          const ledger = this.registry.byPath(folder);
+          return ledger ? this.planGraphs.get(ledger, workflowId)?.model : undefined;
+        },
       },
     };
   }

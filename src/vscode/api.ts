@@ -1,4 +1,4 @@
-import type { PipelineModel, TaskDetailModel } from '../shared/protocol';
+import type { BoardModel, PipelineModel, PlanGraphViewModel, TaskDetailModel } from '../shared/protocol';
 import type { LedgerState } from './ledger/folderLedger';
 
 /**
@@ -35,5 +35,11 @@ export interface AgentLedgerApi {
     /** Every review notification shown so far. */
     notifications(): readonly string[];
     ledgerState(folder: string): LedgerState | undefined;
+    /** The Blackboard view's rows: namespace, then `key — value · expires …`, then its facts when expanded. */
+    blackboardView(): Promise<string[]>;
+    /** The Board of a folder, if open: the model it last showed and the first renders its webview reported. */
+    board(folder: string): { model: BoardModel | undefined; paints: { ms: number; cards: number; rendered: number }[] } | undefined;
+    /** The model the plan graph panel of a workflow last showed, if it is open. */
+    planGraph(folder: string, workflowId: number): PlanGraphViewModel | undefined;
   };
 }

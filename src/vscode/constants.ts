@@ -10,11 +10,14 @@ export const Views = {
   Memory: 'agentLedger.memory',
   Agents: 'agentLedger.agents',
   Pipelines: 'agentLedger.pipelines',
+  Blackboard: 'agentLedger.blackboard',
 } as const;
 
 export const WebviewTypes = {
   TaskDetail: 'agentLedger.taskDetail',
   Pipeline: 'agentLedger.pipeline',
+  Board: 'agentLedger.board',
+  PlanGraph: 'agentLedger.planGraph',
 } as const;
 
 /** `contributes.mcpServerDefinitionProviders[].id`. */

@@ -29,6 +29,8 @@ export const Commands = {
   DecidePipelineCheckpoint: 'agentLedger.decidePipelineCheckpoint',
   OpenPipelineArtifact: 'agentLedger.openPipelineArtifact',
   GetStarted: 'agentLedger.getStarted',
+  OpenBoard: 'agentLedger.openBoard',
+  OpenPlanGraph: 'agentLedger.openPlanGraph',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -15,6 +15,8 @@ import type { TaskFormCommands } from './taskFormCommands';
 import type { MemoryCommands } from './memoryCommands';
 import type { SessionCommands } from './sessionCommands';
 import type { PipelineCommands } from './pipelineCommands';
+import type { BoardCommands } from './boardCommands';
+import type { BlackboardView } from '../views/blackboard/blackboardView';
 
 export interface CommandDeps {
   registry: LedgerRegistry;
@@ -28,6 +30,8 @@ export interface CommandDeps {
   agentsView: AgentsView;
   pipelines: PipelineCommands;
   pipelinesView: PipelinesView;
+  board: BoardCommands;
+  blackboardView: BlackboardView;
   log: vscode.LogOutputChannel;
 }
 
@@ -38,7 +42,7 @@ export interface CommandDeps {
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { registry, tasks, mcp, tasksView, log } = deps;
   const { taskForms, memory, sessions, memoryView, agentsView } = deps;
-  const { pipelines, pipelinesView } = deps;
+  const { pipelines, pipelinesView, board, blackboardView } = deps;
   const handlers: Record<CommandId, CommandHandler> = {
     [Commands.Refresh]: () => {
       registry.openExisting(true);
@@ -46,6 +50,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       memoryView.refresh();
       agentsView.refresh();
       pipelinesView.refresh();
+      blackboardView.reload();
     },
     [Commands.OpenTask]: (arg) => tasks.openTask(arg),
     [Commands.OpenTaskFileDiff]: (arg) => tasks.openFileDiff(arg),
@@ -71,6 +76,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.RejectPipelineCheckpoint]: (arg) => pipelines.reject(arg),
     [Commands.DecidePipelineCheckpoint]: (arg) => pipelines.decide(arg),
     [Commands.OpenPipelineArtifact]: (arg) => pipelines.openArtifact(arg),
+    [Commands.OpenBoard]: (arg) => board.openBoard(arg),
+    [Commands.OpenPlanGraph]: (arg) => board.openPlanGraph(arg),
     [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));

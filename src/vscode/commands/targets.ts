@@ -37,7 +37,7 @@ export async function resolveTask(registry: LedgerRegistry, arg: TaskArg, placeH
   return picked ? { ledger, taskId: picked.id } : undefined;
 }
 
-export async function resolveWorkflow(registry: LedgerRegistry, arg: WorkflowArg): Promise<{ ledger: FolderLedger; workflowId: number } | undefined> {
+export async function resolveWorkflow(registry: LedgerRegistry, arg: WorkflowArg, placeHolder = 'Export the report of which workflow?'): Promise<{ ledger: FolderLedger; workflowId: number } | undefined> {
   if (arg && 'kind' in arg && arg.kind === 'workflow') return { ledger: arg.ledger, workflowId: arg.workflow.id };
   if (arg && 'kind' in arg && arg.kind === 'task' && arg.task.workflowId !== null) return { ledger: arg.ledger, workflowId: arg.task.workflowId };
   if (arg && 'folder' in arg) {
@@ -57,7 +57,7 @@ export async function resolveWorkflow(registry: LedgerRegistry, arg: WorkflowArg
   }
   const picked = await vscode.window.showQuickPick(
     workflows.map((w) => ({ label: w.name, description: `${workflowKey(w.id)} · ${plural(w.taskCount, 'task')}`, detail: `updated ${formatAge(w.updatedAt)}`, id: w.id })),
-    { placeHolder: 'Export the report of which workflow?', matchOnDescription: true },
+    { placeHolder, matchOnDescription: true },
   );
   return picked ? { ledger, workflowId: picked.id } : undefined;
 }

@@ -1,0 +1,145 @@
+import { taskKey } from '../ids';
+
+/**
+ * The Board's read model, pure: which column each task (and each pipeline waiting for a person)
+ * goes in. The SQL that feeds it is in boardQueries.ts.
+ */
+export const boardColumns = ['open', 'ready', 'in_progress', 'needs_person', 'done', 'failed'] as const;
+export type BoardColumnId = (typeof boardColumns)[number];
+
+export interface BoardCard {
+  /** `task-12`, or `pipeline-3` for a pipeline waiting at a checkpoint or human gate. */
+  id: string;
+  kind: 'task' | 'checkpoint' | 'human_gate';
+  column: BoardColumnId;
+  taskId: number | null;
+  title: string;
+  /** The task's status (`cancelled` shows in the failed column), or the pipeline's. */
+  status: string;
+  result: string | null;
+  /** The assignee, else the agent of the task's latest session. */
+  agent: string | null;
+  /** The client that agent runs in (its latest session's, else its definition's). */
+  client: string | null;
+  /** Cost in USD when a run reported one; null when unknown (the card leaves it blank). */
+  cost: number | null;
+  lastMilestone: string | null;
+  progress: number | null;
+  workflow: string | null;
+  /** Why a person is needed (the needs_person column), else null. */
+  reason: string | null;
+  /** For a checkpoint or human gate: the pipeline folder (`.specs/…`) the card opens. */
+  pipeline: string | null;
+  /** Keys of the unfinished tasks an open task waits for. */
+  blockedBy: string[];
+  updatedAt: string;
+}
+
+export interface BoardSnapshot {
+  cards: BoardCard[];
+  /** Who a card can be assigned to: defined agents and every assignee seen, by name. */
+  agents: { name: string; client: string | null }[];
+}
+
+/** A task as the board reads it. */
+export interface BoardTaskRow {
+  id: number;
+  title: string;
+  status: string;
+  result: string | null;
+  assignee: string | null;
+  lastMilestone: string | null;
+  progress: number | null;
+  workflow: string | null;
+  /** complete_task's outcome said a person must review. */
+  manualReview: { reason: string | null } | null;
+  /** An issue of the task asks for a person's review (its description). */
+  reviewIssue: string | null;
+  session: { agent: string; client: string | null } | null;
+  cost: number | null;
+  updatedAt: string;
+}
+
+export interface BoardWaitingPipeline {
+  id: number;
+  workspace: string;
+  title: string;
+  workflow: string | null;
+  kind: 'checkpoint' | 'human_gate';
+  /** The checkpoint or gate (`checkpoint-a`, `task-2`). */
+  name: string;
+  updatedAt: string;
+}
+
+const closed = new Set(['done', 'failed', 'cancelled']);
+
+/** The column of one task, with the reason a person is needed and what blocks it. */
+export function taskColumn(task: BoardTaskRow, dependencies: readonly number[], statusOf: (id: number) => string | undefined): Pick<BoardCard, 'column' | 'reason' | 'blockedBy'> {
+  if (task.manualReview && task.status === 'done') return { column: 'needs_person', reason: task.manualReview.reason ?? 'review requested', blockedBy: [] };
+  if (task.reviewIssue && !closed.has(task.status)) return { column: 'needs_person', reason: `review requested: ${task.reviewIssue}`, blockedBy: [] };
+  switch (task.status) {
+    case 'open': {
+      const blockedBy = dependencies.filter((d) => statusOf(d) !== 'done').map(taskKey);
+      return { column: blockedBy.length ? 'open' : 'ready', reason: null, blockedBy };
+    }
+    case 'in_progress':
+      return { column: 'in_progress', reason: null, blockedBy: [] };
+    case 'done':
+      return { column: 'done', reason: null, blockedBy: [] };
+    default:
+      return { column: 'failed', reason: null, blockedBy: [] };
+  }
+}
+
+/** Every card: tasks, then the pipelines waiting for a person; most recently updated first. */
+export function boardCards(
+  tasks: readonly BoardTaskRow[],
+  dependencies: ReadonlyMap<number, readonly number[]>,
+  waiting: readonly BoardWaitingPipeline[],
+  agentClients: ReadonlyMap<string, string | null>,
+): BoardCard[] {
+  const status = new Map(tasks.map((t) => [t.id, t.status]));
+  const cards = tasks.map((t): BoardCard => {
+    const agent = t.assignee ?? t.session?.agent ?? null;
+    const client = t.session && t.session.agent === agent ? t.session.client : agent ? (agentClients.get(agent) ?? null) : null;
+    return {
+      id: taskKey(t.id),
+      kind: 'task',
+      ...taskColumn(t, dependencies.get(t.id) ?? [], (id) => status.get(id)),
+      taskId: t.id,
+      title: t.title,
+      status: t.status,
+      result: t.result,
+      agent,
+      client,
+      cost: t.cost,
+      lastMilestone: t.lastMilestone,
+      progress: t.progress,
+      workflow: t.workflow,
+      pipeline: null,
+      updatedAt: t.updatedAt,
+    };
+  });
+  for (const p of waiting) {
+    cards.push({
+      id: `pipeline-${p.id}`,
+      kind: p.kind,
+      column: 'needs_person',
+      taskId: null,
+      title: p.title,
+      status: 'awaiting_human',
+      result: null,
+      agent: null,
+      client: null,
+      cost: null,
+      lastMilestone: null,
+      progress: null,
+      workflow: p.workflow,
+      reason: `${p.kind === 'checkpoint' ? 'checkpoint' : 'human gate'} ${p.name} waits for your decision`,
+      pipeline: p.workspace,
+      blockedBy: [],
+      updatedAt: p.updatedAt,
+    });
+  }
+  return cards.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? 1 : -1));
+}

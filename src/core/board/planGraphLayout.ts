@@ -1,0 +1,132 @@
+import type * as Dagre from '@dagrejs/dagre' with { 'resolution-mode': 'import' };
+import { taskKey } from '../ids';
+
+// dagre ships ESM types and a CommonJS build: the types come by `import type`, the code by require.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Graph, layout } = require('@dagrejs/dagre') as typeof Dagre;
+
+/**
+ * A workflow's plan drawn as a DAG: its tasks as nodes, `depends_on` as edges (from the
+ * dependency to the task that needs it), laid out by dagre (layered, top to bottom). The input
+ * is built purely (tested on its own); the layout is the library's, never hand-written.
+ */
+export const NODE_WIDTH = 220;
+export const NODE_HEIGHT = 56;
+
+export interface PlanTaskRow {
+  id: number;
+  title: string;
+  status: string;
+  result: string | null;
+  agent: string | null;
+  progress: number | null;
+}
+
+export interface LayoutInput {
+  nodes: { id: string; width: number; height: number }[];
+  /** `from` must be done before `to`. */
+  edges: { from: string; to: string }[];
+}
+
+export interface PlanGraphNode {
+  /** `task-12` */
+  id: string;
+  taskId: number;
+  title: string;
+  status: string;
+  result: string | null;
+  agent: string | null;
+  progress: number | null;
+  /** Centre of the node. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PlanGraphEdge {
+  from: string;
+  to: string;
+  /** The polyline dagre routed, start to end. */
+  points: { x: number; y: number }[];
+}
+
+export interface PlanGraphModel {
+  workflowId: number;
+  workflowKey: string;
+  name: string;
+  nodes: PlanGraphNode[];
+  edges: PlanGraphEdge[];
+  width: number;
+  height: number;
+}
+
+/**
+ * What dagre is given: a node per task (id order), an edge per dependency between two tasks of
+ * the workflow (a dependency on a task outside it, or on itself, is left out), each once.
+ */
+export function layoutInput(tasks: readonly PlanTaskRow[], dependencies: ReadonlyMap<number, readonly number[]>): LayoutInput {
+  const ids = new Set(tasks.map((t) => t.id));
+  const sorted = [...tasks].sort((a, b) => a.id - b.id);
+  const edges: LayoutInput['edges'] = [];
+  const seen = new Set<string>();
+  for (const t of sorted) {
+    for (const d of [...(dependencies.get(t.id) ?? [])].sort((a, b) => a - b)) {
+      const k = `${d}>${t.id}`;
+      if (d === t.id || !ids.has(d) || seen.has(k)) continue;
+      seen.add(k);
+      edges.push({ from: taskKey(d), to: taskKey(t.id) });
+    }
+  }
+  return { nodes: sorted.map((t) => ({ id: taskKey(t.id), width: NODE_WIDTH, height: NODE_HEIGHT })), edges };
+}
+
+export interface PlacedGraph {
+  nodes: Map<string, { x: number; y: number }>;
+  /** By `from>to`. */
+  edges: Map<string, { x: number; y: number }[]>;
+  width: number;
+  height: number;
+}
+
+/** Positions of every node and the route of every edge. */
+export function layoutGraph(input: LayoutInput): PlacedGraph {
+  const g = new Graph({ multigraph: false });
+  g.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 56, marginx: 16, marginy: 16 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of input.nodes) g.setNode(n.id, { width: n.width, height: n.height });
+  for (const e of input.edges) g.setEdge(e.from, e.to);
+  layout(g);
+  const nodes = new Map(input.nodes.map((n) => {
+    const placed = g.node(n.id);
+    return [n.id, { x: placed.x ?? 0, y: placed.y ?? 0 }];
+  }));
+  const edges = new Map(input.edges.map((e) => [`${e.from}>${e.to}`, (g.edge(e.from, e.to)?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y }))]));
+  const size = g.graph();
+  return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
+}
+
+/** The plan graph of a workflow, laid out (`place`: the layout, e.g. one that reuses the last for an unchanged shape). */
+export function planGraphModel(
+  workflow: { id: number; key: string; name: string },
+  tasks: readonly PlanTaskRow[],
+  dependencies: ReadonlyMap<number, readonly number[]>,
+  place: (input: LayoutInput) => PlacedGraph = layoutGraph,
+): PlanGraphModel {
+  const input = layoutInput(tasks, dependencies);
+  const placed = place(input);
+  const byKey = new Map(tasks.map((t) => [taskKey(t.id), t]));
+  return {
+    workflowId: workflow.id,
+    workflowKey: workflow.key,
+    name: workflow.name,
+    nodes: input.nodes.map((n) => {
+      const t = byKey.get(n.id)!;
+      const at = placed.nodes.get(n.id)!;
+      return { id: n.id, taskId: t.id, title: t.title, status: t.status, result: t.result, agent: t.agent, progress: t.progress, x: at.x, y: at.y, width: n.width, height: n.height };
+    }),
+    edges: input.edges.map((e) => ({ ...e, points: placed.edges.get(`${e.from}>${e.to}`) ?? [] })),
+    width: placed.width,
+    height: placed.height,
+  };
+}

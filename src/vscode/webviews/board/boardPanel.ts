@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import type { BoardHostMessage, BoardModel, BoardWebviewMessage } from '../../../shared/protocol';
+import { parseId, taskKey } from '../../../core/ids';
+import { Commands } from '../../commands/commandIds';
+import { WebviewTypes } from '../../constants';
+import type { FolderLedger } from '../../ledger/folderLedger';
+import { isLedgerError } from '../../ledger/loadDomain';
+import { WebviewPanelBase } from '../webviewPanelBase';
+import { coalesced } from '../../coalesced';
+
+/** What the webview measured of its first render of a model (tests and the log read it). */
+export interface BoardPaint {
+  ms: number;
+  cards: number;
+  rendered: number;
+}
+
+/**
+ * The Board of one folder: every task in columns by status, live. Cards are dragged onto an agent
+ * (assign) or onto Cancel; a click opens the task's detail (a checkpoint card: its pipeline).
+ */
+export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewMessage> {
+  private _model: BoardModel | undefined;
+  private _paints: BoardPaint[] = [];
+  /** The cards the page holds (id → JSON as posted), undefined until it got a whole model since its last `ready`. */
+  private posted: Map<string, string> | undefined;
+  private postedAgents = '';
+  readonly update: () => void;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    log: vscode.LogOutputChannel,
+    readonly ledger: FolderLedger,
+    restored?: vscode.WebviewPanel,
+  ) {
+    super(extensionUri, log, { viewType: WebviewTypes.Board, title: `Board: ${ledger.name}`, kind: 'board' }, restored);
+    this.update = coalesced(
+      () => this.load(),
+      (err) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn(`board refresh failed: ${message}`);
+        this.post({ type: 'error', message });
+      },
+    );
+  }
+
+  /** The last model posted (tests). */
+  get model(): BoardModel | undefined {
+    return this._model;
+  }
+
+  /** First renders the webview reported, oldest first (tests, the first-paint figure). */
+  get paints(): readonly BoardPaint[] {
+    return this._paints;
+  }
+
+  protected onReady(): void {
+    // A (re)loaded page has nothing: it gets the whole board.
+    this.posted = undefined;
+    this.update();
+  }
+
+  protected async onMessage(message: Exclude<BoardWebviewMessage, { type: 'ready' }>): Promise<void> {
+    switch (message.type) {
+      case 'openCard':
+        await this.openCard(message.id);
+        return;
+      case 'assign':
+        await this.act(`assigned to ${message.agent}`, message.taskId, { assignee: message.agent });
+        return;
+      case 'cancel':
+        await this.act('cancelled', message.taskId, { status: 'cancelled' });
+        return;
+      case 'refresh':
+        this.update();
+        return;
+      case 'painted':
+        this._paints.push({ ms: message.ms, cards: message.cards, rendered: message.rendered });
+        this.log.info(`[${this.ledger.name}] board painted ${message.cards} cards (${message.rendered} in the DOM) ${message.ms.toFixed(0)} ms after the page started`);
+        return;
+    }
+  }
+
+  private async load(): Promise<void> {
+    const services = await this.ledger.require();
+    const snapshot = await services.board.board();
+    const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot };
+    this._model = model;
+    const cards = new Map(model.cards.map((c) => [c.id, JSON.stringify(c)]));
+    const agents = JSON.stringify(model.agents);
+    const before = this.posted;
+    this.posted = cards;
+    if (!before) {
+      this.postedAgents = agents;
+      this.post({ type: 'board', model });
+      return;
+    }
+    // At 2,000 tasks a whole board is ~600 KB; a change of a few tasks posts only those.
+    const upserts = model.cards.filter((c) => before.get(c.id) !== cards.get(c.id));
+    const removed = [...before.keys()].filter((id) => !cards.has(id));
+    const agentsChanged = agents !== this.postedAgents;
+    this.postedAgents = agents;
+    if (upserts.length || removed.length || agentsChanged) this.post({ type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) });
+  }
+
+  private async openCard(id: string): Promise<void> {
+    const card = this._model?.cards.find((c) => c.id === id);
+    if (card?.pipeline) {
+      await vscode.commands.executeCommand(Commands.OpenPipeline, { folder: this.ledger.root, workspace: card.pipeline });
+      return;
+    }
+    await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: card?.taskId ?? parseId('task', id) });
+  }
+
+  /** One change through the same service as task_update and `agent-ledger task update`; a refusal is shown on the board. */
+  private async act(done: string, taskId: number, change: { assignee?: string; status?: 'cancelled' }): Promise<void> {
+    const services = await this.ledger.require();
+    try {
+      const task = await services.tasks.update({ id: taskId, ...change });
+      this.post({ type: 'acted', ok: true, text: `${taskKey(task.id)} ${done}.` });
+    } catch (err) {
+      if (!isLedgerError(err)) throw err;
+      this.post({ type: 'acted', ok: false, text: err.message });
+    }
+    this.update();
+  }
+}

@@ -1,0 +1,134 @@
+import type { BoardCardItem, BoardHostMessage, BoardModel, BoardWebviewMessage } from '../../src/shared/protocol';
+import { button, h } from '../dom';
+import { hostChannel, listen } from '../vscodeApi';
+import { ColumnList, columns } from './columns';
+
+/** The host's order (core/board/boardModel.ts boardCards): most recently updated first, then by id. */
+function newestFirst(a: BoardCardItem, b: BoardCardItem): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? 1 : -1;
+}
+
+interface State {
+  folder: string;
+  filter: string;
+}
+
+/**
+ * The Board: every task of the folder in six columns, live. Drag a card onto an agent to assign
+ * it, or onto Cancel; click it for its detail. Each column renders only the cards in view.
+ */
+export function mountBoard(root: HTMLElement): void {
+  const host = hostChannel<BoardWebviewMessage, State>();
+  let model: BoardModel | undefined;
+  let dragging: BoardCardItem | undefined;
+  let painted = false;
+  let filter = host.getState()?.filter ?? '';
+
+  const lists = columns.map((c) => new ColumnList(c.id, c.title, c.hint, {
+    open: (card) => host.post({ type: 'openCard', id: card.id }),
+    dragStart: (card) => {
+      dragging = card;
+      root.classList.add('dragging');
+    },
+    dragEnd: () => {
+      dragging = undefined;
+      root.classList.remove('dragging');
+    },
+  }));
+  const title = h('h1', null, 'Board');
+  const total = h('span', { class: 'muted', 'data-testid': 'total' });
+  const status = h('p', { class: 'acted', role: 'status', 'data-testid': 'acted' });
+  const search = h('input', { type: 'search', placeholder: 'Filter by title, task, agent, workflow', value: filter, 'aria-label': 'Filter cards' });
+  search.addEventListener('input', () => {
+    filter = search.value;
+    save();
+    show();
+  });
+  const targets = h('div', { class: 'drop-targets', 'data-testid': 'drop-targets' });
+  const board = h('div', { class: 'board' }, ...lists.map((l) => l.el));
+  root.replaceChildren(h('header', { class: 'board-header' }, title, total, search, button('Refresh', () => host.post({ type: 'refresh' }))), targets, status, board);
+  window.addEventListener('resize', () => lists.forEach((l) => l.draw()));
+
+  const save = (): void => {
+    if (model) host.setState({ folder: model.folder, filter });
+  };
+
+  /** A place to drop a card: an agent (assign) or Cancel. */
+  const target = (label: string, attrs: Record<string, string>, onDrop: (card: BoardCardItem) => void): HTMLElement => {
+    const el = h('div', { class: 'drop', ...attrs }, label);
+    el.addEventListener('dragover', (e) => {
+      if (!dragging) return;
+      e.preventDefault();
+      el.classList.add('over');
+    });
+    el.addEventListener('dragleave', () => el.classList.remove('over'));
+    el.addEventListener('drop', (e) => {
+      e.preventDefault();
+      el.classList.remove('over');
+      const id = e.dataTransfer?.getData('text/plain');
+      const card = dragging ?? model?.cards.find((c) => c.id === id);
+      if (card) onDrop(card);
+    });
+    return el;
+  };
+
+  const drawTargets = (): void => {
+    if (!model) return;
+    const agents = model.agents.map((a) =>
+      target(a.client ? `${a.name} (${a.client})` : a.name, { 'data-agent': a.name }, (card) => card.taskId !== null && host.post({ type: 'assign', taskId: card.taskId, agent: a.name })),
+    );
+    targets.replaceChildren(
+      h('span', { class: 'muted' }, agents.length ? 'Drag a card to assign it:' : 'Drag a card here to cancel it:'),
+      ...agents,
+      target('Cancel task', { class: 'drop cancel', 'data-testid': 'drop-cancel' }, (card) => card.taskId !== null && host.post({ type: 'cancel', taskId: card.taskId })),
+    );
+  };
+
+  const show = (): void => {
+    if (!model) return;
+    const needle = filter.trim().toLowerCase();
+    const visible = needle ? model.cards.filter((c) => [c.title, c.id, c.agent, c.client, c.workflow].some((v) => v?.toLowerCase().includes(needle))) : model.cards;
+    for (const list of lists) list.set(visible.filter((c) => c.column === list.id));
+    total.textContent = `${model.folderName} · ${visible.length === model.cards.length ? '' : `${visible.length} of `}${model.cards.length} cards`;
+  };
+
+  listen<BoardHostMessage>((message) => {
+    switch (message.type) {
+      case 'board':
+        model = message.model;
+        save();
+        drawTargets();
+        show();
+        if (!painted) {
+          painted = true;
+          // After layout and paint of the first model: what the person waited for.
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              const ms = performance.now();
+              root.dataset.paintMs = ms.toFixed(0);
+              host.post({ type: 'painted', ms, cards: model?.cards.length ?? 0, rendered: lists.reduce((n, l) => n + l.rendered, 0) });
+            }, 0),
+          );
+        }
+        return;
+      case 'boardDelta': {
+        if (!model) return;
+        const byId = new Map(model.cards.map((c) => [c.id, c]));
+        for (const id of message.removed) byId.delete(id);
+        for (const c of message.upserts) byId.set(c.id, c);
+        model = { ...model, cards: [...byId.values()].sort(newestFirst), agents: message.agents ?? model.agents };
+        if (message.agents) drawTargets();
+        show();
+        return;
+      }
+      case 'acted':
+        status.textContent = message.text;
+        status.className = `acted ${message.ok ? 'ok' : 'warn'}`;
+        return;
+      case 'error':
+        status.textContent = message.message;
+        status.className = 'acted warn';
+        return;
+    }
+  });
+}

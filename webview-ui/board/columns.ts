@@ -1,0 +1,111 @@
+import type { BoardCardItem, BoardColumnId } from '../../src/shared/protocol';
+import { h } from '../dom';
+
+/** The board's columns, in order, with what a person reads. */
+export const columns: { id: BoardColumnId; title: string; hint: string }[] = [
+  { id: 'open', title: 'Open', hint: 'waiting for other tasks' },
+  { id: 'ready', title: 'Ready', hint: 'can start now' },
+  { id: 'in_progress', title: 'In progress', hint: '' },
+  { id: 'needs_person', title: 'Needs a person', hint: 'checkpoints, gates, reviews' },
+  { id: 'done', title: 'Done', hint: '' },
+  { id: 'failed', title: 'Failed', hint: 'and cancelled' },
+];
+
+/** Every card has this height (px): the list renders only the rows in view. */
+export const CARD_HEIGHT = 78; // the card is 72 px (media/webview.css) + a 6 px gap
+/** Rows rendered above and below the visible ones. */
+const OVERSCAN = 4;
+
+export interface CardHandlers {
+  open(card: BoardCardItem): void;
+  dragStart(card: BoardCardItem): void;
+  dragEnd(): void;
+}
+
+/**
+ * One column's list, virtualised: a spacer as tall as every card, and absolutely placed cards
+ * only for the rows in view. At 2,000 tasks the DOM holds a few dozen cards, whatever the count.
+ */
+export class ColumnList {
+  readonly el: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly count: HTMLElement;
+  private cards: BoardCardItem[] = [];
+  private drawn = '';
+
+  constructor(
+    readonly id: BoardColumnId,
+    title: string,
+    hint: string,
+    private readonly handlers: CardHandlers,
+  ) {
+    this.count = h('span', { class: 'count', 'data-testid': 'column-count' }, '0');
+    this.spacer = h('div', { class: 'spacer' });
+    const body = h('div', { class: 'column-body' }, this.spacer);
+    body.addEventListener('scroll', () => this.draw(), { passive: true });
+    this.el = h('section', { class: `column column-${id}`, 'data-column': id }, h('header', { title: hint || undefined }, h('span', { class: 'name' }, title), this.count), body);
+  }
+
+  /** How many cards are in the DOM now. */
+  get rendered(): number {
+    return this.spacer.childElementCount;
+  }
+
+  set(cards: BoardCardItem[]): void {
+    this.cards = cards;
+    this.count.textContent = String(cards.length);
+    this.spacer.style.height = `${cards.length * CARD_HEIGHT}px`;
+    this.drawn = '';
+    this.draw();
+  }
+
+  draw(): void {
+    const body = this.spacer.parentElement!;
+    const height = body.clientHeight || 800;
+    const first = Math.max(0, Math.floor(body.scrollTop / CARD_HEIGHT) - OVERSCAN);
+    const last = Math.min(this.cards.length, Math.ceil((body.scrollTop + height) / CARD_HEIGHT) + OVERSCAN);
+    const key = `${first}:${last}`;
+    if (key === this.drawn) return;
+    this.drawn = key;
+    const els: HTMLElement[] = [];
+    for (let i = first; i < last; i++) els.push(this.card(this.cards[i], i));
+    this.spacer.replaceChildren(...els);
+  }
+
+  private card(card: BoardCardItem, index: number): HTMLElement {
+    const who = card.agent ? `${card.agent}${card.client ? ` (${card.client})` : ''}` : '';
+    const cost = card.cost === null ? '' : `$${card.cost.toFixed(2)}`;
+    const line = card.reason ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
+    const label = card.kind === 'task' ? card.id : card.kind === 'checkpoint' ? 'checkpoint' : 'human gate';
+    const status = card.status === 'cancelled' || (card.status === 'done' && card.result && card.result !== 'success') ? (card.result && card.status === 'done' ? card.result.replace('_', ' ') : card.status) : '';
+    const el = h(
+      'article',
+      {
+        class: `card kind-${card.kind} status-${card.status}`,
+        draggable: card.taskId !== null ? 'true' : undefined,
+        tabindex: '0',
+        role: 'button',
+        'data-card': card.id,
+        title: [card.title, card.workflow, line].filter(Boolean).join('\n'),
+      },
+      h('div', { class: 'card-title' }, card.title),
+      h('div', { class: 'card-meta' }, h('span', { class: 'key' }, label), status ? h('span', { class: 'card-status' }, status) : null, h('span', { class: 'agent', 'data-testid': 'agent' }, who), h('span', { class: 'cost', 'data-testid': 'cost' }, cost)),
+      h('div', { class: 'card-line muted' }, line),
+    );
+    // Through the CSSOM: the webview's CSP refuses inline style attributes.
+    el.style.top = `${index * CARD_HEIGHT}px`;
+    el.addEventListener('click', () => this.handlers.open(card));
+    el.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      this.handlers.open(card);
+    });
+    el.addEventListener('dragstart', (e) => {
+      e.dataTransfer?.setData('text/plain', card.id);
+      if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+      this.handlers.dragStart(card);
+    });
+    el.addEventListener('dragend', () => this.handlers.dragEnd());
+    return el;
+  }
+}
