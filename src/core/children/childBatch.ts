@@ -1,5 +1,5 @@
 import { coordinationError } from '../coordination/coordinationErrors';
-import { opIdFor, runIdempotent } from '../coordination/idempotencyRuns';
+import { opIdFor, runIdempotentOutside } from '../coordination/idempotencyRuns';
 import { LedgerError } from '../errors';
 import type { LedgerEngine } from '../ports';
 import type { ChildBatchCreateInput, ChildSpawnCodexOutput } from './childContracts';
@@ -21,7 +21,7 @@ export async function createChildBatch(
   const started: { childId: string; key: string | undefined }[] = [];
   for (const [index, entry] of input.entries.entries()) {
     try {
-      const result = await runIdempotent(engine, clock, { tool: 'child_spawn_codex', key: entry.idempotency_key, args: entry }, () => children.spawnCodex(entry, opIdFor(entry)));
+      const result = await runIdempotentOutside(engine, clock, { tool: 'child_spawn_codex', key: entry.idempotency_key, args: entry }, () => children.spawnCodex(entry, opIdFor(entry)));
       results.push(result);
       if (!result.idempotent) started.push({ childId: result.child_id, key: entry.idempotency_key });
     } catch (err) {

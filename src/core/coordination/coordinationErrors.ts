@@ -39,6 +39,8 @@ export const coordinationErrorNames = {
   blackboardValueInvalid: 'E-BB-VALUE-INVALID',
   /** Ours: an idempotency key reused with different arguments. */
   idempotencyConflict: 'E-IDEMPOTENCY-CONFLICT',
+  /** Ours: the first call with this idempotency key is still running (it starts a process); retry later. */
+  idempotencyPending: 'E-IDEMPOTENCY-PENDING',
   /** Ours: an event cursor older than the retained history. */
   cursorExpired: 'E-EVT-CURSOR-EXPIRED',
 } as const;
@@ -61,6 +63,7 @@ const ledgerCodes: Record<CoordinationErrorName, LedgerErrorCode> = {
   'E-BULK-PARTIAL': 'ValidationError',
   'E-BB-VALUE-INVALID': 'ValidationError',
   'E-IDEMPOTENCY-CONFLICT': 'ValidationError',
+  'E-IDEMPOTENCY-PENDING': 'InvalidStatus',
   'E-EVT-CURSOR-EXPIRED': 'InvalidStatus',
 };
 

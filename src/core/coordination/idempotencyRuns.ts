@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AsyncSqlWriter, LedgerEngine } from '../ports';
 import { appendCoordinationEvent } from './coordinationEvents';
+import { coordinationError } from './coordinationErrors';
 import type { Correlation } from './coordinationEvents';
 import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, IDEMPOTENCY_WINDOW_MS, newIdempotencyRecord, replayedEventKind, withIdempotencyEnvelope } from './idempotency';
 import type { IdempotencyRecord } from './idempotency';
@@ -89,4 +90,81 @@ export async function runIdempotent<R extends object>(
     await tx.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', [now]);
     return withIdempotencyEnvelope(result, key, false);
   });
+}
+
+/** What a reserved key holds while its first call runs outside a transaction. */
+const pendingResult = '"__pending__"';
+/** How long a second call with a reserved key waits for the first one's answer (below a client's 60 s). */
+const pendingWaitMs = 45_000;
+
+/**
+ * `runIdempotent` for a change that cannot run inside one write transaction: one that starts a
+ * process (child runtimes) or calls a service making its own writes. The key is reserved in a
+ * transaction first; `fn` runs; its answer is recorded. A second call racing with the same key
+ * finds the reservation and waits (holding no lock) for the first one's answer, then replays it,
+ * so one key still makes one change. If `fn` fails, the reservation is dropped and a retry runs
+ * again. No key, or the switch off, runs `fn` as is.
+ */
+export async function runIdempotentOutside<R extends object>(
+  engine: LedgerEngine,
+  clock: () => number,
+  call: IdempotentCall,
+  fn: () => Promise<R>,
+  settings: IdempotencySettings = defaultIdempotencySettings,
+): Promise<R & { idempotent: boolean; idempotency_key: string | null }> {
+  const key = call.key;
+  if (key === undefined || !settings.enabled) return withIdempotencyEnvelope(await fn(), key ?? null, false);
+  const fingerprint = fingerprintArguments(call.args);
+  const deadline = clock() + pendingWaitMs;
+  for (;;) {
+    const seq = engine.seq;
+    const claim = await engine.write(async (tx): Promise<{ kind: 'run' } | { kind: 'wait' } | { kind: 'replay'; result: R }> => {
+      const now = clock();
+      const row = await tx.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]);
+      if (row && Number(row.expires_at) > now) {
+        const record: IdempotencyRecord<R> = {
+          cache_key: idempotencyCacheKey(call.tool, key),
+          tool: call.tool,
+          idempotency_key: key,
+          fingerprint: row.fingerprint,
+          result: {} as R,
+          stored_at: Number(row.created_at),
+          expires_at: Number(row.expires_at),
+        };
+        decideIdempotency(record, { tool: call.tool, key, fingerprint, now }); // refuses other arguments
+        if (row.result === pendingResult) return { kind: 'wait' };
+        await appendCoordinationEvent(tx, {
+          kind: replayedEventKind(call.tool),
+          now,
+          entity: 'idempotency',
+          entityId: `${call.tool}:${key}`,
+          payload: { tool: call.tool, idempotency_key: key, stored_at: record.stored_at },
+          correlation: call.correlation,
+        });
+        return { kind: 'replay', result: JSON.parse(row.result) as R };
+      }
+      await tx.run(
+        `INSERT INTO idempotency_keys (tool, key, fingerprint, result, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tool, key) DO UPDATE SET fingerprint = excluded.fingerprint, result = excluded.result, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        [call.tool, key, fingerprint, pendingResult, now, now + settings.windowMs],
+      );
+      return { kind: 'run' };
+    });
+    if (claim.kind === 'replay') return withIdempotencyEnvelope(claim.result, key, true);
+    if (claim.kind === 'run') break;
+    const remaining = deadline - clock();
+    if (remaining <= 0) {
+      throw coordinationError('E-IDEMPOTENCY-PENDING', `the first ${call.tool} call with idempotency key '${key}' is still running; retry in a moment`, { tool: call.tool, idempotency_key: key });
+    }
+    await engine.waitForChange(seq, { timeoutMs: Math.min(remaining, 1000) });
+  }
+  let result: R;
+  try {
+    result = await fn();
+  } catch (err) {
+    await engine.write((tx) => tx.run('DELETE FROM idempotency_keys WHERE tool = ? AND key = ? AND result = ?', [call.tool, key, pendingResult]));
+    throw err;
+  }
+  await engine.write((tx) => tx.run('UPDATE idempotency_keys SET result = ? WHERE tool = ? AND key = ?', [JSON.stringify(result), call.tool, key]));
+  return withIdempotencyEnvelope(result, key, false);
 }

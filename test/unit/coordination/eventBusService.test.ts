@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { BlackboardService } from '../../../src/core/coordination/blackboardService';
 import { EventBusService } from '../../../src/core/coordination/eventBusService';
 import { GraphService } from '../../../src/core/coordination/graphService';
-import { runIdempotent } from '../../../src/core/coordination/idempotencyRuns';
+import { runIdempotent, runIdempotentOutside } from '../../../src/core/coordination/idempotencyRuns';
 import { isCoordinationError } from '../../../src/core/coordination/coordinationErrors';
 import { engineCases } from '../store/engines/engineKit';
 
@@ -91,6 +91,32 @@ for (const engineCase of engineCases) {
       assert.equal(latest.graph.graph_version, 4);
       const replays = await new EventBusService(engines[1]).page({ fromSeq: 0, limit: 100, waitMs: 0, filter: { kinds: ['graph_batch_mutate_replayed'] } });
       assert.equal(replays.events.length, 4, 'each replay left a *_replayed event');
+    } finally {
+      await ledger.dispose();
+    }
+  });
+  test(`idempotent work outside a transaction on ${engineCase.name}: the key is reserved, a racing call waits and replays, a failure frees the key`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engines = [await ledger.open(), await ledger.open()];
+      let runs = 0;
+      // Stands for starting a process: slow, and outside any transaction.
+      const work = async (): Promise<{ started: number }> => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 300));
+        return { started: runs };
+      };
+      const call = { tool: 'child_create', key: 'k1', args: { command: 'x' } };
+      const results = await Promise.all(engines.map((engine) => runIdempotentOutside(engine, Date.now, call, work)));
+      assert.equal(runs, 1, 'one change for one key');
+      assert.deepEqual(results.map((r) => r.idempotent).sort(), [false, true]);
+      assert.deepEqual(results[0].started, results[1].started, 'the same answer');
+      await assert.rejects(runIdempotentOutside(engines[0], Date.now, { ...call, args: { command: 'y' } }, work), /other arguments/);
+      const failing = { tool: 'child_create', key: 'k2', args: {} };
+      await assert.rejects(runIdempotentOutside(engines[0], Date.now, failing, async () => Promise.reject(new Error('could not start'))), /could not start/);
+      const retried = await runIdempotentOutside(engines[1], Date.now, failing, work);
+      assert.equal(retried.idempotent, false, 'a failed first call left the key free');
+      assert.equal(runs, 2);
     } finally {
       await ledger.dispose();
     }

@@ -1,5 +1,5 @@
 import { childSpawnCodexInput, childSpawnCodexOutput } from '../../../core/children/childContracts';
-import { opIdFor, runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import { opIdFor, runIdempotentOutside } from '../../../core/coordination/idempotencyRuns';
 import { defineTool } from '../../toolDefinition';
 
 export const childSpawnCodexTool = defineTool({
@@ -12,6 +12,6 @@ export const childSpawnCodexTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async (args, { services }) => {
     const opId = opIdFor(args);
-    return runIdempotent(services.engine, Date.now, { tool: 'child_spawn_codex', key: args.idempotency_key, args }, () => services.children.spawnCodex(args, opId));
+    return runIdempotentOutside(services.engine, Date.now, { tool: 'child_spawn_codex', key: args.idempotency_key, args }, () => services.children.spawnCodex(args, opId));
   },
 });

@@ -1,5 +1,5 @@
 import { cnpAnnounceInput, cnpAnnounceResult } from '../../../../core/scheduling/contractNetContracts';
-import { runIdempotent } from '../../../../core/coordination/idempotencyRuns';
+import { runIdempotentOutside } from '../../../../core/coordination/idempotencyRuns';
 import { defineTool } from '../../../toolDefinition';
 
 export const cnpAnnounceTool = defineTool({
@@ -12,6 +12,6 @@ export const cnpAnnounceTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services }) => {
     const { idempotency_key: key, ...rest } = args;
-    return runIdempotent(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, () => services.scheduling.contractNet.announce(args));
+    return runIdempotentOutside(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, () => services.scheduling.contractNet.announce(args));
   },
 });
