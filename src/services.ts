@@ -227,7 +227,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     logs: logReader,
     workspace: paths.workspace,
     childrenDir: path.join(paths.dataDir, 'children'),
-    env: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    env: () => childEnv(where, options),
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },
     ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),
@@ -303,10 +303,21 @@ function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: Servic
   const cli = path.join(__dirname, 'cli.js');
   if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
   const args = [cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
-  // A database URL is never an argument: the child inherits AGENT_LEDGER_DB from this process.
   if (dbFile) args.push('--db', paths.dbPath);
   if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
-  return { name: 'agent-ledger', command: process.execPath, args };
+  // A database URL (and its password) is never an argument nor written in a configuration: the
+  // child has it in its environment (childEnv) and passes it on to the server by name.
+  const forwardEnv = dbFile || options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined ? [] : databaseVariables.filter((name) => name === 'AGENT_LEDGER_DB' || process.env[name] !== undefined);
+  return { name: 'agent-ledger', command: process.execPath, args, forwardEnv };
+}
+
+const databaseVariables = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'];
+
+/** A child runtime's environment: this process's, with the database URL given by `--db` when it is a server's. */
+function childEnv(location: LedgerLocation, options: ServiceOptions): Record<string, string> {
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  if (location.kind === 'postgres' && options.dbPath !== undefined) env.AGENT_LEDGER_DB = options.dbPath;
+  return env;
 }
 
 /** AGENT_LEDGER_DB_RETRY_MS: how long a PostgreSQL call keeps retrying while the server is out of reach (default 15 s). */
