@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { ledgerEnv } from '../helpers/testLedger';
 import { connect, cliPath } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
 import type { Action } from './pipelineDriver';
@@ -11,7 +12,7 @@ const repoFiles = { 'package.json': '{"scripts":{"build":"tsc -p .","test":"node
 /** The CLI in another process, without blocking this one's event loop (the wait runs meanwhile). */
 function cliAsync(repo: string, ...args: string[]): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args, '--workspace', repo], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [cliPath, ...args, '--workspace', repo], { stdio: 'ignore', env: ledgerEnv(repo) });
     child.on('close', resolve);
   });
 }

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { testStore } from '../helpers/testLedger';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
@@ -29,7 +30,7 @@ test('runner API: health_check, list_active_projects_with_agents and should_star
     const health = await c.call<Record<string, unknown>>('health_check');
     assert.deepEqual(Object.keys(health).sort(), ['status', 'store', 'timestamp', 'version']);
     assert.equal(health.status, 'ok');
-    assert.equal(health.store, 'embedded');
+    assert.equal(health.store, testStore, 'the store this suite runs on');
     assert.ok(!Number.isNaN(Date.parse(String(health.timestamp))));
 
     const active = await c.call<{ success: true; projects: { project_id: string; project_name: string; working_directory: string; agents: string[] }[] }>('list_active_projects_with_agents');

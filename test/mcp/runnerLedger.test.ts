@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import type { FakeScript } from '../helpers/fakeAgents';
 import { fakeAgents } from '../helpers/fakeAgents';
 import { cliPath } from '../helpers/mcpClient';
+import { ledgerEnv } from '../helpers/testLedger';
 import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
 import { createServices } from '../../src/services';
 import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
@@ -21,7 +22,7 @@ const projectId = { $prompt: 'project_id' };
 
 /** Runs `agent-ledger runner --once --json` in `repo` with the fakes on PATH; resolves with its events. */
 function runOnce(repo: string, env: Record<string, string>): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 90_000 });
+  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
   const events = r.stdout
     .split('\n')
     .filter(Boolean)
@@ -127,7 +128,10 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
 
 test('the runner’s one-read decisions for every pair are exactly should_start’s, pair by pair', async () => {
   const { repo, c } = await pmWorld();
-  const services = await createServices({ workspace: repo });
+  // In this process too, the ledger the suite runs on (PostgreSQL under npm run test:pg).
+  const saved = { ...process.env };
+  Object.assign(process.env, ledgerEnv(repo));
+  const services = await createServices({ workspace: repo, dbPath: process.env.AGENT_LEDGER_DB });
   try {
     await runningTask(c, 'Web work', 'coder', 'web');
     await runningTask(c, 'Api work', 'coder', 'api');
@@ -147,7 +151,9 @@ test('the runner’s one-read decisions for every pair are exactly should_start�
       ],
     );
   } finally {
-    services.dispose();
+    await services.dispose();
+    for (const key of Object.keys(process.env)) if (saved[key] === undefined) delete process.env[key];
+    Object.assign(process.env, saved);
     await c.close();
   }
 });
