@@ -140,7 +140,7 @@ export class Runner {
       try {
         await this.poll();
       } catch (err) {
-        this._onDidChange.fire({ kind: 'error', message: err instanceof Error ? err.message : String(err) });
+        this._onDidChange.fire({ kind: 'error', message: messageOf(err) });
       }
       if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
     };
