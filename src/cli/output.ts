@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { LedgerError, exitCodeOf as ledgerExitCode, storeReasonOf } from '../core/errors';
+import { LedgerError, exitCodeOf as ledgerExitCode, storeReasonOf, errorMessage } from '../core/errors';
 import { formatDurationCompact } from '../core/format';
 import { sgr, toTerminal, visibleBlock, visibleWidth } from './terminalText';
 
@@ -54,10 +54,10 @@ export function reportError(err: unknown, json: boolean): number {
   if (err instanceof CommanderError) return code; // commander already printed its message
   if (json) {
     // A store failure shows its own reason (`damaged`, `badLocation`…) as the CLI always did.
-    const error = LedgerError.is(err) ? { ...err.toJSON(), reason: storeReasonOf(err) ?? err.code } : { reason: 'InternalError', message: err instanceof Error ? err.message : String(err) };
+    const error = LedgerError.is(err) ? { ...err.toJSON(), reason: storeReasonOf(err) ?? err.code } : { reason: 'InternalError', message: errorMessage(err) };
     process.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
-    printErrorLines([`${style.red('error:')} ${visibleBlock(err instanceof Error ? err.message : String(err))}`]);
+    printErrorLines([`${style.red('error:')} ${visibleBlock(errorMessage(err))}`]);
     if (!LedgerError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) printErrorLines([visibleBlock(err.stack)]);
   }
   return code;

@@ -96,3 +96,8 @@ export function validationError(message: string, data?: Record<string, unknown>)
 export function stateError(message: string, data?: Record<string, unknown>): LedgerError {
   return new LedgerError('InvalidStatus', message, data);
 }
+
+/** The message of anything thrown: an Error's message, anything else as a string. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -8,6 +8,7 @@ import { toolFamilies } from './catalog';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
+import { errorMessage } from '../core/errors';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -48,7 +49,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment() });
   // The retention rule of the events log: once now, then every few minutes (the timer never keeps the process up).
-  const prune = (): void => void services.eventBus.prune().catch((err: unknown) => log(`event retention: ${err instanceof Error ? err.message : String(err)}`));
+  const prune = (): void => void services.eventBus.prune().catch((err: unknown) => log(`event retention: ${errorMessage(err)}`));
   prune();
   const pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
@@ -60,7 +61,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       await Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
       clearInterval(pruneTimer);
       dispose();
-      await services.dispose().catch((err: unknown) => log(`closing the ledger failed: ${err instanceof Error ? err.message : String(err)}`));
+      await services.dispose().catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
     })());
   server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);

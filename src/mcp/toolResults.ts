@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { LedgerError } from '../core/errors';
+import { LedgerError, errorMessage } from '../core/errors';
 
 /** A successful call: the result as structured content and the same JSON as text. */
 export function okResult(value: unknown): CallToolResult {
@@ -20,6 +20,6 @@ export function errorResult(err: unknown): CallToolResult {
 export function toLedgerError(err: unknown): LedgerError {
   if (LedgerError.is(err)) return err;
   console.error('[agent-ledger] unexpected error in a tool call:', err);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new LedgerError('InternalError', `internal error: ${message}`);
 }

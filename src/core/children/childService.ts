@@ -16,6 +16,7 @@ import type { ChildRow, Correlation } from './childStore';
 import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, markExited, markFailed, markStarted, updateManifest } from './childStore';
 import { childView, correlationOf, workdirOf } from './childView';
 import { reconcileForeign, stopForeignChild } from './childReconcile';
+import { errorMessage } from '../errors';
 
 export interface ChildServiceOptions {
   engine: LedgerEngine;
@@ -282,7 +283,7 @@ export class ChildService {
       this.exitWrites.set(l.childId, started.exited.then((exit) => this.recordExit(row, exit)));
       await this.o.engine.write((tx) => markStarted(tx, row, started.pid, Date.parse(started.record.startedAt), this.o.clock()));
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       await this.o.engine.write((tx) => markFailed(tx, row, message, this.o.clock()));
       throw err;
     }

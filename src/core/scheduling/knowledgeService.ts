@@ -8,6 +8,7 @@ import type { TaskFacts } from './knowledgeExtractors';
 import { suggestPlan } from './planSuggestion';
 import type { PlanSuggestion, SuggestContext } from './planSuggestion';
 import type { KgExportResult, KgInsertResult, KgQueryResult } from './knowledgeContracts';
+import { errorMessage } from '../errors';
 
 /**
  * The knowledge graph over the asynchronous store port (kg_triples, migration v11). Triples
@@ -92,7 +93,7 @@ export class KnowledgeService {
    * may not write (read-only) still answers from the triples already stored.
    */
   private async catchUp(): Promise<void> {
-    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add finished workflows to the knowledge graph:', err instanceof Error ? err.message : err));
+    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add finished workflows to the knowledge graph:', errorMessage(err)));
   }
 
   /** Turns finished workflows that are new or changed since they were last fed into triples; how many were fed. */

@@ -5,6 +5,7 @@ import { noteFieldChange } from './contractNetWatcherStore';
 import { KnowledgeService } from './knowledgeService';
 import { StigmergyService } from './stigmergyService';
 import type { StigmergyOptions } from './stigmergyService';
+import { errorMessage } from '../errors';
 
 /**
  * Who takes which task: the stigmergy field (where agents are working now), contract-net
@@ -50,5 +51,5 @@ export function createSchedulingServices(
 }
 
 function report(what: string, taskId: number): (err: unknown) => void {
-  return (err) => console.error(`[agent-ledger] could not ${what} task-${taskId}:`, err instanceof Error ? err.message : err);
+  return (err) => console.error(`[agent-ledger] could not ${what} task-${taskId}:`, errorMessage(err));
 }

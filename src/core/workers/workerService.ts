@@ -15,6 +15,7 @@ import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
 import type { WorkerCommandInput, WorkerCommandResult } from './workerContracts';
+import { errorMessage } from '../errors';
 
 export interface WorkerDeps {
   db: LedgerEngine;
@@ -122,7 +123,7 @@ export class WorkerService {
   /** The worktree could not be prepared: the session ends failed, with the reason, so it does not block the next try. */
   private async failSession(sessionId: number, taskId: number, startedAt: string, err: unknown): Promise<void> {
     const now = iso(this.d.clock.now());
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     await this.d.db.write(async (tx) => {
       await endSessionRow(tx, sessionId, { status: 'failed', exitCode: null, signal: null, dodResult: null, artifacts: [], error: { type: 'unknown', message: `worktree not prepared: ${message}` }, endedAt: now, durationSeconds: 0 });
       await appendEvent(tx, { ts: now, kind: 'session.ended', taskId, entity: 'session', entityId: String(sessionId), payload: { status: 'failed', startedAt, error: message } });

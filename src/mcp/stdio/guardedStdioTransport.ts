@@ -5,6 +5,7 @@ import { LineFramer } from './lineFramer';
 import type { Frame } from './lineFramer';
 import { checkFrame } from './checkMessage';
 import type { FrameLimits, Refusal } from './checkMessage';
+import { errorMessage } from '../../core/errors';
 
 /**
  * The MCP stdio transport, with its framing in our hands. The SDK's StdioServerTransport closes
@@ -80,7 +81,7 @@ export class GuardedStdioTransport implements Transport {
     try {
       this.onmessage?.(checked.message);
     } catch (err) {
-      this.log(`handling a message failed: ${JSON.stringify(err instanceof Error ? err.message : String(err))}`);
+      this.log(`handling a message failed: ${JSON.stringify(errorMessage(err))}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import { oneLine } from '../embedded/sqliteErrors';
 import { StoreError } from '../errors';
 import { scrub } from '../location';
+import { errorMessage } from '../../core/errors';
 
 /**
  * What a failure from the driver or the server means for the engine:
@@ -55,7 +56,7 @@ export function isRetryable(failure: PgFailure): boolean {
 export function pgStoreError(err: unknown, where: string, password: string | undefined, sql?: string): StoreError {
   if (err instanceof StoreError) return err;
   const failure = classifyPgError(err);
-  const said = scrub(err instanceof Error ? err.message : String(err), password);
+  const said = scrub(errorMessage(err), password);
   const statement = sql ? ` (in: ${oneLine(sql)})` : '';
   switch (failure) {
     case 'connection':

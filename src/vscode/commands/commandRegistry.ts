@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isLedgerError, isStoreError } from '../ledger/loadDomain';
 import type { CommandId } from './commandIds';
+import { errorMessage } from '../../core/errors';
 
 // Command arguments come from VS Code (tree nodes, URIs, JSON from webviews and tests).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,7 +32,7 @@ export function reportError(id: string, err: unknown, log: vscode.LogOutputChann
     return;
   }
   log.error(`${id} failed:`, err instanceof Error ? err : String(err));
-  const message = isStoreError(err) ? `Agent Ledger: the ledger store is unavailable: ${(err as Error).message}` : `Agent Ledger: ${err instanceof Error ? err.message : String(err)}`;
+  const message = isStoreError(err) ? `Agent Ledger: the ledger store is unavailable: ${(err as Error).message}` : `Agent Ledger: ${errorMessage(err)}`;
   void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
     if (choice) log.show(true);
   });

@@ -8,6 +8,7 @@ import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { PipelineWatcher, FolderPipelineChange } from '../views/pipelines/pipelineWatcher';
 import { checkpointTitle } from '../views/pipelines/pipelineText';
+import { errorMessage } from '../../core/errors';
 
 /** At most this many notifications at once; the rest are summed up in one. */
 const maxPerBurst = 3;
@@ -52,7 +53,7 @@ export class PipelineNotifier extends Disposable {
         });
       }
     } catch (err) {
-      this.log.warn(`[${ledger.name}] reading the waiting pipelines failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`[${ledger.name}] reading the waiting pipelines failed: ${errorMessage(err)}`);
     }
   }
 

@@ -3,6 +3,7 @@ import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { describeTree } from './describeTree';
+import { errorMessage } from '../../core/errors';
 
 /** The top level of a view in a multi-root workspace: one node per folder with a ledger. */
 export interface FolderNode {
@@ -111,7 +112,7 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
     // A store that cannot be opened (corrupt, written by a newer version) must not look empty.
     const failed = ledgers.filter((l) => l.state === 'failed');
     this.view.message = failed.length
-      ? `Could not open the ledger of ${failed.map((l) => l.name).join(', ')}: ${failed.map((l) => (l.error instanceof Error ? l.error.message : String(l.error))).join('; ')}`
+      ? `Could not open the ledger of ${failed.map((l) => l.name).join(', ')}: ${failed.map((l) => errorMessage(l.error)).join('; ')}`
       : undefined;
     return result;
   }

@@ -7,6 +7,7 @@ import { LedgerTreeView } from '../ledgerTreeView';
 import { coalesced } from '../../coalesced';
 import { entryFacts, entryItem, factItem, namespaceItem, namespaceNodes } from './blackboardItems';
 import type { BlackboardNode, EntryNode } from './blackboardItems';
+import { errorMessage } from '../../../core/errors';
 
 /** How many entries of a folder the view lists (most recently updated first). */
 const listed = 1000;
@@ -25,7 +26,7 @@ export class BlackboardView extends LedgerTreeView<BlackboardNode> {
     super(Views.Blackboard, registry, log);
     this.reload = coalesced(
       () => this.read(),
-      (err) => this.log.warn(`blackboard: reading failed: ${err instanceof Error ? err.message : String(err)}`),
+      (err) => this.log.warn(`blackboard: reading failed: ${errorMessage(err)}`),
     );
     this._register(registry.onDidChange(() => this.reload()));
     this._register({ dispose: () => clearTimeout(this.expiry) });

@@ -8,6 +8,7 @@ import { phaseItem, pipelineItem, pipelineTaskItem } from './pipelineItems';
 import type { PhaseNode, PipelineNode, PipelinesNode, PipelineTaskNode } from './pipelineItems';
 import type { PipelineWatcher } from './pipelineWatcher';
 import { plural } from '../../../core/format';
+import { errorMessage } from '../../../core/errors';
 
 /** The view lists this many pipelines per folder (those waiting for a person come first). */
 const listed = 100;
@@ -69,7 +70,7 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
       try {
         count += (await ledger.services?.pipelines.list({ status: 'awaiting_human', limit: 1 }))?.total ?? 0;
       } catch (err) {
-        this.log.warn(`[${ledger.name}] counting the waiting pipelines failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`[${ledger.name}] counting the waiting pipelines failed: ${errorMessage(err)}`);
       }
     }
     if (count === this._badge) return;

@@ -7,6 +7,7 @@ import type { FolderLedger } from '../../ledger/folderLedger';
 import { isLedgerError } from '../../ledger/loadDomain';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { coalesced } from '../../coalesced';
+import { errorMessage } from '../../../core/errors';
 
 /** What the webview measured of its first render of a model (tests and the log read it). */
 export interface BoardPaint {
@@ -37,7 +38,7 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     this.update = coalesced(
       () => this.load(),
       (err) => {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         this.log.warn(`board refresh failed: ${message}`);
         this.post({ type: 'error', message });
       },

@@ -5,6 +5,7 @@ import type { FolderLedger } from '../../ledger/folderLedger';
 import type { PipelineTarget } from '../../views/pipelines/pipelineDecisions';
 import type { PipelineWatcher } from '../../views/pipelines/pipelineWatcher';
 import { PipelinePanel } from './pipelinePanel';
+import { errorMessage } from '../../../core/errors';
 
 /**
  * The open pipeline panels: one per pipeline (opening it again reveals it), each re-read when one
@@ -23,7 +24,7 @@ export class PipelinePanels extends Disposable {
       watcher.onDidChange(({ ledger, change }) => {
         for (const panel of this.panels.values()) {
           if (panel.ledger !== ledger || (change && !change.workspaces.includes(panel.workspace))) continue;
-          panel.update().catch((err) => this.log.warn(`pipeline panel refresh failed: ${err instanceof Error ? err.message : String(err)}`));
+          panel.update().catch((err) => this.log.warn(`pipeline panel refresh failed: ${errorMessage(err)}`));
         }
       }),
     );

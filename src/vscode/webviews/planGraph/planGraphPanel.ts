@@ -7,6 +7,7 @@ import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { coalesced } from '../../coalesced';
+import { errorMessage } from '../../../core/errors';
 
 /** A workflow's plan drawn as a DAG (tasks and depends_on edges), with live task states. */
 export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanGraphWebviewMessage> {
@@ -24,7 +25,7 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
     this.update = coalesced(
       () => this.load(),
       (err) => {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         this.log.warn(`plan graph refresh failed: ${message}`);
         this.post({ type: 'error', message });
       },

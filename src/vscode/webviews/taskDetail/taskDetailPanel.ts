@@ -9,6 +9,7 @@ import { openTaskFileDiff } from '../../diff/snapshotDiff';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { measureLiveFiles, taskDetailModel } from './taskDetailModel';
+import { errorMessage } from '../../../core/errors';
 
 /** The target other commands take: the folder's path and the task's id (JSON-safe, unlike a tree node). */
 export interface TaskTarget {
@@ -86,7 +87,7 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
       try {
         this.liveFiles = await measureLiveFiles(services, this.taskId);
       } catch (err) {
-        this.log.warn(`measuring the files of ${taskKey(this.taskId)} failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.warn(`measuring the files of ${taskKey(this.taskId)} failed: ${errorMessage(err)}`);
       } finally {
         this.post({ type: 'busy', busy: false });
       }

@@ -5,6 +5,7 @@ import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
 import { TaskDetailPanel } from './taskDetailPanel';
 import type { TaskTarget } from './taskDetailPanel';
+import { errorMessage } from '../../../core/errors';
 
 /**
  * The open task detail panels: one per task (opening it again reveals it), each refreshed when
@@ -22,7 +23,7 @@ export class TaskDetailPanels extends Disposable {
     this._register(
       registry.onDidChange((e) => {
         for (const panel of this.panels.values()) {
-          if (panel.ledger === e.ledger) panel.update().catch((err) => this.log.warn(`task detail refresh failed: ${err instanceof Error ? err.message : String(err)}`));
+          if (panel.ledger === e.ledger) panel.update().catch((err) => this.log.warn(`task detail refresh failed: ${errorMessage(err)}`));
         }
       }),
     );
