@@ -49,6 +49,7 @@ import { workflowReport } from './core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
 import { BoardQueries } from './core/board/boardQueries';
+import { ledgerFolder, localFolders, storeFilesExclude, storeFilesOf, storeImageName } from './core/ledgerFiles';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -66,12 +67,12 @@ export interface LedgerPaths {
 
 export function ledgerPaths(workspace: string, dbPath?: string, worktreesDir?: string): LedgerPaths {
   const ws = path.resolve(workspace);
-  const dataDir = path.join(ws, '.agent-ledger');
+  const dataDir = path.join(ws, ledgerFolder);
   return {
     workspace: ws,
     dataDir,
-    dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, 'ledger.db'),
-    worktreesDir: worktreesDir ? workspaceWorktreesDir(worktreesDir, ws) : path.join(dataDir, 'worktrees'),
+    dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, storeImageName),
+    worktreesDir: worktreesDir ? workspaceWorktreesDir(worktreesDir, ws) : path.join(dataDir, localFolders.worktrees),
   };
 }
 
@@ -83,12 +84,11 @@ export function ledgerPaths(workspace: string, dbPath?: string, worktreesDir?: s
 function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
   if (explicitDb) return;
   confinedPath(paths.workspace, paths.dataDir);
-  const base = paths.dbPath.replace(/\.db$/, '');
-  for (const file of [paths.dbPath, `${base}.journal`, `${base}.lock`]) confinedPath(paths.workspace, file);
+  for (const file of Object.values(storeFilesOf(paths.dbPath))) confinedPath(paths.workspace, file);
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = ['.agent-ledger/ledger.*', '.agent-ledger/worktrees/', '.agent-ledger/snapshots/', '.agent-ledger/runs/', '.agent-ledger/children/'];
+export const excludedFromGit = [storeFilesExclude, ...Object.values(localFolders).map((folder) => `${ledgerFolder}/${folder}/`)];
 
 export interface ServiceOptions {
   workspace: string;
@@ -199,7 +199,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   }
   let truth: Promise<WorkspaceTruth> | undefined;
   const getTruth = (): Promise<WorkspaceTruth> => {
-    truth ??= openWorkspaceTruth(paths.workspace, path.join(paths.dataDir, 'snapshots'));
+    truth ??= openWorkspaceTruth(paths.workspace, path.join(paths.dataDir, localFolders.snapshots));
     truth.catch(() => (truth = undefined));
     return truth;
   };
@@ -226,7 +226,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     supervisor: new ProcessSupervisor(),
     logs: logReader,
     workspace: paths.workspace,
-    childrenDir: path.join(paths.dataDir, 'children'),
+    childrenDir: path.join(paths.dataDir, localFolders.children),
     env: () => childEnv(where, options),
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },

@@ -9,6 +9,7 @@ import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import ignore from 'ignore';
 import type { FileChanges, RenamedFile } from '../core/ports';
+import { ledgerFolder } from '../core/ledgerFiles';
 
 /** `[md5, size, mtimeMs]`: arrays keep a 100,000-file manifest compact. */
 export type ManifestEntry = [md5: string, size: number, mtimeMs: number];
@@ -28,7 +29,7 @@ export interface Manifest {
 /** Reads a file (or a symlink's target text) and returns its MD5 in hex. */
 export type HashFile = (absolutePath: string, isSymlink: boolean) => Promise<string>;
 
-const skippedNames = new Set(['.git', 'node_modules', '.agent-ledger']);
+const skippedNames = new Set(['.git', 'node_modules', ledgerFolder]);
 
 /**
  * A file modified this close to the previous scan may have changed again within the clock's

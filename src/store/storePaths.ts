@@ -1,3 +1,5 @@
+import { storeFilesOf } from '../core/ledgerFiles';
+
 /** The files of one store: the image, its journal and the lock, side by side. */
 export interface StorePaths {
   image: string;
@@ -10,7 +12,6 @@ export interface StorePaths {
 }
 
 export function storePaths(dbPath: string): StorePaths {
-  const base = dbPath.replace(/\.db$/, '');
-  const journal = `${base}.journal`;
-  return { image: dbPath, journal, lock: `${base}.lock`, prevImage: `${dbPath}.prev`, prevJournal: `${journal}.prev` };
+  const files = storeFilesOf(dbPath);
+  return { ...files, prevImage: `${files.image}.prev`, prevJournal: `${files.journal}.prev` };
 }

@@ -10,6 +10,7 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, reportError } from '../output';
 import { resolveWorkspace } from '../withServices';
 import { formatCheck, formatRepair } from './dbFormat';
+import { ledgerFolder, storeImageName } from '../../core/ledgerFiles';
 
 /** Exit code of `db check` when it finds damage, and of `db repair` when something could not be recovered. */
 export const DAMAGE_EXIT = 4;
@@ -94,7 +95,7 @@ function admin(): Promise<typeof DbAdmin> {
 
 /** `--db` or the workspace's embedded ledger. */
 function ledgerOf(o: CommonOptions): string {
-  return o.db ?? path.join(resolveWorkspace(o.workspace), '.agent-ledger', 'ledger.db');
+  return o.db ?? path.join(resolveWorkspace(o.workspace), ledgerFolder, storeImageName);
 }
 
 /** `db check|repair` read the embedded store's files; a server keeps its own. */

@@ -11,9 +11,8 @@ import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
 import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
 import type { AgentListResult, AgentSummary } from './agentContracts';
+import { agentsFolder } from '../ledgerFiles';
 
-/** Where agent definitions live, relative to the workspace (committed with the project). */
-export const agentsFolder = '.agent-ledger/agents';
 
 /**
  * The agent definitions of a workspace. The files are the truth and are read again whenever

@@ -2,9 +2,6 @@
 export const memoryStatuses = ['draft', 'active', 'archived'] as const;
 export type MemoryStatus = (typeof memoryStatuses)[number];
 
-/** Where entries live, relative to the workspace: `<folder>/<category>/<id>.md`. */
-export const memoryFolder = '.agent-ledger/memory';
-
 export interface MemoryEntry {
   id: string;
   category: string;

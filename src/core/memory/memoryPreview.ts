@@ -1,5 +1,5 @@
 import type { MemoryPreview, MemorySummary } from './memoryContracts';
-import { memoryFolder } from './memoryModel';
+import { memoryFolder } from '../ledgerFiles';
 
 /**
  * The context given to agents (seed 002's memory preview and project://memory): a summary

@@ -1,4 +1,4 @@
-import { memoryFolder } from '../../core/memory/memoryModel';
+import { memoryFolder } from '../../core/ledgerFiles';
 import type { FixedResourceDefinition } from './resourceDefinition';
 
 /** `project://memory`: the Memory Bank context given to agents, the same text as memory_preview. */

@@ -12,6 +12,7 @@ import { Runner } from '../../core/runtime/runner/runner';
 import type { Services } from '../../services';
 import { launchClient, readRunUsage } from '../clients/launchClient';
 import { ProcessSupervisor } from '../processSupervisor';
+import { localFolders } from '../../core/ledgerFiles';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -34,7 +35,7 @@ export interface LedgerRunner {
 
 /** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
 export function runLogDir(services: Services): string {
-  return path.join(services.paths.dataDir, 'runs');
+  return path.join(services.paths.dataDir, localFolders.runs);
 }
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {

@@ -8,6 +8,7 @@ import type { TaskTreeQueries } from '../../core/tasks/taskTree';
 import { Disposable } from '../lifecycle';
 import { loadDomain } from './loadDomain';
 import { worktreesDirSetting } from '../worktreesSetting';
+import { ledgerFolder, storeFilesGlob, storeFilesOf, storeImageName } from '../../core/ledgerFiles';
 
 export type LedgerState = 'absent' | 'opening' | 'open' | 'failed';
 
@@ -41,7 +42,7 @@ export class FolderLedger extends Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.agent-ledger/ledger.{db,journal}')));
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, storeFilesGlob)));
     this._register(watcher.onDidCreate(() => void this.open({ retry: true })));
     // A checkpoint renames files in place; only a store that is really gone closes the ledger.
     this._register(watcher.onDidDelete(() => setTimeout(() => this.closeIfGone(), 500)));
@@ -76,8 +77,8 @@ export class FolderLedger extends Disposable {
   /** Whether this folder holds a ledger on disk (cheap: two stats). */
   exists(): boolean {
     if (this.folder.uri.scheme !== 'file') return false;
-    const dir = path.join(this.root, '.agent-ledger');
-    return existsSync(path.join(dir, 'ledger.journal')) || existsSync(path.join(dir, 'ledger.db'));
+    const files = storeFilesOf(path.join(this.root, ledgerFolder, storeImageName));
+    return existsSync(files.journal) || existsSync(files.image);
   }
 
   /**

@@ -4,13 +4,14 @@ import { LedgerError } from '../../errors';
 import { confinedPath } from '../../files/confinedPath';
 import type { FlowTemplate } from '../engine/flowTemplate';
 import { parseFlow } from '../engine/flowTemplate';
+import { ledgerFolder } from '../../ledgerFiles';
 
 /**
  * The flow template and agent instruction files a pipeline uses: the defaults shipped in
  * `resources/pipeline/`, each overridable per repository in `.agent-ledger/pipeline/`
  * (`flow.yaml`, `agents/<name>.md`). Files are re-read only when they change.
  */
-export const OVERRIDE_DIR = path.join('.agent-ledger', 'pipeline');
+export const OVERRIDE_DIR = path.join(ledgerFolder, 'pipeline');
 
 interface Cached<T> {
   key: string;

@@ -6,6 +6,7 @@ import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
 import { LedgerTreeView } from '../ledgerTreeView';
 import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentItems';
 import type { AgentNode, AgentProblemNode, AgentsNode, SessionNode } from './agentItems';
+import { agentsFolder } from '../../../core/ledgerFiles';
 
 /** How many ended sessions an agent shows besides its running ones. */
 const recentSessions = 10;
@@ -13,13 +14,13 @@ const recentSessions = 10;
 /**
  * The Agents & Sessions view: agent → its running and recent sessions, of every folder's ledger.
  * Sessions come from the store (live, whichever process started or ended them); definitions from
- * `.agent-ledger/agents/` (core's agentsFolder, spelled out here to keep YAML out of activation),
+ * `.agent-ledger/agents/` (agentsFolder of core/ledgerFiles.ts, which keeps YAML out of activation),
  * which the view also watches so an edited definition shows at once.
  */
 export class AgentsView extends LedgerTreeView<AgentsNode> {
   constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
     super(Views.Agents, registry, log);
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.agent-ledger/agents/*'));
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${agentsFolder}/*`));
     this._register(watcher.onDidCreate(() => this.refresh()));
     this._register(watcher.onDidChange(() => this.refresh()));
     this._register(watcher.onDidDelete(() => this.refresh()));
