@@ -1,8 +1,7 @@
 import { bbBatchSetInput, bbBatchSetOutput } from '../../../core/coordination/blackboardContracts';
-import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
 import { fullCorrelationOf } from './correlation';
-import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
+import { idempotentChange } from './idempotentChange';
 
 export const bbBatchSetTool = defineTool({
   name: 'bb_batch_set',
@@ -11,17 +10,8 @@ export const bbBatchSetTool = defineTool({
   input: bbBatchSetInput,
   output: bbBatchSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services, features }) => {
+  handler: (args, ctx) => {
     const correlation = fullCorrelationOf(args);
-    return {
-      op_id: correlation.op_id,
-      ...(await runIdempotent(
-        services.engine,
-        Date.now,
-        { tool: 'bb_batch_set', key: args.idempotency_key, args, correlation },
-        async (tx) => ({ entries: await services.blackboard.setManyInTransaction(tx, args.entries, correlation) }),
-        idempotencySettings(features),
-      )),
-    };
+    return idempotentChange('bb_batch_set', args, correlation, ctx, async (tx) => ({ entries: await ctx.services.blackboard.setManyInTransaction(tx, args.entries, correlation) }));
   },
 });

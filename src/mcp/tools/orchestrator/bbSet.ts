@@ -1,8 +1,7 @@
 import { bbSetInput, bbSetOutput } from '../../../core/coordination/blackboardContracts';
-import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
 import { fullCorrelationOf } from './correlation';
-import { idempotencySettings } from '../../features';
 import { defineTool } from '../../toolDefinition';
+import { idempotentChange } from './idempotentChange';
 
 export const bbSetTool = defineTool({
   name: 'bb_set',
@@ -12,17 +11,8 @@ export const bbSetTool = defineTool({
   input: bbSetInput,
   output: bbSetOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services, features }) => {
+  handler: (args, ctx) => {
     const correlation = fullCorrelationOf(args);
-    return {
-      op_id: correlation.op_id,
-      ...(await runIdempotent(
-        services.engine,
-        Date.now,
-        { tool: 'bb_set', key: args.idempotency_key, args, correlation },
-        (tx) => services.blackboard.setInTransaction(tx, { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }, correlation),
-        idempotencySettings(features),
-      )),
-    };
+    return idempotentChange('bb_set', args, correlation, ctx, (tx) => ctx.services.blackboard.setInTransaction(tx, { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }, correlation));
   },
 });

@@ -1,7 +1,6 @@
 import { graphBatchMutateInput, graphBatchMutateOutput } from '../../../core/coordination/graphContracts';
-import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
 import { defineTool } from '../../toolDefinition';
-import { idempotencySettings } from '../../features';
+import { idempotentChange } from './idempotentChange';
 import { correlationOf } from './correlation';
 
 export const graphBatchMutateTool = defineTool({
@@ -12,18 +11,9 @@ export const graphBatchMutateTool = defineTool({
   input: graphBatchMutateInput,
   output: graphBatchMutateOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services, features }) => {
+  handler: (args, ctx) => {
     const correlation = correlationOf(args, args.graph_id);
-    return {
-      op_id: correlation.op_id,
-      ...(await runIdempotent(
-        services.engine,
-        Date.now,
-        { tool: 'graph_batch_mutate', key: args.idempotency_key, args, correlation },
-        (tx) => services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }),
-        idempotencySettings(features),
-      )),
-    };
+    return idempotentChange('graph_batch_mutate', args, correlation, ctx, (tx) => ctx.services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }));
   },
 });
 

@@ -1,7 +1,6 @@
 import { graphPatchInput, graphPatchOutput } from '../../../core/coordination/graphToolContracts';
-import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
 import { defineTool } from '../../toolDefinition';
-import { idempotencySettings } from '../../features';
+import { idempotentChange } from './idempotentChange';
 import { correlationOf } from './correlation';
 
 export const graphPatchTool = defineTool({
@@ -12,26 +11,19 @@ export const graphPatchTool = defineTool({
   input: graphPatchInput,
   output: graphPatchOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services, features }) => {
+  handler: (args, ctx) => {
     const correlation = correlationOf(args, args.graph_id);
-    const result = await runIdempotent(
-      services.engine,
-      Date.now,
-      { tool: 'graph_patch', key: args.idempotency_key, args, correlation },
-      async (tx) => {
-        const r = await services.graphs.patchInTransaction(tx, args, { owner: args.owner, note: args.note, correlation });
-        return {
-          graph_id: r.graph_id,
-          base_version: r.base_version,
-          committed_version: r.committed_version,
-          changed: r.changed,
-          operations_applied: r.operations_applied,
-          invariants: r.invariants === null ? null : r.invariants.ok ? { ok: true as const } : { ok: false as const, violations: r.invariants.violations },
-          graph: r.graph,
-        };
-      },
-      idempotencySettings(features),
-    );
-    return { op_id: correlation.op_id, ...result };
+    return idempotentChange('graph_patch', args, correlation, ctx, async (tx) => {
+      const r = await ctx.services.graphs.patchInTransaction(tx, args, { owner: args.owner, note: args.note, correlation });
+      return {
+        graph_id: r.graph_id,
+        base_version: r.base_version,
+        committed_version: r.committed_version,
+        changed: r.changed,
+        operations_applied: r.operations_applied,
+        invariants: r.invariants === null ? null : r.invariants.ok ? { ok: true as const } : { ok: false as const, violations: r.invariants.violations },
+        graph: r.graph,
+      };
+    });
   },
 });
