@@ -11,6 +11,7 @@
 //     src/git/: they see only Services (src/services.ts is the composition root and may);
 //     the exceptions are listed below, each with its reason
 //   webview-ui/** imports only the shared protocol types (and the pure formatting helpers)
+//   src/shared/protocol.ts is types only: it imports core's types (`import type`) and nothing else
 import tseslint from 'typescript-eslint';
 
 const vscode = { name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode.' };
@@ -48,6 +49,16 @@ const webviewOnlyProtocol = {
   message: 'webview-ui/** runs in the browser: it imports only src/shared/protocol (types) and the pure src/core/format helpers.',
 };
 
+// The protocol is one definition of each type: it reuses core's models, as types only, so the
+// webview bundle gets nothing from core; and the webview takes the protocol as types only.
+const protocolImportsCoreTypes = [
+  { regex: '^\\.\\./(?!core/)', message: 'src/shared/protocol.ts imports only core types.' },
+  { regex: '^\\.\\./core/', allowTypeImports: true, message: 'src/shared/protocol.ts is types only: `import type` from core.' },
+];
+const webviewTakesProtocolTypes = [
+  { regex: '^(\\.\\./)+src/shared/protocol$', allowTypeImports: true, message: 'webview-ui/** takes the shared protocol as types only (`import type`).' },
+];
+
 /** A config block for listed exception files, or none when the list is empty (eslint refuses `files: []`). */
 function exceptions(files, rules) {
   return files.length ? [{ files, rules }] : [];
@@ -81,5 +92,6 @@ export default tseslint.config(
   ...exceptions(faceStoreUsers.filter((f) => f.startsWith('src/cli/')), restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk])),
   ...exceptions(faceStoreUsers.filter((f) => f.startsWith('src/mcp/')), restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [])),
   ...exceptions(faceStoreUsers.filter((f) => f.startsWith('src/vscode/')), restrict([sqljs, ...pg, simpleGit, ...childProcess], [sdk])),
-  { files: ['webview-ui/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, webviewOnlyProtocol]) },
+  { files: ['webview-ui/**/*.ts'], rules: { ...restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, webviewOnlyProtocol]), '@typescript-eslint/no-restricted-imports': ['error', { patterns: webviewTakesProtocolTypes }] } },
+  { files: ['src/shared/protocol.ts'], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: protocolImportsCoreTypes }] } },
 );

@@ -6,7 +6,17 @@
  *   host → webview: nothing before `ready` (pull-request-github's habit), then its data.
  *
  * A new webview adds its name to {@link WebviewKind} and a pair of message unions below.
+ *
+ * The models reuse core's types (`import type` only, so nothing of core reaches the webview
+ * bundle): one definition of a task status, an outcome, a board card or a pipeline phase.
  */
+import type { BoardCard, BoardColumnId, BoardSnapshot } from '../core/board/boardModel';
+import type { PlanGraphModel, PlanGraphNode } from '../core/board/planGraphLayout';
+import type { PipelineStatus, PhaseStatus } from '../core/pipelines/engine/pipelineState';
+import type { Finding, Severity } from '../core/pipelines/engine/verdict';
+import type { PhaseView, PipelineArtifactView, TaskView } from '../core/pipelines/pipelineQueries';
+import type { FileChanges } from '../core/ports';
+import type { CompletionStatus, Outcome, TaskStatus } from '../core/tasks/taskModel';
 
 /** Which front end `webview-ui/main.ts` renders; the host writes it on `<body data-view>`. */
 export type WebviewKind = 'taskDetail' | 'pipeline' | 'board' | 'planGraph';
@@ -20,9 +30,9 @@ export interface ReadyMessage {
 // Task detail
 // ---------------------------------------------------------------------------------------
 
-export type TaskStatusName = 'open' | 'in_progress' | 'done' | 'failed' | 'cancelled';
-export type CompletionName = 'success' | 'partial_success' | 'failed';
-export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
+export type TaskStatusName = TaskStatus;
+export type CompletionName = CompletionStatus;
+export type FileChangeKind = keyof FileChanges;
 
 /** One changed file as the detail lists it. */
 export interface ChangedFile {
@@ -87,14 +97,7 @@ export interface TaskDetailModel {
   workflow: { key: string; name: string } | null;
   parent: TaskRef | null;
   subTasks: TaskRef[];
-  outcome: {
-    summary: string;
-    achievements?: string[];
-    limitations?: string[];
-    manual_review_needed?: boolean;
-    manual_review_reason?: string;
-    next_steps?: string[];
-  } | null;
+  outcome: Outcome | null;
   timeline: TimelineItem[];
   /**
    * `recorded`: what complete_task measured; `live`: measured just now against the snapshot
@@ -128,59 +131,24 @@ export type TaskDetailWebviewMessage =
 // Pipeline (seed 003)
 // ---------------------------------------------------------------------------------------
 
-export type PipelineStatusName = 'running' | 'awaiting_human' | 'completed' | 'abandoned';
-export type PipelinePhaseStatus = 'pending' | 'in_progress' | 'completed' | 'skipped';
-export type FindingSeverity = 'CRITICAL' | 'MAJOR' | 'MINOR' | 'INFO';
-
-export interface PipelineFinding {
-  severity: FindingSeverity;
-  description: string;
-}
+export type PipelineStatusName = PipelineStatus;
+export type PipelinePhaseStatus = PhaseStatus;
+export type FindingSeverity = Severity;
+export type PipelineFinding = Finding;
 
 /** An artifact of the pipeline folder; `path` is absolute (the host opens only paths of its own model). */
-export interface PipelineArtifact {
-  name: string;
-  path: string;
-  exists: boolean;
-}
+export type PipelineArtifact = PipelineArtifactView;
 
-export interface PipelinePhaseItem {
-  id: string;
-  label: string;
-  /** The flow's phase kind (`agent`, `review`, `checkpoint`, `implementation`…) or `setup`. */
-  kind: string;
-  status: PipelinePhaseStatus;
-  /** The engine is at this phase. */
-  current: boolean;
+/** A phase as `PipelineService.detail` reads it, and what the editor adds. */
+export interface PipelinePhaseItem extends PhaseView {
   /** A person's decision is awaited here (checkpoint, human gate or a revision limit). */
   waiting: boolean;
-  startedAt: string | null;
-  completedAt: string | null;
-  durationMs: number;
-  tokens: number;
-  model: string | null;
-  runs: number;
-  /** Times the phase was sent back and run again. */
-  revision: number;
-  verdict: string | null;
-  findings: PipelineFinding[];
-  artifact: PipelineArtifact | null;
   /** For a checkpoint: the last decision taken on it. */
   decision: { decision: string; by: string; at: string } | null;
 }
 
-export interface PipelineTaskItem {
-  id: string;
-  title: string;
-  mode: 'sequential' | 'parallel' | 'human';
-  status: string;
-  attempts: number;
-  verdict: string | null;
-  findings: PipelineFinding[];
-  /** The ledger task (`task-12`) with its snapshot and exact files changed. */
-  ledgerTaskId: string | null;
-  filesChanged: number | null;
-  /** A human gate waits on this task. */
+/** A task of the pipeline's task list, and whether a human gate waits on it. */
+export interface PipelineTaskItem extends TaskView {
   waiting: boolean;
 }
 
@@ -263,39 +231,13 @@ export type PipelineWebviewMessage =
 // Board: every task of a folder in columns by status (core/board/boardModel.ts)
 // ---------------------------------------------------------------------------------------
 
-export type BoardColumnId = 'open' | 'ready' | 'in_progress' | 'needs_person' | 'done' | 'failed';
+export type { BoardColumnId };
+export type BoardCardItem = BoardCard;
 
-export interface BoardCardItem {
-  /** `task-12`, or `pipeline-3` for a pipeline waiting at a checkpoint or human gate. */
-  id: string;
-  kind: 'task' | 'checkpoint' | 'human_gate';
-  column: BoardColumnId;
-  taskId: number | null;
-  title: string;
-  status: string;
-  result: string | null;
-  agent: string | null;
-  client: string | null;
-  /** USD; null when no run reported one (shown blank). */
-  cost: number | null;
-  lastMilestone: string | null;
-  progress: number | null;
-  workflow: string | null;
-  /** Why a person is needed (needs_person). */
-  reason: string | null;
-  /** The pipeline folder a checkpoint card opens. */
-  pipeline: string | null;
-  /** Keys of the unfinished tasks an open task waits for. */
-  blockedBy: string[];
-  updatedAt: string;
-}
-
-export interface BoardModel {
+/** The board of one folder: its cards and who a card can be dragged to (assign). */
+export interface BoardModel extends BoardSnapshot {
   folder: string;
   folderName: string;
-  cards: BoardCardItem[];
-  /** Who a card can be dragged to (assign). */
-  agents: { name: string; client: string | null }[];
 }
 
 export type BoardHostMessage =
@@ -324,32 +266,12 @@ export type BoardWebviewMessage =
 // Plan graph: a workflow's tasks and depends_on edges, laid out (core/board/planGraphLayout.ts)
 // ---------------------------------------------------------------------------------------
 
-export interface PlanGraphNodeItem {
-  /** `task-12` */
-  id: string;
-  taskId: number;
-  title: string;
-  status: string;
-  result: string | null;
-  agent: string | null;
-  progress: number | null;
-  /** Centre. */
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type PlanGraphNodeItem = PlanGraphNode;
 
-export interface PlanGraphViewModel {
+/** A workflow's plan graph, laid out, in one folder. */
+export interface PlanGraphViewModel extends PlanGraphModel {
   folder: string;
   folderName: string;
-  workflowId: number;
-  workflowKey: string;
-  name: string;
-  nodes: PlanGraphNodeItem[];
-  edges: { from: string; to: string; points: { x: number; y: number }[] }[];
-  width: number;
-  height: number;
 }
 
 export type PlanGraphHostMessage = { type: 'planGraph'; model: PlanGraphViewModel } | { type: 'error'; message: string };

@@ -4,7 +4,7 @@ import type { LedgerEngine } from '../ports';
 import type { PhaseKind } from './engine/flowTemplate';
 import type { PipelineFilter, PipelineIndex } from './pipelineRepo';
 import { getPipelineIndex, listPipelineIndex, pipelineDecisions } from './pipelineRepo';
-import type { DecisionRecord, PipelineState, PipelineStatus, TaskMode, TaskStatus } from './engine/pipelineState';
+import type { DecisionRecord, PhaseStatus, PipelineState, PipelineStatus, TaskMode, TaskStatus } from './engine/pipelineState';
 import { COMPLETED_PHASE, SETUP_PHASE, totals } from './engine/pipelineState';
 import type { PipelineResources } from './files/flowFiles';
 import { readState, resolvePipelineDir } from './files/specsFiles';
@@ -22,11 +22,20 @@ export interface PipelineSummary extends PipelineIndex {
   presentToUser: string | null;
 }
 
+/** An artifact of a pipeline folder: `path` is absolute (for "open in editor"). */
+export interface PipelineArtifactView {
+  name: string;
+  path: string;
+  exists: boolean;
+}
+
 export interface PhaseView {
   id: string;
   label: string;
+  /** The flow's phase kind (`agent`, `review`, `checkpoint`, `implementation`…) or `setup`. */
   kind: PhaseKind | 'setup';
-  status: 'pending' | 'in_progress' | 'completed' | 'skipped';
+  status: PhaseStatus;
+  /** The engine is at this phase. */
   current: boolean;
   startedAt: string | null;
   completedAt: string | null;
@@ -34,11 +43,12 @@ export interface PhaseView {
   tokens: number;
   model: string | null;
   runs: number;
+  /** Times the phase was sent back and run again. */
   revision: number;
   verdict: Verdict | null;
   findings: Finding[];
-  /** The artifact the phase writes (absolute path, for "open in editor"). */
-  artifact: { name: string; path: string; exists: boolean } | null;
+  /** The artifact the phase writes. */
+  artifact: PipelineArtifactView | null;
 }
 
 export interface TaskView {
