@@ -48,10 +48,10 @@ export function registerPipelineCommands(program: Command): void {
 
   pipeline
     .command('init')
-    .description('Start a pipeline from text, a GitHub/Jira issue URL (or resume a .specs/ workspace), confirming the effort in one go')
+    .description('Start a pipeline from text, a GitHub/Jira issue URL (or resume a pipeline folder under .specs/), confirming the effort in one go')
     .argument('<request...>', 'what to do, or an issue URL, with optional flags (--auto, --nopr, --discuss)')
     .option('--effort <level>', 'effort S, M or L (default: the detected one)', parseEffort)
-    .option('--slug <slug>', 'workspace slug (default: from the request)')
+    .option('--slug <slug>', 'the pipeline folder\'s slug, .specs/<date>-<slug> (default: from the request)')
     .option('--branch <name>', 'current branch (default: asked from git)')
     .option('--use-current-branch', 'work on the current branch instead of creating one')
     .option('--title <text>', 'issue title (GitHub/Jira sources)')
@@ -64,17 +64,17 @@ export function registerPipelineCommands(program: Command): void {
   pipeline
     .command('next')
     .description('Print the next action of a pipeline (records it as handed out)')
-    .argument('<workspace>', 'pipeline workspace (.specs/<name> or <name>)')
+    .argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>')
     .option('--complete', 'the previous action finished: validate and record it first')
     .option('--tokens <n>', 'tokens the previous action used')
     .option('--duration-ms <n>', 'duration of the previous action (ms)')
     .option('--model <name>', 'model the previous action used')
     .option('--setup-only', 'the previous exec was setup-only')
-    .action((workspace: string, opts: MetricOptions & { complete?: boolean }, cmd: Command) =>
+    .action((folder: string, opts: MetricOptions & { complete?: boolean }, cmd: Command) =>
       withServices(cmd, { readonly: false }, async (s) => {
         // Through the tool itself, so a bad value is refused with the contract's words, as over MCP.
         const action = (await callTool(s, 'pipeline_next_action', {
-          workspace,
+          workspace: folder,
           previous_action_complete: opts.complete === true,
           previous_tokens: numberArg(opts.tokens),
           previous_duration_ms: numberArg(opts.durationMs),
@@ -89,15 +89,15 @@ export function registerPipelineCommands(program: Command): void {
   pipeline
     .command('report')
     .description('Record the result of the running phase (artifact validation, verdict parsing)')
-    .argument('<workspace>', 'pipeline workspace')
+    .argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>')
     .requiredOption('--phase <id>', 'phase id of the action being reported')
     .option('--tokens <n>', 'tokens used')
     .option('--duration-ms <n>', 'duration (ms)')
     .option('--model <name>', 'model used')
     .option('--setup-only', 'the exec was setup-only')
-    .action((workspace: string, opts: MetricOptions & { phase: string }, cmd: Command) =>
+    .action((folder: string, opts: MetricOptions & { phase: string }, cmd: Command) =>
       withServices(cmd, { readonly: false }, async (s) => {
-        const result = (await callTool(s, 'pipeline_report_result', { workspace, phase: opts.phase, tokens_used: numberArg(opts.tokens), duration_ms: numberArg(opts.durationMs), model: opts.model, setup_only: opts.setupOnly })) as Awaited<ReturnType<Services['pipelines']['reportResult']>>;
+        const result = (await callTool(s, 'pipeline_report_result', { workspace: folder, phase: opts.phase, tokens_used: numberArg(opts.tokens), duration_ms: numberArg(opts.durationMs), model: opts.model, setup_only: opts.setupOnly })) as Awaited<ReturnType<Services['pipelines']['reportResult']>>;
         if (json(cmd)) printJson(result);
         else printLines(formatReport(result));
       }),
@@ -107,10 +107,10 @@ export function registerPipelineCommands(program: Command): void {
     .command('status')
     .alias('show')
     .description('Show a pipeline: phases with state, duration, tokens, verdicts; tasks; decisions; the waiting checkpoint')
-    .argument('<workspace>', 'pipeline workspace')
-    .action((workspace: string, _opts: CommonOptions, cmd: Command) =>
+    .argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>')
+    .action((folder: string, _opts: CommonOptions, cmd: Command) =>
       withServices(cmd, { readonly: true }, async (s) => {
-        const detail = await s.pipelines.detail(workspace);
+        const detail = await s.pipelines.detail(folder);
         if (json(cmd)) printJson(detail);
         else printLines(formatPipelineDetail(detail));
       }),
@@ -134,15 +134,15 @@ export function registerPipelineCommands(program: Command): void {
       .option('--comment <text>', 'why (shown to the agents when the pipeline goes back)')
       .option('--by <name>', 'who decides (default: your user name)')
       .option('--checkpoint <name>', 'only decide if this checkpoint is the one waiting');
-  decideOptions(pipeline.command('approve').description('Approve the checkpoint (or mark the human gate done) a pipeline waits at').argument('<workspace>', 'pipeline workspace')).action(
-    (workspace: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, 'approve', opts, json(cmd))),
+  decideOptions(pipeline.command('approve').description('Approve the checkpoint (or mark the human gate done) a pipeline waits at').argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>')).action(
+    (folder: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, folder, 'approve', opts, json(cmd))),
   );
-  decideOptions(pipeline.command('reject').description('Reject the checkpoint (the pipeline goes back to revise), or abandon at a human gate or retry limit').argument('<workspace>', 'pipeline workspace')).action(
-    (workspace: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, 'reject', opts, json(cmd))),
+  decideOptions(pipeline.command('reject').description('Reject the checkpoint (the pipeline goes back to revise), or abandon at a human gate or retry limit').argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>')).action(
+    (folder: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, folder, 'reject', opts, json(cmd))),
   );
   decideOptions(
-    pipeline.command('decide').description('Answer a checkpoint or human gate with any of its options (e.g. skip)').argument('<workspace>', 'pipeline workspace').argument('<option>', 'one of the options the waiting action lists'),
-  ).action((workspace: string, option: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, workspace, option, opts, json(cmd))));
+    pipeline.command('decide').description('Answer a checkpoint or human gate with any of its options (e.g. skip)').argument('<pipeline>', 'the pipeline\'s folder: .specs/<name> or <name>').argument('<option>', 'one of the options the waiting action lists'),
+  ).action((folder: string, option: string, opts: DecideOptions, cmd: Command) => withServices(cmd, { readonly: false }, (s) => decide(s, folder, option, opts, json(cmd))));
 }
 
 async function init(s: Services, request: string, opts: InitOptions, asJson: boolean): Promise<void> {
@@ -189,8 +189,8 @@ async function init(s: Services, request: string, opts: InitOptions, asJson: boo
   ].filter(Boolean));
 }
 
-async function decide(s: Services, workspace: string, decision: string, opts: DecideOptions, asJson: boolean): Promise<void> {
-  const result = await s.pipelines.decide(workspace, { decision, comment: opts.comment ?? null, by: opts.by ?? userName(), via: 'cli', checkpoint: opts.checkpoint ?? null });
+async function decide(s: Services, folder: string, decision: string, opts: DecideOptions, asJson: boolean): Promise<void> {
+  const result = await s.pipelines.decide(folder, { decision, comment: opts.comment ?? null, by: opts.by ?? userName(), via: 'cli', checkpoint: opts.checkpoint ?? null });
   if (asJson) {
     printJson(result);
     return;

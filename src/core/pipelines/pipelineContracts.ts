@@ -6,15 +6,17 @@ import { sourceTypes } from './engine/pipelineState';
 
 /**
  * The four pipeline tools (seed 003: snake_case fields, the seed's payloads field for field).
- * `workspace` is the pipeline's folder under `.specs/` — the seed's name, kept in the tools;
- * the CLI calls it `<pipeline>` so it never reads like `--workspace`.
+ * `workspace` is the pipeline's folder under `.specs/`: the seed's field name, which is the
+ * tools' contract (agents written for it send `workspace`), so the tools keep it. Everywhere
+ * else it is the pipeline's folder: the CLI's argument is `<pipeline>`, so
+ * `agent-ledger --workspace <dir> pipeline next <pipeline>` never says "workspace" twice.
  */
 
 export const workspaceInput = z
   .string()
   .min(1)
   .max(500)
-  .describe('Pipeline workspace path from pipeline_init / pipeline_init_with_context, e.g. ".specs/20260401-fix-auth-timeout" (must stay inside .specs/)');
+  .describe('The pipeline\'s folder (the "workspace" pipeline_init / pipeline_init_with_context returned), e.g. ".specs/20260401-fix-auth-timeout" (must stay inside .specs/)');
 
 export const flagsSchema = z
   .looseObject({
