@@ -112,8 +112,18 @@ export function testPostgresFromEnv(env = process.env) {
 
 /** Stops the server (`fast`: clients are disconnected) and starts it again on the same port. */
 export function restartTestPostgres(server, downMs = 0) {
-  pgCtl(server, '-m', 'fast', '-w', 'stop');
+  pauseTestPostgres(server);
   if (downMs > 0) spawnSync('sleep', [String(downMs / 1000)]);
+  resumeTestPostgres(server);
+}
+
+/** Stops the server, keeping its data: clients see it go away until {@link resumeTestPostgres}. */
+export function pauseTestPostgres(server) {
+  pgCtl(server, '-m', 'fast', '-w', 'stop');
+}
+
+/** Starts a paused server again on the same port. */
+export function resumeTestPostgres(server) {
   pgCtl(server, ...startArgs(server));
 }
 

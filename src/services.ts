@@ -94,6 +94,12 @@ export interface ServiceOptions {
   workspace: string;
   /** `--db` / AGENT_LEDGER_DB: an image file path (or file:// URL), or a postgres:// URL (password from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
   dbPath?: string;
+  /**
+   * The PostgreSQL password when it comes from neither the URL nor this process's environment
+   * (the editor's secret storage): used for the connection and put in child runtimes'
+   * environment, never in an argument or a log.
+   */
+  dbPassword?: string;
   readonly?: boolean;
   /** Poll the journal so other processes' writes are noticed without reads (views, MCP notifications). */
   watch?: boolean;
@@ -189,7 +195,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const paths = ledgerPaths(options.workspace, location?.kind === 'embedded' ? location.dbPath : undefined, options.worktreesDir);
   confineStore(paths, location !== undefined);
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
-  const engine = await openEngine(where, { readonly: options.readonly, retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS) });
+  const engine = await openEngine(where, { readonly: options.readonly, retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS), env: databaseEnv(options) });
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
@@ -307,7 +313,7 @@ function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: Servic
   if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
   // A database URL (and its password) is never an argument nor written in a configuration: the
   // child has it in its environment (childEnv) and passes it on to the server by name.
-  const forwardEnv = dbFile || options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined ? [] : databaseVariables.filter((name) => name === 'AGENT_LEDGER_DB' || process.env[name] !== undefined);
+  const forwardEnv = dbFile || options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined ? [] : databaseVariables.filter((name) => name === 'AGENT_LEDGER_DB' || process.env[name] !== undefined || (name === 'AGENT_LEDGER_DB_PASSWORD' && options.dbPassword !== undefined));
   return { name: 'agent-ledger', command: process.execPath, args, forwardEnv };
 }
 
@@ -317,7 +323,13 @@ const databaseVariables = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPAS
 function childEnv(location: LedgerLocation, options: ServiceOptions): Record<string, string> {
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   if (location.kind === 'postgres' && options.dbPath !== undefined) env.AGENT_LEDGER_DB = options.dbPath;
+  if (location.kind === 'postgres' && options.dbPassword !== undefined) env.AGENT_LEDGER_DB_PASSWORD = options.dbPassword;
   return env;
+}
+
+/** Where the engine reads the password: the one given (the editor's secret storage) before this process's environment. */
+function databaseEnv(options: ServiceOptions): NodeJS.ProcessEnv {
+  return options.dbPassword === undefined ? process.env : { ...process.env, AGENT_LEDGER_DB_PASSWORD: options.dbPassword, PGPASSWORD: undefined };
 }
 
 /** AGENT_LEDGER_DB_RETRY_MS: how long a PostgreSQL call keeps retrying while the server is out of reach (default 15 s). */

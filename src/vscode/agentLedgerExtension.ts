@@ -29,6 +29,9 @@ import { BoardPanel } from './webviews/board/boardPanel';
 import { PlanGraphPanel } from './webviews/planGraph/planGraphPanel';
 import { BlackboardView } from './views/blackboard/blackboardView';
 import { BoardCommands } from './commands/boardCommands';
+import { DatabaseCommands } from './commands/databaseCommands';
+import { LedgerDatabase } from './ledger/ledgerDatabase';
+import { DatabaseStatusBar } from './statusBar/databaseStatusBar';
 import { WebviewTypes } from './constants';
 
 /**
@@ -52,12 +55,15 @@ export class AgentLedgerExtension extends Disposable {
   readonly boards: LivePanels<BoardPanel, 'board'>;
   readonly planGraphs: LivePanels<PlanGraphPanel, number>;
   readonly blackboardView: BlackboardView;
+  readonly databaseStatus: DatabaseStatusBar;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
     this.log = this._register(vscode.window.createOutputChannel('Agent Ledger', { log: true }));
-    this.registry = this._register(new LedgerRegistry(this.log));
-    this.mcp = this._register(new LedgerMcpProvider(context.extensionPath, this.version, this.log));
+    // The team ledger's URL (a setting) and password (secret storage), shared by the ledgers and the MCP servers.
+    const database = this._register(new LedgerDatabase(context.secrets));
+    this.registry = this._register(new LedgerRegistry(this.log, database));
+    this.mcp = this._register(new LedgerMcpProvider(context.extensionPath, this.version, this.log, database));
     // The notifier subscribes first so it sees each ledger's `opened` before anything reads events.
     this.notifier = this._register(new ReviewNotifier(this.registry));
     this.tasksView = this._register(new TasksView(this.registry, this.log));
@@ -71,6 +77,7 @@ export class AgentLedgerExtension extends Disposable {
     this.panels = this._register(taskDetailPanels(context.extensionUri, this.registry, this.log));
     this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
     this.blackboardView = this._register(new BlackboardView(this.registry, this.log));
+    this.databaseStatus = this._register(new DatabaseStatusBar(this.registry, this.log));
     const uri = context.extensionUri;
     this.boards = this._register(new LivePanels(WebviewTypes.Board, this.registry, () => 'board', (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored), () => 'board' as const));
     this.planGraphs = this._register(
@@ -85,7 +92,8 @@ export class AgentLedgerExtension extends Disposable {
     const views = { memoryView: this.memoryView, agentsView: this.agentsView };
     const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
     const board = { board: new BoardCommands(this.registry, this.boards, this.planGraphs), blackboardView: this.blackboardView };
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, log: this.log })) this._register(d);
+    const team = { database: new DatabaseCommands(this.registry) };
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, ...team, log: this.log })) this._register(d);
   }
 
   get version(): string {
@@ -117,6 +125,7 @@ export class AgentLedgerExtension extends Disposable {
         },
         pipelineNotifications: () => this.pipelineNotifier.shown,
         statusBarText: () => this.statusBar.text,
+        databaseStatus: () => this.databaseStatus.describe(),
         taskDetail: (folder, taskId) => {
           const ledger = this.registry.byPath(folder);
           return ledger ? this.panels.get(ledger, taskId)?.model : undefined;

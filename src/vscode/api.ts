@@ -1,5 +1,6 @@
 import type { BoardModel, PipelineModel, PlanGraphViewModel, TaskDetailModel } from '../shared/protocol';
 import type { LedgerState } from './ledger/folderLedger';
+import type { DatabaseStatus } from './statusBar/databaseStatusBar';
 
 /**
  * What `activate()` returns. `activation` is the extension's own cost (measured around module
@@ -30,6 +31,8 @@ export interface AgentLedgerApi {
     /** Every "waits for your decision" notification shown so far. */
     pipelineNotifications(): readonly string[];
     statusBarText(): string | undefined;
+    /** The team ledger's status bar entry and each folder's connection (empty when no folder sets agentLedger.database). */
+    databaseStatus(): { text: string | undefined; folders: DatabaseStatus[] };
     /** The model the detail panel of a task last showed, if it is open. */
     taskDetail(folder: string, taskId: number): TaskDetailModel | undefined;
     /** Every review notification shown so far. */

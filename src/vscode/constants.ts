@@ -34,6 +34,7 @@ export const Settings = {
   ToolFamilies: 'toolFamilies',
   ClaudeDesktopConfigPath: 'claudeDesktopConfigPath',
   WorktreesDir: 'worktreesDir',
+  Database: 'database',
   Notifications: 'notifications.humanReview',
   PipelineNotifications: 'notifications.pipelineCheckpoints',
 } as const;

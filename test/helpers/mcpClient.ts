@@ -32,13 +32,16 @@ if (process.env.NODE_TEST_CONTEXT) {
   });
 }
 
-/** The real SDK client over stdio against the built server, as an agent would use it. */
-export async function connect(workspace: string, extraArgs: string[] = []): Promise<LedgerClient> {
+/**
+ * The real SDK client over stdio against the built server, as an agent would use it. `env`: the
+ * server's whole environment (a simulated machine: AGENT_LEDGER_MACHINE, its database password).
+ */
+export async function connect(workspace: string, extraArgs: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<LedgerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
     // On `AGENT_LEDGER_TEST_DB=postgres`, the workspace's own PostgreSQL database (testLedger.ts).
-    env: { ...((extraArgs.includes('--db') ? process.env : ledgerEnv(workspace)) as Record<string, string>) },
+    env: { ...((options.env ?? (extraArgs.includes('--db') ? process.env : ledgerEnv(workspace))) as Record<string, string>) },
     stderr: 'pipe',
   });
   let stderr = '';

@@ -31,6 +31,7 @@ export const Commands = {
   GetStarted: 'agentLedger.getStarted',
   OpenBoard: 'agentLedger.openBoard',
   OpenPlanGraph: 'agentLedger.openPlanGraph',
+  SetDatabasePassword: 'agentLedger.setDatabasePassword',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

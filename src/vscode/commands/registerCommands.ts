@@ -16,6 +16,7 @@ import type { MemoryCommands } from './memoryCommands';
 import type { SessionCommands } from './sessionCommands';
 import type { PipelineCommands } from './pipelineCommands';
 import type { BoardCommands } from './boardCommands';
+import type { DatabaseCommands } from './databaseCommands';
 import type { BlackboardView } from '../views/blackboard/blackboardView';
 
 export interface CommandDeps {
@@ -32,6 +33,7 @@ export interface CommandDeps {
   pipelinesView: PipelinesView;
   board: BoardCommands;
   blackboardView: BlackboardView;
+  database: DatabaseCommands;
   log: vscode.LogOutputChannel;
 }
 
@@ -78,6 +80,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.OpenPipelineArtifact]: (arg) => pipelines.openArtifact(arg),
     [Commands.OpenBoard]: (arg) => board.openBoard(arg),
     [Commands.OpenPlanGraph]: (arg) => board.openPlanGraph(arg),
+    [Commands.SetDatabasePassword]: (arg) => deps.database.setPassword(arg),
     [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));

@@ -9,6 +9,8 @@ import { Disposable } from '../lifecycle';
 import { loadDomain } from './loadDomain';
 import { worktreesDirSetting } from '../worktreesSetting';
 import { ledgerFolder, storeFilesGlob, storeFilesOf, storeImageName } from '../../core/ledgerFiles';
+import { withoutPassword } from './ledgerDatabase';
+import type { LedgerDatabase } from './ledgerDatabase';
 
 export type LedgerState = 'absent' | 'opening' | 'open' | 'failed';
 
@@ -33,6 +35,8 @@ export class FolderLedger extends Disposable {
   private _state: LedgerState = 'absent';
   private _error: unknown;
   private storeSubscription: { dispose(): void } | undefined;
+  /** The team ledger's password this ledger opened with: scrubbed from every message it shows or logs. */
+  private password: string | undefined;
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<LedgerChange>());
   readonly onDidChange = this._onDidChange.event;
@@ -40,6 +44,7 @@ export class FolderLedger extends Disposable {
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     private readonly log: vscode.LogOutputChannel,
+    private readonly database: LedgerDatabase,
   ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, storeFilesGlob)));
@@ -74,9 +79,19 @@ export class FolderLedger extends Disposable {
     return this._tree;
   }
 
-  /** Whether this folder holds a ledger on disk (cheap: two stats). */
+  /** Whether this folder's ledger is a team ledger on PostgreSQL (`agentLedger.database`). */
+  get isTeam(): boolean {
+    try {
+      return this.database.url(this.folder) !== undefined;
+    } catch {
+      return true; // a setting that is wrong still names a team ledger: opening says why
+    }
+  }
+
+  /** Whether this folder holds a ledger on disk (cheap: two stats), or names a team ledger. */
   exists(): boolean {
     if (this.folder.uri.scheme !== 'file') return false;
+    if (this.isTeam) return true;
     const files = storeFilesOf(path.join(this.root, ledgerFolder, storeImageName));
     return existsSync(files.journal) || existsSync(files.image);
   }
@@ -124,7 +139,9 @@ export class FolderLedger extends Disposable {
     try {
       // Loaded on first use: sql.js, simple-git and the domain stay out of activation.
       const { createServices } = loadDomain();
-      const services = await createServices({ workspace: this.root, watch: true, worktreesDir: worktreesDirSetting() });
+      const team = await this.database.connection(this.folder);
+      this.password = team?.password;
+      const services = await createServices({ workspace: this.root, watch: true, worktreesDir: worktreesDirSetting(), dbPath: team?.url, dbPassword: team?.password });
       try {
         // A damaged ledger still opens (so MCP servers answer each call with its code), but
         // every read refuses: fail the open here, so the views say why instead of looking empty
@@ -149,10 +166,29 @@ export class FolderLedger extends Disposable {
     } catch (err) {
       this._state = 'failed';
       this._error = err;
-      this.log.error(`[${this.name}] could not open the ledger:`, err instanceof Error ? err : String(err));
+      this.log.error(`[${this.name}] could not open the ledger: ${this.messageOf(err)}`);
       this._onDidChange.fire({ ledger: this, reason: 'failed' });
       return undefined;
     }
+  }
+
+  /** An error's message as it may be shown: without the team ledger's password. */
+  messageOf(err: unknown): string {
+    return withoutPassword(err instanceof Error ? err.message : String(err), this.password);
+  }
+
+  /** Closes and opens again (the database setting or its password changed). */
+  reopen(): void {
+    if (this.isDisposed) return;
+    const wasOpen = this._services !== undefined || this._state === 'failed';
+    this.closeServices();
+    if (wasOpen) this._onDidChange.fire({ ledger: this, reason: 'closed' });
+    void this.open({ retry: true });
+  }
+
+  /** Tells the views to read again (the database is back after an outage). */
+  refresh(): void {
+    if (this._services) this._onDidChange.fire({ ledger: this, reason: 'store', external: true });
   }
 
   private closeIfGone(): void {

@@ -3,6 +3,7 @@ import { LedgerError } from '../../core/errors';
 import { Disposable } from '../lifecycle';
 import { FolderLedger } from './folderLedger';
 import type { LedgerChange } from './folderLedger';
+import type { LedgerDatabase } from './ledgerDatabase';
 
 /**
  * One {@link FolderLedger} per workspace folder (multi-root: one store each), and one place
@@ -20,10 +21,15 @@ export class LedgerRegistry extends Disposable {
   private readonly _onDidChangeFolders = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeFolders = this._onDidChangeFolders.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    readonly database: LedgerDatabase,
+  ) {
     super();
     this.sync();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.sync()));
+    // Another database (or password): every ledger opens again on it.
+    this._register(database.onDidChange(() => this.all().filter((l) => l.isTeam || l.services?.engine.kind === 'postgres' || l.state === 'failed').forEach((l) => l.reopen())));
     this._register({ dispose: () => this.clear() });
   }
 
@@ -83,7 +89,7 @@ export class LedgerRegistry extends Disposable {
     for (const folder of folders) {
       const k = key(folder);
       if (this.ledgers.has(k)) continue;
-      const ledger = new FolderLedger(folder, this.log);
+      const ledger = new FolderLedger(folder, this.log, this.database);
       this.ledgers.set(k, ledger);
       this.subscriptions.set(k, ledger.onDidChange((e) => this._onDidChange.fire(e)));
       changed = true;
