@@ -49,6 +49,7 @@ import { workflowReport } from './core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
 import { BoardQueries } from './core/board/boardQueries';
+import { CostRollupService } from './core/costs/costRollup';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -165,6 +166,8 @@ export interface Services {
   runtime: AgentRuntimeService;
   /** Execution logs of agent runs. */
   executions: ExecutionLogService;
+  /** What agent runs cost (tokens, dollars, runs), summed from execution logs per task, workflow, agent and project. */
+  costs: CostRollupService;
   /** The text of the agent-PM prompts (task_start, handoff_template, context_summary). */
   briefings: TaskBriefing;
   /** Child runtimes (child_* tools of the orchestrator family): processes this server starts, recorded for every process. */
@@ -264,6 +267,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
     executions,
+    costs: new CostRollupService(engine),
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
     scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
