@@ -28,6 +28,10 @@ import { PlanGraphPanel } from './webviews/planGraph/planGraphPanel';
 import { BlackboardView } from './views/blackboard/blackboardView';
 import { BoardCommands } from './commands/boardCommands';
 import { WebviewTypes } from './constants';
+import { RunnerController } from './runner/runnerController';
+import { RunnerStatusBar } from './statusBar/runnerStatusBar';
+import { ExecutionLogDocuments } from './runner/executionLogDocuments';
+import { RunnerCommands } from './commands/runnerCommands';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -50,6 +54,10 @@ export class AgentLedgerExtension extends Disposable {
   readonly boards: LivePanels<BoardPanel, 'board'>;
   readonly planGraphs: LivePanels<PlanGraphPanel, number>;
   readonly blackboardView: BlackboardView;
+  /** Start Runner / Stop Runner: the runner of a folder as a child process of this window. */
+  readonly runners: RunnerController;
+  readonly runnerStatusBar: RunnerStatusBar;
+  readonly executionLogs: ExecutionLogDocuments;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
@@ -76,6 +84,9 @@ export class AgentLedgerExtension extends Disposable {
         typeof state.workflowId === 'number' ? state.workflowId : undefined,
       ),
     );
+    this.runners = this._register(new RunnerController(context.extensionPath, this.log));
+    this.runnerStatusBar = this._register(new RunnerStatusBar(this.runners, this.registry));
+    this.executionLogs = this._register(new ExecutionLogDocuments(this.registry));
     this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
     const tasks = new TaskCommands(this.registry, this.panels);
     const mcpCommands = new McpCommands(this.registry, this.mcp);
@@ -83,7 +94,8 @@ export class AgentLedgerExtension extends Disposable {
     const views = { memoryView: this.memoryView, agentsView: this.agentsView };
     const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
     const board = { board: new BoardCommands(this.registry, this.boards, this.planGraphs), blackboardView: this.blackboardView };
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, log: this.log })) this._register(d);
+    const runner = new RunnerCommands(this.registry, this.runners, this.executionLogs);
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, runner, log: this.log })) this._register(d);
   }
 
   get version(): string {
@@ -115,6 +127,12 @@ export class AgentLedgerExtension extends Disposable {
         },
         pipelineNotifications: () => this.pipelineNotifier.shown,
         statusBarText: () => this.statusBar.text,
+        runnerStatusBarText: () => this.runnerStatusBar.text,
+        runnerPid: (folder) => {
+          const ledger = this.registry.byPath(folder);
+          return ledger ? this.runners.pidOf(ledger) : undefined;
+        },
+        executionLogText: (folder, executionId) => this.executionLogs.textOf(folder, executionId),
         taskDetail: (folder, taskId) => {
           const ledger = this.registry.byPath(folder);
           return ledger ? this.panels.get(ledger, taskId)?.model : undefined;

@@ -31,6 +31,11 @@ export const Commands = {
   GetStarted: 'agentLedger.getStarted',
   OpenBoard: 'agentLedger.openBoard',
   OpenPlanGraph: 'agentLedger.openPlanGraph',
+  StartRunner: 'agentLedger.startRunner',
+  StopRunner: 'agentLedger.stopRunner',
+  ToggleRunner: 'agentLedger.toggleRunner',
+  StopInstance: 'agentLedger.stopInstance',
+  OpenExecutionLog: 'agentLedger.openExecutionLog',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -17,6 +17,7 @@ import type { SessionCommands } from './sessionCommands';
 import type { PipelineCommands } from './pipelineCommands';
 import type { BoardCommands } from './boardCommands';
 import type { BlackboardView } from '../views/blackboard/blackboardView';
+import type { RunnerCommands } from './runnerCommands';
 
 export interface CommandDeps {
   registry: LedgerRegistry;
@@ -32,6 +33,7 @@ export interface CommandDeps {
   pipelinesView: PipelinesView;
   board: BoardCommands;
   blackboardView: BlackboardView;
+  runner: RunnerCommands;
   log: vscode.LogOutputChannel;
 }
 
@@ -42,7 +44,7 @@ export interface CommandDeps {
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { registry, tasks, mcp, tasksView, log } = deps;
   const { taskForms, memory, sessions, memoryView, agentsView } = deps;
-  const { pipelines, pipelinesView, board, blackboardView } = deps;
+  const { pipelines, pipelinesView, board, blackboardView, runner } = deps;
   const handlers: Record<CommandId, CommandHandler> = {
     [Commands.Refresh]: () => {
       registry.openExisting(true);
@@ -78,6 +80,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.OpenPipelineArtifact]: (arg) => pipelines.openArtifact(arg),
     [Commands.OpenBoard]: (arg) => board.openBoard(arg),
     [Commands.OpenPlanGraph]: (arg) => board.openPlanGraph(arg),
+    [Commands.StartRunner]: (arg) => runner.start(arg),
+    [Commands.StopRunner]: (arg) => runner.stop(arg),
+    [Commands.ToggleRunner]: () => runner.toggle(),
+    [Commands.StopInstance]: (arg) => runner.stopInstance(arg),
+    [Commands.OpenExecutionLog]: (arg) => runner.openExecutionLog(arg),
     [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));
