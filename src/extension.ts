@@ -10,9 +10,12 @@ declare const __agentLedgerLoadStart: number | undefined;
 // This module's body runs after every module it imports: the bundle's load cost ends here.
 const moduleLoadMs = typeof __agentLedgerLoadStart === 'number' ? performance.now() - __agentLedgerLoadStart : 0;
 
+let current: AgentLedgerExtension | undefined;
+
 export function activate(context: vscode.ExtensionContext): AgentLedgerApi {
   const activateStart = performance.now();
   const extension = new AgentLedgerExtension(context);
+  current = extension;
   context.subscriptions.push(extension);
   extension.start();
   const activateMs = performance.now() - activateStart;
@@ -20,6 +23,10 @@ export function activate(context: vscode.ExtensionContext): AgentLedgerApi {
   return extension.api({ moduleLoadMs, activateMs });
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+export function deactivate(): Promise<void> | undefined {
+  // Everything is disposed through context.subscriptions; runners get the time to stop their
+  // agents first (VS Code waits for this promise), so each agent's execution log is written.
+  const stopping = current?.runners.stopAll();
+  current = undefined;
+  return stopping;
 }

@@ -50,6 +50,8 @@ import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
 import { BoardQueries } from './core/board/boardQueries';
 import { ledgerFolder, localFolders, storeFilesExclude, storeFilesOf, storeImageName } from './core/ledgerFiles';
+import { CostRollupService } from './core/costs/costRollup';
+import { AgentInstanceService } from './core/runtime/agentInstances';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -171,6 +173,10 @@ export interface Services {
   runtime: AgentRuntimeService;
   /** Execution logs of agent runs. */
   executions: ExecutionLogService;
+  /** What agent runs cost (tokens, dollars, runs), summed from execution logs per task, workflow, agent and project. */
+  costs: CostRollupService;
+  /** Running agent instances, pending handoffs, an execution's live log, and stopping an instance (the editor's Agents & Sessions view). */
+  instances: AgentInstanceService;
   /** The text of the agent-PM prompts (task_start, handoff_template, context_summary). */
   briefings: TaskBriefing;
   /** Child runtimes (child_* tools of the orchestrator family): processes this server starts, recorded for every process. */
@@ -270,6 +276,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
     executions,
+    costs: new CostRollupService(engine),
+    instances: new AgentInstanceService({ engine, supervisor: new ProcessSupervisor(), logs: logReader, workspace: paths.workspace, runsDir: path.join(paths.dataDir, 'runs') }),
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
     scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),

@@ -69,3 +69,24 @@ export function formatBytes(n: number): string {
   }
   return `${value.toFixed(1)} ${units[unit]}`;
 }
+
+/** `$0.0421`, `$1.23`, `$0` — dollars as agent clients report them (four decimals under a dollar). */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0';
+  if (Math.abs(usd) < 1) return `$${usd.toFixed(4).replace(/0+$/, '').replace(/\.$/, '')}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/**
+ * One line for a cost roll-up (core/costs): `$0.0521 · 2 runs · 1.6k tokens in, 390 tokens out`,
+ * with `1 running` and `1 run without a reported cost` when they apply. Structural, so the
+ * webviews can use it without importing core/costs.
+ */
+export function formatCostSummary(c: { runs: number; running: number; costUsd: number; unpricedRuns: number; inputTokens: number; outputTokens: number; cacheReadTokens: number }): string {
+  if (c.runs === 0) return 'no runs';
+  const parts = [formatUsd(c.costUsd), plural(c.runs, 'run')];
+  if (c.inputTokens || c.outputTokens) parts.push(`${formatTokens(c.inputTokens)} in, ${formatTokens(c.outputTokens)} out${c.cacheReadTokens ? `, ${formatTokens(c.cacheReadTokens)} from cache` : ''}`);
+  if (c.running) parts.push(`${c.running} running`);
+  if (c.unpricedRuns) parts.push(`${plural(c.unpricedRuns, 'run')} without a reported cost`);
+  return parts.join(' · ');
+}

@@ -33,6 +33,10 @@ import { DatabaseCommands } from './commands/databaseCommands';
 import { LedgerDatabase } from './ledger/ledgerDatabase';
 import { DatabaseStatusBar } from './statusBar/databaseStatusBar';
 import { WebviewTypes } from './constants';
+import { RunnerController } from './runner/runnerController';
+import { RunnerStatusBar } from './statusBar/runnerStatusBar';
+import { ExecutionLogDocuments } from './runner/executionLogDocuments';
+import { RunnerCommands } from './commands/runnerCommands';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -56,6 +60,10 @@ export class AgentLedgerExtension extends Disposable {
   readonly planGraphs: LivePanels<PlanGraphPanel, number>;
   readonly blackboardView: BlackboardView;
   readonly databaseStatus: DatabaseStatusBar;
+  /** Start Runner / Stop Runner: the runner of a folder as a child process of this window. */
+  readonly runners: RunnerController;
+  readonly runnerStatusBar: RunnerStatusBar;
+  readonly executionLogs: ExecutionLogDocuments;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
@@ -85,6 +93,9 @@ export class AgentLedgerExtension extends Disposable {
         typeof state.workflowId === 'number' ? state.workflowId : undefined,
       ),
     );
+    this.runners = this._register(new RunnerController(context.extensionPath, this.log));
+    this.runnerStatusBar = this._register(new RunnerStatusBar(this.runners, this.registry));
+    this.executionLogs = this._register(new ExecutionLogDocuments(this.registry));
     this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
     const tasks = new TaskCommands(this.registry, this.panels);
     const mcpCommands = new McpCommands(this.registry, this.mcp);
@@ -93,7 +104,8 @@ export class AgentLedgerExtension extends Disposable {
     const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
     const board = { board: new BoardCommands(this.registry, this.boards, this.planGraphs), blackboardView: this.blackboardView };
     const team = { database: new DatabaseCommands(this.registry) };
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, ...team, log: this.log })) this._register(d);
+    const runner = new RunnerCommands(this.registry, this.runners, this.executionLogs);
+    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, ...team, runner, log: this.log })) this._register(d);
   }
 
   get version(): string {
@@ -126,6 +138,12 @@ export class AgentLedgerExtension extends Disposable {
         pipelineNotifications: () => this.pipelineNotifier.shown,
         statusBarText: () => this.statusBar.text,
         databaseStatus: () => this.databaseStatus.describe(),
+        runnerStatusBarText: () => this.runnerStatusBar.text,
+        runnerPid: (folder) => {
+          const ledger = this.registry.byPath(folder);
+          return ledger ? this.runners.pidOf(ledger) : undefined;
+        },
+        executionLogText: (folder, executionId) => this.executionLogs.textOf(folder, executionId),
         taskDetail: (folder, taskId) => {
           const ledger = this.registry.byPath(folder);
           return ledger ? this.panels.get(ledger, taskId)?.model : undefined;

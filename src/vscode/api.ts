@@ -33,6 +33,12 @@ export interface AgentLedgerApi {
     statusBarText(): string | undefined;
     /** The team ledger's status bar entry and each folder's connection (empty when no folder sets agentLedger.database). */
     databaseStatus(): { text: string | undefined; folders: DatabaseStatus[] };
+    /** The runner's status-bar entry (`$(radio-tower) Runner: polling`…), undefined while hidden. */
+    runnerStatusBarText(): string | undefined;
+    /** The pid of the runner process this window started for a folder, if one runs. */
+    runnerPid(folder: string): number | undefined;
+    /** The text of an execution's log tab, if open (it grows while the run goes). */
+    executionLogText(folder: string, executionId: string): string | undefined;
     /** The model the detail panel of a task last showed, if it is open. */
     taskDetail(folder: string, taskId: number): TaskDetailModel | undefined;
     /** Every review notification shown so far. */

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connect } from '../helpers/mcpClient';
+import { spawnSync } from 'node:child_process';
+import { cliPath, connect } from '../helpers/mcpClient';
+import { ledgerEnv } from '../helpers/testLedger';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { cli, cliJson } from '../helpers/cli';
 import { tempRepo } from '../helpers/tmp';
@@ -45,4 +47,14 @@ export async function runningTask(c: LedgerClient, title: string, agent: string,
 
 export function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+}
+
+/** Runs `agent-ledger runner --once --json` in `repo` with `env` (the fakes on PATH); its exit code, events and stderr. */
+export function runnerOnce(repo: string, env: Record<string, string>): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
+  const events = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code: r.status, events, stderr: r.stderr };
 }

@@ -21,7 +21,8 @@ export function registerRunnerCommands(program: Command): void {
     .option('--interval <seconds>', 'seconds between polls (default 5)')
     .option('--max-parallel <n>', 'agents running at once (default 4)')
     .option('--once', 'poll once, wait for the agents it launched to end, and exit')
-    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean }, cmd: Command) => {
+    .option('--stop-with-stdin', 'also stop (with its agents) when standard input closes: for a program that starts the runner and could die without stopping it, such as the editor')
+    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
       let services: Services | undefined;
       try {
@@ -48,8 +49,13 @@ export function registerRunnerCommands(program: Command): void {
             const stop = (): void => resolve();
             process.once('SIGINT', stop);
             process.once('SIGTERM', stop);
+            if (o.stopWithStdin) {
+              // The parent holds the other end: it closes when the parent exits, however it dies.
+              process.stdin.once('end', stop).once('close', stop).once('error', stop).resume();
+            }
           });
           loop.dispose();
+          if (o.stopWithStdin) process.stdin.destroy();
           printErrorLines([style.dim(`runner: stopping ${setup.runner.list().length} agent(s)…`)]);
         }
         await setup.dispose();

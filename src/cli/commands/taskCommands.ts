@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
+import type { TaskGetJson, TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
 import { taskKey } from '../../core/ids';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/tasks/taskModel';
 import { style, table } from '../output';
@@ -30,13 +30,13 @@ export function registerTaskCommands(program: Command): Command {
   task
     .command('get')
     .alias('show')
-    .description('Show a task: fields, goal, outcome, files changed, commits and timeline (task_get)')
+    .description('Show a task: fields, goal, cost of its agent runs, outcome, files changed, commits and timeline (task_get)')
     .argument('<id>', 'task id (12, task-12 or #12)')
     .action((id: string, _o: unknown, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_get',
         args: { id: idArg(id) },
-        format: async (t: TaskJson, services) => formatTaskDetail(await services.queries.task(t.id)),
+        format: async (t: TaskGetJson, services) => formatTaskDetail(await services.queries.task(t.id), t.cost),
       }),
     );
 

@@ -3,7 +3,8 @@ import type { TaskDetail } from '../../core/tasks/ledgerQueries';
 import { taskKey, workflowKey } from '../../core/ids';
 import { duration, style } from '../output';
 import { visible, visibleBlock } from '../terminalText';
-import { plural } from '../../core/format';
+import { formatCostSummary, plural } from '../../core/format';
+import type { TaskCost } from '../../core/costs/costContracts';
 
 /** One character for a task's state, coloured. */
 export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
@@ -21,8 +22,8 @@ export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
   }
 }
 
-/** The terminal rendering of `task get`. */
-export function formatTaskDetail({ task, timeline, children, counts }: TaskDetail): string[] {
+/** The terminal rendering of `task get` (with its cost when task_get gave one). */
+export function formatTaskDetail({ task, timeline, children, counts }: TaskDetail, cost?: TaskCost): string[] {
   const state = task.result ? `${task.status} (${task.result})` : task.status;
   const lines = [`${statusMark(task)} ${style.bold(taskKey(task.id))}  ${style.bold(visible(task.title))}  ${style.dim(state)}`];
   const where = [
@@ -39,6 +40,7 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
   if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.map(visible).join(', ')}`);
   if (task.labels.length) lines.push(`  ${style.bold('Labels')}: ${task.labels.map(visible).join(', ')}`);
   if (task.status === 'in_progress') lines.push(`  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${visible(task.lastMilestone)}` : ''}`);
+  if (cost) lines.push(...costLines(cost));
   if (task.snapshot) lines.push(style.dim(`  snapshot ${task.snapshot.type} ${task.snapshot.id.slice(0, 12)}${task.endSnapshotId ? ` → ${task.endSnapshotId.slice(0, 12)}` : ''}`));
 
   if (task.outcome) {
@@ -72,6 +74,15 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
   lines.push('', style.bold(`Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`));
   if (timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
+  return lines;
+}
+
+/** `Cost: $0.0521 · 2 runs · …`, one line per agent when several ran, and the total with sub-tasks. */
+function costLines(cost: TaskCost): string[] {
+  if (cost.runs === 0 && !cost.withSubtasks?.runs) return [];
+  const lines = [`  ${style.bold('Cost')}: ${formatCostSummary(cost)}`];
+  if (cost.byAgent.length > 1) for (const a of cost.byAgent) lines.push(style.dim(`    ${visible(a.agent)}: ${formatCostSummary(a)}`));
+  if (cost.withSubtasks) lines.push(`  ${style.bold('With sub-tasks')}: ${formatCostSummary(cost.withSubtasks)}`);
   return lines;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from './taskModel';
 import { nextOffsetOutput, pageLimit, taskRef, workflowRef } from '../contracts/common';
+import { taskCostOutput } from '../costs/costContracts';
 
 /** task_list, task_get, task_create and task_update (seed 002: camelCase fields, numeric ids). */
 
@@ -101,6 +102,11 @@ export const taskOutput = z.looseObject({
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
 });
 
+/** task_get: the task, and what its agents' runs cost (summed from its execution logs). */
+export const taskGetOutput = taskOutput.extend({
+  cost: taskCostOutput.describe("What agent runs on this task cost: runs, dollars and tokens summed from its execution logs, per agent, and with its sub-tasks' runs"),
+});
+
 export type TaskListInput = z.infer<typeof taskListInput>;
 export type TaskCreateInput = z.infer<typeof taskCreateInput>;
 export type TaskUpdateInput = z.infer<typeof taskUpdateInput>;
@@ -108,4 +114,6 @@ export type TaskRowView = z.infer<typeof taskRowOutput>;
 export type TaskListResult = z.infer<typeof taskListOutput>;
 /** A task's JSON (task://{id}, task_get/create/update): seed 002's fields typed, the tracking fields besides. */
 export type TaskJson = z.infer<typeof taskOutput>;
+/** task_get's answer: the task's JSON with its cost. */
+export type TaskGetJson = z.infer<typeof taskGetOutput>;
 

@@ -79,7 +79,10 @@ function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<R
   if (setup.worktreesDir !== undefined) args.push('--worktrees-dir', setup.worktreesDir);
   // A database URL and its password reach the server by name, from the client's environment.
   const forwardEnv = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'].filter((name) => env[name] !== undefined);
-  return { name: 'agent-ledger', command, args, forwardEnv };
+  // Started by the editor, `command` is the editor's own runtime (Electron), which runs a plain
+  // Node script only with this variable; clients start servers with a reduced environment.
+  const plainEnv = env.ELECTRON_RUN_AS_NODE ? { env: { ELECTRON_RUN_AS_NODE: env.ELECTRON_RUN_AS_NODE } } : {};
+  return { name: 'agent-ledger', command, args, forwardEnv, ...plainEnv };
 }
 
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

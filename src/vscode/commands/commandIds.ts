@@ -32,6 +32,11 @@ export const Commands = {
   OpenBoard: 'agentLedger.openBoard',
   OpenPlanGraph: 'agentLedger.openPlanGraph',
   SetDatabasePassword: 'agentLedger.setDatabasePassword',
+  StartRunner: 'agentLedger.startRunner',
+  StopRunner: 'agentLedger.stopRunner',
+  ToggleRunner: 'agentLedger.toggleRunner',
+  StopInstance: 'agentLedger.stopInstance',
+  OpenExecutionLog: 'agentLedger.openExecutionLog',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

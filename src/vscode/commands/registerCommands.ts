@@ -18,6 +18,7 @@ import type { PipelineCommands } from './pipelineCommands';
 import type { BoardCommands } from './boardCommands';
 import type { DatabaseCommands } from './databaseCommands';
 import type { BlackboardView } from '../views/blackboard/blackboardView';
+import type { RunnerCommands } from './runnerCommands';
 
 export interface CommandDeps {
   registry: LedgerRegistry;
@@ -34,6 +35,7 @@ export interface CommandDeps {
   board: BoardCommands;
   blackboardView: BlackboardView;
   database: DatabaseCommands;
+  runner: RunnerCommands;
   log: vscode.LogOutputChannel;
 }
 
@@ -44,7 +46,7 @@ export interface CommandDeps {
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { registry, tasks, mcp, tasksView, log } = deps;
   const { taskForms, memory, sessions, memoryView, agentsView } = deps;
-  const { pipelines, pipelinesView, board, blackboardView } = deps;
+  const { pipelines, pipelinesView, board, blackboardView, runner } = deps;
   const handlers: Record<CommandId, CommandHandler> = {
     [Commands.Refresh]: () => {
       registry.openExisting(true);
@@ -81,6 +83,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.OpenBoard]: (arg) => board.openBoard(arg),
     [Commands.OpenPlanGraph]: (arg) => board.openPlanGraph(arg),
     [Commands.SetDatabasePassword]: (arg) => deps.database.setPassword(arg),
+    [Commands.StartRunner]: (arg) => runner.start(arg),
+    [Commands.StopRunner]: (arg) => runner.stop(arg),
+    [Commands.ToggleRunner]: () => runner.toggle(),
+    [Commands.StopInstance]: (arg) => runner.stopInstance(arg),
+    [Commands.OpenExecutionLog]: (arg) => runner.openExecutionLog(arg),
     [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
   return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));

@@ -10,3 +10,5 @@ export { taskCreateInput, taskUpdateInput } from '../../core/tasks/taskContracts
 export { memoryAddInput } from '../../core/memory/memoryContracts';
 export { sessionEndInput, dodResults } from '../../core/sessions/sessionContracts';
 export { worktreeCleanupInput } from '../../core/workers/workerContracts';
+// The runner as a child process of the editor (Start Runner): loaded with the domain, on first use.
+export { startRunnerProcess } from '../../processes/runner/runnerProcess';

@@ -1,16 +1,16 @@
-import { taskGetInput, taskOutput } from '../../../core/tasks/taskContracts';
+import { taskGetInput, taskGetOutput } from '../../../core/tasks/taskContracts';
 import { defineTool } from '../../toolDefinition';
 
 export const taskGetTool = defineTool({
   name: 'task_get',
   title: 'Get task',
   description:
-    "Get task details: the task's fields, the tracking fields (goal, snapshot, outcome, files changed), sub-tasks, the decision/issue/milestone timeline, and dependencies (what it depends on and what depends on it in its workflow's plan graph, and whether it is ready). Sessions: session_list.",
+    "Get task details: the task's fields, the tracking fields (goal, snapshot, outcome, files changed), sub-tasks, the decision/issue/milestone timeline, and dependencies (what it depends on and what depends on it in its workflow's plan graph, and whether it is ready), and cost (runs, dollars and tokens its agents' execution logs reported, per agent and with sub-tasks). Sessions: session_list.",
   input: taskGetInput,
-  output: taskOutput,
+  output: taskGetOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const task = await services.tasks.get(args.id);
-    return { ...task, dependencies: await services.graphs.dependencies(task.id) };
+    return { ...task, dependencies: await services.graphs.dependencies(task.id), cost: await services.costs.ofTask(task.id) };
   },
 });

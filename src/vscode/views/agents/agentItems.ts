@@ -3,7 +3,8 @@ import type { AgentDefinition, AgentProblem } from '../../../core/agents/agentMo
 import { taskKey } from '../../../core/ids';
 import type { AgentActivity, AgentSession } from '../../../core/sessions/agentSessions';
 import type { Session } from '../../../core/sessions/sessionRepo';
-import { formatDuration, plural, truncate } from '../../../core/format';
+import { formatDuration, formatUsd, plural, truncate } from '../../../core/format';
+import type { AgentCost } from '../../../core/costs/costContracts';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
@@ -15,6 +16,8 @@ export interface AgentNode {
   readonly name: string;
   readonly definition: AgentDefinition | undefined;
   readonly activity: AgentActivity | undefined;
+  /** What its runs cost (execution logs); undefined when it never ran under a runner. */
+  readonly cost?: { runs: number; costUsd: number };
 }
 
 export interface SessionNode {
@@ -34,9 +37,11 @@ export interface AgentProblemNode {
 export type AgentsNode = AgentNode | SessionNode | AgentProblemNode;
 
 /** Agents with running sessions first, then by their latest session, then those never used, by name. */
-export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefinition[], activity: readonly AgentActivity[]): AgentNode[] {
-  const names = [...new Set([...activity.map((a) => a.agent), ...definitions.map((d) => d.name)])];
-  const nodes = names.map((name): AgentNode => ({ kind: 'agent', ledger, name, definition: definitions.find((d) => d.name === name), activity: activity.find((a) => a.agent === name) }));
+export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefinition[], activity: readonly AgentActivity[], costs: readonly AgentCost[] = []): AgentNode[] {
+  const names = [...new Set([...activity.map((a) => a.agent), ...definitions.map((d) => d.name), ...costs.map((c) => c.agent)])];
+  const nodes = names.map(
+    (name): AgentNode => ({ kind: 'agent', ledger, name, definition: definitions.find((d) => d.name === name), activity: activity.find((a) => a.agent === name), cost: costs.find((c) => c.agent === name) }),
+  );
   return nodes.sort(
     (a, b) =>
       (b.activity?.running ?? 0) - (a.activity?.running ?? 0) ||
@@ -45,21 +50,23 @@ export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefi
   );
 }
 
-/** `claude-code · opus · 1 running · 4 sessions`; `not defined` when only its sessions remain. */
-export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity'>): string {
+/** `claude-code · opus · 1 running · 4 sessions · $0.0521 over 3 runs`; `not defined` when only its sessions remain. */
+export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity' | 'cost'>): string {
   const parts: string[] = node.definition ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])] : ['not defined'];
   if (node.activity?.running) parts.push(`${node.activity.running} running`);
   if (node.activity) parts.push(plural(node.activity.total, 'session'));
+  if (node.cost && node.cost.runs > 0) parts.push(`${formatUsd(node.cost.costUsd)} over ${plural(node.cost.runs, 'run')}`);
   return parts.join(' · ');
 }
 
 export function agentItem(node: AgentNode): vscode.TreeItem {
   const running = node.activity?.running ?? 0;
-  const state = node.activity ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+  const used = node.activity !== undefined || (node.cost?.runs ?? 0) > 0;
+  const state = used ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(node.name, state);
   // VS Code applies an item's collapsible state only the first time it sees its id: an agent
   // listed before its first session (a leaf) gets another id once it has sessions, so it opens.
-  item.id = `${node.ledger.folder.uri.toString()}#agent/${node.name}${node.activity ? '' : '/unused'}`;
+  item.id = `${node.ledger.folder.uri.toString()}#agent/${node.name}${used ? '' : '/unused'}`;
   item.description = agentDescription(node);
   item.iconPath = new vscode.ThemeIcon('hubot', running > 0 ? new vscode.ThemeColor('charts.blue') : node.definition ? undefined : new vscode.ThemeColor('disabledForeground'));
   const md = new vscode.MarkdownString(undefined, true);

@@ -5,17 +5,24 @@ import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
 import { LedgerTreeView } from '../ledgerTreeView';
 import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentItems';
-import type { AgentNode, AgentProblemNode, AgentsNode, SessionNode } from './agentItems';
+import type { AgentProblemNode, AgentsNode as SessionTreeNode, SessionNode } from './agentItems';
 import { agentsFolder } from '../../../core/ledgerFiles';
+import { executionItem, executionsGroupItem, handoffItem, instanceItem, runtimeGroupItem } from './runtimeItems';
+import type { ExecutionNode, ExecutionsGroupNode, HandoffNode, InstanceNode, RuntimeGroupNode, RuntimeNode } from './runtimeItems';
 
 /** How many ended sessions an agent shows besides its running ones. */
 const recentSessions = 10;
+/** How many execution logs an agent shows, newest first. */
+const recentExecutions = 20;
+
+export type AgentsNode = SessionTreeNode | RuntimeNode;
 
 /**
- * The Agents & Sessions view: agent → its running and recent sessions, of every folder's ledger.
- * Sessions come from the store (live, whichever process started or ended them); definitions from
- * `.agent-ledger/agents/` (agentsFolder of core/ledgerFiles.ts, which keeps YAML out of activation),
- * which the view also watches so an edited definition shows at once.
+ * The Agents & Sessions view, per folder: the agent instances running now and the handoffs
+ * waiting for an agent (when there are any), then every agent → its execution logs with their
+ * cost, and its running and recent sessions. Everything comes from the store (live, whichever
+ * process launched, ended or handed over); definitions from `.agent-ledger/agents/` (agentsFolder
+ * of core/ledgerFiles.ts, which keeps YAML out of activation), which the view also watches.
  */
 export class AgentsView extends LedgerTreeView<AgentsNode> {
   constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
@@ -29,29 +36,69 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
   protected async folderChildren(ledger: FolderLedger): Promise<AgentsNode[]> {
     const services = ledger.services;
     if (!services) return [];
-    const activity = await services.agentSessions.agents();
+    const [activity, instances, handoffs, costs] = await Promise.all([
+      services.agentSessions.agents(),
+      services.instances.running(),
+      services.instances.pendingHandoffs(),
+      services.costs.agents(),
+    ]);
     // Only reading: the default definitions are written by a first use (worker_command,
     // session_start), not by someone looking at the view.
     const { agents, problems } = existsSync(services.agents.folder) ? services.agents.current() : { agents: [], problems: [] };
     const broken = problems.map((problem): AgentProblemNode => ({ kind: 'agentProblem', ledger, problem }));
-    return [...agentNodes(ledger, agents, activity), ...broken];
+    const groups: RuntimeGroupNode[] = [];
+    if (instances.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'instances', instances, handoffs });
+    if (handoffs.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'handoffs', instances, handoffs });
+    return [...groups, ...agentNodes(ledger, agents, activity, costs), ...broken];
   }
 
   protected async childrenOf(node: AgentsNode): Promise<AgentsNode[]> {
     const services = node.ledger.services;
-    if (node.kind !== 'agent' || !node.activity || !services) return [];
-    return (await services.agentSessions.sessionsOf(node.name, recentSessions)).map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node }));
+    if (!services) return [];
+    switch (node.kind) {
+      case 'runtimeGroup':
+        return node.group === 'instances'
+          ? node.instances.map((instance): InstanceNode => ({ kind: 'instance', ledger: node.ledger, instance, parent: node }))
+          : node.handoffs.map((handoff): HandoffNode => ({ kind: 'handoff', ledger: node.ledger, handoff, parent: node }));
+      case 'executions':
+        return (await services.executions.list({ agent: node.agent, limit: recentExecutions })).map((log): ExecutionNode => ({ kind: 'execution', ledger: node.ledger, log, parent: node }));
+      case 'agent': {
+        const executions: ExecutionsGroupNode[] = (node.cost?.runs ?? 0) > 0 ? [{ kind: 'executions', ledger: node.ledger, agent: node.name, parent: node }] : [];
+        const sessions = node.activity ? await services.agentSessions.sessionsOf(node.name, recentSessions) : [];
+        return [...executions, ...sessions.map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node }))];
+      }
+      default:
+        return [];
+    }
   }
 
   protected treeItemOf(node: AgentsNode): vscode.TreeItem {
-    return node.kind === 'agent' ? agentItem(node) : node.kind === 'session' ? sessionItem(node) : agentProblemItem(node);
+    switch (node.kind) {
+      case 'agent':
+        return agentItem(node);
+      case 'session':
+        return sessionItem(node);
+      case 'agentProblem':
+        return agentProblemItem(node);
+      case 'runtimeGroup':
+        return runtimeGroupItem(node);
+      case 'instance':
+        return instanceItem(node);
+      case 'handoff':
+        return handoffItem(node);
+      case 'executions':
+        return executionsGroupItem(node);
+      case 'execution':
+        return executionItem(node);
+    }
   }
 
-  protected parentOf(node: AgentsNode): AgentNode | undefined {
-    return node.kind === 'session' ? node.parent : undefined;
+  protected parentOf(node: AgentsNode): AgentsNode | undefined {
+    return node.kind === 'session' || node.kind === 'instance' || node.kind === 'handoff' || node.kind === 'executions' || node.kind === 'execution' ? node.parent : undefined;
   }
 
   protected ledgerOf(node: AgentsNode): FolderLedger {
     return node.ledger;
   }
 }
+
