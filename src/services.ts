@@ -49,6 +49,7 @@ import { workflowReport } from './core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
 import { BoardQueries } from './core/board/boardQueries';
+import { TaskReviewService } from './core/tasks/taskReviews';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -179,6 +180,8 @@ export interface Services {
   resources: ResourceService;
   /** Read models of the editor's Board and plan graph (the asynchronous port: both engines). */
   board: BoardQueries;
+  /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
+  reviews: TaskReviewService;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -236,6 +239,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
   const eventBus = new EventBusService(engine, epochMs);
+  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs);
   return {
     paths,
     engine,
@@ -266,12 +270,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     executions,
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
-    scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
+    scheduling,
     blackboard,
     graphs,
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
-    board: new BoardQueries(engine),
+    board: new BoardQueries(engine, scheduling.stigmergy),
+    reviews: new TaskReviewService(engine, clock),
     dispose: () => {
       watching?.dispose();
       pipelines.dispose();

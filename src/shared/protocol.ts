@@ -287,6 +287,10 @@ export interface BoardCardItem {
   pipeline: string | null;
   /** Keys of the unfinished tasks an open task waits for. */
   blockedBy: string[];
+  /** Handoffs not accepted yet: who handed the task over, to whom (null: any agent). */
+  handoffs: { id: string; from: string; to: string | null }[];
+  /** Other running tasks whose write scopes or marked areas may touch the same files (the overlapping paths). */
+  overlaps: { task: string; title: string | null; agent: string | null; paths: string[] }[];
   updatedAt: string;
 }
 
@@ -316,6 +320,8 @@ export type BoardWebviewMessage =
   | { type: 'openCard'; id: string }
   | { type: 'assign'; taskId: number; agent: string }
   | { type: 'cancel'; taskId: number }
+  /** A person answered the task's review requests from its "needs a person" card. */
+  | { type: 'review'; taskId: number; verdict: 'approved' | 'dismissed' }
   | { type: 'refresh' }
   /** The first render of a model finished: how long after the page started, and how many cards exist / are in the DOM. */
   | { type: 'painted'; ms: number; cards: number; rendered: number };

@@ -28,6 +28,7 @@ import { PlanGraphPanel } from './webviews/planGraph/planGraphPanel';
 import { BlackboardView } from './views/blackboard/blackboardView';
 import { BoardCommands } from './commands/boardCommands';
 import { WebviewTypes } from './constants';
+import { PressureDecorations } from './decorations/pressureDecorations';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -50,6 +51,7 @@ export class AgentLedgerExtension extends Disposable {
   readonly boards: LivePanels<BoardPanel, 'board'>;
   readonly planGraphs: LivePanels<PlanGraphPanel, number>;
   readonly blackboardView: BlackboardView;
+  readonly pressure: PressureDecorations;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
@@ -69,6 +71,7 @@ export class AgentLedgerExtension extends Disposable {
     this.panels = this._register(new TaskDetailPanels(context.extensionUri, this.registry, this.log));
     this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
     this.blackboardView = this._register(new BlackboardView(this.registry, this.log));
+    this.pressure = this._register(new PressureDecorations(this.registry, this.log));
     const uri = context.extensionUri;
     this.boards = this._register(new LivePanels(WebviewTypes.Board, this.registry, () => 'board', (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored), () => 'board' as const));
     this.planGraphs = this._register(
@@ -130,6 +133,10 @@ export class AgentLedgerExtension extends Disposable {
         planGraph: (folder, workflowId) => {
           const ledger = this.registry.byPath(folder);
           return ledger ? this.planGraphs.get(ledger, workflowId)?.model : undefined;
+        },
+        pressure: async (fsPath) => {
+          await this.pressure.refresh();
+          return this.pressure.decorationOf(vscode.Uri.file(fsPath));
         },
       },
     };
