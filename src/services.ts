@@ -52,6 +52,7 @@ import { BoardQueries } from './core/board/boardQueries';
 import { ledgerFolder, localFolders, storeFilesExclude, storeFilesOf, storeImageName } from './core/ledgerFiles';
 import { CostRollupService } from './core/costs/costRollup';
 import { AgentInstanceService } from './core/runtime/agentInstances';
+import { TaskReviewService } from './core/tasks/taskReviews';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -191,6 +192,8 @@ export interface Services {
   resources: ResourceService;
   /** Read models of the editor's Board and plan graph (the asynchronous port: both engines). */
   board: BoardQueries;
+  /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
+  reviews: TaskReviewService;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -248,6 +251,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
   const eventBus = new EventBusService(engine, epochMs);
+  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs);
   return {
     paths,
     engine,
@@ -280,12 +284,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     instances: new AgentInstanceService({ engine, supervisor: new ProcessSupervisor(), logs: logReader, workspace: paths.workspace, runsDir: path.join(paths.dataDir, 'runs') }),
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
-    scheduling: createSchedulingServices(engine, () => agents.current().agents, () => clock.now().getTime()),
+    scheduling,
     blackboard,
     graphs,
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
-    board: new BoardQueries(engine),
+    board: new BoardQueries(engine, scheduling.stigmergy),
+    reviews: new TaskReviewService(engine, clock),
     dispose: () => {
       watching?.dispose();
       pipelines.dispose();

@@ -258,6 +258,8 @@ export type BoardWebviewMessage =
   | { type: 'openCard'; id: string }
   | { type: 'assign'; taskId: number; agent: string }
   | { type: 'cancel'; taskId: number }
+  /** A person answered the task's review requests from its "needs a person" card. */
+  | { type: 'review'; taskId: number; verdict: 'approved' | 'dismissed' }
   | { type: 'refresh' }
   /** The first render of a model finished: how long after the page started, and how many cards exist / are in the DOM. */
   | { type: 'painted'; ms: number; cards: number; rendered: number };

@@ -37,6 +37,7 @@ import { RunnerController } from './runner/runnerController';
 import { RunnerStatusBar } from './statusBar/runnerStatusBar';
 import { ExecutionLogDocuments } from './runner/executionLogDocuments';
 import { RunnerCommands } from './commands/runnerCommands';
+import { PressureDecorations } from './decorations/pressureDecorations';
 
 /**
  * The extension's composition root for the VS Code layer: one {@link LedgerRegistry} (a ledger
@@ -64,6 +65,7 @@ export class AgentLedgerExtension extends Disposable {
   readonly runners: RunnerController;
   readonly runnerStatusBar: RunnerStatusBar;
   readonly executionLogs: ExecutionLogDocuments;
+  readonly pressure: PressureDecorations;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
@@ -86,6 +88,7 @@ export class AgentLedgerExtension extends Disposable {
     this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
     this.blackboardView = this._register(new BlackboardView(this.registry, this.log));
     this.databaseStatus = this._register(new DatabaseStatusBar(this.registry, this.log));
+    this.pressure = this._register(new PressureDecorations(this.registry, this.log));
     const uri = context.extensionUri;
     this.boards = this._register(new LivePanels(WebviewTypes.Board, this.registry, () => 'board', (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored), () => 'board' as const));
     this.planGraphs = this._register(
@@ -159,6 +162,10 @@ export class AgentLedgerExtension extends Disposable {
         planGraph: (folder, workflowId) => {
           const ledger = this.registry.byPath(folder);
           return ledger ? this.planGraphs.get(ledger, workflowId)?.model : undefined;
+        },
+        pressure: async (fsPath) => {
+          await this.pressure.refresh();
+          return this.pressure.decorationOf(vscode.Uri.file(fsPath));
         },
       },
     };

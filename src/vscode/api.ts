@@ -50,5 +50,7 @@ export interface AgentLedgerApi {
     board(folder: string): { model: BoardModel | undefined; paints: { ms: number; cards: number; rendered: number }[] } | undefined;
     /** The model the plan graph panel of a workflow last showed, if it is open. */
     planGraph(folder: string, workflowId: number): PlanGraphViewModel | undefined;
+    /** The Explorer decoration of a file or folder (rolled up again first), or undefined. */
+    pressure(fsPath: string): Promise<{ badge?: string; tooltip?: string } | undefined>;
   };
 }

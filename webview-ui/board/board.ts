@@ -26,6 +26,7 @@ export function mountBoard(root: HTMLElement): void {
 
   const lists = columns.map((c) => new ColumnList(c.id, c.title, c.hint, {
     open: (card) => host.post({ type: 'openCard', id: card.id }),
+    review: (card, verdict) => card.taskId !== null && host.post({ type: 'review', taskId: card.taskId, verdict }),
     dragStart: (card) => {
       dragging = card;
       root.classList.add('dragging');

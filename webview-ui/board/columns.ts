@@ -18,6 +18,8 @@ const OVERSCAN = 4;
 
 export interface CardHandlers {
   open(card: BoardCardItem): void;
+  /** A person answered the card's review requests (task cards in "needs a person"). */
+  review(card: BoardCardItem, verdict: 'approved' | 'dismissed'): void;
   dragStart(card: BoardCardItem): void;
   dragEnd(): void;
 }
@@ -75,22 +77,43 @@ export class ColumnList {
   private card(card: BoardCardItem, index: number): HTMLElement {
     const who = card.agent ? `${card.agent}${card.client ? ` (${card.client})` : ''}` : '';
     const cost = card.cost === null ? '' : `$${card.cost.toFixed(2)}`;
+    const overlap = overlapText(card);
+    const handoff = card.handoffs.length ? `handoff ${card.handoffs.map((x) => `${x.from} → ${x.to ?? 'any agent'}`).join(', ')}` : '';
     const line = card.reason ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
     const label = card.kind === 'task' ? card.id : card.kind === 'checkpoint' ? 'checkpoint' : 'human gate';
     const status = card.status === 'cancelled' || (card.status === 'done' && card.result && card.result !== 'success') ? (card.result && card.status === 'done' ? card.result.replace('_', ' ') : card.status) : '';
+    const reviewable = card.kind === 'task' && card.column === 'needs_person' && card.taskId !== null;
+    const act = (label: string, verdict: 'approved' | 'dismissed', tip: string): HTMLElement => {
+      const b = h('button', { type: 'button', class: 'card-action', title: tip, 'data-testid': `review-${verdict}` }, label);
+      b.addEventListener('click', (e) => {
+        e.stopPropagation();
+        this.handlers.review(card, verdict);
+      });
+      return b;
+    };
     const el = h(
       'article',
       {
-        class: `card kind-${card.kind} status-${card.status}`,
+        class: `card kind-${card.kind} status-${card.status}${overlap ? ' overlapping' : ''}`,
         draggable: card.taskId !== null ? 'true' : undefined,
         tabindex: '0',
         role: 'button',
         'data-card': card.id,
-        title: [card.title, card.workflow, line].filter(Boolean).join('\n'),
+        title: [card.title, card.workflow, line, handoff, overlapDetail(card)].filter(Boolean).join('\n'),
       },
       h('div', { class: 'card-title' }, card.title),
-      h('div', { class: 'card-meta' }, h('span', { class: 'key' }, label), status ? h('span', { class: 'card-status' }, status) : null, h('span', { class: 'agent', 'data-testid': 'agent' }, who), h('span', { class: 'cost', 'data-testid': 'cost' }, cost)),
-      h('div', { class: 'card-line muted' }, line),
+      h(
+        'div',
+        { class: 'card-meta' },
+        h('span', { class: 'key' }, label),
+        status ? h('span', { class: 'card-status' }, status) : null,
+        h('span', { class: 'agent', 'data-testid': 'agent' }, who),
+        handoff ? h('span', { class: 'handoff', 'data-testid': 'handoff' }, handoff) : null,
+        reviewable ? act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")') : null,
+        reviewable ? act('Dismiss', 'dismissed', 'No review needed (the card leaves "needs a person")') : null,
+        h('span', { class: 'cost', 'data-testid': 'cost' }, cost),
+      ),
+      overlap ? h('div', { class: 'card-line overlap', 'data-testid': 'overlap' }, overlap) : h('div', { class: 'card-line muted' }, line),
     );
     // Through the CSSOM: the webview's CSP refuses inline style attributes.
     el.style.top = `${index * CARD_HEIGHT}px`;
@@ -108,4 +131,17 @@ export class ColumnList {
     el.addEventListener('dragend', () => this.handlers.dragEnd());
     return el;
   }
+}
+
+/** The card's overlap warning, one line: `⚠ overlaps task-7 on src/auth/**, src/auth/login.ts`. */
+function overlapText(card: BoardCardItem): string {
+  if (!card.overlaps.length) return '';
+  return `⚠ overlaps ${card.overlaps.map((o) => `${o.task} on ${o.paths.join(', ')}`).join('; ')}`;
+}
+
+/** The same in full for the tooltip: the other task's title and agent too. */
+function overlapDetail(card: BoardCardItem): string {
+  return card.overlaps
+    .map((o) => `May touch the same files as ${o.task}${o.title ? ` "${o.title}"` : ''}${o.agent ? ` (${o.agent})` : ''}: ${o.paths.join(', ')}`)
+    .join('\n');
 }

@@ -32,7 +32,29 @@ export interface BoardCard {
   pipeline: string | null;
   /** Keys of the unfinished tasks an open task waits for. */
   blockedBy: string[];
+  /** Handoffs of the task not accepted yet (oldest first): who handed it over, to whom (null: any agent). */
+  handoffs: BoardHandoff[];
+  /** Other running tasks whose write scope or marked areas may touch the same files as this running task. */
+  overlaps: BoardOverlap[];
   updatedAt: string;
+}
+
+/** A pending handoff as a card shows it. */
+export interface BoardHandoff {
+  /** `handoff-4` */
+  id: string;
+  from: string;
+  to: string | null;
+}
+
+/** Another running task this one may collide with, and the patterns through which. */
+export interface BoardOverlap {
+  /** `task-7` */
+  task: string;
+  title: string | null;
+  agent: string | null;
+  /** The overlapping paths or patterns of both tasks (each once, this task's first). */
+  paths: string[];
 }
 
 export interface BoardSnapshot {
@@ -53,10 +75,14 @@ export interface BoardTaskRow {
   workflow: string | null;
   /** complete_task's outcome said a person must review. */
   manualReview: { reason: string | null } | null;
-  /** An issue of the task asks for a person's review (its description). */
-  reviewIssue: string | null;
+  /** The latest issue of the task asking for a person's review (its id and description). */
+  reviewIssue: { id: number; description: string } | null;
   session: { agent: string; client: string | null } | null;
   cost: number | null;
+  handoffs: BoardHandoff[];
+  /** A person marked the task's review requests reviewed (the ids and completion it covered). */
+  review: { issueThrough: number; completedAt: string | null } | null;
+  completedAt: string | null;
   updatedAt: string;
 }
 
@@ -71,12 +97,24 @@ export interface BoardWaitingPipeline {
   updatedAt: string;
 }
 
+/** What a task's stored outcome (JSON) says about a manual review: asked, with its reason, or null. */
+export function manualReviewOf(outcome: string | null): { reason: string | null } | null {
+  if (!outcome) return null;
+  try {
+    const o = JSON.parse(outcome) as { manual_review_needed?: unknown; manual_review_reason?: unknown };
+    return o.manual_review_needed === true ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null } : null;
+  } catch {
+    return null;
+  }
+}
+
 const closed = new Set(['done', 'failed', 'cancelled']);
 
 /** The column of one task, with the reason a person is needed and what blocks it. */
 export function taskColumn(task: BoardTaskRow, dependencies: readonly number[], statusOf: (id: number) => string | undefined): Pick<BoardCard, 'column' | 'reason' | 'blockedBy'> {
-  if (task.manualReview && task.status === 'done') return { column: 'needs_person', reason: task.manualReview.reason ?? 'review requested', blockedBy: [] };
-  if (task.reviewIssue && !closed.has(task.status)) return { column: 'needs_person', reason: `review requested: ${task.reviewIssue}`, blockedBy: [] };
+  const { manualReview, reviewIssue } = openReviewRequests(task);
+  if (manualReview && task.status === 'done') return { column: 'needs_person', reason: manualReview.reason ?? 'review requested', blockedBy: [] };
+  if (reviewIssue && !closed.has(task.status)) return { column: 'needs_person', reason: `review requested: ${reviewIssue.description}`, blockedBy: [] };
   switch (task.status) {
     case 'open': {
       const blockedBy = dependencies.filter((d) => statusOf(d) !== 'done').map(taskKey);
@@ -91,12 +129,26 @@ export function taskColumn(task: BoardTaskRow, dependencies: readonly number[], 
   }
 }
 
+/**
+ * The review requests a person has not marked reviewed yet: a review covers the issues up to the
+ * one it saw last and the completion it saw (a task completed again asks again).
+ */
+export function openReviewRequests(task: Pick<BoardTaskRow, 'manualReview' | 'reviewIssue' | 'review' | 'completedAt'>): Pick<BoardTaskRow, 'manualReview' | 'reviewIssue'> {
+  const r = task.review;
+  if (!r) return { manualReview: task.manualReview, reviewIssue: task.reviewIssue };
+  return {
+    manualReview: task.manualReview && r.completedAt !== task.completedAt ? task.manualReview : null,
+    reviewIssue: task.reviewIssue && task.reviewIssue.id > r.issueThrough ? task.reviewIssue : null,
+  };
+}
+
 /** Every card: tasks, then the pipelines waiting for a person; most recently updated first. */
 export function boardCards(
   tasks: readonly BoardTaskRow[],
   dependencies: ReadonlyMap<number, readonly number[]>,
   waiting: readonly BoardWaitingPipeline[],
   agentClients: ReadonlyMap<string, string | null>,
+  overlaps: ReadonlyMap<number, BoardOverlap[]> = new Map(),
 ): BoardCard[] {
   const status = new Map(tasks.map((t) => [t.id, t.status]));
   const cards = tasks.map((t): BoardCard => {
@@ -117,6 +169,8 @@ export function boardCards(
       progress: t.progress,
       workflow: t.workflow,
       pipeline: null,
+      handoffs: t.handoffs,
+      overlaps: overlaps.get(t.id) ?? [],
       updatedAt: t.updatedAt,
     };
   });
@@ -138,6 +192,8 @@ export function boardCards(
       reason: `${p.kind === 'checkpoint' ? 'checkpoint' : 'human gate'} ${p.name} waits for your decision`,
       pipeline: p.workspace,
       blockedBy: [],
+      handoffs: [],
+      overlaps: [],
       updatedAt: p.updatedAt,
     });
   }

@@ -1,10 +1,27 @@
 import type { AsyncSqlReader, LedgerEngine } from '../ports';
-import { notFound, workflowKey } from '../ids';
-import { boardCards } from './boardModel';
-import type { BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
+import { notFound, parseId, taskKey, workflowKey } from '../ids';
+import { handoffKey } from '../projects/pmIds';
+import { runningState } from '../scheduling/contractNetStore';
+import { overlapsAmongRunning } from '../scheduling/runningOverlaps';
+import { markTypeTask } from '../scheduling/stigmergyAreas';
+import type { StigmergyService } from '../scheduling/stigmergyService';
+import { boardCards, manualReviewOf } from './boardModel';
+import type { BoardHandoff, BoardOverlap, BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
 import { readDependencies } from './taskDependencies';
 import { layoutGraph, planGraphModel } from './planGraphLayout';
 import type { LayoutInput, PlacedGraph, PlanGraphModel, PlanTaskRow } from './planGraphLayout';
+
+/** The pressure on one file or folder, as the Explorer shows it. */
+export interface ExplorerPressure {
+  /** Workspace-relative path (folders included: pressure rolls up). */
+  path: string;
+  /** Sum of the faded intensities of the marks on and under it. */
+  intensity: number;
+  /** The running tasks whose marks are on or under it, by key. */
+  tasks: { key: string; title: string | null; agent: string | null }[];
+  /** Mark types not tied to a task (an agent's own `stig_mark`). */
+  others: string[];
+}
 
 /** Layouts kept for workflows whose shape did not change (a live state change needs no new layout). */
 const keptLayouts = 16;
@@ -17,19 +34,62 @@ const keptLayouts = 16;
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
 
-  constructor(private readonly engine: LedgerEngine) {}
+  /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
+  constructor(
+    private readonly engine: LedgerEngine,
+    private readonly stigmergy?: StigmergyService,
+  ) {}
 
   /** Every task of the ledger in its column, and the pipelines waiting for a person. */
-  board(): Promise<BoardSnapshot> {
+  async board(): Promise<BoardSnapshot> {
+    // Read before the board's own read: the field keeps its marks until stig_clock moves.
+    const field = this.stigmergy ? await this.stigmergy.field() : undefined;
     return this.engine.read(async (db) => {
       const [tasks, dependencies, waiting, agents] = [await readTasks(db), await readDependencies(db), await readWaiting(db), await readAgents(db)];
       const clients = new Map(agents.map((a) => [a.name, a.client]));
       for (const t of tasks) if (t.assignee && !clients.has(t.assignee)) clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
+      const titles = new Map(tasks.map((t) => [t.id, t.title]));
+      const overlaps = new Map<number, BoardOverlap[]>();
+      for (const [task, list] of overlapsAmongRunning((await runningState(db)).running, field)) {
+        overlaps.set(parseId('task', task), list.map((o) => ({ task: o.task, title: titles.get(parseId('task', o.task)) ?? null, agent: o.agent, paths: o.paths })));
+      }
       return {
-        cards: boardCards(tasks, dependencies, waiting, clients),
+        cards: boardCards(tasks, dependencies, waiting, clients, overlaps),
         agents: [...clients].map(([name, client]) => ({ name, client })).sort((a, b) => a.name.localeCompare(b.name)),
       };
     });
+  }
+
+  /**
+   * Pressure on files and folders for the Explorer: the stigmergy field rolled up to folders
+   * once (a mark on `src/auth/login.ts` counts for the file, `src/auth` and `src`), with the
+   * title and agent of each running task that marked them. Empty without a field.
+   */
+  async pressure(): Promise<ExplorerPressure[]> {
+    if (!this.stigmergy) return [];
+    const rolled = await this.stigmergy.pathPressure();
+    const keys = [...new Set(rolled.flatMap((p) => p.tasks))];
+    const ids = keys.flatMap((k) => {
+      try {
+        return [parseId('task', k)];
+      } catch {
+        return [];
+      }
+    });
+    const tasks = new Map<string, { title: string; agent: string | null }>();
+    await this.engine.read(async (db) => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const slice = ids.slice(i, i + 500);
+        const rows = await db.all<{ id: number; title: string; assignee: string | null }>(`SELECT id, title, assignee FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`, slice);
+        for (const r of rows) tasks.set(taskKey(Number(r.id)), { title: r.title, agent: r.assignee });
+      }
+    });
+    return rolled.map((p) => ({
+      path: p.path,
+      intensity: p.intensity,
+      tasks: p.tasks.map((key) => ({ key, title: tasks.get(key)?.title ?? null, agent: tasks.get(key)?.agent ?? null })),
+      others: p.types.filter((t) => markTypeTask(t) === null),
+    }));
   }
 
   /** A workflow's tasks and their dependencies, laid out as a DAG. */
@@ -78,19 +138,23 @@ interface TaskRow {
   progress: number | null;
   workflow: string | null;
   outcome: string | null;
+  completed_at: string | null;
   updated_at: string;
 }
 
 async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
   const rows = await db.all<TaskRow>(
-    `SELECT t.id, t.title, t.status, t.result, t.assignee, t.last_milestone, t.progress, w.name AS workflow, t.outcome, t.updated_at
+    `SELECT t.id, t.title, t.status, t.result, t.assignee, t.last_milestone, t.progress, w.name AS workflow, t.outcome, t.completed_at, t.updated_at
      FROM tasks t LEFT JOIN workflows w ON w.id = t.workflow_id`,
   );
-  const reviews = new Map<number, string>();
-  for (const r of await db.all<{ task_id: number; description: string }>('SELECT task_id, description FROM issues WHERE requires_human_review = 1 ORDER BY id')) {
-    reviews.set(Number(r.task_id), r.description);
+  const reviews = new Map<number, { id: number; description: string }>();
+  for (const r of await db.all<{ id: number; task_id: number; description: string }>('SELECT id, task_id, description FROM issues WHERE requires_human_review = 1 ORDER BY id')) {
+    reviews.set(Number(r.task_id), { id: Number(r.id), description: r.description });
   }
   const sessions = await latestSessions(db);
+  const costs = await costByTask(db);
+  const handoffs = await pendingHandoffs(db);
+  const reviewed = await latestReviews(db);
   return rows.map((r) => {
     const id = Number(r.id);
     return {
@@ -102,24 +166,55 @@ async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
       lastMilestone: r.last_milestone,
       progress: r.progress === null ? null : Number(r.progress),
       workflow: r.workflow,
-      manualReview: manualReview(r.outcome),
+      manualReview: manualReviewOf(r.outcome),
       reviewIssue: reviews.get(id) ?? null,
       session: sessions.get(id) ?? null,
-      // No run reports a cost into the ledger yet (the agent runtime will): the card leaves it blank.
-      cost: null,
+      cost: costs.get(id) ?? null,
+      handoffs: handoffs.get(id) ?? [],
+      review: reviewed.get(id) ?? null,
+      completedAt: r.completed_at,
       updatedAt: r.updated_at,
     };
   });
 }
 
-function manualReview(outcome: string | null): { reason: string | null } | null {
-  if (!outcome) return null;
-  try {
-    const o = JSON.parse(outcome) as { manual_review_needed?: unknown; manual_review_reason?: unknown };
-    return o.manual_review_needed === true ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null } : null;
-  } catch {
-    return null;
+/**
+ * What the runs of each task cost, in USD: the sum of its execution logs' `cost_usd` (logs that
+ * reported none add nothing; a task none of whose runs reported a cost is absent). Every task
+ * when `taskIds` is left out; else only those. One query (in slices of 500 ids).
+ * The agent runtime's cost roll-up read model can take this one's place.
+ */
+export async function costByTask(db: AsyncSqlReader, taskIds?: readonly number[]): Promise<Map<number, number>> {
+  const sql = 'SELECT task_id, SUM(cost_usd) AS cost FROM execution_logs WHERE task_id IS NOT NULL AND cost_usd IS NOT NULL';
+  const rows: { task_id: number; cost: number }[] = [];
+  if (taskIds === undefined) rows.push(...(await db.all<{ task_id: number; cost: number }>(`${sql} GROUP BY task_id`)));
+  for (let i = 0; taskIds !== undefined && i < taskIds.length; i += 500) {
+    const slice = taskIds.slice(i, i + 500);
+    rows.push(...(await db.all<{ task_id: number; cost: number }>(`${sql} AND task_id IN (${slice.map(() => '?').join(', ')}) GROUP BY task_id`, slice)));
   }
+  // Sums of binary fractions: rounded to a millionth of a dollar, so both engines print the same.
+  return new Map(rows.map((r) => [Number(r.task_id), Math.round(Number(r.cost) * 1e6) / 1e6]));
+}
+
+/** Each task's handoffs not accepted yet, oldest first (one query). */
+export async function pendingHandoffs(db: AsyncSqlReader): Promise<Map<number, BoardHandoff[]>> {
+  const rows = await db.all<{ id: number; task_id: number; from_agent: string; to_agent: string | null }>(
+    "SELECT id, task_id, from_agent, to_agent FROM handoffs WHERE status = 'pending' ORDER BY id",
+  );
+  const out = new Map<number, BoardHandoff[]>();
+  for (const r of rows) {
+    const id = Number(r.task_id);
+    const list = out.get(id) ?? [];
+    list.push({ id: handoffKey(Number(r.id)), from: r.from_agent, to: r.to_agent });
+    out.set(id, list);
+  }
+  return out;
+}
+
+/** The latest review a person recorded on each task (core/tasks/taskReviews.ts). */
+async function latestReviews(db: AsyncSqlReader): Promise<Map<number, { issueThrough: number; completedAt: string | null }>> {
+  const rows = await db.all<{ task_id: number; issue_through: number; completed_at: string | null }>('SELECT task_id, issue_through, completed_at FROM task_reviews ORDER BY id');
+  return new Map(rows.map((r) => [Number(r.task_id), { issueThrough: Number(r.issue_through), completedAt: r.completed_at }]));
 }
 
 /** The agent and client of each task's latest session. */

@@ -8,6 +8,7 @@ import { isLedgerError } from '../../ledger/loadDomain';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { coalesced } from '../../coalesced';
 import { errorMessage } from '../../../core/errors';
+import type { Services } from '../../../services';
 
 /** What the webview measured of its first render of a model (tests and the log read it). */
 export interface BoardPaint {
@@ -72,6 +73,11 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
       case 'cancel':
         await this.act('cancelled', message.taskId, { status: 'cancelled' });
         return;
+      case 'review':
+        await this.run(message.taskId, message.verdict === 'approved' ? 'review approved' : 'review dismissed', async (services) => {
+          await services.reviews.review({ taskId: message.taskId, verdict: message.verdict });
+        });
+        return;
       case 'refresh':
         this.update();
         return;
@@ -114,11 +120,18 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
   }
 
   /** One change through the same service as task_update and `agent-ledger task update`; a refusal is shown on the board. */
-  private async act(done: string, taskId: number, change: { assignee?: string; status?: 'cancelled' }): Promise<void> {
+  private act(done: string, taskId: number, change: { assignee?: string; status?: 'cancelled' }): Promise<void> {
+    return this.run(taskId, done, async (services) => {
+      await services.tasks.update({ id: taskId, ...change });
+    });
+  }
+
+  /** One change of a person's, said on the board: done, or the refusal's message. */
+  private async run(taskId: number, done: string, change: (services: Services) => Promise<void>): Promise<void> {
     const services = await this.ledger.require();
     try {
-      const task = await services.tasks.update({ id: taskId, ...change });
-      this.post({ type: 'acted', ok: true, text: `${taskKey(task.id)} ${done}.` });
+      await change(services);
+      this.post({ type: 'acted', ok: true, text: `${taskKey(taskId)} ${done}.` });
     } catch (err) {
       if (!isLedgerError(err)) throw err;
       this.post({ type: 'acted', ok: false, text: err.message });

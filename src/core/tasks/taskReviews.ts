@@ -1,0 +1,82 @@
+import { stateError, validationError } from '../errors';
+import { notFound, taskKey } from '../ids';
+import { appendEvent } from '../events/eventLog';
+import type { LedgerEngine } from '../ports';
+import type { Clock } from '../time';
+import { iso } from '../time';
+import { thisMachine } from '../machine';
+import { manualReviewOf, openReviewRequests } from '../board/boardModel';
+
+/** approved: the person checked the work and it stands; dismissed: the request needs nothing (the card leaves all the same). */
+export type ReviewVerdict = 'approved' | 'dismissed';
+
+export interface ReviewInput {
+  taskId: number;
+  verdict: ReviewVerdict;
+  note?: string;
+  /** Who reviewed; default: the OS user of this process. */
+  by?: string;
+}
+
+export interface ReviewRecord {
+  taskId: string;
+  verdict: ReviewVerdict;
+  note: string | null;
+  reviewedBy: string;
+  reviewedAt: string;
+  /** The requests this review answered: the issues' ids, and whether the completion's outcome asked. */
+  answered: { issues: number[]; completion: boolean };
+}
+
+/**
+ * A person answers an agent's review requests: the issues logged with `requires_human_review` and
+ * a completion whose outcome says `manual_review_needed`. The review covers the requests that
+ * exist now, so the task leaves the Board's "needs a person" column; a later request asks again.
+ * Nothing to answer is refused (InvalidStatus), nothing written.
+ */
+export class TaskReviewService {
+  constructor(
+    private readonly engine: LedgerEngine,
+    private readonly clock: Clock,
+  ) {}
+
+  async review(input: ReviewInput): Promise<ReviewRecord> {
+    if (input.verdict !== 'approved' && input.verdict !== 'dismissed') throw validationError(`verdict must be approved or dismissed, not ${String(input.verdict)}`);
+    const note = input.note?.trim() ? input.note.trim().slice(0, 5_000) : null;
+    const by = input.by?.trim() || thisMachine().user;
+    return this.engine.write(async (tx) => {
+      const task = await tx.get<{ id: number; workflow_id: number | null; status: string; outcome: string | null; completed_at: string | null }>(
+        'SELECT id, workflow_id, status, outcome, completed_at FROM tasks WHERE id = ?',
+        [input.taskId],
+      );
+      if (!task) throw notFound('task', input.taskId);
+      const issues = (await tx.all<{ id: number; description: string }>('SELECT id, description FROM issues WHERE task_id = ? AND requires_human_review = 1 ORDER BY id', [input.taskId])).map((r) => ({
+        id: Number(r.id),
+        description: r.description,
+      }));
+      const last = await tx.get<{ issue_through: number; completed_at: string | null }>('SELECT issue_through, completed_at FROM task_reviews WHERE task_id = ? ORDER BY id DESC LIMIT 1', [input.taskId]);
+      const review = last ? { issueThrough: Number(last.issue_through), completedAt: last.completed_at } : null;
+      const manualReview = task.status === 'done' ? manualReviewOf(task.outcome) : null;
+      const open = openReviewRequests({ manualReview, reviewIssue: issues.at(-1) ?? null, review, completedAt: task.completed_at });
+      const answeredIssues = issues.filter((i) => i.id > (review?.issueThrough ?? 0)).map((i) => i.id);
+      if (!open.manualReview && !open.reviewIssue) {
+        throw stateError(`${taskKey(input.taskId)} has no review request waiting for a person`, { task_id: taskKey(input.taskId), reason: 'nothingToReview' });
+      }
+      const now = iso(this.clock.now());
+      const issueThrough = issues.at(-1)?.id ?? 0;
+      await tx.insert('INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id', [
+        input.taskId,
+        input.verdict,
+        note,
+        issueThrough,
+        task.completed_at,
+        by,
+        now,
+      ]);
+      await tx.run('UPDATE tasks SET updated_at = ? WHERE id = ?', [now, input.taskId]);
+      const answered = { issues: open.reviewIssue ? answeredIssues : [], completion: open.manualReview !== null };
+      await appendEvent(tx, { ts: now, kind: 'task.reviewed', workflowId: task.workflow_id === null ? null : Number(task.workflow_id), taskId: input.taskId, payload: { verdict: input.verdict, note, by, answered } });
+      return { taskId: taskKey(input.taskId), verdict: input.verdict, note, reviewedBy: by, reviewedAt: now, answered };
+    });
+  }
+}

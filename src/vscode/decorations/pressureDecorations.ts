@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { ExplorerPressure } from '../../core/board/boardQueries';
+import { truncate } from '../../core/format';
+import { Disposable } from '../lifecycle';
+import type { LedgerRegistry } from '../ledger/ledgerRegistry';
+
+/** Store changes arriving closer together than this are rolled up once. */
+const debounceMs = 300;
+
+/**
+ * The Explorer shows where agents are working now: a file or folder that running tasks marked in
+ * the stigmergy field (their areas, the files they changed so far) gets a badge with the number of
+ * those tasks and a tooltip naming them; two or more tasks on one path are shown in the warning
+ * colour. The field is rolled up to folders once per burst of store changes (debounced), so the
+ * decoration of each file is a map lookup however many marks there are.
+ */
+export class PressureDecorations extends Disposable implements vscode.FileDecorationProvider {
+  private readonly _onDidChangeFileDecorations = this._register(new vscode.EventEmitter<vscode.Uri[] | undefined>());
+  readonly onDidChangeFileDecorations = this._onDidChangeFileDecorations.event;
+  /** Decorations by URI string, from the last roll-up. */
+  private decorations = new Map<string, vscode.FileDecoration>();
+  private pending: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  /** How long the last roll-up took and how many paths it decorated (tests, the log). */
+  lastRollUp: { ms: number; paths: number } | undefined;
+
+  constructor(
+    private readonly registry: LedgerRegistry,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this._register(vscode.window.registerFileDecorationProvider(this));
+    this._register(registry.onDidChange(() => this.schedule()));
+    this._register(registry.onDidChangeFolders(() => this.schedule()));
+    this._register({ dispose: () => clearTimeout(this.pending) });
+    this.schedule();
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    return this.decorations.get(uri.toString());
+  }
+
+  /** The decoration of a path now (tests). */
+  decorationOf(uri: vscode.Uri): { badge?: string; tooltip?: string } | undefined {
+    const d = this.decorations.get(uri.toString());
+    return d ? { badge: d.badge, tooltip: d.tooltip } : undefined;
+  }
+
+  /** Rolls up again now and resolves when the decorations are current (tests, Refresh). */
+  refresh(): Promise<void> {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.rollUp()
+      .catch((err) => this.log.warn(`explorer pressure: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.refresh();
+        }
+      });
+    return this.running;
+  }
+
+  private schedule(): void {
+    if (this.pending || this.isDisposed) return;
+    this.pending = setTimeout(() => void this.refresh(), debounceMs);
+  }
+
+  private async rollUp(): Promise<void> {
+    const started = performance.now();
+    const next = new Map<string, vscode.FileDecoration>();
+    for (const ledger of this.registry.all()) {
+      const services = ledger.services;
+      if (!services) continue;
+      for (const p of await services.board.pressure()) {
+        next.set(vscode.Uri.joinPath(ledger.folder.uri, p.path).toString(), decorationOf(p));
+      }
+    }
+    // Only the paths whose decoration appeared, went or changed are asked again.
+    const changed: vscode.Uri[] = [];
+    for (const [key, d] of next) {
+      const before = this.decorations.get(key);
+      if (!before || before.badge !== d.badge || before.tooltip !== d.tooltip) changed.push(vscode.Uri.parse(key));
+    }
+    for (const key of this.decorations.keys()) if (!next.has(key)) changed.push(vscode.Uri.parse(key));
+    this.decorations = next;
+    this.lastRollUp = { ms: performance.now() - started, paths: next.size };
+    if (changed.length) this._onDidChangeFileDecorations.fire(changed);
+  }
+}
+
+function decorationOf(p: ExplorerPressure): vscode.FileDecoration {
+  const n = p.tasks.length;
+  const lines = p.tasks.map((t) => `${t.key}${t.title ? ` ${truncate(t.title, 60)}` : ''}${t.agent ? ` (${t.agent})` : ''}`);
+  if (p.others.length) lines.push(`marks: ${p.others.join(', ')}`);
+  const head = n === 0 ? 'Agents marked this area' : n === 1 ? 'A running task works here' : `${n} running tasks work here`;
+  const decoration = new vscode.FileDecoration(n === 0 ? '•' : n > 9 ? '9+' : String(n), `${head}: ${lines.join('; ')}`, n > 1 ? new vscode.ThemeColor('list.warningForeground') : undefined);
+  decoration.propagate = false; // folders already carry what is under them
+  return decoration;
+}
