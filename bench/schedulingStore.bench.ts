@@ -3,6 +3,9 @@
 //  - award latency: cnp_announce that awards at once, with 50 agents, 1,000 open tasks each with
 //    an open call, 100 running tasks; with an empty field and with 10,000 marks;
 //  - stig_snapshot over 100,000 marks (default page and largest page), one stig_mark into them.
+// The tools aggregate in SQL (stigmergyQueries.ts); each SQL row is set against the in-memory
+// field the tools used before (every live mark loaded, faded and summed in TypeScript), measured
+// in the same run, with the ratio after / before.
 // Usage: npm run bench -- --only schedulingStore   (or node --import tsx bench/schedulingStore.bench.ts [--runs N])
 import * as path from 'node:path';
 import { rmSync } from 'node:fs';
@@ -12,7 +15,10 @@ import type { BidderDefinition } from '../src/core/scheduling/contractNetService
 import { bumpClock } from '../src/core/scheduling/stigmergyService';
 import type { LedgerEngine } from '../src/core/ports';
 import { tempDir } from '../test/helpers/tmp';
-import { measure, ms, percentile, printTable, verdict } from './lib/report';
+import { snapshot } from '../src/core/scheduling/stigmergySnapshot';
+import { areaBounds, rollUpToFolders } from '../src/core/scheduling/stigmergyAreas';
+import { fieldBounds } from '../src/core/scheduling/stigmergySnapshot';
+import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 
 const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 20);
 const folders = ['src/auth', 'src/api', 'src/ui', 'src/db', 'docs', 'test/unit', 'test/e2e', 'scripts', 'lib/core', 'lib/util'];
@@ -48,9 +54,10 @@ async function addMarks(engine: LedgerEngine, count: number, start: number): Pro
 
 async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
-  const row = (what: string, samples: number[], target: number) => {
+  const row = (what: string, samples: number[], target: number, before?: number[]) => {
     const p50 = percentile(samples, 50);
-    rows.push([what, ms(p50), ms(percentile(samples, 95)), `< ${target}`, verdict(p50 < target)]);
+    const old = before ? percentile(before, 50) : NaN;
+    rows.push([what, ms(p50), ms(percentile(samples, 95)), before ? ms(old) : '', before ? ratio(p50, old) : '', `< ${target}`, verdict(p50 < target)]);
   };
   const dir = tempDir('agent-ledger-bench-');
   try {
@@ -61,7 +68,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     for (const id of open) await s.contractNet.announce({ task_id: `task-${id}`, tags: [`skill-${id % 6}`], award: false, allowOverlap: false });
     const perAnnounce = (Date.now() - started) / open.length;
-    rows.push(['(setup) 1,000 deferred announcements', ms(perAnnounce), '', 'per call', '']);
+    rows.push(['(setup) 1,000 deferred announcements', ms(perAnnounce), '', '', '', 'per call', '']);
 
     let next = 0;
     const fresh = await addTasks(engine, runs + 3, 'open', 200_000);
@@ -70,7 +77,17 @@ async function main(): Promise<void> {
     await addMarks(engine, 10_000, Date.now());
     const more = await addTasks(engine, runs + 3, 'open', 300_000);
     next = 0;
-    row('award, same, field of 10,000 marks', await measure(runs, () => s.contractNet.announce({ task_id: `task-${more[next++]}`, tags: [], award: true, allowOverlap: true })), 250);
+    row('award, same, field of 10,000 marks', await measure(runs, () => s.contractNet.announce({ task_id: `task-${more[next++]}`, tags: [], award: true, allowOverlap: true })), 50);
+    // The part of an award that reads the field: bounds of the call's areas and of the whole field
+    // (watcher). Before: the whole field loaded (first read in a process) and scanned in memory.
+    const scope = [`${folders[3]}/m7/**`];
+    const fieldPart = async (svc: typeof s) => {
+      const field = await svc.stigmergy.field();
+      return [areaBounds(field, scope, 'task-1'), fieldBounds(field)];
+    };
+    const sqlPart = () => engine.read(async (db) => [await s.stigmergy.boundsIn(db, scope, 1, Date.now()), await s.stigmergy.fieldBoundsIn(db, Date.now())]);
+    const fieldSamples = await measure(runs, () => fieldPart(createSchedulingServices(engine, () => agents)), 1);
+    row('field part of an award at 10,000 marks (bounds of the call + of the field)', await measure(runs, sqlPart), 50, fieldSamples);
     const call = (await engine.read((db) => db.get<{ call_id: string }>("SELECT call_id FROM cnp_calls WHERE status = 'open' LIMIT 1")))!.call_id;
     row('cnp_award of an open call (1,000 open)', await measure(Math.min(runs, 1), () => s.contractNet.award({ call_id: call, allowOverlap: true }), 0), 250);
 
@@ -80,18 +97,24 @@ async function main(): Promise<void> {
     });
     await addMarks(engine, 100_000, Date.now());
     const count = await engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points'));
-    rows.push([`(setup) marks in the field`, String(count?.n), '', '', '']);
-    const other = createSchedulingServices(engine, () => agents);
-    row('stig_snapshot, 100k marks, first read in a process', await measure(1, () => other.stigmergy.snapshot(100), 0), 3000);
-    row('stig_snapshot, 100k marks, page of 100 (default)', await measure(Math.max(3, runs / 2), () => s.stigmergy.snapshot(100), 1), 1500);
-    row('stig_snapshot, 100k marks, page of 1,000', await measure(Math.max(3, runs / 2), () => s.stigmergy.snapshot(1000), 1), 1500);
+    rows.push([`(setup) marks in the field`, String(count?.n), '', '', '', '', '']);
+    const heavy = Math.max(3, runs / 2);
+    // Before: the in-memory field (a fresh process reads every mark; later reads reuse its cache while stig_clock stands still).
+    const firstBefore = await measure(Math.min(3, heavy), async () => snapshot(await createSchedulingServices(engine, () => agents).stigmergy.field(), Date.now(), 100), 0);
+    row('stig_snapshot, 100k marks, first read in a process', await measure(Math.min(3, heavy), () => createSchedulingServices(engine, () => agents).stigmergy.snapshot(100), 0), 300, firstBefore);
+    const cachedBefore = await measure(heavy, async () => snapshot(await s.stigmergy.field(), Date.now(), 100), 1);
+    row('stig_snapshot, 100k marks, page of 100 (default)', await measure(heavy, () => s.stigmergy.snapshot(100), 1), 300, cachedBefore);
+    const pageBefore = await measure(heavy, async () => snapshot(await s.stigmergy.field(), Date.now(), 1000), 1);
+    row('stig_snapshot, 100k marks, page of 1,000', await measure(heavy, () => s.stigmergy.snapshot(1000), 1), 300, pageBefore);
+    const rollBefore = await measure(3, async () => rollUpToFolders(await createSchedulingServices(engine, () => agents).stigmergy.field()), 0);
+    row('folder roll-up (Explorer), 100k marks', await measure(3, () => s.stigmergy.pathPressure(), 0), 1000, rollBefore);
     let k = 0;
     row('stig_mark into 100k marks', await measure(runs, () => s.stigmergy.mark({ node_id: 'src/auth/x.ts', type: `changed:task-${k++}`, intensity: 1 })), 50);
     await engine.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  printTable(`Scheduling services over the embedded store (ms, ${runs} runs unless the row is heavy)`, ['operation', 'p50', 'p95', 'target', 'verdict'], rows);
+  printTable(`Scheduling services over the embedded store (ms, ${runs} runs unless the row is heavy)`, ['operation', 'p50', 'p95', 'before p50', 'after / before', 'target', 'verdict'], rows);
 }
 
 void main();

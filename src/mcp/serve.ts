@@ -48,8 +48,18 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment() });
-  // The retention rule of the events log: once now, then every few minutes (the timer never keeps the process up).
-  const prune = (): void => void services.eventBus.prune().catch((err: unknown) => log(`event retention: ${errorMessage(err)}`));
+  // The retention rule of the events log, and the purge of expired blackboard entries and of open
+  // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+  const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(
+    () => undefined,
+    (err: unknown) => log(`${what}: ${errorMessage(err)}`),
+  );
+  const prune = (): void =>
+    void (async () => {
+      await retain('event retention', () => services.eventBus.prune());
+      await retain('blackboard expiry', () => services.blackboard.purgeExpired());
+      await retain('contract-net calls of ended tasks', () => services.scheduling.contractNet.purgeEndedCalls());
+    })();
   prune();
   const pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
   pruneTimer.unref();

@@ -10,7 +10,8 @@ let module: Promise<SqlJsStatic> | undefined;
  * (esbuild.mjs copies it); from sources (tests run with tsx) it comes from node_modules.
  */
 export function loadSqlJs(): Promise<SqlJsStatic> {
-  module ??= initSqlJs({ locateFile: (file) => locate(file) });
+  // Native SQLite math functions (power() fades stigmergy marks in SQL), not sql.js's deprecated copies.
+  module ??= initSqlJs({ locateFile: (file) => locate(file), useOldExtensionFunctions: false } as Parameters<typeof initSqlJs>[0]);
   return module;
 }
 

@@ -128,6 +128,27 @@ export class BlackboardService {
       .slice(0, limit);
   }
 
+  /**
+   * Deletes entries whose time to live has passed (reads already hide them; this frees their
+   * rows), each with an `expire` change (reason `ttl`) so bb_watch sees it go. At most `limit`
+   * per call, oldest expiry first; returns how many went.
+   */
+  async purgeExpired(limit = 500): Promise<number> {
+    const now = this.clock();
+    const due = await this.engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]));
+    if (!due || Number(due.n) === 0) return 0;
+    return this.engine.write(async (tx) => {
+      const at = this.clock();
+      const rows = await tx.all<EntryRow>(`SELECT ${columns} FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, key LIMIT ?`, [at, limit]);
+      for (const row of rows) {
+        const entry = toEntry(row);
+        await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [namespaceOf(entry.key), entry.key]);
+        await appendEvent(tx, 'expire', entry.key, at, { version: entry.version, previous: entry, reason: 'ttl' });
+      }
+      return rows.length;
+    });
+  }
+
   /** Removes `key`; false when nothing visible was there. */
   async delete(key: string): Promise<boolean> {
     return (await this.remove(key)) !== null;

@@ -6,14 +6,11 @@ import { announceCall, awardCall, conflictsOf, effectiveScope, placeBid, refresh
 import type { AwardOutcome, CnpConflict } from './contractNet';
 import type { CnpAnnounceInput, CnpAnnounceResult, CnpAwardInput, CnpAwardResult, CnpBidInput, CnpRefreshBoundsInput, CnpRefreshBoundsResult, CnpWatcherTelemetryResult } from './contractNetContracts';
 import { agentsFromDefinitions } from './contractNetModel';
-import type { CnpAgent, CnpCall } from './contractNetModel';
+import type { CnpAgent, CnpCall, RunningTask } from './contractNetModel';
 import { announceResult, awardResult, refreshBoundsResult } from './contractNetResults';
-import { appendCnpEvent, assignTask, loadCall, openCalls, runningState, saveCall, taskRow, taskWriteScope } from './contractNetStore';
+import { appendCnpEvent, assignTask, finishedStatuses, loadCall, openCalls, runningState, saveCall, taskRow, taskWriteScope } from './contractNetStore';
 import { defaultCoalesceWindowMs, flushWatcher, isFlushDue, startWatcher, watcherTelemetry } from './contractNetWatcher';
 import { appendWatcherEvent, loadWatcher, saveWatcher } from './contractNetWatcherStore';
-import { areaBounds } from './stigmergyAreas';
-import type { StigmergyField } from './stigmergyField';
-import { fieldBounds } from './stigmergySnapshot';
 import type { StigmergyService } from './stigmergyService';
 
 /**
@@ -39,6 +36,15 @@ export interface ConflictCheck {
   conflicts: CnpConflict[];
 }
 
+/** What `withCall` hands the body of a call's tool (all read in its write transaction). */
+interface CallContext {
+  tx: AsyncSqlWriter;
+  now: number;
+  call: CnpCall;
+  running: RunningTask[];
+  agents: CnpAgent[];
+}
+
 export class ContractNetService {
   constructor(
     private readonly engine: LedgerEngine,
@@ -51,7 +57,6 @@ export class ContractNetService {
   /** cnp_announce: opens a call for a ledger task and, unless `award` is false, awards it at once. */
   async announce(input: CnpAnnounceInput): Promise<CnpAnnounceResult> {
     const taskId = parseId('task', input.task_id);
-    const field = await this.stigmergy.field();
     const definitions = this.definitions();
     return this.engine.write(async (tx) => {
       const now = this.clock();
@@ -65,10 +70,11 @@ export class ContractNetService {
         const hint = pending.status === 'open' ? 'bid on it with cnp_bid or award it with cnp_award' : 'it ends when the task does';
         throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, { error: 'E-CNP-ANNOUNCED', taskId, callId: pending.call_id, status: pending.status });
       }
-      await this.flushDue(tx, field, definitions, now);
+      await this.flushDue(tx, definitions, now);
       const { running, load } = await runningState(tx);
       const agents = agentsFromDefinitions(definitions, load);
       const writeScope = input.writeScope ?? taskWriteScope(task);
+      const bounds = await this.stigmergy.boundsIn(tx, writeScope, taskId, now);
       let call = announceCall(
         {
           call_id: `cnp-${randomUUID()}`,
@@ -81,7 +87,7 @@ export class ContractNetService {
           heuristics: input.heuristics,
           manual_bids: input.manual_bids,
           correlation: { run_id: input.run_id, op_id: input.op_id, job_id: input.job_id, graph_id: input.graph_id, node_id: input.node_id, child_id: input.child_id },
-          pheromone_bounds: areaBounds(field, writeScope, taskKey(taskId)),
+          pheromone_bounds: bounds,
           writeScope,
         },
         agents,
@@ -102,14 +108,8 @@ export class ContractNetService {
 
   /** cnp_bid: an agent bids (or rebids) on an open call. */
   async bid(input: CnpBidInput): Promise<CnpCall> {
-    const definitions = this.definitions();
-    const field = await this.stigmergy.field();
-    return this.engine.write(async (tx) => {
-      const now = this.clock();
-      await this.flushDue(tx, field, definitions, now);
-      const call = await loadCall(tx, input.call_id);
-      const { load } = await runningState(tx);
-      const next = placeBid(call, { agent_id: input.agent_id, cost: input.cost, metadata: input.metadata }, agentsFromDefinitions(definitions, load), now);
+    return this.withCall(input.call_id, async ({ tx, now, call, agents }) => {
+      const next = placeBid(call, { agent_id: input.agent_id, cost: input.cost, metadata: input.metadata }, agents, now);
       const taskId = parseId('task', next.task_id);
       await saveCall(tx, next, taskId, next.writeScope, now);
       await appendCnpEvent(tx, 'cnp_bid_recorded', now, { callId: next.call_id, taskId, correlation: next.correlation }, { agent_id: input.agent_id, cost: input.cost });
@@ -119,19 +119,12 @@ export class ContractNetService {
 
   /** cnp_award: the best eligible bid (or the named agent's) wins; the task is assigned. */
   async award(input: CnpAwardInput): Promise<CnpAwardResult> {
-    const definitions = this.definitions();
-    const field = await this.stigmergy.field();
-    return this.engine.write(async (tx) => {
-      const now = this.clock();
-      await this.flushDue(tx, field, definitions, now);
-      const call = await loadCall(tx, input.call_id);
+    return this.withCall(input.call_id, async ({ tx, now, call, agents, running }) => {
       const taskId = parseId('task', call.task_id);
       const task = await taskRow(tx, taskId);
       if (call.status === 'open' && (!task || ['done', 'failed', 'cancelled'].includes(task.status))) {
         throw stateError(`${call.task_id} has ended: call ${call.call_id} cannot be awarded`, { error: 'E-CNP-TASK-ENDED', callId: call.call_id });
       }
-      const { running, load } = await runningState(tx);
-      const agents = agentsFromDefinitions(definitions, load);
       const outcome = awardCall(call, agents, running, now, { agentId: input.agent_id, allowOverlap: input.allowOverlap });
       const result = awardResult(outcome); // throws E-CNP-SCOPE-CONFLICT / E-CNP-NO-BIDS before anything is written
       if (call.status === 'open') await this.recordOutcome(tx, outcome, agents, taskId, task?.workflow_id ?? null, input.allowOverlap, now);
@@ -141,16 +134,10 @@ export class ContractNetService {
 
   /** cnp_refresh_bounds: new bounds (default: the pressure on the call's areas now) and reissued automatic bids. */
   async refreshBounds(input: CnpRefreshBoundsInput): Promise<CnpRefreshBoundsResult> {
-    const definitions = this.definitions();
-    const field = await this.stigmergy.field();
-    return this.engine.write(async (tx) => {
-      const now = this.clock();
-      await this.flushDue(tx, field, definitions, now);
-      const call = await loadCall(tx, input.call_id);
-      const { load } = await runningState(tx);
-      const bounds = input.bounds ?? areaBounds(field, call.writeScope, call.task_id);
-      const result = refreshCallBounds(call, bounds, { refresh_auto_bids: input.refresh_auto_bids, include_new_agents: input.include_new_agents }, agentsFromDefinitions(definitions, load), now);
+    return this.withCall(input.call_id, async ({ tx, now, call, agents }) => {
       const taskId = parseId('task', call.task_id);
+      const bounds = input.bounds ?? (await this.stigmergy.boundsIn(tx, call.writeScope, taskId, now));
+      const result = refreshCallBounds(call, bounds, { refresh_auto_bids: input.refresh_auto_bids, include_new_agents: input.include_new_agents }, agents, now);
       await saveCall(tx, result.call, taskId, result.call.writeScope, now);
       await appendCnpEvent(tx, 'cnp_call_bounds_updated', now, { callId: call.call_id, taskId, correlation: call.correlation }, { refreshed_agents: result.refreshedAgents, pheromone_bounds: bounds });
       return refreshBoundsResult(result);
@@ -160,9 +147,8 @@ export class ContractNetService {
   /** cnp_watcher_telemetry: the watcher's counters (a due flush happens first). */
   async telemetry(): Promise<CnpWatcherTelemetryResult> {
     const definitions = this.definitions();
-    const field = await this.stigmergy.field();
     const state = await this.engine.write(async (tx) => {
-      await this.flushDue(tx, field, definitions, this.clock());
+      await this.flushDue(tx, definitions, this.clock());
       return loadWatcher(tx);
     });
     return watcherTelemetry(state);
@@ -202,6 +188,27 @@ export class ContractNetService {
     });
   }
 
+  /**
+   * Open calls whose task has ended can never be awarded (E-CNP-TASK-ENDED): they are deleted,
+   * with a `cnp_call_withdrawn` event each, so they stop counting as open for the watcher. The
+   * server runs it on the events retention cadence; returns how many went (at most `limit`).
+   */
+  async purgeEndedCalls(limit = 500): Promise<number> {
+    const stale = `SELECT c.call_id, c.task_id, c.call FROM cnp_calls c JOIN tasks t ON t.id = c.task_id WHERE c.status = 'open' AND t.status IN ${finishedStatuses}`;
+    const any = await this.engine.read((db) => db.get<{ call_id: string }>(`${stale} LIMIT 1`));
+    if (!any) return 0;
+    return this.engine.write(async (tx) => {
+      const now = this.clock();
+      const rows = await tx.all<{ call_id: string; task_id: number; call: string }>(`${stale} ORDER BY c.announced_at, c.call_id LIMIT ?`, [limit]);
+      for (const row of rows) {
+        const call = JSON.parse(row.call) as CnpCall;
+        await tx.run('DELETE FROM cnp_calls WHERE call_id = ?', [row.call_id]);
+        await appendCnpEvent(tx, 'cnp_call_withdrawn', now, { callId: row.call_id, taskId: Number(row.task_id), correlation: call.correlation }, { reason: 'task_ended', bids: call.bids.length });
+      }
+      return rows.length;
+    });
+  }
+
   private async recordOutcome(tx: AsyncSqlWriter, outcome: AwardOutcome, agents: readonly CnpAgent[], taskId: number, workflowId: number | null, allowOverlap: boolean, now: number): Promise<void> {
     const call = outcome.call;
     const subject = { callId: call.call_id, taskId, correlation: call.correlation };
@@ -223,18 +230,34 @@ export class ContractNetService {
     });
   }
 
+  /**
+   * The preamble of every tool that acts on one call: in one write, the watcher's due flush,
+   * then the call and the running tasks and loads that decisions on it are based on.
+   */
+  private async withCall<T>(callId: string, fn: (context: CallContext) => Promise<T>): Promise<T> {
+    const definitions = this.definitions();
+    return this.engine.write(async (tx) => {
+      const now = this.clock();
+      await this.flushDue(tx, definitions, now);
+      const call = await loadCall(tx, callId);
+      const { running, load } = await runningState(tx);
+      return fn({ tx, now, call, running, agents: agentsFromDefinitions(definitions, load) });
+    });
+  }
+
   /** Starts the watcher on the first call, and flushes pending field changes when due. */
-  private async flushDue(tx: AsyncSqlWriter, field: StigmergyField, definitions: readonly BidderDefinition[], now: number): Promise<void> {
+  private async flushDue(tx: AsyncSqlWriter, definitions: readonly BidderDefinition[], now: number): Promise<void> {
     const state = await loadWatcher(tx);
     if (state && !isFlushDue(state, now)) return;
     const open = await openCalls(tx);
-    const step = state ? flushWatcher(state, fieldBounds(field), open.length, now) : startWatcher(fieldBounds(field), open.length, now, this.coalesceWindowMs);
+    const bounds = await this.stigmergy.fieldBoundsIn(tx, now);
+    const step = state ? flushWatcher(state, bounds, open.length, now) : startWatcher(bounds, open.length, now, this.coalesceWindowMs);
     if (step.refresh !== undefined && open.length > 0) {
       const { load } = await runningState(tx);
       const agents = agentsFromDefinitions(definitions, load);
       for (const call of open) {
         if (!call.auto_bid_enabled) continue;
-        const refreshed = refreshCallBounds(call, areaBounds(field, call.writeScope, call.task_id), {}, agents, now);
+        const refreshed = refreshCallBounds(call, await this.stigmergy.boundsIn(tx, call.writeScope, parseId('task', call.task_id), now), {}, agents, now);
         await saveCall(tx, refreshed.call, parseId('task', call.task_id), call.writeScope, now);
       }
     }

@@ -13,6 +13,17 @@ import type { ScopeShape, Segment } from './scopePatterns';
  *    character) and suffixes (after the last one) agree — `*.ts` and `*.md` cannot meet;
  *  - braces and extglobs are not followed: from there on the pattern counts as `**`.
  * So literal paths compare exactly, and anything unsure answers "overlap".
+ *
+ * Bare words (`auth`, `README.md`: no `/`, no glob character) are labels, not "any path that
+ * could hold this segment" — under that reading a word would overlap nearly everything. A word
+ * overlaps:
+ *  - the same word, ignoring case (`auth` / `AUTH`);
+ *  - a path or glob that names it as one of its literal segments, ignoring case, or as a file
+ *    stem (`src/auth/**`, `lib/Auth/index.ts`, `src/auth.ts`, `src/auth.test.ts`);
+ *  - a glob that names no literal segment at all (`**`, `*.ts`): the whole tree.
+ * So `auth` and `api` are disjoint, and so are `auth` and `src/**` or `src/api/*.ts`. This is
+ * the one place the rule is not sound against `areaMatcher` (`src/api/auth.ts` matches both
+ * `auth` and `src/api/*.ts`): a label names an area on purpose, and only what names it meets it.
  */
 
 /** A pair of patterns, one from each side, that may match the same file. */
@@ -45,11 +56,22 @@ export function scopesOverlap(left: readonly string[], right: readonly string[])
 }
 
 function shapesOverlap(a: ScopeShape, b: ScopeShape): boolean {
+  if (a.word !== undefined && b.word !== undefined) return a.word === b.word;
+  if (a.word !== undefined) return namesWord(b, a.word);
+  if (b.word !== undefined) return namesWord(a, b.word);
   const nocase = a.nocase || b.nocase;
   for (const x of a.sequences) {
     for (const y of b.sequences) if (!headsDiverge(x, y, nocase) && sequencesMeet(x, y, nocase)) return true;
   }
   return false;
+}
+
+/** Does a path or glob name `word` (lower-cased) as a literal segment or file stem, or name no literal segment at all? */
+function namesWord(shape: ScopeShape, word: string): boolean {
+  return shape.sequences.some((seq) => {
+    const literals = seq.flatMap((s) => (s.kind === 'literal' ? [s.text.toLowerCase()] : []));
+    return literals.length === 0 || literals.some((text) => text === word || text.startsWith(`${word}.`));
+  });
 }
 
 /** Fast path: two leading literal segments at the same place that differ settle it. */

@@ -32,6 +32,8 @@ export interface ScopeShape {
   source: string;
   /** Bare words ignore case. */
   nocase: boolean;
+  /** The word, lower-cased, when the pattern is a bare word (no `/`, no glob character). */
+  word?: string;
   sequences: Segment[][];
 }
 
@@ -79,7 +81,7 @@ function computeShape(source: string): ScopeShape {
     suffix: '',
     test: (s) => s.toLowerCase().startsWith(`${word}.`),
   };
-  return { source, nocase: true, sequences: [[anySegment, literal(word), anySegment], [anySegment, stem]] };
+  return { source, nocase: true, word, sequences: [[anySegment, literal(word), anySegment], [anySegment, stem]] };
 }
 
 function literal(text: string): Segment {

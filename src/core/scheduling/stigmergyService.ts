@@ -4,9 +4,10 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { areaBounds, markTypeTask, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
 import { rollUpToFolders } from './stigmergyAreas';
-import { batchMark, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
-import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
-import { snapshot } from './stigmergySnapshot';
+import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
+import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
+import { areaCandidates, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
+import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
 
 /**
@@ -157,25 +158,66 @@ export class StigmergyService {
     return this.faded(live, this.clock());
   }
 
-  /** stig_snapshot. */
+  /**
+   * stig_snapshot. With a `limit` (the tool always passes one) the store aggregates: node totals,
+   * counts and the top marks come from SQL, and only the marks of the returned nodes are read.
+   */
   async snapshot(limit?: number): Promise<StigSnapshot> {
-    const field = await this.field();
-    return snapshot(field, this.clock(), limit);
+    if (limit === undefined) return this.engine.read(async (db) => snapshot(createField(this.config, await liveMarks(db, this.config, this.clock())), this.clock()));
+    return this.engine.read(async (db) => {
+      const now = this.clock();
+      const config = this.config;
+      const top = await topNodes(db, config, now, limit);
+      const pointsOf = new Map<string, StigPoint[]>(top.nodes.map((n) => [n.node_id, []]));
+      for (const p of await marksOfNodes(db, config, now, [...pointsOf.keys()])) pointsOf.get(p.node_id)?.push(p);
+      const totals: StigNodeTotal[] = [];
+      for (const [node_id, points] of pointsOf) {
+        if (points.length === 0) continue;
+        let sum = 0;
+        let updated = 0;
+        for (const p of points) {
+          sum += p.intensity;
+          updated = Math.max(updated, p.updated_at);
+        }
+        totals.push({ node_id, intensity: clampIntensity(config, sum), updated_at: updated });
+      }
+      totals.sort(byTotal);
+      const points = (await topMarks(db, config, now, limit)).sort(byPoint);
+      const bounds = boundsWithCeiling(config, Math.max(config.min_intensity, totals[0]?.intensity ?? config.min_intensity));
+      return assembleSnapshot({ bounds, points, totals, pointsOf, pointCount: top.pointCount, nodeCount: top.nodeCount }, now);
+    });
   }
 
   /** Pressure on files and folders (which running tasks touch them), for the Explorer and the board. */
   async pathPressure(): Promise<PathPressure[]> {
-    return rollUpToFolders(await this.field());
+    const points = await this.engine.read((db) => liveMarks(db, this.config, this.clock()));
+    return rollUpToFolders(createField(this.config, points));
   }
 
   /** How busy some areas are, leaving out the marks of `ignoreTaskId`. */
   async pressureOn(areas: readonly string[], ignoreTaskId?: number): Promise<AreaPressure> {
-    return pressureOnAreas(await this.field(), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+    const field = await this.engine.read((db) => this.fieldNear(db, areas, this.clock()));
+    return pressureOnAreas(field, areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
   }
 
   /** Contract-net bounds for a task's areas (pressure put on them by other tasks). */
   async boundsFor(areas: readonly string[], ignoreTaskId?: number): Promise<PheromoneBounds> {
-    return areaBounds(await this.field(), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+    return this.engine.read((db) => this.boundsIn(db, areas, ignoreTaskId, this.clock()));
+  }
+
+  /** `boundsFor` inside the caller's read or write: only the marks that may overlap the areas are read. */
+  async boundsIn(db: AsyncSqlReader, areas: readonly string[], ignoreTaskId: number | undefined, now: number): Promise<PheromoneBounds> {
+    return areaBounds(await this.fieldNear(db, areas, now), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+  }
+
+  /** The bounds of the whole field (its highest node total as ceiling), aggregated by the store. */
+  async fieldBoundsIn(db: AsyncSqlReader, now: number): Promise<PheromoneBounds> {
+    return boundsWithCeiling(this.config, Math.max(this.config.min_intensity, await maxNodeTotal(db, this.config, now)));
+  }
+
+  /** The live marks that may overlap some areas (areaCandidates), as a field. */
+  private async fieldNear(db: AsyncSqlReader, areas: readonly string[], now: number): Promise<StigmergyField> {
+    return createField(this.config, await liveMarks(db, this.config, now, areaCandidates(areas) ?? undefined));
   }
 
   /**
@@ -209,11 +251,9 @@ export class StigmergyService {
 
   /** Marks faded to `now` with the configured half-life; negligible ones dropped; times kept. */
   private faded(points: readonly StigPoint[], now: number, restamp = false): StigmergyField {
-    const h = this.config.half_life_ms;
     const kept: StigPoint[] = [];
     for (const p of points) {
-      const elapsed = now - p.updated_at;
-      const intensity = h !== null && elapsed > 0 ? p.intensity * Math.pow(0.5, elapsed / h) : p.intensity;
+      const intensity = fadeTo(this.config, p, now);
       if (intensity > this.config.evaporation_floor) kept.push({ ...p, intensity, updated_at: restamp ? Math.max(now, p.updated_at) : p.updated_at });
     }
     return createField(this.config, kept);

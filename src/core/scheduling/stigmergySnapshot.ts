@@ -120,21 +120,41 @@ export function summaryRows(bounds: PheromoneBounds | null): SummaryRow[] {
  * list is selected, never the whole field sorted).
  */
 export function snapshot(field: StigmergyField, now: number, limit?: number): StigSnapshot {
-  const bounds = fieldBounds(field);
-  const tooltip = boundsTooltip(bounds);
   const config = field.config;
-  const points = top(pointValues(field), byPoint, limit);
   const all: StigNodeTotal[] = [];
   for (const [node_id, sum] of nodeSums(field)) all.push({ node_id, intensity: clampIntensity(config, sum.sum), updated_at: sum.updated_at });
-  const totals = top(all, (a, b) => b.intensity - a.intensity || compareText(a.node_id, b.node_id), limit);
-  const wanted = new Map<string, StigPoint[]>(totals.map((t) => [t.node_id, []]));
-  for (const p of pointValues(field)) wanted.get(p.node_id)?.push(p);
+  const totals = top(all, byTotal, limit);
+  const pointsOf = new Map<string, StigPoint[]>(totals.map((t) => [t.node_id, []]));
+  for (const p of pointValues(field)) pointsOf.get(p.node_id)?.push(p);
+  return assembleSnapshot(
+    { bounds: fieldBounds(field), points: top(pointValues(field), byPoint, limit), totals, pointsOf, pointCount: field.points.size, nodeCount: field.sums.size },
+    now,
+  );
+}
+
+/** What a snapshot is made of, whether read from a field in memory or aggregated by the store. */
+export interface SnapshotParts {
+  bounds: PheromoneBounds;
+  /** The top points, sorted (byPoint). */
+  points: StigPoint[];
+  /** The top node totals (clamped), sorted (byTotal). */
+  totals: StigNodeTotal[];
+  /** The points of each node in `totals`. */
+  pointsOf: ReadonlyMap<string, StigPoint[]>;
+  pointCount: number;
+  nodeCount: number;
+}
+
+/** The snapshot's result shape from its parts (rounding, normalising, tooltips). */
+export function assembleSnapshot(parts: SnapshotParts, now: number): StigSnapshot {
+  const { bounds, points, totals } = parts;
+  const tooltip = boundsTooltip(bounds);
   const cells = totals.map((t) => ({
     node_id: t.node_id,
     total_intensity: round6(t.intensity),
     normalised: round6(normaliseIntensity(t.intensity, bounds)),
     updated_at: t.updated_at,
-    points: (wanted.get(t.node_id) ?? []).sort(byPoint).map((p) => ({
+    points: [...(parts.pointsOf.get(t.node_id) ?? [])].sort(byPoint).map((p) => ({
       type: p.type,
       intensity: round6(p.intensity),
       normalised: round6(normaliseIntensity(p.intensity, bounds)),
@@ -154,13 +174,19 @@ export function snapshot(field: StigmergyField, now: number, limit?: number): St
     },
     pheromone_bounds: bounds,
     summary: { bounds, rows: summaryRows(bounds), tooltip },
-    truncated: field.points.size > points.length || field.sums.size > totals.length,
-    pointCount: field.points.size,
-    nodeCount: field.sums.size,
+    truncated: parts.pointCount > points.length || parts.nodeCount > totals.length,
+    pointCount: parts.pointCount,
+    nodeCount: parts.nodeCount,
   };
 }
 
-function byPoint(a: StigPoint, b: StigPoint): number {
+/** Node totals: highest first, then node id. */
+export function byTotal(a: StigNodeTotal, b: StigNodeTotal): number {
+  return b.intensity - a.intensity || compareText(a.node_id, b.node_id);
+}
+
+/** Points: most intense first, then node id and type. */
+export function byPoint(a: StigPoint, b: StigPoint): number {
   return b.intensity - a.intensity || compareText(a.node_id, b.node_id) || compareText(a.type, b.type);
 }
 

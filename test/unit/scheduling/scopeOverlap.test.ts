@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { areaMatcher } from '../../../src/core/tasks/scopeCheck';
 import { filesInScope, pathInScope, patternCovers, patternsOverlap, scopeOverlaps, scopesOverlap } from '../../../src/core/scheduling/scopeOverlap';
+import { shapeOf } from '../../../src/core/scheduling/scopePatterns';
 
 const overlap = (a: string, b: string) => patternsOverlap(a, b) && patternsOverlap(b, a);
 const disjoint = (a: string, b: string) => !patternsOverlap(a, b) && !patternsOverlap(b, a);
@@ -49,31 +50,34 @@ test('braces, extglobs and negations are not followed: from there on the pattern
   assert.ok(overlap('src/[/]x', 'src/anything/else'), 'a class holding / is not split');
 });
 
-test('bare words (areaMatcher: any segment or a file stem, ignoring case) overlap wherever they could match', () => {
-  assert.ok(overlap('auth', 'src/**'));
-  assert.ok(overlap('auth', 'lib/Auth/index.ts'));
-  assert.ok(overlap('auth', 'src/auth.test.ts'));
-  assert.ok(overlap('README.md', 'docs/**'), 'a root file name is a word: it matches docs/readme.md too');
-  assert.ok(overlap('README.md', 'readme.md'));
-  assert.ok(overlap('auth', 'src/api/*.ts'), 'src/api/auth.ts matches both');
-  assert.ok(disjoint('auth', 'src/api/x*.ts'), 'no auth segment and no auth.* file can match src/api/x*.ts');
-  assert.ok(disjoint('auth', 'docs/authoring*.md'));
-  assert.ok(overlap('auth', 'docs/authoring.md'), 'a literal path is a prefix: docs/authoring.md/auth matches both');
-  assert.ok(overlap('auth', 'api'), 'two words always can: src/auth/api.ts');
-  assert.ok(overlap('auth', 'AUTH'));
+test('bare words are labels: they meet the same word, and paths or globs that name them (or name no folder at all)', () => {
+  assert.ok(overlap('auth', 'AUTH'), 'the same label, ignoring case');
+  assert.ok(disjoint('auth', 'api'), 'two different labels never meet');
+  assert.ok(disjoint('auth', 'billing') && disjoint('README.md', 'auth'));
+  assert.ok(overlap('auth', 'src/auth/**') && overlap('auth', 'lib/Auth/index.ts'), 'a path or glob naming the segment');
+  assert.ok(overlap('auth', 'src/auth.test.ts') && overlap('auth', 'src/api/auth.ts'), 'a file whose stem is the label');
+  assert.ok(overlap('auth', '**') && overlap('auth', '**/*.ts') && overlap('auth', '*'), 'globs that name no folder cover the whole tree');
+  assert.ok(overlap('auth', '{src,lib}/**'), 'unsure (braces) still means overlap');
+  assert.ok(disjoint('auth', 'src/**'), 'src/** does not name auth');
+  assert.ok(disjoint('auth', 'src/api/*.ts'));
+  assert.ok(disjoint('auth', 'docs/authoring.md') && disjoint('auth', 'docs/authoring*.md'), 'a segment that only starts with the word is another name');
+  assert.ok(overlap('README.md', 'readme.md') && overlap('README.md', 'docs/README.md'), 'a root file name is a label too');
+  assert.ok(disjoint('README.md', 'docs/**'));
+  assert.deepEqual(scopeOverlaps(['auth', 'src/api/**'], ['billing', 'src/auth/login.ts', '**/*.md']), [
+    { left: 'auth', right: 'src/auth/login.ts' },
+    { left: 'auth', right: '**/*.md' },
+    { left: 'src/api/**', right: '**/*.md' },
+  ]);
 });
 
 test('scopes: empty scopes overlap nothing; pairs name the patterns that meet, in input order', () => {
   assert.equal(scopesOverlap([], ['**']), false);
-  assert.equal(scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/api/**']), true);
-  assert.deepEqual(scopeOverlaps(['src/auth/**', 'README.md'], ['docs/**', 'src/api/*.ts', 'src/auth/x.ts']), [
+  assert.equal(scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/api/**']), false, 'docs/** does not name the README.md label');
+  assert.equal(scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/auth/x.ts']), true);
+  assert.deepEqual(scopeOverlaps(['src/auth/**', 'README.md'], ['docs/**', 'src/api/*.ts', 'src/auth/x.ts', 'readme.md']), [
     { left: 'src/auth/**', right: 'src/auth/x.ts' },
-    { left: 'README.md', right: 'docs/**' },
-    { left: 'README.md', right: 'src/api/*.ts' },
-    { left: 'README.md', right: 'src/auth/x.ts' },
+    { left: 'README.md', right: 'readme.md' },
   ]);
-  assert.ok(overlap('README.md', 'src/api/*.ts'), 'the word matches the stem of src/api/README.md.ts');
-  assert.ok(overlap('README.md', 'src/auth/x.ts'), 'a literal path holds src/auth/x.ts/readme.md for areaMatcher');
   assert.equal(scopesOverlap(['src/auth/**'], ['src/api/**', 'test/**']), false);
 });
 
@@ -97,7 +101,7 @@ const patterns = [
   'lib/*/index.js', 'src/auth/*.ts', 'test', '*', '*/a.ts', 'b/**/x.md', 'src/a*', 'src/*a', 'docs/', './lib/b', 'Auth',
 ];
 
-test('soundness: whenever a random path matches a pattern of each side, the rule says overlap', () => {
+test('soundness: whenever a random path matches a pattern of each side, the rule says overlap (bare words aside: they are labels)', () => {
   const random = rng(20240611);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const matchers = new Map(patterns.map((p) => [p, areaMatcher(p)]));
@@ -105,7 +109,7 @@ test('soundness: whenever a random path matches a pattern of each side, the rule
   for (let n = 0; n < 4000; n++) {
     const depth = 1 + Math.floor(random() * 4);
     const path = [...Array.from({ length: depth - 1 }, () => pick(segmentWords)), pick(fileNames)].join('/');
-    const hits = patterns.filter((p) => matchers.get(p)!(path));
+    const hits = patterns.filter((p) => shapeOf(p).word === undefined && matchers.get(p)!(path));
     for (const a of hits) {
       for (const b of hits) {
         checked++;
