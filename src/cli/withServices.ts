@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { createServices } from '../services';
 import type { Services } from '../services';
 import { LedgerError } from '../core/errors';
 import type { CommonOptions } from './output';
@@ -16,6 +15,8 @@ export async function withServices(cmd: Command, mode: { readonly: boolean }, ru
   let services: Services | undefined;
   try {
     const workspace = resolveWorkspace(opts.workspace);
+    // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
+    const { createServices } = await import('../services.js');
     services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly, worktreesDir: worktreesDirOption(opts) });
     await run(services);
   } catch (err) {

@@ -7,12 +7,14 @@ import { serverLimits } from './limits';
  * Runs one tool call the same way for every face (the MCP server, the CLI): the size limit, the
  * contract's validation with its words (`invalid arguments for task_create: …`), then the
  * handler. Failures are thrown as LedgerErrors for the face to turn into an `isError` result or
- * an exit code.
+ * an exit code. A context given as a function is asked for once the arguments are valid (the MCP
+ * server opens its services then: bad input is refused the same way whether or not they open).
  */
-export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<unknown> {
+export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext | (() => Promise<ToolContext>)): Promise<unknown> {
   const size = JSON.stringify(args ?? {}).length;
   if (size > serverLimits.maxInputBytes) throw new LedgerError('ValidationError', `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`);
-  return tool.handler(parseInput(tool.name, tool.input, args), ctx);
+  const input = parseInput(tool.name, tool.input, args);
+  return tool.handler(input, typeof ctx === 'function' ? await ctx() : ctx);
 }
 
 /** The refusal of a tool name nobody serves, listing those that are. */

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Services } from '../services';
+import type { LazyServices } from './lazyServices';
 import type { Disposable } from '../core/emitter';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
 import { toResourceError, unknownResource } from './resources/resourceErrors';
@@ -11,9 +11,10 @@ import { ResourceNotifier } from './resourceNotifier';
  * what does not exist with MCP's resource codes (resourceErrors.ts); subscribing reads the
  * resource first, so `workflow://999999` is refused instead of waiting forever.
  */
-export function registerResourceHandlers(server: Server, services: Services, templates: ResourceTemplateDefinition[], fixed: FixedResourceDefinition[]): Disposable {
+export function registerResourceHandlers(server: Server, lazy: LazyServices, templates: ResourceTemplateDefinition[], fixed: FixedResourceDefinition[]): Disposable {
   const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
   const read = async (uri: string): Promise<{ mimeType: string; text: string }> => {
+    const services = await lazy.get();
     const fixedResource = fixed.find((r) => r.uri === uri);
     if (fixedResource) {
       try {
@@ -42,26 +43,39 @@ export function registerResourceHandlers(server: Server, services: Services, tem
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: t.uriTemplate, title: t.title, description: t.description, mimeType: t.mimeType })),
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      ...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
-      ...(await Promise.all(templates.map((t) => t.list(services)))).flat(),
-    ],
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const services = await lazy.get();
+    return {
+      resources: [
+        ...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+        ...(await Promise.all(templates.map((t) => t.list(services)))).flat(),
+      ],
+    };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
     return { contents: [{ uri, ...(await read(uri)) }] };
   });
 
-  const notifier = new ResourceNotifier(server, services, templates, fixed);
+  // Changes are followed from the moment the services open (a subscription opens them: it reads first).
+  let notifier: ResourceNotifier | undefined;
+  let disposed = false;
+  lazy.whenOpen((services) => {
+    if (!disposed) notifier = new ResourceNotifier(server, services, templates, fixed);
+  });
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     await read(request.params.uri);
-    notifier.subscribe(request.params.uri);
+    notifier?.subscribe(request.params.uri);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    notifier.unsubscribe(request.params.uri);
+    notifier?.unsubscribe(request.params.uri);
     return {};
   });
-  return notifier;
+  return {
+    dispose: () => {
+      disposed = true;
+      notifier?.dispose();
+    },
+  };
 }

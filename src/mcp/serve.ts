@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { createServices } from '../services';
+import type { Services } from '../services';
 import { createServer } from './server';
+import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
 import { noToolsYet, resolveFamilies } from './families';
 import { toolFamilies } from './catalog';
@@ -28,6 +29,10 @@ export interface ServeOptions {
   worktreesDir?: string;
 }
 
+/** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
+const WARM_UP_AFTER_INITIALIZED_MS = 100;
+
+
 /** How long a closing server waits for its children to stop and their ends to be recorded. */
 const childStopMs = 3000;
 
@@ -45,33 +50,46 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
-  const services = await createServices({ workspace: options.workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
-  const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment() });
-  // The retention rule of the events log, and the purge of expired blackboard entries and of open
-  // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
-  const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(
-    () => undefined,
-    (err: unknown) => log(`${what}: ${errorMessage(err)}`),
-  );
-  const prune = (): void =>
-    void (async () => {
-      await retain('event retention', () => services.eventBus.prune());
-      await retain('blackboard expiry', () => services.blackboard.purgeExpired());
-      await retain('contract-net calls of ended tasks', () => services.scheduling.contractNet.purgeEndedCalls());
-    })();
-  prune();
-  const pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
-  pruneTimer.unref();
+  const workspace = path.resolve(options.workspace);
+  // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
+  // tools are listed without them, and they open while the client reads the list.
+  const services = new LazyServices(async () => {
+    const { createServices } = await import('../services.js');
+    return createServices({ workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
+  });
+  let pruneTimer: NodeJS.Timeout | undefined;
+  services.whenOpen((open) => {
+    // The retention rule of the events log, and the purge of expired blackboard entries and of open
+    // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+    const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(
+      () => undefined,
+      (err: unknown) => log(`${what}: ${errorMessage(err)}`),
+    );
+    const prune = (): void =>
+      void (async () => {
+        await retain('event retention', () => open.eventBus.prune());
+        await retain('blackboard expiry', () => open.blackboard.purgeExpired());
+        await retain('contract-net calls of ended tasks', () => open.scheduling.contractNet.purgeEndedCalls());
+      })();
+    prune();
+    pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
+    pruneTimer.unref();
+  });
+  const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
+  const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment(), afterToolsListed: () => setImmediate(warmUp) });
+  // A client that never lists the tools still finds the ledger open soon after it said hello.
+  server.oninitialized = () => setTimeout(warmUp, WARM_UP_AFTER_INITIALIZED_MS).unref();
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closing: Promise<void> | undefined;
   // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
-      await Promise.race([services.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
+      const open = services.current();
+      if (open) await Promise.race([open.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
       clearInterval(pruneTimer);
       dispose();
-      await services.dispose().catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
+      await services.dispose((s: Services) => s.dispose()).catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
     })());
   server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);
@@ -91,8 +109,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familyList = toolFamilies.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
   const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
-  log(`MCP server ready on ${services.paths.workspace} (families: ${familyList.join(', ')})`);
-  if (process.stdin.isTTY) log(terminalHint(services.paths.workspace));
+  log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);
+  if (process.stdin.isTTY) log(terminalHint(workspace));
 }
 
 /** What a person who started the server by hand in a terminal reads: this is not interactive. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Services } from '../services';
+import type { LazyServices } from './lazyServices';
 import type { CatalogTool, ToolContext, ToolDefinition, ToolFamily } from './toolDefinition';
 import { allFixedResources, allResourceTemplates, allTools, introspectionFamily, toolFamilies } from './catalog';
 import { errorResult, okResult } from './toolResults';
@@ -20,6 +20,8 @@ export interface ServerOptions {
   login?: ServerLogin;
   /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
   features?: ReadonlySet<string>;
+  /** Called each time tools/list is answered (serve.ts opens the ledger then, while the client reads the list). */
+  afterToolsListed?: () => void;
 }
 
 export interface LedgerServer {
@@ -36,8 +38,11 @@ function instructionsFor(enabled: readonly ToolFamily[]): string {
   return parts.join(' ');
 }
 
-/** Builds the MCP server over a workspace's services; the caller picks the transport. */
-export function createServer(services: Services, options: ServerOptions): LedgerServer {
+/**
+ * Builds the MCP server over a workspace's services, opened on first use (lazyServices.ts): the
+ * tools are listed without them. The caller picks the transport.
+ */
+export function createServer(services: LazyServices, options: ServerOptions): LedgerServer {
   const on = options.features ?? resolveFeatures(options.families);
   const tools = allTools().filter((t) => t.family === introspectionFamily.name || isToolExposed(t, options.families, on));
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -52,10 +57,16 @@ export function createServer(services: Services, options: ServerOptions): Ledger
       instructions: instructionsFor(enabled),
     },
   );
-  const context: ToolContext = { services, enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login, features: on };
-  const listed = tools.map(toListedTool);
+  const base: Omit<ToolContext, 'services'> = { enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login, features: on };
+  const context = async (): Promise<ToolContext> => ({ ...base, services: await services.get() });
+  // Computed on the first tools/list, not before the transport is up.
+  let listed: Tool[] | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= tools.map(toListedTool);
+    options.afterToolsListed?.();
+    return { tools: listed };
+  });
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(byName, context, request.params.name, request.params.arguments));
 
   const resources = registerResourceHandlers(server, services, templates, fixed);
@@ -64,7 +75,7 @@ export function createServer(services: Services, options: ServerOptions): Ledger
 }
 
 /** Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
-async function callTool(byName: Map<string, CatalogTool>, context: ToolContext, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(byName: Map<string, CatalogTool>, context: () => Promise<ToolContext>, name: string, args: unknown): Promise<CallToolResult> {
   try {
     const tool = byName.get(name);
     if (!tool) throw unknownTool(name, [...byName.keys()]);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { checkLedger, repairLedger } from '../../maintenance';
 import type * as DbAdmin from '../../store/dbAdmin';
+import type * as Maintenance from '../../maintenance';
 import type { CopyReport, SchemaReport } from '../../store/dbAdmin';
 import { StoreError } from '../../store/errors';
 import type { StoreErrorReason } from '../../store/errors';
@@ -30,7 +30,7 @@ export function registerDbCommands(program: Command): void {
     .description(`Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await checkLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'check'));
+        const report = await (await maintenance()).checkLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'check'));
         if (o.json) printJson(report);
         else printLines(formatCheck(report));
         return report.ok ? 0 : DAMAGE_EXIT;
@@ -41,7 +41,7 @@ export function registerDbCommands(program: Command): void {
     .description(`Rebuild a damaged ledger from every intact record, keeping copies of the damaged files; says what it could not recover (exit ${DAMAGE_EXIT} then)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await repairLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'repair'));
+        const report = await (await maintenance()).repairLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'repair'));
         if (o.json) printJson(report);
         else printLines(formatRepair(report));
         return report.lost.length || report.unrecoverable.length ? DAMAGE_EXIT : 0;
@@ -89,6 +89,11 @@ export function registerDbCommands(program: Command): void {
 }
 
 /** The store's schema and copy functions, loaded when a `db` command runs (the PostgreSQL driver stays out of every other command's start-up). */
+/** The store's check and repair, loaded when a command runs them. */
+function maintenance(): Promise<typeof Maintenance> {
+  return import('../../maintenance.js');
+}
+
 function admin(): Promise<typeof DbAdmin> {
   return import('../../store/dbAdmin.js');
 }

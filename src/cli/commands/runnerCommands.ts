@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { RunnerEvent } from '../../core/runtime/runner/runner';
-import { createRunner } from '../../processes/runner/createRunner';
-import { createServices } from '../../services';
 import type { Services } from '../../services';
 import { validationError } from '../../core/errors';
 import type { CommonOptions } from '../output';
@@ -27,6 +25,7 @@ export function registerRunnerCommands(program: Command): void {
       let services: Services | undefined;
       try {
         const workspace = resolveWorkspace(opts.workspace);
+        const [{ createServices }, { createRunner }] = await Promise.all([import('../../services.js'), import('../../processes/runner/createRunner.js')]);
         services = await createServices({ workspace, dbPath: opts.db, worktreesDir: worktreesDirOption(opts) });
         const intervalSeconds = numberOption(o.interval, '--interval', 0.2, 3600) ?? 5;
         const setup = createRunner(services, {

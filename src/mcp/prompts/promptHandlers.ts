@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Services } from '../../services';
+import type { LazyServices } from '../lazyServices';
 import { LedgerError } from '../../core/errors';
 import { parseInput } from '../../core/contracts/inputValidation';
 import type { PromptDefinition } from './promptDefinition';
@@ -14,7 +14,7 @@ function argumentsOf(p: PromptDefinition): { name: string; description?: string;
 }
 
 /** prompts/list and prompts/get. A bad or missing argument, an unknown prompt or id: -32602 with the reason in data. */
-export function registerPromptHandlers(server: Server, services: Services, prompts: readonly PromptDefinition[]): void {
+export function registerPromptHandlers(server: Server, services: LazyServices, prompts: readonly PromptDefinition[]): void {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: argumentsOf(p) })),
   }));
@@ -23,7 +23,7 @@ export function registerPromptHandlers(server: Server, services: Services, promp
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}: use one of ${prompts.map((p) => p.name).join(', ')}`, { reason: 'UnknownPrompt' });
     try {
       const args = parseInput(prompt.name, prompt.args, request.params.arguments ?? {});
-      const text = await prompt.render(args, services);
+      const text = await prompt.render(args, await services.get());
       return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
     } catch (err) {
       if (LedgerError.is(err)) throw new McpError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
