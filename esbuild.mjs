@@ -2,6 +2,7 @@
 //   dist/extension.js  the VS Code extension (vscode stays external)
 //   dist/ledger.js     the domain the extension loads when it opens a ledger (createServices)
 //   dist/cli.js        the agent-ledger command, including `mcp serve`
+//   dist/checkpointWorker.js  the worker thread of a large store's background checkpoint
 //   dist/webview.js    the webview front end (browser code)
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
@@ -51,6 +52,16 @@ const builds = [
     target: 'node20',
     format: 'cjs',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The worker thread that prepares a large store's checkpoint image off the write path
+    // (src/store/backgroundCheckpoint.ts finds it beside the bundle that started it).
+    ...common,
+    entryPoints: { checkpointWorker: 'src/store/checkpointWorker.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
   },
   {
     ...common,

@@ -8,32 +8,12 @@ import * as path from 'node:path';
 import { createServices } from '../src/services';
 import { storePaths } from '../src/store/storePaths';
 import { tempDir } from '../test/helpers/tmp';
+import { populateTasks } from './lib/populateTasks';
 import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '1000,10000,50000').split(',').map(Number);
 const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 300);
-
-async function populate(services: Awaited<ReturnType<typeof createServices>>, count: number): Promise<void> {
-  const { workflow_id } = await services.workflows.start({ name: 'bench' });
-  const wf = Number(workflow_id.replace('wf-', ''));
-  const now = new Date().toISOString();
-  const batch = 2000;
-  for (let done = 0; done < count; done += batch) {
-    await services.engine.write(async (tx) => {
-      for (let i = done; i < Math.min(count, done + batch); i++) {
-        const id = await tx.insert(
-          `INSERT INTO tasks (workflow_id, title, goal, status, areas, snapshot_type, snapshot_id, started_at, created_at, updated_at)
-           VALUES (?, ?, ?, 'in_progress', '["src/auth","api"]', 'git', ?, ?, ?, ?)`,
-          [wf, `Task ${i}: implement something meaningful`, 'A goal of a realistic length for a task of an agent.', 'f'.repeat(40), now, now, now],
-        );
-        await tx.run('INSERT INTO milestones (task_id, message, progress, created_at) VALUES (?, ?, ?, ?)', [id, 'Running tests…', 50, now]);
-        await tx.run("INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, 'task.started', ?, ?, '{}')", [now, wf, id]);
-      }
-    });
-  }
-  await (services.engine as unknown as { checkpoint(): Promise<void> }).checkpoint();
-}
 
 async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
@@ -41,7 +21,7 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const workspace = tempDir();
     const services = await createServices({ workspace });
-    await populate(services, size);
+    await populateTasks(services, size);
     const paths = storePaths(services.paths.dbPath);
     const write = await measure(runs, (i) => services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 }));
     const read = await measure(runs, () => services.queries.task(1 + Math.floor(Math.random() * size)));

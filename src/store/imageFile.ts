@@ -22,11 +22,16 @@ export type ImageRead =
 
 /** The image with its trailer, ready to be written. */
 export function encodeImage(database: Uint8Array): Buffer {
+  return Buffer.concat([database, imageTrailer(database)]);
+}
+
+/** The 16 bytes that follow the database in the image file (written apart, it spares a copy of the database). */
+export function imageTrailer(database: Uint8Array): Buffer {
   const trailer = Buffer.alloc(TRAILER);
   MAGIC.copy(trailer, 0);
   trailer.writeUInt32LE(database.length, 8);
   trailer.writeUInt32LE(crc32(database), 12);
-  return Buffer.concat([database, trailer]);
+  return trailer;
 }
 
 /** Checks an image's bytes; the database part comes back without its trailer. */

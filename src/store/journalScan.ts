@@ -115,3 +115,25 @@ export function scanRecords(file: Buffer, baseSeq?: number): JournalContents {
   }
   return { records, holes };
 }
+
+/**
+ * The bytes of the records after `seq` in a whole journal file (header included in `file`) whose
+ * header counts records up to `lastSeq`: what a checkpoint that folds everything up to `seq` into
+ * the image carries over into the next generation. The records up to `seq` are stepped over by
+ * their lengths only (the image that holds them was replayed from them); the ones carried over
+ * are checked and must run seq+1 … lastSeq. Undefined when the file does not hold exactly that.
+ */
+export function recordsAfter(file: Buffer, seq: number, lastSeq: number): Buffer | undefined {
+  let pos = HEADER_SIZE;
+  while (pos + RECORD_HEAD <= file.length) {
+    const high = file.readUInt32LE(pos + 12);
+    const recordSeq = high * 0x1_0000_0000 + file.readUInt32LE(pos + 8);
+    if (recordSeq > seq) break;
+    pos += RECORD_HEAD + file.readUInt32LE(pos);
+  }
+  if (pos > file.length) return undefined;
+  const run = readRun(file.subarray(pos), pos, seq, lastSeq);
+  const last = run.records.length ? run.records[run.records.length - 1].seq : seq;
+  if (run.damage || last !== lastSeq) return undefined;
+  return file.subarray(pos, run.end);
+}

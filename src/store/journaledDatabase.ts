@@ -38,7 +38,7 @@ export class JournaledDatabase {
   readonly paths: StorePaths;
 
   protected constructor(
-    private readonly SQL: SqlJsStatic,
+    protected readonly SQL: SqlJsStatic,
     private readonly readOptions: JournaledDatabaseOptions,
   ) {
     this.paths = storePaths(readOptions.dbPath);

@@ -4,7 +4,8 @@ import type { SqlJsStatic } from 'sql.js';
 import type { Disposable } from '../core/emitter';
 import type { LedgerDb, SqlReader, SqlWriter } from '../core/ports';
 import { JournaledDatabase } from './journaledDatabase';
-import { writeCheckpoint } from './checkpointFiles';
+import { BackgroundCheckpoint } from './backgroundCheckpoint';
+import { installCheckpoint, writeCheckpoint } from './checkpointFiles';
 import { StoreError } from './errors';
 import { recordingWriter } from './recordingWriter';
 import type { Recording, RecordingWriter } from './recordingWriter';
@@ -22,6 +23,11 @@ export interface StoreOptions {
   checkpointRecords?: number;
   /** …or this many journal bytes (default 16 MiB). */
   checkpointBytes?: number;
+  /**
+   * Images at least this large (default 2 MiB) are checkpointed by a worker thread while writes go
+   * on; smaller ones in this thread, right after the write that crossed the threshold returned.
+   */
+  backgroundCheckpointBytes?: number;
   lockTimeoutMs?: number;
   /** Poll interval of `watch()` in ms (default 250). */
   pollMs?: number;
@@ -33,8 +39,10 @@ export interface StoreOptions {
  * A write takes the file lock, applies the journal records other processes appended since
  * this one last looked, runs `fn` in a transaction, appends one framed record holding the
  * exact statements and values it executed, fsyncs, commits, and releases. Reads only catch
- * up. Every few thousand records a writer checkpoints: exports the image (temp file, fsync,
- * rename) and replaces the journal with an empty one of a new generation.
+ * up. Every few thousand records a writer checkpoints — after that write has returned, never
+ * inside it: writes the image (temp file, fsync, rename) and replaces the journal with one of a
+ * new generation. A small image is exported from memory under the lock; a large one is rebuilt
+ * from the files by a worker thread and only installed under the lock (backgroundCheckpoint.ts).
  *
  * Damage (a damaged image, or a journal with anything worse than a torn tail) does not stop
  * the store from opening: every read and write throws a `damaged` StoreError until the files
@@ -47,6 +55,10 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   private watcher: Disposable | undefined;
   /** Set while an engine's write runs across awaits: the synchronous read path must not see it. */
   private asyncWriting = false;
+  /** The engine's gate around everything that touches the in-memory database (identity until an engine writes). */
+  private exclusive: <R>(body: () => Promise<R>) => Promise<R> = (body) => body();
+  private checkpointQueued = false;
+  private background: BackgroundCheckpoint | undefined;
 
   private constructor(
     SQL: SqlJsStatic,
@@ -97,7 +109,12 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   write<T>(fn: (db: SqlWriter) => T): Promise<T> {
     this.assertOpen();
     if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
-    const run = this.queue.then(() => this.writeLocked(fn));
+    return this.enqueue(() => this.writeLocked(fn));
+  }
+
+  /** Runs `job` after everything this process queued before it (writes and checkpoints). */
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -123,13 +140,15 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   override close(): void {
     if (this.closed) return;
     this.watcher?.dispose();
+    this.background?.dispose();
     super.close();
   }
 
-  /** Forces a checkpoint now (tests and benchmarks; writers do it on their own). */
-  async checkpoint(): Promise<void> {
-    await this.write(() => undefined);
-    await this.withLock(() => this.checkpointLocked());
+  /** Forces a checkpoint now, in this thread (tests, benchmarks, `db copy`; writers do it on their own). */
+  checkpoint(): Promise<void> {
+    this.assertOpen();
+    if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
+    return this.enqueue(() => this.checkpointInThread());
   }
 
   // ---- writing ----------------------------------------------------------------------
@@ -170,9 +189,8 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   writeAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
     this.assertOpen();
     if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
-    const run = this.queue.then(() => this.writeLockedAsync(fn, exclusive));
-    this.queue = run.catch(() => undefined);
-    return run;
+    this.exclusive = exclusive;
+    return this.enqueue(() => this.writeLockedAsync(fn, exclusive));
   }
 
   private async writeLockedAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
@@ -220,7 +238,43 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   private afterCommitLocked(recording: Recording): void {
     if (recording.statements.length === 0) return;
     this._seq += 1;
-    if (this.shouldCheckpoint()) this.checkpointLocked();
+    if (this.shouldCheckpoint()) this.checkpointSoon();
+  }
+
+  /**
+   * Queues a checkpoint behind the write that asked for it, so that write returns first. A small
+   * image is written here (the next write of this process waits the few milliseconds it takes); a
+   * large one is prepared by a worker thread and writes go on meanwhile.
+   */
+  private checkpointSoon(): void {
+    if (this.checkpointQueued || this.background?.running) return;
+    this.checkpointQueued = true;
+    void this.enqueue(async () => {
+      this.checkpointQueued = false;
+      if (this.closed || !this.shouldCheckpoint()) return;
+      if (imageSize(this.paths.image) < (this.options.backgroundCheckpointBytes ?? 2 * 1024 * 1024)) {
+        await this.checkpointInThread();
+        return;
+      }
+      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) =>
+        this.enqueue(() => this.withLock(() => (this.closed ? false : installCheckpoint(this.paths, tmp, seq)))),
+      );
+      void this.background.start();
+    });
+  }
+
+  /** Under the lock and the engine's gate: catches up, then writes the in-memory image. */
+  private async checkpointInThread(): Promise<void> {
+    await this.lock.acquire();
+    try {
+      await this.exclusive(async () => {
+        if (this.closed) return;
+        this.beginLocked(this._seq);
+        this.checkpointLocked();
+      });
+    } finally {
+      this.lock.release();
+    }
   }
 
   private shouldCheckpoint(): boolean {
@@ -231,4 +285,12 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
     writeCheckpoint(this.paths, this.session.export(this._seq), this.journal, this._seq);
   }
 
+}
+
+function imageSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

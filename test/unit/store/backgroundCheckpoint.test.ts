@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { installCheckpoint } from '../../../src/store/checkpointFiles';
+import { prepareCheckpointImage } from '../../../src/store/checkpointImage';
+import { readHeader } from '../../../src/store/journal';
+import { LedgerStore } from '../../../src/store/ledgerStore';
+import { loadSqlJs } from '../../../src/store/sqlJs';
+import { storePaths } from '../../../src/store/storePaths';
+import { tempDir } from '../../helpers/tmp';
+import { insertWorkflow, snapshotFiles, workflows } from './damageKit';
+
+const fixture = path.join(__dirname, 'backgroundWriter.fixture.ts');
+
+function journalHeader(dbPath: string): { generation: number; baseSeq: number; lastSeq?: number } {
+  const fd = fs.openSync(storePaths(dbPath).journal, 'r');
+  try {
+    const read = readHeader(fd);
+    assert.ok(read.ok);
+    return read.header;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function until(what: string, ok: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a large image is checkpointed by a worker while writes go on: image replaced, the records after it carried over, nothing lost', async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const writer = await LedgerStore.open({ dbPath, checkpointRecords: 20, backgroundCheckpointBytes: 0 });
+  const lagging = await LedgerStore.open({ dbPath });
+  const names: string[] = [];
+  for (let i = 0; i < 25; i++) names.push(`w${i}`);
+  for (const name of names) await insertWorkflow(writer, name);
+  assert.equal(journalHeader(dbPath).baseSeq, 0, 'the write that crossed the threshold returned before any checkpoint');
+  // Writes go on while the worker prepares the image.
+  let i = 25;
+  while (journalHeader(dbPath).baseSeq === 0) {
+    if (i < 400) {
+      names.push(`w${i}`);
+      await insertWorkflow(writer, `w${i++}`);
+    } else await until('the background checkpoint', () => journalHeader(dbPath).baseSeq > 0);
+  }
+  const header = journalHeader(dbPath);
+  const paths = storePaths(dbPath);
+  assert.ok(fs.existsSync(paths.image) && fs.existsSync(paths.prevJournal), 'the image and the previous journal are in place');
+  assert.ok(header.generation >= 2 && header.baseSeq >= 20, JSON.stringify(header));
+  for (let k = 0; k < 5; k++) {
+    names.push(`after${k}`);
+    await insertWorkflow(writer, `after${k}`);
+  }
+  assert.equal(journalHeader(dbPath).lastSeq, writer.seq, 'the new generation goes on from the records it carried over');
+  const fresh = await LedgerStore.open({ dbPath });
+  for (const store of [fresh, lagging, writer]) assert.deepEqual([...workflows(store).keys()].sort(), [...names].sort());
+  assert.equal(fresh.seq, writer.seq);
+  for (const s of [writer, lagging, fresh]) s.close();
+});
+
+test('an image prepared before another process checkpointed is refused and changes nothing', async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const store = await LedgerStore.open({ dbPath });
+  for (let i = 0; i < 5; i++) await insertWorkflow(store, `w${i}`);
+  const paths = storePaths(dbPath);
+  const prepared = prepareCheckpointImage(await loadSqlJs(), dbPath, paths.image);
+  assert.equal(prepared.seq, store.seq);
+  await insertWorkflow(store, 'w5');
+  await store.checkpoint();
+  const before = snapshotFiles(dbPath);
+  assert.equal(installCheckpoint(paths, prepared.tmp, prepared.seq), false);
+  assert.equal(fs.existsSync(prepared.tmp), false, 'the refused image is removed');
+  assert.deepEqual(snapshotFiles(dbPath), before);
+  assert.equal(workflows(store).size, 6);
+  store.close();
+});
+
+function startWriter(dbPath: string, label: string): { acked: () => string[]; kill: () => Promise<void>; stderr: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    // Only complete lines were acknowledged.
+    acked: () => stdout.split('\n').slice(0, -1),
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    stderr: () => stderr,
+  };
+}
+
+test('kill -9 of two writers at random instants of their background checkpoints loses and doubles no acknowledged write', async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const acked: string[] = [];
+  const trials = 5;
+  for (let t = 0; t < trials; t++) {
+    const writers = [startWriter(dbPath, `t${t}a`), startWriter(dbPath, `t${t}b`)];
+    // Wait until they write, then let them run into checkpoints for a random while.
+    await until('the writers to start', () => writers.every((w) => w.acked().length > 0 || w.stderr() !== ''));
+    await new Promise((r) => setTimeout(r, 200 + Math.random() * 1200));
+    for (const w of writers) await w.kill();
+    for (const w of writers) {
+      assert.equal(w.stderr(), '', w.stderr());
+      acked.push(...w.acked());
+    }
+    const store = await LedgerStore.open({ dbPath });
+    const rows = store.read((db) => db.all<{ name: string }>('SELECT name FROM workflows'));
+    store.close();
+    const present = new Set(rows.map((r) => r.name));
+    assert.equal(present.size, rows.length, `trial ${t + 1}: no write doubled`);
+    const lost = acked.filter((name) => !present.has(name));
+    assert.deepEqual(lost, [], `trial ${t + 1}: every acknowledged write is there`);
+  }
+  assert.ok(journalHeader(dbPath).generation >= 2, 'background checkpoints ran during the trials');
+  assert.ok(acked.length > 100, `enough writes were exercised (${acked.length})`);
+});
