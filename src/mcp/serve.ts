@@ -32,7 +32,6 @@ export interface ServeOptions {
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
 const WARM_UP_AFTER_INITIALIZED_MS = 100;
 
-
 /** How long a closing server waits for its children to stop and their ends to be recorded. */
 const childStopMs = 3000;
 
