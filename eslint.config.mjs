@@ -39,11 +39,9 @@ const innerLayers = {
   group: storeOrGit,
   message: 'Faces (CLI, extension, MCP server) reach the store and Git only through Services (src/services.ts).',
 };
-// Faces that still import store/ — each with why:
-const faceStoreUsers = [
-  // `db init|migrate|copy|check|repair` administer the store files themselves (no ledger is open).
-  'src/cli/commands/dbCommands.ts',
-];
+// Faces that still import store/ — each with why (none: `db init|migrate|copy|check|repair`
+// reach the store through src/storeAdmin.ts, as everything else goes through src/services.ts):
+const faceStoreUsers = [];
 const webviewOnlyProtocol = {
   regex: '^(\\.\\./)+src/(?!shared/protocol$|core/format$)',
   message: 'webview-ui/** runs in the browser: it imports only src/shared/protocol (types) and the pure src/core/format helpers.',

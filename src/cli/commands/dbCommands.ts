@@ -1,16 +1,10 @@
-import * as path from 'node:path';
 import type { Command } from 'commander';
-import type * as DbAdmin from '../../store/dbAdmin';
-import type * as Maintenance from '../../maintenance';
-import type { CopyReport, SchemaReport } from '../../store/dbAdmin';
-import { StoreError } from '../../store/errors';
-import type { StoreErrorReason } from '../../store/errors';
-import { parseLedgerLocation, redactUrl } from '../../store/location';
+import { storeAdmin } from '../../storeAdmin';
+import type { CopyReport, SchemaReport, StoreErrorReason } from '../../storeAdmin';
 import type { CommonOptions } from '../output';
 import { printJson, printLines, reportError } from '../output';
 import { resolveWorkspace } from '../withServices';
 import { formatCheck, formatRepair } from './dbFormat';
-import { ledgerFolder, storeImageName } from '../../core/ledgerFiles';
 
 /** Exit code of `db check` when it finds damage, and of `db repair` when something could not be recovered. */
 export const DAMAGE_EXIT = 4;
@@ -30,7 +24,7 @@ export function registerDbCommands(program: Command): void {
     .description(`Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await (await maintenance()).checkLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'check'));
+        const report = await storeAdmin.check(resolveWorkspace(o.workspace), o.db);
         if (o.json) printJson(report);
         else printLines(formatCheck(report));
         return report.ok ? 0 : DAMAGE_EXIT;
@@ -41,7 +35,7 @@ export function registerDbCommands(program: Command): void {
     .description(`Rebuild a damaged ledger from every intact record, keeping copies of the damaged files; says what it could not recover (exit ${DAMAGE_EXIT} then)`)
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await (await maintenance()).repairLedger(resolveWorkspace(o.workspace), embeddedOnly(o.db, 'repair'));
+        const report = await storeAdmin.repair(resolveWorkspace(o.workspace), o.db);
         if (o.json) printJson(report);
         else printLines(formatRepair(report));
         return report.lost.length || report.unrecoverable.length ? DAMAGE_EXIT : 0;
@@ -52,8 +46,7 @@ export function registerDbCommands(program: Command): void {
     .description('Create the ledger schema at --db (an image file, or an existing PostgreSQL database: postgres://user@host/db), or upgrade an older one')
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const { initLedgerDb } = await admin();
-        const report = await initLedgerDb(ledgerOf(o), { env: process.env });
+        const report = await storeAdmin.init(ledgerOf(o));
         if (o.json) printJson(report);
         else printLines([schemaLine(report, 'created')]);
         return 0;
@@ -64,8 +57,7 @@ export function registerDbCommands(program: Command): void {
     .description('Upgrade the ledger schema at --db to this version of Agent Ledger (forward only, in one transaction)')
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const { migrateLedgerDb } = await admin();
-        const report = await migrateLedgerDb(ledgerOf(o), { env: process.env });
+        const report = await storeAdmin.migrate(ledgerOf(o));
         if (o.json) printJson(report);
         else printLines([schemaLine(report, 'migrated')]);
         return 0;
@@ -79,8 +71,7 @@ export function registerDbCommands(program: Command): void {
     .action((_opts: { from?: string; to: string }, cmd: Command) =>
       run(cmd, async (o) => {
         const { from, to } = cmd.opts<{ from?: string; to: string }>();
-        const { copyLedgerDb } = await admin();
-        const report = await copyLedgerDb(from ?? ledgerOf(o), to, { env: process.env });
+        const report = await storeAdmin.copy(from ?? ledgerOf(o), to);
         if (o.json) printJson(report);
         else printLines(copyLines(report));
         return 0;
@@ -88,29 +79,9 @@ export function registerDbCommands(program: Command): void {
     );
 }
 
-/** The store's schema and copy functions, loaded when a `db` command runs (the PostgreSQL driver stays out of every other command's start-up). */
-/** The store's check and repair, loaded when a command runs them. */
-function maintenance(): Promise<typeof Maintenance> {
-  return import('../../maintenance.js');
-}
-
-function admin(): Promise<typeof DbAdmin> {
-  return import('../../store/dbAdmin.js');
-}
-
 /** `--db` or the workspace's embedded ledger. */
 function ledgerOf(o: CommonOptions): string {
-  return o.db ?? path.join(resolveWorkspace(o.workspace), ledgerFolder, storeImageName);
-}
-
-/** `db check|repair` read the embedded store's files; a server keeps its own. */
-function embeddedOnly(db: string | undefined, command: string): string | undefined {
-  if (db === undefined) return undefined;
-  const where = parseLedgerLocation(db);
-  if (where.kind === 'postgres') {
-    throw new StoreError('badLocation', `db ${command} examines the embedded store's files; ${redactUrl(db)} is a PostgreSQL server, which checks its own (use its tools)`);
-  }
-  return where.dbPath;
+  return o.db ?? storeAdmin.workspaceLedger(resolveWorkspace(o.workspace));
 }
 
 function schemaLine(r: SchemaReport, verb: string): string {
@@ -141,6 +112,7 @@ async function run(cmd: Command, fn: (o: CommonOptions) => Promise<number>): Pro
     process.exitCode = await fn(o);
   } catch (err) {
     process.exitCode = reportError(err, o.json === true);
-    if (StoreError.is(err) && exitOfReason[err.reason] !== undefined) process.exitCode = exitOfReason[err.reason];
+    const reason = storeAdmin.reasonOf(err);
+    if (reason !== undefined && exitOfReason[reason] !== undefined) process.exitCode = exitOfReason[reason];
   }
 }

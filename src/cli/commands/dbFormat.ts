@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { CheckReport, RepairReport } from '../../maintenance';
+import type { CheckReport, RepairReport } from '../../storeAdmin';
 import { style } from '../output';
 
 type JournalReport = CheckReport['journal'];

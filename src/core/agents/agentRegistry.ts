@@ -5,7 +5,7 @@ import { LedgerError } from '../errors';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
-import { StatCache } from '../files/statCache';
+import { IndexedFiles } from '../files/indexedFiles';
 import { writeNewFile } from '../files/writeNewFile';
 import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
@@ -19,20 +19,12 @@ import { agentsFolder } from '../ledgerFiles';
  * they change on disk; the `agents` table is an index of them that writable processes keep
  * current (with an event per change) so views and resource notifications can follow.
  */
-export class AgentRegistry {
-  private readonly cache = new StatCache<AgentDefinition>((text, file) => parseAgentFile(text, this.relative(file)));
+export class AgentRegistry extends IndexedFiles<AgentDefinition> {
   /** Definition files (by stem) that link outside the workspace, as of the last listing. */
   private linkedOut = new Map<string, LedgerError>();
 
-  constructor(
-    private readonly db: LedgerEngine,
-    private readonly workspace: string,
-    private readonly clock: Clock,
-    private readonly options: { readonly: boolean },
-  ) {}
-
-  get folder(): string {
-    return path.join(this.workspace, ...agentsFolder.split('/'));
+  constructor(db: LedgerEngine, workspace: string, clock: Clock, options: { readonly: boolean }) {
+    super(db, workspace, clock, options, agentsFolder, parseAgentFile);
   }
 
   /** Every valid definition by name, plus the files that could not be used; brings the index up to date. */
@@ -93,10 +85,6 @@ export class AgentRegistry {
       }
     }
     return { agents, problems };
-  }
-
-  private relative(file: string): string {
-    return path.relative(this.workspace, file).split(path.sep).join('/');
   }
 
   /** Brings the index up to date; costs a write only when a definition changed. */

@@ -1,33 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { mkdirConfined } from '../files/confinedPath';
 import type { LedgerEngine } from '../ports';
-import { codexLaunch } from '../runtime/clients/codexCli';
 import type { McpServerLaunch } from '../runtime/clients/clientLaunch';
-import type { LogReaderPort, ProcessExit, ProcessSupervisorPort, StdinSpec } from '../runtime/processPort';
+import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../runtime/processPort';
 import { scUri } from '../coordination/scUris';
 import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
+import { codexChildLaunch, commandLaunch } from './childLaunch';
+import type { Launch, LaunchPlace } from './childLaunch';
 import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
 import { childDirOf, childLogPathOf, listChildDirsSync, readLogResourceSync, writeManifestFile } from './childFiles';
-import type { ChildRow, Correlation } from './childStore';
+import type { ChildRow } from './childStore';
 import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, markExited, markFailed, markStarted, updateManifest } from './childStore';
-import { childView, correlationOf, workdirOf } from './childView';
+import { childView, correlationOf } from './childView';
 import { reconcileForeign, stopForeignChild } from './childReconcile';
 import { errorMessage } from '../errors';
 
-export interface ChildServiceOptions {
+export interface ChildServiceOptions extends LaunchPlace {
   engine: LedgerEngine;
   supervisor: ProcessSupervisorPort;
   logs: LogReaderPort;
-  /** Real path of the workspace root: every child's working folder stays inside it. */
-  workspace: string;
   /** `<workspace>/.agent-ledger/children`: one folder per child (log, process record, manifest). */
   childrenDir: string;
-  /** The environment children start from (the server's own). */
-  env(): Record<string, string>;
   clock(): number;
   /** This server process, recorded as the owner of the children it starts. */
   owner: { pid: number; host: string };
@@ -35,31 +31,6 @@ export interface ChildServiceOptions {
   /** This ledger's MCP server as a child starts it (`node dist/cli.js mcp serve …`), when known. */
   ledgerServer?: McpServerLaunch;
 }
-
-/** What a launch needs once the tool's input is turned into a program and arguments. */
-interface Launch {
-  childId: string;
-  kind: 'command' | 'codex';
-  program: string;
-  args: string[];
-  env: Record<string, string>;
-  stdin: StdinSpec;
-  cwd: string;
-  workdir: string;
-  role: string | null;
-  limits: ChildLimits;
-  metadata: Record<string, unknown>;
-  manifestName: string;
-  corr: Correlation;
-}
-
-const corrOf = (input: { run_id?: string; job_id?: string; graph_id?: string; node_id?: string }, opId: string): Correlation => ({
-  run_id: input.run_id ?? null,
-  op_id: opId,
-  job_id: input.job_id ?? null,
-  graph_id: input.graph_id ?? null,
-  node_id: input.node_id ?? null,
-});
 
 /**
  * Child runtimes: real processes under the process supervisor, recorded in the shared store so
@@ -79,57 +50,16 @@ export class ChildService {
 
   /** `child_create`: any program with its arguments, never through a shell. */
   async create(input: ChildCreateInput, opId: string): Promise<ChildOutput & { sent_initial_payload: boolean }> {
-    const { cwd, workdir } = workdirOf(this.o.workspace, input.cwd);
-    const childId = input.child_id ?? `child-${randomUUID()}`;
-    const view = await this.launch({
-      childId,
-      kind: 'command',
-      program: input.command,
-      args: input.args,
-      env: { ...this.o.env(), ...input.env },
-      stdin: { kind: 'pipe' },
-      cwd,
-      workdir,
-      role: input.role ?? null,
-      limits: effectiveLimits(input.limits),
-      metadata: input.metadata ?? {},
-      manifestName: 'manifest.json',
-      corr: corrOf(input, opId),
-    });
+    const launch = commandLaunch(input, opId, this.o);
+    const view = await this.launch(launch);
     if (input.initial_payload === undefined) return { ...view, sent_initial_payload: false };
-    await this.send(childId, input.initial_payload, { op_id: opId });
-    return { ...(await this.status(childId, opId)), sent_initial_payload: true };
+    await this.send(launch.childId, input.initial_payload, { op_id: opId });
+    return { ...(await this.status(launch.childId, opId)), sent_initial_payload: true };
   }
 
   /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
   async spawnCodex(input: ChildSpawnCodexInput, opId: string): Promise<ChildOutput> {
-    const { cwd, workdir } = workdirOf(this.o.workspace, input.cwd);
-    const role = input.role ?? null;
-    const plan = codexLaunch({
-      prompt: input.prompt,
-      cwd,
-      configDir: childDirOf(this.o.childrenDir, input.child_id),
-      model: input.model_hint,
-      access: input.sandbox === 'read-only' ? 'readOnly' : 'workspaceWrite',
-      appendSystemPrompt: role ? `Your role: ${role}` : undefined,
-      mcpServers: input.ledger_tools && this.o.ledgerServer ? [this.o.ledgerServer] : [],
-    });
-    const metadata = { ...input.metadata, ...(input.child_id_hint ? { child_id_hint: input.child_id_hint } : {}) };
-    return this.launch({
-      childId: input.child_id,
-      kind: 'codex',
-      program: plan.program,
-      args: plan.args,
-      env: { ...this.o.env(), ...plan.env },
-      stdin: plan.stdin,
-      cwd,
-      workdir,
-      role,
-      limits: effectiveLimits(input.limits),
-      metadata,
-      manifestName: input.manifest_path,
-      corr: corrOf(input, opId),
-    });
+    return this.launch(codexChildLaunch(input, opId, { workspace: this.o.workspace, env: () => this.o.env(), configDir: childDirOf(this.o.childrenDir, input.child_id), ledgerServer: this.o.ledgerServer }));
   }
 
   async status(childId: string, opId: string): Promise<ChildOutput> {

@@ -7,7 +7,7 @@ import { LedgerError } from '../errors';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
-import { StatCache } from '../files/statCache';
+import { IndexedFiles } from '../files/indexedFiles';
 import { setFrontMatterFields } from '../files/frontMatter';
 import type { MemoryEntry, MemoryProblem, MemoryStatus } from './memoryModel';
 import { isMemoryName } from './memoryModel';
@@ -38,22 +38,12 @@ export const defaultMemoryBudget = 4000;
  * read again whenever they change on disk, so hand edits show up without a restart; the
  * `memories` table indexes them for views and notifications (written by writable processes).
  */
-export class MemoryBank {
-  private readonly cache = new StatCache<MemoryEntry>((text, file) => {
-    const rel = this.relative(file);
-    const [category, name] = rel.split('/').slice(-2);
-    return parseMemoryFile(text, category, name.replace(/\.md$/, ''), rel);
-  });
-
-  constructor(
-    private readonly db: LedgerEngine,
-    private readonly workspace: string,
-    private readonly clock: Clock,
-    private readonly options: { readonly: boolean },
-  ) {}
-
-  get folder(): string {
-    return path.join(this.workspace, ...memoryFolder.split('/'));
+export class MemoryBank extends IndexedFiles<MemoryEntry> {
+  constructor(db: LedgerEngine, workspace: string, clock: Clock, options: { readonly: boolean }) {
+    super(db, workspace, clock, options, memoryFolder, (text, rel) => {
+      const [category, name] = rel.split('/').slice(-2);
+      return parseMemoryFile(text, category, name.replace(/\.md$/, ''), rel);
+    });
   }
 
   /** memory_list: entries in category/id order, filtered, without their bodies; files that cannot be read are reported, not fatal. Brings the index up to date. */
@@ -212,10 +202,6 @@ export class MemoryBank {
       }
     }
     return { entries, problems };
-  }
-
-  private relative(file: string): string {
-    return path.relative(this.workspace, file).split(path.sep).join('/');
   }
 
   private async syncIndex(entries: MemoryEntry[]): Promise<void> {
