@@ -36,4 +36,5 @@ export const Settings = {
   WorktreesDir: 'worktreesDir',
   Notifications: 'notifications.humanReview',
   PipelineNotifications: 'notifications.pipelineCheckpoints',
+  ExplorerPressure: 'explorer.showPressure',
 } as const;
