@@ -37,4 +37,5 @@ export const Settings = {
   Database: 'database',
   Notifications: 'notifications.humanReview',
   PipelineNotifications: 'notifications.pipelineCheckpoints',
+  ExplorerPressure: 'explorer.showPressure',
 } as const;

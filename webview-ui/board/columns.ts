@@ -102,18 +102,17 @@ export class ColumnList {
         title: [card.title, card.workflow, line, handoff, overlapDetail(card)].filter(Boolean).join('\n'),
       },
       h('div', { class: 'card-title' }, card.title),
+      h('div', { class: 'card-meta' }, h('span', { class: 'key' }, label), status ? h('span', { class: 'card-status' }, status) : null, h('span', { class: 'agent', 'data-testid': 'agent' }, who), h('span', { class: 'cost', 'data-testid': 'cost' }, cost)),
+      // The third row: the overlap warning first (it is about running work now), else the handoff and why it waits or its last milestone.
       h(
         'div',
-        { class: 'card-meta' },
-        h('span', { class: 'key' }, label),
-        status ? h('span', { class: 'card-status' }, status) : null,
-        h('span', { class: 'agent', 'data-testid': 'agent' }, who),
-        handoff ? h('span', { class: 'handoff', 'data-testid': 'handoff' }, handoff) : null,
+        { class: 'card-line' },
+        overlap ? h('span', { class: 'overlap', 'data-testid': 'overlap' }, overlap) : null,
+        !overlap && handoff ? h('span', { class: 'handoff', 'data-testid': 'handoff' }, handoff) : null,
+        !overlap && line ? h('span', { class: 'muted' }, line) : null,
         reviewable ? act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")') : null,
         reviewable ? act('Dismiss', 'dismissed', 'No review needed (the card leaves "needs a person")') : null,
-        h('span', { class: 'cost', 'data-testid': 'cost' }, cost),
       ),
-      overlap ? h('div', { class: 'card-line overlap', 'data-testid': 'overlap' }, overlap) : h('div', { class: 'card-line muted' }, line),
     );
     // Through the CSSOM: the webview's CSP refuses inline style attributes.
     el.style.top = `${index * CARD_HEIGHT}px`;

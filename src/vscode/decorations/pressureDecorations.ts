@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ExplorerPressure } from '../../core/board/boardQueries';
 import { truncate } from '../../core/format';
+import { Settings } from '../constants';
 import { Disposable } from '../lifecycle';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 
@@ -33,6 +34,11 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
     this._register(vscode.window.registerFileDecorationProvider(this));
     this._register(registry.onDidChange(() => this.schedule()));
     this._register(registry.onDidChangeFolders(() => this.schedule()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${Settings.Section}.${Settings.ExplorerPressure}`)) this.schedule();
+      }),
+    );
     this._register({ dispose: () => clearTimeout(this.pending) });
     this.schedule();
   }
@@ -75,7 +81,8 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
   private async rollUp(): Promise<void> {
     const started = performance.now();
     const next = new Map<string, vscode.FileDecoration>();
-    for (const ledger of this.registry.all()) {
+    const enabled = vscode.workspace.getConfiguration(Settings.Section).get<boolean>(Settings.ExplorerPressure, true);
+    for (const ledger of enabled ? this.registry.all() : []) {
       const services = ledger.services;
       if (!services) continue;
       for (const p of await services.board.pressure()) {

@@ -114,7 +114,10 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
       assert.match(build, /Build the checkout/);
       assert.match(build, /coder \(claude\)/);
       assert.match(build, /Compiling the cart/);
-      assert.equal(await card(frame, 'in_progress', seed.build).locator('[data-testid=cost]').innerText(), '', 'no cost reported: blank');
+      assert.equal(await card(frame, 'in_progress', seed.build).locator('[data-testid=cost]').innerText(), '$0.05', 'the sum of its runs: 0.0421 + 0.01');
+      assert.equal(await card(frame, 'in_progress', seed.build).locator('[data-testid=handoff]').innerText(), 'handoff coder → reviewer');
+      assert.equal(await card(frame, 'done', seed.design).locator('[data-testid=cost]').innerText(), '', 'no cost reported: blank');
+      assert.equal(await card(frame, 'in_progress', seed.build).locator('[data-testid=overlap]').count(), 0, 'nothing else runs yet');
       assert.match(await card(frame, 'open', seed.test).innerText(), new RegExp(`waits for task-${seed.build}`));
       assert.match(await card(frame, 'needs_person', seed.review).innerText(), /touches the payment keys/);
       await shot('columns');
@@ -123,10 +126,49 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
     it('a card moves live when an agent starts its task from its own MCP server', async () => {
       const frame = await viewFrame(wb.page, 'board');
       const started = Date.now();
-      await agent.call('start_task', { task_id: seed.docs, workflow_id: seed.workflowId, name: 'Document the checkout', goal: 'Write the checkout docs' });
+      await agent.call('start_task', { task_id: seed.docs, workflow_id: seed.workflowId, name: 'Document the checkout', goal: 'Write the checkout docs', areas: ['src/app.ts'] });
       await card(frame, 'in_progress', seed.docs).waitFor({ state: 'visible', timeout: 15_000 });
       boardFigures.push(`card moved after another process's write: ${Date.now() - started} ms (7 tasks)`);
       assert.equal(await card(frame, 'ready', seed.docs).count(), 0);
+    });
+
+    it('two running tasks that may touch the same files warn on both cards, naming each other and the paths', async () => {
+      const frame = await viewFrame(wb.page, 'board');
+      // Build declared src/**; Docs was started above on src/app.ts (its mark in the field).
+      const onBuild = card(frame, 'in_progress', seed.build).locator('[data-testid=overlap]');
+      const onDocs = card(frame, 'in_progress', seed.docs).locator('[data-testid=overlap]');
+      await onBuild.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.equal(await onBuild.innerText(), `⚠ overlaps task-${seed.docs} on src/**, src/app.ts`);
+      assert.equal(await onDocs.innerText(), `⚠ overlaps task-${seed.build} on src/app.ts, src/**`);
+      assert.match((await card(frame, 'in_progress', seed.build).getAttribute('title')) ?? '', new RegExp(`same files as task-${seed.docs} "Document the checkout"`));
+      await shot('overlap');
+    });
+
+    it('the Explorer shows the pressure of running tasks on files and folders, with a badge and the tasks in its tooltip', async () => {
+      // Build's areas enter the field too (the runner or start_task mark them; here another process does).
+      await services.scheduling.stigmergy.markTask(seed.build, ['src/**']);
+      await wb.openViewContainer('Explorer');
+      const row = (name: string): Locator => wb.page.locator('.part.sidebar .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) }).first();
+      await row('src').waitFor({ state: 'visible', timeout: 15_000 });
+      if ((await row('src').getAttribute('aria-expanded')) !== 'true') await row('src').click();
+      await row('app.ts').waitFor({ state: 'visible', timeout: 10_000 });
+      // The badge is drawn by a CSS ::after rule VS Code generates for the decoration. (A string: tsx's transform would add helpers the page does not have.)
+      const badges = (name: string): Promise<string[] | null> =>
+        wb.page.evaluate(`(() => {
+          const row = [...document.querySelectorAll('.part.sidebar .monaco-list-row')].find((r) => r.querySelector('.label-name')?.textContent?.trim() === ${JSON.stringify(name)});
+          if (!row) return null;
+          return [...row.querySelectorAll('*')].map((e) => getComputedStyle(e, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""');
+        })()`) as Promise<string[] | null>;
+      const folder = await eventually('the src folder badge', async () => ((await badges('src'))?.includes('"2"') ? badges('src') : undefined), 15_000);
+      const file = await eventually('the app.ts badge', async () => ((await badges('app.ts'))?.includes('"1"') ? badges('app.ts') : undefined), 15_000);
+      assert.ok(folder?.includes('"2"') && file?.includes('"1"'), `badges: src ${folder?.join(' ')}, app.ts ${file?.join(' ')}`);
+      assert.deepEqual(await badges('util.ts'), [], 'a file no task touches has no badge');
+      await row('app.ts').hover();
+      const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /running task works here/ }).first();
+      const tooltip = await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => hover.innerText(), () => '(no hover shown)');
+      boardFigures.push(`explorer tooltip of src/app.ts: ${tooltip.replace(/\s+/g, ' ')}`);
+      if (tooltip !== '(no hover shown)') assert.match(tooltip, new RegExp(`task-${seed.docs} Document the checkout`));
+      await shot('explorer-pressure');
     });
 
     it('dragging a card onto Cancel cancels the task in the store; onto an agent assigns it', async () => {
@@ -138,6 +180,18 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
       await eventually('the card to show its new agent', async () => /writer/.test(await card(frame, 'ready', seed.stale).innerText()));
       boardFigures.push(`drops landed by: ${how} (cancel), ${how2} (assign)`);
       await shot('after-drag');
+    });
+
+    it('Approve on a "needs a person" review card records the review and the card goes back to its column', async () => {
+      await wb.runCommand('Agent Ledger: Open Board');
+      const frame = await viewFrame(wb.page, 'board');
+      const review = card(frame, 'needs_person', seed.review);
+      await review.waitFor({ state: 'visible', timeout: 10_000 });
+      await review.locator('[data-testid=review-approved]').click();
+      await card(frame, 'done', seed.review).waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await frame.locator('[data-testid=acted]').innerText(), new RegExp(`task-${seed.review} review approved`));
+      const row = await services.engine.read((db) => db.get<{ verdict: string }>('SELECT verdict FROM task_reviews WHERE task_id = ?', [seed.review]));
+      assert.equal(row?.verdict, 'approved');
     });
 
     it('clicking a card opens the task detail', async () => {

@@ -27,6 +27,8 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
   /** The cards the page holds (id → JSON as posted), undefined until it got a whole model since its last `ready`. */
   private posted: Map<string, string> | undefined;
   private postedAgents = '';
+  /** Until the page's first `ready`: the board is read while the page starts (see onReady). */
+  private preloading = true;
   readonly update: () => void;
 
   constructor(
@@ -44,6 +46,9 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
         this.post({ type: 'error', message });
       },
     );
+    // Read the board now rather than at the page's `ready`: the read overlaps the page's start,
+    // and the whole model waits in the queue the page gets with its `ready`.
+    this.update();
   }
 
   /** The last model posted (tests). */
@@ -57,7 +62,14 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
   }
 
   protected onReady(): void {
-    // A (re)loaded page has nothing: it gets the whole board.
+    if (this.preloading) {
+      this.preloading = false;
+      // The model read at construction went out with this `ready` (or goes out whole when the
+      // read ends, `posted` still unset): from here on only what changed since.
+      this.update();
+      return;
+    }
+    // A reloaded page has nothing: it gets the whole board.
     this.posted = undefined;
     this.update();
   }

@@ -1,0 +1,81 @@
+// The Explorer's pressure decoration at 10,000 marks (issue 12): what one roll-up costs
+// (`services.board.pressure()`: the field read, rolled up to folders once, titles of the tasks),
+// against the per-file way (asking the field about each visible file, `pressureOn([file])`),
+// measured in the same run. Also the Board's read model with the overlap warning on, at 2,006
+// tasks with 200 running tasks that have areas.
+// Usage: node --import tsx bench/explorerPressure.bench.ts [--runs N] [--marks N]
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServices } from '../src/services';
+import { bumpClock } from '../src/core/scheduling/stigmergyService';
+import type { LedgerEngine } from '../src/core/ports';
+import { BoardQueries } from '../src/core/board/boardQueries';
+import { addManyTasks, seedBoard } from '../test/e2e/agentLedger/boardSeed';
+import { measure, ms, percentile, printTable, ratio } from './lib/report';
+
+const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
+const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 10);
+const markCount = Number(process.argv.includes('--marks') ? arg('--marks') : 10_000);
+const folders = ['src/auth', 'src/api', 'src/ui', 'src/db', 'docs', 'test/unit', 'test/e2e', 'scripts', 'lib/core', 'lib/util'];
+
+/** 200 running tasks with areas, and `count` marks spread over them (scope and changed files). */
+async function addRunningWithMarks(engine: LedgerEngine, count: number, now: number): Promise<number[]> {
+  const ids = await engine.write(async (tx) => {
+    const out: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      out.push(await tx.insert("INSERT INTO tasks (title, status, areas, assignee, created_at, updated_at) VALUES (?, 'in_progress', ?, ?, 't', 't')", [`running ${i}`, JSON.stringify([`${folders[i % folders.length]}/m${i}/**`]), `agent-${i % 50}`]));
+    }
+    return out;
+  });
+  await engine.write(async (tx) => {
+    for (let i = 0; i < count; i++) {
+      const task = ids[i % ids.length];
+      const node = `${folders[i % folders.length]}/m${i % 200}/f${i % 97}.ts`;
+      await tx.run('INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT (node_id, type) DO NOTHING', [node, `changed:task-${task}`, 1 + (i % 13), now - (i % 1000), task]);
+    }
+    await bumpClock(tx);
+  });
+  return ids;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-pressure-bench-'));
+  const services = await createServices({ workspace: dir });
+  try {
+    await seedBoard(services.engine);
+    await addManyTasks(services.engine, 2_000);
+    const running = await addRunningWithMarks(services.engine, markCount, Date.now());
+    const stig = services.scheduling.stigmergy;
+    const rolled = await services.board.pressure();
+    const files = rolled.filter((p) => /\.ts$/.test(p.path)).slice(0, 50).map((p) => p.path);
+    // After a change: one mark more (stig_clock moves, the field is read again), then the roll-up.
+    const afterChange = await measure(runs, async (i) => {
+      await stig.markTask(running[i % running.length], [`docs/new-${i}.md`], 'changed');
+      return services.board.pressure();
+    }, 1);
+    const unchanged = await measure(runs, () => services.board.pressure(), 1);
+    const perFile = await measure(Math.max(3, Math.floor(runs / 3)), async () => {
+      for (const f of files) await stig.pressureOn([f]);
+    }, 1);
+    const base = percentile(perFile, 50);
+    printTable(`Explorer pressure, ${markCount} marks, 200 running tasks, ${rolled.length} decorated paths (embedded store)`, ['way', 'p50 ms', 'p95 ms', 'vs per-file'], [
+      ['roll-up once after a change (what the Explorer does)', ms(percentile(afterChange, 50)), ms(percentile(afterChange, 95)), ratio(percentile(afterChange, 50), base)],
+      ['roll-up once, field unchanged', ms(percentile(unchanged, 50)), ms(percentile(unchanged, 95)), ratio(percentile(unchanged, 50), base)],
+      [`per file: pressureOn each of ${files.length} visible files (baseline)`, ms(base), ms(percentile(perFile, 95)), '1.00×'],
+    ]);
+    const withOverlap = await measure(runs, () => services.board.board(), 1);
+    const plain = new BoardQueries(services.engine);
+    const withoutField = await measure(runs, () => plain.board(), 1);
+    const overlapping = (await services.board.board()).cards.filter((c) => c.overlaps.length > 0).length;
+    printTable(`board() at ${(await services.board.board()).cards.length} cards, 200+ running (${overlapping} cards warn)`, ['read model', 'p50 ms', 'p95 ms', 'vs write scopes only'], [
+      ['overlap from write scopes and marks', ms(percentile(withOverlap, 50)), ms(percentile(withOverlap, 95)), ratio(percentile(withOverlap, 50), percentile(withoutField, 50))],
+      ['overlap from write scopes only (baseline)', ms(percentile(withoutField, 50)), ms(percentile(withoutField, 95)), '1.00×'],
+    ]);
+  } finally {
+    await services.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
