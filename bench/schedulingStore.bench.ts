@@ -13,6 +13,7 @@ import { openEngine } from '../src/store/openEngine';
 import { createSchedulingServices } from '../src/core/scheduling/schedulingServices';
 import type { BidderDefinition } from '../src/core/scheduling/contractNetService';
 import { bumpClock } from '../src/core/scheduling/stigmergyService';
+import { ensureBasis } from '../src/core/scheduling/stigmergyWeights';
 import type { LedgerEngine } from '../src/core/ports';
 import { tempDir } from '../test/helpers/tmp';
 import { snapshot } from '../src/core/scheduling/stigmergySnapshot';
@@ -40,7 +41,8 @@ async function addTasks(engine: LedgerEngine, count: number, status: string, off
   });
 }
 
-async function addMarks(engine: LedgerEngine, count: number, start: number): Promise<void> {
+/** Marks written straight into the table, then weighed and ranked as a first write after the v13 migration would. */
+async function addMarks(engine: LedgerEngine, count: number, start: number): Promise<number> {
   for (let from = 0; from < count; from += 5000) {
     await engine.write(async (tx) => {
       for (let i = from; i < Math.min(count, from + 5000); i++) {
@@ -50,6 +52,10 @@ async function addMarks(engine: LedgerEngine, count: number, start: number): Pro
       await bumpClock(tx);
     });
   }
+  const config = createSchedulingServices(engine, () => []).stigmergy.config;
+  const began = performance.now();
+  await engine.write((tx) => ensureBasis(tx, config, Date.now(), true));
+  return performance.now() - began;
 }
 
 async function main(): Promise<void> {
@@ -74,7 +80,7 @@ async function main(): Promise<void> {
     const fresh = await addTasks(engine, runs + 3, 'open', 200_000);
     row('award (cnp_announce, award at once): 50 agents, 1,000 open calls, empty field', await measure(runs, () => s.contractNet.announce({ task_id: `task-${fresh[next++]}`, tags: [], award: true, allowOverlap: true })), 100);
 
-    await addMarks(engine, 10_000, Date.now());
+    rows.push(['(setup) weigh and rank 10,000 marks (once, first write after the migration)', ms(await addMarks(engine, 10_000, Date.now())), '', '', '', '', '']);
     const more = await addTasks(engine, runs + 3, 'open', 300_000);
     next = 0;
     row('award, same, field of 10,000 marks', await measure(runs, () => s.contractNet.announce({ task_id: `task-${more[next++]}`, tags: [], award: true, allowOverlap: true })), 50);
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
       await tx.run('DELETE FROM stig_points');
       await bumpClock(tx);
     });
-    await addMarks(engine, 100_000, Date.now());
+    rows.push(['(setup) weigh and rank 100,000 marks (once)', ms(await addMarks(engine, 100_000, Date.now())), '', '', '', '', '']);
     const count = await engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points'));
     rows.push([`(setup) marks in the field`, String(count?.n), '', '', '', '', '']);
     const heavy = Math.max(3, runs / 2);

@@ -6,7 +6,8 @@ import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas'
 import { rollUpToFolders } from './stigmergyAreas';
 import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
-import { areaCandidates, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
+import { areaCandidates, fadedPoints, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
+import { ensureBasis, liveCounts, markWeight, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
 import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
 
@@ -19,6 +20,11 @@ import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
  * deleted by the next write (or at once by `clearTask`, the task lifecycle's hook).
  * Every entry is validated before the write begins, so a refused batch writes nothing and
  * appends no event.
+ * Reads never load the whole field: stig_snapshot and the field's bounds read the top of the
+ * ranked store (stigmergyWeights.ts, migration v13) that every write keeps up to date, or — for
+ * a bounded field, or while marks of an ended task wait for the next write to purge them — fade
+ * and aggregate the marks in SQL (stigmergyQueries.ts). A call's bounds read only the marks that
+ * may overlap its areas.
  */
 
 /** How marks fade when nothing decays them explicitly: halved every 15 minutes. */
@@ -92,13 +98,15 @@ export class StigmergyService {
     batchMark(createField(this.config), entries, this.clock()); // validates every entry, throws before any write
     return this.engine.write(async (tx) => {
       const now = this.clock();
+      const basis = await ensureBasis(tx, this.config, now);
       await purgeEnded(tx);
       const nodes = [...new Set(entries.map((e) => normaliseNodeId(e.node_id)))];
       const stored = await pointsOfNodes(tx, nodes);
       // Faded to now and stamped now, so the mark adds to what is left rather than reviving old pressure.
       const field = this.faded(stored, now, true);
       const { changes } = batchMark(field, entries, now);
-      await storeChanges(tx, stored, field, changes);
+      await storeChanges(tx, stored, field, changes, (p) => markWeight(this.config, basis, p));
+      await refreshNodes(tx, nodes);
       await appendStigEvent(tx, kind, now, { changes: changes.length, nodes: nodes.slice(0, 20) });
       await this.changed(tx, now);
       return changes;
@@ -113,6 +121,7 @@ export class StigmergyService {
     if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0) throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
     return this.engine.write(async (tx) => {
       const now = this.clock();
+      const basis = await ensureBasis(tx, this.config, now);
       await purgeEnded(tx);
       const field = createField(this.config, (await tx.all<PointRow>('SELECT node_id, type, intensity, updated_at FROM stig_points')).map(toPoint));
       const { changes } = decay(field, halfLifeMs, now);
@@ -124,6 +133,7 @@ export class StigmergyService {
         }
       }
       if (changes.length > 0) {
+        await reweighAll(tx, this.config, basis);
         await appendStigEvent(tx, 'decay', now, { half_life_ms: halfLifeMs, changes: changes.length, evaporated: changes.filter((c) => c.point.intensity === 0).length });
         await this.changed(tx, now);
       }
@@ -167,7 +177,8 @@ export class StigmergyService {
     return this.engine.read(async (db) => {
       const now = this.clock();
       const config = this.config;
-      const top = await topNodes(db, config, now, limit);
+      const basis = await rankedBasis(db, config);
+      const top = basis ? await this.ranked(db, now, limit) : await topNodes(db, config, now, limit);
       const pointsOf = new Map<string, StigPoint[]>(top.nodes.map((n) => [n.node_id, []]));
       for (const p of await marksOfNodes(db, config, now, [...pointsOf.keys()])) pointsOf.get(p.node_id)?.push(p);
       const totals: StigNodeTotal[] = [];
@@ -182,7 +193,7 @@ export class StigmergyService {
         totals.push({ node_id, intensity: clampIntensity(config, sum), updated_at: updated });
       }
       totals.sort(byTotal);
-      const points = (await topMarks(db, config, now, limit)).sort(byPoint);
+      const points = (basis ? fadedPoints(config, await rankedMarks(db, now, limit), now) : await topMarks(db, config, now, limit)).sort(byPoint);
       const bounds = boundsWithCeiling(config, Math.max(config.min_intensity, totals[0]?.intensity ?? config.min_intensity));
       return assembleSnapshot({ bounds, points, totals, pointsOf, pointCount: top.pointCount, nodeCount: top.nodeCount }, now);
     });
@@ -212,7 +223,21 @@ export class StigmergyService {
 
   /** The bounds of the whole field (its highest node total as ceiling), aggregated by the store. */
   async fieldBoundsIn(db: AsyncSqlReader, now: number): Promise<PheromoneBounds> {
-    return boundsWithCeiling(this.config, Math.max(this.config.min_intensity, await maxNodeTotal(db, this.config, now)));
+    const config = this.config;
+    let highest: number;
+    if (await rankedBasis(db, config)) {
+      const [node] = await rankedNodes(db, now, 1);
+      highest = node === undefined ? 0 : clampIntensity(config, (await marksOfNodes(db, config, now, [node])).reduce((sum, p) => sum + p.intensity, 0));
+    } else {
+      highest = await maxNodeTotal(db, config, now);
+    }
+    return boundsWithCeiling(config, Math.max(config.min_intensity, highest));
+  }
+
+  /** The top nodes and the counts from the ranked store (stigmergyWeights.ts). */
+  private async ranked(db: AsyncSqlReader, now: number, limit: number): Promise<{ nodes: { node_id: string }[]; pointCount: number; nodeCount: number }> {
+    const counts = await liveCounts(db, now);
+    return { nodes: (await rankedNodes(db, now, limit)).map((node_id) => ({ node_id })), pointCount: counts.points, nodeCount: counts.nodes };
   }
 
   /** The live marks that may overlap some areas (areaCandidates), as a field. */
@@ -240,7 +265,10 @@ export class StigmergyService {
     if (!has || Number(has.n) === 0) return 0;
     return this.engine.write(async (tx) => {
       const now = this.clock();
+      await ensureBasis(tx, this.config, now);
+      const nodes = (await tx.all<{ node_id: string }>('SELECT DISTINCT node_id FROM stig_points WHERE task_id = ?', [taskId])).map((r) => r.node_id);
       const { changes } = await tx.run('DELETE FROM stig_points WHERE task_id = ?', [taskId]);
+      await refreshNodes(tx, nodes);
       if (changes > 0) {
         await appendStigEvent(tx, 'clear', now, { task_id: taskId, removed: changes });
         await this.changed(tx, now);
@@ -280,14 +308,22 @@ async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Prom
  * (`faded` dropped them). Untouched marks keep their stored intensity and time: reads fade them
  * the same way.
  */
-async function storeChanges(tx: AsyncSqlWriter, stored: readonly StigPoint[], faded: StigmergyField, changes: readonly StigChange[]): Promise<void> {
+async function storeChanges(
+  tx: AsyncSqlWriter,
+  stored: readonly StigPoint[],
+  faded: StigmergyField,
+  changes: readonly StigChange[],
+  weigh: (p: StigPoint) => { weight: number; gone_at: number },
+): Promise<void> {
   const written = new Map<string, StigPoint>();
   for (const c of changes) written.set(`${c.point.node_id}\u0000${c.point.type}`, c.point);
   for (const p of written.values()) {
+    const { weight, gone_at } = weigh(p);
     await tx.run(
-      `INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (node_id, type) DO UPDATE SET intensity = excluded.intensity, updated_at = excluded.updated_at, task_id = excluded.task_id`,
-      [p.node_id, p.type, p.intensity, p.updated_at, markTaskId(p.type)],
+      `INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id, weight, gone_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (node_id, type) DO UPDATE SET intensity = excluded.intensity, updated_at = excluded.updated_at, task_id = excluded.task_id,
+         weight = excluded.weight, gone_at = excluded.gone_at`,
+      [p.node_id, p.type, p.intensity, p.updated_at, markTaskId(p.type), weight, gone_at],
     );
   }
   const alive = new Set<string>();
@@ -300,7 +336,11 @@ async function storeChanges(tx: AsyncSqlWriter, stored: readonly StigPoint[], fa
 
 /** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
 async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
-  const { changes } = await tx.run(`DELETE FROM stig_points WHERE task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`);
+  const ended = `task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`;
+  const nodes = (await tx.all<{ node_id: string }>(`SELECT DISTINCT node_id FROM stig_points WHERE ${ended}`)).map((r) => r.node_id);
+  if (nodes.length === 0) return;
+  const { changes } = await tx.run(`DELETE FROM stig_points WHERE ${ended}`);
+  await refreshNodes(tx, nodes);
   if (changes > 0) await bumpClock(tx);
 }
 

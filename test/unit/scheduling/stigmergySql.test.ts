@@ -8,6 +8,7 @@ import { createSchedulingServices } from '../../../src/core/scheduling/schedulin
 import { snapshot } from '../../../src/core/scheduling/stigmergySnapshot';
 import { areaBounds, pressureOnAreas, rollUpToFolders } from '../../../src/core/scheduling/stigmergyAreas';
 import type { LedgerEngine } from '../../../src/core/ports';
+import { rankedBasis } from '../../../src/core/scheduling/stigmergyWeights';
 import { engineCases } from '../store/engines/engineKit';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -24,6 +25,15 @@ function rng(seed: number): () => number {
 const folders = ['src/auth', 'src/api', 'docs', 'test/unit', 'lib'];
 const globs = ['src/**', 'src/auth/**', 'docs/*.md', '**/*.ts', 'auth', 'README.md'];
 const areas = [['src/auth/**'], ['src/api/x1.ts'], ['docs'], ['**/*.md'], ['auth'], ['lib/**', 'test/**'], ['nothing/here/**']];
+
+/**
+ * The unrounded bounds (`pheromone_bounds`, `heatmap.bounds`, `summary.bounds`) hold a node
+ * total whose marks the store may add in another order than the in-memory field: equal to the
+ * last few bits. Everything the tools round (six decimals) must be identical as it is.
+ */
+function settled<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'normalisation_ceiling' && typeof v === 'number' ? Number(v.toPrecision(12)) : v)) as T;
+}
 
 async function addTask(engine: LedgerEngine, status: string): Promise<number> {
   return engine.write((tx) => tx.insert('INSERT INTO tasks (title, status, areas, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['t', status, '[]', 't', 't']));
@@ -66,10 +76,30 @@ for (const engineCase of engineCases) {
           assert.deepEqual(await s.stigmergy.pressureOn(a), pressureOnAreas(field, a), `pressure on ${a.join(', ')}`);
         }
         assert.deepEqual(await s.stigmergy.pathPressure(), rollUpToFolders(field));
-        now += 600 * 60_000; // every mark is far past the evaporation floor
+        // A write purges the ended task's marks: from then on an unbounded field is read from the ranked store (stigmergyWeights.ts).
+        await s.stigmergy.mark({ node_id: 'lib/x0.ts', type: 'label-0', intensity: 1 });
+        const ranked = await engine.read((db) => rankedBasis(db, s.stigmergy.config));
+        assert.equal(ranked !== null, maxIntensity === null, 'the ranked store serves unbounded fields only');
+        const compare = async (what: string) => {
+          const live = await s.stigmergy.field();
+          for (const limit of [1, 5, 17, 1000]) assert.deepEqual(settled(await s.stigmergy.snapshot(limit)), settled(snapshot(live, now, limit)), `${what}: snapshot limited to ${limit}`);
+          const bounds = await engine.read((db) => s.stigmergy.fieldBoundsIn(db, now));
+          assert.deepEqual(settled(bounds), settled(snapshot(live, now).pheromone_bounds), `${what}: bounds of the field`);
+        };
+        await compare('after the purge');
+        now += 30_000;
+        await compare('half a half-life later');
+        await s.stigmergy.clearTask(running);
+        await compare('after a task cleared its marks');
+        await s.stigmergy.decay(20_000);
+        await compare('after stig_decay');
+        now += 600 * 60_000; // every mark is far past the evaporation floor (and 600 half-lives past the weights' epoch)
         const empty = await s.stigmergy.snapshot(10);
         assert.equal(empty.pointCount, 0);
         assert.deepEqual(empty, snapshot(await s.stigmergy.field(), now, 10));
+        await s.stigmergy.batch([{ node_id: 'src/api/x1.ts', type: 'a', intensity: 2 }, { node_id: 'docs/x2.ts', type: 'b', intensity: 3 }]);
+        now += 1_000;
+        await compare('after the epoch moved');
       } finally {
         await ledger.dispose();
       }
