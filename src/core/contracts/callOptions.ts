@@ -18,16 +18,16 @@ export const WAIT_MS_MAX = 50_000;
  */
 export const WAIT_MS_DEFAULT = 25_000;
 
+/** A `wait_ms` input: whole milliseconds from 0 to {@link WAIT_MS_MAX}, its default, and what the call waits for. */
+export function waitMs(defaultMs: number, description: string) {
+  return z.number().int().min(0).max(WAIT_MS_MAX).default(defaultMs).describe(description);
+}
+
 /** `wait_ms` input of the calls that wait (`resources_watch`, `events_subscribe`, `bb_watch`). */
-export const waitMsInput = z
-  .number()
-  .int()
-  .min(0)
-  .max(WAIT_MS_MAX)
-  .default(WAIT_MS_DEFAULT)
-  .describe(
-    'How long to wait, in milliseconds, when nothing new is there yet; the call returns the moment something arrives. 0 returns at once',
-  );
+export const waitMsInput = waitMs(
+  WAIT_MS_DEFAULT,
+  'How long to wait, in milliseconds, when nothing new is there yet; the call returns the moment something arrives. 0 returns at once',
+);
 
 const idText = (what: string) => z.string().trim().min(1).max(200).optional().describe(what);
 

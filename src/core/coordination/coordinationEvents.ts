@@ -1,4 +1,5 @@
 import type { AsyncSqlWriter, SqlValue } from '../ports';
+import type { EventRow as LedgerEventRow } from '../events/eventLog';
 import { newCoordinationEvent } from './eventRecords';
 import type { CoordinationEvent, EventLevel } from './eventRecords';
 
@@ -93,15 +94,7 @@ export function appendCoordinationEvent(tx: AsyncSqlWriter, e: NewCoordinationEv
 /** Columns an events row is read with (`eventColumns` then {@link toCoordinationEvent}). */
 export const eventColumns = 'seq, ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id';
 
-export interface EventRow {
-  seq: number;
-  ts: string;
-  kind: string;
-  workflow_id: number | null;
-  task_id: number | null;
-  entity: string | null;
-  entity_id: string | null;
-  payload: string;
+export interface EventRow extends LedgerEventRow {
   run_id: string | null;
   op_id: string | null;
   job_id: string | null;

@@ -46,7 +46,8 @@ export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
   );
 }
 
-interface EventRow {
+/** The columns of an `events` row every event has (the coordination events read six correlation ids more). */
+export interface EventRow {
   seq: number;
   ts: string;
   kind: string;

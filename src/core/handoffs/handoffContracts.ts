@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { taskRef } from '../contracts/common';
-import { WAIT_MS_MAX } from '../contracts/callOptions';
+import { waitMs } from '../contracts/callOptions';
 
 /**
  * Contracts of the context and handoff tools of the agent PM (`save_context`,
@@ -78,13 +78,7 @@ export const acceptHandoffOutput = z.strictObject({ success: ok, handoff: handof
 
 export const getPendingHandoffsInput = z.strictObject({
   agent_id: agentId.optional().describe('Only handoffs this agent may accept (addressed to it, or to nobody); absent: every pending handoff'),
-  wait_ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(WAIT_MS_MAX)
-    .default(0)
-    .describe('When none is pending, wait up to this many milliseconds (at most 50,000) and return the moment one is created; 0 (default) answers at once'),
+  wait_ms: waitMs(0, 'When none is pending, wait up to this many milliseconds (at most 50,000) and return the moment one is created; 0 (default) answers at once'),
 });
 export const getPendingHandoffsOutput = z.strictObject({ success: ok, handoffs: z.array(handoffOutput).describe('Pending handoffs, oldest first') });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WAIT_MS_MAX } from '../contracts/callOptions';
+import { waitMs } from '../contracts/callOptions';
 import { efforts } from './engine/flowTemplate';
 import { severities } from './engine/verdict';
 import { sourceTypes } from './engine/pipelineState';
@@ -130,13 +130,10 @@ export const pipelineNextActionInput = z.strictObject({
     .max(20_000)
     .optional()
     .describe("The user's answer to a checkpoint (\"approve\", \"reject: comment\"). Refused unless the server runs with --allow-agent-checkpoints: a person decides in VS Code or the CLI."),
-  wait_ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(WAIT_MS_MAX)
-    .default(0)
-    .describe('At a checkpoint or human gate: wait up to this many milliseconds for a person to decide (from any process) and return the next action the moment they do; 0 (default) returns at once'),
+  wait_ms: waitMs(
+    0,
+    'At a checkpoint or human gate: wait up to this many milliseconds for a person to decide (from any process) and return the next action the moment they do; 0 (default) returns at once',
+  ),
 });
 
 /** The typed actions, flattened into one object (a tool's output schema is an object): `type` says which fields are set. */
