@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { connect } from '../test/helpers/mcpClient';
 import type { LedgerClient } from '../test/helpers/mcpClient';
-import { createTestDatabase, pgEnv } from '../test/helpers/postgres';
+import { createTestDatabase } from '../test/helpers/postgres';
 import { tempRepo } from '../test/helpers/tmp';
 import { initLedgerDb } from '../src/store/dbAdmin';
 import { measure, ms, percentile, printTable } from './lib/report';
@@ -32,9 +32,11 @@ interface Side {
 async function side(name: string, extraArgs: string[], env?: NodeJS.ProcessEnv): Promise<Side> {
   const repo = tempRepo({ 'src/a.ts': 'a\n' });
   const c = await connect(repo, extraArgs, { env });
+  const started = performance.now();
   const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'bench' });
   const taskIds: number[] = [];
   for (let i = 0; i < tasks; i++) taskIds.push((await c.call<{ id: number }>('task_create', { title: `seed ${i}` })).id);
+  console.error(`${name}: ${tasks} tasks made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { name, c, workflowId: workflow_id, taskIds, startedIds: [] };
 }
 
@@ -55,7 +57,10 @@ const calls: [string, 'read' | 'write' | 'baseline', Call][] = [
 async function main(): Promise<void> {
   let server: { env: Record<string, string> } | undefined;
   if (!process.env.AGENT_LEDGER_TEST_PG_URL) {
-    if (!findPostgresBin()) throw new Error('PostgreSQL server binaries not found (apt-get install -y postgresql)');
+    if (!findPostgresBin()) {
+      console.log('skipped: PostgreSQL server binaries not found (apt-get install -y postgresql)');
+      return;
+    }
     const started: { env: Record<string, string> } = await startTestPostgres();
     server = started;
     Object.assign(process.env, started.env);
@@ -65,7 +70,7 @@ async function main(): Promise<void> {
     const password = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
     await initLedgerDb(db.url, { env: { AGENT_LEDGER_DB_PASSWORD: password } });
     const embedded = await side('embedded', []);
-    const postgres = await side('PostgreSQL', ['--db', db.url], { ...pgEnv, AGENT_LEDGER_DB: undefined });
+    const postgres = await side('PostgreSQL', ['--db', db.url], { ...process.env, AGENT_LEDGER_DB: undefined, AGENT_LEDGER_DB_PASSWORD: password, PGPASSWORD: undefined });
     const rows: string[][] = [];
     for (const [label, kind, call] of calls) {
       // Turn about, in slices, so both sides see the same moments of the machine's load.

@@ -174,7 +174,11 @@ export class FolderLedger extends Disposable {
 
   /** An error's message as it may be shown: without the team ledger's password. */
   messageOf(err: unknown): string {
-    return withoutPassword(err instanceof Error ? err.message : String(err), this.password);
+    const message = withoutPassword(err instanceof Error ? err.message : String(err), this.password);
+    if (this.isTeam && this.password === undefined && /password|login|authentication/i.test(message)) {
+      return `${message} — no password is stored for this database: run "Agent Ledger: Set Database Password"`;
+    }
+    return message;
   }
 
   /** Closes and opens again (the database setting or its password changed). */
