@@ -47,10 +47,15 @@ export function registerRunnerCommands(program: Command): void {
           await new Promise<void>((resolve) => {
             const stop = (): void => resolve();
             process.once('SIGINT', stop);
-            process.once('SIGTERM', stop);
+            // Kept while the runner stops its agents: a second SIGTERM (a supervisor closing its
+            // stdin and signalling it) must not cut the execution logs short.
+            process.on('SIGTERM', stop);
             if (o.stopWithStdin) {
               // The parent holds the other end: it closes when the parent exits, however it dies.
               process.stdin.once('end', stop).once('close', stop).once('error', stop).resume();
+              // Its output pipes went with it: writing there must not kill the runner before it
+              // has stopped its agents and recorded their ends.
+              for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
             }
           });
           loop.dispose();

@@ -8,6 +8,7 @@ import { age, duration, printJson, printLines, style, table } from '../output';
 import { statusMark } from './taskFormat';
 import { visible, visibleBlock } from '../terminalText';
 import { withServices } from '../withServices';
+import { formatCostSummary, formatUsd } from '../../core/format';
 import { positiveInt } from '../args';
 
 export function registerWorkflowCommands(program: Command): void {
@@ -61,13 +62,15 @@ async function listWorkflows(services: Services, limit: number, json: boolean): 
 
 async function showWorkflow(services: Services, id: string, json: boolean): Promise<void> {
   const { workflow, tasks } = await services.queries.workflow(id);
+  const cost = await services.costs.ofWorkflow(workflow.id);
   if (json) {
-    printJson(workflowView(workflow, tasks));
+    printJson({ ...workflowView(workflow, tasks), cost });
     return;
   }
   const lines = [`${style.bold(workflowKey(workflow.id))}  ${style.bold(visible(workflow.name))}  ${style.dim(workflowStatus(tasks))}`];
   if (workflow.description) lines.push(...visibleBlock(workflow.description).split('\n').map((l) => `  ${l}`));
   lines.push(style.dim(`  created ${workflow.createdAt} · updated ${age(workflow.updatedAt)} ago`));
+  if (cost.runs > 0) lines.push(`  ${style.bold('Cost')}: ${formatCostSummary(cost)}`);
   if (workflow.plan.length) {
     lines.push('', style.bold('Plan'));
     for (const p of workflow.plan) lines.push(`  ${visible(p.step)}. ${visible(p.goal)}`);
@@ -75,7 +78,8 @@ async function showWorkflow(services: Services, id: string, json: boolean): Prom
   lines.push('', style.bold(`Tasks (${tasks.length})`));
   if (tasks.length === 0) lines.push(style.dim('  none yet'));
   for (const { task: t, depth } of depthFirst(tasks)) {
-    const detail = t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${visible(t.lastMilestone)}` : ''}` : duration(t.durationSeconds);
+    const spent = cost.byTask.find((c) => c.taskId === taskKey(t.id));
+    const detail = `${t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${visible(t.lastMilestone)}` : ''}` : duration(t.durationSeconds)}${spent ? `  ${formatUsd(spent.costUsd)}` : ''}`;
     lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(detail)}`);
   }
   printLines(lines);

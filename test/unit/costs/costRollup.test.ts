@@ -6,6 +6,7 @@ import type { LedgerEngine } from '../../../src/core/ports';
 import { CostRollupService, noCost, taskCosts } from '../../../src/core/costs/costRollup';
 import { LedgerError } from '../../../src/core/errors';
 import { engineCases } from '../store/engines/engineKit';
+import { workflowReport } from '../../../src/core/workflows/workflowReport';
 
 const at = (n: number): string => `2026-11-23T10:00:${String(n).padStart(2, '0')}.000Z`;
 
@@ -113,6 +114,10 @@ for (const engineCase of engineCases) {
       assert.equal(empty.runs, 0);
       assert.deepEqual(empty.byTask, []);
       await assert.rejects(costs.ofWorkflow(99_999), (e: unknown) => LedgerError.is(e) && e.code === 'NotFound');
+      const report = await workflowReport(engine, ids.wf, new Date(at(9)));
+      assert.match(report, /\*\*Agent runs:\*\* \$0\.1521 · 5 runs · 1\.6k tokens in, 410 tokens out, 5\.0k tokens from cache · 1 running · 1 run without a reported cost/);
+      assert.match(report, /Parent \(`task-\d+`, open, \$0\.0521 in 3 runs\)/, 'each task says what its own runs cost');
+      assert.doesNotMatch(await workflowReport(engine, ids.other, new Date(at(9))), /Agent runs/, 'no runs, no cost line');
 
       const coder = await costs.ofAgent('coder');
       assert.equal(coder.runs, 5, 'runs outside any task count for the agent');

@@ -1,0 +1,168 @@
+/**
+ * The runner as the editor runs it (Start Runner): `agent-ledger runner` as a child process
+ * started through the domain bundle (dist/ledger.js, what the extension loads), scripted `claude`
+ * CLIs on PATH. Stop Instance through the services (the supervisor's record, never a shell), a
+ * clean Stop Runner, and no orphan when the parent that started the runner is killed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { FakeScript } from '../helpers/fakeAgents';
+import { fakeAgents } from '../helpers/fakeAgents';
+import { cliPath } from '../helpers/mcpClient';
+import { ledgerEnv } from '../helpers/testLedger';
+import { createServices } from '../../src/services';
+import type { Services } from '../../src/services';
+import type { RunnerProcess, RunnerProcessEvent } from '../../src/processes/runner/runnerProcess';
+import { pmWorld, runningTask } from './pmHelpers';
+
+import type * as Domain from '../../src/vscode/ledger/domainEntry';
+
+/** The domain bundle the extension loads (built by `npm run build`), as the extension loads it. */
+const ledgerBundle = path.resolve(__dirname, '../../dist/ledger.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const domain = (): typeof Domain => require(ledgerBundle) as typeof Domain;
+
+const agentId = { $prompt: 'agent_id' };
+const projectId = { $prompt: 'project_id' };
+/** Logs in, takes its task, says something, then works for a long time (until stopped). */
+const longRun: FakeScript = {
+  steps: [
+    { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+    { call: 'get_my_task', args: {} },
+    { print: 'working on it' },
+    { sleep: 120_000 },
+  ],
+};
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function servicesOf(repo: string): Promise<Services> {
+  const env = ledgerEnv(repo);
+  return createServices({ workspace: repo, dbPath: env.AGENT_LEDGER_DB });
+}
+
+function runnerEnv(repo: string, fakeEnv: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...ledgerEnv(repo), ...fakeEnv })) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+test('Start Runner’s child process launches an agent, Stop Instance ends it through its record, Stop Runner exits cleanly', async () => {
+  const { repo, c } = await pmWorld();
+  const fakes = fakeAgents();
+  const services = await servicesOf(repo);
+  let runner: RunnerProcess | undefined;
+  try {
+    const taskId = await runningTask(c, 'Long job', 'coder', 'web');
+    const events: RunnerProcessEvent[] = [];
+    runner = await domain().startRunnerProcess({
+      node: process.execPath,
+      cliPath,
+      workspace: repo,
+      logDir: path.join(repo, '.agent-ledger', 'runs'),
+      env: runnerEnv(repo, fakes.env(longRun)),
+      intervalSeconds: 0.5,
+    });
+    runner.onDidEmit((e) => events.push(e));
+    const launched = await until('the coder to be launched', () => events.find((e) => e.kind === 'launched'));
+    assert.equal(launched.kind === 'launched' && launched.instance.agentId, 'coder');
+
+    const [instance] = await until('the running instance in the ledger', async () => {
+      const running = await services.instances.running();
+      return running.length === 1 && running[0].pid !== null ? running : undefined;
+    });
+    assert.equal(instance.agentId, 'coder');
+    assert.equal(instance.projectName, 'web');
+    assert.equal(instance.taskId, taskId);
+    assert.equal(instance.taskTitle, 'Long job');
+    assert.equal(instance.stoppableHere, true, 'started by this folder’s runner on this machine');
+    assert.ok(instance.pid !== null && alive(instance.pid), 'its pid is a live process');
+    const agentPid = instance.pid;
+
+    const log = await until('the agent’s line in its log', async () => {
+      const slice = await services.instances.readLog(instance.executionId!);
+      return slice.entries.some((e) => e.message.includes('working on it')) ? slice : undefined;
+    });
+    assert.equal(log.status, 'running');
+    assert.ok(log.logFile?.startsWith(path.join(repo, '.agent-ledger', 'runs')), 'the log is in the folder’s run logs');
+
+    const stopped = await services.instances.stop(instance.executionId!, { graceMs: 1000 });
+    assert.deepEqual(stopped, { executionId: instance.executionId, liveness: 'running' });
+    const ended = await until('the runner to record the end', () => events.find((e) => e.kind === 'ended'));
+    assert.equal(ended.kind === 'ended' && ended.exit.signal, 'SIGTERM', 'ended by the stop, not by itself');
+    await until('the agent process to be gone', () => !alive(agentPid));
+    const closed = await until('the execution log to close', async () => {
+      const detail = await services.executions.get(instance.executionId!);
+      return detail.status !== 'running' ? detail : undefined;
+    });
+    assert.equal(closed.signal, 'SIGTERM');
+    assert.deepEqual(await services.instances.running(), [], 'the pair is free again');
+    await assert.rejects(services.instances.stop(instance.executionId!), (e: unknown) => (e as { code?: string }).code === 'InvalidStatus', 'a run that is over has nothing to stop');
+
+    const stopAt = Date.now();
+    const exit = await runner.stop();
+    if (exit.exitCode !== 0) console.error(`stop took ${Date.now() - stopAt} ms`, readFileSync(runner.logFile, 'utf8'));
+    assert.equal(exit.exitCode, 0, `the runner stops cleanly: ${JSON.stringify({ ...exit, tail: exit.tail.slice(-3) })}`);
+    assert.ok(!alive(runner.pid), 'the runner process is gone');
+    runner = undefined;
+  } finally {
+    await runner?.stop();
+    await services.dispose();
+    await c.close();
+  }
+});
+
+test('a killed parent leaves no orphan: its runner sees its stdin close, stops its agent (execution log written) and exits', async () => {
+  const { repo, c } = await pmWorld();
+  const fakes = fakeAgents();
+  const services = await servicesOf(repo);
+  try {
+    await runningTask(c, 'Orphan check', 'coder', 'web');
+    const options = { node: process.execPath, cliPath, workspace: repo, logDir: path.join(repo, '.agent-ledger', 'runs'), env: runnerEnv(repo, fakes.env(longRun)), intervalSeconds: 0.5 };
+    // The parent: starts the runner as the extension does, prints its pid, then waits to be killed.
+    const script = `require(${JSON.stringify(ledgerBundle)}).startRunnerProcess(${JSON.stringify(options)}).then((r) => { console.log(r.pid); setInterval(() => {}, 1000); }, (e) => { console.error(e); process.exit(1); });`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const runnerPid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      parent.once('exit', (code) => reject(new Error(`the parent exited with ${code}`)));
+    });
+    const [instance] = await until('the agent to run', async () => {
+      const running = await services.instances.running();
+      return running.length === 1 && running[0].pid !== null ? running : undefined;
+    });
+    const agentPid = instance.pid!;
+    assert.ok(alive(runnerPid) && alive(agentPid));
+
+    parent.kill('SIGKILL');
+    await until('the runner to exit', () => !alive(runnerPid), 30_000);
+    await until('its agent to be stopped', () => !alive(agentPid), 30_000);
+    const detail = await until('the execution log to close', async () => {
+      const d = await services.executions.get(instance.executionId!);
+      return d.status !== 'running' ? d : undefined;
+    });
+    assert.equal(detail.signal, 'SIGTERM', 'the runner stopped it, it did not vanish');
+  } finally {
+    await services.dispose();
+    await c.close();
+  }
+});
