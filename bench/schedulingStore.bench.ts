@@ -12,7 +12,7 @@ import { rmSync } from 'node:fs';
 import { openEngine } from '../src/store/openEngine';
 import { createSchedulingServices } from '../src/core/scheduling/schedulingServices';
 import type { BidderDefinition } from '../src/core/scheduling/contractNetService';
-import { bumpClock } from '../src/core/scheduling/stigmergyService';
+import { bumpClock } from '../src/core/scheduling/stigmergyStore';
 import { ensureBasis } from '../src/core/scheduling/stigmergyWeights';
 import type { LedgerEngine } from '../src/core/ports';
 import { tempDir } from '../test/helpers/tmp';

@@ -1,15 +1,18 @@
 import { validationError } from '../errors';
-import { parseId, taskKey } from '../ids';
+import { taskKey } from '../ids';
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
-import { areaBounds, markTypeTask, pressureOnAreas, taskMarkType } from './stigmergyAreas';
+import { areaBounds, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
 import { rollUpToFolders } from './stigmergyAreas';
-import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId, pointValues } from './stigmergyField';
+import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
 import { areaCandidates, fadedPoints, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
 import { ensureBasis, liveCounts, markWeight, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
 import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
+import { appendStigEvent, bumpClock, finished, pointsOfNodes, purgeEnded, storeChanges, toPoint } from './stigmergyStore';
+import type { PointRow } from './stigmergyStore';
+
 
 /**
  * The stigmergy field over the asynchronous store port (table stig_points, migration v11), so
@@ -40,29 +43,6 @@ export interface StigmergyOptions {
 /** Called inside each write that changed the field (the contract-net watcher counts it). */
 export type FieldChangeHook = (tx: AsyncSqlWriter, now: number) => Promise<void>;
 
-interface PointRow {
-  node_id: string;
-  type: string;
-  intensity: number;
-  updated_at: number;
-}
-
-const finished = "('done', 'failed', 'cancelled')";
-
-function toPoint(row: PointRow): StigPoint {
-  return { node_id: row.node_id, type: row.type, intensity: Number(row.intensity), updated_at: Number(row.updated_at) };
-}
-
-/** The ledger task a mark type belongs to (`scope:task-12` → 12), or null. */
-export function markTaskId(type: string): number | null {
-  const key = markTypeTask(type);
-  if (key === null) return null;
-  try {
-    return parseId('task', key);
-  } catch {
-    return null;
-  }
-}
 
 export class StigmergyService {
   readonly config: StigmergyConfig;
@@ -291,70 +271,4 @@ export class StigmergyService {
     await bumpClock(tx);
     for (const hook of this.hooks) await hook(tx, now);
   }
-}
-
-async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promise<StigPoint[]> {
-  const out: StigPoint[] = [];
-  for (let i = 0; i < nodes.length; i += 200) {
-    const slice = nodes.slice(i, i + 200);
-    const rows = await db.all<PointRow>(`SELECT node_id, type, intensity, updated_at FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`, slice);
-    out.push(...rows.map(toPoint));
-  }
-  return out;
-}
-
-/**
- * Stores the marks a batch changed, and deletes the stored marks of those nodes that faded away
- * (`faded` dropped them). Untouched marks keep their stored intensity and time: reads fade them
- * the same way.
- */
-async function storeChanges(
-  tx: AsyncSqlWriter,
-  stored: readonly StigPoint[],
-  faded: StigmergyField,
-  changes: readonly StigChange[],
-  weigh: (p: StigPoint) => { weight: number; gone_at: number },
-): Promise<void> {
-  const written = new Map<string, StigPoint>();
-  for (const c of changes) written.set(`${c.point.node_id}\u0000${c.point.type}`, c.point);
-  for (const p of written.values()) {
-    const { weight, gone_at } = weigh(p);
-    await tx.run(
-      `INSERT INTO stig_points (node_id, type, intensity, updated_at, task_id, weight, gone_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (node_id, type) DO UPDATE SET intensity = excluded.intensity, updated_at = excluded.updated_at, task_id = excluded.task_id,
-         weight = excluded.weight, gone_at = excluded.gone_at`,
-      [p.node_id, p.type, p.intensity, p.updated_at, markTaskId(p.type), weight, gone_at],
-    );
-  }
-  const alive = new Set<string>();
-  for (const p of pointValues(faded)) alive.add(`${p.node_id}\u0000${p.type}`);
-  for (const p of stored) {
-    const key = `${p.node_id}\u0000${p.type}`;
-    if (!alive.has(key) && !written.has(key)) await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
-  }
-}
-
-/** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
-async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
-  const ended = `task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`;
-  const nodes = (await tx.all<{ node_id: string }>(`SELECT DISTINCT node_id FROM stig_points WHERE ${ended}`)).map((r) => r.node_id);
-  if (nodes.length === 0) return;
-  const { changes } = await tx.run(`DELETE FROM stig_points WHERE ${ended}`);
-  await refreshNodes(tx, nodes);
-  if (changes > 0) await bumpClock(tx);
-}
-
-/** Every change of stig_points bumps stig_clock (processes reread the marks when it moved). */
-export async function bumpClock(tx: AsyncSqlWriter): Promise<void> {
-  await tx.run('INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1');
-}
-
-async function appendStigEvent(tx: AsyncSqlWriter, kind: string, now: number, payload: Record<string, unknown>): Promise<number> {
-  return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    `stigmergy.${kind}`,
-    'stigmergy',
-    kind,
-    JSON.stringify({ kind, ...payload }),
-  ]);
 }

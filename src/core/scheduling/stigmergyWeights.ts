@@ -100,15 +100,17 @@ export async function rankedBasis(db: AsyncSqlReader, config: StigmergyConfig): 
   return ended ? null : basis;
 }
 
+// `+gone_at` keeps the planner on the (weight DESC, …) index, walked in order until `limit` live rows are found.
+
 /** The `limit` heaviest live nodes, heaviest first. */
 export async function rankedNodes(db: AsyncSqlReader, now: number, limit: number): Promise<string[]> {
-  const rows = await db.all<{ node_id: string }>('SELECT node_id FROM stig_nodes WHERE gone_at > ? ORDER BY weight DESC, node_id LIMIT ?', [now, limit]);
+  const rows = await db.all<{ node_id: string }>('SELECT node_id FROM stig_nodes WHERE +gone_at > ? ORDER BY weight DESC, node_id LIMIT ?', [now, limit]);
   return rows.map((r) => r.node_id);
 }
 
 /** The `limit` heaviest live marks (raw rows: callers fade them). */
 export async function rankedMarks(db: AsyncSqlReader, now: number, limit: number): Promise<Pick<StigPoint, 'node_id' | 'type' | 'intensity' | 'updated_at'>[]> {
-  return db.all('SELECT node_id, type, intensity, updated_at FROM stig_points WHERE gone_at > ? ORDER BY weight DESC, node_id, type LIMIT ?', [now, limit]);
+  return db.all('SELECT node_id, type, intensity, updated_at FROM stig_points WHERE +gone_at > ? ORDER BY weight DESC, node_id, type LIMIT ?', [now, limit]);
 }
 
 /** How many marks and nodes are live at `now`. */

@@ -14,14 +14,14 @@
 export const v13StigWeights: readonly string[] = [
   'ALTER TABLE stig_points ADD COLUMN weight REAL',
   'ALTER TABLE stig_points ADD COLUMN gone_at INTEGER',
-  'CREATE INDEX stig_points_by_weight ON stig_points(weight)',
+  'CREATE INDEX stig_points_by_weight ON stig_points(weight DESC, node_id, type)',
   'CREATE INDEX stig_points_by_gone ON stig_points(gone_at)',
   `CREATE TABLE stig_nodes (
     node_id TEXT PRIMARY KEY,
     weight REAL NOT NULL,
     gone_at INTEGER NOT NULL
   )`,
-  'CREATE INDEX stig_nodes_by_weight ON stig_nodes(weight)',
+  'CREATE INDEX stig_nodes_by_weight ON stig_nodes(weight DESC, node_id)',
   'CREATE INDEX stig_nodes_by_gone ON stig_nodes(gone_at)',
   'ALTER TABLE stig_clock ADD COLUMN epoch INTEGER',
   'ALTER TABLE stig_clock ADD COLUMN half_life_ms REAL',
