@@ -75,6 +75,10 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
     pruneTimer.unref();
   });
+  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
+  // before the server answers, so a wrong or unreachable location stops it at once with the reason;
+  // the workspace's own ledger cannot be misnamed and opens on first use.
+  if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
   const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment(), afterToolsListed: () => setImmediate(warmUp) });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
