@@ -2,7 +2,7 @@
 // periodic checkpoint (one every 2,000 journal records), p50 / p99 / max, beside what folding the
 // whole image costs at that size (a checkpoint forced in the same run: the baseline a write would
 // pay if it waited for one). Targets: max ≤ 50 ms, p99 ≤ 10 ms.
-// Usage: node --import tsx bench/writeStall.bench.ts [--sizes 50000] [--writes 2500]
+// Usage: node --import tsx bench/writeStall.bench.ts [--sizes 50000] [--writes 4500]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../src/services';
@@ -13,7 +13,7 @@ import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './li
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '50000').split(',').map(Number);
-const writes = Number(process.argv.includes('--writes') ? arg('--writes') : 2500);
+const writes = Number(process.argv.includes('--writes') ? arg('--writes') : 4500);
 
 interface Checkpointing {
   checkpoint(): Promise<void>;
@@ -28,7 +28,23 @@ async function main(): Promise<void> {
     const engine = services.engine as unknown as Checkpointing;
     const forced = await measure(3, () => engine.checkpoint(), 0);
     const paths = storePaths(services.paths.dbPath);
-    const samples = await measure(writes, (i) => services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 }));
+    let image = fs.statSync(paths.image).ino;
+    let checkpoints = 0;
+    const samples: number[] = [];
+    // At least `writes` writes, and on until a checkpoint has been installed during the stream
+    // (a background one takes a few seconds to prepare on a loaded machine), for at most 2 minutes more.
+    const deadline = Date.now() + 120_000;
+    for (let i = 0; i < writes || (checkpoints === 0 && Date.now() < deadline); i++) {
+      const started = performance.now();
+      await services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 });
+      samples.push(performance.now() - started);
+      const now = fs.statSync(paths.image).ino;
+      if (now !== image) checkpoints++;
+      image = now;
+      // A server gets each call from stdin, through the event loop: so does this stream (without
+      // it, back-to-back writes that never wait for I/O would starve the worker's messages).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const checkpointMs = percentile(forced, 50);
     const max = Math.max(...samples);
     rows.push([
@@ -38,6 +54,7 @@ async function main(): Promise<void> {
       ms(percentile(samples, 50)),
       ms(percentile(samples, 99)),
       ms(max),
+      `${samples.length.toLocaleString('en')} / ${checkpoints}`,
       ratio(max, checkpointMs),
       verdict(max <= 50 && percentile(samples, 99) <= 10),
     ]);
@@ -45,8 +62,8 @@ async function main(): Promise<void> {
     fs.rmSync(path.join(workspace, '.agent-ledger'), { recursive: true, force: true });
   }
   printTable(
-    `Every write of a stream of ${writes.toLocaleString('en')} (log_milestone, crosses the periodic checkpoint), ms`,
-    ['tasks', 'image', 'whole-image checkpoint (baseline)', 'write p50', 'write p99', 'slowest write', 'slowest / checkpoint', 'target max ≤ 50, p99 ≤ 10'],
+    'Every write of a stream of log_milestone calls that crosses the periodic checkpoint, ms',
+    ['tasks', 'image', 'whole-image checkpoint (baseline)', 'write p50', 'write p99', 'slowest write', 'writes / checkpoints during them', 'slowest / checkpoint', 'target max ≤ 50, p99 ≤ 10'],
     rows,
   );
 }
