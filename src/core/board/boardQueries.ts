@@ -3,7 +3,8 @@ import { notFound, parseId, taskKey, workflowKey } from '../ids';
 import { handoffKey } from '../projects/pmIds';
 import { runningState } from '../scheduling/contractNetStore';
 import { overlapsAmongRunning } from '../scheduling/runningOverlaps';
-import { markTypeTask } from '../scheduling/stigmergyAreas';
+import { markTypeTask, rollUpToFolders } from '../scheduling/stigmergyAreas';
+import { pointValues } from '../scheduling/stigmergyField';
 import type { StigmergyService } from '../scheduling/stigmergyService';
 import { boardCards, manualReviewOf } from './boardModel';
 import type { BoardHandoff, BoardOverlap, BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
@@ -33,6 +34,8 @@ const keptLayouts = 16;
  */
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
+  /** The last Explorer roll-up and the state of the field it was made from. */
+  private lastPressure: { key: string; value: ExplorerPressure[] } | undefined;
 
   /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
   constructor(
@@ -63,11 +66,19 @@ export class BoardQueries {
   /**
    * Pressure on files and folders for the Explorer: the stigmergy field rolled up to folders
    * once (a mark on `src/auth/login.ts` counts for the file, `src/auth` and `src`), with the
-   * title and agent of each running task that marked them. Empty without a field.
+   * title and agent of each running task that marked them. Empty without a field. Kept while
+   * the field is unchanged (titles and agents are read again when the marks change).
    */
   async pressure(): Promise<ExplorerPressure[]> {
     if (!this.stigmergy) return [];
-    const rolled = await this.stigmergy.pathPressure();
+    const field = await this.stigmergy.field();
+    // Most store changes leave the field as it was: then the last roll-up stands. Any mark
+    // written is stamped with its time, and a mark gone (its task ended, faded away) changes the count.
+    let newest = 0;
+    for (const p of pointValues(field)) newest = Math.max(newest, p.updated_at);
+    const key = `${field.points.size}:${newest}`;
+    if (this.lastPressure?.key === key) return this.lastPressure.value;
+    const rolled = rollUpToFolders(field);
     const keys = [...new Set(rolled.flatMap((p) => p.tasks))];
     const ids = keys.flatMap((k) => {
       try {
@@ -84,12 +95,14 @@ export class BoardQueries {
         for (const r of rows) tasks.set(taskKey(Number(r.id)), { title: r.title, agent: r.assignee });
       }
     });
-    return rolled.map((p) => ({
+    const value = rolled.map((p) => ({
       path: p.path,
       intensity: p.intensity,
-      tasks: p.tasks.map((key) => ({ key, title: tasks.get(key)?.title ?? null, agent: tasks.get(key)?.agent ?? null })),
+      tasks: p.tasks.map((k) => ({ key: k, title: tasks.get(k)?.title ?? null, agent: tasks.get(k)?.agent ?? null })),
       others: p.types.filter((t) => markTypeTask(t) === null),
     }));
+    this.lastPressure = { key, value };
+    return value;
   }
 
   /** A workflow's tasks and their dependencies, laid out as a DAG. */
