@@ -3,7 +3,11 @@ import { notFound, parseId, taskKey, workflowKey } from '../ids';
 import { handoffKey } from '../projects/pmIds';
 import { runningState } from '../scheduling/contractNetStore';
 import { overlapsAmongRunning } from '../scheduling/runningOverlaps';
-import { markTypeTask } from '../scheduling/stigmergyAreas';
+import type { RunningOverlap } from '../scheduling/runningOverlaps';
+import type { RunningTask } from '../scheduling/contractNetModel';
+import type { StigmergyField } from '../scheduling/stigmergyField';
+import { markTypeTask, rollUpToFolders } from '../scheduling/stigmergyAreas';
+import { pointValues } from '../scheduling/stigmergyField';
 import type { StigmergyService } from '../scheduling/stigmergyService';
 import { boardCards, manualReviewOf } from './boardModel';
 import type { BoardHandoff, BoardOverlap, BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
@@ -23,6 +27,16 @@ export interface ExplorerPressure {
   others: string[];
 }
 
+/**
+ * What changes whenever the field's marks change: a written mark carries its time (the newest
+ * grows), and a mark gone (its task ended, faded away) changes the count.
+ */
+function fieldKey(field: StigmergyField): string {
+  let newest = 0;
+  for (const p of pointValues(field)) newest = Math.max(newest, p.updated_at);
+  return `${field.points.size}:${newest}`;
+}
+
 /** Layouts kept for workflows whose shape did not change (a live state change needs no new layout). */
 const keptLayouts = 16;
 
@@ -33,6 +47,9 @@ const keptLayouts = 16;
  */
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
+  /** The last Explorer roll-up and the state of the field it was made from. */
+  private lastPressure: { key: string; value: ExplorerPressure[] } | undefined;
+  private lastOverlaps: { key: string; value: Map<string, RunningOverlap[]> } | undefined;
 
   /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
   constructor(
@@ -50,7 +67,7 @@ export class BoardQueries {
       for (const t of tasks) if (t.assignee && !clients.has(t.assignee)) clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
       const titles = new Map(tasks.map((t) => [t.id, t.title]));
       const overlaps = new Map<number, BoardOverlap[]>();
-      for (const [task, list] of overlapsAmongRunning((await runningState(db)).running, field)) {
+      for (const [task, list] of this.runningOverlaps((await runningState(db)).running, field)) {
         overlaps.set(parseId('task', task), list.map((o) => ({ task: o.task, title: titles.get(parseId('task', o.task)) ?? null, agent: o.agent, paths: o.paths })));
       }
       return {
@@ -63,11 +80,16 @@ export class BoardQueries {
   /**
    * Pressure on files and folders for the Explorer: the stigmergy field rolled up to folders
    * once (a mark on `src/auth/login.ts` counts for the file, `src/auth` and `src`), with the
-   * title and agent of each running task that marked them. Empty without a field.
+   * title and agent of each running task that marked them. Empty without a field. Kept while
+   * the field is unchanged (titles and agents are read again when the marks change).
    */
   async pressure(): Promise<ExplorerPressure[]> {
     if (!this.stigmergy) return [];
-    const rolled = await this.stigmergy.pathPressure();
+    const field = await this.stigmergy.field();
+    // Most store changes leave the field as it was: then the last roll-up stands.
+    const key = fieldKey(field);
+    if (this.lastPressure?.key === key) return this.lastPressure.value;
+    const rolled = rollUpToFolders(field);
     const keys = [...new Set(rolled.flatMap((p) => p.tasks))];
     const ids = keys.flatMap((k) => {
       try {
@@ -84,12 +106,21 @@ export class BoardQueries {
         for (const r of rows) tasks.set(taskKey(Number(r.id)), { title: r.title, agent: r.assignee });
       }
     });
-    return rolled.map((p) => ({
+    const value = rolled.map((p) => ({
       path: p.path,
       intensity: p.intensity,
-      tasks: p.tasks.map((key) => ({ key, title: tasks.get(key)?.title ?? null, agent: tasks.get(key)?.agent ?? null })),
+      tasks: p.tasks.map((k) => ({ key: k, title: tasks.get(k)?.title ?? null, agent: tasks.get(k)?.agent ?? null })),
       others: p.types.filter((t) => markTypeTask(t) === null),
     }));
+    this.lastPressure = { key, value };
+    return value;
+  }
+
+  /** overlapsAmongRunning, kept while the running tasks, their scopes and the field stay the same (most store changes). */
+  private runningOverlaps(running: readonly RunningTask[], field: StigmergyField | undefined): Map<string, RunningOverlap[]> {
+    const key = `${field ? fieldKey(field) : '-'}\u0001${running.map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`).join('\u0001')}`;
+    if (this.lastOverlaps?.key !== key) this.lastOverlaps = { key, value: overlapsAmongRunning(running, field) };
+    return this.lastOverlaps.value;
   }
 
   /** A workflow's tasks and their dependencies, laid out as a DAG. */

@@ -115,7 +115,9 @@ for (const engineCase of engineCases) {
       await scheduling.stigmergy.markTask(a, ['src/auth/**']);
       await scheduling.stigmergy.markTask(b, ['src/auth/login.ts'], 'changed');
       await scheduling.stigmergy.mark({ node_id: 'src/ui/app.ts', type: 'explore', intensity: 1 });
-      const pressure = await new BoardQueries(engine, scheduling.stigmergy).pressure();
+      const queries = new BoardQueries(engine, scheduling.stigmergy);
+      const pressure = await queries.pressure();
+      assert.equal(await queries.pressure(), pressure, 'the field did not change: the same roll-up');
       const of = (p: string) => pressure.find((x) => x.path === p);
       assert.deepEqual(of('src/auth/login.ts')?.tasks, [{ key: `task-${b}`, title: 'Fix login', agent: null }]);
       assert.deepEqual(of('src/auth')?.tasks.map((t) => t.key), [`task-${a}`, `task-${b}`], 'the folder: the glob on it and the file under it');
@@ -125,9 +127,12 @@ for (const engineCase of engineCases) {
       assert.equal(of('docs'), undefined);
       // A task ends: its marks leave the Explorer.
       await engine.write((tx) => tx.run("UPDATE tasks SET status = 'done' WHERE id = ?", [b]));
-      const after = await new BoardQueries(engine, scheduling.stigmergy).pressure();
+      const after = await queries.pressure();
       assert.equal(after.find((x) => x.path === 'src/auth/login.ts'), undefined);
       assert.deepEqual(after.find((x) => x.path === 'src')?.tasks.map((t) => t.key), [`task-${a}`]);
+      // A new mark rolls up again.
+      await scheduling.stigmergy.markTask(a, ['docs/notes.md'], 'changed');
+      assert.deepEqual((await queries.pressure()).find((x) => x.path === 'docs')?.tasks.map((t) => t.key), [`task-${a}`]);
     } finally {
       await ledger.dispose();
     }
