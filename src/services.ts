@@ -32,6 +32,7 @@ import { ProjectService } from './core/projects/projectService';
 import { ProjectTaskService } from './core/projects/projectTaskService';
 import { HandoffService } from './core/handoffs/handoffService';
 import { AgentRuntimeService } from './core/runtime/agentRuntimeService';
+import { RunTracking } from './core/tasks/runTracking';
 import { ExecutionLogService } from './core/runtime/executionLogs';
 import { TaskBriefing } from './core/handoffs/taskBriefing';
 import { ChildService } from './core/children/childService';
@@ -278,7 +279,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
-    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds() }),
+    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds(), tracking: new RunTracking(engine, truthOf, clock) }),
     executions,
     costs: new CostRollupService(engine),
     instances: new AgentInstanceService({ engine, supervisor: new ProcessSupervisor(), logs: logReader, workspace: paths.workspace, runsDir: path.join(paths.dataDir, 'runs') }),

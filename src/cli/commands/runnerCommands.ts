@@ -14,13 +14,14 @@ export function registerRunnerCommands(program: Command): void {
   program
     .command('runner')
     .description(
-      'Launch agents by themselves: every few seconds, start the client of each (agent, project) with an in-progress task assigned (claude, codex, gemini or the agent’s launch command) in the task’s worktree, wired to this ledger; Ctrl-C stops the runner and its agents',
+      'Launch agents by themselves: every few seconds, start the client of each (agent, project) with an in-progress task assigned (claude, codex, gemini or the agent’s launch command) in the task’s worktree, wired to this ledger. A task whose dependencies are not done, or whose write scope overlaps a running task’s, waits (the output says why). Ctrl-C stops the runner and its agents',
     )
     .option('--interval <seconds>', 'seconds between polls (default 5)')
     .option('--max-parallel <n>', 'agents running at once (default 4)')
     .option('--once', 'poll once, wait for the agents it launched to end, and exit')
     .option('--stop-with-stdin', 'also stop (with its agents) when standard input closes: for a program that starts the runner and could die without stopping it, such as the editor')
-    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean }, cmd: Command) => {
+    .option('--allow-overlap', 'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)')
+    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
       let services: Services | undefined;
       try {
@@ -33,6 +34,7 @@ export function registerRunnerCommands(program: Command): void {
           dbPath: opts.db,
           worktreesDir: worktreesDirOption(opts),
           maxParallel: numberOption(o.maxParallel, '--max-parallel', 1, 64, true),
+          allowOverlap: o.allowOverlap === true,
         });
         const print = opts.json === true ? printJson : printText;
         setup.runner.onDidChange(print);
@@ -102,6 +104,8 @@ function textOf(e: RunnerEvent): string {
       const limit = e.exit.limit ? ` · ${e.exit.limit} limit` : '';
       return `${e.exit.exitCode === 0 && !e.exit.limit ? style.green('ended') : style.red('ended')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${e.instance.executionId}): ${how} after ${(e.exit.durationMs / 1000).toFixed(1)} s${limit}${cost}`;
     }
+    case 'held':
+      return `${style.yellow('held')} ${visible(e.agentId)} in ${visible(e.projectId)}: ${visible(e.detail)}`;
     case 'launchFailed':
       return `${style.red('not launched')} ${visible(e.agentId)} in ${visible(e.projectId)}: ${visible(e.message)} (cooling down)`;
     case 'error':

@@ -41,8 +41,9 @@ function dependency(node: string, live: Map<string, string>, graphStatus: unknow
   return { id: node, status, done: status === DONE_STATUS };
 }
 
-export async function dependenciesOf(db: AsyncSqlReader, taskId: number): Promise<TaskDependencies> {
-  const task = await db.get<{ workflow_id: number | null }>('SELECT workflow_id FROM tasks WHERE id = ?', [taskId]);
+export async function dependenciesOf(db: AsyncSqlReader, taskId: number, inWorkflow?: number): Promise<TaskDependencies> {
+  // `inWorkflow`: the workflow the task is about to join (start_task with task_id moves it there).
+  const task = inWorkflow === undefined ? await db.get<{ workflow_id: number | null }>('SELECT workflow_id FROM tasks WHERE id = ?', [taskId]) : { workflow_id: inWorkflow };
   if (!task || task.workflow_id === null) return { graph_id: null, depends_on: [], dependents: [], ready: true };
   const workflowId = Number(task.workflow_id);
   const graphId = workflowRunId(workflowId);

@@ -1,12 +1,13 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { LedgerError, validationError } from '../errors';
-import { taskKey } from '../ids';
+import { parseId, taskKey } from '../ids';
 import { projectKey } from '../projects/pmIds';
 import type { AgentDirectory, ProjectRow } from '../projects/projectRows';
 import type { AgentDefinition } from '../agents/agentModel';
 import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from '../projects/projectRows';
 import type { PmTaskRow } from '../projects/projectTaskService';
-import { pmTaskColumns, pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
+import { pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
+import { nextAssignedTask } from './nextTask';
 import { insertContext, latestContext, latestHandoffFor } from '../handoffs/handoffService';
 import { aiTypeOf } from './aiType';
 import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from './passkey';
@@ -38,6 +39,11 @@ export interface RuntimeOptions {
   sessionTtlSeconds?: number;
   /** Lower scrypt cost for tests only; stored with each hash, so verification follows the row. */
   scryptParams?: ScryptParams;
+  /**
+   * Git tracking of a run (core/tasks/runTracking.ts): get_my_task takes the task's start
+   * snapshot when it has none, report_completed records the files it changed since.
+   */
+  tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
 }
 
 interface CredentialRow {
@@ -219,14 +225,26 @@ export class AgentRuntimeService {
       const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
       if (waited.timedOut) break;
     }
-    if (!found) return { has_task: false, instruction: 'No task is assigned to you right now. Call logout to end the session.' };
+    if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
+    // Before the agent touches a file: the start snapshot its changes are measured against.
+    await this.options.tracking?.beginRun(parseId('task', found.task_id));
     return { has_task: true, task: found, instruction: 'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.' };
+  }
+
+  /** The no-task answer, naming the dependencies an assigned task still waits for. */
+  private async noTaskInstruction(token: string): Promise<string> {
+    const next = await this.engine.read(async (db) => {
+      const session = await activeSession(db, token, this.now().toISOString());
+      return nextAssignedTask(db, Number(session.project_id), session.agent);
+    });
+    if (next.held) return `Your task ${taskKey(next.held.taskId)} waits for ${next.held.blockedBy.join(', ')} to be done; call get_my_task again with wait_ms, or logout to end the session.`;
+    return 'No task is assigned to you right now. Call logout to end the session.';
   }
 
   async reportCompleted(token: string, result: ReportResult, summary?: string, nextSteps?: string): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
     const now = this.now();
     const ts = now.toISOString();
-    return this.engine.write(async (tx) => {
+    const reported = await this.engine.write(async (tx) => {
       const session = await activeSession(tx, token, ts);
       const task = session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
       let status: string | null = null;
@@ -248,15 +266,15 @@ export class AgentRuntimeService {
         instruction: 'The task is reported and the session has ended. Exit now.',
       };
     });
+    // The run's exact Git changes, as complete_task records them. The report itself is committed:
+    // a Git failure here is said on stderr, never turned into a failed report.
+    if (reported.task_id !== null) await this.options.tracking?.endRun(parseId('task', reported.task_id)).catch((err: unknown) => console.error('[agent-ledger] could not record the changes of', reported.task_id, err));
+    return reported;
   }
 
-  /** The oldest in_progress task of the session's project assigned to its agent. */
+  /** The oldest in_progress task of the session's project assigned to its agent whose dependencies are done (nextTask.ts). */
   private async candidateTask(db: AsyncSqlReader, session: AgentSessionRow): Promise<PmTaskRow | null> {
-    const row = await db.get<PmTaskRow>(`SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1`, [
-      session.project_id,
-      session.agent,
-    ]);
-    return row ? { ...row, id: Number(row.id) } : null;
+    return (await nextAssignedTask(db, Number(session.project_id), session.agent)).task;
   }
 
   /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */

@@ -10,6 +10,7 @@ import { getWorkflow, touchWorkflow } from '../workflows/workflowRepo';
 import { getTask, insertTask, updateTask } from './taskRepo';
 import { pinSnapshot } from './snapshotPin';
 import { thisMachine } from '../machine';
+import { requireStartable } from '../scheduling/startGates';
 import type { StartTaskInput, StartTaskResult } from './trackingContracts';
 
 /** What start_task is about to do, its ids resolved. */
@@ -21,6 +22,8 @@ interface StartPlan {
   name: string;
   goal: string;
   areas: string[];
+  /** Start an existing task even though its dependencies are not done. */
+  force: boolean;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function startTask(db: LedgerEngine, truth: () => Promise<Workspace
     name: input.name,
     goal: input.goal,
     areas: (input.areas ?? []).map((a) => a.trim()).filter((a) => a.length > 0),
+    force: input.force === true,
   };
   await db.read((r) => checkStartable(r, plan));
   const workspace = await truth();
@@ -91,7 +95,11 @@ async function checkStartable(db: AsyncSqlReader, plan: StartPlan): Promise<void
     }
     if (isFinished(parent.status)) throw stateError(`parent task ${taskKey(parentId)} is already ${parent.status}; sub-tasks can only be started under a task that is still running`, { parentTaskId: taskKey(parentId) });
   }
-  if (plan.existingId !== null) await checkExisting(db, plan);
+  if (plan.existingId !== null) {
+    await checkExisting(db, plan);
+    // Its plan graph's dependencies first (a person can force it); start_task marks its areas instead of checking scopes.
+    await requireStartable(db, plan.existingId, { force: plan.force, inWorkflow: plan.workflowId });
+  }
 }
 
 async function checkExisting(db: AsyncSqlReader, plan: StartPlan): Promise<Task> {

@@ -24,6 +24,10 @@ export const startTaskInput = z.strictObject({
     .max(100)
     .optional()
     .describe("Code areas this task will touch (e.g., ['auth', 'api']): a word matches a path segment or file name, a path matches by prefix, a glob by pattern"),
+  force: z
+    .boolean()
+    .optional()
+    .describe('With task_id: start it even though tasks it depends on (its workflow plan graph) are not done yet; without force that start is refused naming them'),
 });
 
 export const startTaskOutput = z.object({

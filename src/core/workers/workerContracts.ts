@@ -10,6 +10,11 @@ export const workerCommandInput = z.strictObject({
   client: z.enum(agentClients).optional().describe('AI client (default: from agent definition)'),
   auto: z.boolean().default(false).describe('Add auto-approval flags'),
   allowConcurrent: z.boolean().default(false).describe('Start even though this agent already has a running session on the task'),
+  force: z.boolean().default(false).describe('Start even though tasks this one depends on (its workflow plan graph) are not done; without it the start is refused naming them'),
+  allowOverlap: z
+    .boolean()
+    .default(false)
+    .describe("Start even though the task's write scope may overlap what a running task writes; without it the start is refused naming the running tasks (conflict-aware scheduling)"),
 });
 
 export const worktreeCleanupInput = z.strictObject({

@@ -11,6 +11,7 @@ import type { MemoryBank } from '../memory/memoryBank';
 import { endSessionRow, insertSession, runningSessions, setSessionBranch } from '../sessions/sessionRepo';
 import { applySessionStart, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
 import { pinSnapshot } from '../tasks/snapshotPin';
+import { requireStartable } from '../scheduling/startGates';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
@@ -49,6 +50,8 @@ export class WorkerService {
     const { sessionId, shared } = await db.write(async (tx) => {
       await requireSessionTask(tx, taskId);
       await requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
+      // In the write that records the session: two processes starting overlapping tasks start one.
+      await requireStartable(tx, taskId, { force: input.force, allowOverlap: input.allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
       const shared = (await runningSessions(tx, taskId)).some((s) => s.worktree === rel);
       const sessionId = await insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
       return { sessionId, shared };

@@ -23,6 +23,8 @@ export interface RunnerSetup {
   /** The clients' environment (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
   maxParallel?: number;
+  /** Launch tasks whose write scope overlaps a running task's (conflict-aware scheduling off). */
+  allowOverlap?: boolean;
 }
 
 export interface LedgerRunner {
@@ -49,7 +51,9 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     agents: services.agents,
     runnerId: `${os.hostname()}:${logDir}`,
     // The task's own worktree and a tracked session, as worker_command prepares them.
-    worktreeFor: async (taskId, agentId) => (await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false })).cwd,
+    // worker_command checks the scope again in the write that records the session (a race is a hold).
+    worktreeFor: async (taskId, agentId, { allowOverlap }) => (await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap })).cwd,
+    allowOverlap: setup.allowOverlap,
   });
   const runner = new Runner({
     ledger,

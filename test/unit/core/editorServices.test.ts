@@ -61,7 +61,7 @@ test('the Agents & Sessions read model: agents by activity, running sessions fir
     const b = await services.tasks.create(parseInput('task_create', taskCreateInput, { title: 'Second' }));
     const s1 = await services.sessions.start({ taskId: a.id, agent: 'coder', allowConcurrent: false });
     await services.sessions.end(parseInput('session_end', sessionEndInput, { sessionId: s1.sessionId, exitCode: 1, dodResult: 'error' }));
-    const worker = await services.workers.command({ taskId: b.id, agent: 'coder', auto: false, allowConcurrent: false });
+    const worker = await services.workers.command({ taskId: b.id, agent: 'coder', auto: false, allowConcurrent: false, force: false, allowOverlap: false });
     const s3 = await services.sessions.start({ taskId: a.id, agent: 'reviewer', allowConcurrent: false });
 
     const queries = services.agentSessions;

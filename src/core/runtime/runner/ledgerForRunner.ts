@@ -19,7 +19,10 @@ import { closeExecution, openExecution } from '../executionLogs';
 import { hashSessionToken } from '../passkey';
 import { launchProfileOf } from './launchProfile';
 import { endReason } from './runEnds';
-import type { ActiveProject, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
+import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
+import { LedgerError } from '../../errors';
+import { nextAssignedTask } from '../nextTask';
+import { startHold } from '../../scheduling/startGates';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -28,8 +31,14 @@ export interface LedgerForRunnerOptions {
   agents: AgentDirectory;
   /** Names this runner: the machine and its log folder. A restarted runner with the same id picks up its runs. */
   runnerId: string;
-  /** The task's own worktree (worker_command's), prepared; undefined to run in the project's folder. */
-  worktreeFor?: (taskId: number, agentId: string) => Promise<string | undefined>;
+  /**
+   * The task's own worktree (worker_command's), prepared; undefined to run in the project's folder.
+   * It refuses (a LedgerError with `data.reason` dependenciesNotDone / writeScopeConflict) when
+   * another process started an overlapping task since the check: the pair is held, not failed.
+   */
+  worktreeFor?: (taskId: number, agentId: string, overrides: { allowOverlap: boolean }) => Promise<string | undefined>;
+  /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
+  allowOverlap?: boolean;
   now?: () => Date;
   /** A held instance whose runner sent no heartbeat for this long is free. Default 2 minutes. */
   staleAfterMs?: number;
@@ -53,6 +62,16 @@ interface OpenRunRow {
   log_path: string | null;
   started_at: string;
   pid: number | null;
+}
+
+/** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
+function holdOf(err: unknown): LaunchHold | undefined {
+  if (!LedgerError.is(err, 'InvalidStatus')) return undefined;
+  const reason = err.data?.reason;
+  const blockedBy = Array.isArray(err.data?.blockedBy) ? (err.data.blockedBy as string[]) : [];
+  if (reason === 'writeScopeConflict') return { reason: 'conflict', detail: err.message, blockedBy };
+  if (reason === 'dependenciesNotDone') return { reason: 'dependencies', detail: err.message, blockedBy };
+  return undefined;
 }
 
 export class LedgerForRunner implements RunnerLedger {
@@ -106,13 +125,26 @@ export class LedgerForRunner implements RunnerLedger {
   async prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget> {
     const agent = this.o.agents.lookup(agentId);
     const profile = launchProfileOf(agent);
-    const { project, task } = await this.o.engine.read(async (db) => {
+    const allowOverlap = this.o.allowOverlap === true;
+    const { project, task, hold } = await this.o.engine.read(async (db) => {
       const row = await projectRowOf(db, projectId);
-      const next = await db.get<{ id: number }>("SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1", [row.id, agentId]);
-      return { project: row, task: next ? Number(next.id) : null };
+      // The task get_my_task will hand out (dependencies done), then the scope check on it.
+      const next = await nextAssignedTask(db, row.id, agentId);
+      if (!next.task) return { project: row, task: next.held?.taskId ?? null, hold: next.held };
+      const overlap = await startHold(db, next.task.id, { force: true, allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
+      return { project: row, task: next.task.id, hold: overlap };
     });
     const [active] = (await this.listActiveProjectsWithAgents()).filter((p) => p.projectId === projectKey(project.id));
-    const worktree = task !== null && this.o.worktreeFor ? await this.o.worktreeFor(task, agentId) : undefined;
+    let held: LaunchHold | undefined = hold ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy } : undefined;
+    let worktree: string | undefined;
+    if (!held && task !== null && this.o.worktreeFor) {
+      try {
+        worktree = await this.o.worktreeFor(task, agentId, { allowOverlap });
+      } catch (err) {
+        held = holdOf(err);
+        if (!held) throw err;
+      }
+    }
     return {
       agentId,
       agentName: agent.name,
@@ -126,6 +158,7 @@ export class LedgerForRunner implements RunnerLedger {
       access: profile.access,
       systemPrompt: agent.promptContent.trim() || undefined,
       limits: profile.limits,
+      ...(held ? { hold: held } : {}),
     };
   }
 

@@ -16,24 +16,20 @@
  * Processes are started through ports (the supervisor and a client launcher from src/processes),
  * so this file decides and records, and never spawns anything itself.
  */
-import * as path from 'node:path';
 import type { Disposable } from '../../emitter';
 import { Emitter } from '../../emitter';
 import type { LaunchPlan, McpServerLaunch } from '../clients/clientLaunch';
-import { buildLaunchPlan } from '../clients/clients';
 import type { RunUsage } from '../clients/runUsage';
-import type { ProcessExit, ProcessLimits, ProcessRecord, ProcessSupervisorPort, RunningProcess } from '../processPort';
+import type { ProcessExit, ProcessRecord, ProcessSupervisorPort, RunningProcess } from '../processPort';
 import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
-import type { LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
-import { launchPrompt } from './launchPrompt';
+import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
+import type { ClientLauncher } from './runnerLaunch';
+import { startInstance } from './runnerLaunch';
 import { endReason, lostExit } from './runEnds';
 
-/** Starts a launch plan under the supervisor and reads back the usage it printed (src/processes/clients). */
-export interface ClientLauncher {
-  launch(plan: LaunchPlan, options: { id: string; logDir: string; env: Readonly<Record<string, string>>; secretEnv: Readonly<Record<string, string>>; limits: ProcessLimits; labels: Readonly<Record<string, string>> }): Promise<RunningProcess>;
-  usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
-}
+// Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
+export { launchTicketVariable } from './runnerLaunch';
 
 export interface RunnerOptions {
   ledger: RunnerLedger;
@@ -51,9 +47,6 @@ export interface RunnerOptions {
   now?: () => number;
 }
 
-/** The environment variable that carries the launch ticket to the instance's MCP server. */
-export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
-
 export interface Instance extends RunStart {
   /** True for a run started by a previous runner and found still running. */
   adopted: boolean;
@@ -63,23 +56,28 @@ export interface Instance extends RunStart {
 export interface PollReport {
   healthy: boolean;
   launched: Array<{ agentId: string; projectId: string; executionId: string; client: string; cwd: string }>;
-  /** Pairs that should start but did not, and why: running, coolingDown, maxParallel, launchFailed. */
-  held: Array<{ agentId: string; projectId: string; reason: 'running' | 'coolingDown' | 'maxParallel' | 'launchFailed'; detail?: string }>;
+  /**
+   * Pairs that should start but did not, and why: running, coolingDown, maxParallel, launchFailed,
+   * dependencies (its task waits for tasks not done) or conflict (its write scope overlaps a running task's).
+   */
+  held: Array<{ agentId: string; projectId: string; reason: HeldReason; detail?: string; blockedBy?: string[] }>;
   running: number;
 }
+
+export type HeldReason = 'running' | 'coolingDown' | 'maxParallel' | 'launchFailed' | LaunchHold['reason'];
 
 export type RunnerEvent =
   | { kind: 'launched'; instance: Instance }
   | { kind: 'ended'; instance: Instance; exit: ProcessExit; usage: RunUsage | null }
   | { kind: 'launchFailed'; agentId: string; projectId: string; message: string }
   | { kind: 'adopted'; instance: Instance }
+  /** A pair that should run is held by its task's dependencies or a scope conflict (said once per change). */
+  | { kind: 'held'; agentId: string; projectId: string; taskId: string | null; reason: LaunchHold['reason']; detail: string; blockedBy: string[] }
   | { kind: 'error'; message: string };
 
 export function pairKey(agentId: string, projectId: string): string {
   return JSON.stringify([agentId, projectId]);
 }
-
-const runnerLabel = 'agent-ledger-runner';
 
 export class Runner {
   private readonly instances = new Map<string, Instance>();
@@ -89,6 +87,8 @@ export class Runner {
   readonly onDidChange = this._onDidChange.event;
   private polling: Promise<PollReport> | undefined;
   private readonly pending = new Set<Promise<void>>();
+  /** The hold last said per pair, so a log says it once, not every poll. */
+  private readonly holds = new Map<string, string>();
 
   constructor(private readonly options: RunnerOptions) {
     this.cooldowns = new Cooldowns(options.cooldown);
@@ -198,6 +198,7 @@ export class Runner {
         try {
           const instance = await this.launch(held.agentId, held.projectId);
           if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
+          else if ('hold' in instance) report.held.push({ ...held, reason: instance.hold.reason, detail: instance.hold.detail, blockedBy: instance.hold.blockedBy });
           else report.launched.push({ ...held, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
         } catch (err) {
           const message = messageOf(err);
@@ -211,10 +212,20 @@ export class Runner {
     return report;
   }
 
-  /** Launches a pair, or returns undefined when another runner holds its instance. */
-  private async launch(agentId: string, projectId: string): Promise<(Instance & { cwd: string }) | undefined> {
+  /** Launches a pair; undefined when another runner holds its instance, the hold when its task may not start now. */
+  private async launch(agentId: string, projectId: string): Promise<(Instance & { cwd: string }) | { hold: LaunchHold } | undefined> {
     const { ledger } = this.options;
     const target = await ledger.prepareLaunch(agentId, projectId);
+    const key = pairKey(agentId, projectId);
+    if (target.hold) {
+      const said = JSON.stringify([target.taskId, target.hold.reason, target.hold.blockedBy]);
+      if (this.holds.get(key) !== said) {
+        this.holds.set(key, said);
+        this._onDidChange.fire({ kind: 'held', agentId, projectId, taskId: target.taskId, ...target.hold });
+      }
+      return { hold: target.hold };
+    }
+    this.holds.delete(key);
     const executionId = await ledger.claimInstance(target);
     if (executionId === undefined) return undefined;
     try {
@@ -226,54 +237,11 @@ export class Runner {
   }
 
   private async launchClaimed(target: LaunchTarget, executionId: string): Promise<Instance & { cwd: string }> {
-    const { ledger, logDir } = this.options;
-    const { agentId, projectId } = target;
-    const ticket = await ledger.issueLaunchTicket(executionId);
-    const plan = buildLaunchPlan(target.client, {
-      prompt: launchPrompt(target),
-      cwd: target.cwd,
-      configDir: path.join(logDir, `${executionId}.d`),
-      mcpServers: [this.serverFor(target)],
-      model: target.model,
-      maxTurns: target.maxTurns,
-      access: target.access,
-      appendSystemPrompt: target.systemPrompt,
-    });
-    const labels = { role: runnerLabel, executionId, agentId, projectId, taskId: target.taskId ?? '' };
-    const proc = await this.options.launcher.launch(plan, {
-      id: executionId,
-      logDir,
-      env: this.options.env,
-      secretEnv: { [launchTicketVariable]: ticket },
-      limits: target.limits,
-      labels,
-    });
-    const clientName = typeof target.client === 'string' ? target.client : target.client.program;
-    const instance: Instance = {
-      executionId,
-      agentId,
-      projectId,
-      taskId: target.taskId,
-      client: clientName,
-      pid: proc.pid,
-      logFile: proc.record.logFile,
-      startedAt: proc.record.startedAt,
-      adopted: false,
-    };
-    this.instances.set(pairKey(agentId, projectId), instance);
+    const { instance, proc, plan } = await startInstance(this.options, target, executionId);
+    this.instances.set(pairKey(target.agentId, target.projectId), instance);
     this.track(this.recordStart(instance, proc, plan));
     this._onDidChange.fire({ kind: 'launched', instance });
     return { ...instance, cwd: target.cwd };
-  }
-
-  /** The ledger's server for one instance: who it logs in as, and the ticket forwarded by name. */
-  private serverFor(target: LaunchTarget): McpServerLaunch {
-    const server = this.options.ledgerServer;
-    return {
-      ...server,
-      env: { ...server.env, AGENT_LEDGER_AGENT_ID: target.agentId, AGENT_LEDGER_PROJECT_ID: target.projectId },
-      forwardEnv: [...(server.forwardEnv ?? []), launchTicketVariable],
-    };
   }
 
   private async recordStart(instance: Instance, proc: RunningProcess, plan: LaunchPlan): Promise<void> {

@@ -47,6 +47,19 @@ export interface LaunchTarget {
   /** Text the client appends to its system prompt (the agent's role). Never a secret. */
   systemPrompt?: string;
   limits: ProcessLimits;
+  /**
+   * Set when the pair should run but its task may not start now: its dependencies are not done,
+   * or what it writes overlaps a running task's scope. The runner does not launch it and says why.
+   */
+  hold?: LaunchHold;
+}
+
+/** Why a pair that should run is not launched now. */
+export interface LaunchHold {
+  reason: 'dependencies' | 'conflict';
+  detail: string;
+  /** The tasks it waits for (`dependencies`) or collides with (`conflict`). */
+  blockedBy: string[];
 }
 
 /** A run as the ledger records it (an execution log). */
