@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../src/services';
-import { bumpClock } from '../src/core/scheduling/stigmergyService';
+import { bumpClock } from '../src/core/scheduling/stigmergyStore';
+import { ensureBasis } from '../src/core/scheduling/stigmergyWeights';
+import { createSchedulingServices } from '../src/core/scheduling/schedulingServices';
 import type { LedgerEngine } from '../src/core/ports';
 import { BoardQueries } from '../src/core/board/boardQueries';
 import { addManyTasks, seedBoard } from '../test/e2e/agentLedger/boardSeed';
@@ -36,6 +38,9 @@ async function addRunningWithMarks(engine: LedgerEngine, count: number, now: num
     }
     await bumpClock(tx);
   });
+  // Weighed and ranked as the first write after the stigmergy-weights migration would.
+  const config = createSchedulingServices(engine, () => []).stigmergy.config;
+  await engine.write((tx) => ensureBasis(tx, config, now, true));
   return ids;
 }
 
