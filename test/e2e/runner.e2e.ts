@@ -72,7 +72,9 @@ describe('the runner in the editor (Start/Stop Runner, status bar, Agents view, 
         await c.close();
       }
       const extensionTestsPath = await buildHostTests({ testFiles: [path.join(__dirname, 'agentLedger', 'runnerHost', 'runner.host.ts')], outDir: path.join(outRoot, 'agent-ledger-runner-host-tests') });
-      const result = await runExtensionTests({ name: 'agent-ledger-runner', extensionDevelopmentPath: pkg!.unpackedDir, extensionTestsPath, workspace, timeoutMs: 300_000, env: fakes.env(script) });
+      const env = fakes.env(script);
+      // code-server's extension host resolves PATH from a login shell: the fakes' folder travels apart.
+      const result = await runExtensionTests({ name: 'agent-ledger-runner', extensionDevelopmentPath: pkg!.unpackedDir, extensionTestsPath, workspace, timeoutMs: 300_000, env: { ...env, AGENT_LEDGER_E2E_PATH: env.PATH } });
       const summary = `${formatReport(result.report)}\n(run folder: ${result.runDir}, ${(result.durationMs / 1000).toFixed(1)} s)`;
       console.log(summary);
       assert.equal(result.timedOut, false, `timed out\n${summary}`);

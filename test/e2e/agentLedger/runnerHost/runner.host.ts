@@ -22,6 +22,8 @@ describe('the runner in the editor', () => {
     const ws = folder();
     await until('the runner entry in the status bar', () => testing.runnerStatusBarText() === '$(debug-start) Runner', 30_000);
 
+    // The scripted `claude` first on the PATH the runner passes to the agents it launches.
+    if (process.env.AGENT_LEDGER_E2E_PATH) process.env.PATH = process.env.AGENT_LEDGER_E2E_PATH;
     await vscode.commands.executeCommand('agentLedger.startRunner', { folder: ws });
     const pid = testing.runnerPid(ws);
     assert.ok(pid && alive(pid), 'the runner runs as a child process of the window');
