@@ -1,6 +1,7 @@
 // Issue 11 in the editor, VSIX installed, driven like a person in the real workbench: the Board
 // (columns, a card moving live when an agent's own MCP server starts the task, drag to Cancel and
-// to an agent changing the store, click for the detail), the plan graph of a workflow drawn as a
+// to an agent changing the store, click for the detail; cost, a pending handoff, the warning on two
+// overlapping running tasks, Approve on a review card; the Explorer's pressure badges), the plan graph of a workflow drawn as a
 // DAG, the Blackboard view listing a key an MCP server wrote, and the board's first paint and live
 // update at 2,000 tasks. Screenshots: test-results/e2e/screenshots/agent-ledger-board-*.png.
 import assert from 'node:assert/strict';
