@@ -147,7 +147,8 @@ describe('introspection, families and resources', () => {
     assert.equal(info.features.enablePipeline, false);
     assert.equal(info.features.enablePm, true);
     assert.equal(info.features.enableOrchestrator, false);
-    assert.deepEqual(Object.keys(info.limits).sort(), ['defaultTimeoutMs', 'maxEventHistory', 'maxInputBytes', 'maxJsonDepth', 'maxMessageBytes']);
+    assert.deepEqual(Object.keys(info.limits).sort(), ['defaultTimeoutMs', 'maxEventAgeMs', 'maxEventHistory', 'maxInputBytes', 'maxJsonDepth', 'maxMessageBytes']);
+    assert.equal(info.limits.maxEventAgeMs, 7 * 24 * 3_600_000, 'retention by age: 7 days');
     const caps = await c.call<Record<string, any>>('mcp_capabilities');
     const namespaces = caps.namespaces.map((n: { name: string }) => n.name);
     assert.ok(namespaces.includes('tracking') && namespaces.includes('pm') && !namespaces.includes('pipeline'), namespaces.join());

@@ -13,17 +13,23 @@ import { untilSomething } from './waitFor';
  * processes, on both engines (seqs may have gaps on PostgreSQL; only their order counts).
  *
  * Retention: coordination events (graphs, blackboard, idempotency replays, child runtimes)
- * beyond the newest {@link EventRetention.maxEvents} are dropped by {@link prune}; events of
+ * beyond the newest {@link EventRetention.maxEvents}, or older than
+ * {@link EventRetention.maxAgeMs}, are dropped by {@link prune}; events of
  * workflows and tasks are the ledger's history (timelines, reports) and are kept. The highest
  * dropped seq is recorded, and a cursor older than it is refused with E-EVT-CURSOR-EXPIRED.
  */
 export interface EventRetention {
   /** Newest coordination events kept (mcp_info.limits.maxEventHistory). */
   maxEvents: number;
+  /**
+   * Coordination events older than this are dropped too (mcp_info.limits.maxEventAgeMs): every
+   * event up to the newest one older than the age, so the dropped range stays one prefix of seq.
+   */
+  maxAgeMs: number;
 }
 
-/** Default retention: the newest 100,000 coordination events. */
-export const DEFAULT_EVENT_RETENTION: EventRetention = { maxEvents: 100_000 };
+/** Default retention: the newest 100,000 coordination events, none older than 7 days. */
+export const DEFAULT_EVENT_RETENTION: EventRetention = { maxEvents: 100_000, maxAgeMs: 7 * 24 * 3_600_000 };
 
 /** Entities of the events the retention rule may drop. */
 export const PRUNABLE_ENTITIES = ['blackboard', 'graph', 'idempotency', 'child'] as const;
@@ -123,9 +129,14 @@ export class EventBusService {
   prune(): Promise<number> {
     return this.engine.write(async (tx) => {
       const top = Number((await tx.get<{ top: number | null }>('SELECT MAX(seq) AS top FROM events'))?.top ?? 0);
-      const through = top - this.retention.maxEvents;
-      if (through <= (await retentionFloor(tx))) return 0;
       const marks = PRUNABLE_ENTITIES.map(() => '?').join(', ');
+      const cutoff = new Date(this.clock() - this.retention.maxAgeMs).toISOString();
+      const aged = await tx.get<{ top: number | null }>(
+        `SELECT MAX(seq) AS top FROM events WHERE ts < ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`,
+        [cutoff, ...PRUNABLE_ENTITIES],
+      );
+      const through = Math.max(top - this.retention.maxEvents, Number(aged?.top ?? 0));
+      if (through <= (await retentionFloor(tx))) return 0;
       const { changes } = await tx.run(`DELETE FROM events WHERE seq <= ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`, [through, ...PRUNABLE_ENTITIES]);
       await tx.run(
         'INSERT INTO event_retention (id, pruned_through, pruned_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pruned_through = excluded.pruned_through, pruned_at = excluded.pruned_at',

@@ -11,7 +11,7 @@ export const mcpCapabilitiesTool = defineTool({
   output: z.object({
     namespaces: z.array(z.object({ name: z.string(), description: z.string() })),
     schemas: z.record(z.string(), z.object({ namespace: z.string(), summary: z.string() })),
-    limits: z.object({ maxEventHistory: z.number() }),
+    limits: z.object({ maxEventHistory: z.number(), maxEventAgeMs: z.number().describe('Coordination events older than this are dropped (retention by age, besides maxEventHistory by count)') }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: (_args, { services, enabledTools, enabledFamilies, families, features: on }) => {
@@ -28,7 +28,7 @@ export const mcpCapabilitiesTool = defineTool({
         ...featureList.filter((f) => featureSet.has(f.name)).map((f) => ({ name: f.name, description: `${f.description} (${f.family})` })),
       ],
       schemas,
-      limits: { maxEventHistory: services.eventBus.retention.maxEvents },
+      limits: { maxEventHistory: services.eventBus.retention.maxEvents, maxEventAgeMs: services.eventBus.retention.maxAgeMs },
     };
   },
 });
