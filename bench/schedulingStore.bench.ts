@@ -41,7 +41,7 @@ async function addTasks(engine: LedgerEngine, count: number, status: string, off
   });
 }
 
-/** Marks written straight into the table, then weighed and ranked as a first write after the v13 migration would. */
+/** Marks written straight into the table, then weighed and ranked as a first write after the v14 migration would. */
 async function addMarks(engine: LedgerEngine, count: number, start: number): Promise<number> {
   for (let from = 0; from < count; from += 5000) {
     await engine.write(async (tx) => {

@@ -5,13 +5,13 @@ import { v4SessionsByAgent } from './migrations/v4SessionsByAgent';
 import { v5TaskLocation } from './migrations/v5TaskLocation';
 import { v6Coordination } from './migrations/v6Coordination';
 import { v7AgentRuntime } from './migrations/v7AgentRuntime';
-import { v12Runner } from './migrations/v12Runner';
-import { v13StigWeights } from './migrations/v13StigWeights';
+import { v8Machines } from './migrations/v8Machines';
+import { v9Events } from './migrations/v9Events';
 import { v10Children } from './migrations/v10Children';
 import { v11Scheduling } from './migrations/v11Scheduling';
-import { v9Events } from './migrations/v9Events';
-import { v8Machines } from './migrations/v8Machines';
+import { v12Runner } from './migrations/v12Runner';
 import { v13Reviews } from './migrations/v13Reviews';
+import { v14StigWeights } from './migrations/v14StigWeights';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -20,7 +20,7 @@ import { v13Reviews } from './migrations/v13Reviews';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v8Machines, v9Events, v10Children, v11Scheduling, v12Runner, v13Reviews, v13StigWeights];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v8Machines, v9Events, v10Children, v11Scheduling, v12Runner, v13Reviews, v14StigWeights];
 
 export const latestVersion = migrations.length;
 

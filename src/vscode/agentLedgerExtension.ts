@@ -96,7 +96,7 @@ export class AgentLedgerExtension extends Disposable {
         typeof state.workflowId === 'number' ? state.workflowId : undefined,
       ),
     );
-    this.runners = this._register(new RunnerController(context.extensionPath, this.log));
+    this.runners = this._register(new RunnerController(context.extensionPath, this.log, database));
     this.runnerStatusBar = this._register(new RunnerStatusBar(this.runners, this.registry));
     this.executionLogs = this._register(new ExecutionLogDocuments(this.registry));
     this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));

@@ -14,6 +14,7 @@ import type { BoardHandoff, BoardOverlap, BoardSnapshot, BoardTaskRow, BoardWait
 import { readDependencies } from './taskDependencies';
 import { layoutGraph, planGraphModel } from './planGraphLayout';
 import type { LayoutInput, PlacedGraph, PlanGraphModel, PlanTaskRow } from './planGraphLayout';
+import { taskCosts } from '../costs/costRollup';
 
 /** The pressure on one file or folder, as the Explorer shows it. */
 export interface ExplorerPressure {
@@ -210,21 +211,13 @@ async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
 }
 
 /**
- * What the runs of each task cost, in USD: the sum of its execution logs' `cost_usd` (logs that
- * reported none add nothing; a task none of whose runs reported a cost is absent). Every task
- * when `taskIds` is left out; else only those. One query (in slices of 500 ids).
- * The agent runtime's cost roll-up read model can take this one's place.
+ * What the runs of each task cost, in USD, from the cost roll-up (core/costs): a task none of whose
+ * runs reported a cost is absent (its card shows a blank, never $0). Every task when `taskIds` is
+ * left out; else only those.
  */
 export async function costByTask(db: AsyncSqlReader, taskIds?: readonly number[]): Promise<Map<number, number>> {
-  const sql = 'SELECT task_id, SUM(cost_usd) AS cost FROM execution_logs WHERE task_id IS NOT NULL AND cost_usd IS NOT NULL';
-  const rows: { task_id: number; cost: number }[] = [];
-  if (taskIds === undefined) rows.push(...(await db.all<{ task_id: number; cost: number }>(`${sql} GROUP BY task_id`)));
-  for (let i = 0; taskIds !== undefined && i < taskIds.length; i += 500) {
-    const slice = taskIds.slice(i, i + 500);
-    rows.push(...(await db.all<{ task_id: number; cost: number }>(`${sql} AND task_id IN (${slice.map(() => '?').join(', ')}) GROUP BY task_id`, slice)));
-  }
-  // Sums of binary fractions: rounded to a millionth of a dollar, so both engines print the same.
-  return new Map(rows.map((r) => [Number(r.task_id), Math.round(Number(r.cost) * 1e6) / 1e6]));
+  const priced = [...(await taskCosts(db, taskIds))].filter(([, c]) => c.costUsd > 0 || c.runs - c.running - c.unpricedRuns > 0);
+  return new Map(priced.map(([id, c]) => [id, c.costUsd]));
 }
 
 /** Each task's handoffs not accepted yet, oldest first (one query). */

@@ -24,7 +24,7 @@ import type { PointRow } from './stigmergyStore';
  * Every entry is validated before the write begins, so a refused batch writes nothing and
  * appends no event.
  * Reads never load the whole field: stig_snapshot and the field's bounds read the top of the
- * ranked store (stigmergyWeights.ts, migration v13) that every write keeps up to date, or — for
+ * ranked store (stigmergyWeights.ts, migration v14) that every write keeps up to date, or — for
  * a bounded field, or while marks of an ended task wait for the next write to purge them — fade
  * and aggregate the marks in SQL (stigmergyQueries.ts). A call's bounds read only the marks that
  * may overlap its areas.

@@ -6,7 +6,7 @@ import type { StigChange, StigmergyField, StigPoint } from './stigmergyField';
 import { refreshNodes } from './stigmergyWeights';
 
 /**
- * The rows behind the stigmergy tools (stig_points, stig_clock, events; migrations v11, v13):
+ * The rows behind the stigmergy tools (stig_points, stig_clock, events; migrations v11, v14):
  * every function takes the reader or writer of the caller's transaction.
  */
 

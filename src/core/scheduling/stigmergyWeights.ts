@@ -2,7 +2,7 @@ import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports';
 import type { StigmergyConfig, StigPoint } from './stigmergyField';
 
 /**
- * The field kept ranked in the store (migration v13): each mark's `weight` is its intensity
+ * The field kept ranked in the store (migration v14): each mark's `weight` is its intensity
  * brought to a common time (the epoch), I × 2^((updated_at − epoch) / half-life). Every mark
  * fades by the same factor between two moments, so weights rank marks — and their sums
  * (stig_nodes) rank nodes — exactly as faded intensities do, at any `now`, without computing

@@ -7,7 +7,7 @@ export const taskResource: ResourceTemplateDefinition = {
   name: 'task',
   uriTemplate: 'task://{id}',
   title: 'Task',
-  description: 'A task: status, goal, areas, snapshot, outcome, files changed, decisions, issues, milestones and dependencies (what it depends on in its workflow plan graph, what depends on it, whether it is ready)',
+  description: 'A task: status, goal, areas, snapshot, outcome, files changed, decisions, issues, milestones, dependencies (what it depends on in its workflow plan graph, what depends on it, whether it is ready) and cost (runs, dollars and tokens its agents reported), as task_get answers',
   mimeType: 'application/json',
   match: schemeMatcher('task'),
   list: async ({ queries }) =>
@@ -18,10 +18,11 @@ export const taskResource: ResourceTemplateDefinition = {
       description: `Task details for #${t.id} (${t.status})`,
       mimeType: 'application/json',
     })),
-  read: async ({ queries, graphs }, id) => {
+  read: async ({ queries, graphs, costs }, id) => {
     const d = await queries.task(id);
-    // The same dependencies task_get shows: what it waits for in its workflow's plan graph, and whether it is ready.
-    return JSON.stringify({ ...taskDetailView(d.task, d.timeline, d.children, d.counts), dependencies: await graphs.dependencies(d.task.id) }, null, 2);
+    // What task_get shows: the dependencies in its workflow's plan graph (and whether it is ready), and the cost of its runs.
+    const [dependencies, cost] = await Promise.all([graphs.dependencies(d.task.id), costs.ofTask(d.task.id)]);
+    return JSON.stringify({ ...taskDetailView(d.task, d.timeline, d.children, d.counts), dependencies, cost }, null, 2);
   },
   affected: (e) => (e.taskId === null ? [] : [`task://${e.taskId}`]),
   changesList: (e) => e.kind === 'task.started' || e.kind === 'task.created' || e.kind === 'task.deleted',

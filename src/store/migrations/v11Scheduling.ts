@@ -8,7 +8,6 @@
  * - cnp_watcher: the one row of the watcher that keeps open calls in step with the field.
  * - kg_triples: the knowledge graph (the id is the insertion order); kg_feeds: which ledger
  *   records (finished workflows) were turned into triples, and at which state.
- * The lead renumbers this file at merge: it follows the highest migration on main.
  */
 export const v11Scheduling: readonly string[] = [
   `CREATE TABLE stig_points (

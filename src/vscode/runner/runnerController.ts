@@ -6,6 +6,7 @@ import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';
 import { loadDomain } from '../ledger/loadDomain';
 import { worktreesDirSetting } from '../worktreesSetting';
+import type { LedgerDatabase } from '../ledger/ledgerDatabase';
 
 /** One folder's runner as the editor started it. */
 interface FolderRunner {
@@ -34,6 +35,7 @@ export class RunnerController extends Disposable {
   constructor(
     private readonly extensionPath: string,
     private readonly log: vscode.LogOutputChannel,
+    private readonly database: LedgerDatabase,
   ) {
     super();
     // Disposal cannot wait: the stop is sent now, and the stdin pipe closing with this process backs it up.
@@ -67,6 +69,15 @@ export class RunnerController extends Disposable {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     // The editor's runtime runs the CLI as plain Node (and the agents' ledger servers with it).
     env.ELECTRON_RUN_AS_NODE = '1';
+    // A team ledger (agentLedger.database): the runner, and the ledger servers of the agents it
+    // launches, reach it by environment; the password from the secret storage never in argv.
+    const team = await this.database.connection(ledger.folder);
+    if (team) {
+      env.AGENT_LEDGER_DB = team.url;
+      delete env.PGPASSWORD;
+      if (team.password !== undefined) env.AGENT_LEDGER_DB_PASSWORD = team.password;
+      else delete env.AGENT_LEDGER_DB_PASSWORD;
+    }
     let proc: RunnerProcess;
     try {
       proc = await startRunnerProcess({

@@ -1,5 +1,5 @@
 /**
- * v13: the stigmergy field kept ranked in the store (issue 12), so stig_snapshot and the
+ * v14: the stigmergy field kept ranked in the store (issue 12), so stig_snapshot and the
  * contract-net watcher read the top of the field through indexes instead of fading and summing
  * every mark on each call.
  * - stig_points.weight: the mark's intensity brought to a common time, I × 2^((updated_at − epoch)
@@ -9,9 +9,8 @@
  * - stig_nodes: per node, the sum of its marks' weights and the last gone_at.
  * - stig_clock.epoch / half_life_ms: what the weights were computed with; NULL until the first
  *   write after this migration computes them (reads fade marks in SQL until then).
- * The lead renumbers this file at merge: it follows the highest migration on main.
  */
-export const v13StigWeights: readonly string[] = [
+export const v14StigWeights: readonly string[] = [
   'ALTER TABLE stig_points ADD COLUMN weight REAL',
   'ALTER TABLE stig_points ADD COLUMN gone_at INTEGER',
   'CREATE INDEX stig_points_by_weight ON stig_points(weight DESC, node_id, type)',
