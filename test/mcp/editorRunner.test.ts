@@ -58,7 +58,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 
 async function servicesOf(repo: string): Promise<Services> {
   const env = ledgerEnv(repo);
-  return createServices({ workspace: repo, dbPath: env.AGENT_LEDGER_DB });
+  return createServices({ workspace: repo, dbPath: env.AGENT_LEDGER_DB, dbPassword: env.AGENT_LEDGER_DB_PASSWORD });
 }
 
 function runnerEnv(repo: string, fakeEnv: Record<string, string>): Record<string, string> {
