@@ -49,9 +49,9 @@ export function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
 }
 
-/** Runs `agent-ledger runner --once --json` in `repo` with `env` (the fakes on PATH); its exit code, events and stderr. */
-export function runnerOnce(repo: string, env: Record<string, string>): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
+/** Runs `agent-ledger runner --once --json [...extra]` in `repo` with `env` (the fakes on PATH); its exit code, events and stderr. */
+export function runnerOnce(repo: string, env: Record<string, string>, extra: string[] = []): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo, ...extra], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
   const events = r.stdout
     .split('\n')
     .filter(Boolean)

@@ -8,27 +8,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import type { FakeScript } from '../helpers/fakeAgents';
 import { fakeAgents } from '../helpers/fakeAgents';
-import { cliPath } from '../helpers/mcpClient';
 import { ledgerEnv } from '../helpers/testLedger';
 import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
 import { createServices } from '../../src/services';
-import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
+import { PASSKEY, pmWorld, runnerOnce, runningTask } from './pmHelpers';
 
 const agentId = { $prompt: 'agent_id' };
 const projectId = { $prompt: 'project_id' };
-
-/** Runs `agent-ledger runner --once --json` in `repo` with the fakes on PATH; resolves with its events. */
-function runOnce(repo: string, env: Record<string, string>): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
-  const events = r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code: r.status, events, stderr: r.stderr };
-}
 
 test('a task goes from coder to reviewer by itself: authenticate → get_my_task → save_context → create_handoff → the reviewer is launched, accepts and reports', async () => {
   const { repo, c } = await pmWorld();
@@ -61,7 +49,7 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
       },
     };
     const env = fakes.env(script);
-    const first = runOnce(repo, env);
+    const first = runnerOnce(repo, env);
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(
       first.events.filter((e) => e.kind === 'launched').map((e) => (e.instance as { agentId: string }).agentId),
@@ -79,7 +67,7 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
     );
     assert.deepEqual(await c.call('should_start', { agent_id: 'reviewer', project_id: 'web' }), { should_start: true, ai_type: 'claude' }, 'the handoff gave the task to the reviewer');
 
-    const second = runOnce(repo, env);
+    const second = runnerOnce(repo, env);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(
       second.events.filter((e) => e.kind === 'launched').map((e) => (e.instance as { agentId: string }).agentId),
@@ -109,7 +97,7 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
   try {
     const taskId = await runningTask(c, 'Crashy', 'coder', 'web');
     const env = fakes.env({ steps: [{ call: 'authenticate', args: { agent_id: agentId, project_id: projectId } }, { call: 'get_my_task', args: {} }, { crash: true }] });
-    const run = runOnce(repo, env);
+    const run = runnerOnce(repo, env);
     assert.equal(run.code, 0, run.stderr);
     const ended = run.events.find((e) => e.kind === 'ended') as { exit: { exitCode: number } } | undefined;
     assert.equal(ended?.exit.exitCode, 1);

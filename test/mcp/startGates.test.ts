@@ -6,25 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { fakeAgents } from '../helpers/fakeAgents';
-import { cliPath, connect } from '../helpers/mcpClient';
+import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
-import { ledgerEnv } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
-import { PASSKEY, pmWorld } from './pmHelpers';
+import { PASSKEY, pmWorld, runnerOnce } from './pmHelpers';
 
 const edge = (from: string, to: string) => ({ op: 'add_edge', edge: { from, to, label: 'depends_on' } });
 const addNode = (id: string) => ({ op: 'add_node', node: { id, label: id } });
-
-function runOnce(repo: string, env: Record<string, string>, extra: string[] = []): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo, ...extra], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
-  const events = r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { code: r.status, events, stderr: r.stderr };
-}
 
 /** A task of `workflow` assigned to `agent` in `project`, in progress (start_task took its snapshot). */
 async function plannedTask(c: LedgerClient, workflowId: string, title: string, agent: string, project: string, areas: string[] = []): Promise<string> {
@@ -153,7 +142,7 @@ test('the runner launches neither a task whose dependencies are not done nor one
         { call: 'report_completed', args: { result: 'success', summary: 'ok' } },
       ],
     });
-    const held = runOnce(repo, env);
+    const held = runnerOnce(repo, env);
     assert.equal(held.code, 0, held.stderr);
     assert.deepEqual(held.events.filter((e) => e.kind === 'launched'), [], 'nothing launched');
     const holds = held.events.filter((e) => e.kind === 'held');
@@ -167,7 +156,7 @@ test('the runner launches neither a task whose dependencies are not done nor one
     assert.match(String(byAgent.reviewer?.detail), /packages\/web\/db/);
     assert.equal(fakes.runs().length, 0, 'no client was started');
 
-    const overlap = runOnce(repo, env, ['--allow-overlap']);
+    const overlap = runnerOnce(repo, env, ['--allow-overlap']);
     assert.equal(overlap.code, 0, overlap.stderr);
     assert.deepEqual(
       overlap.events.filter((e) => e.kind === 'launched').map((e) => (e.instance as { agentId: string }).agentId),

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { areaMatcher } from '../../../src/core/tasks/scopeCheck';
 import { filesInScope, pathInScope, patternCovers, patternsOverlap, scopeOverlaps, scopesOverlap } from '../../../src/core/scheduling/scopeOverlap';
 import { shapeOf } from '../../../src/core/scheduling/scopePatterns';
+import { seededRandom } from '../../helpers/seededRandom';
 
 const overlap = (a: string, b: string) => patternsOverlap(a, b) && patternsOverlap(b, a);
 const disjoint = (a: string, b: string) => !patternsOverlap(a, b) && !patternsOverlap(b, a);
@@ -81,17 +82,6 @@ test('scopes: empty scopes overlap nothing; pairs name the patterns that meet, i
   assert.equal(scopesOverlap(['src/auth/**'], ['src/api/**', 'test/**']), false);
 });
 
-/** Deterministic pseudo-random numbers (mulberry32) so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const segmentWords = ['src', 'lib', 'auth', 'Auth', 'api', 'docs', 'test', 'a', 'b', 'x'];
 const fileNames = ['a.ts', 'b.ts', 'auth.ts', 'auth.test.ts', 'README.md', 'readme.md', 'x.md', '.env', 'index.js', 'api.d.ts', 'c'];
 const patterns = [
@@ -102,7 +92,7 @@ const patterns = [
 ];
 
 test('soundness: whenever a random path matches a pattern of each side, the rule says overlap (bare words aside: they are labels)', () => {
-  const random = rng(20240611);
+  const random = seededRandom(20240611);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const matchers = new Map(patterns.map((p) => [p, areaMatcher(p)]));
   let checked = 0;

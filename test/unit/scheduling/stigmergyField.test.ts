@@ -4,17 +4,7 @@ import { LedgerError } from '../../../src/core/errors';
 import { batchMark, createField, decay, fieldPoints, mark, nodeSums, nodeTotal, removeMarks } from '../../../src/core/scheduling/stigmergyField';
 import type { StigMarkEntry, StigmergyField } from '../../../src/core/scheduling/stigmergyField';
 import { stigBatchResult, stigDecayResult, stigMarkResult } from '../../../src/core/scheduling/stigmergyContracts';
-
-/** mulberry32: a seeded generator so a failing run can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seededRandom';
 
 /** Everything observable about a field, as plain JSON. */
 function dump(field: StigmergyField): unknown {
@@ -88,7 +78,7 @@ test('a batch applies every entry in order and reports each change', () => {
 });
 
 test('property: a random batch with one bad entry is refused whole and never changes the field', () => {
-  const random = rng(99);
+  const random = seededRandom(99);
   const nodes = ['src', 'src/a.ts', 'src/b.ts', 'docs/**', 'README.md', 'lib/x'];
   const types = ['scope:task-1', 'changed:task-1', 'scope:task-2', 'load'];
   const bad: StigMarkEntry[] = [
@@ -128,7 +118,7 @@ test('property: a random batch with one bad entry is refused whole and never cha
 });
 
 test('property: after k half-lives a mark is I / 2^k, decayed at once or step by step', () => {
-  const random = rng(5);
+  const random = seededRandom(5);
   for (let round = 0; round < 200; round++) {
     const intensity = 1 + random() * 9999;
     const halfLife = 1 + Math.floor(random() * 86_400_000);

@@ -10,17 +10,7 @@ import { areaBounds, pressureOnAreas, rollUpToFolders } from '../../../src/core/
 import type { LedgerEngine } from '../../../src/core/ports';
 import { rankedBasis } from '../../../src/core/scheduling/stigmergyWeights';
 import { engineCases } from '../store/engines/engineKit';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seededRandom';
 
 const folders = ['src/auth', 'src/api', 'docs', 'test/unit', 'lib'];
 const globs = ['src/**', 'src/auth/**', 'docs/*.md', '**/*.ts', 'auth', 'README.md'];
@@ -49,7 +39,7 @@ for (const engineCase of engineCases) {
         const s = createSchedulingServices(engine, () => [], () => now, { halfLifeMs: 60_000, maxIntensity });
         const running = await addTask(engine, 'in_progress');
         const ended = await addTask(engine, 'in_progress');
-        const random = rng(maxIntensity === null ? 7 : 11);
+        const random = seededRandom(maxIntensity === null ? 7 : 11);
         for (let round = 0; round < 6; round++) {
           const entries = Array.from({ length: 40 }, () => {
             const r = random();
