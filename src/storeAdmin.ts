@@ -35,11 +35,11 @@ export interface StoreAdmin {
 
 export const storeAdmin: StoreAdmin = {
   check: async (workspace, db) => {
-    const dbPath = await embeddedPath(workspace, embeddedOnly(db, 'check'));
+    const dbPath = embeddedPath(workspace, embeddedOnly(db, 'check'));
     return (await import('./store/storeCheck.js')).checkStore(dbPath);
   },
   repair: async (workspace, db) => {
-    const dbPath = await embeddedPath(workspace, embeddedOnly(db, 'repair'));
+    const dbPath = embeddedPath(workspace, embeddedOnly(db, 'repair'));
     return (await import('./store/storeRepair.js')).repairStore(dbPath);
   },
   init: async (location) => (await dbAdmin()).initLedgerDb(location, { env: process.env }),
@@ -55,8 +55,8 @@ function dbAdmin(): Promise<typeof DbAdmin> {
 }
 
 /** The embedded store's file of a workspace (or of `--db <file>`), resolved as every command resolves it. */
-async function embeddedPath(workspace: string, dbPath: string | undefined): Promise<string> {
-  return (await import('./services.js')).ledgerPaths(workspace, dbPath).dbPath;
+function embeddedPath(workspace: string, dbPath: string | undefined): string {
+  return dbPath ? path.resolve(dbPath) : storeAdmin.workspaceLedger(path.resolve(workspace));
 }
 
 /** `db check|repair` read the embedded store's files; a server keeps its own. */
