@@ -11,13 +11,26 @@ import { StringDecoder } from 'node:string_decoder';
 /** What replaces a secret in logs and summaries. */
 export const redactionMark = '[REDACTED]';
 
-/** Replaces secrets; knows which buffered tail could still turn into one. */
+/**
+ * The forms a secret takes when a program prints it encoded: as it is, URL-encoded (a query
+ * string), JSON-escaped (a logged request body), base64 and base64url with and without padding
+ * (an Authorization header, a token dumped as bytes). Forms shorter than 8 characters are left
+ * out, where they would be common text.
+ */
+export function secretForms(secret: string): string[] {
+  if (!secret) return [];
+  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+  const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), base64, base64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')];
+  return forms.filter((form, i) => i === 0 || form.length >= 8);
+}
+
+/** Replaces secrets, and their encoded forms; knows which buffered tail could still turn into one. */
 export class Redactor {
   private readonly secrets: string[];
 
   constructor(secrets: Iterable<string>) {
-    // Longest first, so a secret containing another is replaced whole.
-    this.secrets = [...new Set([...secrets].filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+    // Longest first, so a secret containing another (or its padded base64 the unpadded one) is replaced whole.
+    this.secrets = [...new Set([...secrets].flatMap(secretForms))].sort((a, b) => b.length - a.length);
   }
 
   get empty(): boolean {

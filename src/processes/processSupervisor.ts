@@ -17,7 +17,7 @@ import type {
   ProcessSupervisorPort,
   RunningProcess,
 } from '../core/runtime/processPort';
-import { Redactor } from './lineFramer';
+import { Redactor, secretForms } from './lineFramer';
 import { resolveProgram } from './programPath';
 import { checkRecord, listRecords, logFileOf, readRecord, stopRecorded } from './processRecords';
 import { SupervisedProcess } from './supervisedProcess';
@@ -141,7 +141,7 @@ function isFolder(dir: string): boolean {
 /** Secrets travel in the environment only: an argument is visible to every user of the machine (`ps`). */
 function refuseSecretsInArgs(spec: ProcessSpec, secrets: readonly string[]): void {
   for (const [index, arg] of [spec.program, ...spec.args].entries()) {
-    if (secrets.some((secret) => arg.includes(secret))) {
+    if (secrets.some((secret) => secretForms(secret).some((form) => arg.includes(form)))) {
       throw new ProcessError('secretInArgs', `Argument ${index} contains a secret; pass secrets in the environment (secretEnv), never on the command line.`, { index });
     }
   }

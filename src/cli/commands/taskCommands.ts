@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import type { TaskGetJson, TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
-import { taskKey } from '../../core/ids';
+import { parseId, taskKey } from '../../core/ids';
+import { LedgerError } from '../../core/errors';
+import type { ReviewRecord } from '../../core/tasks/taskReviews';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from '../../core/tasks/taskModel';
-import { style, table } from '../output';
+import type { CommonOptions } from '../output';
+import { printJson, printLines, style, table } from '../output';
 import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
+import { withServices } from '../withServices';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(program: Command): Command {
@@ -78,7 +82,29 @@ export function registerTaskCommands(program: Command): Command {
         format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`],
       }),
     );
+  task
+    .command('review')
+    .description("A person answers a task's review requests (issues logged for review, a completion asking for manual review): the task leaves the Board's \"Needs a person\" column")
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .option('--approve', 'the work was checked and stands')
+    .option('--dismiss', 'the request needs nothing')
+    .option('--note <text>', 'why, kept with the review')
+    .action((id: string, o: { approve?: boolean; dismiss?: boolean; note?: string }, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (services) => {
+        if (o.approve === o.dismiss) throw new LedgerError('ValidationError', 'say --approve or --dismiss (exactly one)');
+        const record = await services.reviews.review({ taskId: parseId('task', id), verdict: o.approve ? 'approved' : 'dismissed', note: o.note });
+        if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(record);
+        else printLines(formatReview(record));
+      }),
+    );
   return task;
+}
+
+function formatReview(r: ReviewRecord): string[] {
+  const what = [...r.answered.issues.map((i) => `issue #${i}`), ...(r.answered.completion ? ['the completion'] : [])].join(', ');
+  const lines = [`${style.green(r.verdict)} ${style.bold(r.taskId)}  ${style.dim(`by ${visible(r.reviewedBy)} · answered ${what}`)}`];
+  if (r.note) lines.push(`  ${visible(r.note)}`);
+  return lines;
 }
 
 interface TaskFieldOptions {

@@ -9,6 +9,14 @@ import type { WorkflowSummary } from '../workflows/workflowRepo';
 export interface TreeTask {
   task: Task;
   childCount: number;
+  /** A person reviewed the task's completion (Board's Approve/Dismiss, `agent-ledger task review`): its review request is answered. */
+  completionReviewed: boolean;
+}
+
+type TreeRow = TaskRow & { child_count: number; completion_reviewed: number | string };
+
+function treeTask(r: TreeRow): TreeTask {
+  return { task: toTask(r), childCount: Number(r.child_count), completionReviewed: Number(r.completion_reviewed) > 0 };
 }
 
 export interface TaskTreeRoots {
@@ -19,7 +27,10 @@ export interface TaskTreeRoots {
   looseTasks: number;
 }
 
-const withChildCount = 'SELECT t.*, (SELECT COUNT(*) FROM tasks c WHERE c.parent_id = t.id) AS child_count FROM tasks t';
+// `completion_reviewed`: a person answered the completion's review request (a review of that very completion).
+const withChildCount =
+  'SELECT t.*, (SELECT COUNT(*) FROM tasks c WHERE c.parent_id = t.id) AS child_count, ' +
+  '(SELECT COUNT(*) FROM task_reviews r WHERE r.task_id = t.id AND r.completed_at = t.completed_at) AS completion_reviewed FROM tasks t';
 
 /**
  * The read side of the Tasks tree: workflows → tasks → sub-tasks, one level per call so a tree
@@ -41,19 +52,19 @@ export class TaskTreeQueries {
     return this.db.read(async (db) => {
       const rows =
         workflowId === null
-          ? await db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
+          ? await db.all<TreeRow>(`${withChildCount} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
           : // A sub-task whose parent sits in another workflow still shows, at the top of its own.
-            await db.all<TaskRow & { child_count: number }>(
+            await db.all<TreeRow>(
               `${withChildCount} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id = t.workflow_id)) ORDER BY t.id LIMIT ?`,
               [workflowId, limit],
             );
-      return rows.map((r) => ({ task: toTask(r), childCount: r.child_count }));
+      return rows.map(treeTask);
     });
   }
 
   subTasks(parentId: number): Promise<TreeTask[]> {
     return this.db.read(async (db) =>
-      (await db.all<TaskRow & { child_count: number }>(`${withChildCount} WHERE t.parent_id = ? ORDER BY t.id`, [parentId])).map((r) => ({ task: toTask(r), childCount: r.child_count })),
+      (await db.all<TreeRow>(`${withChildCount} WHERE t.parent_id = ? ORDER BY t.id`, [parentId])).map(treeTask),
     );
   }
 

@@ -61,12 +61,15 @@ export function pgStoreError(err: unknown, where: string, password: string | und
   switch (failure) {
     case 'connection':
       return new StoreError('unavailable', `the PostgreSQL server at ${where} cannot be reached: ${said}`, { cause: err });
-    case 'auth':
+    case 'auth': {
+      // The driver words a missing password as "SASL: … client password must be a string": say what it means.
+      const why = password === undefined && /password must be a string/i.test(said) ? 'no password was given' : said;
       return new StoreError(
         'authFailed',
-        `PostgreSQL at ${where} refused the login: ${said}. The password comes from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD (or VS Code's secret storage in the editor)`,
+        `PostgreSQL at ${where} refused the login: ${why}. The password comes from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD (or VS Code's secret storage in the editor)`,
         { cause: err },
       );
+    }
     case 'unknownDatabase':
       return new StoreError('unknownDatabase', `the database in ${where} does not exist: ${said}. Create it (createdb) and run \`agent-ledger db init --db <url>\``, { cause: err });
     case 'busy':

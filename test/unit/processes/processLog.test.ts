@@ -55,6 +55,21 @@ test('redaction: longest secret first, a secret spanning lines, nothing to do wi
   assert.ok(new Redactor([]).empty);
 });
 
+test('redaction: a secret printed URL-encoded, JSON-escaped or in base64 is redacted too, even split across reads', () => {
+  const secret = 'tok/en+"pa ss"=42';
+  const redactor = new Redactor([secret]);
+  const forms = [encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')];
+  for (const form of forms) {
+    assert.notEqual(form, secret);
+    assert.equal(redactor.redact(`a=${form};`), `a=${redactionMark};`, form);
+  }
+  const header = `Authorization: Basic ${Buffer.from(secret).toString('base64')}\n`;
+  const framer = new LineFramer(redactor);
+  const cut = header.length - 9;
+  assert.deepEqual([...framer.push(Buffer.from(header.slice(0, cut))), ...framer.push(Buffer.from(header.slice(cut)))], [{ text: `Authorization: Basic ${redactionMark}`, eol: true }]);
+  assert.equal(new Redactor(['abc']).redact('YWJj abc'), `YWJj ${redactionMark}`, 'encodings shorter than 8 characters are ordinary text');
+});
+
 test('the log is readable while it grows: offsets, tail, and a follower that sees each line once', async () => {
   const proc = await supervisor().start(childSpec('ticks', ['12', '60']));
   const logFile = proc.record.logFile;

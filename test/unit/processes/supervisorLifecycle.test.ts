@@ -91,6 +91,11 @@ test('refusals before anything runs: bad program names, missing program or folde
     sup.start(childSpec('args', ['--key=s3cr3t-value'], { secretEnv: { KEY: 's3cr3t-value' } })),
     (ex) => ProcessError.is(ex, 'secretInArgs') && !(ex as Error).message.includes('s3cr3t'),
   );
+  await assert.rejects(
+    sup.start(childSpec('args', [`--auth=${Buffer.from('s3cr3t-value').toString('base64')}`], { secretEnv: { KEY: 's3cr3t-value' } })),
+    (ex) => ProcessError.is(ex, 'secretInArgs'),
+    'an encoded secret is a secret on the command line too',
+  );
   await assert.rejects(sup.start(childSpec('exit', ['0'], { id: '../escape' })), (ex) => ProcessError.is(ex, 'invalidId'));
   const spec = childSpec('idle');
   await sup.start(spec);

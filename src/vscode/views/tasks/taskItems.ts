@@ -25,6 +25,8 @@ export interface TaskNode {
   readonly ledger: FolderLedger;
   readonly task: Task;
   readonly childCount: number;
+  /** A person answered the completion's review request. */
+  readonly completionReviewed?: boolean;
   readonly parent: WorkflowNode | LooseTasksNode | TaskNode;
 }
 
@@ -56,7 +58,7 @@ export function statusText(task: Pick<Task, 'status' | 'result'>): string {
 }
 
 /** `task-3 · 40% · 2m 05s · high · bug · @coder · auth, backend` */
-export function taskDescription(task: Task, now = Date.now()): string {
+export function taskDescription(task: Task, now = Date.now(), completionReviewed = false): string {
   const parts = [taskKey(task.id)];
   if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
   const seconds = task.durationSeconds ?? (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
@@ -66,7 +68,7 @@ export function taskDescription(task: Task, now = Date.now()): string {
   if (task.type && task.type !== 'task') parts.push(task.type);
   if (task.assignee) parts.push(`@${task.assignee}`);
   if (task.labels?.length) parts.push(task.labels.join(', '));
-  if (task.outcome?.manual_review_needed) parts.push('needs review');
+  if (task.outcome?.manual_review_needed) parts.push(completionReviewed ? 'reviewed' : 'needs review');
   if (task.verification && !task.verification.scope_match) parts.push('⚠ out of scope');
   return parts.join(' · ');
 }
@@ -75,9 +77,9 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   const { task } = node;
   const item = new vscode.TreeItem(task.title, node.childCount > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = `${node.ledger.folder.uri.toString()}#task-${task.id}`;
-  item.description = taskDescription(task);
+  item.description = taskDescription(task, Date.now(), node.completionReviewed);
   item.iconPath = taskIcon(task);
-  item.tooltip = taskTooltip(task);
+  item.tooltip = taskTooltip(task, node.completionReviewed === true);
   item.accessibilityInformation = {
     label: `${task.title}, ${taskKey(task.id)}, ${statusText(task)}${task.progress !== null && task.status === 'in_progress' ? `, ${task.progress}%` : ''}, ${task.priority} priority ${task.type}`,
   };
@@ -89,7 +91,7 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   return item;
 }
 
-function taskTooltip(task: Task): vscode.MarkdownString {
+function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(task.title)}** — \`${taskKey(task.id)}\` · ${statusText(task)}\n\n`);
   if (task.goal) md.appendMarkdown(`${escape(truncate(task.goal, 300))}\n\n`);
@@ -98,7 +100,10 @@ function taskTooltip(task: Task): vscode.MarkdownString {
   if (task.areas.length) md.appendMarkdown(`$(folder) ${task.areas.map((a) => `\`${a}\``).join(' ')}\n\n`);
   if (task.lastMilestone && task.status === 'in_progress') md.appendMarkdown(`$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`);
   if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
-  if (task.outcome?.manual_review_needed) md.appendMarkdown(`$(eye) Manual review needed${task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : ''}\n\n`);
+  if (task.outcome?.manual_review_needed) {
+    const reason = task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : '';
+    md.appendMarkdown(completionReviewed ? `$(check) Reviewed by a person (review asked${reason})\n\n` : `$(eye) Manual review needed${reason}\n\n`);
+  }
   for (const w of task.verification?.warnings ?? []) md.appendMarkdown(`${escape(w)}\n\n`);
   if (task.filesChanged) {
     const f = task.filesChanged;

@@ -40,7 +40,7 @@ export class TasksView extends LedgerTreeView<TasksNode> {
     const tree = node.ledger.tree;
     if (!tree) return [];
     const rows = await (node.kind === 'workflow' ? tree.topTasks(node.workflow.id) : node.kind === 'loose' ? tree.topTasks(null) : tree.subTasks(node.task.id));
-    return rows.map((r): TaskNode => ({ kind: 'task', ledger: node.ledger, task: r.task, childCount: r.childCount, parent: node }));
+    return rows.map((r): TaskNode => ({ kind: 'task', ledger: node.ledger, task: r.task, childCount: r.childCount, completionReviewed: r.completionReviewed, parent: node }));
   }
 
   protected treeItemOf(node: TasksNode): vscode.TreeItem {

@@ -80,6 +80,7 @@ describe('tree and status text', () => {
   it('describes a finished one with its duration, review and scope flags', () => {
     const t = { ...base, status: 'done', result: 'partial_success', durationSeconds: 3700, outcome: { summary: 's', manual_review_needed: true }, verification: { scope_match: false, unexpected_files: ['x'], warnings: [] } } as unknown as Task;
     assert.equal(taskDescription(t), 'task-7 · 1h 01m · @coder · needs review · ⚠ out of scope');
+    assert.equal(taskDescription(t, Date.now(), true), 'task-7 · 1h 01m · @coder · reviewed · ⚠ out of scope', 'a person answered the review');
     assert.equal(statusText(t), 'partial success');
   });
 

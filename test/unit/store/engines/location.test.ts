@@ -50,3 +50,13 @@ test('the password never appears in a message, a description or a driver configu
     (e) => StoreError.is(e, 'badLocation') && !(e as Error).message.includes(secret),
   );
 });
+
+test('a login with no password says so instead of repeating the driver\'s SASL wording', () => {
+  const sasl = new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string');
+  const missing = pgStoreError(sasl, 'postgres://me@h/db', undefined);
+  assert.ok(StoreError.is(missing, 'authFailed'));
+  assert.match(missing.message, /refused the login: no password was given\./);
+  assert.ok(!/SASL/.test(missing.message), missing.message);
+  const wrong = pgStoreError(Object.assign(new Error('password authentication failed for user "me"'), { code: '28P01' }), 'postgres://me@h/db', 'x');
+  assert.match(wrong.message, /password authentication failed/);
+});
