@@ -184,13 +184,18 @@ export class CostRollupService {
 /** A task's cost inside a read (task_get folds it into its own answer). */
 export async function taskCostIn(db: AsyncSqlReader, taskId: number): Promise<TaskCost> {
   if (!(await db.get('SELECT id FROM tasks WHERE id = ?', [taskId]))) throw notFound('task', taskId);
-  const own = (await taskCosts(db, [taskId])).get(taskId) ?? { ...noCost };
-  const byAgent = await perAgent(db, 'execution_logs e', 'e.task_id = ?', [taskId]);
   const sub = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE parent_id = ?', [taskId]);
-  let withSubtasks: CostTotals | null = null;
-  if (Number(sub?.n ?? 0) > 0) {
-    const row = await db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]);
-    withSubtasks = totalsOf(row);
-  }
-  return { ...own, byAgent, withSubtasks };
+  return taskCostOf(db, taskId, Number(sub?.n ?? 0) > 0);
+}
+
+/** The cost of a task known to exist, `hasSubtasks` telling whether to add the sum with its sub-tasks. */
+export async function taskCostOf(db: AsyncSqlReader, taskId: number, hasSubtasks: boolean): Promise<TaskCost> {
+  const subtree = (): Promise<SumRow | undefined> => db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]);
+  // Asked together: one round trip on PostgreSQL.
+  const [own, byAgent, withSubtasks] = await Promise.all([
+    taskCosts(db, [taskId]),
+    perAgent(db, 'execution_logs e', 'e.task_id = ?', [taskId]),
+    hasSubtasks ? subtree().then(totalsOf) : null,
+  ]);
+  return { ...(own.get(taskId) ?? { ...noCost }), byAgent, withSubtasks };
 }

@@ -51,7 +51,11 @@ export async function timelineCounts(db: AsyncSqlReader, taskId: number): Promis
 }
 
 export async function timeline(db: AsyncSqlReader, taskId: number): Promise<TimelineEntry[]> {
-  const decisions = (await db.all<Record<string, never>>('SELECT * FROM decisions WHERE task_id = ? ORDER BY id', [taskId]))
+  // Asked together: one round trip on PostgreSQL.
+  const [decisionRows, issueRows, milestoneRows] = await Promise.all(
+    ['decisions', 'issues', 'milestones'].map((table) => db.all<Record<string, never>>(`SELECT * FROM ${table} WHERE task_id = ? ORDER BY id`, [taskId])),
+  );
+  const decisions = decisionRows
     .map((r): TimelineEntry => ({
       kind: 'decision',
       id: r.id,
@@ -64,7 +68,7 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       tradeOffs: r.trade_offs,
       createdAt: r.created_at,
     }));
-  const issues = (await db.all<Record<string, never>>('SELECT * FROM issues WHERE task_id = ? ORDER BY id', [taskId]))
+  const issues = issueRows
     .map((r): TimelineEntry => ({
       kind: 'issue',
       id: r.id,
@@ -75,7 +79,7 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       requiresHumanReview: r.requires_human_review === 1,
       createdAt: r.created_at,
     }));
-  const milestones = (await db.all<Record<string, never>>('SELECT * FROM milestones WHERE task_id = ? ORDER BY id', [taskId]))
+  const milestones = milestoneRows
     .map((r): TimelineEntry => ({
       kind: 'milestone',
       id: r.id,
