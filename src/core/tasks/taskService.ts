@@ -8,7 +8,7 @@ import { appendEvent } from '../events/eventLog';
 import { childTasks, getTask, insertTask, updateTask } from './taskRepo';
 import { fromJson } from '../json';
 import type { TaskPatch, TaskRow } from './taskRepo';
-import { timeline, timelineCounts } from './timelineRepo';
+import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView, taskView } from './taskViews';
 import type { TaskCreateInput, TaskGetJson, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
 import { readTaskAnswer } from './taskAnswer';
@@ -70,7 +70,8 @@ export class TaskService {
     return this.db.read(async (db) => {
       const task = await getTask(db, id);
       if (!task) throw notFound('task', id);
-      return taskDetailView(task, await timeline(db, id), await childTasks(db, id), await timelineCounts(db, id)) as TaskJson;
+      const { entries, counts } = await timelineWithCounts(db, id);
+      return taskDetailView(task, entries, await childTasks(db, id), counts) as TaskJson;
     });
   }
 

@@ -51,6 +51,11 @@ export async function timelineCounts(db: AsyncSqlReader, taskId: number): Promis
 }
 
 export async function timeline(db: AsyncSqlReader, taskId: number): Promise<TimelineEntry[]> {
+  return (await timelineWithCounts(db, taskId)).entries;
+}
+
+/** The timeline and how many of each kind it holds (the same numbers as `timelineCounts`, without asking again). */
+export async function timelineWithCounts(db: AsyncSqlReader, taskId: number): Promise<{ entries: TimelineEntry[]; counts: TimelineCounts }> {
   // Asked together: one round trip on PostgreSQL.
   const [decisionRows, issueRows, milestoneRows] = await Promise.all(
     ['decisions', 'issues', 'milestones'].map((table) => db.all<Record<string, never>>(`SELECT * FROM ${table} WHERE task_id = ? ORDER BY id`, [taskId])),
@@ -90,5 +95,8 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       createdAt: r.created_at,
     }));
   // Stable: by time, then by kind order within the same instant.
-  return [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return {
+    entries: [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    counts: { decisions: decisions.length, issues: issues.length, milestones: milestones.length },
+  };
 }
