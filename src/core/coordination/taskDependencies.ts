@@ -47,8 +47,7 @@ export async function dependenciesOf(db: AsyncSqlReader, taskId: number, inWorkf
   if (!task || task.workflow_id === null) return { graph_id: null, depends_on: [], dependents: [], ready: true };
   const workflowId = Number(task.workflow_id);
   const graphId = workflowRunId(workflowId);
-  const latest = await readLatest(db, graphId);
-  const live = await statuses(db, workflowId);
+  const [latest, live] = await Promise.all([readLatest(db, graphId), statuses(db, workflowId)]);
   const node = taskNodeId(taskId);
   const nodeStatus = new Map((latest?.graph.nodes ?? []).map((n) => [n.id, n.attributes.status]));
   const edges = latest?.graph.edges ?? [];

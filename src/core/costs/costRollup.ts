@@ -184,13 +184,33 @@ export class CostRollupService {
 /** A task's cost inside a read (task_get folds it into its own answer). */
 export async function taskCostIn(db: AsyncSqlReader, taskId: number): Promise<TaskCost> {
   if (!(await db.get('SELECT id FROM tasks WHERE id = ?', [taskId]))) throw notFound('task', taskId);
-  const own = (await taskCosts(db, [taskId])).get(taskId) ?? { ...noCost };
-  const byAgent = await perAgent(db, 'execution_logs e', 'e.task_id = ?', [taskId]);
   const sub = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE parent_id = ?', [taskId]);
-  let withSubtasks: CostTotals | null = null;
-  if (Number(sub?.n ?? 0) > 0) {
-    const row = await db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]);
-    withSubtasks = totalsOf(row);
-  }
+  return taskCostOf(db, taskId, Number(sub?.n ?? 0) > 0);
+}
+
+/** The cost of a task known to exist, `hasSubtasks` telling whether to add the sum with its sub-tasks. */
+export async function taskCostOf(db: AsyncSqlReader, taskId: number, hasSubtasks: boolean): Promise<TaskCost> {
+  const subtree = (): Promise<SumRow | undefined> => db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]);
+  // Asked together: one round trip on PostgreSQL.
+  const [[own, byAgent], withSubtasks] = await Promise.all([ownAndPerAgent(db, taskId), hasSubtasks ? subtree().then(totalsOf) : null]);
   return { ...own, byAgent, withSubtasks };
+}
+
+/**
+ * A task's own runs and their split per agent in one statement: the same sums as `taskCosts` and
+ * `perAgent` ask for apart (part 0: the task's row, absent without runs; part 1: a row per agent).
+ */
+async function ownAndPerAgent(db: AsyncSqlReader, taskId: number): Promise<[CostTotals, AgentCost[]]> {
+  const rows = await db.all<SumRow & { part: number }>(
+    `SELECT 0 AS part, NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id = ? GROUP BY e.task_id
+     UNION ALL SELECT 1 AS part, e.agent AS k, ${sums} FROM execution_logs e WHERE e.task_id = ? GROUP BY e.agent`,
+    [taskId, taskId],
+  );
+  const own = rows.find((r) => Number(r.part) === 0);
+  const byAgent = rows
+    .filter((r) => Number(r.part) === 1)
+    .map((r) => ({ key: String(r.k), agent: String(r.k), ...totalsOf(r) }))
+    .sort(byCost)
+    .map(({ key: _key, ...a }) => a);
+  return [own ? totalsOf(own) : { ...noCost }, byAgent];
 }

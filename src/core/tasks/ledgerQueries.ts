@@ -6,7 +6,7 @@ import { countWorkflows, getWorkflow, listWorkflows } from '../workflows/workflo
 import type { WorkflowSummary } from '../workflows/workflowRepo';
 import { childTasks, getTask, tasksOfWorkflow, toTask } from './taskRepo';
 import type { TaskRow } from './taskRepo';
-import { timeline, timelineCounts } from './timelineRepo';
+import { timelineWithCounts } from './timelineRepo';
 import type { TimelineCounts } from './timelineRepo';
 
 export interface TaskDetail {
@@ -45,7 +45,8 @@ export class LedgerQueries {
     return this.db.read(async (db) => {
       const task = await getTask(db, id);
       if (!task) throw notFound('task', id);
-      return { task, timeline: await timeline(db, id), children: await childTasks(db, id), counts: await timelineCounts(db, id) };
+      const { entries, counts } = await timelineWithCounts(db, id);
+      return { task, timeline: entries, children: await childTasks(db, id), counts };
     });
   }
 

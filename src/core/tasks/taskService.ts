@@ -8,9 +8,10 @@ import { appendEvent } from '../events/eventLog';
 import { childTasks, getTask, insertTask, updateTask } from './taskRepo';
 import { fromJson } from '../json';
 import type { TaskPatch, TaskRow } from './taskRepo';
-import { timeline, timelineCounts } from './timelineRepo';
+import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView, taskView } from './taskViews';
-import type { TaskCreateInput, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
+import type { TaskCreateInput, TaskGetJson, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
+import { readTaskAnswer } from './taskAnswer';
 
 const rowColumns = 'id, title, status, priority, type, labels, assignee, assignee_type';
 type RowColumns = Pick<TaskRow, 'id' | 'title' | 'status' | 'priority' | 'type' | 'labels' | 'assignee' | 'assignee_type'>;
@@ -52,9 +53,12 @@ export class TaskService {
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     return this.db.read(async (db) => {
-      const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params))?.n ?? 0;
-      // Only the row's columns: reading whole task rows (outcome, files changed…) for a compact list costs 4×.
-      const rows = await db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]);
+      // Asked together (one round trip on PostgreSQL). Only the row's columns: reading whole task rows (outcome, files changed…) for a compact list costs 4×.
+      const [count, rows] = await Promise.all([
+        db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params),
+        db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]),
+      ]);
+      const total = count?.n ?? 0;
       const next = input.offset + rows.length;
       return { tasks: rows.map(rowFromColumns), total, nextOffset: next < total ? next : null };
     });
@@ -66,8 +70,15 @@ export class TaskService {
     return this.db.read(async (db) => {
       const task = await getTask(db, id);
       if (!task) throw notFound('task', id);
-      return taskDetailView(task, await timeline(db, id), await childTasks(db, id), await timelineCounts(db, id)) as TaskJson;
+      const { entries, counts } = await timelineWithCounts(db, id);
+      return taskDetailView(task, entries, await childTasks(db, id), counts) as TaskJson;
     });
+  }
+
+  /** task_get's whole answer (with dependencies and cost) in one read: `readTaskAnswer`. */
+  answer(ref: string | number): Promise<TaskGetJson> {
+    const id = parseId('task', ref);
+    return this.db.read((db) => readTaskAnswer(db, id));
   }
 
   async create(input: TaskCreateInput): Promise<TaskJson> {

@@ -51,7 +51,16 @@ export async function timelineCounts(db: AsyncSqlReader, taskId: number): Promis
 }
 
 export async function timeline(db: AsyncSqlReader, taskId: number): Promise<TimelineEntry[]> {
-  const decisions = (await db.all<Record<string, never>>('SELECT * FROM decisions WHERE task_id = ? ORDER BY id', [taskId]))
+  return (await timelineWithCounts(db, taskId)).entries;
+}
+
+/** The timeline and how many of each kind it holds (the same numbers as `timelineCounts`, without asking again). */
+export async function timelineWithCounts(db: AsyncSqlReader, taskId: number): Promise<{ entries: TimelineEntry[]; counts: TimelineCounts }> {
+  // Asked together: one round trip on PostgreSQL.
+  const [decisionRows, issueRows, milestoneRows] = await Promise.all(
+    ['decisions', 'issues', 'milestones'].map((table) => db.all<Record<string, never>>(`SELECT * FROM ${table} WHERE task_id = ? ORDER BY id`, [taskId])),
+  );
+  const decisions = decisionRows
     .map((r): TimelineEntry => ({
       kind: 'decision',
       id: r.id,
@@ -64,7 +73,7 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       tradeOffs: r.trade_offs,
       createdAt: r.created_at,
     }));
-  const issues = (await db.all<Record<string, never>>('SELECT * FROM issues WHERE task_id = ? ORDER BY id', [taskId]))
+  const issues = issueRows
     .map((r): TimelineEntry => ({
       kind: 'issue',
       id: r.id,
@@ -75,7 +84,7 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       requiresHumanReview: r.requires_human_review === 1,
       createdAt: r.created_at,
     }));
-  const milestones = (await db.all<Record<string, never>>('SELECT * FROM milestones WHERE task_id = ? ORDER BY id', [taskId]))
+  const milestones = milestoneRows
     .map((r): TimelineEntry => ({
       kind: 'milestone',
       id: r.id,
@@ -86,5 +95,8 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
       createdAt: r.created_at,
     }));
   // Stable: by time, then by kind order within the same instant.
-  return [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return {
+    entries: [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    counts: { decisions: decisions.length, issues: issues.length, milestones: milestones.length },
+  };
 }

@@ -1,4 +1,3 @@
-import { taskDetailView } from '../../core/tasks/taskViews';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
 
@@ -18,12 +17,8 @@ export const taskResource: ResourceTemplateDefinition = {
       description: `Task details for #${t.id} (${t.status})`,
       mimeType: 'application/json',
     })),
-  read: async ({ queries, graphs, costs }, id) => {
-    const d = await queries.task(id);
-    // What task_get shows: the dependencies in its workflow's plan graph (and whether it is ready), and the cost of its runs.
-    const [dependencies, cost] = await Promise.all([graphs.dependencies(d.task.id), costs.ofTask(d.task.id)]);
-    return JSON.stringify({ ...taskDetailView(d.task, d.timeline, d.children, d.counts), dependencies, cost }, null, 2);
-  },
+  // What task_get answers (with the dependencies in its workflow's plan graph and the cost of its runs), in one read.
+  read: async ({ tasks }, id) => JSON.stringify(await tasks.answer(id), null, 2),
   affected: (e) => (e.taskId === null ? [] : [`task://${e.taskId}`]),
   changesList: (e) => e.kind === 'task.started' || e.kind === 'task.created' || e.kind === 'task.deleted',
 };

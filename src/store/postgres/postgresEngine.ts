@@ -52,7 +52,10 @@ export class PostgresEngine implements LedgerEngine {
     private readonly options: PostgresEngineOptions,
   ) {
     this.ctx = { where: target.display, password: target.password };
-    this.pool = new Pool({ ...target.config, max: options.poolSize ?? 4, idleTimeoutMillis: 30_000 });
+    // Pipelined connections: a statement goes out as soon as it is issued, without waiting for the
+    // answers before it (answers still come in order). BEGIN then travels with a call's first
+    // statement, a read's `Promise.all` costs one round trip, and a read's COMMIT is not waited for.
+    this.pool = new Pool({ ...target.config, pipeline: true, max: options.poolSize ?? 4, idleTimeoutMillis: 30_000 } as ConstructorParameters<typeof Pool>[0]);
     // An idle connection the server dropped (restart, network) is removed by the pool; the next call gets a new one.
     this.pool.on('error', () => undefined);
     this.feed = new PgChangeFeed(target, this.origin, () => this.readClock(), () => this.currentSeq(), options.pollMs ?? 500);
@@ -84,20 +87,27 @@ export class PostgresEngine implements LedgerEngine {
     return this.feed.onDidChange;
   }
 
+  /**
+   * One read transaction, round trips cut to what `fn` needs: BEGIN is pipelined with the first
+   * statement, statements issued together (`Promise.all`) share a round trip, and COMMIT (a read
+   * only ends its snapshot) is sent without waiting for its answer — the connection answers it
+   * before anything the next user of the connection sends. A read of one statement is one round trip.
+   */
   read<T>(fn: (db: AsyncSqlReader) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.retrying(() =>
       this.withClient(async (client, discard) => {
-        const guard = new StatementGuard();
-        await query(client, this.ctx, BEGIN_READ);
+        const guard = new StatementGuard(true);
+        const begun = settled(query(client, this.ctx, BEGIN_READ));
         try {
           const value = await fn(readerOn(client, this.ctx, guard));
+          await throwFailure(begun);
           guard.check();
-          await query(client, this.ctx, 'COMMIT');
+          void client.query('COMMIT').catch(() => undefined);
           return value;
         } catch (err) {
           await client.query('ROLLBACK').catch(discard);
-          throw err;
+          throw (await begun) ?? err;
         }
       }),
     );
@@ -133,13 +143,16 @@ export class PostgresEngine implements LedgerEngine {
     try {
       const seq = await this.withClient(async (client, discard) => {
         let changed = false;
-        const guard = new StatementGuard();
+        const guard = new StatementGuard(true);
+        // BEGIN and the clock's lock go out with the first statement (pipelined).
+        const begun = settled(query(client, this.ctx, BEGIN_WRITE));
         try {
-          await query(client, this.ctx, BEGIN_WRITE);
           value = await fn(writerOn(client, this.ctx, guard, () => (changed = true)));
+          await throwFailure(begun);
           guard.check();
           if (!changed) {
-            await query(client, this.ctx, 'ROLLBACK');
+            // Nothing written: end it as a read ends (the connection answers it before its next user's statements).
+            void client.query('ROLLBACK').catch(() => undefined);
             return undefined;
           }
           commitSent = true;
@@ -147,7 +160,7 @@ export class PostgresEngine implements LedgerEngine {
         } catch (err) {
           if (!commitSent) await client.query('ROLLBACK').catch(discard);
           else discard();
-          throw err;
+          throw (await begun) ?? err;
         }
       });
       if (seq !== undefined) this.feed.learn(seq, false);
@@ -262,6 +275,19 @@ export class PostgresEngine implements LedgerEngine {
   private assertOpen(): void {
     if (this.closed) throw new StoreError('closed', 'the ledger store is closed');
   }
+}
+
+/** A statement sent ahead: resolves with its failure (or undefined), never rejects, so nobody must await it at once. */
+function settled(sent: Promise<unknown>): Promise<unknown> {
+  return sent.then(
+    () => undefined,
+    (err: unknown) => err ?? new Error('statement failed'),
+  );
+}
+
+async function throwFailure(outcome: Promise<unknown>): Promise<void> {
+  const failure = await outcome;
+  if (failure !== undefined) throw failure;
 }
 
 function sleep(ms: number): Promise<void> {

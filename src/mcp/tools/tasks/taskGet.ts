@@ -9,8 +9,5 @@ export const taskGetTool = defineTool({
   input: taskGetInput,
   output: taskGetOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => {
-    const task = await services.tasks.get(args.id);
-    return { ...task, dependencies: await services.graphs.dependencies(task.id), cost: await services.costs.ofTask(task.id) };
-  },
+  handler: (args, { services }) => services.tasks.answer(args.id),
 });
