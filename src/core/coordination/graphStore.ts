@@ -3,7 +3,7 @@ import { appendCoordinationEvent, taskNodeId, workflowOfId } from './coordinatio
 import type { Correlation } from './coordinationEvents';
 import type { GraphLock } from './graphLocks';
 import type { JsonPatchOperation } from './graphDiff';
-import { needsCheckpoint, replayVersion, versionPatch } from './graphHistory';
+import { needsCheckpoint, replayVersion, storedPatch } from './graphHistory';
 import type { VersionChain } from './graphHistory';
 import { normaliseGraph } from './planGraph';
 import type { PlanGraph } from './planGraph';
@@ -118,7 +118,7 @@ export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph
     const head = await tx.get<{ compacted: number | null }>('SELECT compacted FROM plan_graphs WHERE graph_id = ?', [id]);
     if (head && head.compacted === null) chain = await compactHistory(tx, id);
   }
-  const patch = chain === null ? null : versionPatch(base.graph, graph);
+  const patch = chain === null ? null : storedPatch(base.graph, graph);
   const whole = patch === null || needsCheckpoint(chain, patch.length, graph);
   await tx.run(
     `INSERT INTO plan_graphs (graph_id, version, created_at, updated_at, compacted) VALUES (?, ?, ?, ?, 1)
@@ -161,7 +161,7 @@ export async function compactHistory(tx: AsyncSqlWriter, graphId: string): Promi
     const version = Number(raw);
     const row = await tx.get<{ graph: string }>('SELECT graph FROM plan_graph_versions WHERE graph_id = ? AND version = ?', [graphId, version]);
     const graph = JSON.parse(row?.graph ?? '') as PlanGraph;
-    const patch = previous !== null && previous.graph_version === version - 1 ? versionPatch(previous, graph) : null;
+    const patch = previous !== null && previous.graph_version === version - 1 ? storedPatch(previous, graph) : null;
     if (patch === null || needsCheckpoint(chain, patch.length, graph)) {
       await tx.run('UPDATE plan_graph_versions SET checkpoint = ? WHERE graph_id = ? AND version = ?', [version, graphId, version]);
       chain = { checkpoint: version, patches: 0, ops: 0 };

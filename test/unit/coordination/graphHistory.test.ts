@@ -3,8 +3,9 @@
 // versions of a ledger written before v15 once its history is converted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffGraphs } from '../../../src/core/coordination/graphDiff';
-import { CHECKPOINT_EVERY, replayVersion, versionPatch } from '../../../src/core/coordination/graphHistory';
+import { applyGraphPatch, diffGraphs } from '../../../src/core/coordination/graphDiff';
+import type { JsonPatchOperation } from '../../../src/core/coordination/graphDiff';
+import { CHECKPOINT_EVERY, replayVersion, storedPatch, versionPatch } from '../../../src/core/coordination/graphHistory';
 import { GraphService } from '../../../src/core/coordination/graphService';
 import { normaliseGraph } from '../../../src/core/coordination/planGraph';
 import type { PlanGraph } from '../../../src/core/coordination/planGraph';
@@ -18,16 +19,25 @@ const content = (g: PlanGraph) => ({ ...g, graph_id: 'x', graph_version: 0 });
 test('a stored patch turns each version into the next: random edits, odd ids, whole sources added and removed', () => {
   const r = seeded(11);
   let base = randomDag(r, 60, 2);
+  const first = base;
+  const chain: JsonPatchOperation[][] = [];
   for (let i = 0; i < 300; i++) {
     let next = randomEdit(r, base, 1 + r.int(12));
     if (i % 50 === 7) next = normaliseGraph({ ...next, name: 'renamed', nodes: [...next.nodes, { id: 'a/b~c', label: 'x', attributes: {} }, { id: `zz${i}`, label: null, attributes: {} }], edges: [...next.edges, { from: 'a/b~c', to: `zz${i}`, label: null, attributes: {} }] }, next);
     if (i % 50 === 8) next = normaliseGraph({ ...next, nodes: next.nodes.filter((n) => n.id !== 'a/b~c'), edges: next.edges.filter((e) => e.from !== 'a/b~c') }, next);
     const patch = versionPatch(base, next);
     assert.deepEqual(content(replayVersion(base, [patch], { graph_id: 'x', graph_version: 0 })), content(next), `edit ${i}`);
+    assert.deepEqual(content(applyGraphPatch(base, patch)), content(next), `edit ${i}: the stored patch is RFC 6902 that fast-json-patch applies the same way`);
+    chain.push(patch);
+    if (i % 10 === 9) assert.deepEqual(content(replayVersion(first, chain, { graph_id: 'x', graph_version: 0 })), content(next), `the first graph and the ${chain.length} patches after it`);
     assert.ok(patch.length <= diffGraphs(base, next).operations.length + 2, 'no more operations than the fine-grained diff (plus whole replaced elements)');
     base = next;
   }
   assert.deepEqual(versionPatch(base, base), [], 'no change, no operation');
+  const odd = normaliseGraph({ ...base, nodes: [...base.nodes, { id: '__proto__', label: null, attributes: {} }] }, base);
+  assert.equal(storedPatch(base, odd), null, 'a path naming __proto__ is never stored: that version is kept whole');
+  const later = normaliseGraph({ ...odd, name: 'later' }, odd);
+  assert.deepEqual(content(replayVersion(odd, [storedPatch(odd, later) ?? []], { graph_id: 'x', graph_version: 0 })), content(later), 'a checkpoint holding __proto__ replays as a plain id');
 });
 
 /** Commits `target` as the graph's next version with graph_patch (batch_mutate for the first). */
