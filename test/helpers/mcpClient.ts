@@ -35,11 +35,12 @@ if (process.env.NODE_TEST_CONTEXT) {
 /**
  * The real SDK client over stdio against the built server, as an agent would use it. `env`: the
  * server's whole environment (a simulated machine: AGENT_LEDGER_MACHINE, its database password).
+ * `cli`: another build of the server (a benchmark's baseline); dist/cli.js by default.
  */
-export async function connect(workspace: string, extraArgs: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}): Promise<LedgerClient> {
+export async function connect(workspace: string, extraArgs: string[] = [], options: { env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<LedgerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
+    args: [options.cli ?? cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
     // On `AGENT_LEDGER_TEST_DB=postgres`, the workspace's own PostgreSQL database (testLedger.ts).
     env: { ...((options.env ?? (extraArgs.includes('--db') ? process.env : ledgerEnv(workspace))) as Record<string, string>) },
     stderr: 'pipe',

@@ -110,11 +110,31 @@ export function manualReviewOf(outcome: string | null): { reason: string | null 
 
 const closed = new Set(['done', 'failed', 'cancelled']);
 
+/**
+ * The first pending handoff of the task that no agent will pick up, so it waits for a person:
+ * one addressed to nobody (a person decides who continues) or to a name that is not an agent of
+ * the ledger (a person). A handoff to an agent does not: that agent takes it up
+ * (get_pending_handoffs, the runner).
+ */
+export function handoffForPerson(handoffs: readonly BoardHandoff[], isAgent: (name: string) => boolean): BoardHandoff | null {
+  return handoffs.find((h) => h.to === null || !isAgent(h.to)) ?? null;
+}
+
 /** The column of one task, with the reason a person is needed and what blocks it. */
-export function taskColumn(task: BoardTaskRow, dependencies: readonly number[], statusOf: (id: number) => string | undefined): Pick<BoardCard, 'column' | 'reason' | 'blockedBy'> {
+export function taskColumn(
+  task: BoardTaskRow,
+  dependencies: readonly number[],
+  statusOf: (id: number) => string | undefined,
+  isAgent: (name: string) => boolean = () => true,
+): Pick<BoardCard, 'column' | 'reason' | 'blockedBy'> {
   const { manualReview, reviewIssue } = openReviewRequests(task);
   if (manualReview && task.status === 'done') return { column: 'needs_person', reason: manualReview.reason ?? 'review requested', blockedBy: [] };
   if (reviewIssue && !closed.has(task.status)) return { column: 'needs_person', reason: `review requested: ${reviewIssue.description}`, blockedBy: [] };
+  const handoff = closed.has(task.status) ? null : handoffForPerson(task.handoffs, isAgent);
+  if (handoff) {
+    const reason = handoff.to === null ? `${handoff.id} from ${handoff.from} names no agent: choose who continues` : `${handoff.id} from ${handoff.from} waits for ${handoff.to}`;
+    return { column: 'needs_person', reason, blockedBy: [] };
+  }
   switch (task.status) {
     case 'open': {
       const blockedBy = dependencies.filter((d) => statusOf(d) !== 'done').map(taskKey);
@@ -142,14 +162,19 @@ export function openReviewRequests(task: Pick<BoardTaskRow, 'manualReview' | 're
   };
 }
 
-/** Every card: tasks, then the pipelines waiting for a person; most recently updated first. */
+/**
+ * Every card: tasks, then the pipelines waiting for a person; most recently updated first.
+ * `agents`: the ledger's agents, whose handoffs do not need a person (every name when absent).
+ */
 export function boardCards(
   tasks: readonly BoardTaskRow[],
   dependencies: ReadonlyMap<number, readonly number[]>,
   waiting: readonly BoardWaitingPipeline[],
   agentClients: ReadonlyMap<string, string | null>,
   overlaps: ReadonlyMap<number, BoardOverlap[]> = new Map(),
+  agents?: ReadonlySet<string>,
 ): BoardCard[] {
+  const isAgent = (name: string) => agents === undefined || agents.has(name);
   const status = new Map(tasks.map((t) => [t.id, t.status]));
   const cards = tasks.map((t): BoardCard => {
     const agent = t.assignee ?? t.session?.agent ?? null;
@@ -157,7 +182,7 @@ export function boardCards(
     return {
       id: taskKey(t.id),
       kind: 'task',
-      ...taskColumn(t, dependencies.get(t.id) ?? [], (id) => status.get(id)),
+      ...taskColumn(t, dependencies.get(t.id) ?? [], (id) => status.get(id), isAgent),
       taskId: t.id,
       title: t.title,
       status: t.status,

@@ -72,7 +72,7 @@ export class BoardQueries {
         overlaps.set(parseId('task', task), list.map((o) => ({ task: o.task, title: titles.get(parseId('task', o.task)) ?? null, agent: o.agent, paths: o.paths })));
       }
       return {
-        cards: boardCards(tasks, dependencies, waiting, clients, overlaps),
+        cards: boardCards(tasks, dependencies, waiting, clients, overlaps, await agentNames(db, agents)),
         agents: [...clients].map(([name, client]) => ({ name, client })).sort((a, b) => a.name.localeCompare(b.name)),
       };
     });
@@ -276,6 +276,12 @@ async function readWaiting(db: AsyncSqlReader): Promise<BoardWaitingPipeline[]> 
     });
   }
   return out;
+}
+
+/** Who a handoff can be addressed to without a person: defined agents and the agents of every project. */
+async function agentNames(db: AsyncSqlReader, defined: readonly { name: string }[]): Promise<Set<string>> {
+  const members = await db.all<{ agent: string }>('SELECT DISTINCT agent FROM project_agents');
+  return new Set([...defined.map((a) => a.name), ...members.map((m) => m.agent)]);
 }
 
 async function readAgents(db: AsyncSqlReader): Promise<{ name: string; client: string | null }[]> {

@@ -1,5 +1,6 @@
 import type { AsyncSqlReader } from '../ports';
 import { parseId } from '../ids';
+import { readLatest } from '../coordination/graphStore';
 
 /**
  * Where a workflow's task dependencies come from: the latest version of its plan graph (the
@@ -20,19 +21,12 @@ export function nodeTaskId(nodeId: string): number | null {
   }
 }
 
-interface StoredGraph {
-  nodes?: { id?: unknown }[];
-  edges?: { from?: unknown; to?: unknown }[];
+interface GraphEdges {
+  edges?: readonly { from?: unknown; to?: unknown }[];
 }
 
-/** Dependency pairs `[dependency, dependant]` (task ids) of one stored plan graph, in edge order. */
-export function dependencyPairs(graphJson: string): [number, number][] {
-  let graph: StoredGraph;
-  try {
-    graph = JSON.parse(graphJson) as StoredGraph;
-  } catch {
-    return [];
-  }
+/** Dependency pairs `[dependency, dependant]` (task ids) of one plan graph, in edge order. */
+export function dependencyPairs(graph: GraphEdges): [number, number][] {
   const pairs: [number, number][] = [];
   for (const e of graph.edges ?? []) {
     if (typeof e.from !== 'string' || typeof e.to !== 'string') continue;
@@ -48,14 +42,15 @@ export function dependencyPairs(graphJson: string): [number, number][] {
  * the one given). Tasks without dependencies are absent.
  */
 export async function readDependencies(db: AsyncSqlReader, workflowId?: number): Promise<Map<number, number[]>> {
-  const rows = await db.all<{ graph: string }>(
-    `SELECT v.graph FROM plan_graphs g JOIN plan_graph_versions v ON v.graph_id = g.graph_id AND v.version = g.version
-     WHERE ${workflowId === undefined ? "g.graph_id LIKE 'workflow-%'" : 'g.graph_id = ?'}`,
+  const graphs = await db.all<{ graph_id: string }>(
+    `SELECT graph_id FROM plan_graphs WHERE ${workflowId === undefined ? "graph_id LIKE 'workflow-%'" : 'graph_id = ?'} ORDER BY graph_id`,
     workflowId === undefined ? [] : [workflowGraphId(workflowId)],
   );
   const deps = new Map<number, number[]>();
-  for (const row of rows) {
-    for (const [from, to] of dependencyPairs(row.graph)) {
+  for (const { graph_id } of graphs) {
+    // Versions are stored as checkpoints and patches: readLatest rebuilds the graph.
+    const latest = await readLatest(db, graph_id);
+    for (const [from, to] of latest ? dependencyPairs(latest.graph) : []) {
       const list = deps.get(to) ?? [];
       if (!list.includes(from)) list.push(from);
       deps.set(to, list);

@@ -2,14 +2,20 @@ import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
 import { appendCoordinationEvent, taskNodeId, workflowOfId } from './coordinationEvents';
 import type { Correlation } from './coordinationEvents';
 import type { GraphLock } from './graphLocks';
+import type { JsonPatchOperation } from './graphDiff';
+import { needsCheckpoint, replayVersion, storedPatch } from './graphHistory';
+import type { VersionChain } from './graphHistory';
 import { normaliseGraph } from './planGraph';
 import type { PlanGraph } from './planGraph';
 import { tasksToGraph } from './taskGraph';
 
 /**
  * The plan graphs in the store (plan_graphs, plan_graph_versions, plan_graph_locks: migrations
- * v6 and v9), as plain statements over the asynchronous port so they run on both engines.
- * Every committed version is kept. A workflow's plan is the graph `wf-<id>` (nodes `task-<id>`): until its
+ * v6, v9 and v15), as plain statements over the asynchronous port so they run on both engines.
+ * Every committed version is kept, as a checkpoint or a patch on the version before it
+ * (graphHistory.ts): a commit writes what changed, and reading a version replays at most
+ * CHECKPOINT_EVERY patches from its checkpoint.
+ * A workflow's plan is the graph `wf-<id>` (nodes `task-<id>`): until its
  * first commit it is derived from the workflow's tasks (version 0, nodes with status and title,
  * no edges); edges are `depends_on` (from the dependency to the task that needs it).
  */
@@ -19,12 +25,13 @@ export interface StoredGraph {
   committed_at: number | null;
   /** True when the graph has at least one committed version. */
   stored: boolean;
+  /** Where a committed version sits in its chain of patches (absent for version 0). */
+  chain?: VersionChain;
 }
 
 export interface VersionRow {
   graph_id: string;
   version: number;
-  graph: string;
   committed_at: number;
   base_version: number | null;
   tx_id: string | null;
@@ -32,11 +39,13 @@ export interface VersionRow {
   note: string | null;
 }
 
-const versionColumns = 'graph_id, version, graph, committed_at, base_version, tx_id, owner, note';
+const versionColumns = 'graph_id, version, committed_at, base_version, tx_id, owner, note';
 
-export function parseVersion(row: VersionRow): StoredGraph {
-  const graph = JSON.parse(row.graph) as PlanGraph;
-  return { graph: { ...graph, graph_id: row.graph_id, graph_version: Number(row.version) }, committed_at: Number(row.committed_at), stored: true };
+interface ChainRow {
+  version: number;
+  graph: string;
+  patch: string | null;
+  committed_at: number;
 }
 
 /** The committed graph, a workflow's derived version 0, or null when there is no such graph. */
@@ -55,10 +64,26 @@ export async function readLatest(db: AsyncSqlReader, graphId: string): Promise<S
   return { graph, committed_at: null, stored: false };
 }
 
-/** One committed version, or null. */
+/**
+ * One committed version, or null: its checkpoint and the patches up to it, read as one range
+ * (a row from before v15 has no checkpoint and is read alone), then replayed.
+ */
 export async function readVersion(db: AsyncSqlReader, graphId: string, version: number): Promise<StoredGraph | null> {
-  const row = await db.get<VersionRow>(`SELECT ${versionColumns} FROM plan_graph_versions WHERE graph_id = ? AND version = ?`, [graphId, version]);
-  return row ? parseVersion(row) : null;
+  const rows = await db.all<ChainRow>(
+    `SELECT version, graph, patch, committed_at FROM plan_graph_versions
+     WHERE graph_id = ? AND version <= ?
+       AND version >= COALESCE((SELECT checkpoint FROM plan_graph_versions WHERE graph_id = ? AND version = ?), ?)
+     ORDER BY version`,
+    [graphId, version, graphId, version, version],
+  );
+  const last = rows[rows.length - 1];
+  if (!last || Number(last.version) !== version) return null;
+  const first = rows[0];
+  if (first.patch !== null) throw new Error(`plan graph '${graphId}' version ${version}: its chain does not start with a whole graph (version ${first.version})`);
+  const patches = rows.slice(1).map((r) => JSON.parse(r.patch ?? '[]') as JsonPatchOperation[]);
+  const graph = replayVersion(JSON.parse(first.graph) as PlanGraph, patches, { graph_id: graphId, graph_version: version });
+  const chain = { checkpoint: Number(first.version), patches: patches.length, ops: patches.reduce((n, p) => n + p.length, 0) };
+  return { graph, committed_at: Number(last.committed_at), stored: true, chain };
 }
 
 /** The version row with its change metadata (for sc://snapshots/<graph>/<tx>). */
@@ -81,23 +106,36 @@ export interface CommitMeta {
   summary: Record<string, unknown>;
 }
 
-/** Stores `graph` as the new committed version and appends a `graph.committed` event. */
+/**
+ * Stores `graph` as the new committed version — a patch on `base`, or a checkpoint when the
+ * chain is long enough (graphHistory.needsCheckpoint) — and appends a `graph.committed` event.
+ * A graph written before v15 has its history converted first, in this transaction.
+ */
 export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph: PlanGraph, meta: CommitMeta): Promise<void> {
   const id = graph.graph_id;
+  let chain = base.stored ? (base.chain ?? null) : null;
+  if (base.stored) {
+    const head = await tx.get<{ compacted: number | null }>('SELECT compacted FROM plan_graphs WHERE graph_id = ?', [id]);
+    if (head && head.compacted === null) chain = await compactHistory(tx, id);
+  }
+  const patch = chain === null ? null : storedPatch(base.graph, graph);
+  const whole = patch === null || needsCheckpoint(chain, patch.length, graph);
   await tx.run(
-    `INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (graph_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
+    `INSERT INTO plan_graphs (graph_id, version, created_at, updated_at, compacted) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (graph_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at, compacted = 1`,
     [id, graph.graph_version, meta.now, meta.now],
   );
-  await tx.run(`INSERT INTO plan_graph_versions (${versionColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await tx.run(`INSERT INTO plan_graph_versions (${versionColumns}, graph, patch, checkpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     id,
     graph.graph_version,
-    JSON.stringify(graph),
     meta.now,
     base.graph.graph_version,
     meta.txId,
     meta.owner,
     meta.note,
+    whole ? JSON.stringify(graph) : '',
+    whole ? null : JSON.stringify(patch),
+    whole || chain === null ? graph.graph_version : chain.checkpoint,
   ]);
   const workflowId = workflowOfId(id);
   await appendCoordinationEvent(tx, {
@@ -108,6 +146,34 @@ export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph
     payload: { tool: meta.tool, graph_id: id, base_version: base.graph.graph_version, version: graph.graph_version, tx_id: meta.txId, owner: meta.owner, note: meta.note, ...meta.summary },
     correlation: { ...meta.correlation, graph_id: id, run_id: meta.correlation.run_id ?? (workflowId !== null ? id : null) },
   });
+}
+
+/**
+ * Converts a graph's versions written before v15 (each a whole graph, no checkpoint) into
+ * checkpoints and patches, oldest first, as graphHistory decides for new versions; returns the
+ * chain of the newest version. Every version reads back exactly as before.
+ */
+export async function compactHistory(tx: AsyncSqlWriter, graphId: string): Promise<VersionChain | null> {
+  const versions = await tx.all<{ version: number }>('SELECT version FROM plan_graph_versions WHERE graph_id = ? AND checkpoint IS NULL ORDER BY version', [graphId]);
+  let previous: PlanGraph | null = null;
+  let chain: VersionChain | null = null;
+  for (const { version: raw } of versions) {
+    const version = Number(raw);
+    const row = await tx.get<{ graph: string }>('SELECT graph FROM plan_graph_versions WHERE graph_id = ? AND version = ?', [graphId, version]);
+    const graph = JSON.parse(row?.graph ?? '') as PlanGraph;
+    const patch = previous !== null && previous.graph_version === version - 1 ? storedPatch(previous, graph) : null;
+    if (patch === null || needsCheckpoint(chain, patch.length, graph)) {
+      await tx.run('UPDATE plan_graph_versions SET checkpoint = ? WHERE graph_id = ? AND version = ?', [version, graphId, version]);
+      chain = { checkpoint: version, patches: 0, ops: 0 };
+    } else if (chain !== null) {
+      await tx.run("UPDATE plan_graph_versions SET graph = '', patch = ?, checkpoint = ? WHERE graph_id = ? AND version = ?", [JSON.stringify(patch), chain.checkpoint, graphId, version]);
+      chain = { checkpoint: chain.checkpoint, patches: chain.patches + 1, ops: chain.ops + patch.length };
+    }
+    previous = { ...graph, graph_version: version };
+  }
+  await tx.run('UPDATE plan_graphs SET compacted = 1 WHERE graph_id = ?', [graphId]);
+  // Versions written after v15 (none before the first conversion) continue the newest chain.
+  return chain;
 }
 
 interface LockRow {

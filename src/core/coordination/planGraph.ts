@@ -105,7 +105,8 @@ export function cloneGraph(graph: PlanGraph): PlanGraph {
   };
 }
 
-function sameAttributes(a: GraphAttributes, b: GraphAttributes): boolean {
+/** True when two attribute records hold the same keys and values. */
+export function sameAttributes(a: GraphAttributes, b: GraphAttributes): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);

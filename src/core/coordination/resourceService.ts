@@ -7,7 +7,7 @@ import { coordinationError } from './coordinationErrors';
 import type { EventBusService } from './eventBusService';
 import type { CoordinationEvent, EventFilter } from './eventRecords';
 import type { GraphService } from './graphService';
-import { listGraphs, listVersions, parseVersion, readChange, readLatest, readVersion } from './graphStore';
+import { listGraphs, listVersions, readChange, readLatest, readVersion } from './graphStore';
 import { assertWatchable, parseScUri, scUri } from './scUris';
 import type { ResourceKind } from './scUris';
 import { renderSseStream, serialiseForSse } from './sse';
@@ -131,7 +131,8 @@ export class ResourceService {
           if (!row) return null;
           const base = Number(row.base_version ?? 0);
           const before = base > 0 ? await readVersion(db, target.graphId, base) : await readLatest(db, target.graphId).then((l) => (l && !l.stored ? l : null));
-          return { row, final: parseVersion(row), before };
+          const final = await readVersion(db, target.graphId, Number(row.version));
+          return final ? { row, final, before } : null;
         });
         if (!found) throw coordinationError('E-RES-NOT-FOUND', `no change '${target.txId}' of graph '${target.graphId}'`, { uri });
         const { row, final, before } = found;

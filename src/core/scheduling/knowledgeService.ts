@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readLatest } from '../coordination/graphStore';
 import { workflowKey } from '../ids';
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
@@ -231,9 +232,10 @@ async function pendingWorkflows(db: AsyncSqlReader): Promise<PendingWorkflow[]> 
 
 /** depends_on edges of the workflow's plan graph (graph id `wf-<id>`), as task ids. */
 async function planDependencies(db: AsyncSqlReader, workflowId: number): Promise<{ taskId: number; dependsOn: number }[]> {
-  const row = await db.get<{ graph: string }>('SELECT graph FROM plan_graph_versions WHERE graph_id = ? ORDER BY version DESC LIMIT 1', [workflowKey(workflowId)]);
-  if (!row) return [];
-  const graph = JSON.parse(row.graph) as { edges?: { from: string; to: string; label?: string | null }[] };
+  // Versions are stored as checkpoints and patches: readLatest rebuilds the committed graph.
+  const latest = await readLatest(db, workflowKey(workflowId));
+  if (!latest?.stored) return [];
+  const graph = latest.graph;
   const id = (ref: string) => {
     const m = /^(?:task[-_:]?)?(\d+)$/i.exec(ref.trim());
     return m ? Number(m[1]) : null;

@@ -49,6 +49,9 @@ export async function seedBoard(engine: LedgerEngine): Promise<BoardSeed> {
       await tx.insert("INSERT INTO execution_logs (task_id, agent, status, started_at, cost_usd) VALUES (?, 'coder', 'completed', ?, ?)", [build, at(2), cost]);
     }
     await tx.insert("INSERT INTO handoffs (task_id, from_agent, to_agent, summary, status, created_at) VALUES (?, 'coder', 'reviewer', 'Cart compiles; review it', 'pending', ?)", [build, at(2)]);
+    // The reviewer is an agent of a project, so the handoff waits for it, not for a person (the card stays in progress).
+    const project = await tx.insert("INSERT INTO projects (name, working_directory, created_at, updated_at) VALUES ('Checkout', '.', ?, ?)", [at(0), at(0)]);
+    await tx.run("INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, 'reviewer', ?)", [project, at(0)]);
     const graph = {
       graph_id: workflowGraphId(workflowId),
       nodes: [design, build, test, docs].map((id) => ({ id: `task-${id}` })),

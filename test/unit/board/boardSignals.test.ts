@@ -74,6 +74,44 @@ for (const engineCase of engineCases) {
     }
   });
 
+  test(`pending handoffs and "needs a person" on ${engineCase.name}: to nobody or to a person it waits for a person, to an agent it does not`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engine = await ledger.open();
+      await engine.write(async (tx) => {
+        await tx.run("INSERT INTO agents (name, file, client, definition, indexed_at) VALUES ('reviewer', '.agent-ledger/agents/reviewer.md', 'claude', '{}', ?)", [at(0)]);
+        const project = await tx.insert("INSERT INTO projects (name, working_directory, created_at, updated_at) VALUES ('web', '.', ?, ?)", [at(0), at(0)]);
+        await tx.run('INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, ?, ?)', [project, 'tester', at(0)]);
+      });
+      const toAgent = await addTask(engine, { title: 'To a defined agent', status: 'in_progress', n: 1 });
+      const toMember = await addTask(engine, { title: 'To a project agent', status: 'open', n: 2 });
+      const toNobody = await addTask(engine, { title: 'To nobody', status: 'in_progress', n: 3 });
+      const toPerson = await addTask(engine, { title: 'To a person', status: 'open', n: 4 });
+      const closed = await addTask(engine, { title: 'Done already', status: 'done', n: 5 });
+      const accepted = await addTask(engine, { title: 'Accepted', status: 'open', n: 6 });
+      await addHandoff(engine, toAgent, 'coder', 'reviewer');
+      await addHandoff(engine, toMember, 'coder', 'tester');
+      await addHandoff(engine, toNobody, 'coder', null);
+      await addHandoff(engine, toPerson, 'coder', 'alice');
+      await addHandoff(engine, closed, 'coder', null);
+      await addHandoff(engine, accepted, 'coder', null, 'accepted');
+
+      const { cards } = await new BoardQueries(engine).board();
+      const card = (id: number) => cards.find((c) => c.taskId === id)!;
+      assert.equal(card(toAgent).column, 'in_progress', 'an agent takes it up');
+      assert.equal(card(toMember).column, 'ready', 'an agent of a project takes it up');
+      assert.equal(card(toNobody).column, 'needs_person');
+      assert.match(card(toNobody).reason ?? '', /^handoff-\d+ from coder names no agent: choose who continues$/);
+      assert.equal(card(toPerson).column, 'needs_person');
+      assert.match(card(toPerson).reason ?? '', /^handoff-\d+ from coder waits for alice$/);
+      assert.equal(card(closed).column, 'done', 'a finished task stays where it is');
+      assert.equal(card(accepted).column, 'ready', 'an accepted handoff no longer waits');
+      assert.equal(card(toNobody).handoffs.length, 1, 'the card still shows the handoff');
+    } finally {
+      await ledger.dispose();
+    }
+  });
+
   test(`overlap warning on ${engineCase.name}: two running tasks whose scopes or marks may touch the same files warn on both cards`, { skip: engineCase.skip }, async () => {
     const ledger = await engineCase.ledger();
     try {

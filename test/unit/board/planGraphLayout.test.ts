@@ -20,12 +20,12 @@ test('layout input: a node per task in id order, each dependency inside the work
   ]);
 });
 
-test('dependencies from a stored plan graph: task node ids in every accepted shape, other nodes ignored, bad JSON is none', () => {
+test('dependencies from a stored plan graph: task node ids in every accepted shape, other nodes and malformed edges ignored', () => {
   assert.equal(nodeTaskId('task-12'), 12);
   assert.equal(nodeTaskId('12'), 12);
   assert.equal(nodeTaskId('review'), null);
-  assert.deepEqual(dependencyPairs(JSON.stringify({ edges: [{ from: 'task-1', to: '2' }, { from: 'x', to: 'task-2' }, { from: 'task-3', to: 'task-3' }] })), [[1, 2]]);
-  assert.deepEqual(dependencyPairs('{'), []);
+  assert.deepEqual(dependencyPairs({ edges: [{ from: 'task-1', to: '2' }, { from: 'x', to: 'task-2' }, { from: 'task-3', to: 'task-3' }, { from: 4, to: 'task-2' }] }), [[1, 2]]);
+  assert.deepEqual(dependencyPairs({}), []);
 });
 
 test('dagre places a diamond in three layers, every edge routed downwards, no overlap', () => {
