@@ -63,8 +63,8 @@ export function toolFields(schema: z.ZodObject): ToolField[] {
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => ({
     name,
     ...kindOf(field),
-    // As the tool's JSON Schema says it (z.unknown() accepts undefined yet is required there).
-    required: (field as unknown as { _zod: { optin?: string } })._zod.optin !== 'optional',
+    // As the tool's JSON Schema says it: optional and defaulted fields are not required; z.unknown() is, though it accepts undefined.
+    required: (field as unknown as { _zod: { optin?: string } })._zod.optin === undefined,
     description: field.description ?? bare(field).description ?? '',
   }));
 }

@@ -1,6 +1,7 @@
 import type { BbDeleteOutput, BbGetOutput, BbQueryOutput, BbSetOutput, BbWatchOutput, BlackboardEntryOutput } from '../../core/coordination/blackboardContracts';
 import type { EventsSubscribeOutput } from '../../core/coordination/eventContracts';
 import type { GraphLockOutput, GraphPatchOutput, GraphUnlockOutput } from '../../core/coordination/graphToolContracts';
+import type { GraphBatchMutateOutput, GraphMutateOutput } from '../../core/coordination/graphContracts';
 import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resourceContracts';
 import { style } from '../output';
 import { visible } from '../terminalText';
@@ -18,6 +19,23 @@ function graphSide(text: string): unknown {
     return text;
   }
 }
+
+type Graph = GraphMutateOutput['graph'];
+const attributes = (a: Record<string, unknown>): string => {
+  const pairs = Object.entries(a).map(([k, v]) => `${visible(k)}: ${inline(v, 40)}`);
+  return pairs.length ? style.dim(` (${pairs.join(', ')})`) : '';
+};
+
+/** A graph on a few lines: its version, nodes and edges. */
+function graphLines(g: Graph): string[] {
+  return [
+    `${style.bold(visible(g.graph_id))} v${g.graph_version}: ${g.nodes.length} node(s), ${g.edges.length} edge(s)`,
+    ...g.nodes.map((n) => `  ${visible(n.id)}${n.label ? ` “${visible(n.label)}”` : ''}${attributes(n.attributes)}`),
+    ...g.edges.map((e) => `  ${visible(e.from)} → ${visible(e.to)}${e.label ? ` ${style.dim(visible(e.label))}` : ''}${attributes(e.attributes)}`),
+  ];
+}
+
+const appliedLines = (applied: GraphMutateOutput['applied']): string[] => applied.map((a) => `${a.changed ? style.green('✓') : style.dim('·')} ${visible(a.description)}`);
 
 const entryLine = (e: BlackboardEntryOutput): string =>
   `${style.bold(visible(e.key))} = ${inline(e.value)}  ${style.dim(`v${e.version}${e.tags.length ? ` [${e.tags.map(visible).join(', ')}]` : ''}${e.expires_at ? ` expires ${when(e.expires_at)}` : ''}`)}`;
@@ -54,8 +72,20 @@ export const graphGroup: ToolGroup = {
   name: 'graph',
   description: "Plan graphs: a workflow's tasks and depends_on edges (graph wf-<id>), versioned, with diff, patch and locks",
   commands: [
-    { name: 'mutate', tool: 'graph_mutate', args: ['graph', 'operations'], summary: 'Apply operations to a graph given inline and print the result (nothing is stored)' },
-    { name: 'batch-mutate', tool: 'graph_batch_mutate', args: ['graph_id', 'operations'], summary: 'Apply operations to a stored graph in one transaction' },
+    {
+      name: 'mutate',
+      tool: 'graph_mutate',
+      args: ['graph', 'operations'],
+      summary: 'Apply operations to a graph given inline and print the result (nothing is stored)',
+      format: (r: GraphMutateOutput) => [...appliedLines(r.applied), ...graphLines(r.graph)],
+    },
+    {
+      name: 'batch-mutate',
+      tool: 'graph_batch_mutate',
+      args: ['graph_id', 'operations'],
+      summary: 'Apply operations to a stored graph in one transaction',
+      format: (r: GraphBatchMutateOutput) => [`${visible(r.graph_id)} v${r.base_version} → v${r.committed_version}${r.changed ? '' : style.dim(' (unchanged)')}`, ...appliedLines(r.applied), ...graphLines(r.graph)],
+    },
     {
       name: 'diff',
       tool: 'graph_diff',
@@ -68,7 +98,11 @@ export const graphGroup: ToolGroup = {
       tool: 'graph_patch',
       args: ['graph_id', 'patch'],
       summary: 'Apply an RFC 6902 patch to a stored graph, invariants checked',
-      format: (r: GraphPatchOutput) => [`${visible(r.graph_id)} v${r.base_version} → v${r.committed_version}${r.changed ? '' : style.dim(' (unchanged)')}, ${r.operations_applied} operation(s)`, ...resultLines({ invariants: r.invariants, graph: r.graph })],
+      format: (r: GraphPatchOutput) => [
+        `${visible(r.graph_id)} v${r.base_version} → v${r.committed_version}${r.changed ? '' : style.dim(' (unchanged)')}, ${r.operations_applied} operation(s)`,
+        ...(r.invariants && !r.invariants.ok ? resultLines({ violations: r.invariants.violations }) : []),
+        ...graphLines(r.graph),
+      ],
     },
     { name: 'lock', tool: 'graph_lock', args: ['graph_id'], summary: 'Take or refresh the lock that keeps other writers out', format: (r: GraphLockOutput) => [`${style.bold(visible(r.lock_id))} on ${visible(r.graph_id)} held by ${visible(r.holder)} until ${when(r.expires_at)}`] },
     { name: 'unlock', tool: 'graph_unlock', args: ['lock_id'], summary: 'Release a lock', format: (r: GraphUnlockOutput) => [`${style.green('released')} ${visible(r.lock_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`] },
