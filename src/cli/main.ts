@@ -3,7 +3,7 @@ import { buildProgram } from './program';
 import { reportError } from './output';
 
 async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -11,6 +11,10 @@ import { registerPipelineCommands } from './commands/pipelineCommands';
 import { registerDbCommands } from './commands/dbCommands';
 import { registerRunnerCommands } from './commands/runnerCommands';
 import { registerProjectCommands } from './commands/projectCommands';
+import { registerToolGroups } from './toolGroups';
+import { blackboardGroup, eventsGroup, graphGroup, resourcesGroup } from './commands/coordinationCommands';
+import { contractNetGroup, knowledgeGroup, stigmergyGroup } from './commands/schedulingCommands';
+import { childGroup } from './commands/childCommands';
 
 const worktreesFlag = '--worktrees-dir <dir>';
 const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
@@ -20,8 +24,11 @@ function dbOption(): Option {
   return new Option('--db <file|url>', 'ledger database: a file (default: <workspace>/.agent-ledger/ledger.db) or a postgres:// URL (password from AGENT_LEDGER_DB_PASSWORD or PGPASSWORD)').env('AGENT_LEDGER_DB');
 }
 
-/** The `agent-ledger` command tree. Every command takes --workspace, --db and --json. */
-export function buildProgram(): Command {
+/**
+ * The `agent-ledger` command tree. Every command takes --workspace, --db and --json. Given the
+ * command line, the tool groups other than the one it names are listed without subcommands.
+ */
+export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command('agent-ledger')
     .description('Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.')
     .version(version, '-v, --version')
@@ -43,6 +50,8 @@ export function buildProgram(): Command {
   registerProjectCommands(program);
   registerDbCommands(program);
   registerRunnerCommands(program);
+  // The orchestrator family's tools, one group per concept, options read from each tool's schema.
+  registerToolGroups(program, [blackboardGroup, graphGroup, resourcesGroup, eventsGroup, stigmergyGroup, contractNetGroup, knowledgeGroup, childGroup], argv);
   // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();

@@ -22,6 +22,10 @@ export interface ToolCommand<R> {
   args: Record<string, unknown>;
   /** Text output (it may read more from `services` to render); `--json` prints the result exactly as the MCP tool returns it. */
   format(result: R, services: Services): string[] | Promise<string[]>;
+  /** false: open the ledger for writing although the tool is read-only (its reads may repair the store). */
+  readonly?: boolean;
+  /** Runs after the result is printed, while the ledger is still open. */
+  then?(result: R, services: Services, json: boolean): Promise<void>;
 }
 
 /**
@@ -33,10 +37,11 @@ export interface ToolCommand<R> {
 export function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
   const json = cmd.optsWithGlobals<CommonOptions>().json === true;
   const tool = toolNamed(c.tool);
-  return withServices(cmd, { readonly: tool.annotations.readOnlyHint === true }, async (services) => {
+  return withServices(cmd, { readonly: c.readonly ?? tool.annotations.readOnlyHint === true }, async (services) => {
     const result = (await callTool(services, tool, c.args)) as R;
     if (json) printJson(result);
     else printLines(await c.format(result, services));
+    await c.then?.(result, services, json);
   });
 }
 

@@ -29,6 +29,46 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   pipeline_next_action: { argv: ['pipeline', 'next', 'w', '--tokens', '-5'], args: { workspace: 'w', previous_action_complete: false, previous_tokens: -5 } },
   pipeline_report_result: { argv: ['pipeline', 'report', 'w', '--phase', ''], args: { workspace: 'w', phase: '' } },
   get_project: { argv: ['project', 'show', ''], args: { project_id: '' } },
+  // The orchestrator family (src/cli/commands/coordinationCommands.ts, schedulingCommands.ts, childCommands.ts).
+  bb_set: { argv: ['bb', 'set', 'k', '1', '--ttl-ms', '0'], args: { key: 'k', value: 1, ttl_ms: 0 } },
+  bb_batch_set: { argv: ['bb', 'batch-set', '[]'], args: { entries: [] } },
+  bb_get: { argv: ['bb', 'get', ''], args: { key: '' } },
+  bb_query: { argv: ['bb', 'query', '--limit', '0'], args: { limit: 0 } },
+  bb_delete: { argv: ['bb', 'delete', ''], args: { key: '' } },
+  bb_watch: { argv: ['bb', 'watch', '--wait-ms', '60000'], args: { wait_ms: 60000 } },
+  graph_mutate: { argv: ['graph', 'mutate', '{}', '[]'], args: { graph: {}, operations: [] } },
+  graph_batch_mutate: { argv: ['graph', 'batch-mutate', 'wf-1', 'not json'], args: { graph_id: 'wf-1', operations: 'not json' } },
+  graph_diff: { argv: ['graph', 'diff', 'wf-1', 'latest', 'v-1'], args: { graph_id: 'wf-1', from: { latest: true }, to: 'v-1' } },
+  graph_patch: { argv: ['graph', 'patch', 'wf-1', '[{"op":"bogus","path":"/x"}]'], args: { graph_id: 'wf-1', patch: [{ op: 'bogus', path: '/x' }] } },
+  graph_lock: { argv: ['graph', 'lock', 'wf-1'], args: { graph_id: 'wf-1' } },
+  graph_unlock: { argv: ['graph', 'unlock', ''], args: { lock_id: '' } },
+  resources_list: { argv: ['resources', 'list', '--limit', 'abc'], args: { limit: 'abc' } },
+  resources_read: { argv: ['resources', 'read', ''], args: { uri: '' } },
+  resources_watch: { argv: ['resources', 'watch', 'sc://runs/wf-1/events', '--format', 'xml'], args: { uri: 'sc://runs/wf-1/events', format: 'xml' } },
+  events_subscribe: { argv: ['events', 'subscribe', '--levels', 'loud'], args: { levels: ['loud'] } },
+  child_create: { argv: ['child', 'create', 'ls -la'], args: { command: 'ls -la', args: [] } },
+  child_spawn_codex: { argv: ['child', 'spawn-codex', 'bad id!', 'hi'], args: { child_id: 'bad id!', prompt: 'hi' } },
+  child_batch_create: { argv: ['child', 'batch-create', '[]'], args: { entries: [] } },
+  child_attach: { argv: ['child', 'attach', 'bad id!'], args: { child_id: 'bad id!' } },
+  child_set_role: { argv: ['child', 'set-role', 'c1', ''], args: { child_id: 'c1', role: '' } },
+  child_set_limits: { argv: ['child', 'set-limits', 'c1', '{"wallclock_ms":5}'], args: { child_id: 'c1', limits: { wallclock_ms: 5 } } },
+  child_status: { argv: ['child', 'status', 'bad id!'], args: { child_id: 'bad id!' } },
+  child_list: { argv: ['child', 'list', '--state', 'sleeping'], args: { state: 'sleeping' } },
+  child_send: { argv: ['child', 'send', 'bad id!', 'x'], args: { child_id: 'bad id!', payload: 'x' } },
+  child_kill: { argv: ['child', 'kill', 'c1', '--grace-ms', '-1'], args: { child_id: 'c1', grace_ms: -1 } },
+  child_logs: { argv: ['child', 'logs', 'c1', '--limit', '0'], args: { child_id: 'c1', limit: 0 } },
+  stig_mark: { argv: ['stig', 'mark', 'src/a.ts', 'write', 'abc'], args: { node_id: 'src/a.ts', type: 'write', intensity: 'abc' } },
+  stig_batch: { argv: ['stig', 'batch', '{}'], args: { entries: {} } },
+  stig_decay: { argv: ['stig', 'decay', '0'], args: { half_life_ms: 0 } },
+  stig_snapshot: { argv: ['stig', 'snapshot', '--limit', '0'], args: { limit: 0 } },
+  cnp_announce: { argv: ['cnp', 'announce', ''], args: { task_id: '' } },
+  cnp_bid: { argv: ['cnp', 'bid', 'call-1', 'coder', 'abc'], args: { call_id: 'call-1', agent_id: 'coder', cost: 'abc' } },
+  cnp_award: { argv: ['cnp', 'award', ''], args: { call_id: '' } },
+  cnp_refresh_bounds: { argv: ['cnp', 'refresh-bounds', ''], args: { call_id: '' } },
+  kg_insert: { argv: ['kg', 'insert', '[]'], args: { triples: [] } },
+  kg_query: { argv: ['kg', 'query', '--order', 'sideways'], args: { order: 'sideways' } },
+  kg_export: { argv: ['kg', 'export', '--format', 'csv'], args: { format: 'csv' } },
+  kg_suggest_plan: { argv: ['kg', 'suggest-plan', ''], args: { goal: '' } },
 };
 
 /** Tools with no CLI command, and why. */
@@ -41,12 +81,6 @@ const noCliCommand: Record<string, string> = {
   log_issue: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   log_milestone: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   complete_task: 'an agent’s record of its own work; the CLI shows the outcome in task get',
-  bb_set: 'the blackboard is shared state between agents; no CLI command yet',
-  bb_batch_set: 'the blackboard is shared state between agents; no CLI command yet',
-  bb_get: 'the blackboard is shared state between agents; no CLI command yet',
-  bb_query: 'the blackboard is shared state between agents; no CLI command yet',
-  bb_delete: 'the blackboard is shared state between agents; no CLI command yet',
-  bb_watch: 'a bounded wait for an agent; no CLI command yet',
   health_check: '`agent-ledger --version` and `db check` answer a person; this answers the runner’s poll',
   list_active_projects_with_agents: 'the runner’s poll, answered for a program; the runner calls it in-process; a person reads `project list`',
   should_start: 'the runner’s poll, answered for a program; the runner calls it in-process',
@@ -70,40 +104,6 @@ const noCliCommand: Record<string, string> = {
   create_handoff: 'an agent hands work to another agent',
   accept_handoff: 'an agent accepts work handed to it',
   get_pending_handoffs: 'a bounded wait for an agent; no CLI command yet',
-  child_create: 'a child runtime lives as long as the server process that starts it; no CLI command',
-  child_spawn_codex: 'a child runtime lives as long as the server process that starts it; no CLI command',
-  child_batch_create: 'child runtimes live as long as the server process that starts them; no CLI command',
-  child_attach: 'adjusts a child runtime of an agent’s server; no CLI command yet',
-  child_set_role: 'adjusts a child runtime of an agent’s server; no CLI command yet',
-  child_set_limits: 'changes live limits, which only the server that started the child can apply; no CLI command',
-  child_status: 'child runtimes are an agent’s tool; no CLI command yet',
-  child_list: 'child runtimes are an agent’s tool; no CLI command yet',
-  child_send: 'writes to a child’s input, which only the server that started it holds; no CLI command',
-  child_kill: 'child runtimes are an agent’s tool; no CLI command yet',
-  child_logs: 'a bounded wait for an agent; no CLI command yet',
-  stig_mark: 'marks are left by agents (and by start_task) on the areas they change; no CLI command yet',
-  stig_batch: 'marks are left by agents on the areas they change; no CLI command yet',
-  stig_decay: 'fading the field is an agent’s or a scheduler’s call; no CLI command yet',
-  stig_snapshot: 'where agents are working, for agents and the editor; no CLI command yet',
-  cnp_announce: 'putting a task out for bids belongs to the runner and agents; no CLI command yet',
-  cnp_bid: 'bids are made by agents; no CLI command yet',
-  cnp_award: 'awards come from the runner, agents or a person in the editor; no CLI command yet',
-  cnp_refresh_bounds: 'bounds of an open call are an agent’s or the scheduler’s; no CLI command yet',
-  cnp_watcher_telemetry: 'watcher counters for agents and dashboards; no CLI command yet',
-  kg_insert: 'facts are added by agents (and fed from finished workflows); no CLI command yet',
-  kg_query: 'the knowledge graph is read by agents; no CLI command yet',
-  kg_export: 'the knowledge graph is read by agents; no CLI command yet',
-  kg_suggest_plan: 'plan suggestions go to the agent planning a workflow; no CLI command yet',
-  graph_mutate: 'transforms a graph given inline, for agents composing a plan; no CLI command yet',
-  graph_batch_mutate: 'plan graphs are shared state between agents; no CLI command yet',
-  graph_diff: 'plan graphs are shared state between agents; no CLI command yet',
-  graph_patch: 'plan graphs are shared state between agents; no CLI command yet',
-  graph_lock: 'a lock held by an agent while it edits a plan graph; no CLI command yet',
-  graph_unlock: 'a lock held by an agent while it edits a plan graph; no CLI command yet',
-  resources_list: 'the sc:// registry is read by agents; no CLI command yet',
-  resources_read: 'the sc:// registry is read by agents; no CLI command yet',
-  resources_watch: 'a bounded wait for an agent; no CLI command yet',
-  events_subscribe: 'a bounded wait for an agent; no CLI command yet',
   pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
 };
 
@@ -111,6 +111,7 @@ const noCliCommand: Record<string, string> = {
 const noArgumentsToRefuse: Record<string, string> = {
   agent_list: '`agent list` takes no arguments',
   list_projects: '`project list` takes no arguments',
+  cnp_watcher_telemetry: '`cnp telemetry` takes no arguments',
 };
 
 /** `pipeline init` validates the request text itself (its schema, arguments: string, has no bad input the command line can spell). */
@@ -132,11 +133,14 @@ const contractMessage = (name: string, args: Record<string, unknown>): string =>
 describe('the CLI and the MCP server refuse the same bad input with the same message, for every tool', () => {
   let repo: string;
   let server: LedgerClient;
-  let before0: { tasks: number; workflows: number };
+  let before0: ReturnType<typeof counts>;
 
-  const counts = (): { tasks: number; workflows: number } => ({
+  const counts = () => ({
     tasks: cliJson<{ total: number }>(['task', 'list', '--workspace', repo]).total,
     workflows: cliJson<{ total: number }>(['workflow', 'list', '--workspace', repo]).total,
+    // The last event of the log: any write (a blackboard entry, a graph version, a child, a mark) appends one.
+    lastEvent: cliJson<{ next_seq: number }>(['events', 'subscribe', '--wait-ms', '0', '--limit', '500', '--workspace', repo]).next_seq,
+    children: cliJson<{ children: unknown[] }>(['child', 'list', '--workspace', repo]).children.length,
   });
 
   before(async () => {
@@ -195,7 +199,7 @@ describe('the CLI and the MCP server refuse the same bad input with the same mes
     });
   }
 
-  test('nothing was written by any refusal: task and workflow counts unchanged', () => {
+  test('nothing was written by any refusal: tasks, workflows, children and the events log unchanged', () => {
     assert.deepEqual(counts(), before0);
   });
 });
