@@ -41,6 +41,7 @@ import { logReader } from './processes/logReader';
 import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
+import { knowledgeSources } from './core/scheduling/knowledgeSources';
 import { GraphService } from './core/coordination/graphService';
 import { EventBusService } from './core/coordination/eventBusService';
 import { ResourceService } from './core/coordination/resourceService';
@@ -252,7 +253,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
   const eventBus = new EventBusService(engine, epochMs);
-  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs);
+  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs, {}, knowledgeSources({ pipelines, memory }));
   return {
     paths,
     engine,

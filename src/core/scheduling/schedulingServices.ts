@@ -3,6 +3,7 @@ import { ContractNetService } from './contractNetService';
 import type { BidderDefinition } from './contractNetService';
 import { noteFieldChange } from './contractNetWatcherStore';
 import { KnowledgeService } from './knowledgeService';
+import type { KnowledgeSources } from './knowledgeFeeds';
 import { StigmergyService } from './stigmergyService';
 import type { StigmergyOptions } from './stigmergyService';
 import { errorMessage } from '../errors';
@@ -30,6 +31,8 @@ export function createSchedulingServices(
   definitions: () => readonly BidderDefinition[],
   clock: () => number = Date.now,
   options: StigmergyOptions = {},
+  /** Where the knowledge graph reads pipelines and the Memory Bank (knowledgeSources.ts); none: workflows only. */
+  knowledgeSources: KnowledgeSources = {},
 ): SchedulingServices {
   const stigmergy = new StigmergyService(engine, clock, options);
   stigmergy.onFieldChange(noteFieldChange);
@@ -37,7 +40,7 @@ export function createSchedulingServices(
   return {
     stigmergy,
     contractNet,
-    knowledge: new KnowledgeService(engine, clock),
+    knowledge: new KnowledgeService(engine, clock, knowledgeSources),
     // Best effort: the task's own change is already committed, and reads leave out the marks
     // of ended tasks anyway, so a failure here is reported and never fails the caller.
     async taskEnded(taskId) {
