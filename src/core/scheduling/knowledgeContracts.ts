@@ -170,7 +170,7 @@ export const kgSuggestPlanResult = z.strictObject({
         fragment_id: z.string().describe('The fragment this patch adds'),
         graph_id: z.string().nullable().describe('The graph it was computed for (null: any graph holding none of its nodes)'),
         base_version: z.number().int().nonnegative().nullable().describe('Version it was computed against; pass it to graph_patch so a graph changed meanwhile refuses it'),
-        node_ids: z.record(z.string(), z.string()).describe('Fragment task id → plan-graph node id (a ledger task of another workflow, "task-12", becomes "<goal>/task-12")'),
+        node_ids: z.record(z.string(), z.string()).describe('Fragment task id → plan-graph node id (a ledger task of another workflow, "task-12", becomes "<goal>:task-12")'),
         patch: z
           .array(
             z.strictObject({

@@ -5,7 +5,7 @@ import type { HierGraph, PlanGraphPatchOperation } from './planFragments';
 /**
  * A suggested fragment as a ready `graph_patch` call: pass `graph_id`, `patch` and
  * `base_version` as they are. A fragment task that names a ledger task of another workflow
- * (`task-12`) becomes the node `<goal>/task-12`: in a workflow's plan graph `task-<id>` means
+ * (`task-12`) becomes the node `<goal>:task-12` (a `:` no pipeline or playbook id has): in a workflow's plan graph `task-<id>` means
  * that workflow's own task, and a dependency on another workflow's task would never be met.
  * Computed against the graph named in the call (nodes and edges it already has are skipped,
  * never overwritten, and `base_version` refuses the patch if the graph moved meanwhile), or,
@@ -26,7 +26,7 @@ const ledgerTaskId = /^task-[1-9][0-9]{0,14}$/;
 
 /** The plan-graph node id of a fragment task. */
 export function planNodeId(fragmentNodeId: string, goal: string): string {
-  return ledgerTaskId.test(fragmentNodeId) ? `${goal}/${fragmentNodeId}` : fragmentNodeId;
+  return ledgerTaskId.test(fragmentNodeId) ? `${goal}:${fragmentNodeId}` : fragmentNodeId;
 }
 
 /** One ready patch per fragment, in fragment order. */

@@ -132,8 +132,8 @@ test('a ready patch applies with the graph tools\' own patch code: new nodes and
     [{ id: 'f', nodes: [{ id: 'task-3', kind: 'task', attributes: { kg_goal: 'ship' } }, { id: 'spec/phase-1', kind: 'task', attributes: { kg_goal: 'ship' } }], edges: [{ id: 'e', from: { nodeId: 'spec/phase-1' }, to: { nodeId: 'task-3' }, label: 'depends_on', attributes: { kg_dependency: true } }] }],
     null,
   )[0];
-  assert.deepEqual(foreign.node_ids, { 'task-3': 'ship/task-3', 'spec/phase-1': 'spec/phase-1' });
-  assert.deepEqual(foreign.patch.map((p) => p.path), ['/nodes/ship~1task-3', '/nodes/spec~1phase-1', '/edges/spec~1phase-1']);
+  assert.deepEqual(foreign.node_ids, { 'task-3': 'ship:task-3', 'spec/phase-1': 'spec/phase-1' });
+  assert.deepEqual(foreign.patch.map((p) => p.path), ['/nodes/ship:task-3', '/nodes/spec~1phase-1', '/edges/spec~1phase-1']);
   const empty = applyGraphPatch(normaliseGraph({ nodes: [], edges: [] }, { graph_id: 'g' }), foreign.patch);
-  assert.deepEqual(empty.edges.map((e) => `${e.from}->${e.to}`), ['spec/phase-1->ship/task-3']);
+  assert.deepEqual(empty.edges.map((e) => `${e.from}->${e.to}`), ['spec/phase-1->ship:task-3']);
 });
