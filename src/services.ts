@@ -41,6 +41,7 @@ import { logReader } from './processes/logReader';
 import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
+import { knowledgeSources } from './core/scheduling/knowledgeSources';
 import { GraphService } from './core/coordination/graphService';
 import { EventBusService } from './core/coordination/eventBusService';
 import { ResourceService } from './core/coordination/resourceService';
@@ -252,7 +253,23 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
   const eventBus = new EventBusService(engine, epochMs);
-  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs);
+  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs, {}, {
+    knowledge: knowledgeSources({ pipelines, memory }),
+    truth: truthOf,
+    changedMarksMs: changedMarksMs(),
+  });
+  // get_my_task's runs: the task's write scope and the files it changes become marks while it runs.
+  const runTracking = new RunTracking(engine, truthOf, clock);
+  const trackRuns = {
+    beginRun: async (taskId: number) => {
+      await runTracking.beginRun(taskId);
+      await scheduling.taskWorkStarted(taskId);
+    },
+    endRun: async (taskId: number) => {
+      scheduling.changedMarks?.unwatch(taskId);
+      await runTracking.endRun(taskId);
+    },
+  };
   return {
     paths,
     engine,
@@ -273,13 +290,22 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     agents,
     memory,
     sessions: new SessionService(engine, agents, getTruth, clock),
-    workers: new WorkerService({ db: engine, agents, memory, worktrees, clock, workspace: paths.workspace, worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined }),
+    workers: new WorkerService({
+      db: engine,
+      agents,
+      memory,
+      worktrees,
+      clock,
+      workspace: paths.workspace,
+      worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined,
+      onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
+    }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
-    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds(), tracking: new RunTracking(engine, truthOf, clock) }),
+    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds(), tracking: trackRuns }),
     executions,
     costs: new CostRollupService(engine),
     instances: new AgentInstanceService({ engine, supervisor: new ProcessSupervisor(), logs: logReader, workspace: paths.workspace, runsDir: path.join(paths.dataDir, 'runs') }),
@@ -294,12 +320,22 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     reviews: new TaskReviewService(engine, clock),
     dispose: () => {
       watching?.dispose();
+      scheduling.changedMarks?.dispose();
       pipelines.dispose();
       // Children get SIGTERM now (the server is going away); serve.ts records their ends first when it can.
       void children.dispose();
       return engine.close();
     },
   };
+}
+
+/** Milliseconds between two looks at a running task's files: `AGENT_LEDGER_CHANGED_MARKS_MS` (at least 50), else 5 s. */
+function changedMarksMs(): number | undefined {
+  const raw = process.env.AGENT_LEDGER_CHANGED_MARKS_MS?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 50) throw new LedgerError('ConfigError', `AGENT_LEDGER_CHANGED_MARKS_MS=${raw}: give a whole number of milliseconds, at least 50`);
+  return n;
 }
 
 /**

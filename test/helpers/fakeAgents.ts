@@ -15,7 +15,9 @@ export type FakeStep =
   | { crash: true | 'abort' }
   | { hang: true; ignoreTerm?: boolean }
   | { print: string | FakeRef; times?: number; stream?: 'stdout' | 'stderr' }
-  | { sleep: number };
+  | { sleep: number }
+  /** Writes a file, relative to the agent's working folder. */
+  | { write: string; content?: string };
 
 export interface FakeScript {
   steps: FakeStep[];

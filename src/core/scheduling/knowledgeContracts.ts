@@ -67,6 +67,12 @@ export const kgSuggestPlanInput = z.strictObject({
     })
     .optional()
     .describe('How to shape the suggestion'),
+  graph_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Plan graph the fragments are meant for (a workflow\'s is "wf-<id>"): each fragment\'s ready patch is computed against its latest version'),
 });
 
 const triple = z.strictObject({
@@ -158,6 +164,28 @@ export const kgSuggestPlanResult = z.strictObject({
   sources: z.array(z.strictObject({ source: z.string().describe('Source'), tasks: z.number().int().positive().describe('Suggested tasks from it') })).describe('Sources of the suggested tasks'),
   preferred_sources_applied: z.array(z.string()).describe('Preferred sources that gave a fragment'),
   preferred_sources_ignored: z.array(z.string()).describe('Preferred sources with no task in the plan'),
+  patches: z
+    .array(
+      z.strictObject({
+        fragment_id: z.string().describe('The fragment this patch adds'),
+        graph_id: z.string().nullable().describe('The graph it was computed for (null: any graph holding none of its nodes)'),
+        base_version: z.number().int().nonnegative().nullable().describe('Version it was computed against; pass it to graph_patch so a graph changed meanwhile refuses it'),
+        node_ids: z.record(z.string(), z.string()).describe('Fragment task id → plan-graph node id (a ledger task of another workflow, "task-12", becomes "<goal>:task-12")'),
+        patch: z
+          .array(
+            z.strictObject({
+              op: z.literal('add').describe('Operation name'),
+              path: z.string().describe('/nodes/<id>, /edges/<from> or /edges/<from>/<to>'),
+              value: z.record(z.string(), z.unknown()).describe('The node or edge(s) to add'),
+            }),
+          )
+          .describe('RFC 6902 operations for graph_patch'),
+        skipped: z
+          .strictObject({ nodes: z.array(z.string()).describe('Nodes the graph already has'), edges: z.array(z.string()).describe('Edges (from->to) it already has') })
+          .describe('Left out: already in the graph'),
+      }),
+    )
+    .describe('One ready graph_patch per fragment, in fragment order'),
 });
 
 export type KgInsertInput = z.infer<typeof kgInsertInput>;

@@ -78,7 +78,7 @@ export function isWorkflowFinished(tasks: readonly TaskFacts[]): boolean {
   return tasks.length > 0 && tasks.every((t) => ['done', 'failed', 'cancelled'].includes(t.status)) && tasks.some((t) => t.status === 'done');
 }
 
-/** The fields of a pipeline's state.json the extractor reads. */
+/** The fields of a pipeline's state.json the extractor reads (a `PipelineState` has them). */
 export interface PipelineFacts {
   spec_name: string;
   title: string;
@@ -89,12 +89,33 @@ export interface PipelineFacts {
   phases: Readonly<Record<string, { status: string; metrics?: { duration_ms?: number } }>>;
   /** Phase labels from the flow template, when known. */
   phaseLabels?: Readonly<Record<string, string>>;
+  /** The task list (tasks.md) the implementation phase ran, when there is one. */
+  tasks?: readonly PipelineTaskFacts[];
+  /** The phase that ran the tasks (the flow's `implementation` phase), when known. */
+  implementationPhase?: string | null;
 }
+
+/** A task of a pipeline's task list (a `PipelineTask` of state.json has these fields). */
+export interface PipelineTaskFacts {
+  id: string;
+  title: string;
+  mode: string;
+  status: string;
+  files?: readonly string[];
+  /** The ledger task that recorded its run (`task-12`). */
+  ledger_task_id?: string | null;
+}
+
+/** How much a pipeline task's end says "this worked": passed its review 1, accepted by a person 0.8. */
+const pipelineTaskConfidence: Readonly<Record<string, number>> = { passed: 1, accepted: 0.8 };
 
 /**
  * A completed pipeline as a plan: its title's goal `includes` each completed phase
- * (`<spec_name>/<phase>`), each depending on the completed phase before it, with its label and
- * duration in seconds. Branch setup and skipped phases are left out.
+ * (`<spec_name>/<phase>`, each depending on the completed phase before it, with its label and
+ * duration in seconds) and each task of its task list that passed (`<spec_name>/task-<id>`,
+ * `part_of` the phase that ran it, depending on the phase before that one and, when sequential,
+ * on the previous task; the phase that ran them depends on each). A task names the ledger task
+ * that recorded its run (`ledger_task`). Branch setup and skipped phases are left out.
  */
 export function pipelineTriples(facts: PipelineFacts): KgTripleInput[] {
   if (facts.status !== 'completed') return [];
@@ -105,15 +126,37 @@ export function pipelineTriples(facts: PipelineFacts): KgTripleInput[] {
   const phases = Object.entries(facts.phases).filter(([id, p]) => id !== 'setup' && p.status === 'completed');
   if (phases.length === 0) return [];
   const out: KgTripleInput[] = [goalLabel(goal, facts.title, provenance)];
+  const fact = (subject: string, predicate: string, object: string) => out.push({ subject: `task:${subject}`, predicate, object, source, provenance });
+  const phaseId = (phase: string) => `${facts.spec_name}/${phase}`;
   let previous: string | null = null;
+  const before = new Map<string, string | null>();
   for (const [phase, record] of phases) {
-    const id = `${facts.spec_name}/${phase}`;
+    const id = phaseId(phase);
+    before.set(phase, previous);
     out.push({ subject: goal, predicate: 'includes', object: id, source, confidence: 1, provenance });
-    out.push({ subject: `task:${id}`, predicate: 'label', object: facts.phaseLabels?.[phase] ?? phase, source, provenance });
+    fact(id, 'label', facts.phaseLabels?.[phase] ?? phase);
     const ms = record.metrics?.duration_ms;
-    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) out.push({ subject: `task:${id}`, predicate: 'duration', object: String(Math.round(ms / 1000)), source, provenance });
-    if (previous) out.push({ subject: `task:${id}`, predicate: 'depends_on', object: previous, source, provenance });
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) fact(id, 'duration', String(Math.round(ms / 1000)));
+    if (previous) fact(id, 'depends_on', previous);
     previous = id;
+  }
+  const holder = facts.implementationPhase && before.has(facts.implementationPhase) ? facts.implementationPhase : null;
+  if (holder === null) return out;
+  let previousTask: string | null = null;
+  for (const task of facts.tasks ?? []) {
+    const confidence = pipelineTaskConfidence[task.status];
+    if (confidence === undefined) continue;
+    const id = `${facts.spec_name}/task-${task.id}`;
+    out.push({ subject: goal, predicate: 'includes', object: id, source, confidence, provenance });
+    if (task.title.trim()) fact(id, 'label', task.title.trim());
+    for (const area of [...new Set(task.files ?? [])].filter((a) => a.trim())) fact(id, 'area', area.trim());
+    if (task.ledger_task_id?.trim()) fact(id, 'ledger_task', task.ledger_task_id.trim());
+    fact(id, 'part_of', phaseId(holder));
+    const upstream = before.get(holder);
+    if (upstream) fact(id, 'depends_on', upstream);
+    if (task.mode === 'sequential' && previousTask) fact(id, 'depends_on', previousTask);
+    fact(phaseId(holder), 'depends_on', id);
+    if (task.mode === 'sequential') previousTask = id;
   }
   return out;
 }
@@ -126,23 +169,76 @@ export interface MemoryFacts {
   summary: string | null;
   status: string;
   file: string;
+  /** The Markdown body, where the tasks and goals an entry is about are named. */
+  content?: string;
+}
+
+/** What the ledger knows that a Memory Bank entry may name: its tasks and the goals of its plans. */
+export interface MemoryLinkTargets {
+  /** Does this ledger task exist? */
+  hasTask(id: number): boolean;
+  /** Goals (the subjects that `include` tasks) and their labels, e.g. `add-oauth-login` → `Add OAuth login`. */
+  goals: ReadonlyMap<string, string>;
+}
+
+/** `task-12`, `task 12`, `task #12`, `task_12` (any case) in a Memory Bank entry. */
+const taskMention = /\btask[\s_#-]{0,2}#?([1-9][0-9]{0,14})\b/gi;
+
+/** Ledger task ids an entry's title, summary and body name, in order. */
+export function mentionedTaskIds(entry: Pick<MemoryFacts, 'title' | 'summary' | 'content'>): number[] {
+  const text = [entry.title, entry.summary ?? '', entry.content ?? ''].join('\n');
+  return [...new Set([...text.matchAll(taskMention)].map((m) => Number(m[1])))].sort((a, b) => a - b);
 }
 
 /**
  * Active Memory Bank entries as facts agents can query: `memory:<category>/<id>` has a
- * `label`, a `category` and a `summary`. Drafts and archived entries are left out.
+ * `label`, a `category` and a `summary`; it `mentions` each ledger task it names (`task-12`,
+ * the id plans include) and is `about` each goal whose label or key it names (so
+ * `kg_query {predicate: "about", object: "add-oauth-login"}` lists the decisions and patterns
+ * recorded for a plan). Drafts and archived entries are left out.
  */
-export function memoryTriples(entries: readonly MemoryFacts[]): KgTripleInput[] {
+export function memoryTriples(entries: readonly MemoryFacts[], targets?: MemoryLinkTargets): KgTripleInput[] {
   const out: KgTripleInput[] = [];
   for (const e of [...entries].filter((x) => x.status === 'active').sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
-    const subject = `memory:${e.category}/${e.id}`;
-    const provenance: Provenance[] = [{ sourceId: e.file, type: 'file' }];
-    const fact = (predicate: string, object: string) => out.push({ subject, predicate, object, source: 'memory', provenance });
-    fact('label', e.title.trim() || e.id);
-    fact('category', e.category);
-    if (e.summary?.trim()) fact('summary', e.summary.trim());
+    out.push(...memoryEntryTriples(e, targets));
   }
   return out;
+}
+
+/** The triples of one entry (none when it is not active). */
+export function memoryEntryTriples(e: MemoryFacts, targets?: MemoryLinkTargets): KgTripleInput[] {
+  if (e.status !== 'active') return [];
+  const out: KgTripleInput[] = [];
+  const subject = memorySubject(e);
+  const provenance: Provenance[] = [{ sourceId: e.file, type: 'file' }];
+  const fact = (predicate: string, object: string) => out.push({ subject, predicate, object, source: 'memory', provenance });
+  fact('label', e.title.trim() || e.id);
+  fact('category', e.category);
+  if (e.summary?.trim()) fact('summary', e.summary.trim());
+  if (!targets) return out;
+  for (const id of mentionedTaskIds(e)) if (targets.hasTask(id)) fact('mentions', taskId(id));
+  const text = ` ${plainWords([e.title, e.summary ?? '', e.content ?? ''].join('\n'))} `;
+  for (const [goal, label] of [...targets.goals].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    // The goal's key (`add-oauth-login`) or its label (`Add OAuth login`), as whole words; too short a name says nothing.
+    const named = [plainWords(goal), plainWords(label)].some((words) => words.length >= 4 && text.includes(` ${words} `));
+    if (named) fact('about', goal);
+  }
+  return out;
+}
+
+/** Lower-case letters and digits, every other run of characters one space (accents dropped). */
+function plainWords(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** The subject of a Memory Bank entry's facts. */
+export function memorySubject(e: Pick<MemoryFacts, 'category' | 'id'>): string {
+  return `memory:${e.category}/${e.id}`;
 }
 
 /**

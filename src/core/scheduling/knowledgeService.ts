@@ -1,22 +1,26 @@
-import { createHash } from 'node:crypto';
-import { readLatest } from '../coordination/graphStore';
-import { workflowKey } from '../ids';
-import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import type { AsyncSqlWriter, LedgerEngine } from '../ports';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
 import type { KgPattern, KgTriple, KgTripleInput, KnowledgeGraph } from './knowledgeGraph';
-import { isWorkflowFinished, workflowTriples } from './knowledgeExtractors';
-import type { TaskFacts } from './knowledgeExtractors';
+import { feedMemories, feedPipelines, feedWorkflows, memoryFeeds, memoryPending, pendingPipelines, pendingWorkflows } from './knowledgeFeeds';
+import type { FeedCounts, KnowledgeSources } from './knowledgeFeeds';
+import type { PipelineFacts } from './knowledgeExtractors';
 import { suggestPlan } from './planSuggestion';
 import type { PlanSuggestion, SuggestContext } from './planSuggestion';
 import type { KgExportResult, KgInsertResult, KgQueryResult } from './knowledgeContracts';
 import { errorMessage } from '../errors';
+import { readLatest } from '../coordination/graphStore';
+import { coordinationError } from '../coordination/coordinationErrors';
+import { fragmentPatches } from './planPatches';
+import type { FragmentPatch } from './planPatches';
 
 /**
  * The knowledge graph over the asynchronous store port (kg_triples, migration v11). Triples
- * agents insert sit beside the ones the ledger yields by itself: every finished workflow (all
- * its tasks done, failed or cancelled, one done) becomes a plan — its goal `includes` each task
- * that finished well, `task:task-N depends_on task-M` from its plan graph's edges — fed again
- * only when the workflow changed (kg_feeds keeps a fingerprint per workflow).
+ * agents insert sit beside the ones the ledger yields by itself (knowledgeFeeds.ts): every
+ * finished workflow and completed pipeline becomes a plan — its goal `includes` each task or
+ * phase that finished well, `task:<id> depends_on <id>` from its plan graph or phase order —
+ * and every active Memory Bank entry becomes facts linked to the tasks and goals it names. Each
+ * source is fed again only when it changed (kg_feeds keeps a fingerprint per source), lazily:
+ * before a kg_query, kg_export or kg_suggest_plan answers.
  */
 
 interface TripleRow {
@@ -57,6 +61,7 @@ export class KnowledgeService {
   constructor(
     private readonly engine: LedgerEngine,
     private readonly clock: () => number = Date.now,
+    private readonly sources: KnowledgeSources = {},
   ) {}
 
   /** kg_insert: every triple or none (one bad triple refuses the call: E-KG-BAD-TRIPLE). */
@@ -77,10 +82,15 @@ export class KnowledgeService {
     return exportTriples(await this.graph(), options);
   }
 
-  /** kg_suggest_plan: fragments of the plan recorded for the goal, with coverage and rationale. */
-  async suggestPlan(goal: string, context: SuggestContext = {}): Promise<PlanSuggestion> {
+  /**
+   * kg_suggest_plan: fragments of the plan recorded for the goal, with coverage and rationale,
+   * and each fragment as a ready graph_patch (against `graphId`'s latest version when given).
+   */
+  async suggestPlan(goal: string, context: SuggestContext = {}, graphId?: string): Promise<PlanSuggestion & { patches: FragmentPatch[] }> {
     await this.catchUp();
-    return suggestPlan(await this.graph(), goal, context);
+    const suggestion = suggestPlan(await this.graph(), goal, context);
+    const target = graphId === undefined ? null : ((await this.engine.read((db) => readLatest(db, graphId))) ?? graphNotFound(graphId));
+    return { ...suggestion, patches: fragmentPatches(suggestion.fragments, target?.graph ?? null) };
   }
 
   /** Every triple as a graph. */
@@ -90,31 +100,53 @@ export class KnowledgeService {
   }
 
   /**
-   * Feeds what finished since the last call before a read. Best effort: a ledger this process
-   * may not write (read-only) still answers from the triples already stored.
+   * Feeds what finished or changed since the last call, before a read. Best effort: a ledger
+   * this process may not write (read-only) still answers from the triples already stored.
    */
   private async catchUp(): Promise<void> {
-    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add finished workflows to the knowledge graph:', errorMessage(err)));
+    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add what the ledger knows to the knowledge graph:', errorMessage(err)));
   }
 
   /** Turns finished workflows that are new or changed since they were last fed into triples; how many were fed. */
   async feedFromLedger(): Promise<number> {
-    const pending = await this.engine.read((db) => pendingWorkflows(db));
-    if (pending.length === 0) return 0;
-    return this.engine.write(async (tx) => {
-      const now = this.clock();
-      const again = await pendingWorkflows(tx); // the same check in the transaction: another process may have fed them
-      for (const wf of again) {
-        const triples = workflowTriples({ workflow: { id: wf.id, name: wf.name }, tasks: wf.tasks, dependencies: await planDependencies(tx, wf.id) });
-        if (triples.length > 0) await insertIn(tx, triples, now);
-        await tx.run('INSERT INTO kg_feeds (source_key, fingerprint, fed_at) VALUES (?, ?, ?) ON CONFLICT (source_key) DO UPDATE SET fingerprint = excluded.fingerprint, fed_at = excluded.fed_at', [
-          workflowKey(wf.id),
-          wf.fingerprint,
-          now,
-        ]);
+    const counts = await this.feed();
+    return counts.workflows + counts.pipelines + counts.memories;
+  }
+
+  /**
+   * Feeds finished workflows, completed pipelines and the Memory Bank, in that order (entries
+   * link to the goals plans brought). Nothing pending: reads only, no write.
+   */
+  async feed(): Promise<FeedCounts> {
+    const insert = (tx: AsyncSqlWriter, triples: readonly KgTripleInput[], now: number) => insertIn(tx, triples, now);
+    const counts: FeedCounts = { workflows: 0, pipelines: 0, memories: 0 };
+    const [workflows, pipelines] = await this.engine.read(async (db) => [await pendingWorkflows(db), await pendingPipelines(db)] as const);
+    // The files of a pipeline are read outside the store's lock.
+    const facts = new Map<string, PipelineFacts>();
+    for (const p of pipelines) {
+      const found = await this.sources.pipeline?.(p.row.workspace).catch(() => null);
+      if (found) facts.set(p.key, found);
+    }
+    if (workflows.length + pipelines.length > 0) {
+      await this.engine.write(async (tx) => {
+        const now = this.clock();
+        counts.workflows = await feedWorkflows(tx, insert, now);
+        counts.pipelines = await feedPipelines(tx, insert, now, facts);
+      });
+    }
+    if (this.sources.memories) {
+      const entries = await this.sources.memories();
+      if (await this.engine.read(async (db) => memoryPending(db, await memoryFeeds(db, entries)))) {
+        counts.memories = await this.engine.write(async (tx) => {
+          const now = this.clock();
+          // Computed again in the write: a plan fed meanwhile may add a goal an entry names.
+          const { fed, removed } = await feedMemories(tx, insert, now, await memoryFeeds(tx, entries));
+          if (removed > 0) await appendKnowledgeEvent(tx, now, 'knowledge.removed', { removed });
+          return fed;
+        });
       }
-      return again.length;
-    });
+    }
+    return counts;
   }
 }
 
@@ -154,13 +186,7 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
   }
   const total = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM kg_triples');
   if (outcome.created + outcome.updated > 0) {
-    await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-      new Date(now).toISOString(),
-      'knowledge.inserted',
-      'knowledge',
-      'kg',
-      JSON.stringify({ created: outcome.created, updated: outcome.updated, unchanged: outcome.unchanged }),
-    ]);
+    await appendKnowledgeEvent(tx, now, 'knowledge.inserted', { created: outcome.created, updated: outcome.updated, unchanged: outcome.unchanged });
   }
   return {
     inserted: outcome.inserted.map((t) => stored.get(keyOf(t)) ?? t),
@@ -171,81 +197,10 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
   };
 }
 
-interface PendingWorkflow {
-  id: number;
-  name: string;
-  tasks: TaskFacts[];
-  fingerprint: string;
+async function appendKnowledgeEvent(tx: AsyncSqlWriter, now: number, kind: string, payload: Record<string, number>): Promise<void> {
+  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [new Date(now).toISOString(), kind, 'knowledge', 'kg', JSON.stringify(payload)]);
 }
 
-interface TaskRow {
-  id: number;
-  workflow_id: number;
-  parent_id: number | null;
-  title: string;
-  status: string;
-  result: string | null;
-  assignee: string | null;
-  areas: string;
-  duration_seconds: number | null;
-  updated_at: string;
-}
-
-/** Finished workflows whose tasks changed since they were last fed. */
-async function pendingWorkflows(db: AsyncSqlReader): Promise<PendingWorkflow[]> {
-  const workflows = await db.all<{ id: number; name: string }>("SELECT id, name FROM workflows WHERE kind = 'workflow' ORDER BY id");
-  if (workflows.length === 0) return [];
-  const rows = await db.all<TaskRow>(
-    'SELECT id, workflow_id, parent_id, title, status, result, assignee, areas, duration_seconds, updated_at FROM tasks WHERE workflow_id IS NOT NULL ORDER BY id',
-  );
-  const fed = new Map((await db.all<{ source_key: string; fingerprint: string }>('SELECT source_key, fingerprint FROM kg_feeds')).map((r) => [r.source_key, r.fingerprint]));
-  const byWorkflow = new Map<number, TaskRow[]>();
-  for (const r of rows) {
-    const list = byWorkflow.get(Number(r.workflow_id)) ?? [];
-    list.push(r);
-    byWorkflow.set(Number(r.workflow_id), list);
-  }
-  const out: PendingWorkflow[] = [];
-  for (const wf of workflows) {
-    const list = byWorkflow.get(Number(wf.id)) ?? [];
-    const tasks: TaskFacts[] = list.map((r) => ({
-      id: Number(r.id),
-      title: r.title,
-      status: r.status,
-      result: r.result,
-      parentId: r.parent_id === null ? null : Number(r.parent_id),
-      assignee: r.assignee,
-      areas: JSON.parse(r.areas) as string[],
-      durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
-    }));
-    if (!isWorkflowFinished(tasks)) continue;
-    const fingerprint = createHash('sha256')
-      .update(wf.name)
-      .update(JSON.stringify(list.map((r) => [r.id, r.status, r.result, r.updated_at])))
-      .digest('hex')
-      .slice(0, 32);
-    if (fed.get(workflowKey(Number(wf.id))) === fingerprint) continue;
-    out.push({ id: Number(wf.id), name: wf.name, tasks, fingerprint });
-  }
-  return out;
-}
-
-/** depends_on edges of the workflow's plan graph (graph id `wf-<id>`), as task ids. */
-async function planDependencies(db: AsyncSqlReader, workflowId: number): Promise<{ taskId: number; dependsOn: number }[]> {
-  // Versions are stored as checkpoints and patches: readLatest rebuilds the committed graph.
-  const latest = await readLatest(db, workflowKey(workflowId));
-  if (!latest?.stored) return [];
-  const graph = latest.graph;
-  const id = (ref: string) => {
-    const m = /^(?:task[-_:]?)?(\d+)$/i.exec(ref.trim());
-    return m ? Number(m[1]) : null;
-  };
-  const out: { taskId: number; dependsOn: number }[] = [];
-  for (const e of graph.edges ?? []) {
-    if (e.label && e.label !== 'depends_on') continue;
-    const from = id(e.from);
-    const to = id(e.to);
-    if (from !== null && to !== null) out.push({ taskId: to, dependsOn: from });
-  }
-  return out;
+function graphNotFound(graphId: string): never {
+  throw coordinationError('E-RES-NOT-FOUND', `graph '${graphId}' does not exist`, { graph_id: graphId });
 }

@@ -177,8 +177,24 @@ export interface PlanGraphAddition {
   skipped: { nodes: string[]; edges: string[] };
   /** The same additions as graph mutation operations (`add_node`, `add_edge`). */
   operations: ({ op: 'add_node'; node: PlanGraphNode } | { op: 'add_edge'; edge: PlanGraphEdge })[];
-  /** And as an RFC 6902 patch appending to the graph document's `nodes` and `edges`. */
-  patch: { op: 'add'; path: '/nodes/-' | '/edges/-'; value: PlanGraphNode | PlanGraphEdge }[];
+  /**
+   * And as the RFC 6902 patch `graph_patch` applies: paths address the graph's keyed view
+   * (`/nodes/<id>`, `/edges/<from>/<to>`, ids escaped as JSON pointer tokens); edges from a node
+   * with no edge yet come as one `/edges/<from>` object.
+   */
+  patch: PlanGraphPatchOperation[];
+}
+
+/** An `add` operation of a plan-graph patch. */
+export interface PlanGraphPatchOperation {
+  op: 'add';
+  path: string;
+  value: { label: string | null; attributes: Record<string, GraphAttribute> } | Record<string, { label: string | null; attributes: Record<string, GraphAttribute> }>;
+}
+
+/** A JSON pointer token (RFC 6901): `~` → `~0`, `/` → `~1`. */
+export function pointerToken(id: string): string {
+  return id.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -194,6 +210,7 @@ export function fragmentToPlanAddition(
   const rename = (id: string) => idMap[id] ?? id;
   const haveNodes = new Set(graph.nodes.map((n) => n.id));
   const haveEdges = new Set(graph.edges.map((e) => `${e.from}->${e.to}`));
+  const haveSources = new Set(graph.edges.map((e) => e.from));
   const out: PlanGraphAddition = { nodes: [], edges: [], skipped: { nodes: [], edges: [] }, operations: [], patch: [] };
   for (const n of fragment.nodes) {
     const id = rename(n.id);
@@ -205,7 +222,7 @@ export function fragmentToPlanAddition(
     const node: PlanGraphNode = { id, ...(n.label !== undefined ? { label: n.label } : {}), attributes: { ...n.attributes } };
     out.nodes.push(node);
     out.operations.push({ op: 'add_node', node });
-    out.patch.push({ op: 'add', path: '/nodes/-', value: node });
+    out.patch.push({ op: 'add', path: `/nodes/${pointerToken(id)}`, value: { label: node.label ?? null, attributes: node.attributes } });
   }
   for (const e of fragment.edges) {
     const from = rename(e.from.nodeId);
@@ -219,8 +236,14 @@ export function fragmentToPlanAddition(
     const edge: PlanGraphEdge = { from, to, label: 'depends_on', attributes: { ...e.attributes } };
     out.edges.push(edge);
     out.operations.push({ op: 'add_edge', edge });
-    out.patch.push({ op: 'add', path: '/edges/-', value: edge });
   }
+  const fresh = new Map<string, Record<string, { label: string | null; attributes: Record<string, GraphAttribute> }>>();
+  for (const edge of out.edges) {
+    const value = { label: edge.label, attributes: edge.attributes };
+    if (haveSources.has(edge.from)) out.patch.push({ op: 'add', path: `/edges/${pointerToken(edge.from)}/${pointerToken(edge.to)}`, value });
+    else fresh.set(edge.from, { ...(fresh.get(edge.from) ?? {}), [edge.to]: value });
+  }
+  for (const [from, targets] of fresh) out.patch.push({ op: 'add', path: `/edges/${pointerToken(from)}`, value: targets });
   return out;
 }
 

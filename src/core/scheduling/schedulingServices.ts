@@ -1,8 +1,12 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine, WorkspaceTruth } from '../ports';
+import type { Task } from '../tasks/taskModel';
+import { ChangedMarks } from './changedMarks';
+import { scopeConflicts } from './startGates';
 import { ContractNetService } from './contractNetService';
 import type { BidderDefinition } from './contractNetService';
 import { noteFieldChange } from './contractNetWatcherStore';
 import { KnowledgeService } from './knowledgeService';
+import type { KnowledgeSources } from './knowledgeFeeds';
 import { StigmergyService } from './stigmergyService';
 import type { StigmergyOptions } from './stigmergyService';
 import { errorMessage } from '../errors';
@@ -23,6 +27,24 @@ export interface SchedulingServices {
   taskEnded(taskId: number): Promise<void>;
   /** Call when a task starts: its areas (or write scopes) are marked as being changed. */
   taskStarted(taskId: number, areas: readonly string[]): Promise<void>;
+  /**
+   * Call when a worker or an agent starts working on a task in this process (worker_command, the
+   * runner's launches, get_my_task): its write scope (its own, else the agent's) is marked, and
+   * the files it changes are marked as it goes, until it ends. Never throws.
+   */
+  taskWorkStarted(taskId: number, agentScope?: readonly string[]): Promise<void>;
+  /** The `changed:task-N` marks of running tasks (absent without a way to see their files). */
+  changedMarks?: ChangedMarks;
+}
+
+/** What the scheduling services read outside the store. */
+export interface SchedulingSources {
+  /** Where the knowledge graph reads pipelines and the Memory Bank (knowledgeSources.ts); none: workflows only. */
+  knowledge?: KnowledgeSources;
+  /** The truth a task's files are measured in (its worktree, else the workspace): enables `changed:task-N` marks. */
+  truth?: (task: Task) => Promise<WorkspaceTruth>;
+  /** Between two looks at a running task's files (default 5 s). */
+  changedMarksMs?: number;
 }
 
 export function createSchedulingServices(
@@ -30,22 +52,35 @@ export function createSchedulingServices(
   definitions: () => readonly BidderDefinition[],
   clock: () => number = Date.now,
   options: StigmergyOptions = {},
+  sources: SchedulingSources = {},
 ): SchedulingServices {
   const stigmergy = new StigmergyService(engine, clock, options);
   stigmergy.onFieldChange(noteFieldChange);
   const contractNet = new ContractNetService(engine, stigmergy, definitions, clock);
+  const changedMarks = sources.truth ? new ChangedMarks(engine, stigmergy, sources.truth, { intervalMs: sources.changedMarksMs }) : undefined;
   return {
     stigmergy,
     contractNet,
-    knowledge: new KnowledgeService(engine, clock),
+    knowledge: new KnowledgeService(engine, clock, sources.knowledge),
+    changedMarks,
     // Best effort: the task's own change is already committed, and reads leave out the marks
     // of ended tasks anyway, so a failure here is reported and never fails the caller.
     async taskEnded(taskId) {
+      changedMarks?.unwatch(taskId);
       await stigmergy.clearTask(taskId).catch(report('clear the marks of', taskId));
       await contractNet.taskEnded(taskId).catch(report('complete the calls of', taskId));
     },
     async taskStarted(taskId, areas) {
       await stigmergy.markTask(taskId, areas, 'scope').catch(report('mark the areas of', taskId));
+    },
+    async taskWorkStarted(taskId, agentScope = []) {
+      try {
+        const { writeScope } = await engine.read((db) => scopeConflicts(db, taskId, agentScope));
+        await stigmergy.markTask(taskId, writeScope, 'scope');
+      } catch (err) {
+        report('mark the write scope of', taskId)(err);
+      }
+      changedMarks?.watch(taskId);
     },
   };
 }

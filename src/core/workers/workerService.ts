@@ -27,6 +27,8 @@ export interface WorkerDeps {
   workspace: string;
   /** The folder of this workspace's worktrees, when the user chose one outside `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** A session started on the task (scheduling's taskWorkStarted: its write scope and changed files become marks). Never throws. */
+  onStarted?: (taskId: number, agentScope: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -98,6 +100,7 @@ export class WorkerService {
       return took;
     });
     if (tookSnapshot && truth && snapshot) await pinSnapshot(truth, snapshot, taskKey(taskId));
+    await this.d.onStarted?.(taskId, agent.scope.write);
 
     return {
       command: shellCommand(prepared.cwd, argv),

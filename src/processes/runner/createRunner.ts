@@ -13,6 +13,7 @@ import type { Services } from '../../services';
 import { launchClient, readRunUsage } from '../clients/launchClient';
 import { ProcessSupervisor } from '../processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
+import { parseId } from '../../core/ids';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -64,12 +65,18 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     env,
     maxParallel: setup.maxParallel,
   });
+  // worker_command started watching the files of each launched task (changed:task-N marks); a
+  // run that ends without finishing its task stops the watch, the marks fade.
+  const runEnds = runner.onDidChange((e) => {
+    if (e.kind === 'ended' && e.instance.taskId !== null) services.scheduling.changedMarks?.unwatch(parseId('task', e.instance.taskId));
+  });
   return {
     runner,
     supervisor,
     logDir,
     dispose: async () => {
       await runner.stopAll();
+      runEnds.dispose();
       await supervisor.dispose();
     },
   };

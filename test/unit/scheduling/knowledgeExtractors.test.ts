@@ -4,7 +4,7 @@ import type { Task } from '../../../src/core/tasks/taskModel';
 import type { Workflow } from '../../../src/core/workflows/workflowModel';
 import type { MemoryEntry } from '../../../src/core/memory/memoryModel';
 import type { PipelineState } from '../../../src/core/pipelines/engine/pipelineState';
-import { isWorkflowFinished, memoryTriples, pipelineTriples, workflowTriples } from '../../../src/core/scheduling/knowledgeExtractors';
+import { isWorkflowFinished, memoryTriples, mentionedTaskIds, pipelineTriples, workflowTriples } from '../../../src/core/scheduling/knowledgeExtractors';
 import type { MemoryFacts, PipelineFacts, TaskFacts, WorkflowFacts } from '../../../src/core/scheduling/knowledgeExtractors';
 import { createKnowledgeGraph, insertTriples } from '../../../src/core/scheduling/knowledgeGraph';
 import { suggestPlan } from '../../../src/core/scheduling/planSuggestion';
@@ -95,6 +95,61 @@ test('a completed pipeline becomes a chain of its completed phases; others give 
     'task:20250101-oauth/implementation depends_on 20250101-oauth/design',
   ]);
   assert.deepEqual(pipelineTriples({ ...oauthPipeline, status: 'running' }), []);
+});
+
+test('a completed pipeline\'s task list: tasks that passed join the plan inside the phase that ran them', () => {
+  const withTasks: PipelineFacts = {
+    ...oauthPipeline,
+    implementationPhase: 'implementation',
+    tasks: [
+      { id: '1', title: 'Token store', mode: 'sequential', status: 'passed', files: ['src/auth/store.ts'], ledger_task_id: 'task-12' },
+      { id: '2', title: 'Provider', mode: 'sequential', status: 'accepted', files: [], ledger_task_id: null },
+      { id: '3', title: 'Docs', mode: 'parallel', status: 'passed' },
+      { id: '4', title: 'Dropped', mode: 'sequential', status: 'failed' },
+    ],
+  };
+  const lines = pipelineTriples(withTasks)
+    .slice(11)
+    .map((t) => `${t.subject} ${t.predicate} ${t.object}${t.confidence !== undefined ? ` @${t.confidence}` : ''}`);
+  assert.deepEqual(lines, [
+    'add-oauth-login includes 20250101-oauth/task-1 @1',
+    'task:20250101-oauth/task-1 label Token store',
+    'task:20250101-oauth/task-1 area src/auth/store.ts',
+    'task:20250101-oauth/task-1 ledger_task task-12',
+    'task:20250101-oauth/task-1 part_of 20250101-oauth/implementation',
+    'task:20250101-oauth/task-1 depends_on 20250101-oauth/design',
+    'task:20250101-oauth/implementation depends_on 20250101-oauth/task-1',
+    'add-oauth-login includes 20250101-oauth/task-2 @0.8',
+    'task:20250101-oauth/task-2 label Provider',
+    'task:20250101-oauth/task-2 part_of 20250101-oauth/implementation',
+    'task:20250101-oauth/task-2 depends_on 20250101-oauth/design',
+    'task:20250101-oauth/task-2 depends_on 20250101-oauth/task-1',
+    'task:20250101-oauth/implementation depends_on 20250101-oauth/task-2',
+    'add-oauth-login includes 20250101-oauth/task-3 @1',
+    'task:20250101-oauth/task-3 label Docs',
+    'task:20250101-oauth/task-3 part_of 20250101-oauth/implementation',
+    'task:20250101-oauth/task-3 depends_on 20250101-oauth/design',
+    'task:20250101-oauth/implementation depends_on 20250101-oauth/task-3',
+  ]);
+  assert.equal(pipelineTriples({ ...withTasks, implementationPhase: null }).length, 11, 'without the phase that ran them, tasks are left out');
+});
+
+test('Memory Bank entries mention the ledger tasks and are about the goals they name', () => {
+  assert.deepEqual(mentionedTaskIds({ title: 'See task-12', summary: 'and Task #3', content: 'also task_40, task 7, not subtask-9 nor task-0' }), [3, 7, 12, 40]);
+  const targets = { hasTask: (id: number) => id !== 40, goals: new Map([['add-oauth-login', 'Add OAuth login'], ['fix-flaky-ci', 'Fix flaky CI'], ['ci', 'CI']]) };
+  const entry: MemoryFacts = {
+    id: 'use-pkce',
+    category: 'decisions',
+    title: 'Use PKCE',
+    summary: 'Chosen while we worked to add OAuth login (task-2)',
+    status: 'active',
+    file: '.agent-ledger/memory/decisions/use-pkce.md',
+    content: 'Decided in task 40 (gone) and confirmed in fix-flaky-ci. CI is short.',
+  };
+  const links = memoryTriples([entry], targets)
+    .filter((t) => t.predicate === 'mentions' || t.predicate === 'about')
+    .map((t) => `${t.predicate} ${t.object}`);
+  assert.deepEqual(links, ['mentions task-2', 'about add-oauth-login', 'about fix-flaky-ci'], 'an unknown task and a label shorter than 4 characters link nothing');
 });
 
 test('active Memory Bank entries become queryable facts', () => {

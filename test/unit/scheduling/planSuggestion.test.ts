@@ -7,6 +7,10 @@ import type { KnowledgeGraph } from '../../../src/core/scheduling/knowledgeGraph
 import { kgInsertInput, kgSuggestPlanInput, kgSuggestPlanResult } from '../../../src/core/scheduling/knowledgeContracts';
 import { suggestPlan } from '../../../src/core/scheduling/planSuggestion';
 import { fragmentToPlanAddition } from '../../../src/core/scheduling/planFragments';
+import { fragmentPatches } from '../../../src/core/scheduling/planPatches';
+import { applyGraphPatch } from '../../../src/core/coordination/graphDiff';
+import { normaliseGraph } from '../../../src/core/coordination/planGraph';
+import { checkGraph } from '../../../src/core/coordination/graphInvariants';
 
 /** A playbook in the public implementation's kg_insert format, loaded as it is. */
 function releasePlaybook(): KnowledgeGraph {
@@ -25,7 +29,7 @@ test('the playbook fixture loads through the kg_insert contract as it is', () =>
 test('suggestPlan on the playbook: fragments, coverage, sources and rationale exactly', () => {
   const input = kgSuggestPlanInput.parse({ goal: 'release', context: { preferred_sources: ['Playbook', 'ops'], exclude_tasks: ['smoke_test'], max_fragments: 2 } });
   const s = suggestPlan(releasePlaybook(), input.goal, input.context);
-  kgSuggestPlanResult.parse(s);
+  kgSuggestPlanResult.parse({ ...s, patches: fragmentPatches(s.fragments, null) });
   assert.deepEqual(s.coverage, {
     total_tasks: 7,
     suggested_tasks: ['announce', 'build', 'changelog', 'freeze', 'legacy_audit', 'publish'],
@@ -101,9 +105,35 @@ test('a fragment becomes additions to a workflow’s plan graph: renamed, de-dup
   assert.deepEqual(add.edges.map((e) => `${e.from}->${e.to}`), ['freeze->build', 'build->smoke_test', 'smoke_test->publish', 'task-40->publish']);
   assert.ok(add.edges.every((e) => e.label === 'depends_on' && e.attributes.kg_dependency === true));
   assert.deepEqual(add.operations.map((o) => o.op), ['add_node', 'add_node', 'add_node', 'add_node', 'add_edge', 'add_edge', 'add_edge', 'add_edge']);
-  assert.deepEqual(add.patch.map((p) => p.path), ['/nodes/-', '/nodes/-', '/nodes/-', '/nodes/-', '/edges/-', '/edges/-', '/edges/-', '/edges/-']);
-  assert.deepEqual(add.patch[0].value, add.nodes[0]);
+  assert.deepEqual(add.patch.map((p) => p.path), ['/nodes/freeze', '/nodes/build', '/nodes/smoke_test', '/nodes/publish', '/edges/freeze', '/edges/build', '/edges/smoke_test', '/edges/task-40']);
+  assert.deepEqual(add.patch[0].value, { label: add.nodes[0].label, attributes: add.nodes[0].attributes });
+  assert.deepEqual(add.patch[7].value, { publish: { label: 'depends_on', attributes: { kg_dependency: true } } });
   assert.equal(add.nodes[0].label, 'Freeze the main branch');
   const twice = fragmentToPlanAddition(fragment, { nodes: [...add.nodes, { id: 'task-40' }], edges: add.edges }, { changelog: 'task-40' });
   assert.deepEqual([twice.nodes, twice.edges], [[], []], 'applying twice adds nothing');
+});
+
+test('a ready patch applies with the graph tools\' own patch code: new nodes and edges, nothing overwritten', () => {
+  const s = suggestPlan(releasePlaybook(), 'release', { preferred_sources: ['playbook'], max_fragments: 1 });
+  // The target already has `build` with an edge out of it, and its own task-40.
+  const target = normaliseGraph(
+    { nodes: [{ id: 'build', label: 'Our build', attributes: { status: 'done' } }, { id: 'task-40' }], edges: [{ from: 'build', to: 'task-40', label: 'depends_on' }] },
+    { graph_id: 'wf-9', graph_version: 3 },
+  );
+  const [ready] = fragmentPatches(s.fragments, target);
+  assert.deepEqual([ready.graph_id, ready.base_version, ready.skipped.nodes], ['wf-9', 3, ['build']]);
+  const patched = applyGraphPatch(target, ready.patch);
+  assert.deepEqual(checkGraph(patched), { ok: true });
+  assert.deepEqual(patched.nodes.map((n) => n.id), ['build', 'changelog', 'freeze', 'publish', 'smoke_test', 'task-40']);
+  assert.equal(patched.nodes[0].label, 'Our build', 'a node the graph has keeps its label and attributes');
+  assert.deepEqual(patched.edges.map((e) => `${e.from}->${e.to}`), ['build->smoke_test', 'build->task-40', 'changelog->publish', 'freeze->build', 'smoke_test->publish']);
+  // Ledger task ids of another workflow become goal-scoped nodes; ids with "/" are escaped in paths.
+  const foreign = fragmentPatches(
+    [{ id: 'f', nodes: [{ id: 'task-3', kind: 'task', attributes: { kg_goal: 'ship' } }, { id: 'spec/phase-1', kind: 'task', attributes: { kg_goal: 'ship' } }], edges: [{ id: 'e', from: { nodeId: 'spec/phase-1' }, to: { nodeId: 'task-3' }, label: 'depends_on', attributes: { kg_dependency: true } }] }],
+    null,
+  )[0];
+  assert.deepEqual(foreign.node_ids, { 'task-3': 'ship:task-3', 'spec/phase-1': 'spec/phase-1' });
+  assert.deepEqual(foreign.patch.map((p) => p.path), ['/nodes/ship:task-3', '/nodes/spec~1phase-1', '/edges/spec~1phase-1']);
+  const empty = applyGraphPatch(normaliseGraph({ nodes: [], edges: [] }, { graph_id: 'g' }), foreign.patch);
+  assert.deepEqual(empty.edges.map((e) => `${e.from}->${e.to}`), ['spec/phase-1->ship:task-3']);
 });

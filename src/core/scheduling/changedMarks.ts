@@ -1,0 +1,104 @@
+import type { Disposable } from '../emitter';
+import { errorMessage } from '../errors';
+import type { LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
+import type { Task } from '../tasks/taskModel';
+import { getTask } from '../tasks/taskRepo';
+import type { StigmergyService } from './stigmergyService';
+
+/**
+ * `changed:task-N` marks, written by the process that watches a running task (the runner for
+ * the agents it launched, the MCP server that answered worker_command or get_my_task): every
+ * `intervalMs`, the files the task changed since the previous look (its start snapshot the
+ * first time) are marked. A file changed again is marked again; one left alone fades with the
+ * field's half-life; every mark of the task goes when it ends (the task lifecycle's hook). A
+ * look is one Git snapshot of the task's worktree, in the background: the caller never waits
+ * for it, and two looks at one task never overlap.
+ */
+export interface ChangedMarksOptions {
+  /** Between two looks at a running task. Default 5 s (AGENT_LEDGER_CHANGED_MARKS_MS). */
+  intervalMs?: number;
+}
+
+/** Default time between two looks at a running task's files. */
+export const defaultChangedMarksMs = 5000;
+
+/** Every path a change touches (both sides of a rename). */
+function changedPaths(files: { added: string[]; modified: string[]; deleted: string[]; renamed: { from: string; to: string }[] }): string[] {
+  return [...files.added, ...files.modified, ...files.deleted, ...files.renamed.flatMap((r) => [r.from, r.to])];
+}
+
+export class ChangedMarks {
+  private readonly watched = new Map<number, { timer: NodeJS.Timeout; running: boolean }>();
+  /** The snapshot each task's next look compares with. */
+  private readonly last = new Map<number, Snapshot>();
+  private readonly intervalMs: number;
+
+  constructor(
+    private readonly engine: LedgerEngine,
+    private readonly stigmergy: Pick<StigmergyService, 'markTask'>,
+    /** The truth a task is measured in: its worktree when it has one, else the workspace. */
+    private readonly truth: (task: Task) => Promise<WorkspaceTruth>,
+    options: ChangedMarksOptions = {},
+  ) {
+    this.intervalMs = Math.max(50, options.intervalMs ?? defaultChangedMarksMs);
+  }
+
+  /**
+   * One look: marks the files `taskId` changed since the last look. 0 and the task forgotten
+   * when it is not running (or has no start snapshot to compare with).
+   */
+  async scan(taskId: number): Promise<number> {
+    const task = await this.engine.read((db) => getTask(db, taskId));
+    if (!task || task.status !== 'in_progress' || task.snapshot === null) {
+      this.unwatch(taskId);
+      return 0;
+    }
+    const truth = await this.truth(task);
+    const from = this.last.get(taskId) ?? task.snapshot;
+    const changes = await truth.changesSince(from);
+    this.last.set(taskId, changes.to);
+    const paths = [...new Set(changedPaths(changes.files))];
+    if (paths.length > 0) await this.stigmergy.markTask(taskId, paths, 'changed');
+    return paths.length;
+  }
+
+  /** Looks at `taskId` every interval until it ends or `unwatch`; a second call for the same task changes nothing. */
+  watch(taskId: number): Disposable {
+    if (!this.watched.has(taskId)) {
+      const entry = { running: false, timer: setInterval(() => void this.tick(taskId), this.intervalMs) };
+      entry.timer.unref(); // never keeps a process alive
+      this.watched.set(taskId, entry);
+    }
+    return { dispose: () => this.unwatch(taskId) };
+  }
+
+  /** Stops looking at `taskId` (its run ended). Its marks stay until the task ends, fading meanwhile. */
+  unwatch(taskId: number): void {
+    const entry = this.watched.get(taskId);
+    if (entry) clearInterval(entry.timer);
+    this.watched.delete(taskId);
+    this.last.delete(taskId);
+  }
+
+  /** Tasks being watched. */
+  watching(): number[] {
+    return [...this.watched.keys()];
+  }
+
+  dispose(): void {
+    for (const id of [...this.watched.keys()]) this.unwatch(id);
+  }
+
+  private async tick(taskId: number): Promise<void> {
+    const entry = this.watched.get(taskId);
+    if (!entry || entry.running) return;
+    entry.running = true;
+    try {
+      await this.scan(taskId);
+    } catch (err) {
+      console.error(`[agent-ledger] could not mark the files task-${taskId} changed:`, errorMessage(err));
+    } finally {
+      entry.running = false;
+    }
+  }
+}
