@@ -18,7 +18,7 @@
  * link of it over the kept file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, open, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { link, open, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
 
@@ -73,8 +73,12 @@ export async function leasePrivateIndex(repo: GitRepo): Promise<PrivateIndexLeas
           await rm(staged, { force: true });
           throw ex;
         });
+        await trust(kept); // what git itself just wrote
       },
-      discard: () => rm(kept, { force: true }),
+      discard: async () => {
+        trusted.delete(kept);
+        await rm(kept, { force: true });
+      },
       release: async () => {
         await rm(work, { force: true });
         await rm(`${work}.lock`, { force: true });
@@ -99,8 +103,9 @@ async function keptIndexFor(repo: GitRepo): Promise<string | null> {
     if (!user) return null; // not an index git wrote whole: let git read it the slow way
     const kept = repo.privatePath(`${keptPrefix}${user.key}`);
     const header = await readHeader(kept);
-    if (header && header.entries === user.entries) return kept;
+    if (header && header.entries === user.entries && (await isIntact(kept))) return kept;
     await seed(fh, kept);
+    await trust(kept);
     await removeOthers(repo, path.basename(kept));
     return kept;
   } finally {
@@ -109,6 +114,42 @@ async function keptIndexFor(repo: GitRepo): Promise<string | null> {
 }
 
 type FileHandle = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Kept indexes this process knows are whole (it copied them or git wrote them), by identity.
+ * git does not check an index's checksum when it reads one, and reads a truncated or damaged
+ * file without a word — as an index with other entries. So a kept index is used only once it
+ * is known: one this process wrote, or one whose trailing checksum is right (read once per new
+ * version, e.g. after another process refreshed it).
+ */
+const trusted = new Map<string, string>();
+
+async function identity(file: string): Promise<string | null> {
+  const st = await stat(file, { bigint: true }).catch(() => null);
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+}
+
+async function trust(file: string): Promise<void> {
+  const id = await identity(file);
+  if (id) trusted.set(file, id);
+}
+
+/** Whether `file` is known whole: trusted as it is, or its SHA-1 / SHA-256 trailer matches its content. */
+async function isIntact(file: string): Promise<boolean> {
+  const id = await identity(file);
+  if (!id) return false;
+  if (trusted.get(file) === id) return true;
+  const content = await readFile(file).catch(() => null);
+  if (!content) return false;
+  const matches = (algorithm: 'sha1' | 'sha256', size: number) => {
+    if (content.length < 12 + size) return false;
+    const trailer = content.subarray(content.length - size);
+    return !trailer.every((b) => b === 0) && createHash(algorithm).update(content.subarray(0, content.length - size)).digest().equals(trailer);
+  };
+  if (!matches('sha1', 20) && !matches('sha256', 32)) return false;
+  trusted.set(file, id);
+  return true;
+}
 
 /** Names this exact file: a rewrite by git is a new file (new inode, mtime) with a new trailing checksum. */
 async function describe(fh: FileHandle): Promise<UserIndex | null> {

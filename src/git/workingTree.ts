@@ -73,6 +73,9 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
       const out = await repo.text(
         [
           ...config,
+          // The kept index status refreshes keeps its checksum, so another process can check it.
+          '-c',
+          'index.skipHash=false',
           '-c',
           'core.untrackedCache=true',
           'status',
@@ -146,7 +149,7 @@ export function parseStatus(output: string): StatusReport {
       report.toAdd.push(afterFields(record, 10));
     } else if (kind === '?') {
       report.changed = true;
-      report.toAdd.push(record.slice(2).replace(/\/$/, ''));
+      report.toAdd.push(nonEmpty(record.slice(2).replace(/\/$/, ''), record));
     } else if (kind !== '!') {
       throw new Error(`unexpected git status record: ${record.slice(0, 40)}`);
     }
@@ -161,7 +164,13 @@ function afterFields(record: string, count: number): string {
     at = record.indexOf(' ', at) + 1;
     if (at === 0) throw new Error(`short git status record: ${record.slice(0, 40)}`);
   }
-  return record.slice(at);
+  return nonEmpty(record.slice(at), record);
+}
+
+/** An index git read wrongly can list an entry without a name: never a path to pass on. */
+function nonEmpty(file: string, record: string): string {
+  if (file === '') throw new Error(`git status record without a path: ${record.slice(0, 40)}`);
+  return file;
 }
 
 /** The full route: a copy of the user's index, `add --all`, `write-tree`. */
