@@ -8,6 +8,7 @@ import { GitError } from './errors';
 import type { GitRepo } from './gitRepo';
 import { FolderScope } from './folderScope';
 import { writeCommitObject } from './looseObject';
+import { writeLooseRef } from './looseRef';
 import { snapshotCommits } from './submodules';
 import type { SubmoduleState } from './submodules';
 import { workingTree } from './workingTree';
@@ -104,10 +105,14 @@ export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: stri
     throw new GitError('invalidName', `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`);
   }
   assertGitSnapshot(snapshot);
-  await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', `${snapshotRefPrefix}${name}`, snapshot.id]);
-  for (const { repo: sub, commit } of snapshotCommits(submodules)) {
-    await sub.run([...sub.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', `${snapshotRefPrefix}${name}`, commit]);
-  }
+  await pointRef(repo, `${snapshotRefPrefix}${name}`, snapshot.id);
+  for (const { repo: sub, commit } of snapshotCommits(submodules)) await pointRef(sub, `${snapshotRefPrefix}${name}`, commit);
+}
+
+/** Written in this process where git's files backend would do just that (looseRef.ts), else by `git update-ref`. */
+async function pointRef(repo: GitRepo, ref: string, id: string): Promise<void> {
+  if (objectIdPattern.test(id) && (await writeLooseRef(repo.commonDir, ref, id))) return;
+  await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', ref, id]);
 }
 
 /** Throws `snapshotMissing` unless `snapshot` is a Git snapshot with a well-formed commit id. */

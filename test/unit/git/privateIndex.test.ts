@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { GitError } from '../../../src/git/errors';
 import { FolderScope } from '../../../src/git/folderScope';
 import { GitRepo, gitProcessesStarted } from '../../../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../../../src/git/gitWorkspaceTruth';
@@ -247,4 +248,31 @@ test('a symlink in the repository never leads a snapshot outside the workspace',
   assert.equal(git(root, 'cat-file', 'blob', `${snap.id}:secret-link`), path.join(outside, 'secret.txt'), 'a link records its target, never the content');
   assert.equal(await truth.fileAt(snap, 'escape/secret.txt'), null);
   assert.equal((await bothRoutes(root)).fast, (await bothRoutes(root)).full);
+});
+
+test('pins are written in-process once the refs folder exists, readable by git, surviving pack-refs and gc', async () => {
+  const root = makeRepo({ 'a.txt': 'a\n' });
+  const truth = new GitWorkspaceTruth(await GitRepo.open(root));
+  write(root, { 'a.txt': 'one\n' });
+  const first = await truth.snapshot('one');
+  await truth.keep(first, 'task-1'); // git creates refs/agent-ledger/snapshots
+  write(root, { 'a.txt': 'two\n' });
+  const second = await truth.snapshot('two');
+  const before = gitProcessesStarted();
+  await truth.keep(second, 'task-2');
+  assert.equal(gitProcessesStarted() - before, 0, 'no git process for the pin');
+  assert.equal(git(root, 'rev-parse', 'refs/agent-ledger/snapshots/task-2').trim(), second.id);
+  git(root, 'pack-refs', '--all');
+  await truth.keep(first, 'task-2'); // over a packed ref: the loose one wins
+  assert.equal(git(root, 'rev-parse', 'refs/agent-ledger/snapshots/task-2').trim(), first.id);
+  await truth.keep(second, 'task-3');
+  git(root, 'gc', '--prune=now', '--quiet');
+  assert.equal(git(root, 'cat-file', '-t', second.id).trim(), 'commit', 'a snapshot pinned in-process survives gc');
+  assert.equal(git(root, 'rev-parse', 'refs/agent-ledger/snapshots/task-3').trim(), second.id);
+  // Another process updating the same ref holds its lock: refused as git would.
+  const refs = path.join(root, '.git', 'refs', 'agent-ledger', 'snapshots');
+  fs.mkdirSync(refs, { recursive: true }); // gc packed the refs and removed the folder
+  fs.writeFileSync(path.join(refs, 'task-3.lock'), '');
+  await assert.rejects(truth.keep(first, 'task-3'), (ex) => GitError.is(ex, 'locked'));
+  assert.equal(git(root, 'rev-parse', 'refs/agent-ledger/snapshots/task-3').trim(), second.id);
 });
