@@ -51,7 +51,7 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
   }
 
   keep(snapshot: Snapshot, name: string): Promise<void> {
-    return keepSnapshot(this.repo, snapshot, name, this.submodules.get(snapshot.id));
+    return keepSnapshot(this.repo, snapshot, name, this.submodules.get(snapshot.id), this.options);
   }
 
   async changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince> {

@@ -6,11 +6,11 @@
  * is read back by git like any other.
  *
  * Returns null (the caller runs `git commit-tree`) where writing it here could differ from
- * git: the fan-out folder does not exist yet (git creates it with the repository's shared
- * permissions, which only git knows), or the object format cannot be told from the tree id.
+ * git: the object format cannot be told from the tree id, or the objects folder is not a
+ * plain folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 
@@ -41,8 +41,7 @@ export async function writeCommitObject(objectsDir: string, fields: CommitFields
   const id = createHash(algorithm).update(object).digest('hex');
   const folder = path.join(objectsDir, id.slice(0, 2));
   const file = path.join(folder, id.slice(2));
-  const folderStat = await stat(folder).catch(() => null);
-  if (!folderStat?.isDirectory()) return null;
+  if (!(await ensureFanOut(objectsDir, folder))) return null;
   if (await stat(file).catch(() => null)) return id;
   const temporary = path.join(folder, `tmp_obj_agent_ledger_${randomBytes(6).toString('hex')}`);
   // Level 1 is git's default for loose objects (core.looseCompression).
@@ -71,3 +70,23 @@ function timezone(at: Date): string {
   return `${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 }
 
+
+/**
+ * The fan-out folder (`objects/ab`), created when missing — after `git gc` most are — with the
+ * permissions of the objects folder itself, which git gave the repository's sharing mode
+ * (`core.sharedRepository`: group-writable, set-group-id), as git gives its fan-out folders.
+ */
+async function ensureFanOut(objectsDir: string, folder: string): Promise<boolean> {
+  const existing = await stat(folder).catch(() => null);
+  if (existing) return existing.isDirectory();
+  const objects = await stat(objectsDir).catch(() => null);
+  if (!objects?.isDirectory()) return false;
+  try {
+    await mkdir(folder);
+  } catch (ex) {
+    if ((ex as NodeJS.ErrnoException).code !== 'EEXIST') throw ex;
+    return (await stat(folder)).isDirectory();
+  }
+  await chmod(folder, objects.mode & 0o7777);
+  return true;
+}

@@ -100,18 +100,18 @@ async function headTree(repo: GitRepo): Promise<string | null> {
  * Points `refs/agent-ledger/snapshots/<name>` at the snapshot so it outlives `git gc` — and, in
  * each submodule, at the snapshot commit of it the snapshot records (`submodules`).
  */
-export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string, submodules: readonly SubmoduleState[] = []): Promise<void> {
+export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string, submodules: readonly SubmoduleState[] = [], options: SnapshotOptions = {}): Promise<void> {
   if (!refName.test(name) || name.startsWith('.') || name.endsWith('.lock') || name.includes('..')) {
     throw new GitError('invalidName', `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`);
   }
   assertGitSnapshot(snapshot);
-  await pointRef(repo, `${snapshotRefPrefix}${name}`, snapshot.id);
-  for (const { repo: sub, commit } of snapshotCommits(submodules)) await pointRef(sub, `${snapshotRefPrefix}${name}`, commit);
+  await pointRef(repo, `${snapshotRefPrefix}${name}`, snapshot.id, options);
+  for (const { repo: sub, commit } of snapshotCommits(submodules)) await pointRef(sub, `${snapshotRefPrefix}${name}`, commit, options);
 }
 
 /** Written in this process where git's files backend would do just that (looseRef.ts), else by `git update-ref`. */
-async function pointRef(repo: GitRepo, ref: string, id: string): Promise<void> {
-  if (objectIdPattern.test(id) && (await writeLooseRef(repo.commonDir, ref, id))) return;
+async function pointRef(repo: GitRepo, ref: string, id: string, options: SnapshotOptions): Promise<void> {
+  if (options.route !== 'full' && objectIdPattern.test(id) && (await writeLooseRef(repo.commonDir, ref, id))) return;
   await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', ref, id]);
 }
 

@@ -53,8 +53,7 @@ test('a clean work tree is HEAD itself: one git process, no object written', asy
 
 test('a changed work tree costs status, add and write-tree; the commit object is written in-process', async () => {
   const root = makeRepo({ 'a.txt': 'a\n' });
-  // Fan-out folders as a repository with history has them (a missing one is left to git to create).
-  for (let i = 0; i < 256; i++) fs.mkdirSync(path.join(root, '.git', 'objects', i.toString(16).padStart(2, '0')), { recursive: true });
+  git(root, 'gc', '--quiet'); // packs everything: the commit's fan-out folder is made here
   const repo = await GitRepo.open(root);
   await takeSnapshot(repo, 'warm', whole);
   write(root, { 'a.txt': 'changed\n', 'new/n.txt': 'n\n' });
@@ -275,4 +274,19 @@ test('pins are written in-process once the refs folder exists, readable by git, 
   fs.writeFileSync(path.join(refs, 'task-3.lock'), '');
   await assert.rejects(truth.keep(first, 'task-3'), (ex) => GitError.is(ex, 'locked'));
   assert.equal(git(root, 'rev-parse', 'refs/agent-ledger/snapshots/task-3').trim(), second.id);
+});
+
+test('in a shared repository the fan-out folder a commit object needs gets the objects folder’s sharing mode', async () => {
+  const root = tempDir('agent-ledger-shared-');
+  git(root, 'init', '-q', '--shared=group', '-b', 'main');
+  write(root, { 'a.txt': 'a\n' });
+  commit(root, 'first');
+  git(root, 'gc', '--quiet');
+  write(root, { 'a.txt': 'b\n' });
+  const { snapshot } = await takeSnapshot(await GitRepo.open(root), 'shared', whole);
+  const objects = path.join(root, '.git', 'objects');
+  const mode = (p: string) => fs.statSync(p).mode & 0o7777;
+  assert.equal(mode(path.join(objects, snapshot.id.slice(0, 2))), mode(objects));
+  assert.ok(mode(objects) & 0o020, 'group-writable, as git made it');
+  assert.equal(git(root, 'cat-file', '-t', snapshot.id).trim(), 'commit');
 });
