@@ -1,49 +1,119 @@
-// start_task (snapshot) and complete_task (diff) on generated repositories of 20,000 and
-// 100,000 files, against `git status --porcelain` on the same repository in the same run.
-// Target: each within 1.5× of git status.
+// Git snapshots at scale: start_task (snapshot + pin), complete_task (snapshot + diff + pin) and
+// session_start (its first session snapshots) on generated repositories of 20,000 and 100,000
+// files, against `git status --porcelain` on the same repository, all interleaved in one run.
+// "before" is the former route (a copy of the user's index, `git add --all`, `write-tree`,
+// `commit-tree`, `update-ref`), kept callable as `{ route: 'full' }`; "now" is the default.
+// Target: each within 1.5× of git status; session_start within 1.5× of its snapshot.
 // Usage: node --import tsx bench/snapshotScale.bench.ts [--sizes 20000,100000] [--runs N]
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createServices } from '../src/services';
+import { GitRepo, gitProcessesStarted } from '../src/git/gitRepo';
+import { GitWorkspaceTruth } from '../src/git/gitWorkspaceTruth';
 import { generateRepo, git, removeRepo } from './lib/generateRepo';
-import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
+import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '20000,100000').split(',').map(Number);
-const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 7);
+const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 9);
+
+/** Samples (ms) and git processes started, per operation. */
+class Samples {
+  readonly times = new Map<string, number[]>();
+  readonly processes = new Map<string, number[]>();
+  async time<T>(name: string, fn: () => Promise<T> | T, record = true): Promise<T> {
+    const started = gitProcessesStarted();
+    const t0 = performance.now();
+    const value = await fn();
+    if (record) {
+      (this.times.get(name) ?? this.times.set(name, []).get(name)!).push(performance.now() - t0);
+      (this.processes.get(name) ?? this.processes.set(name, []).get(name)!).push(gitProcessesStarted() - started);
+    }
+    return value;
+  }
+  p50(name: string): number {
+    return percentile(this.times.get(name) ?? [], 50);
+  }
+  procs(name: string): string {
+    const list = this.processes.get(name) ?? [];
+    return list.length ? String(Math.round(percentile(list, 50))) : '-';
+  }
+}
 
 async function main(): Promise<void> {
+  console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   const rows: (string | number)[][] = [];
+  const breakdown: (string | number)[][] = [];
   for (const size of sizes) {
     const t0 = performance.now();
     const repo = generateRepo(size);
     console.error(`generated ${size} files in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const gitRepo = await GitRepo.open(repo);
+    const now = new GitWorkspaceTruth(gitRepo);
+    const before = new GitWorkspaceTruth(gitRepo, undefined, { route: 'full' });
+    const s = new Samples();
+    git(repo, 'status', '--porcelain'); // warm the file system cache like a user's repo
+
+    // A clean work tree (nothing but HEAD), before the ledger exists.
+    await now.snapshot('warm');
+    for (let i = 0; i < runs; i++) {
+      await s.time('status-clean', () => git(repo, 'status', '--porcelain'));
+      await s.time('clean-before', () => before.snapshot('clean'));
+      await s.time('clean-now', () => now.snapshot('clean'));
+    }
+
     // A realistic working state: some edits and new files before and during tasks.
     for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, `scratch${i}.txt`), `${i}\n`);
     const services = await createServices({ workspace: repo });
     const { workflow_id } = await services.workflows.start({ name: 'bench' });
-    git(repo, 'status', '--porcelain'); // warm the file system cache like a user's repo
-
-    const status = await measure(runs, () => git(repo, 'status', '--porcelain'));
-    const ids: string[] = [];
-    const start = await measure(runs, async () => ids.push((await services.tracking.startTask({ workflow_id, name: 't', goal: 'g' })).task_id), 1);
-    let n = 0;
-    const complete = await measure(
-      ids.length,
-      async () => {
-        fs.writeFileSync(path.join(repo, 'src', 'm0', 'd0', `f${n}.ts`), `changed ${n}\n`);
-        await services.tracking.completeTask({ task_id: ids[n++], status: 'success', outcome: { summary: 's' } });
-      },
-      0,
-    );
-    const base = percentile(status, 50);
-    rows.push([size, 'git status --porcelain', ms(base), '1.00×', '']);
-    rows.push([size, 'start_task (snapshot)', ms(percentile(start, 50)), ratio(percentile(start, 50), base), verdict(percentile(start, 50) <= 1.5 * base)]);
-    rows.push([size, 'complete_task (diff)', ms(percentile(complete, 50)), ratio(percentile(complete, 50), base), verdict(percentile(complete, 50) <= 1.5 * base)]);
+    const truth = await services.truth();
+    await services.tracking.startTask({ workflow_id, name: 'warm', goal: 'g' });
+    const taskIds: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      await s.time('status', () => git(repo, 'status', '--porcelain'));
+      const snap = await s.time('start-before', async () => {
+        const snapshot = await before.snapshot('before');
+        await before.keep(snapshot, `bench-before-${i}`);
+        return snapshot;
+      });
+      await s.time('start-now', async () => taskIds.push((await services.tracking.startTask({ workflow_id, name: 't', goal: 'g' })).task_id));
+      fs.writeFileSync(path.join(repo, 'src', 'm0', 'd0', `f${i}.ts`), `changed ${i}\n`);
+      await s.time('complete-before', async () => {
+        const changes = await before.changesSince(snap);
+        await before.keep(changes.to, `bench-before-${i}-end`);
+      });
+      await s.time('complete-now', () => services.tracking.completeTask({ task_id: taskIds[i], status: 'success', outcome: { summary: 's' } }));
+      // session_start on a task that has no snapshot yet: the first session takes it.
+      const created = await services.tasks.create({ title: `s${i}`, priority: 'medium', type: 'task' });
+      await s.time('agent-lookup', () => services.agents.get('coder'));
+      await s.time('snapshot-now', () => truth.snapshot('alone'));
+      await s.time('session-start', () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }));
+    }
+    const base = s.p50('status');
+    const row = (what: string, key: string, baseline = base, target = true) => {
+      const p = s.p50(key);
+      rows.push([size, what, ms(p), ratio(p, baseline), s.procs(key), target ? verdict(p <= 1.5 * baseline) : '']);
+    };
+    rows.push([size, 'git status --porcelain (clean work tree)', ms(s.p50('status-clean')), '1.00×', '1', '']);
+    row('snapshot of a clean work tree, before', 'clean-before', s.p50('status-clean'), false);
+    row('snapshot of a clean work tree, now (HEAD itself)', 'clean-now', s.p50('status-clean'));
+    rows.push([size, 'git status --porcelain (20 new files + edits)', ms(base), '1.00×', '1', '']);
+    row('start_task git work (snapshot + pin), before', 'start-before', base, false);
+    row('start_task, whole call, now', 'start-now');
+    row('complete_task git work (snapshot + diff + pin), before', 'complete-before', base, false);
+    row('complete_task, whole call, now', 'complete-now');
+    const snapshotAlone = s.p50('snapshot-now');
+    row('snapshot alone, now', 'snapshot-now');
+    const session = s.p50('session-start');
+    rows.push([size, 'session_start (first session: snapshot), now', ms(session), `${ratio(session, snapshotAlone)} of its snapshot`, s.procs('session-start'), verdict(session <= 1.5 * snapshotAlone)]);
+    breakdown.push([size, ms(session), ms(s.p50('agent-lookup')), ms(snapshotAlone), ms(session - s.p50('agent-lookup') - snapshotAlone)]);
     services.dispose();
     removeRepo(repo);
   }
-  printTable(`Snapshot and completion vs git status (p50 of ${runs} runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'target'], rows);
+  printTable(`Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'git processes', 'target'], rows);
+  printTable('Where session_start goes (p50, ms)', ['files', 'session_start', 'agent definition lookup', 'snapshot', 'rest: reads, write, pin'], breakdown);
+  console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 }
 
 void main();

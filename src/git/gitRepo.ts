@@ -44,8 +44,16 @@ function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   return env;
 }
 
+let started = 0;
+
+/** How many git processes this process has started (benchmarks and tests count them per operation). */
+export function gitProcessesStarted(): number {
+  return started;
+}
+
 /** Runs `git <args>` in `cwd`; rejects with a GitError unless the exit code is allowed. */
 export function runGit(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
+  started++;
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: gitEnv(options.env), windowsHide: true, stdio: 'pipe' });
     const out: Buffer[] = [];

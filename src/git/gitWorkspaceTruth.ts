@@ -4,6 +4,7 @@ import { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { readFileAt, restoreFiles } from './restore';
 import { assertGitSnapshot, keepSnapshot, takeSnapshot, takeSnapshotWith } from './snapshot';
+import type { SnapshotOptions } from './snapshot';
 import type { SubmoduleState } from './submodules';
 
 /** Snapshots whose submodule states are remembered for `keep` (a task keeps its start and end ones). */
@@ -25,10 +26,12 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
    * @param prefix the workspace folder relative to the repository's top level, as
    *   `git rev-parse --show-prefix` prints it (default: the folder `repo` was opened in). A
    *   worktree of a subfolder workspace passes the workspace's own prefix.
+   * @param options how snapshots are taken (benchmarks compare the routes).
    */
   constructor(
     private readonly repo: GitRepo,
     prefix = repo.prefix,
+    private readonly options: SnapshotOptions = {},
   ) {
     this.scope = new FolderScope(prefix);
   }
@@ -42,13 +45,13 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
   }
 
   async snapshot(label: string): Promise<Snapshot> {
-    const { snapshot, submodules } = await takeSnapshot(this.repo, label, this.scope);
+    const { snapshot, submodules } = await takeSnapshot(this.repo, label, this.scope, this.options);
     this.remember(snapshot, submodules);
     return snapshot;
   }
 
   keep(snapshot: Snapshot, name: string): Promise<void> {
-    return keepSnapshot(this.repo, snapshot, name, this.submodules.get(snapshot.id));
+    return keepSnapshot(this.repo, snapshot, name, this.submodules.get(snapshot.id), this.options);
   }
 
   async changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince> {
@@ -63,6 +66,7 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
       'now',
       (tree, head) => Promise.all([diffToTree(this.repo, from, tree, this.scope), commitsBetween(this.repo, from.head, head, this.scope)]),
       this.scope,
+      this.options,
     );
     this.remember(now, submodules);
     return { files: value[0], commits: value[1], to: now };

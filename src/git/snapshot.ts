@@ -2,15 +2,17 @@
  * Snapshots of the whole working state as commit objects, built without touching anything of
  * the user's: not HEAD, the index, a branch, the stash, a working file, nor a hook.
  */
-import { randomBytes } from 'node:crypto';
-import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Snapshot } from '../core/ports';
 import { GitError } from './errors';
 import type { GitRepo } from './gitRepo';
 import { FolderScope } from './folderScope';
-import { recordSubmodules, snapshotCommits, snapshotSubmodules } from './submodules';
+import { writeCommitObject } from './looseObject';
+import { writeLooseRef } from './looseRef';
+import { snapshotCommits } from './submodules';
 import type { SubmoduleState } from './submodules';
+import { workingTree } from './workingTree';
+import type { SnapshotRoute } from './workingTree';
 
 const wholeRepository = new FolderScope('');
 
@@ -30,36 +32,6 @@ const refName = /^[A-Za-z0-9._-]+$/;
 /** A full SHA-1 or SHA-256 object id: anything else must never reach git's argv. */
 export const objectIdPattern = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-/**
- * Copies the real index next to it so `git add` starts from its stat data: unchanged files
- * are not read again. Without an index yet (fresh repository) git starts from an empty one.
- */
-async function copyIndex(repo: GitRepo, tempIndex: string): Promise<void> {
-  const realIndex = path.join(repo.gitDir, 'index');
-  let mtimeSeconds: number;
-  try {
-    mtimeSeconds = Math.floor((await stat(realIndex)).mtimeMs / 1000);
-    await copyFile(realIndex, tempIndex);
-  } catch (ex) {
-    if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw ex;
-  }
-  // Racy-git: git re-reads an entry whose mtime is not older than the index file's own mtime.
-  // A fresh copy would look newer than the original and hide a same-second edit, so the copy
-  // gets the original's mtime, rounded down (a superset of the racy entries, never fewer).
-  await utimes(tempIndex, mtimeSeconds, mtimeSeconds);
-}
-
-/**
- * Settings for commands that write the temporary index: no hooks (`post-index-change` runs on
- * every index write); no split index (it would leave a sharedindex file in the git dir); and
- * no trailing checksum (git >= 2.40; older versions ignore the key): the file is thrown away
- * seconds later, and on a 100,000-file repository it is ~8 MB hashed on each of two writes.
- */
-function tempIndexConfig(repo: GitRepo): string[] {
-  return [...repo.noHooks(), '-c', 'core.splitIndex=false', '-c', 'index.skipHash=true'];
-}
-
 /** A snapshot, with the submodule snapshots it records (to pin them along with it). */
 export interface TakenSnapshot<T> {
   snapshot: Snapshot;
@@ -67,81 +39,80 @@ export interface TakenSnapshot<T> {
   submodules: SubmoduleState[];
 }
 
-/**
- * Captures tracked + untracked − ignored files of the whole repository as a commit whose
- * parent is HEAD (none on an unborn branch). Three sequential git processes (add, write-tree,
- * commit-tree) and one in parallel (HEAD); checked-out submodules inside `scope` are
- * snapshotted too (submodules.ts).
- */
-export async function takeSnapshot(repo: GitRepo, label: string, scope = wholeRepository): Promise<TakenSnapshot<undefined>> {
-  return takeSnapshotWith(repo, label, async () => undefined, scope);
+/** Options of a snapshot. */
+export interface SnapshotOptions {
+  /** Which way the working tree is written (workingTree.ts); `full` is the former route, kept as the baseline. */
+  route?: SnapshotRoute;
 }
 
 /**
- * takeSnapshot, running `withTree` on the snapshot's tree and HEAD while the commit object is
- * written (a diff needs only the tree): one git process less on the path of complete_task.
+ * Captures tracked + untracked − ignored files of the whole repository as a commit whose
+ * parent is HEAD (none on an unborn branch) — or HEAD itself when the working state is
+ * exactly HEAD's. The commit object is written in this process (looseObject.ts); checked-out
+ * submodules inside `scope` are snapshotted too (submodules.ts).
  */
-export async function takeSnapshotWith<T>(repo: GitRepo, label: string, withTree: (tree: string, head: string | null) => Promise<T>, scope = wholeRepository): Promise<TakenSnapshot<T>> {
+export async function takeSnapshot(repo: GitRepo, label: string, scope = wholeRepository, options: SnapshotOptions = {}): Promise<TakenSnapshot<undefined>> {
+  return takeSnapshotWith(repo, label, async () => undefined, scope, options);
+}
+
+/**
+ * takeSnapshot, running `withTree` on the snapshot's tree (or HEAD's commit) and HEAD while
+ * the commit object is written (a diff needs only the tree).
+ */
+export async function takeSnapshotWith<T>(
+  repo: GitRepo,
+  label: string,
+  withTree: (tree: string, head: string | null) => Promise<T>,
+  scope = wholeRepository,
+  options: SnapshotOptions = {},
+): Promise<TakenSnapshot<T>> {
   const takenAt = new Date().toISOString();
-  const headPromise = repo.head();
-  // Handled here so a failure while `add` runs is not an unhandled rejection; awaited below.
-  headPromise.catch(() => undefined);
-  const { tree, submodules } = await workingTree(repo, label, scope);
-  const head = await headPromise;
-  const [id, value] = await Promise.all([commitTree(repo, tree, head, label), withTree(tree, head)]);
+  const { tree, head, isHead, submodules } = await workingTree(repo, scope, (sub, subPath) => submoduleState(sub, subPath, label, options), options.route);
+  const [id, value] = await Promise.all([isHead ? head! : commitTree(repo, tree, head, label, options), withTree(tree, head)]);
   return { snapshot: { type: 'git', id, head, takenAt }, value, submodules };
 }
 
-/** The tree of the working state, written through a temporary index (the user's is only read). */
-async function workingTree(repo: GitRepo, label: string, scope: FolderScope): Promise<{ tree: string; submodules: SubmoduleState[] }> {
-  const tempIndex = repo.privatePath(`index-${randomBytes(8).toString('hex')}`);
-  const env = { GIT_INDEX_FILE: tempIndex };
-  try {
-    // Submodules are other repositories: snapshotted while `add` runs, recorded once it is done.
-    const pending = snapshotSubmodules(repo, scope, (sub, subPath) => submoduleState(sub, subPath, label));
-    pending.catch(() => undefined);
-    await copyIndex(repo, tempIndex);
-    await repo.run([...tempIndexConfig(repo), 'add', '--all', '--sparse', '--', ':/'], { env });
-    const submodules = await pending;
-    await recordSubmodules(repo, { env, config: tempIndexConfig(repo) }, submodules);
-    // write-tree writes the index too (its cache-tree), so the same settings apply.
-    const tree = await repo.text([...tempIndexConfig(repo), 'write-tree'], { env });
-    return { tree, submodules };
-  } finally {
-    await rm(tempIndex, { force: true });
-    await rm(`${tempIndex}.lock`, { force: true });
-  }
-}
-
-async function commitTree(repo: GitRepo, tree: string, head: string | null, label: string): Promise<string> {
+async function commitTree(repo: GitRepo, tree: string, head: string | null, label: string, options: SnapshotOptions): Promise<string> {
   const message = `agent-ledger snapshot ${oneLine(label)}`;
+  if (options.route !== 'full') {
+    const identityLine = `${identity.GIT_AUTHOR_NAME} <${identity.GIT_AUTHOR_EMAIL}>`;
+    const id = await writeCommitObject(path.join(repo.commonDir, 'objects'), { tree, parent: head, identity: identityLine, message });
+    if (id) return id;
+  }
   const parent = head ? ['-p', head] : [];
   // --no-gpg-sign: commit.gpgSign would otherwise prompt for a key on every task start.
   return repo.text(['commit-tree', '--no-gpg-sign', tree, ...parent, '-m', message], { env: identity });
 }
 
 /** A submodule's state: its HEAD when its working state is exactly HEAD's tree, else a snapshot commit. */
-async function submoduleState(sub: GitRepo, subPath: string, label: string): Promise<SubmoduleState> {
-  const headTree = sub.run(['rev-parse', '--verify', '--quiet', 'HEAD^{tree}'], { okExitCodes: [1] }).then((r) => r.stdout.toString('utf8').trim() || null);
-  headTree.catch(() => undefined);
-  const [{ tree, submodules }, head] = await Promise.all([workingTree(sub, label, wholeRepository), sub.head()]);
-  if (head && tree === (await headTree)) return { repo: sub, path: subPath, commit: head, snapshot: false, nested: submodules };
-  return { repo: sub, path: subPath, commit: await commitTree(sub, tree, head, `${label} (submodule ${subPath})`), snapshot: true, nested: submodules };
+async function submoduleState(sub: GitRepo, subPath: string, label: string, options: SnapshotOptions): Promise<SubmoduleState> {
+  const { tree, head, isHead, submodules } = await workingTree(sub, wholeRepository, (nested, nestedPath) => submoduleState(nested, nestedPath, label, options), options.route);
+  if (head && (isHead || tree === (await headTree(sub)))) return { repo: sub, path: subPath, commit: head, snapshot: false, nested: submodules };
+  return { repo: sub, path: subPath, commit: await commitTree(sub, tree, head, `${label} (submodule ${subPath})`, options), snapshot: true, nested: submodules };
+}
+
+async function headTree(repo: GitRepo): Promise<string | null> {
+  const { stdout } = await repo.run(['rev-parse', '--verify', '--quiet', 'HEAD^{tree}'], { okExitCodes: [1] });
+  return stdout.toString('utf8').trim() || null;
 }
 
 /**
  * Points `refs/agent-ledger/snapshots/<name>` at the snapshot so it outlives `git gc` — and, in
  * each submodule, at the snapshot commit of it the snapshot records (`submodules`).
  */
-export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string, submodules: readonly SubmoduleState[] = []): Promise<void> {
+export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string, submodules: readonly SubmoduleState[] = [], options: SnapshotOptions = {}): Promise<void> {
   if (!refName.test(name) || name.startsWith('.') || name.endsWith('.lock') || name.includes('..')) {
     throw new GitError('invalidName', `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`);
   }
   assertGitSnapshot(snapshot);
-  await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', `${snapshotRefPrefix}${name}`, snapshot.id]);
-  for (const { repo: sub, commit } of snapshotCommits(submodules)) {
-    await sub.run([...sub.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', `${snapshotRefPrefix}${name}`, commit]);
-  }
+  await pointRef(repo, `${snapshotRefPrefix}${name}`, snapshot.id, options);
+  for (const { repo: sub, commit } of snapshotCommits(submodules)) await pointRef(sub, `${snapshotRefPrefix}${name}`, commit, options);
+}
+
+/** Written in this process where git's files backend would do just that (looseRef.ts), else by `git update-ref`. */
+async function pointRef(repo: GitRepo, ref: string, id: string, options: SnapshotOptions): Promise<void> {
+  if (options.route !== 'full' && objectIdPattern.test(id) && (await writeLooseRef(repo.commonDir, ref, id))) return;
+  await repo.run([...repo.noHooks(), 'update-ref', '-m', 'agent-ledger: keep snapshot', ref, id]);
 }
 
 /** Throws `snapshotMissing` unless `snapshot` is a Git snapshot with a well-formed commit id. */

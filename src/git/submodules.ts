@@ -86,7 +86,7 @@ export async function snapshotSubmodules(repo: GitRepo, scope: FolderScope, snap
   return states.filter((s): s is SubmoduleState => s !== null);
 }
 
-/** Records the submodule snapshots among `states` as gitlinks in the temporary index `index.env` points at. */
+/** Records the submodule snapshots among `states` as gitlinks in the private index `index.env` points at. */
 export async function recordSubmodules(repo: GitRepo, index: { env: Record<string, string>; config: string[] }, states: readonly SubmoduleState[]): Promise<void> {
   const changed = states.filter((s) => s.snapshot);
   if (changed.length === 0) return;

@@ -55,6 +55,9 @@ export function commit(root: string, message: string): string {
   return git(root, 'rev-parse', 'HEAD').trim();
 }
 
+/** The private index snapshots keep in the git dir (one per state of the user's index). */
+export const keptPrivateIndex = /^agent-ledger-snapshot-index-[0-9a-f]{24}$/;
+
 /** Every observable piece of the user's Git state that a snapshot must leave alone. */
 export function userState(root: string): Record<string, string> {
   const gitDir = path.join(root, '.git');
@@ -73,7 +76,12 @@ export function userState(root: string): Record<string, string> {
     files: listWorkingFiles(root)
       .map((f) => `${f} ${fs.lstatSync(path.join(root, f)).mtimeMs} ${fs.lstatSync(path.join(root, f)).size}`)
       .join('\n'),
-    gitDirEntries: fs.readdirSync(gitDir).filter((e) => e !== 'index').sort().join(' '),
+    // Snapshots keep one private index of their own there (src/git/privateIndex.ts); nothing else.
+    gitDirEntries: fs
+      .readdirSync(gitDir)
+      .filter((e) => e !== 'index' && !keptPrivateIndex.test(e))
+      .sort()
+      .join(' '),
   };
   return state;
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { GitError } from '../../../src/git/errors';
 import { GitRepo } from '../../../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../../../src/git/gitWorkspaceTruth';
-import { commit, git, makeRepo, status, userState, write } from './gitFixture';
+import { commit, git, keptPrivateIndex, makeRepo, status, userState, write } from './gitFixture';
 import { tempDir } from '../../helpers/tmp';
 
 async function truthOf(folder: string): Promise<GitWorkspaceTruth> {
@@ -58,7 +58,7 @@ test('snapshot records staged, unstaged and untracked content but not ignored fi
   assert.ok(!Number.isNaN(Date.parse(snap.takenAt)));
 });
 
-test('no hook of the user runs, and no temporary index is left in the git dir', async () => {
+test('no hook of the user runs, and only the kept private index is left in the git dir', async () => {
   const root = makeRepo();
   // Outside the repository (so it is no change of it), in a folder removed after the test.
   const marker = path.join(tempDir('agent-ledger-hooks-'), 'hook-ran');
@@ -72,7 +72,9 @@ test('no hook of the user runs, and no temporary index is left in the git dir', 
   await truth.keep(snap, 'task-1');
   await truth.changesSince(snap);
   assert.equal(fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : 'no hook ran', 'no hook ran');
-  assert.deepEqual(fs.readdirSync(path.join(root, '.git')).filter((e) => e.startsWith('agent-ledger')), []);
+  const ours = fs.readdirSync(path.join(root, '.git')).filter((e) => e.startsWith('agent-ledger'));
+  assert.deepEqual(ours.filter((e) => !keptPrivateIndex.test(e)), [], 'no per-snapshot index or lock is left');
+  assert.equal(ours.length, 1, 'one kept private index');
   // The hooks are real: a git command that runs them does write the marker.
   git(root, 'update-ref', 'refs/heads/other', 'HEAD');
   assert.equal(fs.existsSync(marker), true);

@@ -1,0 +1,213 @@
+/**
+ * The tree of a repository's working state — tracked, untracked and not ignored files, as
+ * `git add --all` would stage them — written without touching the user's index.
+ *
+ * Fast route (one git process when nothing changed, three otherwise): `git status` on the
+ * persistent private index (privateIndex.ts; fresh stat data and an untracked cache, so git
+ * reads only what changed) names what differs; a work tree identical to HEAD *is* HEAD's tree;
+ * otherwise `git add` of just those paths and `git write-tree` on a per-snapshot link of it.
+ * Full route (the baseline, and the fallback whenever the fast one fails): a copy of the
+ * user's index, `git add --all`, `git write-tree`.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFile, rm, stat, utimes } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { FolderScope } from './folderScope';
+import type { GitRepo } from './gitRepo';
+import { leasePrivateIndex } from './privateIndex';
+import { splitNul } from './parsers';
+import { recordSubmodules, snapshotSubmodules } from './submodules';
+import type { SnapshotSubmodule, SubmoduleState } from './submodules';
+
+export interface WorkingTree {
+  /** The tree's id — or HEAD's commit id when `isHead` (a diff takes either). */
+  tree: string;
+  /** HEAD's commit (null on an unborn branch). */
+  head: string | null;
+  /** The working state is exactly HEAD's: the snapshot is HEAD itself, no object written. */
+  isHead: boolean;
+  submodules: SubmoduleState[];
+}
+
+export type SnapshotRoute = 'fast' | 'full';
+
+/**
+ * Settings for commands that write a private index: no hooks (`post-index-change` runs on
+ * every index write); no split index (it would leave a sharedindex file in the git dir); and
+ * no trailing checksum (git >= 2.40; older versions ignore the key): on a 100,000-file
+ * repository that is ~8 MB hashed on each write.
+ */
+export function privateIndexConfig(repo: GitRepo): string[] {
+  return [...repo.noHooks(), '-c', 'core.splitIndex=false', '-c', 'index.skipHash=true'];
+}
+
+/** The working state's tree; checked-out submodules inside `scope` are snapshotted by `snapshotSubmodule` meanwhile. */
+export async function workingTree(repo: GitRepo, scope: FolderScope, snapshotSubmodule: SnapshotSubmodule, route: SnapshotRoute = 'fast'): Promise<WorkingTree> {
+  // Submodules are other repositories: snapshotted while this one is read, recorded after.
+  const pending = snapshotSubmodules(repo, scope, snapshotSubmodule);
+  pending.catch(() => undefined);
+  if (route === 'fast') {
+    const fast = await fastWorkingTree(repo, pending);
+    if (fast) return fast;
+  }
+  return fullWorkingTree(repo, pending);
+}
+
+/** What `git status --porcelain=v2` says about the private index. */
+interface StatusReport {
+  head: string | null;
+  /** Paths whose working file differs from the index, unmerged, or untracked (folders end without `/`). */
+  toAdd: string[];
+  /** Any difference at all, also index vs HEAD. */
+  changed: boolean;
+}
+
+async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>): Promise<WorkingTree | null> {
+  const lease = await leasePrivateIndex(repo).catch(() => null);
+  if (!lease) return null;
+  const env = { GIT_INDEX_FILE: lease.file };
+  const config = privateIndexConfig(repo);
+  try {
+    let report: StatusReport;
+    try {
+      const out = await repo.text(
+        [
+          ...config,
+          // The kept index status refreshes keeps its checksum, so another process can check it.
+          '-c',
+          'index.skipHash=false',
+          '-c',
+          'core.untrackedCache=true',
+          'status',
+          '--porcelain=v2',
+          '-z',
+          '--branch',
+          '--no-ahead-behind',
+          '--no-renames',
+          // The user's settings must not hide anything: untracked files, submodule changes.
+          '--untracked-files=normal',
+          // A submodule's commit yes, its files no: those are read by snapshotSubmodules, never by a
+          // status inside it (that status would refresh the submodule's own index).
+          '--ignore-submodules=dirty',
+          '--ignored=no',
+        ],
+        { env },
+      );
+      report = parseStatus(out);
+    } catch {
+      // The kept index could not be read (damaged, truncated, from an older git): copy it afresh next time.
+      await lease.discard();
+      return null;
+    }
+    await lease.publish().catch(() => undefined);
+    const submodules = await pending;
+    if (!report.changed && report.head && submodules.every((s) => !s.snapshot)) {
+      return { tree: report.head, head: report.head, isHead: true, submodules };
+    }
+    try {
+      if (report.toAdd.length > 0) {
+        // Literal paths from git itself; `--sparse` as the full route (entries outside a sparse cone).
+        await repo.run([...config, 'add', '--all', '--sparse', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+          env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
+          input: report.toAdd.join('\0'),
+        });
+      }
+      await recordSubmodules(repo, { env, config }, submodules);
+      // write-tree writes the index too (its cache-tree), so the same settings apply.
+      const tree = await repo.text([...config, 'write-tree'], { env });
+      return { tree, head: report.head, isHead: false, submodules };
+    } catch {
+      // A file went away or became ignored between status and add: the full route sees it as it is now.
+      return null;
+    }
+  } finally {
+    await lease.release();
+  }
+}
+
+/** Parses `git status --porcelain=v2 -z --branch`; throws on anything it does not know. */
+export function parseStatus(output: string): StatusReport {
+  const records = splitNul(output);
+  const report: StatusReport = { head: null, toAdd: [], changed: false };
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    if (record.startsWith('# branch.oid ')) {
+      const oid = record.slice('# branch.oid '.length);
+      report.head = oid === '(initial)' ? null : oid;
+      continue;
+    }
+    if (record.startsWith('# ')) continue;
+    const kind = record[0];
+    if (kind === '1' || kind === '2') {
+      report.changed = true;
+      const worktreeChanged = record[3] !== '.';
+      const file = afterFields(record, kind === '1' ? 8 : 9);
+      if (kind === '2') i++; // the original path follows a rename
+      if (worktreeChanged) report.toAdd.push(file);
+    } else if (kind === 'u') {
+      report.changed = true;
+      report.toAdd.push(afterFields(record, 10));
+    } else if (kind === '?') {
+      report.changed = true;
+      report.toAdd.push(nonEmpty(record.slice(2).replace(/\/$/, ''), record));
+    } else if (kind !== '!') {
+      throw new Error(`unexpected git status record: ${record.slice(0, 40)}`);
+    }
+  }
+  return report;
+}
+
+/** The rest of `record` after `count` space-separated fields (a path may contain spaces). */
+function afterFields(record: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n++) {
+    at = record.indexOf(' ', at) + 1;
+    if (at === 0) throw new Error(`short git status record: ${record.slice(0, 40)}`);
+  }
+  return nonEmpty(record.slice(at), record);
+}
+
+/** An index git read wrongly can list an entry without a name: never a path to pass on. */
+function nonEmpty(file: string, record: string): string {
+  if (file === '') throw new Error(`git status record without a path: ${record.slice(0, 40)}`);
+  return file;
+}
+
+/** The full route: a copy of the user's index, `add --all`, `write-tree`. */
+async function fullWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>): Promise<WorkingTree> {
+  const tempIndex = repo.privatePath(`index-${randomBytes(8).toString('hex')}`);
+  const env = { GIT_INDEX_FILE: tempIndex };
+  const config = privateIndexConfig(repo);
+  const headPromise = repo.head();
+  // Handled here so a failure while `add` runs is not an unhandled rejection; awaited below.
+  headPromise.catch(() => undefined);
+  try {
+    await copyIndex(repo, tempIndex);
+    await repo.run([...config, 'add', '--all', '--sparse', '--', ':/'], { env });
+    const submodules = await pending;
+    await recordSubmodules(repo, { env, config }, submodules);
+    const tree = await repo.text([...config, 'write-tree'], { env });
+    return { tree, head: await headPromise, isHead: false, submodules };
+  } finally {
+    await rm(tempIndex, { force: true });
+    await rm(`${tempIndex}.lock`, { force: true });
+  }
+}
+
+/**
+ * Copies the real index next to it so `git add` starts from its stat data: unchanged files
+ * are not read again. Without an index yet (fresh repository) git starts from an empty one.
+ */
+async function copyIndex(repo: GitRepo, tempIndex: string): Promise<void> {
+  const realIndex = path.join(repo.gitDir, 'index');
+  let mtimeSeconds: number;
+  try {
+    mtimeSeconds = Math.floor((await stat(realIndex)).mtimeMs / 1000);
+    await copyFile(realIndex, tempIndex);
+  } catch (ex) {
+    if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw ex;
+  }
+  // Racy-git: the copy gets the original's mtime, rounded down (privateIndex.ts says why).
+  await utimes(tempIndex, mtimeSeconds, mtimeSeconds);
+}
