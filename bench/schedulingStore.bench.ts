@@ -20,6 +20,9 @@ import { snapshot } from '../src/core/scheduling/stigmergySnapshot';
 import { areaBounds, rollUpToFolders } from '../src/core/scheduling/stigmergyAreas';
 import { fieldBounds } from '../src/core/scheduling/stigmergySnapshot';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
+import assert from 'node:assert/strict';
+import { createField } from '../src/core/scheduling/stigmergyField';
+import { areaCandidates, liveMarks } from '../src/core/scheduling/stigmergyQueries';
 
 const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 20);
 const folders = ['src/auth', 'src/api', 'src/ui', 'src/db', 'docs', 'test/unit', 'test/e2e', 'scripts', 'lib/core', 'lib/util'];
@@ -94,6 +97,13 @@ async function main(): Promise<void> {
     const sqlPart = () => engine.read(async (db) => [await s.stigmergy.boundsIn(db, scope, 1, Date.now()), await s.stigmergy.fieldBoundsIn(db, Date.now())]);
     const fieldSamples = await measure(runs, () => fieldPart(createSchedulingServices(engine, () => agents)), 1);
     row('field part of an award at 10,000 marks (bounds of the call + of the field)', await measure(runs, sqlPart), 50, fieldSamples);
+    // The marks a call's bounds read: globs and bare words through stig_nodes.loose's index (after)
+    // against the same filter finding them with LIKE over every mark (before, what v14 did).
+    const nearBounds = (indexed: boolean, now = Date.now()) => engine.read(async (db) => areaBounds(createField(s.stigmergy.config, await liveMarks(db, s.stigmergy.config, now, areaCandidates(scope, indexed) ?? undefined)), scope, 'task-1'));
+    const at = Date.now();
+    assert.deepEqual(await nearBounds(true, at), await nearBounds(false, at), 'both filters give the same bounds');
+    const scanned = await measure(runs, () => nearBounds(false), 1);
+    row("a call's bounds at 10,000 marks: glob and bare-word nodes by index (before: LIKE over every mark)", await measure(runs, () => nearBounds(true), 1), 50, scanned);
     const call = (await engine.read((db) => db.get<{ call_id: string }>("SELECT call_id FROM cnp_calls WHERE status = 'open' LIMIT 1")))!.call_id;
     row('cnp_award of an open call (1,000 open)', await measure(Math.min(runs, 1), () => s.contractNet.award({ call_id: call, allowOverlap: true }), 0), 250);
 

@@ -134,8 +134,15 @@ export class SqlSession {
     try {
       if (params && params.length) stmt.bind(params as never);
       const rows: T[] = [];
+      // Column names once per call: getAsObject() asks sql.js for them again on every row, which
+      // made a 100k-row read about twice as slow (the Explorer's roll-up of the stigmergy field).
+      let names: string[] | undefined;
       while (stmt.step()) {
-        rows.push(stmt.getAsObject() as T);
+        names ??= stmt.getColumnNames();
+        const values = stmt.get();
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+        rows.push(row as T);
         if (first) break;
       }
       return rows;

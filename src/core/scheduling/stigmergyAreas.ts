@@ -1,7 +1,7 @@
 import { patternsOverlap } from './scopeOverlap';
 import { isGlobPattern, literalHead, shapeOf } from './scopePatterns';
 import { clampIntensity, compareText, pointValues, removeMarks } from './stigmergyField';
-import type { StigChange, StigmergyField } from './stigmergyField';
+import type { StigChange, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
 import type { PheromoneBounds } from './stigmergySnapshot';
 
 /**
@@ -52,63 +52,120 @@ export interface PathPressure {
  * for themselves. Sorted by path.
  */
 export function rollUpToFolders(field: StigmergyField): PathPressure[] {
-  const perNode = new Map<string, { intensity: number; types: string[] }>();
-  for (const p of pointValues(field)) {
-    const entry = perNode.get(p.node_id);
-    if (entry) {
-      entry.intensity += p.intensity;
-      entry.types.push(p.type);
-    } else {
-      perNode.set(p.node_id, { intensity: p.intensity, types: [p.type] });
+  return rollUpMarks(field.config, [...pointValues(field)]);
+}
+
+/** Node, then type, in code-unit order. */
+function byNodeAndType(a: StigPoint, b: StigPoint): number {
+  return compareText(a.node_id, b.node_id) || compareText(a.type, b.type);
+}
+
+/** What one path gathers: sums, and the mark types on or under it (sorted and unique once `done`). */
+interface Gathered {
+  intensity: number;
+  own: number;
+  types: string[];
+  done: boolean;
+  /** Listed to hand its sums up to its parent folder. */
+  listed: boolean;
+}
+
+/**
+ * `rollUpToFolders` over live marks (faded, in any order — straight from the store). Sums are
+ * taken in one order whatever the order the marks come in (marks by node then type, paths handed
+ * up deepest first in the order they were met), so the answer is the same to the last bit for
+ * the same marks. One pass over the marks: no field is built.
+ */
+export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]): PathPressure[] {
+  let points = marks;
+  for (let i = 1; i < points.length; i++) {
+    if (byNodeAndType(points[i - 1], points[i]) > 0) {
+      points = [...marks].sort(byNodeAndType);
+      break;
     }
   }
-  // Each node counts for its home path; then folders hand their sums up, deepest first, so a
-  // folder's set of types is merged into its parent once rather than once per file below it.
-  const acc = new Map<string, { intensity: number; own: number; types: Set<string> }>();
-  const entry = (path: string) => {
+  const acc = new Map<string, Gathered>();
+  const entry = (path: string): Gathered => {
     let e = acc.get(path);
     if (!e) {
-      e = { intensity: 0, own: 0, types: new Set<string>() };
+      e = { intensity: 0, own: 0, types: [], done: true, listed: false };
       acc.set(path, e);
     }
     return e;
   };
-  const folders = new Set<string>();
-  for (const [nodeId, node] of perNode) {
-    const intensity = clampIntensity(field.config, node.intensity);
+  // Paths that hand their sums up to a parent folder, by depth (number of `/`), in the order met.
+  const byDepth: string[][] = [];
+  const list = (path: string, e: Gathered) => {
+    let p = path;
+    let g = e;
+    while (!g.listed) {
+      g.listed = true;
+      let depth = 0;
+      for (let k = p.indexOf('/'); k >= 0; k = p.indexOf('/', k + 1)) depth++;
+      (byDepth[depth] ??= []).push(p);
+      const cut = p.lastIndexOf('/');
+      if (cut <= 0) break;
+      p = p.slice(0, cut);
+      g = entry(p);
+    }
+  };
+  for (let i = 0; i < points.length; ) {
+    const nodeId = points[i].node_id;
+    let sum = 0;
+    const types: string[] = [];
+    for (; i < points.length && points[i].node_id === nodeId; i++) {
+      sum += points[i].intensity;
+      types.push(points[i].type);
+    }
+    const intensity = clampIntensity(config, sum);
     const folder = homeFolder(nodeId);
     const e = entry(folder ?? nodeId);
     e.intensity += intensity;
     e.own += intensity;
-    for (const t of node.types) e.types.add(t);
-    if (folder !== null) folders.add(folder);
+    if (e.types.length === 0) e.types = types;
+    else {
+      for (const t of types) e.types.push(t);
+      e.done = false;
+    }
+    if (folder !== null) list(folder, e);
   }
-  const pending = [...folders];
-  for (const path of pending) {
-    const cut = path.lastIndexOf('/');
-    if (cut > 0 && !folders.has(path.slice(0, cut))) {
-      folders.add(path.slice(0, cut));
-      pending.push(path.slice(0, cut));
+  // A parent is always less deep than its children: deepest first hands sums up in order.
+  for (let depth = byDepth.length - 1; depth >= 1; depth--) {
+    for (const path of byDepth[depth] ?? []) {
+      const cut = path.lastIndexOf('/');
+      if (cut <= 0) continue;
+      const child = finish(acc.get(path)!);
+      const parent = acc.get(path.slice(0, cut))!;
+      parent.intensity += child.intensity;
+      for (const t of child.types) parent.types.push(t);
+      parent.done = false;
     }
   }
-  // A parent path is always shorter than its children: longest first hands sums up in order.
-  for (const path of [...folders].sort((a, b) => b.length - a.length)) {
-    const cut = path.lastIndexOf('/');
-    if (cut <= 0) continue;
-    const child = entry(path);
-    const parent = entry(path.slice(0, cut));
-    parent.intensity += child.intensity;
-    for (const t of child.types) parent.types.add(t);
-  }
   const taskOf = new Map<string, string | null>();
-  for (const node of perNode.values()) for (const t of node.types) if (!taskOf.has(t)) taskOf.set(t, markTypeTask(t));
-  return [...acc.entries()]
-    .map(([path, e]) => {
-      const types = [...e.types].sort(compareText);
-      const tasks = [...new Set(types.map((t) => taskOf.get(t) ?? null).filter((t): t is string => t !== null))].sort(compareText);
-      return { path, intensity: e.intensity, ownIntensity: e.own, types, tasks };
-    })
-    .sort((a, b) => compareText(a.path, b.path));
+  const out: PathPressure[] = [];
+  for (const [path, raw] of acc) {
+    const e = finish(raw);
+    const tasks: string[] = [];
+    for (const t of e.types) {
+      let task = taskOf.get(t);
+      if (task === undefined) {
+        task = markTypeTask(t);
+        taskOf.set(t, task);
+      }
+      if (task !== null) tasks.push(task);
+    }
+    out.push({ path, intensity: e.intensity, ownIntensity: e.own, types: e.types, tasks: tasks.length > 1 ? [...new Set(tasks)].sort(compareText) : tasks });
+  }
+  return out.sort((a, b) => compareText(a.path, b.path));
+}
+
+/** Types made unique and sorted (once). */
+function finish(e: Gathered): Gathered {
+  if (!e.done) {
+    e.types = [...new Set(e.types)].sort(compareText);
+    e.done = true;
+  }
+  return e;
 }
 
 /** The path a node's pressure shows on: itself for a path, its literal folder for a glob. */

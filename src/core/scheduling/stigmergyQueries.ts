@@ -132,13 +132,20 @@ export async function marksOfNodes(db: AsyncSqlReader, config: StigmergyConfig, 
 const globLikes = ['%*%', '%?%', '%[%', '%]%', '%{%', '%}%'];
 
 /**
+ * A node the overlap rule must decide in TypeScript whatever the areas: a glob, or a node without
+ * a `/` (bare word, root file). SQL over `node_id`; stig_nodes.loose (v16) stores it per node.
+ */
+export const looseNodeSql = `CASE WHEN ${globLikes.map((like) => `node_id LIKE '${like}'`).join(' OR ')} OR node_id NOT LIKE '%/%' THEN 1 ELSE 0 END`;
+
+/**
  * The stored marks that may overlap some areas, as a filter: nodes equal to, under or above the
  * literal folder each area starts with, plus every glob and every node without a `/` (bare words,
- * root files), which the overlap rule decides in TypeScript. Null when an area has no literal
+ * root files), which the overlap rule decides in TypeScript (`nodesKept`: stig_nodes holds every
+ * stored node with its `loose` flag, so they are read through its index). Null when an area has no literal
  * head (`**`, `*.ts`, a bare word): then every node is a candidate. A node left out cannot
  * overlap: its literal segments differ from the area's literal head somewhere.
  */
-export function areaCandidates(areas: readonly string[]): RowFilter | null {
+export function areaCandidates(areas: readonly string[], nodesKept = false): RowFilter | null {
   const heads = new Set<string>();
   for (const area of areas) {
     const shape = shapeOf(area);
@@ -150,8 +157,9 @@ export function areaCandidates(areas: readonly string[]): RowFilter | null {
     }
   }
   if (heads.size === 0) return { where: '1 = 0', params: [] };
-  const clauses: string[] = [...globLikes.map(() => 'node_id LIKE ?'), 'node_id NOT LIKE ?'];
-  const params: SqlValue[] = [...globLikes, '%/%'];
+  // The loose nodes: from stig_nodes' index once writers keep it (`nodesKept`), else by a scan of the marks.
+  const clauses: string[] = nodesKept ? ['node_id IN (SELECT node_id FROM stig_nodes WHERE loose = 1 OR loose IS NULL)'] : [...globLikes.map(() => 'node_id LIKE ?'), 'node_id NOT LIKE ?'];
+  const params: SqlValue[] = nodesKept ? [] : [...globLikes, '%/%'];
   const exact = new Set<string>();
   for (const head of heads) {
     const parts = head.split('/');

@@ -3,11 +3,11 @@ import { taskKey } from '../ids';
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { areaBounds, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
-import { rollUpToFolders } from './stigmergyAreas';
+import { rollUpMarks } from './stigmergyAreas';
 import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
 import { areaCandidates, fadedPoints, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
-import { ensureBasis, liveCounts, markWeight, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
+import { ensureBasis, liveCounts, markWeight, nodesKept, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
 import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
 import { appendStigEvent, bumpClock, finished, pointsOfNodes, purgeEnded, storeChanges, toPoint } from './stigmergyStore';
@@ -182,7 +182,7 @@ export class StigmergyService {
   /** Pressure on files and folders (which running tasks touch them), for the Explorer and the board. */
   async pathPressure(): Promise<PathPressure[]> {
     const points = await this.engine.read((db) => liveMarks(db, this.config, this.clock()));
-    return rollUpToFolders(createField(this.config, points));
+    return rollUpMarks(this.config, points);
   }
 
   /** How busy some areas are, leaving out the marks of `ignoreTaskId`. */
@@ -222,7 +222,7 @@ export class StigmergyService {
 
   /** The live marks that may overlap some areas (areaCandidates), as a field. */
   private async fieldNear(db: AsyncSqlReader, areas: readonly string[], now: number): Promise<StigmergyField> {
-    return createField(this.config, await liveMarks(db, this.config, now, areaCandidates(areas) ?? undefined));
+    return createField(this.config, await liveMarks(db, this.config, now, areaCandidates(areas, await nodesKept(db)) ?? undefined));
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports';
 import type { StigmergyConfig, StigPoint } from './stigmergyField';
+import { looseNodeSql } from './stigmergyQueries';
 
 /**
  * The field kept ranked in the store (migration v14): each mark's `weight` is its intensity
@@ -50,7 +51,11 @@ export async function readBasis(db: AsyncSqlReader, config: StigmergyConfig): Pr
 export async function ensureBasis(tx: AsyncSqlWriter, config: StigmergyConfig, now: number, rebuild = false): Promise<WeightBasis> {
   const current = rebuild ? null : await readBasis(tx, config);
   const h = config.half_life_ms;
-  if (current && (h === null || (now - current.epoch) / h < rebaseHalfLives)) return current;
+  if (current && (h === null || (now - current.epoch) / h < rebaseHalfLives)) {
+    // Node rows written before v16 have no `loose` flag yet: filled in once, by the first write.
+    if (await tx.get('SELECT node_id FROM stig_nodes WHERE loose IS NULL LIMIT 1')) await tx.run(`UPDATE stig_nodes SET loose = ${looseNodeSql} WHERE loose IS NULL`);
+    return current;
+  }
   const basis: WeightBasis = { epoch: now, halfLifeMs: h };
   await reweighAll(tx, config, basis);
   await tx.run(
@@ -76,7 +81,7 @@ export async function reweighAll(tx: AsyncSqlWriter, config: StigmergyConfig, ba
     );
   }
   await tx.run('DELETE FROM stig_nodes');
-  await tx.run('INSERT INTO stig_nodes (node_id, weight, gone_at) SELECT node_id, SUM(weight), MAX(gone_at) FROM stig_points GROUP BY node_id');
+  await tx.run(`INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points GROUP BY node_id`);
 }
 
 /** Recomputes the rows of some nodes from their marks (a node without marks goes). */
@@ -85,8 +90,17 @@ export async function refreshNodes(tx: AsyncSqlWriter, nodes: readonly string[])
     const slice = nodes.slice(i, i + 200);
     const marks = slice.map(() => '?').join(', ');
     await tx.run(`DELETE FROM stig_nodes WHERE node_id IN (${marks})`, slice);
-    await tx.run(`INSERT INTO stig_nodes (node_id, weight, gone_at) SELECT node_id, SUM(weight), MAX(gone_at) FROM stig_points WHERE node_id IN (${marks}) GROUP BY node_id`, slice);
+    await tx.run(`INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points WHERE node_id IN (${marks}) GROUP BY node_id`, slice);
   }
+}
+
+/**
+ * Does stig_nodes hold every stored node (with its `loose` flag)? Yes once the first write after
+ * v14 computed a basis: from then on every write keeps the node rows of the marks it touches.
+ */
+export async function nodesKept(db: AsyncSqlReader): Promise<boolean> {
+  const row = await db.get<{ epoch: number | null }>('SELECT epoch FROM stig_clock WHERE id = 1');
+  return row !== undefined && row.epoch !== null && row.epoch !== undefined;
 }
 
 /** Can the ranked store answer for this configuration now? (weights computed for it, no bound, no unpurged marks of ended tasks) */

@@ -164,10 +164,21 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
       const file = await eventually('the app.ts badge', async () => ((await badges('app.ts'))?.includes('"1"') ? badges('app.ts') : undefined), 15_000);
       assert.ok(folder?.includes('"2"') && file?.includes('"1"'), `badges: src ${folder?.join(' ')}, app.ts ${file?.join(' ')}`);
       assert.deepEqual(await badges('util.ts'), [], 'a file no task touches has no badge');
-      await row('app.ts').hover();
+      // The tooltip: the Explorer appends a decoration's tooltip to the row's title ("<path> • <tooltip>"), which VS Code
+      // puts on the label's aria-label and shows in the hover. The label is read as rendered, after the roll-up reached it.
+      const label = (name: string): Promise<string | null> => row(name).locator('.monaco-icon-label').first().getAttribute('aria-label');
+      const fileTitle = await eventually('the app.ts tooltip', async () => ((await label('app.ts'))?.includes(' • ') ? label('app.ts') : undefined), 15_000);
+      assert.match(fileTitle ?? '', new RegExp(`src/app\\.ts • A running task works here: task-${seed.docs} Document the checkout`), `app.ts label: ${fileTitle}`);
+      const folderTitle = await eventually('the src tooltip', async () => ((await label('src'))?.includes('2 running tasks') ? label('src') : undefined), 15_000);
+      assert.match(folderTitle ?? '', /src • 2 running tasks work here: /, `src label: ${folderTitle}`);
+      for (const named of [`task-${seed.build} Build the checkout`, `task-${seed.docs} Document the checkout`]) assert.ok(folderTitle?.includes(named), `src label names ${named}: ${folderTitle}`);
+      assert.ok(!((await label('util.ts')) ?? '').includes(' • '), 'a file no task touches has no pressure tooltip');
+      // And the hover a person sees: the pointer on the label itself (the row is wider than its label), after the hover delay.
+      await wb.page.mouse.move(0, 0);
+      await row('app.ts').locator('.label-name').first().hover();
       const hover = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /running task works here/ }).first();
-      const tooltip = await hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => hover.innerText(), () => '(no hover shown)');
-      boardFigures.push(`explorer tooltip of src/app.ts: ${tooltip.replace(/\s+/g, ' ')}`);
+      const tooltip = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(() => hover.innerText(), () => '(no hover shown)');
+      boardFigures.push(`explorer tooltip of src/app.ts: label "${fileTitle}", hover ${tooltip.replace(/\s+/g, ' ')}`);
       if (tooltip !== '(no hover shown)') assert.match(tooltip, new RegExp(`task-${seed.docs} Document the checkout`));
       await shot('explorer-pressure');
     });

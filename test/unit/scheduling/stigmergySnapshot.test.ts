@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { batchMark, createField, fieldPoints, mark } from '../../../src/core/scheduling/stigmergyField';
 import { boundsTooltip, fieldBounds, formatBound, snapshot, summaryRows } from '../../../src/core/scheduling/stigmergySnapshot';
-import { areaBounds, clearTaskMarks, markTypeTask, pressureOnAreas, rollUpToFolders, taskMarkType } from '../../../src/core/scheduling/stigmergyAreas';
+import { areaBounds, clearTaskMarks, markTypeTask, pressureOnAreas, rollUpMarks, rollUpToFolders, taskMarkType } from '../../../src/core/scheduling/stigmergyAreas';
+import { seededRandom } from '../../helpers/seededRandom';
 import { stigSnapshotResult } from '../../../src/core/scheduling/stigmergyContracts';
 import { computePheromonePressure } from '../../../src/core/scheduling/contractNetModel';
 
@@ -97,6 +98,27 @@ test('folders roll up the pressure of the files and scopes under them', () => {
   assert.equal(rows['src/auth'].ownIntensity, 5, 'the glob rooted at src/auth is its own pressure');
   assert.deepEqual(rows['src/auth/login.ts'].tasks, ['task-1']);
   assert.equal(rows['**/*.md'].intensity, 4, 'a root glob names no folder and stays on its own');
+});
+
+test('the roll-up is the same to the last bit whatever order the marks come in (the field, the store rows)', () => {
+  const random = seededRandom(5);
+  const nodes = ['src/auth/login.ts', 'src/auth/**', 'src/auth', 'src/api/x.ts', 'src/api/y.ts', 'src', 'src/**', 'docs/a.md', '**/*.md', 'README.md', 'auth', '/abs/file.ts'];
+  const marks = Array.from({ length: 300 }, (_, i) => ({ node_id: nodes[i % nodes.length], type: `t-${Math.floor(i / nodes.length)}`, intensity: 0.1 + random() * 3, updated_at: i }));
+  const config = createField().config;
+  const expected = rollUpMarks(config, marks);
+  for (let round = 0; round < 5; round++) {
+    const shuffled = [...marks].sort(() => random() - 0.5);
+    assert.deepEqual(rollUpMarks(config, shuffled), expected, `shuffle ${round}`);
+  }
+  assert.deepEqual(rollUpToFolders(createField(config, marks)), expected, 'the field gives the same');
+  const rows = Object.fromEntries(expected.map((r) => [r.path, r]));
+  assert.deepEqual(Object.keys(rows), ['**/*.md', '/abs', '/abs/file.ts', 'README.md', 'auth', 'docs', 'docs/a.md', 'src', 'src/api', 'src/api/x.ts', 'src/api/y.ts', 'src/auth', 'src/auth/login.ts']);
+  const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+  const sum = (ids: string[]) => marks.filter((m) => ids.includes(m.node_id)).reduce((s, m) => s + m.intensity, 0);
+  assert.ok(near(rows.src.intensity, sum(['src/auth/login.ts', 'src/auth/**', 'src/auth', 'src/api/x.ts', 'src/api/y.ts', 'src', 'src/**'])), 'src holds everything under it');
+  assert.ok(near(rows['src/auth'].ownIntensity, sum(['src/auth/**', 'src/auth'])), 'the folder node and the glob rooted there are its own');
+  assert.ok(!('' in rows) && near(rows['/abs'].intensity, sum(['/abs/file.ts'])), 'a leading slash names no folder above it');
+  assert.equal(rows.auth.types.length, 25, 'a bare word is its own row');
 });
 
 test('pressure on a task’s areas counts every node that may overlap them, except its own marks', () => {

@@ -11,6 +11,7 @@ import type { LedgerEngine } from '../../../src/core/ports';
 import { rankedBasis } from '../../../src/core/scheduling/stigmergyWeights';
 import { engineCases } from '../store/engines/engineKit';
 import { seededRandom } from '../../helpers/seededRandom';
+import { isGlobPattern } from '../../../src/core/scheduling/scopePatterns';
 
 const folders = ['src/auth', 'src/api', 'docs', 'test/unit', 'lib'];
 const globs = ['src/**', 'src/auth/**', 'docs/*.md', '**/*.ts', 'auth', 'README.md'];
@@ -66,8 +67,16 @@ for (const engineCase of engineCases) {
           assert.deepEqual(await s.stigmergy.pressureOn(a), pressureOnAreas(field, a), `pressure on ${a.join(', ')}`);
         }
         assert.deepEqual(await s.stigmergy.pathPressure(), rollUpToFolders(field));
+        // Node rows from before stig_nodes.loose existed (NULL) still count as candidates for a call's bounds.
+        await engine.write((tx) => tx.run('UPDATE stig_nodes SET loose = NULL'));
+        for (const a of areas) assert.deepEqual(await s.stigmergy.boundsFor(a, running), areaBounds(field, a, `task-${running}`), `bounds on ${a.join(', ')}, flags not filled in yet`);
         // A write purges the ended task's marks: from then on an unbounded field is read from the ranked store (stigmergyWeights.ts).
         await s.stigmergy.mark({ node_id: 'lib/x0.ts', type: 'label-0', intensity: 1 });
+        const unflagged = await engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_nodes WHERE loose IS NULL'));
+        assert.equal(Number(unflagged?.n), 0, 'the first write fills in the loose flag of every node');
+        const flags = await engine.read((db) => db.all<{ node_id: string; loose: number }>('SELECT node_id, loose FROM stig_nodes'));
+        assert.ok(flags.some((r) => Number(r.loose) === 1) && flags.some((r) => Number(r.loose) === 0), 'both kinds of nodes are stored');
+        for (const r of flags) assert.equal(Number(r.loose), isGlobPattern(r.node_id) || !r.node_id.includes('/') ? 1 : 0, `loose flag of ${r.node_id}`);
         const ranked = await engine.read((db) => rankedBasis(db, s.stigmergy.config));
         assert.equal(ranked !== null, maxIntensity === null, 'the ranked store serves unbounded fields only');
         const compare = async (what: string) => {
