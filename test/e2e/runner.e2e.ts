@@ -17,7 +17,7 @@ import { createWorkspace } from './agentLedger/workspace';
 import { cliJson } from '../helpers/cli';
 import { connect } from '../helpers/mcpClient';
 import type { FakeScript } from '../helpers/fakeAgents';
-import { fakeAgents } from '../helpers/fakeAgents';
+import { fakeAgents, logIn } from '../helpers/fakeAgents';
 import { runningTask } from '../mcp/pmHelpers';
 
 let pkg: PackagedExtension | undefined;
@@ -27,16 +27,13 @@ before(async () => {
   pkg = await packageAgentLedger();
 });
 
-const agentId = { $prompt: 'agent_id' };
-const projectId = { $prompt: 'project_id' };
-
 /** coder: hands its task over to any agent, prints, keeps working (until stopped); reviewer: reports at once, with a cost. */
 const script: FakeScript = {
   steps: [],
   byAgent: {
     coder: {
       steps: [
-        { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+        logIn,
         { call: 'get_my_task', args: {} },
         { call: 'create_handoff', args: { task_id: { $result: [1, 'task.task_id'] }, from_agent_id: 'coder', summary: 'Form done; someone please review' } },
         { print: 'first line of the coder' },
@@ -48,7 +45,7 @@ const script: FakeScript = {
     reviewer: {
       usage: { costUsd: 0.0421, inputTokens: 1200, outputTokens: 300 },
       steps: [
-        { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+        logIn,
         { call: 'get_my_task', args: {} },
         { call: 'report_completed', args: { result: 'success', summary: 'reviewed' } },
       ],

@@ -29,6 +29,14 @@ export interface FakeScript {
   result?: string;
 }
 
+/** The launched agent logs in as its prompt says (the runner's ticket stands in for the passkey). */
+export const logIn: FakeStep = { call: 'authenticate', args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } } };
+
+/** Logs in, takes its task, says `line`, then works until it is stopped (a run to stop from outside). */
+export function workingUntilStopped(line: string, ...more: FakeStep[]): FakeScript {
+  return { steps: [logIn, { call: 'get_my_task', args: {} }, ...more, { print: line }, { sleep: 120_000 }] };
+}
+
 /** How one fake was launched, as it recorded it (names of variables, never their values). */
 export interface FakeRun {
   client: 'claude' | 'codex' | 'gemini';

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { FakeScript } from '../helpers/fakeAgents';
-import { fakeAgents } from '../helpers/fakeAgents';
+import { fakeAgents, workingUntilStopped } from '../helpers/fakeAgents';
 import { cliPath } from '../helpers/mcpClient';
+import { alive, until } from '../helpers/processes';
 import { ledgerEnv } from '../helpers/testLedger';
 import { createServices } from '../../src/services';
 import type { Services } from '../../src/services';
@@ -25,36 +25,8 @@ const ledgerBundle = path.resolve(__dirname, '../../dist/ledger.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const domain = (): typeof Domain => require(ledgerBundle) as typeof Domain;
 
-const agentId = { $prompt: 'agent_id' };
-const projectId = { $prompt: 'project_id' };
 /** Logs in, takes its task, says something, then works for a long time (until stopped). */
-const longRun: FakeScript = {
-  steps: [
-    { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
-    { call: 'get_my_task', args: {} },
-    { print: 'working on it' },
-    { sleep: 120_000 },
-  ],
-};
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const longRun = workingUntilStopped('working on it');
 
 async function servicesOf(repo: string): Promise<Services> {
   const env = ledgerEnv(repo);
@@ -163,6 +135,56 @@ test('a killed parent leaves no orphan: its runner sees its stdin close, stops i
     assert.equal(detail.signal, 'SIGTERM', 'the runner stopped it, it did not vanish');
   } finally {
     await services.dispose();
+    await c.close();
+  }
+});
+
+/** Whether `pid` is still the runner we started (Linux: its command line; elsewhere: that it lives), so a reused pid is never signalled. */
+function stillTheRunner(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('runner');
+  } catch (ex) {
+    return (ex as NodeJS.ErrnoException).code !== 'ENOENT' && process.platform !== 'linux' && alive(pid);
+  }
+}
+
+test('SIGTERMs that keep arriving while the runner stops (a second stop, a supervisor escalating) do not turn its clean stop into a kill', async () => {
+  const { repo, c } = await pmWorld();
+  const fakes = fakeAgents();
+  let runner: RunnerProcess | undefined;
+  try {
+    const events: RunnerProcessEvent[] = [];
+    runner = await domain().startRunnerProcess({
+      node: process.execPath,
+      cliPath,
+      workspace: repo,
+      logDir: path.join(repo, '.agent-ledger', 'runs'),
+      env: runnerEnv(repo, fakes.env()),
+      intervalSeconds: 0.5,
+    });
+    runner.onDidEmit((e) => events.push(e));
+    await until('the runner to poll', () => events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')));
+    const { pid } = runner;
+    // Stop Runner closes its stdin and signals its group at once; more SIGTERMs follow, every
+    // 2 ms, until it has exited: one of them lands while Node tears the process down.
+    let exited = false;
+    const stopping = runner.stop().finally(() => (exited = true));
+    let sent = 0;
+    while (!exited && stillTheRunner(pid)) {
+      try {
+        process.kill(pid, 'SIGTERM');
+        sent++;
+      } catch {
+        break; // gone between the check and the signal
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const exit = await stopping;
+    assert.ok(sent > 1, `more than the stop's own SIGTERM reached it (${sent} sent)`);
+    assert.deepEqual({ exitCode: exit.exitCode, signal: exit.signal }, { exitCode: 0, signal: null }, `a clean stop, whatever signals came meanwhile (${sent} sent): ${exit.tail.slice(-3).join(' | ')}`);
+    runner = undefined;
+  } finally {
+    await runner?.stop();
     await c.close();
   }
 });

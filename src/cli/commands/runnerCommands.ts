@@ -23,6 +23,8 @@ export function registerRunnerCommands(program: Command): void {
     .option('--allow-overlap', 'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)')
     .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
+      // Listening from the first moment: a stop that comes while the ledger opens is a stop too.
+      const stop = o.once ? undefined : stopRequest(o.stopWithStdin === true);
       let services: Services | undefined;
       try {
         const workspace = resolveWorkspace(opts.workspace);
@@ -45,32 +47,59 @@ export function registerRunnerCommands(program: Command): void {
           await setup.runner.settled();
         } else {
           printErrorLines([style.dim(`runner: polling every ${intervalSeconds} s; logs in ${visible(setup.logDir)}; Ctrl-C to stop`)]);
-          const loop = setup.runner.start(intervalSeconds * 1000);
-          await new Promise<void>((resolve) => {
-            const stop = (): void => resolve();
-            process.once('SIGINT', stop);
-            // Kept while the runner stops its agents: a second SIGTERM (a supervisor closing its
-            // stdin and signalling it) must not cut the execution logs short.
-            process.on('SIGTERM', stop);
-            if (o.stopWithStdin) {
-              // The parent holds the other end: it closes when the parent exits, however it dies.
-              process.stdin.once('end', stop).once('close', stop).once('error', stop).resume();
-              // Its output pipes went with it: writing there must not kill the runner before it
-              // has stopped its agents and recorded their ends.
-              for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
-            }
-          });
-          loop.dispose();
-          if (o.stopWithStdin) process.stdin.destroy();
+          const loop = stop?.requested ? undefined : setup.runner.start(intervalSeconds * 1000);
+          await stop?.promise;
+          loop?.dispose();
           printErrorLines([style.dim(`runner: stopping ${setup.runner.list().length} agent(s)…`)]);
         }
         await setup.dispose();
       } catch (err) {
         process.exitCode = reportError(err, opts.json === true);
       } finally {
-        services?.dispose();
+        await services?.dispose().catch((err: unknown) => (process.exitCode = reportError(err, opts.json === true)));
       }
+      if (stop) await exitNow();
     });
+}
+
+/**
+ * The runner's stop, from whichever comes first: SIGINT, SIGTERM, or (`--stop-with-stdin`) its
+ * standard input closing. The handlers stay for the whole shutdown: a second signal (Ctrl-C
+ * pressed again, a supervisor that closes the runner's stdin and signals its group at once, an
+ * escalation) must not cut short the agents' stop and their execution logs.
+ */
+function stopRequest(withStdin: boolean): { promise: Promise<void>; requested: boolean } {
+  const request = { requested: false, promise: Promise.resolve() };
+  request.promise = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      request.requested = true;
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (withStdin) {
+      // The parent holds the other end: it closes when the parent exits, however it dies.
+      process.stdin.once('end', stop).once('close', stop).once('error', stop).resume();
+      // Its output pipes went with it: writing there must not kill the runner before it has
+      // stopped its agents and recorded their ends.
+      for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
+    }
+  });
+  return request;
+}
+
+/**
+ * Exits now that the runner has stopped, instead of letting the event loop drain. When Node
+ * exits by draining, it first closes its signal handles, which gives SIGTERM back its default
+ * action for the rest of the teardown (tens of milliseconds, more under load): a SIGTERM arriving
+ * then kills a runner that had already stopped cleanly. That is what happened when a supervisor
+ * closed the runner's stdin and signalled it at once (Stop Runner): the stdin's end stopped the
+ * runner, and the signal, delayed by a loaded machine, landed in that window. `process.exit`
+ * keeps the handlers installed until the process is gone. Output is flushed first.
+ */
+async function exitNow(): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((out) => new Promise<void>((resolve) => (out.writableEnded || out.destroyed ? resolve() : out.write('', () => resolve())))));
+  process.exit();
 }
 
 /** A number option within bounds, or a coded refusal naming it. */

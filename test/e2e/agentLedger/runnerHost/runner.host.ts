@@ -2,18 +2,10 @@
 // reviewer, a task in progress for each, the scripted `claude` on PATH.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { alive } from '../../../helpers/processes';
 import { api, folder, until } from '../host/hostHelpers';
 
 const agentsText = async (): Promise<string> => (await (await api()).testing.agentsView()).join('\n');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the runner in the editor', () => {
   it('starts from the command, shows instances, handoffs, costs and a live log, stops an instance and stops with the status bar', async function () {
