@@ -15,4 +15,18 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * A reader that goes away (`agent-ledger … | head`) closes the pipe: what is left to print is
+ * dropped, the command still finishes its work and closes the ledger, instead of dying on an
+ * unhandled EPIPE.
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    throw err;
+  });
+}
+
+dropOutputOnClosedPipe(process.stdout);
+dropOutputOnClosedPipe(process.stderr);
 void main(process.argv);
