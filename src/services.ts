@@ -258,12 +258,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     truth: truthOf,
     changedMarksMs: changedMarksMs(),
   });
-  // get_my_task's runs: the task's write scope and the files it changes become marks while it runs.
+  // get_my_task's runs: the task's write scope and the files it changes become marks while it
+  // runs — unless it already had its snapshot (worker_command's process, e.g. the runner, watches it).
   const runTracking = new RunTracking(engine, truthOf, clock);
   const trackRuns = {
     beginRun: async (taskId: number) => {
-      await runTracking.beginRun(taskId);
-      await scheduling.taskWorkStarted(taskId);
+      if (await runTracking.beginRun(taskId)) await scheduling.taskWorkStarted(taskId);
     },
     endRun: async (taskId: number) => {
       scheduling.changedMarks?.unwatch(taskId);
