@@ -42,6 +42,7 @@ import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
 import { knowledgeSources } from './core/scheduling/knowledgeSources';
+import { changedMarksMsFromEnv, watchedRuns } from './core/scheduling/changedMarks';
 import { GraphService } from './core/coordination/graphService';
 import { EventBusService } from './core/coordination/eventBusService';
 import { ResourceService } from './core/coordination/resourceService';
@@ -256,20 +257,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs, {}, {
     knowledge: knowledgeSources({ pipelines, memory }),
     truth: truthOf,
-    changedMarksMs: changedMarksMs(),
+    changedMarksMs: changedMarksMsFromEnv(process.env),
   });
-  // get_my_task's runs: the task's write scope and the files it changes become marks while it runs.
-  const runTracking = new RunTracking(engine, truthOf, clock);
-  const trackRuns = {
-    beginRun: async (taskId: number) => {
-      await runTracking.beginRun(taskId);
-      await scheduling.taskWorkStarted(taskId);
-    },
-    endRun: async (taskId: number) => {
-      scheduling.changedMarks?.unwatch(taskId);
-      await runTracking.endRun(taskId);
-    },
-  };
+  const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
     engine,
@@ -327,15 +317,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       return engine.close();
     },
   };
-}
-
-/** Milliseconds between two looks at a running task's files: `AGENT_LEDGER_CHANGED_MARKS_MS` (at least 50), else 5 s. */
-function changedMarksMs(): number | undefined {
-  const raw = process.env.AGENT_LEDGER_CHANGED_MARKS_MS?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 50) throw new LedgerError('ConfigError', `AGENT_LEDGER_CHANGED_MARKS_MS=${raw}: give a whole number of milliseconds, at least 50`);
-  return n;
 }
 
 /**

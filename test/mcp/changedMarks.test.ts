@@ -8,7 +8,7 @@ import type { LedgerClient } from '../helpers/mcpClient';
 import { ledgerEnv } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
 import { fakeAgents } from '../helpers/fakeAgents';
-import { pmWorld, runningTask } from './pmHelpers';
+import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
 
 /**
  * `changed:task-N` marks written by the process that watches a running task: the MCP server
@@ -129,6 +129,35 @@ test('the runner marks the files its scripted agent changes while it runs; the m
     assert.deepEqual(await marks(reader, type), [], 'a done task has no marks');
   } finally {
     await reader.close();
+    await c.close();
+  }
+});
+
+test('get_my_task without the runner: the agent’s own MCP server marks the files its run changes', async () => {
+  const { repo, c: setup } = await pmWorld();
+  await setup.close();
+  const saved = process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
+  process.env.AGENT_LEDGER_CHANGED_MARKS_MS = String(lookMs);
+  let c: LedgerClient;
+  try {
+    c = await connect(repo, ['--enable-pm', '--enable-orchestrator']);
+  } finally {
+    if (saved === undefined) delete process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
+    else process.env.AGENT_LEDGER_CHANGED_MARKS_MS = saved;
+  }
+  try {
+    const taskId = await runningTask(c, 'Login page', 'coder', 'web');
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
+    const got = await c.call<{ task: { working_directory: string } }>('get_my_task', { session_token });
+    fs.writeFileSync(path.join(got.task.working_directory, 'login.js'), 'login\n');
+    const marked = await until('the run’s file marked', async () => {
+      const m = await marks(c, `changed:${taskId}`);
+      return m.length > 0 ? m : undefined;
+    });
+    assert.deepEqual(marked.map((p) => p.node_id), ['packages/web/login.js']);
+    await c.call('report_completed', { session_token, result: 'success', summary: 'done' });
+    assert.deepEqual(await marks(c, `changed:${taskId}`), [], 'reported done: the marks are gone');
+  } finally {
     await c.close();
   }
 });

@@ -1,5 +1,5 @@
 import type { Disposable } from '../emitter';
-import { errorMessage } from '../errors';
+import { errorMessage, LedgerError } from '../errors';
 import type { LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
 import type { Task } from '../tasks/taskModel';
 import { getTask } from '../tasks/taskRepo';
@@ -101,4 +101,33 @@ export class ChangedMarks {
       entry.running = false;
     }
   }
+}
+
+/** Milliseconds between two looks at a running task's files: `AGENT_LEDGER_CHANGED_MARKS_MS` (at least 50), else the default. */
+export function changedMarksMsFromEnv(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env.AGENT_LEDGER_CHANGED_MARKS_MS?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 50) throw new LedgerError('ConfigError', `AGENT_LEDGER_CHANGED_MARKS_MS=${raw}: give a whole number of milliseconds, at least 50`);
+  return n;
+}
+
+/**
+ * get_my_task's run tracking, watched: the task's write scope and the files it changes become
+ * marks while it runs — unless the run did not take its start snapshot (worker_command's process,
+ * e.g. the runner, took it and watches it already).
+ */
+export function watchedRuns(
+  tracking: { beginRun(taskId: number): Promise<boolean>; endRun(taskId: number): Promise<void> },
+  scheduling: { taskWorkStarted(taskId: number): Promise<void>; changedMarks?: Pick<ChangedMarks, 'unwatch'> },
+): { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> } {
+  return {
+    async beginRun(taskId) {
+      if (await tracking.beginRun(taskId)) await scheduling.taskWorkStarted(taskId);
+    },
+    async endRun(taskId) {
+      scheduling.changedMarks?.unwatch(taskId);
+      await tracking.endRun(taskId);
+    },
+  };
 }

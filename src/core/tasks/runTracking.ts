@@ -24,10 +24,13 @@ export class RunTracking {
     private readonly clock: Clock,
   ) {}
 
-  /** Takes the task's start snapshot unless it has one (another process may take it first: the first one stays). */
-  async beginRun(taskId: number): Promise<void> {
+  /**
+   * Takes the task's start snapshot unless it has one (another process may take it first: the
+   * first one stays). True when this call took it: the run is this process's to watch.
+   */
+  async beginRun(taskId: number): Promise<boolean> {
     const task = await this.db.read((r) => getTask(r, taskId));
-    if (!task || task.snapshot !== null) return;
+    if (!task || task.snapshot !== null) return false;
     const truth = await this.truth(task);
     const snapshot = await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
     const now = iso(this.clock.now());
@@ -40,6 +43,7 @@ export class RunTracking {
       return true;
     });
     if (took) await pinSnapshot(truth, snapshot, taskKey(taskId));
+    return took;
   }
 
   /** Records the files and commits the task changed since its start snapshot, and its end snapshot. */
