@@ -5,7 +5,8 @@
 //  - stig_snapshot over 100,000 marks (default page and largest page), one stig_mark into them.
 // The tools aggregate in SQL (stigmergyQueries.ts); each SQL row is set against the in-memory
 // field the tools used before (every live mark loaded, faded and summed in TypeScript), measured
-// in the same run, with the ratio after / before.
+// in the same run, with the ratio after / before; a call's bounds also against the LIKE scan that
+// found glob and bare-word marks before stig_nodes.loose (v15).
 // Usage: npm run bench -- --only schedulingStore   (or node --import tsx bench/schedulingStore.bench.ts [--runs N])
 import * as path from 'node:path';
 import { rmSync } from 'node:fs';

@@ -55,9 +55,9 @@ export function rollUpToFolders(field: StigmergyField): PathPressure[] {
   return rollUpMarks(field.config, [...pointValues(field)]);
 }
 
-/** Node, then type, in code-unit order. */
-function byNodeAndType(a: StigPoint, b: StigPoint): number {
-  return compareText(a.node_id, b.node_id) || compareText(a.type, b.type);
+/** Marks of one node by type, in code-unit order. */
+function byType(a: StigPoint, b: StigPoint): number {
+  return compareText(a.type, b.type);
 }
 
 /** What one path gathers: sums, and the mark types on or under it (sorted and unique once `done`). */
@@ -77,13 +77,14 @@ interface Gathered {
  * the same marks. One pass over the marks: no field is built.
  */
 export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]): PathPressure[] {
-  let points = marks;
-  for (let i = 1; i < points.length; i++) {
-    if (byNodeAndType(points[i - 1], points[i]) > 0) {
-      points = [...marks].sort(byNodeAndType);
-      break;
-    }
+  // Marks by node; nodes in code-unit order (the default sort compares strings so, without a comparator call per pair).
+  const byNode = new Map<string, StigPoint[]>();
+  for (const p of marks) {
+    const group = byNode.get(p.node_id);
+    if (group) group.push(p);
+    else byNode.set(p.node_id, [p]);
   }
+  const nodeIds = [...byNode.keys()].sort();
   const acc = new Map<string, Gathered>();
   const entry = (path: string): Gathered => {
     let e = acc.get(path);
@@ -109,13 +110,14 @@ export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]
       g = entry(p);
     }
   };
-  for (let i = 0; i < points.length; ) {
-    const nodeId = points[i].node_id;
+  for (const nodeId of nodeIds) {
+    const points = byNode.get(nodeId)!;
+    if (points.length > 1) points.sort(byType);
     let sum = 0;
     const types: string[] = [];
-    for (; i < points.length && points[i].node_id === nodeId; i++) {
-      sum += points[i].intensity;
-      types.push(points[i].type);
+    for (const p of points) {
+      sum += p.intensity;
+      types.push(p.type);
     }
     const intensity = clampIntensity(config, sum);
     const folder = homeFolder(nodeId);
@@ -143,8 +145,8 @@ export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]
   }
   const taskOf = new Map<string, string | null>();
   const out: PathPressure[] = [];
-  for (const [path, raw] of acc) {
-    const e = finish(raw);
+  for (const path of [...acc.keys()].sort()) {
+    const e = finish(acc.get(path)!);
     const tasks: string[] = [];
     for (const t of e.types) {
       let task = taskOf.get(t);
@@ -156,13 +158,13 @@ export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]
     }
     out.push({ path, intensity: e.intensity, ownIntensity: e.own, types: e.types, tasks: tasks.length > 1 ? [...new Set(tasks)].sort(compareText) : tasks });
   }
-  return out.sort((a, b) => compareText(a.path, b.path));
+  return out;
 }
 
 /** Types made unique and sorted (once). */
 function finish(e: Gathered): Gathered {
   if (!e.done) {
-    e.types = [...new Set(e.types)].sort(compareText);
+    e.types = [...new Set(e.types)].sort();
     e.done = true;
   }
   return e;
