@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { toolFamilies } from '../../mcp/catalog';
 import { features } from '../../mcp/features';
+import { serverNodeFlags } from '../../core/runtime/serverNodeFlags';
 
 const families: readonly string[] = toolFamilies.map((f) => f.name);
 const defaultFamilies: readonly string[] = toolFamilies.filter((f) => f.enabledByDefault).map((f) => f.name);
@@ -43,9 +44,13 @@ export function selectedFamilies(setting: unknown): string[] {
   return [...families, ...featureFamily.keys()].filter((f) => list.includes(f));
 }
 
-/** `worktreesDir`: the user's `agentLedger.worktreesDir`, passed as `--worktrees-dir`. */
+/**
+ * The arguments after the Node (or Electron-as-Node) executable: the server's Node flags
+ * (serverNodeFlags.ts), the script, then `mcp serve`. `worktreesDir`: the user's
+ * `agentLedger.worktreesDir`, passed as `--worktrees-dir`.
+ */
 export function serverArgs(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): string[] {
-  return [cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
+  return [...serverNodeFlags, cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
 }
 
 /**
