@@ -6,7 +6,9 @@
 //   dist/webview.js    the webview front end (browser code)
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -34,6 +36,29 @@ const asciiOutput = {
           if (/[^\x00-\x7f]/.test(line) && line.includes('String.raw')) throw new Error(`${out}: a non-ASCII character beside String.raw cannot be escaped safely: ${line.slice(0, 200)}`);
         }
         writeFileSync(out, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+      }
+    });
+  },
+};
+
+/**
+ * Writes dist/toolsListing.json beside dist/cli.js after each build of it: every tool as
+ * tools/list gives it, computed from the zod contracts by src/mcp/listing/writeListing.ts (bundled
+ * to a temporary folder and run). `mcp serve` lists its tools from it without building a schema;
+ * test/mcp/toolsListing.test.ts holds it equal to the live listing.
+ */
+const toolsListing = {
+  name: 'tools-listing',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-listing-'));
+      try {
+        const script = path.join(tmp, 'writeListing.js');
+        await esbuild.build({ entryPoints: ['src/mcp/listing/writeListing.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: script, logLevel: 'warning' });
+        writeFileSync('dist/toolsListing.json', execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
       }
     });
   },
@@ -74,6 +99,7 @@ const builds = [
   {
     ...node,
     entryPoints: { cli: 'src/cli/main.ts' },
+    plugins: [asciiOutput, toolsListing],
     outdir: 'dist',
     platform: 'node',
     target: 'node20',

@@ -5,7 +5,8 @@ import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
 import { noToolsYet, resolveFamilies } from './families';
-import { toolFamilies } from './catalog';
+import { familyInfos, lazyFamilies, lazyIntrospection } from './familyCatalog';
+import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
@@ -48,7 +49,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.info = console.error;
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
+  const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
@@ -80,7 +81,16 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // the workspace's own ledger cannot be misnamed and opens on first use.
   if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
-  const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment(), afterToolsListed: () => setImmediate(warmUp) });
+  // The tools as the build listed them; from sources (no dist/), computed from the contracts.
+  const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+  const { server, dispose } = await createServer(services, {
+    families: familySet,
+    features: featureSet,
+    login: ServerLogin.fromEnvironment(),
+    afterToolsListed: () => setImmediate(warmUp),
+    listing,
+    catalog: [lazyIntrospection, ...lazyFamilies],
+  });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
   server.oninitialized = () => setTimeout(warmUp, WARM_UP_AFTER_INITIALIZED_MS).unref();
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
@@ -109,7 +119,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       inner?.(message);
     };
   }
-  const familyList = toolFamilies.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
+  const familyList = listing.families.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
   const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);

@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { toolFamilies } from '../../mcp/catalog';
+import { familyInfos } from '../../mcp/familyCatalog';
 import { features } from '../../mcp/features';
 import { serverNodeFlags } from '../../core/runtime/serverNodeFlags';
 
-const families: readonly string[] = toolFamilies.map((f) => f.name);
-const defaultFamilies: readonly string[] = toolFamilies.filter((f) => f.enabledByDefault).map((f) => f.name);
+const families: readonly string[] = familyInfos.map((f) => f.name);
+const defaultFamilies: readonly string[] = familyInfos.filter((f) => f.enabledByDefault).map((f) => f.name);
 /** Single features of a family (`resources`, `locks`…) the setting may name besides whole families. */
 const featureFamily = new Map(features.map((f) => [f.name, f.family]));
 
