@@ -1,7 +1,8 @@
 // Bundles the three entry points the product ships and copies the runtime assets they load.
 //   dist/extension.js  the VS Code extension (vscode stays external)
 //   dist/ledger.js     the domain the extension loads when it opens a ledger (createServices)
-//   dist/cli.js        the agent-ledger command, including `mcp serve`
+//   dist/cli.js        the agent-ledger command: turns on the compile cache, then loads dist/cliMain.js
+//   dist/cliMain.js    the CLI, including `mcp serve` (+ dist/toolsListing.json, its tools list)
 //   dist/checkpointWorker.js  the worker thread of a large store's background checkpoint
 //   dist/webview.js    the webview front end (browser code)
 // Usage: node esbuild.mjs [--watch] [--production]
@@ -98,8 +99,18 @@ const builds = [
   },
   {
     ...node,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // The CLI and MCP server; dist/cli.js below loads it after turning on the compile cache.
+    entryPoints: { cliMain: 'src/cli/main.ts' },
     plugins: [asciiOutput, toolsListing],
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
+    // The `agent-ledger` command (package.json bin): a few lines, so nothing big is compiled before the cache is on.
+    ...node,
+    entryPoints: { cli: 'src/cli/launcher.ts' },
     outdir: 'dist',
     platform: 'node',
     target: 'node20',

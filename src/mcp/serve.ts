@@ -11,6 +11,8 @@ import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
 import { errorMessage } from '../core/errors';
+import { warmUpStore } from '../storeWarmUp';
+import { flushCompileCache } from '../compileCache';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -49,6 +51,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.info = console.error;
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  // sql.js compiles on another core while this one answers initialize and tools/list.
+  warmUpStore(options.dbPath);
   const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
@@ -60,6 +64,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   services.whenOpen((open) => {
+    // By now this process has compiled what a start needs: keep it for the next start (Node ≥ 22.10).
+    setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
     const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(

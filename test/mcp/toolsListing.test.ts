@@ -60,8 +60,8 @@ test('the lazy family list is the catalog: same families, same order, each load 
   }
 });
 
-test('dist/cli.js is pure ASCII (a non-ASCII character makes V8 hold the whole source as two-byte)', () => {
-  const bytes = fs.readFileSync(cliPath);
+test('dist/cliMain.js is pure ASCII (a non-ASCII character makes V8 hold the whole source as two-byte)', () => {
+  const bytes = fs.readFileSync(path.join(path.dirname(cliPath), 'cliMain.js'));
   const at = bytes.findIndex((b) => b > 0x7f);
   assert.equal(at, -1, `non-ASCII byte at ${at}: ${bytes.subarray(Math.max(0, at - 60), at + 20).toString()}`);
 });
