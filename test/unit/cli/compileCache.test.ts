@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import * as nodeModule from 'node:module';
 import { privateCacheFolder } from '../../../src/compileCache';
 import { tempDir } from '../../helpers/tmp';
 
@@ -63,7 +64,7 @@ test('the built command runs with the cache on a Node that has one, and without 
   const run = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: base } });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /^\d+\.\d+\.\d+/);
-  const hasCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
   const folder = path.join(base, 'agent-ledger', 'compile-cache');
   assert.equal(fs.existsSync(folder) && fs.readdirSync(folder).length > 0, hasCache, hasCache ? 'Node wrote its cache into the private folder' : 'no cache on a Node without one');
 });
