@@ -76,7 +76,12 @@ export function externalLaunch(cliPath: string, workspace: string, selected: rea
 /** A line to paste into a POSIX shell. */
 export function shellLine(launch: ServerLaunch): string {
   const env = Object.entries(launch.env).map(([k, v]) => `${k}=${quote([v])}`);
-  return [...env, quote([launch.command, ...launch.args])].join(' ');
+  return [...env, quote([launch.command]), ...launch.args.map(shellArg)].join(' ');
+}
+
+/** An argument as typed: `--max-semi-space-size=1` stays so (`=` is plain text after the command word), anything else quoted. */
+function shellArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : quote([arg]);
 }
 
 let cachedNode: string | null | undefined;
