@@ -1,12 +1,15 @@
 // Bundles the three entry points the product ships and copies the runtime assets they load.
 //   dist/extension.js  the VS Code extension (vscode stays external)
 //   dist/ledger.js     the domain the extension loads when it opens a ledger (createServices)
-//   dist/cli.js        the agent-ledger command, including `mcp serve`
+//   dist/cli.js        the agent-ledger command: turns on the compile cache, then loads dist/cliMain.js
+//   dist/cliMain.js    the CLI, including `mcp serve` (+ dist/toolsListing.json, its tools list)
 //   dist/checkpointWorker.js  the worker thread of a large store's background checkpoint
 //   dist/webview.js    the webview front end (browser code)
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -14,17 +17,67 @@ const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+/**
+ * Keeps a Node bundle pure ASCII. esbuild escapes strings but copies comments and regular
+ * expression literals as they are, and one "—" among 3 MB makes V8 hold the whole source as a
+ * two-byte string: 6.7 MB instead of 3.3 MB of heap for dist/cli.js, kept for the life of every
+ * server process (docs/performance.md, "Memory"). A \uXXXX escape means the same character in a
+ * comment, a string, a regular expression and an identifier; only String.raw would see the
+ * difference, so a bundle where one would is refused.
+ */
+const asciiOutput = {
+  name: 'ascii-output',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      for (const out of Object.keys(result.metafile?.outputs ?? {}).filter((f) => f.endsWith('.js'))) {
+        const text = readFileSync(out, 'utf8');
+        if (!/[^\x00-\x7f]/.test(text)) continue;
+        for (const line of text.split('\n')) {
+          if (/[^\x00-\x7f]/.test(line) && line.includes('String.raw')) throw new Error(`${out}: a non-ASCII character beside String.raw cannot be escaped safely: ${line.slice(0, 200)}`);
+        }
+        writeFileSync(out, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+      }
+    });
+  },
+};
+
+/**
+ * Writes dist/toolsListing.json beside dist/cli.js after each build of it: every tool as
+ * tools/list gives it, computed from the zod contracts by src/mcp/listing/writeListing.ts (bundled
+ * to a temporary folder and run). `mcp serve` lists its tools from it without building a schema;
+ * test/mcp/toolsListing.test.ts holds it equal to the live listing.
+ */
+const toolsListing = {
+  name: 'tools-listing',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      const tmp = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-listing-'));
+      try {
+        const script = path.join(tmp, 'writeListing.js');
+        await esbuild.build({ entryPoints: ['src/mcp/listing/writeListing.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: script, logLevel: 'warning' });
+        writeFileSync('dist/toolsListing.json', execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  metafile: true,
 };
+const node = { ...common, plugins: [asciiOutput] };
 
 const builds = [
   {
-    ...common,
+    ...node,
     entryPoints: { extension: 'src/extension.ts' },
     outdir: 'dist',
     platform: 'node',
@@ -37,7 +90,7 @@ const builds = [
   {
     // The domain the extension opens a folder's ledger with (createServices: store, sql.js, Git),
     // a bundle of its own so that VS Code compiles it only when a ledger opens, not at activation.
-    ...common,
+    ...node,
     entryPoints: { ledger: 'src/vscode/ledger/domainEntry.ts' },
     outdir: 'dist',
     platform: 'node',
@@ -45,8 +98,19 @@ const builds = [
     format: 'cjs',
   },
   {
-    ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    ...node,
+    // The CLI and MCP server; dist/cli.js below loads it after turning on the compile cache.
+    entryPoints: { cliMain: 'src/cli/main.ts' },
+    plugins: [asciiOutput, toolsListing],
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
+    // The `agent-ledger` command (package.json bin): a few lines, so nothing big is compiled before the cache is on.
+    ...node,
+    entryPoints: { cli: 'src/cli/launcher.ts' },
     outdir: 'dist',
     platform: 'node',
     target: 'node20',
@@ -56,7 +120,7 @@ const builds = [
   {
     // The worker thread that prepares a large store's checkpoint image off the write path
     // (src/store/backgroundCheckpoint.ts finds it beside the bundle that started it).
-    ...common,
+    ...node,
     entryPoints: { checkpointWorker: 'src/store/checkpointWorker.ts' },
     outdir: 'dist',
     platform: 'node',

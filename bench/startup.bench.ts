@@ -8,7 +8,8 @@
 //                           each store size
 // Medians of N spawns, the servers interleaved (the first one rotating), so the machine's load
 // falls on all of them alike. The stores are seeded through the engine before any timing.
-// Usage: npm run bench -- --only startup   (node --import tsx bench/startup.bench.ts [--spawns 5] [--sizes 1000,50000])
+// Usage: npm run bench -- --only startup   (node --import tsx bench/startup.bench.ts [--spawns 5] [--sizes 1000,50000]
+//        [--cli <other dist/cli.js>] [--no-node-flags])
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -22,6 +23,7 @@ import { rawSession } from './lib/rawMcp';
 import type { RawSession } from './lib/rawMcp';
 import { seedTasks } from './lib/replicaLoad';
 import { vmRss } from './peers/session';
+import { serverNodeFlags } from '../src/core/runtime/serverNodeFlags';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const spawns = Number(arg('--spawns', '5'));
@@ -29,6 +31,9 @@ const sizes = arg('--sizes', '1000,50000').split(',').map(Number);
 // --cli: another build of the server (a before/after comparison runs the bench on each).
 const cli = path.resolve(arg('--cli', path.resolve(__dirname, '..', 'dist', 'cli.js')));
 const minimal = path.resolve(__dirname, 'lib', 'minimalServer.mjs');
+// Our server runs with the Node flags every launch configuration we write carries; --no-node-flags
+// starts it as a bare `node cli.js` (how builds before those flags were launched).
+const nodeFlags = process.argv.includes('--no-node-flags') ? [] : [...serverNodeFlags];
 const MiB = 1024 * 1024;
 
 interface Server {
@@ -41,7 +46,7 @@ interface Server {
 const baseline: Server = { name: 'minimal one-tool server', args: () => [minimal], firstCall: { name: 'echo', arguments: { text: 'hello' } } };
 const ours: Server = {
   name: 'Agent Ledger',
-  args: (workspace) => [cli, 'mcp', 'serve', '--workspace', workspace],
+  args: (workspace) => [...nodeFlags, cli, 'mcp', 'serve', '--workspace', workspace],
   firstCall: { name: 'task_create', arguments: { title: 'written by the start-up benchmark', description: 'The first write of a restarted server.' } },
 };
 
@@ -159,7 +164,7 @@ async function main(): Promise<void> {
     rows.push([`RSS at ${size} tasks: idle / after paging every task / 2 s later (MiB)`, '-', `${(mem.idle / MiB).toFixed(1)} / ${(mem.paged / MiB).toFixed(1)} / ${(mem.pagedIdle / MiB).toFixed(1)}`, '-', '≤ 150 MiB', verdict(Math.max(mem.idle, mem.paged) <= 150 * MiB)]);
   }
   printTable(
-    `MCP server start-up and memory: median of ${spawns} spawns each, interleaved (load average ${load.toFixed(1)} on ${cpus().length} cores${load > 4 ? ': under load' : ''})`,
+    `MCP server start-up and memory: median of ${spawns} spawns each, interleaved (load average ${load.toFixed(1)} on ${cpus().length} cores${load > 4 ? ': under load' : ''}; ours: node ${nodeFlags.join(' ')} ${path.relative(process.cwd(), cli)})`,
     ['figure', 'minimal server', 'Agent Ledger', 'ratio', 'target', 'verdict'],
     rows,
   );

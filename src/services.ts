@@ -56,6 +56,7 @@ import { ledgerFolder, localFolders, storeFilesExclude, storeFilesOf, storeImage
 import { CostRollupService } from './core/costs/costRollup';
 import { AgentInstanceService } from './core/runtime/agentInstances';
 import { TaskReviewService } from './core/tasks/taskReviews';
+import { serverNodeFlags } from './core/runtime/serverNodeFlags';
 
 /** Where a workspace's ledger lives. */
 export interface LedgerPaths {
@@ -339,7 +340,7 @@ function sessionTtlSeconds(): number | undefined {
 function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: ServiceOptions): McpServerLaunch | undefined {
   const cli = path.join(__dirname, 'cli.js');
   if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
-  const args = [cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
+  const args = [...serverNodeFlags, cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
   if (dbFile) args.push('--db', paths.dbPath);
   if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
   // A database URL (and its password) is never an argument nor written in a configuration: the

@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
 import type { Services } from '../services';
-import { allTools, introspectionFamily, toolFamilies } from '../mcp/catalog';
 import { invokeTool, unknownTool } from '../mcp/invokeTool';
 import type { CatalogTool, ToolContext } from '../mcp/toolDefinition';
+import type * as Catalog from '../mcp/catalog';
 import type { CommonOptions } from './output';
 import { printJson, printLines } from './output';
 import { withServices } from './withServices';
 
+/**
+ * The whole catalog, loaded when a command runs, not when the command line is parsed: building
+ * every contract is what `mcp serve` and `--help` must not pay for (docs/performance.md).
+ */
+const catalog = (): Promise<typeof Catalog> => import('../mcp/catalog.js');
+
 /** Every tool there is, by name: the CLI switches every family on. */
-function toolNamed(name: string): CatalogTool {
-  const tools = allTools();
+async function toolNamed(name: string): Promise<CatalogTool> {
+  const tools = (await catalog()).allTools();
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw unknownTool(name, tools.map((t) => t.name));
   return tool;
@@ -34,9 +40,9 @@ export interface ToolCommand<R> {
  * and seed 002's exit codes. A read-only tool opens the ledger read-only: it never creates
  * `.agent-ledger/`.
  */
-export function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
+export async function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
   const json = cmd.optsWithGlobals<CommonOptions>().json === true;
-  const tool = toolNamed(c.tool);
+  const tool = await toolNamed(c.tool);
   return withServices(cmd, { readonly: c.readonly ?? tool.annotations.readOnlyHint === true }, async (services) => {
     const result = (await callTool(services, tool, c.args)) as R;
     if (json) printJson(result);
@@ -46,13 +52,14 @@ export function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void
 }
 
 /** One tool call with the command line's arguments (undefined ones left out, as an agent would). */
-export function callTool(services: Services, tool: CatalogTool | string, args: Record<string, unknown>): Promise<unknown> {
-  const definition = typeof tool === 'string' ? toolNamed(tool) : tool;
+export async function callTool(services: Services, tool: CatalogTool | string, args: Record<string, unknown>): Promise<unknown> {
+  const definition = typeof tool === 'string' ? await toolNamed(tool) : tool;
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
-  return invokeTool(definition, given, cliContext(services));
+  return invokeTool(definition, given, await cliContext(services));
 }
 
-function cliContext(services: Services): ToolContext {
+async function cliContext(services: Services): Promise<ToolContext> {
+  const { allTools, introspectionFamily, toolFamilies } = await catalog();
   const tools = allTools();
   return { services, enabledTools: () => tools, enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)), families: () => [introspectionFamily, ...toolFamilies] };
 }

@@ -19,7 +19,7 @@ export function describeFamily(family: ToolFamily): string {
 }
 
 /** Applies `--enable-x` / `--disable-x` switches (later ones win) to the defaults. */
-export function resolveFamilies(all: readonly ToolFamily[], enable: readonly string[] = [], disable: readonly string[] = []): Set<string> {
+export function resolveFamilies(all: readonly Pick<ToolFamily, 'name' | 'enabledByDefault'>[], enable: readonly string[] = [], disable: readonly string[] = []): Set<string> {
   const known = all.map((f) => f.name);
   const unknown = [...enable, ...disable].filter((f) => !known.includes(f));
   if (unknown.length) throw new Error(`unknown tool famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${known.join(', ')}`);

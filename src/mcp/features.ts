@@ -1,4 +1,4 @@
-import type { CatalogTool, ToolFamily } from './toolDefinition';
+import type { CatalogTool } from './toolDefinition';
 import { defaultIdempotencySettings } from '../core/coordination/idempotencyRuns';
 import type { IdempotencySettings } from '../core/coordination/idempotencyRuns';
 
@@ -59,7 +59,7 @@ export function isToolExposed(tool: Pick<CatalogTool, 'name' | 'family'>, famili
 }
 
 /** The families with at least one tool exposed. */
-export function familiesExposed(all: readonly ToolFamily[], families: ReadonlySet<string>, on: ReadonlySet<string>): ToolFamily[] {
+export function familiesExposed<F extends { name: string; tools: readonly { name: string }[] }>(all: readonly F[], families: ReadonlySet<string>, on: ReadonlySet<string>): F[] {
   return all.filter((f) => families.has(f.name) || f.tools.some((t) => isToolExposed({ name: t.name, family: f.name }, families, on)));
 }
 

@@ -5,11 +5,14 @@ import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
 import { noToolsYet, resolveFamilies } from './families';
-import { toolFamilies } from './catalog';
+import { familyInfos, lazyFamilies, lazyIntrospection } from './familyCatalog';
+import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
 import { errorMessage } from '../core/errors';
+import { warmUpStore } from '../storeWarmUp';
+import { flushCompileCache } from '../compileCache';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -48,7 +51,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.info = console.error;
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  const familySet = resolveFamilies(toolFamilies, options.enable, options.disable);
+  // sql.js compiles on another core while this one answers initialize and tools/list.
+  warmUpStore(options.dbPath);
+  const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
@@ -59,6 +64,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   services.whenOpen((open) => {
+    // By now this process has compiled what a start needs: keep it for the next start (Node ≥ 22.10).
+    setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
     const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(
@@ -80,7 +87,16 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // the workspace's own ledger cannot be misnamed and opens on first use.
   if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
-  const { server, dispose } = createServer(services, { families: familySet, features: featureSet, login: ServerLogin.fromEnvironment(), afterToolsListed: () => setImmediate(warmUp) });
+  // The tools as the build listed them; from sources (no dist/), computed from the contracts.
+  const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+  const { server, dispose } = await createServer(services, {
+    families: familySet,
+    features: featureSet,
+    login: ServerLogin.fromEnvironment(),
+    afterToolsListed: () => setImmediate(warmUp),
+    listing,
+    catalog: [lazyIntrospection, ...lazyFamilies],
+  });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
   server.oninitialized = () => setTimeout(warmUp, WARM_UP_AFTER_INITIALIZED_MS).unref();
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
@@ -109,7 +125,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       inner?.(message);
     };
   }
-  const familyList = toolFamilies.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
+  const familyList = listing.families.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
   const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);

@@ -1,10 +1,11 @@
-import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from './lazyServices';
-import type { CatalogTool, ToolContext, ToolDefinition, ToolFamily } from './toolDefinition';
-import { allFixedResources, allResourceTemplates, allTools, introspectionFamily, toolFamilies } from './catalog';
+import type { CatalogTool, FamilyInfo, ToolContext, ToolFamily } from './toolDefinition';
+import type { LazyFamily } from './familyCatalog';
+import type { ToolListing } from './listing/builtListing';
+import { allFixedResources, allResourceTemplates } from './resources/resourceCatalog';
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
@@ -22,6 +23,10 @@ export interface ServerOptions {
   features?: ReadonlySet<string>;
   /** Called each time tools/list is answered (serve.ts opens the ledger then, while the client reads the list). */
   afterToolsListed?: () => void;
+  /** Every family's tools as listed (the build's, or computed live from sources: listing/). */
+  listing: ToolListing;
+  /** Introspection, then the switchable families, loaded on first use (familyCatalog.ts). */
+  catalog: readonly LazyFamily[];
 }
 
 export interface LedgerServer {
@@ -31,7 +36,7 @@ export interface LedgerServer {
 }
 
 /** What an agent reads first: how the enabled families are meant to be used. */
-function instructionsFor(enabled: readonly ToolFamily[]): string {
+function instructionsFor(enabled: readonly FamilyInfo[]): string {
   const parts = ['Agent Ledger is the shared ledger of the work done in this workspace.'];
   for (const f of enabled) if (f.instructions) parts.push(f.instructions);
   parts.push('Call mcp_capabilities to see every enabled tool.');
@@ -39,65 +44,71 @@ function instructionsFor(enabled: readonly ToolFamily[]): string {
 }
 
 /**
- * Builds the MCP server over a workspace's services, opened on first use (lazyServices.ts): the
- * tools are listed without them. The caller picks the transport.
+ * Builds the MCP server over a workspace's services, opened on first use (lazyServices.ts). The
+ * tools are listed from `listing` and each family's contracts and handlers load with its first
+ * call (docs/performance.md); families serving prompts load here. The caller picks the transport.
  */
-export function createServer(services: LazyServices, options: ServerOptions): LedgerServer {
+export async function createServer(services: LazyServices, options: ServerOptions): Promise<LedgerServer> {
   const on = options.features ?? resolveFeatures(options.families);
-  const tools = allTools().filter((t) => t.family === introspectionFamily.name || isToolExposed(t, options.families, on));
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const templates = allResourceTemplates();
-  const fixed = allFixedResources();
-  const enabled = familiesExposed(toolFamilies, options.families, on);
-  const prompts = enabled.flatMap((f) => f.prompts ?? []);
+  const [introspection, ...switchable] = options.listing.families;
+  const exposed = (family: string, tool: string): boolean => family === introspection.name || isToolExposed({ name: tool, family }, options.families, on);
+  const listedTools: (Tool & { family: string })[] = options.listing.families.flatMap((f) => f.tools.filter((t) => exposed(f.name, t.name)).map((t) => ({ ...t, family: f.name })));
+  const familyOf = new Map(listedTools.map((t) => [t.name, t.family]));
+  const enabledNames = new Set(familiesExposed(switchable, options.families, on).map((f) => f.name));
+  const lazy = new Map(options.catalog.map((f) => [f.info.name, f]));
+  const enabled = switchable.filter((f) => enabledNames.has(f.name));
+  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap((f) => f.prompts ?? []);
   const server = new Server(
     { name: productName, title: 'Agent Ledger', version },
     {
       capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}) },
-      instructions: instructionsFor(enabled),
+      instructions: instructionsFor(enabled.map((f) => lazy.get(f.name)!.info)),
     },
   );
-  const base: Omit<ToolContext, 'services'> = { enabledTools: () => tools, enabledFamilies: () => options.families, families: () => [introspectionFamily, ...toolFamilies], login: options.login, features: on };
-  const context = async (): Promise<ToolContext> => ({ ...base, services: await services.get() });
-  // Computed on the first tools/list, not before the transport is up.
-  let listed: Tool[] | undefined;
 
+  const loading = new Map<string, Promise<ToolFamily>>();
+  const load = (family: string): Promise<ToolFamily> => {
+    let pending = loading.get(family);
+    if (!pending) loading.set(family, (pending = lazy.get(family)!.load()));
+    return pending;
+  };
+  /** Every family, loaded: what mcp_info and mcp_capabilities describe. */
+  let whole: Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> | undefined;
+  const catalog = (): Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> =>
+    (whole ??= Promise.all(options.catalog.map((f) => load(f.info.name))).then((families) => ({
+      families,
+      tools: families.flatMap((f) => f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name }))),
+    })));
+  const definition = async (name: string): Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }> => {
+    const family = familyOf.get(name);
+    if (family === undefined) throw unknownTool(name, [...familyOf.keys()]);
+    const tool = (await load(family)).tools.find((t) => t.name === name);
+    if (!tool) throw unknownTool(name, [...familyOf.keys()]);
+    // Only the introspection tools read the rest of the catalog: they load every family.
+    const rest = family === introspection.name ? await catalog() : { families: [], tools: [] };
+    const base: Omit<ToolContext, 'services'> = { enabledTools: () => rest.tools, enabledFamilies: () => options.families, families: () => rest.families, login: options.login, features: on };
+    return { tool: { ...tool, family }, context: async () => ({ ...base, services: await services.get() }) };
+  };
+
+  // Listed as the listing holds them (without the family each tool belongs to).
+  const listed: Tool[] = listedTools.map(({ family: _family, ...tool }) => tool);
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= tools.map(toListedTool);
     options.afterToolsListed?.();
     return { tools: listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(byName, context, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(definition, request.params.name, request.params.arguments));
 
-  const resources = registerResourceHandlers(server, services, templates, fixed);
+  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
   if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
   return { server, dispose: () => resources.dispose() };
 }
 
 /** Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
-async function callTool(byName: Map<string, CatalogTool>, context: () => Promise<ToolContext>, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(definition: (name: string) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>, name: string, args: unknown): Promise<CallToolResult> {
   try {
-    const tool = byName.get(name);
-    if (!tool) throw unknownTool(name, [...byName.keys()]);
+    const { tool, context } = await definition(name);
     return okResult(await invokeTool(tool, args, context));
   } catch (err) {
     return errorResult(err);
   }
-}
-
-function toListedTool(tool: ToolDefinition): Tool {
-  const listed: Tool = {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
-  if (tool.output) listed.outputSchema = jsonSchema(tool.output, 'output') as Tool['outputSchema'];
-  return listed;
-}
-
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
 }

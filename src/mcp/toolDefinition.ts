@@ -67,3 +67,10 @@ export interface ToolFamily {
   /** MCP prompts served while the family is on. */
   prompts?: readonly PromptDefinition[];
 }
+
+/**
+ * A family without its tools: what `mcp serve` needs to parse its switches, say hello and list
+ * the tools (with the build's listing, catalogListing.ts) before any tool's contract is built.
+ * Each `tools/<family>/family.ts` exports one; its index.ts adds the tools.
+ */
+export type FamilyInfo = Omit<ToolFamily, 'tools' | 'prompts'>;

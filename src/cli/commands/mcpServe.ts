@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
+import { familyInfos } from '../../mcp/familyCatalog';
 import { noToolsYet } from '../../mcp/families';
-import { families, toolFamilies } from '../../mcp/catalog';
+import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
@@ -14,8 +15,11 @@ export function registerMcpCommands(program: Command): void {
     .description('Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)')
     .option('--verbose', 'log every request to stderr')
     .option('--allow-agent-checkpoints', 'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)');
-  for (const f of toolFamilies) {
-    const note = f.tools.length ? (f.enabledByDefault ? ' (on by default)' : '') : ` (${noToolsYet}: this switch exposes nothing for now)`;
+  // A family without a tool says so (the build's listing knows; from sources the note is left out).
+  const listing = readBuiltListing();
+  for (const f of familyInfos) {
+    const empty = listing?.families.find((l) => l.name === f.name)?.tools.length === 0;
+    const note = empty ? ` (${noToolsYet}: this switch exposes nothing for now)` : f.enabledByDefault ? ' (on by default)' : '';
     serve.option(`--enable-${f.name}`, `expose the ${f.name} tools${note}`);
     serve.option(`--disable-${f.name}`, `hide the ${f.name} tools`);
   }
@@ -26,6 +30,7 @@ export function registerMcpCommands(program: Command): void {
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }>();
     try {
+      const families = familyInfos.map((f) => f.name);
       const enable = families.filter((f) => opts[camel(`enable-${f}`)] === true);
       const disable = families.filter((f) => opts[camel(`disable-${f}`)] === true);
       const both = enable.filter((f) => disable.includes(f));

@@ -14,6 +14,7 @@ import { launchClient, readRunUsage } from '../clients/launchClient';
 import { ProcessSupervisor } from '../processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
+import { serverNodeFlags } from '../../core/runtime/serverNodeFlags';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -84,7 +85,8 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
 
 function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<Record<string, string>>): McpServerLaunch {
   const [command, ...prefix] = setup.cliCommand;
-  const args = [...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
+  // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
+  const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
   const isUrl = setup.dbPath !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(setup.dbPath);
   if (setup.dbPath !== undefined && !isUrl) args.push('--db', path.resolve(setup.dbPath));
   if (setup.worktreesDir !== undefined) args.push('--worktrees-dir', setup.worktreesDir);

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { toolFamilies } from '../../mcp/catalog';
+import { familyInfos } from '../../mcp/familyCatalog';
 import { features } from '../../mcp/features';
+import { serverNodeFlags } from '../../core/runtime/serverNodeFlags';
 
-const families: readonly string[] = toolFamilies.map((f) => f.name);
-const defaultFamilies: readonly string[] = toolFamilies.filter((f) => f.enabledByDefault).map((f) => f.name);
+const families: readonly string[] = familyInfos.map((f) => f.name);
+const defaultFamilies: readonly string[] = familyInfos.filter((f) => f.enabledByDefault).map((f) => f.name);
 /** Single features of a family (`resources`, `locks`…) the setting may name besides whole families. */
 const featureFamily = new Map(features.map((f) => [f.name, f.family]));
 
@@ -43,9 +44,13 @@ export function selectedFamilies(setting: unknown): string[] {
   return [...families, ...featureFamily.keys()].filter((f) => list.includes(f));
 }
 
-/** `worktreesDir`: the user's `agentLedger.worktreesDir`, passed as `--worktrees-dir`. */
+/**
+ * The arguments after the Node (or Electron-as-Node) executable: the server's Node flags
+ * (serverNodeFlags.ts), the script, then `mcp serve`. `worktreesDir`: the user's
+ * `agentLedger.worktreesDir`, passed as `--worktrees-dir`.
+ */
 export function serverArgs(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): string[] {
-  return [cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
+  return [...serverNodeFlags, cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
 }
 
 /**
@@ -71,7 +76,12 @@ export function externalLaunch(cliPath: string, workspace: string, selected: rea
 /** A line to paste into a POSIX shell. */
 export function shellLine(launch: ServerLaunch): string {
   const env = Object.entries(launch.env).map(([k, v]) => `${k}=${quote([v])}`);
-  return [...env, quote([launch.command, ...launch.args])].join(' ');
+  return [...env, quote([launch.command]), ...launch.args.map(shellArg)].join(' ');
+}
+
+/** An argument as typed: `--max-semi-space-size=1` stays so (`=` is plain text after the command word), anything else quoted. */
+function shellArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : quote([arg]);
 }
 
 let cachedNode: string | null | undefined;

@@ -193,15 +193,15 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       assert.deepEqual(Object.keys(claude.mcpServers), ['other', 'agent-ledger']);
       assert.deepEqual(claude.mcpServers.other, JSON.parse(initialFiles['.mcp.json']).mcpServers.other);
       const cli = path.join(installedExtensionDir(server.extensionsDir, pkg()), 'dist', 'cli.js');
-      assert.deepEqual(claude.mcpServers['agent-ledger'], { command: 'node', args: [cli, 'mcp', 'serve', '--workspace', ws] });
+      assert.deepEqual(claude.mcpServers['agent-ledger'], { command: 'node', args: ['--max-semi-space-size=1', cli, 'mcp', 'serve', '--workspace', ws] });
 
       await wb.runCommand('Agent Ledger: Add to Cursor (.cursor/mcp.json)');
       await eventually('.cursor/mcp.json', () => existsSync(file('.cursor/mcp.json')));
-      assert.deepEqual(JSON.parse(readFileSync(file('.cursor/mcp.json'), 'utf8')).mcpServers['agent-ledger'].args, [cli, 'mcp', 'serve', '--workspace', ws]);
+      assert.deepEqual(JSON.parse(readFileSync(file('.cursor/mcp.json'), 'utf8')).mcpServers['agent-ledger'].args, ['--max-semi-space-size=1', cli, 'mcp', 'serve', '--workspace', ws]);
 
       await wb.runCommand('Agent Ledger: Add to Claude Desktop');
       const desktop = await eventually('the Claude Desktop entry', () => JSON.parse(readFileSync(path.join(desktopDir, 'claude_desktop_config.json'), 'utf8')).mcpServers[`agent-ledger-${path.basename(ws)}`]);
-      assert.deepEqual(desktop.args, [cli, 'mcp', 'serve', '--workspace', ws]);
+      assert.deepEqual(desktop.args, ['--max-semi-space-size=1', cli, 'mcp', 'serve', '--workspace', ws]);
       assert.ok(path.isAbsolute(desktop.command));
       await shot('registration');
     });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { allTools, toolFamilies } from '../../../src/mcp/catalog';
 import { features, isToolExposed, resolveFeatures } from '../../../src/mcp/features';
 import { resolveFamilies } from '../../../src/mcp/families';
-import { familyFlags, selectedFamilies } from '../../../src/vscode/mcp/serverLaunch';
+import { familyFlags, selectedFamilies, serverArgs, shellLine } from '../../../src/vscode/mcp/serverLaunch';
 
 const exposed = (enable: string[], enableFeatures: string[] = [], disableFeatures: string[] = []) => {
   const fams = resolveFamilies(toolFamilies, enable);
@@ -42,4 +42,10 @@ test('the editor setting names families and single features; they become serve f
   assert.deepEqual(selectedFamilies(['locks', 'tracking', 'resources']), ['tracking', 'resources', 'locks']);
   assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'resources']), ['--enable-resources']);
   assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'orchestrator', 'resources']), ['--enable-orchestrator'], 'the family already has it');
+});
+
+test('the copied server command keeps the Node flags readable and still quotes what a shell would read', () => {
+  const line = shellLine({ command: '/usr/bin/node', args: serverArgs('/a b/cli.js', '/ws/$HOME', ['tracking', 'tasks', 'pipeline'], '/disk/w=t'), env: {} });
+  assert.equal(line, "/usr/bin/node --max-semi-space-size=1 '/a b/cli.js' mcp serve --workspace /ws/\\$HOME --worktrees-dir /disk/w=t");
+  assert.equal(shellLine({ command: '/opt/a=b/node', args: [], env: {} }), '/opt/a\\=b/node', 'the command word is never taken for an assignment');
 });

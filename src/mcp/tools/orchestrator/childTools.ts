@@ -25,7 +25,3 @@ export const childTools: readonly ToolDefinition[] = [
   childKillTool,
   childLogsTool,
 ];
-
-/** How an agent uses them (part of the family's instructions). */
-export const childInstructions =
-  'Child runtimes: child_create starts a program, child_spawn_codex / child_batch_create start Codex on a prompt; child_send writes to a child, child_logs reads its output as it is written (pass next_seq back), child_status / child_list show them, child_kill stops one; child_attach, child_set_role and child_set_limits adjust one.';

@@ -1,4 +1,5 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { pipelineInfo } from './family';
 import { pipelineInitTool } from './pipelineInit';
 import { pipelineInitWithContextTool } from './pipelineInitWithContext';
 import { pipelineNextActionTool } from './pipelineNextAction';
@@ -6,10 +7,6 @@ import { pipelineReportResultTool } from './pipelineReportResult';
 
 /** Pipelines: the engine decides every phase; the agent executes the action it gets; a person decides at checkpoints. */
 export const pipelineFamily: ToolFamily = {
-  name: 'pipeline',
-  description: 'Pipelines: a deterministic phase engine with human checkpoints',
-  enabledByDefault: true,
-  instructions:
-    'Pipelines: pipeline_init, then pipeline_init_with_context, then loop on pipeline_next_action — execute exactly the action it returns and report back; never decide the next phase yourself. Human checkpoints are decided by a person in the editor or the CLI.',
+  ...pipelineInfo,
   tools: [pipelineInitTool, pipelineInitWithContextTool, pipelineNextActionTool, pipelineReportResultTool],
 };

@@ -1,4 +1,5 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { pmInfo } from './family';
 import { taskStartPrompt } from '../../prompts/taskStartPrompt';
 import { handoffTemplatePrompt } from '../../prompts/handoffTemplatePrompt';
 import { contextSummaryPrompt } from '../../prompts/contextSummaryPrompt';
@@ -34,11 +35,7 @@ import { getPendingHandoffsTool } from './getPendingHandoffs';
  * handoffs, and reports; every run leaves an execution log.
  */
 export const pmFamily: ToolFamily = {
-  name: 'pm',
-  description: 'Agent PM: projects, agent login, the runner’s should_start, get_my_task, context, handoffs, execution logs',
-  enabledByDefault: false,
-  instructions:
-    'Agent PM: a launched agent calls authenticate(agent_id, passkey, project_id), then get_my_task(session_token), works in the task’s working_directory, saves progress with save_context, hands work over with create_handoff, and ends with report_completed(session_token, result). A runner polls health_check, list_active_projects_with_agents and should_start(agent_id, project_id). Ids are strings like "prj-1", "task-5", "exec-3", "handoff-2"; an agent’s id is its name.',
+  ...pmInfo,
   tools: [
     healthCheckTool,
     listActiveProjectsWithAgentsTool,

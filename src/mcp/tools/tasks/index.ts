@@ -1,4 +1,5 @@
 import type { ToolFamily } from '../../toolDefinition';
+import { tasksInfo } from './family';
 import { taskListTool } from './taskList';
 import { taskGetTool } from './taskGet';
 import { taskCreateTool } from './taskCreate';
@@ -16,11 +17,7 @@ import { memoryPreviewTool } from './memoryPreview';
 
 /** Task management: the backlog, agents, workers in Git worktrees, their sessions and the Memory Bank. */
 export const tasksFamily: ToolFamily = {
-  name: 'tasks',
-  description: 'Task management: tasks, agents, workers in Git worktrees, sessions, Memory Bank',
-  enabledByDefault: true,
-  instructions:
-    'Tasks: task_list / task_get / task_create / task_update manage the backlog; worker_command prepares a Git worktree for a task and returns the command that launches an agent in it; memory_preview gives the project decisions (Memory Bank) to follow.',
+  ...tasksInfo,
   tools: [
     taskListTool,
     taskGetTool,

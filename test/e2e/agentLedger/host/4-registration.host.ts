@@ -10,7 +10,8 @@ import { extension, folder } from './hostHelpers';
 const readJson = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
 
 function expectedArgs(): string[] {
-  return [path.join(extension().extensionPath, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', folder()];
+  // The server's Node flags come first (src/core/runtime/serverNodeFlags.ts): a young generation capped at 1 MiB.
+  return ['--max-semi-space-size=1', path.join(extension().extensionPath, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', folder()];
 }
 
 describe('registration commands', () => {
@@ -71,5 +72,6 @@ describe('registration commands', () => {
     assert.equal(await vscode.env.clipboard.readText(), line);
     assert.ok(line.endsWith(`mcp serve --workspace ${folder()}`), line);
     assert.ok(line.includes(path.join(extension().extensionPath, 'dist', 'cli.js')), line);
+    assert.ok(line.includes(' --max-semi-space-size=1 '), line);
   });
 });

@@ -26,7 +26,7 @@ describe('server launch', () => {
 
   it('quotes a shell line', () => {
     const line = shellLine({ command: '/opt/My Editor/code', args: serverArgs('/x/cli.js', "/ws/it's", ['tracking', 'tasks', 'pipeline', 'pm']), env: { ELECTRON_RUN_AS_NODE: '1' } });
-    assert.equal(line, `ELECTRON_RUN_AS_NODE=1 '/opt/My Editor/code' /x/cli.js mcp serve --workspace "/ws/it's" --enable-pm`);
+    assert.equal(line, `ELECTRON_RUN_AS_NODE=1 '/opt/My Editor/code' --max-semi-space-size=1 /x/cli.js mcp serve --workspace "/ws/it's" --enable-pm`);
   });
 
   it('passes the user’s worktrees folder (agentLedger.worktreesDir) as --worktrees-dir', () => {

@@ -29,7 +29,3 @@ export const schedulingTools: ToolDefinition[] = [
   kgExportTool,
   kgSuggestPlanTool,
 ];
-
-/** What the family's instructions say about them. */
-export const schedulingInstructions =
-  ' Scheduling: stig_mark / stig_batch mark the files and scopes you are changing, stig_snapshot shows where agents are working (marks fade and vanish when their task ends); cnp_announce puts a task out for bids and awards it to the best-fitting, least busy agent without overlapping a running task’s write scope (cnp_bid, cnp_award, cnp_refresh_bounds, cnp_watcher_telemetry); kg_insert / kg_query / kg_export hold facts and kg_suggest_plan suggests plan fragments from what worked before.';

@@ -1,0 +1,12 @@
+/**
+ * Node flags every launch of `agent-ledger mcp serve` that we write carries, before the script:
+ * the editor's MCP registration, the client config files, "Copy MCP server command", the runner's
+ * and the child runtimes' wiring (docs/performance.md, "Memory").
+ *
+ * `--max-semi-space-size=1` caps V8's young generation at 1 MiB per semi-space. A server spends
+ * its life idle between small calls; the default lets start-up grow the young generation to
+ * 16 MiB per semi-space and keeps it, 15–20 MiB of RSS per client for nothing. V8 sizes its heap
+ * before any script runs (`v8.setFlagsFromString` later has no effect), so it must be an argument.
+ * Electron run as Node (the editor's own runtime) takes V8 flags the same way.
+ */
+export const serverNodeFlags: readonly string[] = ['--max-semi-space-size=1'];

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDefinition, ToolFamily } from '../toolDefinition';
+import { introspectionFamily, toolFamilies } from '../catalog';
+import type { ToolListing } from './builtListing';
+
+/** The listing computed from the contracts: what the build writes, and what a server run from sources lists. */
+export function liveListing(): ToolListing {
+  return { families: [introspectionFamily, ...toolFamilies].map(listedFamily) };
+}
+
+function listedFamily(family: ToolFamily): ToolListing['families'][number] {
+  return { name: family.name, tools: family.tools.map(toListedTool), prompts: (family.prompts?.length ?? 0) > 0 };
+}
+
+/** One tool as tools/list gives it: its JSON schemas from the zod contract. */
+export function toListedTool(tool: ToolDefinition): Tool {
+  const listed: Tool = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+  if (tool.output) listed.outputSchema = jsonSchema(tool.output, 'output') as Tool['outputSchema'];
+  return listed;
+}
+
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
