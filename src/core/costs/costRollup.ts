@@ -188,11 +188,16 @@ export async function taskCostIn(db: AsyncSqlReader, taskId: number): Promise<Ta
   return taskCostOf(db, taskId, Number(sub?.n ?? 0) > 0);
 }
 
-/** The cost of a task known to exist, `hasSubtasks` telling whether to add the sum with its sub-tasks. */
-export async function taskCostOf(db: AsyncSqlReader, taskId: number, hasSubtasks: boolean): Promise<TaskCost> {
-  const subtree = (): Promise<SumRow | undefined> => db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]);
-  // Asked together: one round trip on PostgreSQL.
-  const [[own, byAgent], withSubtasks] = await Promise.all([ownAndPerAgent(db, taskId), hasSubtasks ? subtree().then(totalsOf) : null]);
+/**
+ * The cost of a task known to exist; `hasSubtasks` says whether to add the sum with its sub-tasks
+ * (a promise: the caller may still be asking — the own runs are asked at once, beside it).
+ */
+export async function taskCostOf(db: AsyncSqlReader, taskId: number, hasSubtasks: boolean | Promise<boolean>): Promise<TaskCost> {
+  const ownPart = ownAndPerAgent(db, taskId);
+  const withSubtasks = (await hasSubtasks)
+    ? totalsOf(await db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]))
+    : null;
+  const [own, byAgent] = await ownPart;
   return { ...own, byAgent, withSubtasks };
 }
 
