@@ -25,10 +25,12 @@ export function generateRepo(files: number): string {
   fs.mkdirSync(path.join(root, 'build'));
   for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(root, 'build', `o${i}.js`), 'x\n');
   git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'generated');
+  // No detached auto-gc left running into the measurements: pack now, like a user's repository.
+  git(root, '-c', 'gc.auto=0', 'commit', '-qm', 'generated');
+  git(root, 'gc', '--quiet');
   return root;
 }
 
 export function removeRepo(root: string): void {
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }

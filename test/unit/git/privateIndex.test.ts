@@ -42,6 +42,7 @@ test('a clean work tree is HEAD itself: one git process, no object written', asy
   const root = makeRepo({ 'a.txt': 'a\n', 'src/b.ts': 'b\n' });
   const repo = await GitRepo.open(root);
   await takeSnapshot(repo, 'warm', whole); // seeds the kept index
+  assert.equal(fs.readFileSync(path.join(root, '.git', keptIndexes(root)[0])).readUInt32BE(4), 4, 'kept in index format 4');
   const objects = git(root, 'count-objects', '-v');
   const before = gitProcessesStarted();
   const { snapshot } = await takeSnapshot(repo, 'clean', whole);
