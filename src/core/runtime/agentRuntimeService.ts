@@ -8,6 +8,7 @@ import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf }
 import type { PmTaskRow } from '../projects/projectTaskService';
 import { pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
 import { nextAssignedTask } from './nextTask';
+import type { ScopeGate } from './nextTask';
 import { insertContext, latestContext, latestHandoffFor } from '../handoffs/handoffService';
 import { aiTypeOf } from './aiType';
 import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from './passkey';
@@ -235,8 +236,11 @@ export class AgentRuntimeService {
   private async noTaskInstruction(token: string): Promise<string> {
     const next = await this.engine.read(async (db) => {
       const session = await activeSession(db, token, this.now().toISOString());
-      return nextAssignedTask(db, Number(session.project_id), session.agent);
+      return nextAssignedTask(db, Number(session.project_id), session.agent, this.scopeGate(session.agent));
     });
+    if (next.held?.reason === 'conflict') {
+      return `Your task ${taskKey(next.held.taskId)} waits: it would write where a running task writes (${next.held.detail.slice(next.held.detail.indexOf(': ') + 2)}); call get_my_task again with wait_ms to get it once ${next.held.blockedBy.join(', ')} ends, or logout to end the session.`;
+    }
     if (next.held) return `Your task ${taskKey(next.held.taskId)} waits for ${next.held.blockedBy.join(', ')} to be done; call get_my_task again with wait_ms, or logout to end the session.`;
     return 'No task is assigned to you right now. Call logout to end the session.';
   }
@@ -272,9 +276,17 @@ export class AgentRuntimeService {
     return reported;
   }
 
-  /** The oldest in_progress task of the session's project assigned to its agent whose dependencies are done (nextTask.ts). */
+  /**
+   * The oldest in_progress task of the session's project assigned to its agent whose dependencies
+   * are done and whose write scope overlaps no running task's (nextTask.ts: worker_command's rule).
+   */
   private async candidateTask(db: AsyncSqlReader, session: AgentSessionRow): Promise<PmTaskRow | null> {
-    return (await nextAssignedTask(db, Number(session.project_id), session.agent)).task;
+    return (await nextAssignedTask(db, Number(session.project_id), session.agent, this.scopeGate(session.agent))).task;
+  }
+
+  /** The scope gate with the agent's write scope (for a task that declares none), as worker_command checks it. */
+  private scopeGate(agent: string): ScopeGate {
+    return { agentScope: agentDefinitionOrNull(this.agents, agent)?.scope.write ?? [] };
   }
 
   /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */

@@ -22,7 +22,6 @@ import { endReason } from './runEnds';
 import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
 import { LedgerError } from '../../errors';
 import { nextAssignedTask } from '../nextTask';
-import { startHold } from '../../scheduling/startGates';
 import { endRunSessions, endUnclaimedSession, runEndReason, tieRunSession } from './runSessions';
 
 export interface LedgerForRunnerOptions {
@@ -130,11 +129,9 @@ export class LedgerForRunner implements RunnerLedger {
     const allowOverlap = this.o.allowOverlap === true;
     const { project, task, hold } = await this.o.engine.read(async (db) => {
       const row = await projectRowOf(db, projectId);
-      // The task get_my_task will hand out (dependencies done), then the scope check on it.
-      const next = await nextAssignedTask(db, row.id, agentId);
-      if (!next.task) return { project: row, task: next.held?.taskId ?? null, hold: next.held };
-      const overlap = await startHold(db, next.task.id, { force: true, allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
-      return { project: row, task: next.task.id, hold: overlap };
+      // The task get_my_task will hand out: dependencies done and, unless --allow-overlap, no scope overlap.
+      const next = await nextAssignedTask(db, row.id, agentId, allowOverlap ? undefined : { agentScope: agent.scope.write });
+      return { project: row, task: next.task?.id ?? next.held?.taskId ?? null, hold: next.task ? undefined : next.held };
     });
     const [active] = (await this.listActiveProjectsWithAgents()).filter((p) => p.projectId === projectKey(project.id));
     let held: LaunchHold | undefined = hold ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy } : undefined;
