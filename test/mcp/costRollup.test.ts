@@ -5,12 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeAgents } from '../helpers/fakeAgents';
+import { fakeAgents, logIn } from '../helpers/fakeAgents';
 import { cli, cliJson } from '../helpers/cli';
 import { pmWorld, runnerOnce, runningTask } from './pmHelpers';
 
-const agentId = { $prompt: 'agent_id' };
-const projectId = { $prompt: 'project_id' };
 
 test('a run’s reported cost and tokens are summed on task_get and `task get`', async () => {
   const { repo, c } = await pmWorld();
@@ -23,7 +21,7 @@ test('a run’s reported cost and tokens are summed on task_get and `task get`',
     const env = fakes.env({
       usage: { costUsd: 0.0421, inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000 },
       steps: [
-        { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+        logIn,
         { call: 'get_my_task', args: {} },
         { call: 'report_completed', args: { result: 'success', summary: 'done' } },
       ],

@@ -15,7 +15,7 @@ import { alive, until } from '../helpers/processes';
 import { ledgerEnv } from '../helpers/testLedger';
 import { createServices } from '../../src/services';
 import type { Services } from '../../src/services';
-import type { RunnerProcess, RunnerProcessEvent } from '../../src/processes/runner/runnerProcess';
+import type { RunnerProcess, RunnerProcessEvent, RunnerProcessOptions } from '../../src/processes/runner/runnerProcess';
 import { pmWorld, runningTask } from './pmHelpers';
 
 import type * as Domain from '../../src/vscode/ledger/domainEntry';
@@ -39,6 +39,11 @@ function runnerEnv(repo: string, fakeEnv: Record<string, string>): Record<string
   return env;
 }
 
+/** Start Runner's options for `repo`, polling every half second, with the fakes' environment. */
+function runnerOptions(repo: string, fakeEnv: Record<string, string>): RunnerProcessOptions {
+  return { node: process.execPath, cliPath, workspace: repo, logDir: path.join(repo, '.agent-ledger', 'runs'), env: runnerEnv(repo, fakeEnv), intervalSeconds: 0.5 };
+}
+
 test('Start Runner’s child process launches an agent, Stop Instance ends it through its record, Stop Runner exits cleanly', async () => {
   const { repo, c } = await pmWorld();
   const fakes = fakeAgents();
@@ -47,14 +52,7 @@ test('Start Runner’s child process launches an agent, Stop Instance ends it th
   try {
     const taskId = await runningTask(c, 'Long job', 'coder', 'web');
     const events: RunnerProcessEvent[] = [];
-    runner = await domain().startRunnerProcess({
-      node: process.execPath,
-      cliPath,
-      workspace: repo,
-      logDir: path.join(repo, '.agent-ledger', 'runs'),
-      env: runnerEnv(repo, fakes.env(longRun)),
-      intervalSeconds: 0.5,
-    });
+    runner = await domain().startRunnerProcess(runnerOptions(repo, fakes.env(longRun)));
     runner.onDidEmit((e) => events.push(e));
     const launched = await until('the coder to be launched', () => events.find((e) => e.kind === 'launched'));
     assert.equal(launched.kind === 'launched' && launched.instance.agentId, 'coder');
@@ -110,7 +108,7 @@ test('a killed parent leaves no orphan: its runner sees its stdin close, stops i
   const services = await servicesOf(repo);
   try {
     await runningTask(c, 'Orphan check', 'coder', 'web');
-    const options = { node: process.execPath, cliPath, workspace: repo, logDir: path.join(repo, '.agent-ledger', 'runs'), env: runnerEnv(repo, fakes.env(longRun)), intervalSeconds: 0.5 };
+    const options = runnerOptions(repo, fakes.env(longRun));
     // The parent: starts the runner as the extension does, prints its pid, then waits to be killed.
     const script = `require(${JSON.stringify(ledgerBundle)}).startRunnerProcess(${JSON.stringify(options)}).then((r) => { console.log(r.pid); setInterval(() => {}, 1000); }, (e) => { console.error(e); process.exit(1); });`;
     const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -154,14 +152,7 @@ test('SIGTERMs that keep arriving while the runner stops (a second stop, a super
   let runner: RunnerProcess | undefined;
   try {
     const events: RunnerProcessEvent[] = [];
-    runner = await domain().startRunnerProcess({
-      node: process.execPath,
-      cliPath,
-      workspace: repo,
-      logDir: path.join(repo, '.agent-ledger', 'runs'),
-      env: runnerEnv(repo, fakes.env()),
-      intervalSeconds: 0.5,
-    });
+    runner = await domain().startRunnerProcess(runnerOptions(repo, fakes.env()));
     runner.onDidEmit((e) => events.push(e));
     await until('the runner to poll', () => events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')));
     const { pid } = runner;

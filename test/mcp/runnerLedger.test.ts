@@ -9,14 +9,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FakeScript } from '../helpers/fakeAgents';
-import { fakeAgents } from '../helpers/fakeAgents';
+import { fakeAgents, logIn } from '../helpers/fakeAgents';
 import { ledgerEnv } from '../helpers/testLedger';
 import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
 import { createServices } from '../../src/services';
 import { PASSKEY, pmWorld, runnerOnce, runningTask } from './pmHelpers';
 
 const agentId = { $prompt: 'agent_id' };
-const projectId = { $prompt: 'project_id' };
 
 test('a task goes from coder to reviewer by itself: authenticate → get_my_task → save_context → create_handoff → the reviewer is launched, accepts and reports', async () => {
   const { repo, c } = await pmWorld();
@@ -29,7 +28,7 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
         coder: {
           usage: { costUsd: 0.0421, inputTokens: 1200, outputTokens: 300 },
           steps: [
-            { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+            logIn,
             { call: 'get_my_task', args: {} },
             { call: 'save_context', args: { task_id: { $result: [1, 'task.task_id'] }, progress: 'form done', next_steps: 'review it' } },
             { call: 'create_handoff', args: { task_id: { $result: [1, 'task.task_id'] }, from_agent_id: 'coder', to_agent_id: 'reviewer', summary: 'Login form done; please review' } },
@@ -39,7 +38,7 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
         reviewer: {
           usage: { costUsd: 0.01, inputTokens: 400, outputTokens: 90 },
           steps: [
-            { call: 'authenticate', args: { agent_id: agentId, project_id: projectId } },
+            logIn,
             { call: 'get_my_task', args: {} },
             { call: 'get_pending_handoffs', args: { agent_id: agentId } },
             { call: 'accept_handoff', args: { handoff_id: { $result: [2, 'handoffs.0.handoff_id'] }, agent_id: agentId } },
@@ -78,7 +77,7 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
     const handoffs = await c.call<{ handoffs: Array<{ status: string; accepted_by: string | null }> }>('get_pending_handoffs', { agent_id: 'reviewer' });
     assert.deepEqual(handoffs.handoffs, [], 'the handoff was accepted');
 
-    const logs = await c.call<{ logs: Array<{ agentId: string; status: string; exitCode: number | null; costUsd: number | null; taskId: string | null }> }>('list_execution_logs', { task_id: taskId });
+    const logs = await c.call<{ logs: Array<{ agentId: string; executionId: string; status: string; exitCode: number | null; costUsd: number | null; taskId: string | null }> }>('list_execution_logs', { task_id: taskId });
     const byAgent = Object.fromEntries(logs.logs.map((e) => [e.agentId, e]));
     assert.equal(logs.logs.length, 2, JSON.stringify(logs));
     assert.equal(byAgent.coder.status, 'completed');
@@ -86,6 +85,15 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
     assert.equal(byAgent.coder.costUsd, 0.0421, 'the cost the client printed is on the execution log');
     assert.equal(byAgent.reviewer.costUsd, 0.01);
     assert.equal(byAgent.reviewer.taskId, taskId);
+    // Each run worked in the task's worktree through a worker_command session, ended with the run.
+    const sessions = await c.call<{ sessions: Array<{ agent: string; origin: string; status: string; sessionGroupId: string | null; exitCode: number | null }> }>('session_list', { taskId });
+    assert.deepEqual(
+      sessions.sessions.map((s) => [s.agent, s.origin, s.status, s.sessionGroupId, s.exitCode]).sort(),
+      [
+        ['coder', 'worker_command', 'completed', byAgent.coder.executionId, 0],
+        ['reviewer', 'worker_command', 'completed', byAgent.reviewer.executionId, 0],
+      ],
+    );
   } finally {
     await c.close();
   }
@@ -96,7 +104,7 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
   const fakes = fakeAgents();
   try {
     const taskId = await runningTask(c, 'Crashy', 'coder', 'web');
-    const env = fakes.env({ steps: [{ call: 'authenticate', args: { agent_id: agentId, project_id: projectId } }, { call: 'get_my_task', args: {} }, { crash: true }] });
+    const env = fakes.env({ steps: [logIn, { call: 'get_my_task', args: {} }, { crash: true }] });
     const run = runnerOnce(repo, env);
     assert.equal(run.code, 0, run.stderr);
     const ended = run.events.find((e) => e.kind === 'ended') as { exit: { exitCode: number } } | undefined;
@@ -109,6 +117,14 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
     assert.match(detail.error ?? '', /exited with code 1/);
     assert.ok(detail.logFilePath && fs.existsSync(detail.logFilePath), 'its log file is kept');
     assert.deepEqual(await c.call('should_start', { agent_id: 'coder', project_id: 'web' }), { should_start: true, ai_type: 'claude' }, 'the crashed session no longer holds the pair');
+    // The worktree's session ended with the run, saying why: the task no longer counts as worked on
+    // (it would hold every task whose write scope overlaps), and stays in progress for the next launch.
+    const sessions = await c.call<{ sessions: Array<{ origin: string; status: string; sessionGroupId: string | null; exitCode: number | null; error: unknown }> }>('session_list', { taskId });
+    assert.deepEqual(
+      sessions.sessions.map((s) => ({ origin: s.origin, status: s.status, group: s.sessionGroupId, exitCode: s.exitCode, error: s.error })),
+      [{ origin: 'worker_command', status: 'failed', group: logs.logs[0].executionId, exitCode: 1, error: { type: 'crash', message: 'its run exited with code 1' } }],
+    );
+    assert.equal((await c.call<{ task: { status: string } }>('get_task', { task_id: taskId })).task.status, 'in_progress');
   } finally {
     await c.close();
   }

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeAgents } from '../helpers/fakeAgents';
+import { fakeAgents, logIn } from '../helpers/fakeAgents';
 import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
@@ -138,7 +138,8 @@ test('the runner launches neither a task whose dependencies are not done nor one
 
     const env = fakes.env({
       steps: [
-        { call: 'authenticate', args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } } },
+        logIn,
+        { call: 'get_my_task', args: {} },
         { call: 'report_completed', args: { result: 'success', summary: 'ok' } },
       ],
     });
@@ -163,8 +164,39 @@ test('the runner launches neither a task whose dependencies are not done nor one
       ['reviewer'],
       'the overlap is overridden; the dependency is not',
     );
+    // Launched on purpose past the overlap, the agent is handed its task (not refused it for the same overlap).
+    assert.equal((await c.call<{ task: { status: string } }>('get_task', { task_id: review })).task.status, 'done');
   } finally {
     await orch.close();
+    await c.close();
+  }
+});
+
+test('get_my_task skips a task whose write scope overlaps a running task’s, says which, hands out the next ready one, and the held one once that task ends', async () => {
+  const { c } = await pmWorld();
+  try {
+    const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'plan' });
+    const schema = await c.call<{ task_id: string }>('start_task', { workflow_id, name: 'schema', goal: 'schema', areas: ['packages/web/db'] });
+    const migrate = await plannedTask(c, workflow_id, 'Migrate the db', 'reviewer', 'web', ['packages/web/db/**']);
+
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'reviewer', passkey: PASSKEY, project_id: 'web' });
+    const none = await c.call<{ has_task: boolean; instruction: string }>('get_my_task', { session_token });
+    assert.equal(none.has_task, false, 'its only task would write where schema writes');
+    assert.match(none.instruction, new RegExp(`${migrate} waits: it would write where a running task writes \\(${schema.task_id}.*packages/web/db`));
+    assert.equal((await c.call<{ logs: unknown[] }>('list_execution_logs', { task_id: migrate })).logs.length, 0, 'no run was opened for it');
+
+    // A newer task that overlaps nothing is handed out instead.
+    const page = await plannedTask(c, workflow_id, 'Login page', 'reviewer', 'web', ['packages/web/pages']);
+    const next = await c.call<{ has_task: boolean; task?: { task_id: string } }>('get_my_task', { session_token });
+    assert.equal(next.task?.task_id, page);
+    await c.call('report_completed', { session_token, result: 'success', summary: 'page done' });
+
+    // Once schema is done, the held task is free.
+    await c.call('complete_task', { task_id: schema.task_id, status: 'success', outcome: { summary: 'done' } });
+    const again = await c.call<{ session_token: string }>('authenticate', { agent_id: 'reviewer', passkey: PASSKEY, project_id: 'web' });
+    const got = await c.call<{ has_task: boolean; task?: { task_id: string } }>('get_my_task', { session_token: again.session_token });
+    assert.equal(got.task?.task_id, migrate);
+  } finally {
     await c.close();
   }
 });

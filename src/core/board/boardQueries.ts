@@ -15,6 +15,7 @@ import { readDependencies } from './taskDependencies';
 import { layoutGraph, planGraphModel } from './planGraphLayout';
 import type { LayoutInput, PlacedGraph, PlanGraphModel, PlanTaskRow } from './planGraphLayout';
 import { taskCosts } from '../costs/costRollup';
+import { pendingHandoffRows } from '../handoffs/pendingHandoffs';
 
 /** The pressure on one file or folder, as the Explorer shows it. */
 export interface ExplorerPressure {
@@ -220,17 +221,13 @@ export async function costByTask(db: AsyncSqlReader, taskIds?: readonly number[]
   return new Map(priced.map(([id, c]) => [id, c.costUsd]));
 }
 
-/** Each task's handoffs not accepted yet, oldest first (one query). */
+/** Each task's handoffs not accepted yet, oldest first (the one pending-handoffs read: handoffs/pendingHandoffs.ts). */
 export async function pendingHandoffs(db: AsyncSqlReader): Promise<Map<number, BoardHandoff[]>> {
-  const rows = await db.all<{ id: number; task_id: number; from_agent: string; to_agent: string | null }>(
-    "SELECT id, task_id, from_agent, to_agent FROM handoffs WHERE status = 'pending' ORDER BY id",
-  );
   const out = new Map<number, BoardHandoff[]>();
-  for (const r of rows) {
-    const id = Number(r.task_id);
-    const list = out.get(id) ?? [];
-    list.push({ id: handoffKey(Number(r.id)), from: r.from_agent, to: r.to_agent });
-    out.set(id, list);
+  for (const r of await pendingHandoffRows(db)) {
+    const list = out.get(r.task_id) ?? [];
+    list.push({ id: handoffKey(r.id), from: r.from_agent, to: r.to_agent });
+    out.set(r.task_id, list);
   }
   return out;
 }

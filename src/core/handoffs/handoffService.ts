@@ -7,6 +7,7 @@ import type { AgentDirectory } from '../projects/projectRows';
 import { agentDefinition } from '../projects/projectRows';
 import { pmTaskRow } from '../projects/projectTaskService';
 import type { Handoff, TaskContext } from './handoffContracts';
+import { pendingHandoffRows } from './pendingHandoffs';
 
 interface ContextRow {
   id: number;
@@ -196,11 +197,7 @@ export class HandoffService {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const seq = this.engine.seq;
-      const rows = await this.engine.read((db) =>
-        agent === undefined
-          ? db.all<HandoffRow>(`SELECT ${handoffColumns} FROM handoffs WHERE status = 'pending' ORDER BY id`)
-          : db.all<HandoffRow>(`SELECT ${handoffColumns} FROM handoffs WHERE status = 'pending' AND (to_agent = ? OR to_agent IS NULL) ORDER BY id`, [agent]),
-      );
+      const rows = await this.engine.read((db) => pendingHandoffRows(db, agent));
       if (rows.length > 0) return rows.map(handoffView);
       const remaining = deadline - Date.now();
       if (remaining <= 0) return [];

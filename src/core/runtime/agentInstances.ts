@@ -16,6 +16,7 @@ import type { LedgerEngine } from '../ports';
 import { executionKey, handoffKey, projectKey } from '../projects/pmIds';
 import type { LogEntry, LogReaderPort, LogSlice, Liveness, ProcessSupervisorPort } from './processPort';
 import { executionRow } from './executionLogs';
+import { pendingHandoffRows } from '../handoffs/pendingHandoffs';
 
 /** The label the runner puts on the processes it starts (runner.ts). */
 const runnerRole = 'agent-ledger-runner';
@@ -144,17 +145,11 @@ export class AgentInstanceService {
 
   /** Handoffs nobody accepted yet, oldest first, with their task's title. */
   async pendingHandoffs(): Promise<PendingHandoff[]> {
-    const rows = await this.d.engine.read((db) =>
-      db.all<{ id: number; task_id: number; title: string; from_agent: string; to_agent: string | null; summary: string; created_at: string }>(
-        `SELECT h.id, h.task_id, t.title, h.from_agent, h.to_agent, h.summary, h.created_at
-           FROM handoffs h JOIN tasks t ON t.id = h.task_id
-          WHERE h.status = 'pending' ORDER BY h.id`,
-      ),
-    );
+    const rows = await this.d.engine.read((db) => pendingHandoffRows(db));
     return rows.map((r) => ({
-      handoffId: handoffKey(Number(r.id)),
-      taskId: taskKey(Number(r.task_id)),
-      taskTitle: r.title,
+      handoffId: handoffKey(r.id),
+      taskId: taskKey(r.task_id),
+      taskTitle: r.task_title ?? '',
       fromAgent: r.from_agent,
       toAgent: r.to_agent,
       summary: r.summary,

@@ -1,36 +1,22 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
-import { LedgerError, validationError } from '../errors';
+import { LedgerError } from '../errors';
 import { parseId, taskKey } from '../ids';
-import { projectKey } from '../projects/pmIds';
-import type { AgentDirectory, ProjectRow } from '../projects/projectRows';
-import type { AgentDefinition } from '../agents/agentModel';
+import type { AgentDirectory } from '../projects/projectRows';
 import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from '../projects/projectRows';
 import type { PmTaskRow } from '../projects/projectTaskService';
 import { pmTaskRow, setTaskStatus } from '../projects/projectTaskService';
 import { nextAssignedTask } from './nextTask';
+import type { ScopeGate } from './nextTask';
 import { insertContext, latestContext, latestHandoffFor } from '../handoffs/handoffService';
 import { aiTypeOf } from './aiType';
-import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from './passkey';
-import type { PasskeyHash, ScryptParams } from './passkey';
+import type { ScryptParams } from './passkey';
 import type { AgentSessionRow } from './agentSessionRows';
-import { activeSession, activeSessionOf, endExpiredSessions, endSession, touchSession } from './agentSessionRows';
+import { activeSession, activeSessionOf, endSession, touchSession } from './agentSessionRows';
 import { closeExecution, executionRow, openExecution } from './executionLogs';
 import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
+import { AgentLogin } from './agentLogin';
+import type { AuthenticateResult } from './agentLogin';
 import type { MyTask, ReportResult } from './runtimeContracts';
-
-export interface AuthenticateResult {
-  session_token: string;
-  expires_in: number;
-  agent_name: string;
-  project_name: string;
-  system_prompt: string;
-  instruction: string;
-}
-
-/** The contract's refusal of a login, the same whether the agent or the passkey was wrong. */
-export const invalidLoginMessage = 'Invalid agent_id or passkey';
-/** The contract's refusal of a second instance of one (agent, project). */
-export const alreadyRunningMessage = 'Agent instance already running for this project';
 
 /** Sessions end after this much inactivity unless configured otherwise (the contract's expires_in: one hour). */
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
@@ -46,15 +32,6 @@ export interface RuntimeOptions {
   tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
 }
 
-interface CredentialRow {
-  passkey_hash: string;
-  salt: string;
-  scrypt_params: string;
-}
-
-/** Compared against when the agent has no passkey, so a missing agent costs the same time as a wrong passkey. */
-let decoy: Promise<PasskeyHash> | undefined;
-
 /**
  * The runner's and agent instances' side of the agent PM, over the asynchronous store port (so
  * it runs unchanged on PostgreSQL). The runner calls `shouldStart` / `ProjectService.activeWithAgents`
@@ -66,6 +43,7 @@ export class AgentRuntimeService {
   readonly sessionTtlSeconds: number;
   /** get_pending_tasks, report_execution_start, report_execution_complete: still answered, deprecated. */
   readonly deprecated: DeprecatedAgentCalls;
+  private readonly login: AgentLogin;
 
   constructor(
     private readonly engine: LedgerEngine,
@@ -76,6 +54,7 @@ export class AgentRuntimeService {
   ) {
     this.sessionTtlSeconds = options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
     this.deprecated = new DeprecatedAgentCalls(engine, workspace, now, this.sessionTtlSeconds);
+    this.login = new AgentLogin(engine, agents, now, this.sessionTtlSeconds, options.scryptParams);
   }
 
   /**
@@ -100,97 +79,18 @@ export class AgentRuntimeService {
   }
 
   /** Sets (or replaces) an agent's passkey; only its scrypt hash, salt and parameters are stored. */
-  async setPasskey(agentId: string, passkey: string): Promise<void> {
-    if (!agentDefinitionOrNull(this.agents, agentId)) throw new LedgerError('AgentNotFound', `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`, { agent_id: agentId });
-    if (passkey.length < 12) throw validationError('a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)');
-    const h = await hashPasskey(passkey, this.options.scryptParams);
-    const ts = this.now().toISOString();
-    await this.engine.write(async (tx) => {
-      await tx.run(
-        `INSERT INTO agent_credentials (agent, passkey_hash, salt, scrypt_params, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (agent) DO UPDATE SET passkey_hash = excluded.passkey_hash, salt = excluded.salt, scrypt_params = excluded.scrypt_params, updated_at = excluded.updated_at`,
-        [agentId, h.hash, h.salt, JSON.stringify(h.params), ts, ts],
-      );
-      await appendPmEvent(tx, { ts, kind: 'agent.passkey_set', entity: 'agent', entityId: agentId });
-    });
+  setPasskey(agentId: string, passkey: string): Promise<void> {
+    return this.login.setPasskey(agentId, passkey);
   }
 
-  async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
-    const project = await this.engine.read((db) => projectRowOf(db, projectRef));
-    const agent = agentDefinitionOrNull(this.agents, agentId);
-    const stored = await this.engine.read((db) => db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [agentId]));
-    // Slow work (scrypt) before the write, and the same work whether the agent exists or not.
-    decoy ??= hashPasskey('agent-ledger decoy passkey', this.options.scryptParams);
-    const against: PasskeyHash = stored ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams } : await decoy;
-    const matches = await verifyPasskey(passkey, against);
-    if (!matches || !stored || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
-    return this.openSession(agentId, project, agent, async () => null);
+  /** Logs an instance in with its passkey (agentLogin.ts). */
+  authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
+    return this.login.authenticate(agentId, passkey, projectRef);
   }
 
-  /**
-   * Logs in the instance a runner launched, with the single-use ticket the runner put in its MCP
-   * server's environment instead of a passkey: the session is bound to the run's execution log,
-   * and the ticket cannot be used again. Refused like a wrong passkey when the ticket is not this
-   * (agent, project)'s or has expired.
-   */
-  async authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
-    const project = await this.engine.read((db) => projectRowOf(db, projectRef));
-    const agent = agentDefinitionOrNull(this.agents, agentId);
-    const refused = (): LedgerError => new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
-    if (!agent) throw refused();
-    // The ticket is spent in the same transaction that opens the session.
-    return this.openSession(agentId, project, agent, async (tx, nowIso) => {
-      const row = await tx.get<{ execution_id: number | null }>(
-        'SELECT execution_id FROM agent_instances WHERE agent = ? AND project_id = ? AND ticket_hash = ? AND ticket_expires_at > ?',
-        [agentId, project.id, hashSessionToken(ticket), nowIso],
-      );
-      if (!row) throw refused();
-      await tx.run('UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?', [agentId, project.id]);
-      return row.execution_id === null ? null : Number(row.execution_id);
-    });
-  }
-
-  /** One session per (agent, project): refused while another is active. */
-  private async openSession(
-    agentId: string,
-    project: ProjectRow,
-    agent: AgentDefinition,
-    runOf: (tx: AsyncSqlWriter, nowIso: string) => Promise<number | null>,
-  ): Promise<AuthenticateResult> {
-    const { token, tokenHash } = newSessionToken();
-    const now = this.now();
-    const nowIso = now.toISOString();
-    await this.engine.write(async (tx) => {
-      const executionId = await runOf(tx, nowIso);
-      const assigned = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [project.id, agentId]);
-      if (!assigned) {
-        throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, { error: 'Agent is not assigned to this project', project_id: projectKey(project.id) });
-      }
-      await endExpiredSessions(tx, agentId, project.id, nowIso);
-      if (await activeSessionOf(tx, agentId, project.id, nowIso)) {
-        throw new LedgerError('SessionAlreadyRunning', alreadyRunningMessage, { error: alreadyRunningMessage, agent_id: agentId, project_id: projectKey(project.id) });
-      }
-      const expires = new Date(now.getTime() + this.sessionTtlSeconds * 1000).toISOString();
-      const id = await tx.insert('INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at, execution_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        tokenHash,
-        agentId,
-        project.id,
-        nowIso,
-        nowIso,
-        expires,
-        executionId,
-      ]);
-      if (executionId !== null) await tx.run('UPDATE execution_logs SET session_id = ? WHERE id = ?', [id, executionId]);
-      await appendPmEvent(tx, { ts: nowIso, kind: 'agent.session_started', entity: 'agent', entityId: agentId, payload: { session: id, project: projectKey(project.id) } });
-    });
-    return {
-      session_token: token,
-      expires_in: this.sessionTtlSeconds,
-      agent_name: agent.name,
-      project_name: project.name,
-      system_prompt: agent.promptContent,
-      instruction: 'Call get_my_task with your session_token to get your task.',
-    };
+  /** Logs in the instance a runner launched, with its single-use launch ticket (agentLogin.ts). */
+  authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
+    return this.login.authenticateWithTicket(agentId, ticket, projectRef);
   }
 
   /** Ends the session; a run it opened and never reported is closed as an error. */
@@ -235,8 +135,11 @@ export class AgentRuntimeService {
   private async noTaskInstruction(token: string): Promise<string> {
     const next = await this.engine.read(async (db) => {
       const session = await activeSession(db, token, this.now().toISOString());
-      return nextAssignedTask(db, Number(session.project_id), session.agent);
+      return nextAssignedTask(db, Number(session.project_id), session.agent, this.scopeGate(session.agent));
     });
+    if (next.held?.reason === 'conflict') {
+      return `Your task ${taskKey(next.held.taskId)} waits: it would write where a running task writes (${next.held.detail.slice(next.held.detail.indexOf(': ') + 2)}); call get_my_task again with wait_ms to get it once ${next.held.blockedBy.join(', ')} ends, or logout to end the session.`;
+    }
     if (next.held) return `Your task ${taskKey(next.held.taskId)} waits for ${next.held.blockedBy.join(', ')} to be done; call get_my_task again with wait_ms, or logout to end the session.`;
     return 'No task is assigned to you right now. Call logout to end the session.';
   }
@@ -272,9 +175,17 @@ export class AgentRuntimeService {
     return reported;
   }
 
-  /** The oldest in_progress task of the session's project assigned to its agent whose dependencies are done (nextTask.ts). */
+  /**
+   * The oldest in_progress task of the session's project assigned to its agent whose dependencies
+   * are done and whose write scope overlaps no running task's (nextTask.ts: worker_command's rule).
+   */
   private async candidateTask(db: AsyncSqlReader, session: AgentSessionRow): Promise<PmTaskRow | null> {
-    return (await nextAssignedTask(db, Number(session.project_id), session.agent)).task;
+    return (await nextAssignedTask(db, Number(session.project_id), session.agent, this.scopeGate(session.agent))).task;
+  }
+
+  /** The scope gate with the agent's write scope (for a task that declares none), as worker_command checks it. */
+  private scopeGate(agent: string): ScopeGate {
+    return { agentScope: agentDefinitionOrNull(this.agents, agent)?.scope.write ?? [] };
   }
 
   /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */

@@ -54,7 +54,10 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runnerId: `${os.hostname()}:${logDir}`,
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
-    worktreeFor: async (taskId, agentId, { allowOverlap }) => (await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap })).cwd,
+    worktreeFor: async (taskId, agentId, { allowOverlap }) => {
+      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap });
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+    },
     allowOverlap: setup.allowOverlap,
   });
   const runner = new Runner({

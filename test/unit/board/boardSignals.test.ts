@@ -8,6 +8,7 @@ import type { LedgerEngine } from '../../../src/core/ports';
 import { createSchedulingServices } from '../../../src/core/scheduling/schedulingServices';
 import { TaskReviewService } from '../../../src/core/tasks/taskReviews';
 import { LedgerError } from '../../../src/core/errors';
+import { pendingHandoffRows } from '../../../src/core/handoffs/pendingHandoffs';
 import { engineCases } from '../store/engines/engineKit';
 
 const at = (n: number): string => `2026-11-23T10:00:${String(n).padStart(2, '0')}.000Z`;
@@ -61,6 +62,10 @@ for (const engineCase of engineCases) {
       assert.deepEqual([...handoffs.keys()], [unknown]);
       assert.deepEqual(handoffs.get(unknown)!.map((h) => [h.from, h.to]), [['coder', 'reviewer'], ['reviewer', null]]);
       assert.match(handoffs.get(unknown)![0].id, /^handoff-\d+$/);
+      // The one read every face shapes (get_pending_handoffs, the Agents view, the Board).
+      const rows = await engine.read((db) => pendingHandoffRows(db));
+      assert.deepEqual(rows.map((r) => [r.task_id, r.task_title, r.from_agent, r.to_agent]), [[unknown, 'No cost reported', 'coder', 'reviewer'], [unknown, 'No cost reported', 'reviewer', null]]);
+      assert.deepEqual((await engine.read((db) => pendingHandoffRows(db, 'coder'))).map((r) => r.from_agent), ['reviewer'], 'for an agent: addressed to it or to nobody');
 
       const { cards } = await new BoardQueries(engine).board();
       const card = (id: number) => cards.find((c) => c.taskId === id)!;

@@ -22,7 +22,7 @@ import { endReason } from './runEnds';
 import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
 import { LedgerError } from '../../errors';
 import { nextAssignedTask } from '../nextTask';
-import { startHold } from '../../scheduling/startGates';
+import { endRunSessions, endUnclaimedSession, runEndReason, tieRunSession } from './runSessions';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -32,11 +32,12 @@ export interface LedgerForRunnerOptions {
   /** Names this runner: the machine and its log folder. A restarted runner with the same id picks up its runs. */
   runnerId: string;
   /**
-   * The task's own worktree (worker_command's), prepared; undefined to run in the project's folder.
+   * The task's own worktree (worker_command's) and the session that prepared it (ended with the
+   * run: runSessions.ts); undefined to run in the project's folder.
    * It refuses (a LedgerError with `data.reason` dependenciesNotDone / writeScopeConflict) when
    * another process started an overlapping task since the check: the pair is held, not failed.
    */
-  worktreeFor?: (taskId: number, agentId: string, overrides: { allowOverlap: boolean }) => Promise<string | undefined>;
+  worktreeFor?: (taskId: number, agentId: string, overrides: { allowOverlap: boolean }) => Promise<{ cwd: string; sessionId: number } | undefined>;
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -128,15 +129,13 @@ export class LedgerForRunner implements RunnerLedger {
     const allowOverlap = this.o.allowOverlap === true;
     const { project, task, hold } = await this.o.engine.read(async (db) => {
       const row = await projectRowOf(db, projectId);
-      // The task get_my_task will hand out (dependencies done), then the scope check on it.
-      const next = await nextAssignedTask(db, row.id, agentId);
-      if (!next.task) return { project: row, task: next.held?.taskId ?? null, hold: next.held };
-      const overlap = await startHold(db, next.task.id, { force: true, allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
-      return { project: row, task: next.task.id, hold: overlap };
+      // The task get_my_task will hand out: dependencies done and, unless --allow-overlap, no scope overlap.
+      const next = await nextAssignedTask(db, row.id, agentId, allowOverlap ? undefined : { agentScope: agent.scope.write });
+      return { project: row, task: next.task?.id ?? next.held?.taskId ?? null, hold: next.task ? undefined : next.held };
     });
     const [active] = (await this.listActiveProjectsWithAgents()).filter((p) => p.projectId === projectKey(project.id));
     let held: LaunchHold | undefined = hold ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy } : undefined;
-    let worktree: string | undefined;
+    let worktree: { cwd: string; sessionId: number } | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
         worktree = await this.o.worktreeFor(task, agentId, { allowOverlap });
@@ -151,7 +150,8 @@ export class LedgerForRunner implements RunnerLedger {
       projectId: projectKey(project.id),
       projectName: project.name,
       taskId: task === null ? null : taskKey(task),
-      cwd: worktree ?? active?.workingDirectory ?? project.working_directory,
+      cwd: worktree?.cwd ?? active?.workingDirectory ?? project.working_directory,
+      ...(worktree ? { sessionId: worktree.sessionId } : {}),
       client: profile.client,
       model: profile.model,
       maxTurns: profile.maxTurns,
@@ -171,10 +171,15 @@ export class LedgerForRunner implements RunnerLedger {
     const client = typeof target.client === 'string' ? target.client : target.client.program;
     return this.o.engine.write(async (tx) => {
       const held = await tx.get<InstanceRow>('SELECT status, execution_id, heartbeat_at FROM agent_instances WHERE agent = ? AND project_id = ?', [target.agentId, projectId]);
-      if (held?.status === 'running' && held.heartbeat_at !== null && held.heartbeat_at > staleBefore) return undefined;
+      if (held?.status === 'running' && held.heartbeat_at !== null && held.heartbeat_at > staleBefore) {
+        if (target.sessionId !== undefined) await endUnclaimedSession(tx, target.sessionId, 'another runner runs this agent in this project', now);
+        return undefined;
+      }
       if (held?.status === 'running' && held.execution_id !== null) {
         const stale = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [held.execution_id]);
-        if (stale?.status === 'running') await closeExecution(tx, Number(held.execution_id), { status: 'error', error: 'its runner stopped answering; the instance was taken over' }, now);
+        const error = 'its runner stopped answering; the instance was taken over';
+        if (stale?.status === 'running') await closeExecution(tx, Number(held.execution_id), { status: 'error', error }, now);
+        await endRunSessions(tx, executionKey(Number(held.execution_id)), { ok: false, reason: error }, now);
       }
       const id = await openExecution(tx, { taskId, agent: target.agentId, projectId, sessionId: null, ts });
       await tx.run('UPDATE execution_logs SET client = ?, runner_id = ? WHERE id = ?', [client, this.o.runnerId, id]);
@@ -186,6 +191,7 @@ export class LedgerForRunner implements RunnerLedger {
            ticket_hash = NULL, ticket_expires_at = NULL`,
         [target.agentId, projectId, taskId, this.o.runnerId, ts, ts, ts, id],
       );
+      if (target.sessionId !== undefined) await tieRunSession(tx, target.sessionId, executionKey(id));
       return executionKey(id);
     });
   }
@@ -195,6 +201,7 @@ export class LedgerForRunner implements RunnerLedger {
     const now = this.now();
     await this.o.engine.write(async (tx) => {
       await closeExecution(tx, id, { status: 'error', error: `the agent could not be started: ${reason}` }, now);
+      await endRunSessions(tx, executionId, { ok: false, reason: `the agent could not be started: ${reason}` }, now);
       await this.freeInstance(tx, id, now.toISOString(), false);
     });
   }
@@ -263,8 +270,10 @@ export class LedgerForRunner implements RunnerLedger {
           WHERE id = ?`,
         [exit.exitCode, exit.signal, Math.round(exit.durationMs), exit.logFile, usage?.inputTokens ?? null, usage?.outputTokens ?? null, usage?.cacheReadTokens ?? null, usage?.costUsd ?? null, id],
       );
-      // A session the agent left open ends with its process: the pair is free again.
+      // A session the agent left open ends with its process: the pair is free again; so does the
+      // worktree's session, or its task would still count as worked on (and hold overlapping ones).
       await tx.run("UPDATE agent_sessions SET ended_at = ?, ended_reason = 'process_exited' WHERE execution_id = ? AND ended_at IS NULL", [ts, id]);
+      await endRunSessions(tx, run.executionId, { ok, reason: runEndReason(exit), exit }, now);
       await this.freeInstance(tx, id, ts, ok);
       await appendPmEvent(tx, {
         ts,

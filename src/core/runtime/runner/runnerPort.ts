@@ -39,6 +39,8 @@ export interface LaunchTarget {
   taskId: string | null;
   /** Absolute working folder: the task's worktree, else the project's working directory. */
   cwd: string;
+  /** The worker_command session that prepared the worktree (tied to the run when it is claimed, ended with it). */
+  sessionId?: number;
   /** A built-in client, or the command template of the agent's definition. */
   client: ClientKind | CommandTemplate;
   model?: string;
