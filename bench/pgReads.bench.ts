@@ -14,8 +14,7 @@ import { initLedgerDb } from '../src/store/dbAdmin';
 import { createTestDatabase } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable } from './lib/report';
-// @ts-expect-error: a plain .mjs script without types
-import { findPostgresBin, startTestPostgres, stopTestPostgres } from '../scripts/testPostgres.mjs';
+import { benchPostgres } from './lib/benchPostgres';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', '500'));
@@ -29,15 +28,8 @@ async function seed(engine: LedgerEngine): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  let server: { env: Record<string, string> } | undefined;
-  if (!process.env.AGENT_LEDGER_TEST_PG_URL) {
-    if (!findPostgresBin()) {
-      console.log('skipped: PostgreSQL server binaries not found (apt-get install -y postgresql)');
-      return;
-    }
-    server = await startTestPostgres();
-    Object.assign(process.env, server!.env);
-  }
+  const server = await benchPostgres();
+  if (!server) return;
   const db = await createTestDatabase();
   const env = { AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD };
   try {
@@ -83,7 +75,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await db.drop();
-    if (server) stopTestPostgres(server);
+    server.stop();
   }
 }
 

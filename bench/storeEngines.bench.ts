@@ -20,8 +20,7 @@ import { createTestDatabase, pgEnv } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 import { replicaLoad, seedTasks } from './lib/replicaLoad';
-// @ts-expect-error: a plain .mjs script without types
-import { findPostgresBin, startTestPostgres, stopTestPostgres } from '../scripts/testPostgres.mjs';
+import { benchPostgres } from './lib/benchPostgres';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', '500'));
@@ -151,16 +150,9 @@ async function throughput(url: string, writers: number, durationMs = 2000): Prom
 
 async function main(): Promise<void> {
   if (process.argv.includes('--replica-child')) return replicaChild();
-  let server: { env: Record<string, string> } | undefined;
-  if (!process.env.AGENT_LEDGER_TEST_PG_URL) {
-    if (!findPostgresBin()) {
-      console.log('PostgreSQL server binaries not found (apt-get install -y postgresql): nothing to compare; skipped.');
-      return;
-    }
-    server = await startTestPostgres();
-    Object.assign(process.env, server!.env);
-    pgEnv.AGENT_LEDGER_DB_PASSWORD = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
-  }
+  const server = await benchPostgres();
+  if (!server) return;
+  pgEnv.AGENT_LEDGER_DB_PASSWORD ??= process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
   try {
     const sync = await syncOps(path.join(tempDir(), 'sync', 'ledger.db'));
     const embeddedPath = path.join(tempDir(), 'async', 'ledger.db');
@@ -233,7 +225,7 @@ async function main(): Promise<void> {
       replicaRows,
     );
   } finally {
-    if (server) stopTestPostgres(server);
+    server.stop();
   }
 }
 

@@ -14,8 +14,7 @@ import { createTestDatabase } from '../test/helpers/postgres';
 import { tempRepo } from '../test/helpers/tmp';
 import { initLedgerDb } from '../src/store/dbAdmin';
 import { measure, ms, percentile, printTable } from './lib/report';
-// @ts-expect-error: a plain .mjs script without types
-import { findPostgresBin, startTestPostgres, stopTestPostgres } from '../scripts/testPostgres.mjs';
+import { benchPostgres } from './lib/benchPostgres';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', '200'));
@@ -55,16 +54,8 @@ const calls: [string, 'read' | 'write' | 'baseline', Call][] = [
 ];
 
 async function main(): Promise<void> {
-  let server: { env: Record<string, string> } | undefined;
-  if (!process.env.AGENT_LEDGER_TEST_PG_URL) {
-    if (!findPostgresBin()) {
-      console.log('skipped: PostgreSQL server binaries not found (apt-get install -y postgresql)');
-      return;
-    }
-    const started: { env: Record<string, string> } = await startTestPostgres();
-    server = started;
-    Object.assign(process.env, started.env);
-  }
+  const server = await benchPostgres();
+  if (!server) return;
   const db = await createTestDatabase();
   try {
     const password = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
@@ -95,7 +86,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await db.drop();
-    if (server) stopTestPostgres(server);
+    server.stop();
   }
 }
 
