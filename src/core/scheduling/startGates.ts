@@ -56,6 +56,17 @@ export function declaredScope(scope: readonly string[]): string[] {
   return scope.filter((p) => !everywhere.has(p.trim()));
 }
 
+/**
+ * Where a task declares it writes: its agents' declared write scopes, else its areas. An agent
+ * whose scope is the whole workspace (the built-in `coder`) declares nothing, so the task's areas
+ * still speak for it: before, the moment such a session recorded its scope on the task, the task
+ * stopped counting, and a second process could start an overlapping task beside it.
+ */
+function declaredTaskScope(row: { areas: string; write_scope: string | null }): string[] {
+  const own = declaredScope(taskWriteScope({ areas: '[]', write_scope: row.write_scope }));
+  return own.length > 0 ? own : declaredScope(JSON.parse(row.areas) as string[]);
+}
+
 interface WorkRow {
   id: number;
   assignee: string | null;
@@ -84,7 +95,7 @@ export async function workingTasks(db: AsyncSqlReader): Promise<RunningTask[]> {
     const working = Number(r.working) === 1;
     const trackedByStartTask = r.status === 'in_progress' && r.selected_session_id === null && !(r.project_id !== null && r.assignee !== null);
     if (!working && !trackedByStartTask) continue;
-    out.push({ taskId: taskKey(Number(r.id)), agentId: r.assignee, writeScope: declaredScope(taskWriteScope(r)) });
+    out.push({ taskId: taskKey(Number(r.id)), agentId: r.assignee, writeScope: declaredTaskScope(r) });
   }
   return out;
 }
@@ -96,7 +107,7 @@ export async function workingTasks(db: AsyncSqlReader): Promise<RunningTask[]> {
  */
 export async function scopeConflicts(db: AsyncSqlReader, taskId: number, fallbackScope: readonly string[] = []): Promise<{ writeScope: string[]; conflicts: CnpConflict[] }> {
   const row = await db.get<{ areas: string; write_scope: string | null }>('SELECT areas, write_scope FROM tasks WHERE id = ?', [taskId]);
-  const own = row ? declaredScope(taskWriteScope(row)) : [];
+  const own = row ? declaredTaskScope(row) : [];
   const writeScope = own.length > 0 ? own : declaredScope(fallbackScope);
   if (writeScope.length === 0) return { writeScope, conflicts: [] };
   const probe: CnpAgent = { id: '', write: writeScope, exclude: [], tags: [], baseCost: 1, load: 0 };
