@@ -63,7 +63,7 @@ export function declaredScope(scope: readonly string[]): string[] {
  * stopped counting, and a second process could start an overlapping task beside it.
  */
 function declaredTaskScope(row: { areas: string; write_scope: string | null }): string[] {
-  const own = declaredScope(taskWriteScope({ areas: '[]', write_scope: row.write_scope }));
+  const own = declaredScope(taskWriteScope(row));
   return own.length > 0 ? own : declaredScope(JSON.parse(row.areas) as string[]);
 }
 

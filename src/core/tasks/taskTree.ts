@@ -28,7 +28,7 @@ export interface TaskTreeRoots {
 }
 
 // `completion_reviewed`: a person answered the completion's review request (a review of that very completion).
-const withChildCount =
+const treeColumns =
   'SELECT t.*, (SELECT COUNT(*) FROM tasks c WHERE c.parent_id = t.id) AS child_count, ' +
   '(SELECT COUNT(*) FROM task_reviews r WHERE r.task_id = t.id AND r.completed_at = t.completed_at) AS completion_reviewed FROM tasks t';
 
@@ -52,10 +52,10 @@ export class TaskTreeQueries {
     return this.db.read(async (db) => {
       const rows =
         workflowId === null
-          ? await db.all<TreeRow>(`${withChildCount} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
+          ? await db.all<TreeRow>(`${treeColumns} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
           : // A sub-task whose parent sits in another workflow still shows, at the top of its own.
             await db.all<TreeRow>(
-              `${withChildCount} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id = t.workflow_id)) ORDER BY t.id LIMIT ?`,
+              `${treeColumns} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id = t.workflow_id)) ORDER BY t.id LIMIT ?`,
               [workflowId, limit],
             );
       return rows.map(treeTask);
@@ -64,7 +64,7 @@ export class TaskTreeQueries {
 
   subTasks(parentId: number): Promise<TreeTask[]> {
     return this.db.read(async (db) =>
-      (await db.all<TreeRow>(`${withChildCount} WHERE t.parent_id = ? ORDER BY t.id`, [parentId])).map(treeTask),
+      (await db.all<TreeRow>(`${treeColumns} WHERE t.parent_id = ? ORDER BY t.id`, [parentId])).map(treeTask),
     );
   }
 
