@@ -5,6 +5,7 @@ import { readLatest } from '../coordination/graphStore';
 import { isWorkflowFinished, memoryEntryTriples, memorySubject, mentionedTaskIds, pipelineTriples, workflowTriples } from './knowledgeExtractors';
 import type { MemoryFacts, PipelineFacts, TaskFacts } from './knowledgeExtractors';
 import type { KgTripleInput } from './knowledgeGraph';
+import { restateSource } from './knowledgeRestate';
 
 /**
  * What the ledger already knows, turned into triples once per change of its source (kg_feeds
@@ -13,7 +14,8 @@ import type { KgTripleInput } from './knowledgeGraph';
  * - a completed pipeline: its phases and the tasks of its task list;
  * - an active Memory Bank entry, linked to the tasks and goals it names.
  * Each step reads first (nothing pending: no write at all), then re-checks in the write, so two
- * processes feeding at once insert once. A Memory Bank entry owns the triples of its subject
+ * processes feeding at once insert once. A source fed again states its facts again: what it no
+ * longer states goes (knowledgeRestate.ts). A Memory Bank entry owns the triples of its subject
  * with source `memory`: when the entry changes, is archived or removed, they follow.
  */
 
@@ -33,6 +35,12 @@ export interface FeedCounts {
   workflows: number;
   pipelines: number;
   memories: number;
+}
+
+/** How many sources were fed, and how many triples they no longer state were removed. */
+export interface Fed {
+  fed: number;
+  removed: number;
 }
 
 const digest = (...parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
@@ -123,14 +131,17 @@ function planDependencies(edges: readonly { from: string; to: string; label: str
   return out;
 }
 
-export async function feedWorkflows(tx: AsyncSqlWriter, insert: InsertTriples, now: number): Promise<number> {
+/** Feeds the pending workflows; one fed before states its facts again (what it no longer states goes). */
+export async function feedWorkflows(tx: AsyncSqlWriter, insert: InsertTriples, now: number): Promise<Fed> {
   const pending = await pendingWorkflows(tx);
+  let removed = 0;
   for (const wf of pending) {
     const triples = workflowTriples({ workflow: { id: wf.id, name: wf.name }, tasks: wf.tasks, dependencies: wf.dependencies });
+    removed += await restateSource(tx, { sourceId: workflowKey(wf.id), type: 'db' }, triples, now);
     if (triples.length > 0) await insert(tx, triples, now);
     await recordFeed(tx, workflowKey(wf.id), wf.fingerprint, now);
   }
-  return pending.length;
+  return { fed: pending.length, removed };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -149,10 +160,20 @@ interface PipelineRow {
 export interface PendingPipeline {
   key: string;
   row: PipelineRow;
-  fingerprint: string;
+  /** What the row says (title, revision, last change); the fingerprint adds what the feed read. */
+  base: string;
 }
 
-/** Completed pipelines not fed since their last change. */
+/**
+ * A pipeline's fingerprint: its row and what the feed read — `files:<row>:<facts>` when its
+ * files were read here, `plan:<row>` when they were not (fed from its plan). One fed from its
+ * plan is looked at again by every feed, so it is fed again once its files appear.
+ */
+export function pipelineFingerprint(p: Pick<PendingPipeline, 'base'>, facts: PipelineFacts | null | undefined): string {
+  return facts ? `files:${p.base}:${digest(facts)}` : `plan:${p.base}`;
+}
+
+/** Completed pipelines not fed since their last change, or fed from their plan (their files may be here now). */
 export async function pendingPipelines(db: AsyncSqlReader): Promise<PendingPipeline[]> {
   const rows = await db.all<PipelineRow>(
     "SELECT p.workspace, p.spec_name, p.title, p.rev, p.updated_at, w.plan FROM pipelines p LEFT JOIN workflows w ON w.id = p.workflow_id WHERE p.status = 'completed' ORDER BY p.id",
@@ -160,8 +181,16 @@ export async function pendingPipelines(db: AsyncSqlReader): Promise<PendingPipel
   if (rows.length === 0) return [];
   const fed = await fedFingerprints(db);
   return rows
-    .map((row) => ({ key: `pipeline:${row.workspace}`, row, fingerprint: digest(row.title, Number(row.rev), row.updated_at) }))
-    .filter((p) => fed.get(p.key) !== p.fingerprint);
+    .map((row) => ({ key: `pipeline:${row.workspace}`, row, base: digest(row.title, Number(row.rev), row.updated_at) }))
+    .filter((p) => !fed.get(p.key)?.startsWith(`files:${p.base}:`));
+}
+
+/** The pending pipelines whose fingerprint, with what was read of them (`facts`), differs from the one fed. */
+export async function unfedPipelines(db: AsyncSqlReader, facts: ReadonlyMap<string, PipelineFacts>): Promise<PendingPipeline[]> {
+  const pending = await pendingPipelines(db);
+  if (pending.length === 0) return [];
+  const fed = await fedFingerprints(db);
+  return pending.filter((p) => fed.get(p.key) !== pipelineFingerprint(p, facts.get(p.key)));
 }
 
 /**
@@ -186,14 +215,22 @@ export function pipelineFactsFromPlan(row: PipelineRow): PipelineFacts {
   return { spec_name: row.spec_name, title: row.title, status: 'completed', workspace: row.workspace, phases, phaseLabels };
 }
 
-export async function feedPipelines(tx: AsyncSqlWriter, insert: InsertTriples, now: number, facts: ReadonlyMap<string, PipelineFacts>): Promise<number> {
-  const pending = await pendingPipelines(tx);
+/**
+ * Feeds the pipelines whose row or what was read of them changed (`facts`: read from their
+ * files, by source key; one missing is fed from its plan); one fed before states its facts
+ * again, under its folder as provenance whichever way it was read.
+ */
+export async function feedPipelines(tx: AsyncSqlWriter, insert: InsertTriples, now: number, facts: ReadonlyMap<string, PipelineFacts>): Promise<Fed> {
+  const pending = await unfedPipelines(tx, facts);
+  let removed = 0;
   for (const p of pending) {
-    const triples = pipelineTriples(facts.get(p.key) ?? pipelineFactsFromPlan(p.row));
+    const read = facts.get(p.key);
+    const triples = pipelineTriples({ ...(read ?? pipelineFactsFromPlan(p.row)), workspace: p.row.workspace });
+    removed += await restateSource(tx, { sourceId: p.row.workspace, type: 'file' }, triples, now);
     if (triples.length > 0) await insert(tx, triples, now);
-    await recordFeed(tx, p.key, p.fingerprint, now);
+    await recordFeed(tx, p.key, pipelineFingerprint(p, read), now);
   }
-  return pending.length;
+  return { fed: pending.length, removed };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { AsyncSqlWriter, LedgerEngine } from '../ports';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
 import type { KgPattern, KgTriple, KgTripleInput, KnowledgeGraph } from './knowledgeGraph';
-import { feedMemories, feedPipelines, feedWorkflows, memoryFeeds, memoryPending, pendingPipelines, pendingWorkflows } from './knowledgeFeeds';
+import { feedMemories, feedPipelines, feedWorkflows, memoryFeeds, memoryPending, pendingPipelines, pendingWorkflows, unfedPipelines } from './knowledgeFeeds';
 import type { FeedCounts, KnowledgeSources } from './knowledgeFeeds';
 import type { PipelineFacts } from './knowledgeExtractors';
 import { suggestPlan } from './planSuggestion';
@@ -127,11 +127,17 @@ export class KnowledgeService {
       const found = await this.sources.pipeline?.(p.row.workspace).catch(() => null);
       if (found) facts.set(p.key, found);
     }
-    if (workflows.length + pipelines.length > 0) {
+    // A pipeline fed from its plan whose files are still not here is not fed again: no write.
+    const unfed = pipelines.length > 0 ? await this.engine.read((db) => unfedPipelines(db, facts)) : [];
+    if (workflows.length + unfed.length > 0) {
       await this.engine.write(async (tx) => {
         const now = this.clock();
-        counts.workflows = await feedWorkflows(tx, insert, now);
-        counts.pipelines = await feedPipelines(tx, insert, now, facts);
+        const fedWorkflows = await feedWorkflows(tx, insert, now);
+        const fedPipelines = await feedPipelines(tx, insert, now, facts);
+        counts.workflows = fedWorkflows.fed;
+        counts.pipelines = fedPipelines.fed;
+        const removed = fedWorkflows.removed + fedPipelines.removed;
+        if (removed > 0) await appendKnowledgeEvent(tx, now, 'knowledge.removed', { removed });
       });
     }
     if (this.sources.memories) {

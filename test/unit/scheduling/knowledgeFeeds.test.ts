@@ -60,10 +60,11 @@ for (const engineCase of engineCases) {
         },
       ];
       const pipelineCalls: string[] = [];
+      const onThisMachine = new Map<string, PipelineFacts>([[cache.workspace!, cache]]);
       const s = new KnowledgeService(engine, () => now, {
         pipeline: async (workspace) => {
           pipelineCalls.push(workspace);
-          return workspace === cache.workspace ? cache : null;
+          return onThisMachine.get(workspace) ?? null;
         },
         memories: () => memories,
       });
@@ -112,6 +113,23 @@ for (const engineCase of engineCases) {
       assert.equal((await s.feed()).memories, 1);
       assert.deepEqual(await facts(s, 'memory:decisions/hash-choice'), []);
       assert.deepEqual(await s.feed(), { workflows: 0, pipelines: 0, memories: 0 });
+
+      // The login pipeline's files appear (a pull): fed again from them, the plan's guesses replaced.
+      assert.deepEqual(await facts(s, 'task:20260101-login/phase-2'), ['label Implementation', 'depends_on 20260101-login/phase-1']);
+      onThisMachine.set('.specs/20260101-login', {
+        spec_name: '20260101-login',
+        title: 'Add login',
+        status: 'completed',
+        workspace: '.specs/20260101-login',
+        phases: { 'phase-1': { status: 'completed', metrics: { duration_ms: 2000 } }, 'phase-3': { status: 'completed', metrics: { duration_ms: 6000 } } },
+        phaseLabels: { 'phase-1': 'Analysis', 'phase-3': 'Build the form' },
+      });
+      assert.deepEqual(await s.feed(), { workflows: 0, pipelines: 1, memories: 0 });
+      assert.deepEqual(await facts(s, 'task:20260101-login/phase-2'), [], 'the phase only the plan named is gone');
+      assert.deepEqual(await facts(s, 'task:20260101-login/phase-3'), ['label Build the form', 'duration 6', 'depends_on 20260101-login/phase-1']);
+      assert.deepEqual(await facts(s, 'task:20260101-login/phase-1'), ['label Analysis', 'duration 2']);
+      assert.deepEqual((await s.query({ subject: 'add-login', predicate: 'includes' }, { limit: 50 })).triples.map((t) => t.object), ['20260101-login/phase-1', '20260101-login/phase-3']);
+      assert.deepEqual(await s.feed(), { workflows: 0, pipelines: 0, memories: 0 }, 'fed from its files: not again');
 
       // A pipeline that completes later is fed on the next read.
       await engine.write((tx) => tx.run("UPDATE pipelines SET status = 'completed', rev = 8, updated_at = 'u' WHERE spec_name = '20260103-wip'", []));
