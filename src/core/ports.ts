@@ -185,6 +185,14 @@ export interface ChangesSince {
   to: Snapshot;
 }
 
+/** A watch of a work tree's files (`WorkspaceTruth.watchChanges`). */
+export interface ChangeWatch {
+  /** Paths relative to the workspace folder changed since the previous look (the first: since the start), sorted. */
+  next(): Promise<string[]>;
+  /** Forgets the watch (deletes what it kept). */
+  dispose(): Promise<void>;
+}
+
 export interface WorkspaceTruth {
   readonly kind: SnapshotType;
   /** Repository top level (git) or the workspace folder (checksum). */
@@ -201,6 +209,12 @@ export interface WorkspaceTruth {
   keep(snapshot: Snapshot, name: string): Promise<void>;
   /** What differs between `from` and `to` (default: a new snapshot of now). */
   changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince>;
+  /**
+   * Follows which files change from `from` on, look after look, writing nothing to the
+   * repository (the changed-file marks look every few seconds). Null when this truth cannot
+   * tell the same paths `changesSince` would (checksums, submodules): use `changesSince` then.
+   */
+  watchChanges?(from: Snapshot): Promise<ChangeWatch | null>;
   /** A file's content in a snapshot, or null when it did not exist there. */
   fileAt(snapshot: Snapshot, path: string): Promise<Buffer | null>;
   /** Puts `paths` back as they were in `snapshot` (deleting those absent from it). */

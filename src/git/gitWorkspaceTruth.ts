@@ -1,4 +1,5 @@
-import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
+import type { ChangeWatch, ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
+import { watchChanges } from './changeWatch';
 import { commitsBetween, diffSnapshots, diffToTree } from './diff';
 import { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
@@ -70,6 +71,11 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
     );
     this.remember(now, submodules);
     return { files: value[0], commits: value[1], to: now };
+  }
+
+  watchChanges(from: Snapshot): Promise<ChangeWatch | null> {
+    assertGitSnapshot(from);
+    return watchChanges(this.repo, this.scope, from.id);
   }
 
   fileAt(snapshot: Snapshot, path: string): Promise<Buffer | null> {

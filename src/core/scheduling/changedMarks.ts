@@ -1,6 +1,6 @@
 import type { Disposable } from '../emitter';
 import { errorMessage, LedgerError } from '../errors';
-import type { LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
+import type { ChangeWatch, LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
 import type { Task } from '../tasks/taskModel';
 import { getTask } from '../tasks/taskRepo';
 import type { StigmergyService } from './stigmergyService';
@@ -11,8 +11,12 @@ import type { StigmergyService } from './stigmergyService';
  * `intervalMs`, the files the task changed since the previous look (its start snapshot the
  * first time) are marked. A file changed again is marked again; one left alone fades with the
  * field's half-life; every mark of the task goes when it ends (the task lifecycle's hook). A
- * look is one Git snapshot of the task's worktree, in the background: the caller never waits
- * for it, and two looks at one task never overlap.
+ * look runs in the background (the caller never waits for it, two looks at one task never
+ * overlap) and writes nothing to the repository: a Git work tree is compared with what the
+ * previous look recorded in a private index (`WorkspaceTruth.watchChanges`); only where that
+ * cannot tell the same paths (checksum workspaces, submodules) is a look a snapshot diff.
+ * Marks are refreshed by the process that watches: when it ends (an MCP server that exits),
+ * they are no longer renewed and fade with the half-life until the task ends.
  */
 export interface ChangedMarksOptions {
   /** Between two looks at a running task. Default 5 s (AGENT_LEDGER_CHANGED_MARKS_MS). */
@@ -29,8 +33,10 @@ function changedPaths(files: { added: string[]; modified: string[]; deleted: str
 
 export class ChangedMarks {
   private readonly watched = new Map<number, { timer: NodeJS.Timeout; running: boolean }>();
-  /** The snapshot each task's next look compares with. */
+  /** The snapshot each task's next look compares with (when its truth has no watch). */
   private readonly last = new Map<number, Snapshot>();
+  /** Each task's watch of its work tree (null: its truth has none; a look takes a snapshot). */
+  private readonly watches = new Map<number, Promise<ChangeWatch | null>>();
   private readonly intervalMs: number;
 
   constructor(
@@ -53,13 +59,25 @@ export class ChangedMarks {
       this.unwatch(taskId);
       return 0;
     }
-    const truth = await this.truth(task);
-    const from = this.last.get(taskId) ?? task.snapshot;
-    const changes = await truth.changesSince(from);
-    this.last.set(taskId, changes.to);
-    const paths = [...new Set(changedPaths(changes.files))];
+    const paths = await this.look(taskId, task, task.snapshot);
     if (paths.length > 0) await this.stigmergy.markTask(taskId, paths, 'changed');
     return paths.length;
+  }
+
+  /** The paths `task` changed since the previous look (the first time: since its start snapshot). */
+  private async look(taskId: number, task: Task, start: Snapshot): Promise<string[]> {
+    let watch = this.watches.get(taskId);
+    if (!watch) {
+      watch = this.truth(task).then((truth) => truth.watchChanges?.(start) ?? null);
+      this.watches.set(taskId, watch);
+      watch.catch(() => this.watches.delete(taskId)); // tried again on the next look
+    }
+    const watching = await watch;
+    if (watching) return watching.next();
+    const truth = await this.truth(task);
+    const changes = await truth.changesSince(this.last.get(taskId) ?? start);
+    this.last.set(taskId, changes.to);
+    return [...new Set(changedPaths(changes.files))];
   }
 
   /** Looks at `taskId` every interval until it ends or `unwatch`; a second call for the same task changes nothing. */
@@ -78,6 +96,9 @@ export class ChangedMarks {
     if (entry) clearInterval(entry.timer);
     this.watched.delete(taskId);
     this.last.delete(taskId);
+    const watch = this.watches.get(taskId);
+    this.watches.delete(taskId);
+    void watch?.then((w) => w?.dispose()).catch(() => undefined);
   }
 
   /** Tasks being watched. */
