@@ -5,9 +5,9 @@ import { runningState } from '../scheduling/contractNetStore';
 import { overlapsAmongRunning } from '../scheduling/runningOverlaps';
 import type { RunningOverlap } from '../scheduling/runningOverlaps';
 import type { RunningTask } from '../scheduling/contractNetModel';
-import type { StigmergyField } from '../scheduling/stigmergyField';
-import { markTypeTask, rollUpToFolders } from '../scheduling/stigmergyAreas';
-import { pointValues } from '../scheduling/stigmergyField';
+import { markTypeTask } from '../scheduling/stigmergyAreas';
+import { createField } from '../scheduling/stigmergyField';
+import { fieldVersion } from '../scheduling/stigmergyQueries';
 import type { StigmergyService } from '../scheduling/stigmergyService';
 import { boardCards, manualReviewOf } from './boardModel';
 import type { BoardHandoff, BoardOverlap, BoardSnapshot, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
@@ -29,16 +29,6 @@ export interface ExplorerPressure {
   others: string[];
 }
 
-/**
- * What changes whenever the field's marks change: a written mark carries its time (the newest
- * grows), and a mark gone (its task ended, faded away) changes the count.
- */
-function fieldKey(field: StigmergyField): string {
-  let newest = 0;
-  for (const p of pointValues(field)) newest = Math.max(newest, p.updated_at);
-  return `${field.points.size}:${newest}`;
-}
-
 /** Layouts kept for workflows whose shape did not change (a live state change needs no new layout). */
 const keptLayouts = 16;
 
@@ -49,8 +39,8 @@ const keptLayouts = 16;
  */
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
-  /** The last Explorer roll-up and the state of the field it was made from. */
-  private lastPressure: { key: string; value: ExplorerPressure[] } | undefined;
+  /** The last Explorer roll-up, the field version it was made from and when a mark of it evaporates. */
+  private lastPressure: { version: number; until: number; taskIds: number[]; value: ExplorerPressure[] } | undefined;
   private lastOverlaps: { key: string; value: Map<string, RunningOverlap[]> } | undefined;
 
   /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
@@ -61,15 +51,13 @@ export class BoardQueries {
 
   /** Every task of the ledger in its column, and the pipelines waiting for a person. */
   async board(): Promise<BoardSnapshot> {
-    // Read before the board's own read: the field keeps its marks until stig_clock moves.
-    const field = this.stigmergy ? await this.stigmergy.field() : undefined;
     return this.engine.read(async (db) => {
       const [tasks, dependencies, waiting, agents] = [await readTasks(db), await readDependencies(db), await readWaiting(db), await readAgents(db)];
       const clients = new Map(agents.map((a) => [a.name, a.client]));
       for (const t of tasks) if (t.assignee && !clients.has(t.assignee)) clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
       const titles = new Map(tasks.map((t) => [t.id, t.title]));
       const overlaps = new Map<number, BoardOverlap[]>();
-      for (const [task, list] of this.runningOverlaps((await runningState(db)).running, field)) {
+      for (const [task, list] of await this.runningOverlaps(db, (await runningState(db)).running)) {
         overlaps.set(parseId('task', task), list.map((o) => ({ task: o.task, title: titles.get(parseId('task', o.task)) ?? null, agent: o.agent, paths: o.paths })));
       }
       return {
@@ -87,12 +75,14 @@ export class BoardQueries {
    */
   async pressure(): Promise<ExplorerPressure[]> {
     if (!this.stigmergy) return [];
-    const field = await this.stigmergy.field();
-    // Most store changes leave the field as it was: then the last roll-up stands.
-    const key = fieldKey(field);
-    if (this.lastPressure?.key === key) return this.lastPressure.value;
-    const rolled = rollUpToFolders(field);
-    const keys = [...new Set(rolled.flatMap((p) => p.tasks))];
+    // Most store changes leave the field as it was: then the last roll-up stands (one small read).
+    const last = this.lastPressure;
+    if (last) {
+      const { version, now, ended } = await this.stigmergy.version(last.taskIds);
+      if (last.version === version && now < last.until && !ended) return last.value;
+    }
+    const rolled = await this.stigmergy.pressureRollUp();
+    const keys = [...new Set(rolled.paths.flatMap((p) => p.tasks))];
     const ids = keys.flatMap((k) => {
       try {
         return [parseId('task', k)];
@@ -108,20 +98,27 @@ export class BoardQueries {
         for (const r of rows) tasks.set(taskKey(Number(r.id)), { title: r.title, agent: r.assignee });
       }
     });
-    const value = rolled.map((p) => ({
+    const value = rolled.paths.map((p) => ({
       path: p.path,
       intensity: p.intensity,
       tasks: p.tasks.map((k) => ({ key: k, title: tasks.get(k)?.title ?? null, agent: tasks.get(k)?.agent ?? null })),
       others: p.types.filter((t) => markTypeTask(t) === null),
     }));
-    this.lastPressure = { key, value };
+    this.lastPressure = { version: rolled.version, until: rolled.until, taskIds: ids, value };
     return value;
   }
 
-  /** overlapsAmongRunning, kept while the running tasks, their scopes and the field stay the same (most store changes). */
-  private runningOverlaps(running: readonly RunningTask[], field: StigmergyField | undefined): Map<string, RunningOverlap[]> {
-    const key = `${field ? fieldKey(field) : '-'}\u0001${running.map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`).join('\u0001')}`;
-    if (this.lastOverlaps?.key !== key) this.lastOverlaps = { key, value: overlapsAmongRunning(running, field) };
+  /**
+   * overlapsAmongRunning over the running tasks' own marks (read by their types, not the whole
+   * field), kept while the running tasks, their scopes and the field's version stay the same.
+   */
+  private async runningOverlaps(db: AsyncSqlReader, running: readonly RunningTask[]): Promise<Map<string, RunningOverlap[]>> {
+    const version = this.stigmergy ? await fieldVersion(db) : -1;
+    const key = `${version}\u0001${running.map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`).join('\u0001')}`;
+    if (this.lastOverlaps?.key !== key) {
+      const field = this.stigmergy ? createField(this.stigmergy.config, await this.stigmergy.marksOfTasksIn(db, running.map((r) => r.taskId))) : undefined;
+      this.lastOverlaps = { key, value: overlapsAmongRunning(running, field) };
+    }
     return this.lastOverlaps.value;
   }
 

@@ -248,28 +248,55 @@ function decisionOf(call: CnpCall, won: RankedBid, at: number): CnpDecision {
 function reissueHeuristicBids(call: CnpCall, agents: readonly CnpAgent[], reason: 'auto' | 'auto_refresh', includeNew: boolean, now: number): { call: CnpCall; agents: string[] } {
   const pressure = computePheromonePressure(call.pheromone_bounds);
   const known = new Set(agents.map((a) => a.id));
-  let next: CnpCall = { ...call, bids: call.bids.filter((b) => b.kind === 'manual' || known.has(b.agent_id)) };
+  // One copy of the bids, changed in place: each bid goes where it belongs (no sort per bid).
+  const bids = call.bids.filter((b) => b.kind === 'manual' || known.has(b.agent_id));
+  const byAgent = new Map(bids.map((b) => [b.agent_id, b]));
   const refreshed: string[] = [];
   for (const agent of agents) {
-    const existing = next.bids.find((b) => b.agent_id === agent.id);
+    const existing = byAgent.get(agent.id);
     if (existing?.kind === 'manual' || (!existing && !includeNew)) continue;
     const fit = scopeFit(agent, call.writeScope, call.tags);
     if (!fit.eligible) {
-      if (existing) next = { ...next, bids: next.bids.filter((b) => b !== existing) };
+      if (existing) removeBid(bids, existing);
+      byAgent.delete(agent.id);
       continue;
     }
     const metadata = { reason, pheromone_pressure: pressure, scope_fit: fit.scope, tag_fit: fit.tags };
-    next = withBid(next, { agent_id: agent.id, cost: heuristicCost(agent, fit), submitted_at: now, kind: 'heuristic', metadata });
+    const bid: CnpBid = { agent_id: agent.id, cost: heuristicCost(agent, fit), submitted_at: now, kind: 'heuristic', metadata };
+    if (existing) removeBid(bids, existing);
+    insertBid(bids, bid);
+    byAgent.set(agent.id, bid);
     refreshed.push(agent.id);
   }
-  return { call: next, agents: refreshed.sort(compareText) };
+  return { call: { ...call, bids }, agents: refreshed.sort(compareText) };
 }
 
+/** The call with `bid` in place of the agent's previous one, bids kept in order (submitted_at, then agent). */
 function withBid(call: CnpCall, bid: CnpBid): CnpCall {
-  const bids = [...call.bids.filter((b) => b.agent_id !== bid.agent_id), bid].sort(
-    (a, b) => a.submitted_at - b.submitted_at || compareText(a.agent_id, b.agent_id),
-  );
+  const bids = call.bids.filter((b) => b.agent_id !== bid.agent_id);
+  insertBid(bids, bid);
   return { ...call, bids };
+}
+
+function bidOrder(a: CnpBid, b: CnpBid): number {
+  return a.submitted_at - b.submitted_at || compareText(a.agent_id, b.agent_id);
+}
+
+/** Inserts `bid` into bids already in order, after those that do not come after it (binary search). */
+function insertBid(bids: CnpBid[], bid: CnpBid): void {
+  let lo = 0;
+  let hi = bids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (bidOrder(bids[mid], bid) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  bids.splice(lo, 0, bid);
+}
+
+function removeBid(bids: CnpBid[], bid: CnpBid): void {
+  const at = bids.indexOf(bid);
+  if (at >= 0) bids.splice(at, 1);
 }
 
 function checkCost(cost: number): void {

@@ -76,6 +76,33 @@ export async function liveMarks(db: AsyncSqlReader, config: StigmergyConfig, now
   return fadedPoints(config, rows, now);
 }
 
+/** The field's version: stig_clock moves with every change of the stored marks (any process). */
+export async function fieldVersion(db: AsyncSqlReader): Promise<number> {
+  const row = await db.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1');
+  return Number(row?.version ?? 0);
+}
+
+/** The live marks of some tasks (`scope:task-N`, `changed:task-N`, by their type as the overlap rule reads them). */
+export async function marksOfTasks(db: AsyncSqlReader, config: StigmergyConfig, now: number, taskKeys: readonly string[]): Promise<StigPoint[]> {
+  const types = taskKeys.flatMap((k) => [`scope:${k}`, `changed:${k}`]);
+  const out: StigPoint[] = [];
+  for (let i = 0; i < types.length; i += 500) {
+    const slice = types.slice(i, i + 500);
+    out.push(...(await liveMarks(db, config, now, { where: `type IN (${slice.map(() => '?').join(', ')})`, params: slice })));
+  }
+  return out;
+}
+
+/** When the first of these marks (faded to `now`) fades to the evaporation floor: a roll-up of them holds until then. */
+export function firstEvaporation(config: StigmergyConfig, points: readonly StigPoint[], now: number): number {
+  const h = config.half_life_ms;
+  if (h === null) return Number.POSITIVE_INFINITY;
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const p of points) lowest = Math.min(lowest, p.intensity);
+  if (!Number.isFinite(lowest)) return Number.POSITIVE_INFINITY;
+  return now + (h * Math.log(lowest / config.evaporation_floor)) / Math.LN2;
+}
+
 /** A node total clamped to the field's maximum, as SQL (for ORDER BY), with its parameters. */
 function clampedSum(config: StigmergyConfig): { sql: string; params: SqlValue[] } {
   if (config.max_intensity === null) return { sql: 'SUM(d)', params: [] };

@@ -6,7 +6,7 @@ import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas'
 import { rollUpMarks } from './stigmergyAreas';
 import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
-import { areaCandidates, fadedPoints, fadeTo, liveMarks, marksOfNodes, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
+import { areaCandidates, fadedPoints, fadeTo, fieldVersion, firstEvaporation, liveMarks, marksOfNodes, marksOfTasks, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
 import { ensureBasis, liveCounts, markWeight, nodesKept, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
 import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
@@ -181,8 +181,38 @@ export class StigmergyService {
 
   /** Pressure on files and folders (which running tasks touch them), for the Explorer and the board. */
   async pathPressure(): Promise<PathPressure[]> {
-    const points = await this.engine.read((db) => liveMarks(db, this.config, this.clock()));
-    return rollUpMarks(this.config, points);
+    return (await this.pressureRollUp()).paths;
+  }
+
+  /**
+   * pathPressure, with the field version it was read at and the moment it stops holding (a mark
+   * evaporates): until the version moves or that moment comes, it is the answer. Faded and
+   * filtered in SQL, rolled up in one pass: no field is built.
+   */
+  async pressureRollUp(): Promise<{ paths: PathPressure[]; version: number; until: number }> {
+    const now = this.clock();
+    const { version, points } = await this.engine.read(async (db) => ({ version: await fieldVersion(db), points: await liveMarks(db, this.config, now) }));
+    return { paths: rollUpMarks(this.config, points), version, until: firstEvaporation(this.config, points, now) };
+  }
+
+  /**
+   * The field's version, this service's now, and whether one of `taskIds` (the tasks a kept
+   * roll-up names) has ended: a roll-up kept from `pressureRollUp` holds while none of it moved.
+   */
+  async version(taskIds: readonly number[] = []): Promise<{ version: number; now: number; ended: boolean }> {
+    return this.engine.read(async (db) => {
+      let ended = false;
+      for (let i = 0; i < taskIds.length && !ended; i += 500) {
+        const slice = taskIds.slice(i, i + 500);
+        ended = (await db.get(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')}) LIMIT 1`, slice)) !== undefined;
+      }
+      return { version: await fieldVersion(db), now: this.clock(), ended };
+    });
+  }
+
+  /** The live marks of some tasks (by key), inside the caller's read: the board's overlap warning reads only the running tasks'. */
+  marksOfTasksIn(db: AsyncSqlReader, taskKeys: readonly string[]): Promise<StigPoint[]> {
+    return marksOfTasks(db, this.config, this.clock(), taskKeys);
   }
 
   /** How busy some areas are, leaving out the marks of `ignoreTaskId`. */

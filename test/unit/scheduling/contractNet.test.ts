@@ -125,6 +125,27 @@ test('refresh: automatic bids are reissued as auto_refresh, manual ones kept, ne
   assert.equal(noRefresh.call.pheromone_bounds?.normalisation_ceiling, 7);
 });
 
+test('bids stay in order (time, then agent) through announce, manual bids, refreshes and agents leaving or losing their fit', () => {
+  const inOrder = (bids: readonly { agent_id: string; submitted_at: number }[]) =>
+    [...bids].sort((a, b) => a.submitted_at - b.submitted_at || (a.agent_id < b.agent_id ? -1 : a.agent_id > b.agent_id ? 1 : 0)).map((b) => `${b.submitted_at}:${b.agent_id}`);
+  const keys = (bids: readonly { agent_id: string; submitted_at: number }[]) => bids.map((b) => `${b.submitted_at}:${b.agent_id}`);
+  // 60 agents in a shuffled order (ids not in the order they are listed), some manual bids late, some refreshes.
+  let agents = Array.from({ length: 60 }, (_, i) => agent(`a${String((i * 37) % 60).padStart(2, '0')}`, { baseCost: 10 + (i % 7) }));
+  let call = announceCall({ call_id: 'c', task_id: 't', manual_bids: [{ agent_id: 'a05', cost: 1 }, { agent_id: 'a41', cost: 2 }] }, agents, 3);
+  assert.equal(call.bids.length, 60);
+  assert.deepEqual(keys(call.bids), inOrder(call.bids));
+  for (const [at, id] of [[5, 'a59'], [5, 'a00'], [4, 'a30'], [9, 'a05']] as const) call = placeBid(call, { agent_id: id, cost: 3 }, agents, at);
+  assert.deepEqual(keys(call.bids), inOrder(call.bids));
+  assert.equal(call.bids.length, 60, 'a second bid replaces the first');
+  // Some agents go, some can no longer write the task's areas: their automatic bids leave, the rest are reissued.
+  agents = agents.filter((a) => a.id !== 'a12').map((a) => (a.id === 'a20' ? { ...a, write: [] } : a));
+  const r = refreshCallBounds({ ...call, writeScope: ['src/**'] }, null, {}, agents, 7);
+  assert.deepEqual(keys(r.call.bids), inOrder(r.call.bids));
+  assert.deepEqual(r.call.bids.filter((b) => b.agent_id === 'a12' || b.agent_id === 'a20'), []);
+  assert.equal(r.call.bids.length, 58);
+  assert.deepEqual(r.call.bids.filter((b) => b.kind === 'manual').map((b) => b.agent_id).sort(), ['a00', 'a05', 'a30', 'a41', 'a59']);
+});
+
 test('conflict-aware: a bid whose write scope may overlap a running task’s is not awarded unless overridden', () => {
   const agents = [agent('coder', { write: ['src/**'] }), agent('docs', { write: ['docs/**'] })];
   const running = [{ taskId: 'task-1', agentId: 'coder', writeScope: ['src/auth/**'] }];
