@@ -22,6 +22,7 @@
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
+import { parseCatFileBatch } from './parsers';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
 import type { ObjectAlgorithm } from './looseObject';
 import type { StatusEntry } from './statusReport';
@@ -137,25 +138,14 @@ async function baseListings(repo: GitRepo, head: string, folders: Set<string>, a
   const names = [...folders];
   const input = Buffer.from(names.map((f) => (f === '' ? `${head}^{tree}\n` : `${head}:${f}\n`)).join(''), 'latin1');
   const { stdout } = await repo.run(['cat-file', '--batch'], { input, env: { GIT_NO_REPLACE_OBJECTS: '1' } });
+  const objects = parseCatFileBatch(stdout);
+  if (objects.length !== names.length) return null;
   const listings = new Map<string, Map<string, TreeEntry>>();
-  let at = 0;
-  for (const folder of names) {
-    const lineEnd = stdout.indexOf(10, at);
-    if (lineEnd < 0) return null;
-    const header = stdout.toString('latin1', at, lineEnd);
-    at = lineEnd + 1;
-    if (header.endsWith(' missing')) {
-      listings.set(folder, new Map());
-      continue;
-    }
-    const [, type, size] = header.split(' ');
-    const length = Number(size);
-    if (!type || !Number.isSafeInteger(length) || at + length > stdout.length) return null;
-    const content = stdout.subarray(at, at + length);
-    at += length + 1;
-    // A file or a submodule where a folder is now: the folder starts empty.
-    listings.set(folder, type === 'tree' ? parseTree(content, algorithm === 'sha1' ? 20 : 32) : new Map());
-  }
+  names.forEach((folder, i) => {
+    const { type, content } = objects[i];
+    // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
+    listings.set(folder, type === 'tree' && content ? parseTree(content, algorithm === 'sha1' ? 20 : 32) : new Map());
+  });
   return listings;
 }
 
