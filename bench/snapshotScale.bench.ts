@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     }
     const routes = treeRoutesTaken();
     const routeCounts = (Object.keys(routes) as (keyof typeof routes)[]).map((r) => `${r} ${routes[r] - routesBefore[r]}`).join(', ');
-    console.error(`${size} files: working trees built by route (changed work tree phase): ${routeCounts}`);
+    console.error(`${size} files: working trees built by route while changed (full = the ${2 * runs} "before" rows): ${routeCounts}`);
     const base = s.p50('status');
     const row = (what: string, key: string, baseline = base, target = true) => {
       const p = s.p50(key);

@@ -52,11 +52,12 @@ interface WorkFile {
 export async function changedTree(repo: GitRepo, head: string | null, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[]): Promise<string | null> {
   const algorithm = head ? objectAlgorithm(head) : null;
   if (!head || !algorithm) return null;
-  const finals = await finalEntries(repo, entries, submodules, algorithm);
-  if (!finals) return null;
-  const folders = foldersOf(finals.keys());
-  const bases = await baseListings(repo, head, folders, algorithm);
-  if (!bases) return null;
+  if (entries.some((e) => e.kind === 'other' || e.path.includes('\n'))) return null;
+  // The folders on the way to every changed path are known from the report: HEAD's entries of
+  // them are read while the changed files are hashed.
+  const folders = foldersOf([...entries.map((e) => e.path), ...submodules.map((s) => byteString(s.path))]);
+  const [finals, bases] = await Promise.all([finalEntries(repo, entries, submodules, algorithm), baseListings(repo, head, folders, algorithm)]);
+  if (!finals || !bases) return null;
   return writeTrees(repo, folders, bases, finals, algorithm);
 }
 
