@@ -8,9 +8,9 @@
  * that changed, or an untracked one, is hashed — regular files by one `git hash-object -w
  * --stdin-paths` (git's own clean/text/eol filters apply, as in `git add`), a symlink's target
  * here (never followed); a submodule takes the commit its snapshot recorded. Only the folders on
- * the way to a change are rebuilt: their entries in HEAD come from one `git cat-file --batch`,
- * and the new tree objects are written here as loose objects (looseObject.ts). Both git
- * processes run side by side and read no index.
+ * the way to a change are rebuilt: their entries in HEAD come from a `git cat-file --batch` kept
+ * running (batchReader.ts), and the new tree objects are written here as loose objects
+ * (looseObject.ts). Neither git process reads the index; they run side by side.
  *
  * Returns null — the caller takes the index route (`add` + `write-tree`) — wherever this could
  * differ from `git add --all && git write-tree`: a conflict, a rename record, a nested
@@ -21,8 +21,8 @@
  */
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readObjects } from './batchReader';
 import type { GitRepo } from './gitRepo';
-import { parseCatFileBatch } from './parsers';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
 import type { ObjectAlgorithm } from './looseObject';
 import type { StatusEntry } from './statusReport';
@@ -134,13 +134,13 @@ function foldersOf(paths: Iterable<string>): Set<string> {
   return folders;
 }
 
-/** Each folder's entries in HEAD (empty where HEAD has no folder there), by one `cat-file --batch`. */
+/** Each folder's entries in HEAD (empty where HEAD has no folder there), from the repository's running `cat-file --batch`. */
 async function baseListings(repo: GitRepo, head: string, folders: Set<string>, algorithm: ObjectAlgorithm): Promise<Map<string, Map<string, TreeEntry>> | null> {
   const names = [...folders];
   const input = Buffer.from(names.map((f) => (f === '' ? `${head}^{tree}\n` : `${head}:${f}\n`)).join(''), 'latin1');
-  const { stdout } = await repo.run(['cat-file', '--batch'], { input, env: { GIT_NO_REPLACE_OBJECTS: '1' } });
-  const objects = parseCatFileBatch(stdout);
-  if (objects.length !== names.length) return null;
+  const objects = await readObjects(repo, input, names.length);
+  // HEAD's own tree is always there: a reader that says otherwise is not to be believed.
+  if (objects.length !== names.length || objects[0].type !== 'tree') return null;
   const listings = new Map<string, Map<string, TreeEntry>>();
   names.forEach((folder, i) => {
     const { type, content } = objects[i];

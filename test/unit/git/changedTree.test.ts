@@ -189,30 +189,50 @@ test('random edits — adds, deletes, modes, nested folders, files ⇄ folders, 
   assert.equal(routes.filter((r) => r === 'full').length, 0, 'the full route was never needed');
 });
 
-test('a changed work tree costs status, cat-file and hash-object — no add, no write-tree — and leaves the user’s state alone', async () => {
+test('a changed work tree costs status and hash-object — no add, no write-tree; HEAD’s folders come from a cat-file kept running — and leaves the user’s state alone', async () => {
   const root = makeRepo({ 'a.txt': 'a\n', 'src/m/x.ts': 'x\n', 'src/n/y.ts': 'y\n' });
   const repo = await GitRepo.open(root);
   await takeSnapshot(repo, 'warm', whole);
   write(root, { 'src/m/x.ts': 'edited\n', 'src/new/deep/z.ts': 'z\n', 'top.txt': 't\n' });
   fs.rmSync(path.join(root, 'src', 'n', 'y.ts'));
   const before = userState(root);
-  const started = gitProcessesStarted();
-  const { tree, route } = await snapshotTree(root);
-  assert.equal(route, 'changedTrees');
-  assert.equal(gitProcessesStarted() - started - 1, 3, 'status, cat-file, hash-object (the test’s own rev-parse aside)');
-  assert.equal(tree, referenceTree(root));
+  let started = gitProcessesStarted();
+  const first = await takeSnapshot(repo, 'first', whole);
+  assert.equal(gitProcessesStarted() - started, 3, 'status, hash-object, and the cat-file reader started once');
+  assert.equal(git(root, 'rev-parse', `${first.snapshot.id}^{tree}`).trim(), referenceTree(root));
   assert.deepEqual(userState(root), before);
   git(root, 'fsck', '--no-dangling', '--strict');
-  // Only deletions and a symlink: no work file to hash, so no hash-object.
+  write(root, { 'src/m/x.ts': 'again\n' });
+  started = gitProcessesStarted();
+  const routes = treeRoutesTaken().changedTrees;
+  const second = await takeSnapshot(repo, 'second', whole);
+  assert.equal(gitProcessesStarted() - started, 2, 'status and hash-object: the reader kept running');
+  assert.equal(treeRoutesTaken().changedTrees, routes + 1);
+  assert.equal(git(root, 'rev-parse', `${second.snapshot.id}^{tree}`).trim(), referenceTree(root));
+  // Only deletions and a symlink: no work file to hash — status alone.
   commit(root, 'base');
   await takeSnapshot(repo, 'warm', whole);
   fs.rmSync(path.join(root, 'a.txt'));
   fs.symlinkSync('top.txt', path.join(root, 'link'));
-  const again = gitProcessesStarted();
-  const second = await snapshotTree(root);
-  assert.equal(second.route, 'changedTrees');
-  assert.equal(gitProcessesStarted() - again - 1, 2, 'status and cat-file');
-  assert.equal(second.tree, referenceTree(root));
+  started = gitProcessesStarted();
+  const third = await takeSnapshot(repo, 'third', whole);
+  assert.equal(gitProcessesStarted() - started, 1, 'status only');
+  assert.equal(git(root, 'rev-parse', `${third.snapshot.id}^{tree}`).trim(), referenceTree(root));
+});
+
+test('the running cat-file reader reads HEAD after gc repacked and pruned everything, and after new commits', async () => {
+  const root = makeRepo({ 'a.txt': 'a\n', 'dir/b.txt': 'b\n' });
+  const repo = await GitRepo.open(root);
+  write(root, { 'dir/c.txt': 'c\n' });
+  await assertExact(root, 'first, reader started');
+  commit(root, 'second commit');
+  git(root, 'gc', '--prune=now', '--quiet');
+  write(root, { 'dir/d.txt': 'd\n', 'a.txt': 'edited\n' });
+  const started = gitProcessesStarted();
+  const { snapshot } = await takeSnapshot(repo, 'after gc', whole);
+  assert.equal(gitProcessesStarted() - started, 3, 'a new kept index (the user committed), status, hash-object: the same reader answered');
+  assert.equal(git(root, 'rev-parse', `${snapshot.id}^{tree}`).trim(), referenceTree(root));
+  assert.equal(git(root, 'show', `${snapshot.id}:dir/c.txt`), 'c\n');
 });
 
 test('a tracked file whose index holds CRLF keeps it under text=auto (the index route), and new CRLF files are converted', async () => {
