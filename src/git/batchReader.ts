@@ -82,6 +82,10 @@ class BatchReader {
   private start(): ChildProcessWithoutNullStreams {
     const child = startGit(this.cwd, ['cat-file', '--batch'], { GIT_NO_REPLACE_OBJECTS: '1' });
     this.child = child;
+    // A reader that ended while idle (killed, out of memory) is never written to again.
+    child.once('close', () => {
+      if (this.child === child) this.child = null;
+    });
     child.on('error', () => this.stop(child));
     child.stdin.on('error', () => this.stop(child));
     child.stderr.resume();

@@ -265,3 +265,20 @@ test('an untracked repository inside the work tree is recorded as add -A records
   write(root, { 'a.txt': 'edited\n' });
   assert.equal(await assertExact(root, 'nested repository'), 'index');
 });
+
+test('a cat-file reader that died while idle is replaced at once, and the snapshot stays exact', async () => {
+  const root = makeRepo({ 'a.txt': 'a\n', 'dir/b.txt': 'b\n' });
+  const repo = await GitRepo.open(root);
+  write(root, { 'dir/c.txt': 'c\n' });
+  await takeSnapshot(repo, 'reader started', whole);
+  const readers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'cat-file --batch'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  assert.ok(readers.length >= 1, 'a reader runs');
+  for (const pid of readers) process.kill(Number(pid), 'SIGKILL');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  write(root, { 'dir/d.txt': 'd\n' });
+  const t0 = performance.now();
+  const { tree, route } = await snapshotTree(root);
+  assert.ok(performance.now() - t0 < 5_000, 'no wait for a dead reader');
+  assert.equal(route, 'changedTrees');
+  assert.equal(tree, referenceTree(root));
+});
