@@ -282,3 +282,16 @@ test('a cat-file reader that died while idle is replaced at once, and the snapsh
   assert.equal(route, 'changedTrees');
   assert.equal(tree, referenceTree(root));
 });
+
+test('a SHA-256 repository gets its trees built the same way, with 32-byte ids', async () => {
+  const root = tempDir('agent-ledger-sha256-');
+  git(root, 'init', '-q', '--object-format=sha256', '-b', 'main');
+  write(root, { 'a.txt': 'a\n', 'dir/b.txt': 'b\n', 'dir/sub/c.txt': 'c\n' });
+  commit(root, 'first');
+  await takeSnapshot(await GitRepo.open(root), 'warm', whole);
+  write(root, { 'dir/sub/c.txt': 'edited\n', 'dir/new/d.txt': 'd\n' });
+  fs.rmSync(path.join(root, 'a.txt'));
+  fs.symlinkSync('dir/b.txt', path.join(root, 'link'));
+  assert.equal(await assertExact(root, 'sha256'), 'changedTrees');
+  assert.match(referenceTree(root), /^[0-9a-f]{64}$/);
+});
