@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { createServices } from '../src/services';
 import { GitRepo, gitProcessesStarted } from '../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../src/git/gitWorkspaceTruth';
+import { treeRoutesTaken } from '../src/git/workingTree';
+import type { Snapshot } from '../src/core/ports';
 import { generateRepo, git, removeRepo } from './lib/generateRepo';
 import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
   console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   const rows: (string | number)[][] = [];
   const breakdown: (string | number)[][] = [];
+  const calls: (string | number)[][] = [];
   for (const size of sizes) {
     const t0 = performance.now();
     const repo = generateRepo(size);
@@ -70,6 +73,8 @@ async function main(): Promise<void> {
     const truth = await services.truth();
     await services.tracking.startTask({ workflow_id, name: 'warm', goal: 'g' });
     const taskIds: string[] = [];
+    const headSha = git(repo, 'rev-parse', 'HEAD').trim();
+    const routesBefore = treeRoutesTaken();
     for (let i = 0; i < runs; i++) {
       await s.time('status', () => git(repo, 'status', '--porcelain'));
       const snap = await s.time('start-before', async () => {
@@ -77,8 +82,13 @@ async function main(): Promise<void> {
         await before.keep(snapshot, `bench-before-${i}`);
         return snapshot;
       });
-      await s.time('start-now', async () => taskIds.push((await services.tracking.startTask({ workflow_id, name: 't', goal: 'g' })).task_id));
+      const started = await s.time('start-now', () => services.tracking.startTask({ workflow_id, name: 't', goal: 'g' }));
+      taskIds.push(started.task_id);
+      // The same git work outside the call (snapshot + pin), to tell the call's own cost from it.
+      await s.time('start-git-now', async () => truth.keep(await truth.snapshot('start'), `bench-now-${i}`));
       fs.writeFileSync(path.join(repo, 'src', 'm0', 'd0', `f${i}.ts`), `changed ${i}\n`);
+      const startSnapshot: Snapshot = { type: 'git', id: started.snapshot_id, head: headSha, takenAt: '' };
+      await s.time('complete-git-now', async () => truth.keep((await truth.changesSince(startSnapshot)).to, `bench-now-${i}-end`));
       await s.time('complete-before', async () => {
         const changes = await before.changesSince(snap);
         await before.keep(changes.to, `bench-before-${i}-end`);
@@ -90,6 +100,9 @@ async function main(): Promise<void> {
       await s.time('snapshot-now', () => truth.snapshot('alone'));
       await s.time('session-start', () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }));
     }
+    const routes = treeRoutesTaken();
+    const routeCounts = (Object.keys(routes) as (keyof typeof routes)[]).map((r) => `${r} ${routes[r] - routesBefore[r]}`).join(', ');
+    console.error(`${size} files: working trees built by route while changed (full = the ${2 * runs} "before" rows): ${routeCounts}`);
     const base = s.p50('status');
     const row = (what: string, key: string, baseline = base, target = true) => {
       const p = s.p50(key);
@@ -108,13 +121,17 @@ async function main(): Promise<void> {
     const session = s.p50('session-start');
     rows.push([size, 'session_start (first session: snapshot), now', ms(session), `${ratio(session, snapshotAlone)} of its snapshot`, s.procs('session-start'), verdict(session <= 1.5 * snapshotAlone)]);
     breakdown.push([size, ms(session), ms(s.p50('agent-lookup')), ms(snapshotAlone), ms(session - s.p50('agent-lookup') - snapshotAlone)]);
+    calls.push([size, 'start_task', ms(s.p50('start-now')), ms(s.p50('start-git-now')), ms(s.p50('start-now') - s.p50('start-git-now'))]);
+    calls.push([size, 'complete_task', ms(s.p50('complete-now')), ms(s.p50('complete-git-now')), ms(s.p50('complete-now') - s.p50('complete-git-now'))]);
     services.dispose();
     removeRepo(repo);
     // Each size as soon as it is done (a 100,000-file run takes minutes).
     printTable(`Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'git processes', 'target'], rows);
     printTable('Where session_start goes (p50, ms)', ['files', 'session_start', 'agent definition lookup', 'snapshot', 'rest: reads, write, pin'], breakdown);
+    printTable('Where start_task / complete_task go (p50, ms)', ['files', 'call', 'whole call', 'its git work alone (snapshot [+ diff] + pin)', 'rest: reads, write'], calls);
     rows.length = 0;
     breakdown.length = 0;
+    calls.length = 0;
   }
   console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 }

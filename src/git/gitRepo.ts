@@ -9,6 +9,7 @@
  * with an argument array (never a shell), a controlled environment and Buffer output.
  */
 import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { toGitError } from './errors';
@@ -83,6 +84,15 @@ export function runGit(cwd: string, args: readonly string[], options: GitRunOpti
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input);
   });
+}
+
+/**
+ * Starts `git <args>` in `cwd` that stays running (a `cat-file --batch` served over its pipes,
+ * batchReader.ts), with the same sanitised environment as runGit.
+ */
+export function startGit(cwd: string, args: readonly string[], env?: Record<string, string>): ChildProcessWithoutNullStreams {
+  started++;
+  return spawn('git', args, { cwd, env: gitEnv(env), windowsHide: true, stdio: 'pipe' });
 }
 
 /** Where a repository lives, as `git rev-parse` reports it. */

@@ -1,5 +1,5 @@
 /**
- * Writing a commit object without a git process: the body is a few lines of text, so hashing
+ * Writing a commit object (and the trees of a snapshot, changedTree.ts) without a git process: the body is a few lines of text, so hashing
  * and deflating it here costs well under a millisecond where `git commit-tree` costs a process
  * start. The object is written the way git writes a loose object — a temporary file in its
  * fan-out folder, then linked to its name (an object that exists already is left alone) — and
@@ -34,10 +34,30 @@ export function commitBody(fields: CommitFields): string {
 
 /** Writes the commit into `objectsDir` and returns its id, or null when git should write it. */
 export async function writeCommitObject(objectsDir: string, fields: CommitFields): Promise<string | null> {
-  const algorithm = fields.tree.length === 40 ? 'sha1' : fields.tree.length === 64 ? 'sha256' : null;
+  const algorithm = objectAlgorithm(fields.tree);
   if (!algorithm || (fields.parent && fields.parent.length !== fields.tree.length)) return null;
-  const body = Buffer.from(commitBody(fields), 'utf8');
-  const object = Buffer.concat([Buffer.from(`commit ${body.length}\0`, 'latin1'), body]);
+  return writeLooseObject(objectsDir, 'commit', Buffer.from(commitBody(fields), 'utf8'), algorithm);
+}
+
+/** The hash of a repository whose object ids look like `id` (SHA-1: 40 hex digits, SHA-256: 64). */
+export function objectAlgorithm(id: string): ObjectAlgorithm | null {
+  return id.length === 40 ? 'sha1' : id.length === 64 ? 'sha256' : null;
+}
+
+export type ObjectAlgorithm = 'sha1' | 'sha256';
+
+/** The id git gives an object of `type` with `body` (nothing written). */
+export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): string {
+  return createHash(algorithm).update(`${type} ${body.length}\0`, 'latin1').update(body).digest('hex');
+}
+
+/**
+ * Writes an object (a commit, a tree, a symlink's blob) into `objectsDir` as git writes a loose
+ * one, unless it exists there already; returns its id, or null when the objects folder is not a
+ * plain folder (git should write it).
+ */
+export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): Promise<string | null> {
+  const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const id = createHash(algorithm).update(object).digest('hex');
   const folder = path.join(objectsDir, id.slice(0, 2));
   const file = path.join(folder, id.slice(2));

@@ -2,10 +2,12 @@
  * The tree of a repository's working state — tracked, untracked and not ignored files, as
  * `git add --all` would stage them — written without touching the user's index.
  *
- * Fast route (one git process when nothing changed, three otherwise): `git status` on the
- * persistent private index (privateIndex.ts; fresh stat data and an untracked cache, so git
- * reads only what changed) names what differs; a work tree identical to HEAD *is* HEAD's tree;
- * otherwise `git add` of just those paths and `git write-tree` on a per-snapshot link of it.
+ * Fast route (one git process when nothing changed): `git status` on the persistent private
+ * index (privateIndex.ts; fresh stat data and an untracked cache, so git reads only what
+ * changed) names what differs; a work tree identical to HEAD *is* HEAD's tree; otherwise only
+ * the changed folders' trees are built (changedTree.ts: `cat-file` and `hash-object` side by
+ * side, no index read) — or, where that could differ from `git add`, the index route: `git add`
+ * of just those paths and `git write-tree` on a per-snapshot link of the private index.
  * Full route (the baseline, and the fallback whenever the fast one fails): a copy of the
  * user's index, `git add --all`, `git write-tree`.
  */
@@ -14,8 +16,10 @@ import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
+import { changedTree } from './changedTree';
 import { leasePrivateIndex } from './privateIndex';
-import { splitNul } from './parsers';
+import { parseStatus } from './statusReport';
+import type { StatusReport } from './statusReport';
 import { recordSubmodules, snapshotSubmodules } from './submodules';
 import type { SnapshotSubmodule, SubmoduleState } from './submodules';
 
@@ -31,14 +35,24 @@ export interface WorkingTree {
 
 export type SnapshotRoute = 'fast' | 'full';
 
+/** How a working tree was built: HEAD itself, changed trees only, the index route, the full route. */
+export type TreeRoute = 'head' | 'changedTrees' | 'index' | 'full';
+
+const routesTaken: Record<TreeRoute, number> = { head: 0, changedTrees: 0, index: 0, full: 0 };
+
+/** How many working trees this process built by each route (tests and benchmarks check which one ran). */
+export function treeRoutesTaken(): Readonly<Record<TreeRoute, number>> {
+  return { ...routesTaken };
+}
+
 /**
  * Settings for commands that write a private index: no hooks (`post-index-change` runs on
- * every index write); no split index (it would leave a sharedindex file in the git dir); and
+ * every index write), no file system monitor (a hook or daemon of the user's); no split index (it would leave a sharedindex file in the git dir); and
  * no trailing checksum (git >= 2.40; older versions ignore the key): on a 100,000-file
  * repository that is ~8 MB hashed on each write.
  */
 export function privateIndexConfig(repo: GitRepo): string[] {
-  return [...repo.noHooks(), '-c', 'core.splitIndex=false', '-c', 'index.skipHash=true'];
+  return [...repo.noHooks(), '-c', 'core.splitIndex=false', '-c', 'index.skipHash=true', '-c', 'core.fsmonitor=false'];
 }
 
 /** The working state's tree; checked-out submodules inside `scope` are snapshotted by `snapshotSubmodule` meanwhile. */
@@ -50,16 +64,8 @@ export async function workingTree(repo: GitRepo, scope: FolderScope, snapshotSub
     const fast = await fastWorkingTree(repo, pending);
     if (fast) return fast;
   }
+  routesTaken.full++;
   return fullWorkingTree(repo, pending);
-}
-
-/** What `git status --porcelain=v2` says about the private index. */
-interface StatusReport {
-  head: string | null;
-  /** Paths whose working file differs from the index, unmerged, or untracked (folders end without `/`). */
-  toAdd: string[];
-  /** Any difference at all, also index vs HEAD. */
-  changed: boolean;
 }
 
 async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>): Promise<WorkingTree | null> {
@@ -70,7 +76,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
   try {
     let report: StatusReport;
     try {
-      const out = await repo.text(
+      const { stdout } = await repo.run(
         [
           ...config,
           // The kept index status refreshes keeps its checksum, so another process can check it.
@@ -78,6 +84,9 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
           'index.skipHash=false',
           '-c',
           'core.untrackedCache=true',
+          // The untracked cache is kept for the listing of every untracked file (changedTree.ts hashes each).
+          '-c',
+          'status.showUntrackedFiles=all',
           'status',
           '--porcelain=v2',
           '-z',
@@ -85,7 +94,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
           '--no-ahead-behind',
           '--no-renames',
           // The user's settings must not hide anything: untracked files, submodule changes.
-          '--untracked-files=normal',
+          '--untracked-files=all',
           // A submodule's commit yes, its files no: those are read by snapshotSubmodules, never by a
           // status inside it (that status would refresh the submodule's own index).
           '--ignore-submodules=dirty',
@@ -93,7 +102,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
         ],
         { env },
       );
-      report = parseStatus(out);
+      report = parseStatus(stdout.toString('latin1'));
     } catch {
       // The kept index could not be read (damaged, truncated, from an older git): copy it afresh next time.
       await lease.discard();
@@ -102,75 +111,42 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
     await lease.publish().catch(() => undefined);
     const submodules = await pending;
     if (!report.changed && report.head && submodules.every((s) => !s.snapshot)) {
+      routesTaken.head++;
       return { tree: report.head, head: report.head, isHead: true, submodules };
     }
-    try {
-      if (report.toAdd.length > 0) {
-        // Literal paths from git itself; `--sparse` as the full route (entries outside a sparse cone).
-        await repo.run([...config, 'add', '--all', '--sparse', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-          env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
-          input: report.toAdd.join('\0'),
-        });
-      }
-      await recordSubmodules(repo, { env, config }, submodules);
-      // write-tree writes the index too (its cache-tree), so the same settings apply.
-      const tree = await repo.text([...config, 'write-tree'], { env });
+    // Only the changed folders' trees, written here; the index route when that cannot be exact.
+    const tree = await changedTree(repo, report.head, report.entries, submodules).catch(() => null);
+    if (tree) {
+      routesTaken.changedTrees++;
       return { tree, head: report.head, isHead: false, submodules };
-    } catch {
-      // A file went away or became ignored between status and add: the full route sees it as it is now.
-      return null;
     }
+    return await indexRoute(repo, lease.file, report, submodules);
   } finally {
     await lease.release();
   }
 }
 
-/** Parses `git status --porcelain=v2 -z --branch`; throws on anything it does not know. */
-export function parseStatus(output: string): StatusReport {
-  const records = splitNul(output);
-  const report: StatusReport = { head: null, toAdd: [], changed: false };
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    if (record.startsWith('# branch.oid ')) {
-      const oid = record.slice('# branch.oid '.length);
-      report.head = oid === '(initial)' ? null : oid;
-      continue;
+/** `git add` of the paths status reported, then `git write-tree`, on the per-snapshot private index. */
+async function indexRoute(repo: GitRepo, indexFile: string, report: StatusReport, submodules: SubmoduleState[]): Promise<WorkingTree | null> {
+  const env = { GIT_INDEX_FILE: indexFile };
+  const config = privateIndexConfig(repo);
+  try {
+    if (report.toAdd.length > 0) {
+      // Literal paths from git itself (bytes as git printed them); `--sparse` as the full route (entries outside a sparse cone).
+      await repo.run([...config, 'add', '--all', '--sparse', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
+        input: Buffer.from(report.toAdd.join('\0'), 'latin1'),
+      });
     }
-    if (record.startsWith('# ')) continue;
-    const kind = record[0];
-    if (kind === '1' || kind === '2') {
-      report.changed = true;
-      const worktreeChanged = record[3] !== '.';
-      const file = afterFields(record, kind === '1' ? 8 : 9);
-      if (kind === '2') i++; // the original path follows a rename
-      if (worktreeChanged) report.toAdd.push(file);
-    } else if (kind === 'u') {
-      report.changed = true;
-      report.toAdd.push(afterFields(record, 10));
-    } else if (kind === '?') {
-      report.changed = true;
-      report.toAdd.push(nonEmpty(record.slice(2).replace(/\/$/, ''), record));
-    } else if (kind !== '!') {
-      throw new Error(`unexpected git status record: ${record.slice(0, 40)}`);
-    }
+    await recordSubmodules(repo, { env, config }, submodules);
+    // write-tree writes the index too (its cache-tree), so the same settings apply.
+    const tree = await repo.text([...config, 'write-tree'], { env });
+    routesTaken.index++;
+    return { tree, head: report.head, isHead: false, submodules };
+  } catch {
+    // A file went away or became ignored between status and add: the full route sees it as it is now.
+    return null;
   }
-  return report;
-}
-
-/** The rest of `record` after `count` space-separated fields (a path may contain spaces). */
-function afterFields(record: string, count: number): string {
-  let at = 0;
-  for (let n = 0; n < count; n++) {
-    at = record.indexOf(' ', at) + 1;
-    if (at === 0) throw new Error(`short git status record: ${record.slice(0, 40)}`);
-  }
-  return nonEmpty(record.slice(at), record);
-}
-
-/** An index git read wrongly can list an entry without a name: never a path to pass on. */
-function nonEmpty(file: string, record: string): string {
-  if (file === '') throw new Error(`git status record without a path: ${record.slice(0, 40)}`);
-  return file;
 }
 
 /** The full route: a copy of the user's index, `add --all`, `write-tree`. */

@@ -52,7 +52,7 @@ test('a clean work tree is HEAD itself: one git process, no object written', asy
   assert.equal(git(root, 'count-objects', '-v'), objects);
 });
 
-test('a changed work tree costs status, add and write-tree; the commit object is written in-process', async () => {
+test('a changed work tree costs status, cat-file and hash-object; trees and the commit object are written in-process', async () => {
   const root = makeRepo({ 'a.txt': 'a\n' });
   git(root, 'gc', '--quiet'); // packs everything: the commit's fan-out folder is made here
   const repo = await GitRepo.open(root);

@@ -1,0 +1,264 @@
+/**
+ * The snapshot's tree built from what `git status` reported, without `git add` and
+ * `git write-tree` (each of those reads and rewrites the whole private index: at 20,000 files
+ * they cost as much again as the status itself).
+ *
+ * The working state is HEAD's tree plus every difference status lists (statusReport.ts):
+ * an entry the index changed keeps the index's mode and id (status prints both); a working file
+ * that changed, or an untracked one, is hashed — regular files by one `git hash-object -w
+ * --stdin-paths` (git's own clean/text/eol filters apply, as in `git add`), a symlink's target
+ * here (never followed); a submodule takes the commit its snapshot recorded. Only the folders on
+ * the way to a change are rebuilt: their entries in HEAD come from a `git cat-file --batch` kept
+ * running (batchReader.ts), and the new tree objects are written here as loose objects
+ * (looseObject.ts). Neither git process reads the index; they run side by side.
+ *
+ * Returns null — the caller takes the index route (`add` + `write-tree`) — wherever this could
+ * differ from `git add --all && git write-tree`: a conflict, a rename record, a nested
+ * repository, an unborn branch, a path with a newline, a file whose type is not what status
+ * said, a folder on the way that is a symlink, a tracked file with CRLF line ends (`add` keeps
+ * CRLF when the index already holds some, `hash-object` cannot know), a mode git would
+ * normalise, or an objects folder that is not a plain folder.
+ */
+import { lstat, readFile, readlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import { readObjects } from './batchReader';
+import type { GitRepo } from './gitRepo';
+import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
+import type { ObjectAlgorithm } from './looseObject';
+import type { StatusEntry } from './statusReport';
+import type { SubmoduleState } from './submodules';
+
+interface TreeEntry {
+  mode: string;
+  /** Object id, hex. */
+  id: string;
+}
+
+const treeMode = '40000';
+const gitlink = '160000';
+const symlink = '120000';
+/** The modes git writes into a tree built from an index; any other (old, odd trees) is left to git. */
+const canonicalModes = new Set([treeMode, '100644', '100755', symlink, gitlink]);
+/** A tracked file larger than this is left to the index route rather than read here for its line ends. */
+const crlfScanLimit = 16 * 1024 * 1024;
+
+/** A work file to read: its path (byte string) and the mode it gets. */
+interface WorkFile {
+  path: string;
+  mode: string;
+}
+
+/** The tree id of the working state, or null when the index route must build it. */
+export async function changedTree(repo: GitRepo, head: string | null, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[]): Promise<string | null> {
+  const algorithm = head ? objectAlgorithm(head) : null;
+  if (!head || !algorithm) return null;
+  if (entries.some((e) => e.kind === 'other' || e.path.includes('\n'))) return null;
+  // The folders on the way to every changed path are known from the report: HEAD's entries of
+  // them are read while the changed files are hashed.
+  const folders = foldersOf([...entries.map((e) => e.path), ...submodules.map((s) => byteString(s.path))]);
+  const [finals, bases] = await Promise.all([finalEntries(repo, entries, submodules, algorithm), baseListings(repo, head, folders, algorithm)]);
+  if (!finals || !bases) return null;
+  return writeTrees(repo, folders, bases, finals, algorithm);
+}
+
+/** What each changed path holds in the snapshot (null: absent), blobs of work files written. */
+async function finalEntries(repo: GitRepo, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[], algorithm: ObjectAlgorithm): Promise<Map<string, TreeEntry | null> | null> {
+  const finals = new Map<string, TreeEntry | null>();
+  const recorded = new Map(submodules.map((s) => [byteString(s.path), s]));
+  const work: { path: string; mode: string | null }[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'other' || entry.path.includes('\n')) return null;
+    if (entry.kind === 'untracked') {
+      work.push({ path: entry.path, mode: null });
+      continue;
+    }
+    const { x, y, modeIndex, modeWorktree, idIndex } = entry;
+    if (y === 'D' || (y === '.' && x === 'D')) finals.set(entry.path, null);
+    else if (y === '.') finals.set(entry.path, { mode: modeIndex, id: idIndex });
+    else if (modeIndex === gitlink || modeWorktree === gitlink) {
+      // A submodule whose HEAD moved: the commit its snapshot recorded (below), never guessed.
+      if (modeWorktree !== gitlink || !recorded.has(entry.path)) return null;
+    } else work.push({ path: entry.path, mode: modeWorktree });
+  }
+  for (const [p, s] of recorded) finals.set(p, { mode: gitlink, id: s.commit });
+
+  const files: WorkFile[] = [];
+  const safeFolders = new Map<string, Promise<boolean>>();
+  let fileModeTrusted: Promise<boolean> | undefined;
+  const checks = await Promise.all(
+    work.map(async ({ path: p, mode }) => {
+      if (!(await foldersAreReal(repo, p, safeFolders))) return false;
+      const file = absolute(repo, p);
+      const st = await lstat(file).catch(() => null);
+      if (!st) return false; // gone since status: the index route sees it as it is now
+      if (st.isSymbolicLink()) {
+        if (mode !== null && mode !== symlink) return false;
+        // The link's target is the blob; what it points at is never read.
+        const id = await writeLooseObject(objectsDir(repo), 'blob', await readlink(file, { encoding: 'buffer' }), algorithm);
+        if (!id) return false;
+        finals.set(p, { mode: symlink, id });
+        return true;
+      }
+      if (!st.isFile()) return false;
+      if (mode === null) {
+        // As `git add` records a new file: executable only where git trusts the executable bit.
+        const executable = (st.mode & 0o100) !== 0 && (await (fileModeTrusted ??= trustsExecutableBit(repo)));
+        files.push({ path: p, mode: executable ? '100755' : '100644' });
+        return true;
+      }
+      if (mode !== '100644' && mode !== '100755') return false;
+      if (st.size > crlfScanLimit || (await readFile(file)).includes('\r\n')) return false;
+      files.push({ path: p, mode });
+      return true;
+    }),
+  );
+  if (checks.includes(false)) return null;
+  if (files.length > 0) {
+    const ids = await hashFiles(repo, files);
+    if (!ids) return null;
+    files.forEach((f, i) => finals.set(f.path, { mode: f.mode, id: ids[i] }));
+  }
+  return finals;
+}
+
+/** Every folder on the way to a changed path, the top ('') included. */
+function foldersOf(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>(['']);
+  for (const p of paths) {
+    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
+      const folder = p.slice(0, at);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  return folders;
+}
+
+/** Each folder's entries in HEAD (empty where HEAD has no folder there), from the repository's running `cat-file --batch`. */
+async function baseListings(repo: GitRepo, head: string, folders: Set<string>, algorithm: ObjectAlgorithm): Promise<Map<string, Map<string, TreeEntry>> | null> {
+  const names = [...folders];
+  const input = Buffer.from(names.map((f) => (f === '' ? `${head}^{tree}\n` : `${head}:${f}\n`)).join(''), 'latin1');
+  const objects = await readObjects(repo, input, names.length);
+  // HEAD's own tree is always there: a reader that says otherwise is not to be believed.
+  if (objects.length !== names.length || objects[0].type !== 'tree') return null;
+  const listings = new Map<string, Map<string, TreeEntry>>();
+  names.forEach((folder, i) => {
+    const { type, content } = objects[i];
+    // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
+    listings.set(folder, type === 'tree' && content ? parseTree(content, algorithm === 'sha1' ? 20 : 32) : new Map());
+  });
+  return listings;
+}
+
+/** The entries of a tree object's body. */
+function parseTree(body: Buffer, idLength: number): Map<string, TreeEntry> {
+  const entries = new Map<string, TreeEntry>();
+  let at = 0;
+  while (at < body.length) {
+    const space = body.indexOf(32, at);
+    const nul = body.indexOf(0, space);
+    const mode = body.toString('latin1', at, space);
+    const name = body.toString('latin1', space + 1, nul);
+    entries.set(name, { mode, id: body.toString('hex', nul + 1, nul + 1 + idLength) });
+    at = nul + 1 + idLength;
+  }
+  return entries;
+}
+
+/** Applies the changes, writes the rebuilt folders deepest first, and returns the top tree's id. */
+async function writeTrees(
+  repo: GitRepo,
+  folders: Set<string>,
+  listings: Map<string, Map<string, TreeEntry>>,
+  finals: Map<string, TreeEntry | null>,
+  algorithm: ObjectAlgorithm,
+): Promise<string | null> {
+  for (const [p, entry] of finals) {
+    const slash = p.lastIndexOf('/');
+    const listing = listings.get(slash < 0 ? '' : p.slice(0, slash))!;
+    const name = p.slice(slash + 1);
+    if (entry) listing.set(name, entry);
+    else listing.delete(name);
+  }
+  const bodies: Buffer[] = [];
+  const depth = (f: string) => (f === '' ? -1 : f.split('/').length);
+  let top: string | null = null;
+  for (const folder of [...folders].sort((a, b) => depth(b) - depth(a))) {
+    const listing = listings.get(folder)!;
+    const body = treeBody(listing);
+    if (!body) return null;
+    if (folder === '') {
+      bodies.push(body);
+      top = objectId('tree', body, algorithm);
+      continue;
+    }
+    const slash = folder.lastIndexOf('/');
+    const parent = listings.get(slash < 0 ? '' : folder.slice(0, slash))!;
+    const name = folder.slice(slash + 1);
+    const replaced = finals.get(folder);
+    if (listing.size === 0) {
+      // git writes no empty folder; a file put in its place stays.
+      if (parent.get(name)?.mode === treeMode) parent.delete(name);
+      continue;
+    }
+    if (replaced) return null; // a file and a folder at one path: not a state a work tree can be in
+    bodies.push(body);
+    parent.set(name, { mode: treeMode, id: objectId('tree', body, algorithm) });
+  }
+  const written = await Promise.all(bodies.map((b) => writeLooseObject(objectsDir(repo), 'tree', b, algorithm)));
+  return written.includes(null) ? null : top;
+}
+
+/** A tree object's body, entries in git's order (a folder sorts as its name followed by `/`); null for a mode git would rewrite. */
+function treeBody(listing: Map<string, TreeEntry>): Buffer | null {
+  const sorted = [...listing].map(([name, e]) => ({ key: e.mode === treeMode ? `${name}/` : name, name, e }));
+  if (sorted.some(({ e }) => !canonicalModes.has(e.mode))) return null;
+  sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return Buffer.concat(sorted.flatMap(({ name, e }) => [Buffer.from(`${e.mode} ${name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]));
+}
+
+/** Regular files' blob ids (written), by one `git hash-object -w --stdin-paths`: git's filters for each path apply. */
+async function hashFiles(repo: GitRepo, files: readonly WorkFile[]): Promise<string[] | null> {
+  const input = Buffer.from(files.map((f) => `${f.path}\n`).join(''), 'latin1');
+  const out = await repo.text(['hash-object', '-w', '--stdin-paths'], { input });
+  const ids = out.split('\n');
+  return ids.length === files.length && ids.every((id) => objectAlgorithm(id)) ? ids : null;
+}
+
+/** Whether every folder on the way to `p` is a folder, not a symlink to elsewhere (hash-object would follow it). */
+async function foldersAreReal(repo: GitRepo, p: string, known: Map<string, Promise<boolean>>): Promise<boolean> {
+  const checks: Promise<boolean>[] = [];
+  for (let at = p.indexOf('/'); at > 0; at = p.indexOf('/', at + 1)) {
+    const folder = p.slice(0, at);
+    let check = known.get(folder);
+    if (!check) {
+      check = lstat(absolute(repo, folder)).then(
+        (st) => st.isDirectory(),
+        () => false,
+      );
+      known.set(folder, check);
+    }
+    checks.push(check);
+  }
+  return (await Promise.all(checks)).every(Boolean);
+}
+
+/** `core.fileMode` (git's default: true). */
+async function trustsExecutableBit(repo: GitRepo): Promise<boolean> {
+  const { stdout } = await repo.run(['config', '--type=bool', 'core.fileMode'], { okExitCodes: [1] });
+  return stdout.toString('utf8').trim() !== 'false';
+}
+
+function objectsDir(repo: GitRepo): string {
+  return path.join(repo.commonDir, 'objects');
+}
+
+/** The file at repository path `p` (a byte string), as a Buffer path: the name's bytes unchanged. */
+function absolute(repo: GitRepo, p: string): Buffer {
+  return Buffer.concat([Buffer.from(`${repo.root}${path.sep}`, 'utf8'), Buffer.from(p, 'latin1')]);
+}
+
+/** A path from elsewhere (UTF-8 text) as a byte string like status's paths. */
+function byteString(p: string): string {
+  return Buffer.from(p, 'utf8').toString('latin1');
+}
