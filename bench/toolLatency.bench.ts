@@ -1,15 +1,18 @@
 // p50/p95 latency of each tracking tool over stdio (the real SDK client against dist/cli.js),
 // against the SDK's bare round-trip (ping) measured in the same run.
-// Usage: npm run build && node --import tsx bench/toolLatency.bench.ts [--runs N]
+// Usage: npm run build && node --import tsx bench/toolLatency.bench.ts [--runs N] [--cli <other dist/cli.js>]
+import { loadavg } from 'node:os';
 import { connect } from '../test/helpers/mcpClient';
 import { tempRepo, writeFiles } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable, ratio } from './lib/report';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 100;
+// --cli: another build of the server (a before/after comparison runs the bench on each).
+const cli = process.argv.includes('--cli') ? process.argv[process.argv.indexOf('--cli') + 1] : undefined;
 
 async function main(): Promise<void> {
   const repo = tempRepo({ 'src/a.ts': 'a\n' });
-  const c = await connect(repo);
+  const c = await connect(repo, [], { cli });
   const rows: (string | number)[][] = [];
   const record = (name: string, samples: number[], base: number) => {
     const p50 = percentile(samples, 50);
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
   );
   record('resources/read task://', await measure(runs, () => c.client.readResource({ uri: `task://${target}` })), base);
   await c.close();
-  printTable(`Tool latency over stdio, ${runs} calls each (ms)`, ['call', 'p50', 'p95', 'p50 vs ping'], rows);
+  printTable(`Tool latency over stdio, ${runs} calls each (ms; load average ${loadavg()[0].toFixed(1)}${cli ? `; ${cli}` : ''})`, ['call', 'p50', 'p95', 'p50 vs ping'], rows);
 }
 
 void main();

@@ -2,17 +2,20 @@ import * as v8 from 'node:v8';
 import { parseLedgerLocation } from './store/location';
 
 /**
- * Starts compiling sql.js's WebAssembly at the start of an `mcp serve` process whose ledger is
- * embedded, so that it compiles on another core while this one answers initialize and tools/list
- * (docs/performance.md). Only the MCP server process calls it: it changes a V8 flag of the whole
- * process, which the editor's shared extension host must not do.
+ * Starts loading sql.js at the start of an `mcp serve` process whose ledger is embedded (reading
+ * its WebAssembly file, evaluating its glue, instantiating the module), so that this happens while
+ * the server answers initialize and tools/list rather than inside the first tool call
+ * (docs/performance.md). A failure here is left for the opening itself to report.
  *
- * V8 compiles WebAssembly lazily by default: each SQLite function the first time it runs, on the
- * main thread, inside the first statements of the first tool call (~100–250 ms for opening a
- * ledger). Compiled eagerly, the whole module is compiled by V8's background threads during
- * `WebAssembly.instantiate`, and the first statements run at once. Measured at 1,000 tasks, it
- * also leaves the process about 10 MiB less resident at rest than lazy compilation and tiering.
- * A failure here is left for the opening itself to report.
+ * It also has V8 compile the module with its baseline compiler only (`--liftoff-only`: Liftoff,
+ * lazily, each SQLite function the first time it runs; no optimizing tier). Session 6 compiled the
+ * whole module eagerly here (`--no-wasm-lazy-compilation`), which kept every function's code and
+ * the optimizing compiler's working memory: at rest 89.5 → 73.5 MiB at 1,000 tasks and 126 → 96
+ * at 50,000 with this flag instead, reads and writes no slower, the first write after a restart
+ * sooner (bench/serverFlags.bench.ts; docs/performance.md, "Memory"). Set here rather than in the
+ * launch arguments because Node refuses it in NODE_OPTIONS and every launch, ours or hand-written,
+ * should get it. Only the MCP server process calls this: a V8 flag is the whole process's, which
+ * the editor's shared extension host must not change.
  */
 export function warmUpStore(dbPath: string | undefined): void {
   try {
@@ -20,6 +23,6 @@ export function warmUpStore(dbPath: string | undefined): void {
   } catch {
     return; // a bad location is the opening's error to report
   }
-  v8.setFlagsFromString('--no-wasm-lazy-compilation');
+  v8.setFlagsFromString('--liftoff-only');
   void import('./store/sqlJs.js').then((m) => m.loadSqlJs()).catch(() => undefined);
 }

@@ -1,9 +1,12 @@
 import { CommanderError } from 'commander';
-import { buildProgram } from './program';
+import { buildProgram, toolGroups } from './program';
+import { namedGroup } from './toolGroups';
 import { reportError } from './output';
 
 async function main(argv: string[]): Promise<void> {
-  const program = buildProgram(argv);
+  // The tool catalog (every family's contracts) loads only for a command line that runs one of its groups.
+  const tools = namedGroup(toolGroups, argv) ? (await import('../mcp/catalog.js')).allTools() : undefined;
+  const program = buildProgram(argv, tools);
   try {
     await program.parseAsync(argv);
   } catch (err) {

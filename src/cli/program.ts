@@ -12,11 +12,16 @@ import { registerDbCommands } from './commands/dbCommands';
 import { registerRunnerCommands } from './commands/runnerCommands';
 import { registerProjectCommands } from './commands/projectCommands';
 import { registerToolGroups } from './toolGroups';
+import type { ToolGroup } from './toolGroups';
+import type { CatalogTool } from '../mcp/toolDefinition';
 import { blackboardGroup, eventsGroup, graphGroup, resourcesGroup } from './commands/coordinationCommands';
 import { contractNetGroup, knowledgeGroup, stigmergyGroup } from './commands/schedulingCommands';
 import { childGroup } from './commands/childCommands';
 
 const worktreesFlag = '--worktrees-dir <dir>';
+
+/** The orchestrator family's tools, one group per concept, options read from each tool's schema. */
+export const toolGroups: readonly ToolGroup[] = [blackboardGroup, graphGroup, resourcesGroup, eventsGroup, stigmergyGroup, contractNetGroup, knowledgeGroup, childGroup];
 const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
 
 /** `--db`, or the environment variable AGENT_LEDGER_DB when the flag is absent (the password never belongs in either: AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
@@ -25,10 +30,11 @@ function dbOption(): Option {
 }
 
 /**
- * The `agent-ledger` command tree. Every command takes --workspace, --db and --json. Given the
- * command line, the tool groups other than the one it names are listed without subcommands.
+ * The `agent-ledger` command tree. Every command takes --workspace, --db and --json. The tool
+ * groups get their subcommands only from `tools` (the catalog's, which main.ts imports only for a
+ * command line that names a group) and, given the command line, only the group it names.
  */
-export function buildProgram(argv?: readonly string[]): Command {
+export function buildProgram(argv?: readonly string[], tools?: readonly CatalogTool[]): Command {
   const program = new Command('agent-ledger')
     .description('Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.')
     .version(version, '-v, --version')
@@ -50,8 +56,7 @@ export function buildProgram(argv?: readonly string[]): Command {
   registerProjectCommands(program);
   registerDbCommands(program);
   registerRunnerCommands(program);
-  // The orchestrator family's tools, one group per concept, options read from each tool's schema.
-  registerToolGroups(program, [blackboardGroup, graphGroup, resourcesGroup, eventsGroup, stigmergyGroup, contractNetGroup, knowledgeGroup, childGroup], argv);
+  registerToolGroups(program, toolGroups, argv, tools);
   // Options are accepted before or after the subcommand: `agent-ledger task list --json`.
   for (const cmd of allCommands(program)) {
     cmd.exitOverride();

@@ -1,7 +1,6 @@
 import { Argument, Option } from 'commander';
 import type { Command } from 'commander';
 import type { Services } from '../services';
-import { allTools } from '../mcp/catalog';
 import type { CatalogTool } from '../mcp/toolDefinition';
 import { collect, runToolCommand } from './toolCommand';
 import type { ToolField } from './toolFields';
@@ -38,16 +37,24 @@ export interface ToolGroup {
   commands: readonly ToolSubcommand[];
 }
 
+/** The tool group a command line names (`agent-ledger bb set …` → `bb`), if any. */
+export function namedGroup(groups: readonly ToolGroup[], argv: readonly string[]): ToolGroup | undefined {
+  return groups.find((g) => argv.includes(g.name));
+}
+
 /**
- * Registers each group as `agent-ledger <group> <subcommand>`. Given the command line, only the
- * group it names gets its subcommands (each reads its tool's schema): every other command, and
- * `mcp serve` above all, starts without paying for some forty subcommands it never runs.
+ * Registers each group as `agent-ledger <group> <subcommand>`. Only the groups whose tools are
+ * given get their subcommands (each reads its tool's schema); the caller passes the catalog's
+ * tools only for a command line that names a group (or for every group, to list them all). Every
+ * other command, and `mcp serve` above all, starts without the tool catalog: importing it builds
+ * every family's contracts, some 5,000 zod schemas and ~6 MiB of heap that an idle server would
+ * keep (docs/performance.md, "Memory").
  */
-export function registerToolGroups(program: Command, groups: readonly ToolGroup[], argv?: readonly string[]): void {
-  const tools = new Map(allTools().map((t) => [t.name, t]));
+export function registerToolGroups(program: Command, groups: readonly ToolGroup[], argv: readonly string[] | undefined, catalogTools: readonly CatalogTool[] | undefined): void {
+  const tools = new Map((catalogTools ?? []).map((t) => [t.name, t]));
   for (const group of groups) {
     const cmd = program.command(group.name).description(group.description);
-    if (argv && !argv.includes(group.name)) continue;
+    if (!catalogTools || (argv && !argv.includes(group.name))) continue;
     for (const sub of group.commands) {
       const tool = tools.get(sub.tool);
       if (!tool) throw new Error(`CLI table: no tool ${sub.tool} for ${group.name} ${sub.name}`);

@@ -32,7 +32,7 @@ test('no seed numbers in any tool description, field description or family text'
 });
 
 test('no seed numbers in the --help of any agent-ledger command', () => {
-  const commands = allCommands(buildProgram());
+  const commands = allCommands(buildProgram(undefined, allTools()));
   assert.ok(commands.length > 30, `every command was walked (${commands.length})`);
   const texts = Object.fromEntries(commands.map(({ trail, cmd }) => [`agent-ledger ${trail.join(' ')} --help`, cmd.helpInformation()]));
   assert.deepEqual(offenders(texts), []);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dodResults, sessionErrorTypes, sessionStatuses } from '../../core/sessions/sessionContracts';
+import { dodResults, sessionErrorTypes, sessionStatuses } from '../../core/sessions/sessionValues';
 import type { SessionStartResult } from '../../core/sessions/sessionContracts';
 import type { SessionView } from '../../core/sessions/sessionRepo';
 import { taskKey } from '../../core/ids';

@@ -3,12 +3,10 @@ import { agentName, nextOffsetOutput, pageLimit, sessionRef, taskRef } from '../
 
 /** session_start, session_end and session_list (seed 002): inputs and results. */
 
-export const sessionStatuses = ['running', 'completed', 'failed'] as const;
-export const dodResults = ['pending', 'merged', 'timeout', 'error'] as const;
-export const sessionErrorTypes = ['timeout', 'crash', 'signal', 'unknown'] as const;
+import { dodResults, sessionErrorTypes, sessionStatuses } from './sessionValues';
 
-export type SessionStatus = (typeof sessionStatuses)[number];
-export type DodResult = (typeof dodResults)[number];
+export { dodResults, sessionErrorTypes, sessionStatuses };
+export type { DodResult, SessionStatus } from './sessionValues';
 
 export const sessionStartInput = z.strictObject({
   taskId: taskRef,
