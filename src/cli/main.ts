@@ -3,8 +3,8 @@ import { buildProgram } from './program';
 import { reportError } from './output';
 
 async function main(argv: string[]): Promise<void> {
-  const program = buildProgram(argv);
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) {

@@ -1,7 +1,6 @@
 import { Argument, Option } from 'commander';
 import type { Command } from 'commander';
 import type { Services } from '../services';
-import { allTools } from '../mcp/catalog';
 import type { CatalogTool } from '../mcp/toolDefinition';
 import { collect, runToolCommand } from './toolCommand';
 import type { ToolField } from './toolFields';
@@ -33,27 +32,26 @@ export interface ToolSubcommand {
 }
 
 export interface ToolGroup {
+  /** `agent-ledger <name> …` (its one-line description is in commandTable.ts, which `--help` reads without loading the group). */
   name: string;
-  description: string;
   commands: readonly ToolSubcommand[];
 }
 
 /**
- * Registers each group as `agent-ledger <group> <subcommand>`. Given the command line, only the
- * group it names gets its subcommands (each reads its tool's schema): every other command, and
- * `mcp serve` above all, starts without paying for some forty subcommands it never runs.
+ * The subcommands of one group, each reading its tool's schema: loaded with the catalog only
+ * when the command line names the group (commandTable.ts), so every other command, and `mcp
+ * serve` above all, starts without building some forty subcommands or any tool contract.
  */
-export function registerToolGroups(program: Command, groups: readonly ToolGroup[], argv?: readonly string[]): void {
+export async function toolGroupCommands(group: ToolGroup): Promise<(cmd: Command) => void> {
+  const { allTools } = await import('../mcp/catalog.js');
   const tools = new Map(allTools().map((t) => [t.name, t]));
-  for (const group of groups) {
-    const cmd = program.command(group.name).description(group.description);
-    if (argv && !argv.includes(group.name)) continue;
+  return (cmd) => {
     for (const sub of group.commands) {
       const tool = tools.get(sub.tool);
       if (!tool) throw new Error(`CLI table: no tool ${sub.tool} for ${group.name} ${sub.name}`);
       addSubcommand(cmd, sub, tool);
     }
-  }
+  };
 }
 
 function addSubcommand(parent: Command, sub: ToolSubcommand, tool: CatalogTool): void {
