@@ -3,7 +3,8 @@
 //   spawn → tools listed    a bare JSON-RPC client (the server's own time), and the SDK client,
 //                           which also compiles a validator for each output schema it is listed
 //   restarted server → first acknowledged write: spawn, initialize, tools/list, task_create
-//   first call              what the first tool call pays after the list (the ledger opening)
+//   first call              what the first tool call pays after the list (the ledger opening), with each
+//                           client: at once after the bare list, after its compilation with the SDK client
 //   RSS                     idle after the first write, and after a full task_list paging, at
 //                           each store size
 // Medians of N spawns, the servers interleaved (the first one rotating), so the machine's load
@@ -93,15 +94,21 @@ async function call(s: RawSession, what: Server['firstCall']): Promise<Record<st
   return result;
 }
 
-/** Spawn → tools listed with the SDK client (which compiles a validator per output schema). */
-async function sdkTrial(server: Server, workspace: string): Promise<number> {
+/**
+ * Spawn → tools listed with the SDK client (which compiles a validator per output schema), then
+ * its first call at once (which the client validates against the listed output schema).
+ */
+async function sdkTrial(server: Server, workspace: string): Promise<{ listedMs: number; firstCallMs: number }> {
   const started = performance.now();
   const transport = new StdioClientTransport({ command: process.execPath, args: server.args(workspace), cwd: workspace, stderr: 'ignore' });
   const client = new Client({ name: 'agent-ledger-startup-bench', version: '1.0.0' });
   try {
     await client.connect(transport);
     await client.listTools();
-    return performance.now() - started;
+    const listed = performance.now();
+    const result = await client.callTool(server.firstCall);
+    if (result.isError) throw new Error(`${server.firstCall.name}: ${JSON.stringify(result.content).slice(0, 300)}`);
+    return { listedMs: listed - started, firstCallMs: performance.now() - listed };
   } finally {
     await client.close();
   }
@@ -137,7 +144,7 @@ async function main(): Promise<void> {
   const small = workspaces.get(sizes[0])!;
 
   const raw = new Map<Server, Trial[]>([[baseline, []], [ours, []]]);
-  const sdk = new Map<Server, number[]>([[baseline, []], [ours, []]]);
+  const sdk = new Map<Server, { listedMs: number; firstCallMs: number }[]>([[baseline, []], [ours, []]]);
   for (let t = 0; t < spawns; t++) {
     const order = t % 2 === 0 ? [baseline, ours] : [ours, baseline];
     for (const server of order) raw.get(server)!.push(await rawTrial(server, small));
@@ -146,8 +153,10 @@ async function main(): Promise<void> {
   const m = (server: Server, pick: (t: Trial) => number) => median(raw.get(server)!.map(pick));
   const listedBase = m(baseline, (t) => t.listedMs);
   const listedOurs = m(ours, (t) => t.listedMs);
-  const sdkBase = median(sdk.get(baseline)!);
-  const sdkOurs = median(sdk.get(ours)!);
+  const sdkBase = median(sdk.get(baseline)!.map((t) => t.listedMs));
+  const sdkOurs = median(sdk.get(ours)!.map((t) => t.listedMs));
+  const sdkFirstBase = median(sdk.get(baseline)!.map((t) => t.firstCallMs));
+  const sdkFirstOurs = median(sdk.get(ours)!.map((t) => t.firstCallMs));
   const firstBase = m(baseline, (t) => t.firstCallMs);
   const firstOurs = m(ours, (t) => t.firstCallMs);
   const rssBase = m(baseline, (t) => t.rssIdle);
@@ -157,6 +166,7 @@ async function main(): Promise<void> {
     ['spawn → tools listed (SDK client, compiles output schemas)', ms(sdkBase), ms(sdkOurs), ratio(sdkOurs, sdkBase), '≤ 1.5×', verdict(sdkOurs <= 1.5 * sdkBase)],
     ['restarted server → first acknowledged write (ms)', ms(firstBase), ms(firstOurs), ratio(firstOurs, firstBase), '≤ 500 ms', verdict(firstOurs <= 500)],
     ['first call after the list (ms)', ms(firstBase - listedBase), ms(firstOurs - listedOurs), ratio(firstOurs - listedOurs, firstBase - listedBase), '-', '-'],
+    ['first call after the list, SDK client (ms)', ms(sdkFirstBase), ms(sdkFirstOurs), ratio(sdkFirstOurs, sdkFirstBase), '-', '-'],
     [`RSS idle after the first write, ${sizes[0]} tasks (MiB)`, (rssBase / MiB).toFixed(1), (rssOurs / MiB).toFixed(1), ratio(rssOurs, rssBase), '≤ 75 MiB', verdict(rssOurs <= 75 * MiB)],
   ];
   for (const size of sizes) {

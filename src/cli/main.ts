@@ -1,13 +1,10 @@
 import { CommanderError } from 'commander';
-import { buildProgram, toolGroups } from './program';
-import { namedGroup } from './toolGroups';
+import { buildProgram } from './program';
 import { reportError } from './output';
 
 async function main(argv: string[]): Promise<void> {
-  // The tool catalog (every family's contracts) loads only for a command line that runs one of its groups.
-  const tools = namedGroup(toolGroups, argv) ? (await import('../mcp/catalog.js')).allTools() : undefined;
-  const program = buildProgram(argv, tools);
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) {

@@ -32,35 +32,26 @@ export interface ToolSubcommand {
 }
 
 export interface ToolGroup {
+  /** `agent-ledger <name> …` (its one-line description is in commandTable.ts, which `--help` reads without loading the group). */
   name: string;
-  description: string;
   commands: readonly ToolSubcommand[];
 }
 
-/** The tool group a command line names (`agent-ledger bb set …` → `bb`), if any. */
-export function namedGroup(groups: readonly ToolGroup[], argv: readonly string[]): ToolGroup | undefined {
-  return groups.find((g) => argv.includes(g.name));
-}
-
 /**
- * Registers each group as `agent-ledger <group> <subcommand>`. Only the groups whose tools are
- * given get their subcommands (each reads its tool's schema); the caller passes the catalog's
- * tools only for a command line that names a group (or for every group, to list them all). Every
- * other command, and `mcp serve` above all, starts without the tool catalog: importing it builds
- * every family's contracts, some 5,000 zod schemas and ~6 MiB of heap that an idle server would
- * keep (docs/performance.md, "Memory").
+ * The subcommands of one group, each reading its tool's schema: loaded with the catalog only
+ * when the command line names the group (commandTable.ts), so every other command, and `mcp
+ * serve` above all, starts without building some forty subcommands or any tool contract.
  */
-export function registerToolGroups(program: Command, groups: readonly ToolGroup[], argv: readonly string[] | undefined, catalogTools: readonly CatalogTool[] | undefined): void {
-  const tools = new Map((catalogTools ?? []).map((t) => [t.name, t]));
-  for (const group of groups) {
-    const cmd = program.command(group.name).description(group.description);
-    if (!catalogTools || (argv && !argv.includes(group.name))) continue;
+export async function toolGroupCommands(group: ToolGroup): Promise<(cmd: Command) => void> {
+  const { allTools } = await import('../mcp/catalog.js');
+  const tools = new Map(allTools().map((t) => [t.name, t]));
+  return (cmd) => {
     for (const sub of group.commands) {
       const tool = tools.get(sub.tool);
       if (!tool) throw new Error(`CLI table: no tool ${sub.tool} for ${group.name} ${sub.name}`);
       addSubcommand(cmd, sub, tool);
     }
-  }
+  };
 }
 
 function addSubcommand(parent: Command, sub: ToolSubcommand, tool: CatalogTool): void {

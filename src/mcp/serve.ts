@@ -35,6 +35,14 @@ export interface ServeOptions {
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
 const WARM_UP_AFTER_INITIALIZED_MS = 100;
 
+/**
+ * How long after answering tools/list the ledger starts opening, unless a call opens it first. An
+ * SDK client compiles a validator for every listed output schema right then, on the CPU the
+ * opening would take (docs/performance.md, "Start-up"); a call that comes at once still opens the
+ * ledger at once.
+ */
+const WARM_UP_AFTER_LIST_MS = 200;
+
 /** How long a closing server waits for its children to stop and their ends to be recorded. */
 const childStopMs = 3000;
 
@@ -57,7 +65,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
-  // tools are listed without them, and they open while the client reads the list.
+  // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
     const { createServices } = await import('../services.js');
     return createServices({ workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
@@ -87,23 +95,35 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // the workspace's own ledger cannot be misnamed and opens on first use.
   if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
+  let warmUpTimer: NodeJS.Timeout | undefined;
+  let listed = false;
+  const warmUpIn = (ms: number): void => {
+    clearTimeout(warmUpTimer);
+    warmUpTimer = setTimeout(warmUp, ms).unref();
+  };
   // The tools as the build listed them; from sources (no dist/), computed from the contracts.
   const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
   const { server, dispose } = await createServer(services, {
     families: familySet,
     features: featureSet,
     login: ServerLogin.fromEnvironment(),
-    afterToolsListed: () => setImmediate(warmUp),
+    afterToolsListed: () => {
+      if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
+      listed = true;
+    },
     listing,
     catalog: [lazyIntrospection, ...lazyFamilies],
   });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
-  server.oninitialized = () => setTimeout(warmUp, WARM_UP_AFTER_INITIALIZED_MS).unref();
+  server.oninitialized = () => {
+    if (!listed) warmUpIn(WARM_UP_AFTER_INITIALIZED_MS);
+  };
   const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
   let closing: Promise<void> | undefined;
   // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
+      clearTimeout(warmUpTimer);
       const open = services.current();
       if (open) await Promise.race([open.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
       clearInterval(pruneTimer);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
+import { startRawServer } from '../helpers/rawServer';
 import { tempDir, tempRepo } from '../helpers/tmp';
 import { testStore } from '../helpers/testLedger';
 
@@ -54,6 +55,23 @@ describe('a server that opens its ledger on first use', () => {
       assert.deepEqual(fs.readdirSync(out), [], 'nothing is written through the link');
     } finally {
       await c.close();
+    }
+  });
+});
+
+describe('when the ledger opens by itself', () => {
+  test('a client that lists the tools and calls nothing finds its ledger opened soon after', { skip: embeddedOnly }, async () => {
+    const repo = tempRepo({ 'README.md': '# app\n' });
+    const server = await startRawServer(repo);
+    try {
+      const listed = await server.request(1, 'tools/list', {});
+      assert.ok(Array.isArray(listed.result?.tools));
+      const store = path.join(repo, '.agent-ledger', 'ledger.journal');
+      const deadline = Date.now() + 15_000;
+      while (!fs.existsSync(store) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(fs.existsSync(store), 'the ledger was opened (its store created) without any call');
+    } finally {
+      await server.close();
     }
   });
 });

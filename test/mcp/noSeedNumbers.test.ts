@@ -31,8 +31,8 @@ test('no seed numbers in any tool description, field description or family text'
   assert.deepEqual(offenders(texts), []);
 });
 
-test('no seed numbers in the --help of any agent-ledger command', () => {
-  const commands = allCommands(buildProgram(undefined, allTools()));
+test('no seed numbers in the --help of any agent-ledger command', async () => {
+  const commands = allCommands(await buildProgram());
   assert.ok(commands.length > 30, `every command was walked (${commands.length})`);
   const texts = Object.fromEntries(commands.map(({ trail, cmd }) => [`agent-ledger ${trail.join(' ')} --help`, cmd.helpInformation()]));
   assert.deepEqual(offenders(texts), []);

@@ -12,8 +12,7 @@ import { validationError } from '../../core/errors';
 import { randomBytes } from 'node:crypto';
 
 /** `agent-ledger agent …`: agent_list and agent_get. */
-export function registerAgentCommands(program: Command): void {
-  const agent = program.command('agent').description('Agent definitions (.agent-ledger/agents/<name>.yaml or .md)');
+export function registerAgentCommands(agent: Command): void {
 
   agent
     .command('list')

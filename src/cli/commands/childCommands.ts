@@ -59,7 +59,6 @@ const foreground = 'The child runs in the foreground: this command returns when 
 /** Child runtimes: programs the ledger starts, limits, logs and stops. */
 export const childGroup: ToolGroup = {
   name: 'child',
-  description: 'Child runtimes: programs started under limits, with their logs recorded; listed and stopped from any process of this machine',
   commands: [
     { name: 'create', tool: 'child_create', args: ['command', 'args'], summary: 'Start a program (never through a shell) and follow its output', format: (r: ChildView) => [childLine(r)], then: (r: ChildView, s, json) => followChildren([r.child_id], s, json), help: foreground },
     { name: 'spawn-codex', tool: 'child_spawn_codex', args: ['child_id', 'prompt'], summary: 'Start Codex on a prompt and follow its output', format: (r: ChildView) => [childLine(r)], then: (r: ChildView, s, json) => followChildren([r.child_id], s, json), help: foreground },

@@ -43,7 +43,6 @@ const entryLine = (e: BlackboardEntryOutput): string =>
 /** The blackboard: entries every agent of the workspace reads and writes. */
 export const blackboardGroup: ToolGroup = {
   name: 'bb',
-  description: 'Blackboard: key → JSON value entries shared by every agent of the workspace',
   commands: [
     { name: 'set', tool: 'bb_set', args: ['key', 'value'], summary: 'Write one entry; the value is JSON when it parses as JSON, else the text', format: (r: BbSetOutput) => [entryLine(r)] },
     { name: 'batch-set', tool: 'bb_batch_set', args: ['entries'], summary: 'Write 1–100 entries at once (all or none)', format: (r: { entries: BlackboardEntryOutput[] }) => r.entries.map(entryLine) },
@@ -70,7 +69,6 @@ export const blackboardGroup: ToolGroup = {
 /** Plan graphs: a workflow's tasks and their dependencies, versioned. */
 export const graphGroup: ToolGroup = {
   name: 'graph',
-  description: "Plan graphs: a workflow's tasks and depends_on edges (graph wf-<id>), versioned, with diff, patch and locks",
   commands: [
     {
       name: 'mutate',
@@ -112,7 +110,6 @@ export const graphGroup: ToolGroup = {
 /** The sc:// registry of graphs, runs, child logs, snapshots and blackboard namespaces. */
 export const resourcesGroup: ToolGroup = {
   name: 'resources',
-  description: 'The sc:// registry: graphs and their versions, runs and their events, child logs, snapshots, blackboard namespaces',
   commands: [
     {
       name: 'list',
@@ -134,7 +131,6 @@ export const resourcesGroup: ToolGroup = {
 /** The event bus over the events log. */
 export const eventsGroup: ToolGroup = {
   name: 'events',
-  description: 'The event bus: every change of the ledger, with its correlation ids',
   commands: [
     {
       name: 'subscribe',

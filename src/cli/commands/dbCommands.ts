@@ -17,8 +17,7 @@ export const DAMAGE_EXIT = 4;
  * or a postgres:// URL; the password from the URL, AGENT_LEDGER_DB_PASSWORD or PGPASSWORD), and
  * a whole ledger moved between them. Exit 3 for a location or login that does not work.
  */
-export function registerDbCommands(program: Command): void {
-  const db = program.command('db').description('The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL');
+export function registerDbCommands(db: Command): void {
 
   db.command('check')
     .description(`Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`)

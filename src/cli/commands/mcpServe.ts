@@ -8,8 +8,7 @@ import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
 
-export function registerMcpCommands(program: Command): void {
-  const mcp = program.command('mcp').description('The MCP server');
+export function registerMcpCommands(mcp: Command): void {
   const serve = mcp
     .command('serve')
     .description('Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)')

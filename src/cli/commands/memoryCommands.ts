@@ -8,8 +8,7 @@ import { visible, visibleBlock } from '../terminalText';
 import { numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger memory …`: memory_list, memory_add and memory_preview. */
-export function registerMemoryCommands(program: Command): void {
-  const memory = program.command('memory').description('Memory Bank: project decisions in .agent-ledger/memory/<category>/<id>.md');
+export function registerMemoryCommands(memory: Command): void {
 
   memory
     .command('list')

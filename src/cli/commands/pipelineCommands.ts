@@ -43,8 +43,7 @@ interface DecideOptions {
 const json = (cmd: Command): boolean => cmd.optsWithGlobals<CommonOptions>().json === true;
 
 /** `agent-ledger pipeline …`: the same engine the pipeline_* tools drive, for scripts and people. */
-export function registerPipelineCommands(program: Command): void {
-  const pipeline = program.command('pipeline').description('Pipelines: phases with reviews and human checkpoints, driven by the engine');
+export function registerPipelineCommands(pipeline: Command): void {
 
   pipeline
     .command('init')

@@ -31,8 +31,7 @@ function projectCommand(cmd: Command, run: (services: Services) => Promise<Proje
  * workspace (`.` or a subfolder) with agents assigned to it; the runner launches those agents
  * there for their in_progress tasks.
  */
-export function registerProjectCommands(program: Command): void {
-  const project = program.command('project').description('Projects of agents that run by themselves: a folder of the workspace with agents assigned');
+export function registerProjectCommands(project: Command): void {
 
   project
     .command('create')

@@ -10,12 +10,8 @@ import { resolveWorkspace, worktreesDirOption } from '../withServices';
 import type { WorktreesOption } from '../withServices';
 
 /** `agent-ledger runner`: launches the agents the ledger says should run, until stopped. */
-export function registerRunnerCommands(program: Command): void {
-  program
-    .command('runner')
-    .description(
-      'Launch agents by themselves: every few seconds, start the client of each (agent, project) with an in-progress task assigned (claude, codex, gemini or the agent’s launch command) in the task’s worktree, wired to this ledger. A task whose dependencies are not done, or whose write scope overlaps a running task’s, waits (the output says why). Ctrl-C stops the runner and its agents',
-    )
+export function registerRunnerCommands(runner: Command): void {
+  runner
     .option('--interval <seconds>', 'seconds between polls (default 5)')
     .option('--max-parallel <n>', 'agents running at once (default 4)')
     .option('--once', 'poll once, wait for the agents it launched to end, and exit')

@@ -22,7 +22,6 @@ const callLines = (c: Call): string[] => [
 /** Stigmergy: marks agents leave on the areas they change, fading with time. */
 export const stigmergyGroup: ToolGroup = {
   name: 'stig',
-  description: 'Stigmergy: marks agents leave on the files and scopes they change; they fade and vanish when their task ends',
   commands: [
     {
       name: 'mark',
@@ -46,7 +45,6 @@ export const stigmergyGroup: ToolGroup = {
 /** Contract-net: tasks put out for bids and awarded. */
 export const contractNetGroup: ToolGroup = {
   name: 'cnp',
-  description: 'Contract-net: put a task out for bids and award it to the best-fitting, least busy agent',
   commands: [
     {
       name: 'announce',
@@ -71,7 +69,6 @@ export const contractNetGroup: ToolGroup = {
 /** The knowledge graph: facts as triples, and plans suggested from them. */
 export const knowledgeGroup: ToolGroup = {
   name: 'kg',
-  description: 'Knowledge graph: facts as subject–predicate–object triples, and plan fragments suggested from what worked before',
   commands: [
     {
       name: 'insert',

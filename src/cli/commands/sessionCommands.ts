@@ -8,8 +8,7 @@ import { visible } from '../terminalText';
 import { collect, idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger session …`: session_start, session_end and session_list. */
-export function registerSessionCommands(program: Command): void {
-  const session = program.command('session').description('Sessions: one run of an agent on a task');
+export function registerSessionCommands(session: Command): void {
 
   session
     .command('start')

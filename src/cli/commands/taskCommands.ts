@@ -12,8 +12,7 @@ import { idArg, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
-export function registerTaskCommands(program: Command): Command {
-  const task = program.command('task').description('Tasks: the backlog, over the same tasks the tracking tools record');
+export function registerTaskCommands(task: Command): void {
 
   task
     .command('list')
@@ -97,7 +96,6 @@ export function registerTaskCommands(program: Command): Command {
         else printLines(formatReview(record));
       }),
     );
-  return task;
 }
 
 function formatReview(r: ReviewRecord): string[] {

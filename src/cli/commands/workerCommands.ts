@@ -7,8 +7,7 @@ import { visible } from '../terminalText';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger worker …`: worker_command and worktree_cleanup. */
-export function registerWorkerCommands(program: Command): void {
-  const worker = program.command('worker').description('Workers: a Git worktree per task and the command that launches an agent in it');
+export function registerWorkerCommands(worker: Command): void {
 
   worker
     .command('command')

@@ -11,8 +11,7 @@ import { withServices } from '../withServices';
 import { formatCostSummary, formatUsd } from '../../core/format';
 import { positiveInt } from '../args';
 
-export function registerWorkflowCommands(program: Command): void {
-  const workflow = program.command('workflow').description('Workflows: containers of tracked tasks');
+export function registerWorkflowCommands(workflow: Command): void {
 
   workflow
     .command('list')

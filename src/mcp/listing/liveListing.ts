@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition, ToolFamily } from '../toolDefinition';
 import { introspectionFamily, toolFamilies } from '../catalog';
 import type { ToolListing } from './builtListing';
+import { compactSchema } from './compactSchema';
 
 /** The listing computed from the contracts: what the build writes, and what a server run from sources lists. */
 export function liveListing(): ToolListing {
@@ -13,7 +14,10 @@ function listedFamily(family: ToolFamily): ToolListing['families'][number] {
   return { name: family.name, tools: family.tools.map(toListedTool), prompts: (family.prompts?.length ?? 0) > 0 };
 }
 
-/** One tool as tools/list gives it: its JSON schemas from the zod contract. */
+/**
+ * One tool as tools/list gives it: its JSON schemas from the zod contract, the output schema
+ * rewritten into an equivalent one that a client compiles faster (compactSchema.ts).
+ */
 export function toListedTool(tool: ToolDefinition): Tool {
   const listed: Tool = {
     name: tool.name,
@@ -22,11 +26,12 @@ export function toListedTool(tool: ToolDefinition): Tool {
     inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
-  if (tool.output) listed.outputSchema = jsonSchema(tool.output, 'output') as Tool['outputSchema'];
+  if (tool.output) listed.outputSchema = compactSchema(jsonSchema(tool.output, 'output')) as Tool['outputSchema'];
   return listed;
 }
 
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
+/** A contract's JSON schema exactly as zod gives it (bench/listedSchemas.bench.ts compares the listed one with it). */
+export function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }

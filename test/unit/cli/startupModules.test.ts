@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { buildProgram } from '../../../src/cli/program';
+import { topCommands } from '../../../src/cli/commandTable';
+
+const root = path.resolve(__dirname, '../../..');
+
+/**
+ * The modules a command line evaluates before it runs: the static imports of src/cli/main.ts
+ * and of the command modules it loads, from esbuild's metafile of the CLI bundled with code
+ * splitting (a dynamic import is a chunk of its own, evaluated only when called).
+ */
+async function evaluatedModules(...commandModules: string[]): Promise<{ evaluated: string[]; all: number }> {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/main.ts'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir: path.join(os.tmpdir(), 'agent-ledger-startup-modules'),
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const outputs = result.metafile.outputs;
+  const chunkOf = (input: string): string => {
+    const found = Object.entries(outputs).find(([, o]) => o.entryPoint === input)?.[0];
+    assert.ok(found, `${input} is a chunk of its own (loaded by a dynamic import)`);
+    return found;
+  };
+  const seen = new Set<string>();
+  const todo = [chunkOf('src/cli/main.ts'), ...commandModules.map(chunkOf)];
+  while (todo.length > 0) {
+    const chunk = todo.pop()!;
+    if (seen.has(chunk)) continue;
+    seen.add(chunk);
+    for (const i of outputs[chunk].imports) if (i.kind === 'import-statement' && outputs[i.path]) todo.push(i.path);
+  }
+  return { evaluated: [...seen].flatMap((c) => Object.keys(outputs[c].inputs)), all: Object.keys(result.metafile.inputs).length };
+}
+
+test('mcp serve evaluates no tool contract, no other command and no store before it lists the tools', async () => {
+  const { evaluated, all } = await evaluatedModules('src/cli/commands/mcpServe.ts');
+  const ours = evaluated.filter((f) => f.startsWith('src/'));
+  assert.ok(ours.includes('src/mcp/serve.ts') && ours.includes('src/mcp/familyCatalog.ts'), 'the server itself is there');
+  const unwanted = ours.filter(
+    (f) =>
+      f === 'src/mcp/catalog.ts' ||
+      f === 'src/services.ts' ||
+      f === 'src/cli/toolGroups.ts' ||
+      /Contracts\.ts$/.test(f) ||
+      (f.startsWith('src/mcp/tools/') && !f.endsWith('/family.ts')) ||
+      (f.startsWith('src/cli/commands/') && f !== 'src/cli/commands/mcpServe.ts') ||
+      /^src\/(store\/(embedded|postgres)|git|processes)\//.test(f),
+  );
+  assert.deepEqual(unwanted, []);
+  assert.ok(evaluated.length < all / 2, `${evaluated.length} of ${all} modules`);
+});
+
+test('--help evaluates no command module at all', async () => {
+  const { evaluated } = await evaluatedModules();
+  assert.deepEqual(evaluated.filter((f) => f.startsWith('src/cli/commands/') || f.startsWith('src/mcp/')), []);
+});
+
+test('the command line builds the commands it names; --help lists every one with its description', async () => {
+  const serve = await buildProgram(['node', 'agent-ledger', 'mcp', 'serve']);
+  assert.deepEqual(
+    serve.commands.map((c) => c.name()),
+    topCommands.map((t) => t.name),
+  );
+  assert.deepEqual(serve.commands.filter((c) => c.commands.length > 0).map((c) => c.name()), ['mcp']);
+  assert.deepEqual(serve.commands.find((c) => c.name() === 'runner')?.options.map((o) => o.long), ['--workspace', '--db', '--worktrees-dir', '--json'], 'a command not named has only the common options');
+  const help = serve.helpInformation();
+  for (const t of topCommands) assert.ok(help.includes(t.name) && help.includes(t.description.slice(0, 30)), `--help lists ${t.name}`);
+
+  const task = await buildProgram(['node', 'agent-ledger', '--json', 'task', 'list']);
+  assert.deepEqual(task.commands.filter((c) => c.commands.length > 0).map((c) => c.name()), ['task']);
+  assert.ok(task.commands.find((c) => c.name() === 'task')!.commands.some((c) => c.name() === 'list'));
+
+  const everything = await buildProgram();
+  const withSubcommands = everything.commands.filter((c) => c.commands.length > 0).map((c) => c.name());
+  assert.deepEqual(withSubcommands, topCommands.map((t) => t.name).filter((n) => n !== 'runner'), 'without a command line every command is built');
+  assert.ok(everything.commands.find((c) => c.name() === 'runner')!.options.some((o) => o.long === '--max-parallel'));
+});
