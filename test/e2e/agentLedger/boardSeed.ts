@@ -3,7 +3,7 @@
 // Written from the test process through the services' asynchronous port: for the editor, another
 // process writing the shared store.
 import type { LedgerEngine } from '../../../src/core/ports';
-import { workflowGraphId } from '../../../src/core/board/taskDependencies';
+import { workflowRunId } from '../../../src/core/coordination/coordinationEvents';
 
 export interface BoardSeed {
   workflowId: number;
@@ -53,7 +53,7 @@ export async function seedBoard(engine: LedgerEngine): Promise<BoardSeed> {
     const project = await tx.insert("INSERT INTO projects (name, working_directory, created_at, updated_at) VALUES ('Checkout', '.', ?, ?)", [at(0), at(0)]);
     await tx.run("INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, 'reviewer', ?)", [project, at(0)]);
     const graph = {
-      graph_id: workflowGraphId(workflowId),
+      graph_id: workflowRunId(workflowId),
       nodes: [design, build, test, docs].map((id) => ({ id: `task-${id}` })),
       edges: [
         { from: `task-${design}`, to: `task-${build}` },
