@@ -22,7 +22,7 @@ import { endReason } from './runEnds';
 import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
 import { LedgerError } from '../../errors';
 import { nextAssignedTask } from '../nextTask';
-import { endRunSessions, endUnclaimedSession, runEndReason, tieRunSession } from './runSessions';
+import { endRunSessions, endUnclaimedSession, runEndReason, tieRunSession, endUntiedSessions } from './runSessions';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -192,8 +192,14 @@ export class LedgerForRunner implements RunnerLedger {
         [target.agentId, projectId, taskId, this.o.runnerId, ts, ts, ts, id],
       );
       if (target.sessionId !== undefined) await tieRunSession(tx, target.sessionId, executionKey(id));
+      // A session an earlier runner prepared for this task and agent, and died before claiming.
+      if (taskId !== null) await endUntiedSessions(tx, taskId, target.agentId, target.sessionId, now);
       return executionKey(id);
     });
+  }
+
+  async dropPrepared(sessionId: number, reason: string): Promise<void> {
+    await this.o.engine.write((tx) => endUnclaimedSession(tx, sessionId, `its run could not be claimed: ${reason}`, this.now()));
   }
 
   async releaseInstance(executionId: string, reason: string): Promise<void> {
