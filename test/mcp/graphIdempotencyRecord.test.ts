@@ -16,7 +16,7 @@ const edge = (i: number) => ({ op: 'add_edge', edge: { from: `n${i - 1}`, to: `n
 /** The answer without the flag that says whether it was replayed (the one field a replay changes). */
 const answerOf = (r: Record<string, unknown>): string => JSON.stringify({ ...r, idempotent: undefined });
 
-test(`graph_patch / graph_batch_mutate with an idempotency_key: the record keeps the version, not ${nodes} nodes, and replays the same answer`, async () => {
+test(`graph_patch / graph_batch_mutate with an idempotency_key: the record keeps the version, not ${nodes} nodes, and replays the same answer`, async (t) => {
   const repo = tempRepo();
   const c = await connect(repo, ['--enable-orchestrator']);
   let graphChars: number;
@@ -64,6 +64,7 @@ test(`graph_patch / graph_batch_mutate with an idempotency_key: the record keeps
       rows.map((r) => r.key),
       ['build-1', 'noop-1', 'patch-1'],
     );
+    t.diagnostic(`kept per key: ${rows.map((r) => `${r.key} ${r.size}`).join(', ')} characters; the graph: ${graphChars}`);
     for (const r of rows) assert.ok(Number(r.size) < 1_000, `${r.tool} ${r.key}: ${r.size} characters kept for a ${graphChars}-character graph`);
   } finally {
     await services.dispose();
