@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { BoardQueries } from '../../../src/core/board/boardQueries';
 import type { LedgerEngine } from '../../../src/core/ports';
 import { workflowRunId } from '../../../src/core/coordination/coordinationEvents';
+import { normaliseGraph } from '../../../src/core/coordination/planGraph';
 import { GraphService } from '../../../src/core/coordination/graphService';
 import { engineCases } from '../store/engines/engineKit';
 
@@ -47,7 +48,8 @@ async function seed(engine: LedgerEngine): Promise<Record<string, number>> {
       ['.specs/20261123-retries', 'retries', 'Add retries', wf, 'text', 'M', 'standard', 'awaiting_human', 'checkpoint-a', JSON.stringify({ kind: 'checkpoint', name: 'checkpoint-a', phase: 'checkpoint-a', options: ['approve'], task_id: null, requested_at: at(9) }), 1, at(9), at(9)],
     );
     // The plan graph: Build and Docs need Design; Test needs Build (not done yet).
-    const graph = {
+    // Stored as the graph tools store one (normalised: every node and edge with its label and attributes).
+    const graph = normaliseGraph({
       graph_id: workflowRunId(wf),
       nodes: [design, build, test, docs].map((id) => ({ id: `task-${id}` })),
       edges: [
@@ -56,7 +58,7 @@ async function seed(engine: LedgerEngine): Promise<Record<string, number>> {
         { from: `task-${design}`, to: `task-${docs}` },
         { from: 'not-a-task', to: `task-${docs}` },
       ],
-    };
+    });
     await tx.run('INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 2, 1, 2]);
     await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 1, JSON.stringify({ nodes: [], edges: [{ from: `task-${docs}`, to: `task-${design}` }] }), 1]);
     await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 2, JSON.stringify(graph), 2]);
