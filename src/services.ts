@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseLedgerLocation } from './store/location';
@@ -24,9 +23,7 @@ import { WorktreeCleanup } from './core/workers/worktreeCleanup';
 import { PipelineService } from './core/pipelines/pipelineService';
 import { RewindService } from './core/tasks/rewindService';
 import { findDefaultsDir } from './core/pipelines/files/flowFiles';
-import { confinedPath } from './core/files/confinedPath';
-import { worktreeFolder, workspaceWorktreesDir } from './core/workers/worktreeRepo';
-import { LedgerError } from './core/errors';
+import { worktreeFolder } from './core/workers/worktreeRepo';
 import { BlackboardService } from './core/coordination/blackboardService';
 import { ProjectService } from './core/projects/projectService';
 import { ProjectTaskService } from './core/projects/projectTaskService';
@@ -38,7 +35,6 @@ import { TaskBriefing } from './core/handoffs/taskBriefing';
 import { ChildService } from './core/children/childService';
 import { ProcessSupervisor } from './processes/processSupervisor';
 import { logReader } from './processes/logReader';
-import type { McpServerLaunch } from './core/runtime/clients/clientLaunch';
 import { createSchedulingServices } from './core/scheduling/schedulingServices';
 import type { SchedulingServices } from './core/scheduling/schedulingServices';
 import { knowledgeSources } from './core/scheduling/knowledgeSources';
@@ -52,50 +48,13 @@ import { workflowReport } from './core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from './core/events/eventLog';
 import type { LedgerEvent } from './core/events/eventLog';
 import { BoardQueries } from './core/board/boardQueries';
-import { ledgerFolder, localFolders, storeFilesExclude, storeFilesOf, storeImageName } from './core/ledgerFiles';
 import { CostRollupService } from './core/costs/costRollup';
 import { AgentInstanceService } from './core/runtime/agentInstances';
 import { TaskReviewService } from './core/tasks/taskReviews';
-import { serverNodeFlags } from './core/runtime/serverNodeFlags';
-
-/** Where a workspace's ledger lives. */
-export interface LedgerPaths {
-  workspace: string;
-  /** `<workspace>/.agent-ledger` */
-  dataDir: string;
-  /**
-   * `<workspace>/.agent-ledger/ledger.db` unless overridden with `--db`; for a PostgreSQL ledger,
-   * its URL with the password redacted (safe to show and log).
-   */
-  dbPath: string;
-  /** The folder of this workspace's task worktrees: `<workspace>/.agent-ledger/worktrees`, or one the user chose. */
-  worktreesDir: string;
-}
-
-export function ledgerPaths(workspace: string, dbPath?: string, worktreesDir?: string): LedgerPaths {
-  const ws = path.resolve(workspace);
-  const dataDir = path.join(ws, ledgerFolder);
-  return {
-    workspace: ws,
-    dataDir,
-    dbPath: dbPath ? path.resolve(dbPath) : path.join(dataDir, storeImageName),
-    worktreesDir: worktreesDir ? workspaceWorktreesDir(worktreesDir, ws) : path.join(dataDir, localFolders.worktrees),
-  };
-}
-
-/**
- * The store's files, unless the user named them (`--db`), must stay inside the workspace by
- * their real path: `.agent-ledger/` or `ledger.db`/`ledger.journal`/`ledger.lock` committed as
- * links would make every write land outside.
- */
-function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
-  if (explicitDb) return;
-  confinedPath(paths.workspace, paths.dataDir);
-  for (const file of Object.values(storeFilesOf(paths.dbPath))) confinedPath(paths.workspace, file);
-}
-
-/** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = [storeFilesExclude, ...Object.values(localFolders).map((folder) => `${ledgerFolder}/${folder}/`)];
+import { localFolders } from './core/ledgerFiles';
+import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
+import type { LedgerPaths } from './ledgerPaths';
+import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
 
 export interface ServiceOptions {
   workspace: string;
@@ -318,54 +277,4 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       return engine.close();
     },
   };
-}
-
-/**
- * Seconds of inactivity after which an agent's session ends: `AGENT_LEDGER_SESSION_TTL_SECONDS`
- * (at least 1), else one hour.
- */
-function sessionTtlSeconds(): number | undefined {
-  const raw = process.env.AGENT_LEDGER_SESSION_TTL_SECONDS?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new LedgerError('ConfigError', `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`);
-  return n;
-}
-
-/**
- * This ledger's MCP server as a Codex child runtime starts it: the built CLI beside this bundle,
- * under the node running us, on the same workspace and store. Unknown (undefined) when running
- * from sources or inside the editor (whose executable is not node).
- */
-function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: ServiceOptions): McpServerLaunch | undefined {
-  const cli = path.join(__dirname, 'cli.js');
-  if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
-  const args = [...serverNodeFlags, cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
-  if (dbFile) args.push('--db', paths.dbPath);
-  if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
-  // A database URL (and its password) is never an argument nor written in a configuration: the
-  // child has it in its environment (childEnv) and passes it on to the server by name.
-  const forwardEnv = dbFile || options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined ? [] : databaseVariables.filter((name) => name === 'AGENT_LEDGER_DB' || process.env[name] !== undefined || (name === 'AGENT_LEDGER_DB_PASSWORD' && options.dbPassword !== undefined));
-  return { name: 'agent-ledger', command: process.execPath, args, forwardEnv };
-}
-
-const databaseVariables = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'];
-
-/** A child runtime's environment: this process's, with the database URL given by `--db` when it is a server's. */
-function childEnv(location: LedgerLocation, options: ServiceOptions): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  if (location.kind === 'postgres' && options.dbPath !== undefined) env.AGENT_LEDGER_DB = options.dbPath;
-  if (location.kind === 'postgres' && options.dbPassword !== undefined) env.AGENT_LEDGER_DB_PASSWORD = options.dbPassword;
-  return env;
-}
-
-/** Where the engine reads the password: the one given (the editor's secret storage) before this process's environment. */
-function databaseEnv(options: ServiceOptions): NodeJS.ProcessEnv {
-  return options.dbPassword === undefined ? process.env : { ...process.env, AGENT_LEDGER_DB_PASSWORD: options.dbPassword, PGPASSWORD: undefined };
-}
-
-/** AGENT_LEDGER_DB_RETRY_MS: how long a PostgreSQL call keeps retrying while the server is out of reach (default 15 s). */
-function retryMsOf(value: string | undefined): number | undefined {
-  const ms = value === undefined ? NaN : Number(value);
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }

@@ -3,7 +3,10 @@
 // the cache. Kept tiny: everything it imports is compiled without the cache at every start.
 import * as path from 'node:path';
 import { enablePrivateCompileCache } from '../compileCache';
+import { holdEarlyStop } from './earlyStop';
 
+// First: the runner keeps a stop that comes while the bundle loads (earlyStop.ts).
+holdEarlyStop(process.argv);
 enablePrivateCompileCache();
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle beside this file, loaded after the cache is on
 require(path.join(__dirname, 'cliMain.js'));

@@ -47,8 +47,8 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
     assert.deepEqual(json('task', 'list', '--assignee', 'coder', '--offset', '1'), await c.call('task_list', { assignee: 'coder', offset: 1 }));
     const updated = json<Record<string, unknown>>('task', 'update', `task-${viaMcp.id}`, '--title', 'Renamed', '--labels', '', '--priority', 'low');
     assert.deepEqual([updated.title, updated.labels, updated.priority], ['Renamed', [], 'low']);
-    const { counts: _counts, subTasks: _subTasks, timeline: _timeline, dependencies: _dependencies, cost: _cost, ...stored } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
-    assert.deepEqual(updated, stored, 'task_update answers with the task as task_get shows it (without the timeline, dependencies and cost)');
+    const { counts: _counts, subTasks: _subTasks, timeline: _timeline, dependencies: _dependencies, cost: _cost, completionReview: _review, ...stored } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
+    assert.deepEqual(updated, stored, 'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost and review)');
     const text = run('task', 'list');
     assert.equal(text.code, 0);
     assert.match(text.stdout, new RegExp(`task-${viaMcp.id}\\s+open\\s+low\\s+bug\\s+coder\\s+Renamed`));

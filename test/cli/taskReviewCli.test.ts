@@ -46,3 +46,41 @@ test('agent-ledger task review: a person answers the review requests once; bad f
   assert.notEqual(text.code, 0);
   assert.match(text.stderr, /no review request waiting for a person/);
 });
+
+test('agent-ledger task get: a completion a person reviewed no longer says "manual review needed"', async () => {
+  const repo = tempRepo({ 'src/a.ts': 'a\n' });
+  const c = await connect(repo);
+  let taskId: string;
+  try {
+    const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'Checked work', plan: [{ step: '1', goal: 'Change a' }] });
+    const t = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Change a', goal: 'Change a' });
+    taskId = t.task_id;
+    await c.call('complete_task', { task_id: taskId, status: 'success', outcome: { summary: 'changed a', manual_review_needed: true, manual_review_reason: 'touches auth' } });
+  } finally {
+    await c.close();
+  }
+  const show = () => cli(['task', 'get', taskId, '--workspace', repo]);
+  const before = show();
+  assert.equal(before.code, 0, before.stderr);
+  assert.match(before.stdout, /⚠ manual review needed: touches auth/);
+  assert.equal(cliJson<{ completionReview: unknown }>(['task', 'get', taskId, '--workspace', repo]).completionReview, null);
+
+  cliJson(['task', 'review', taskId, '--approve', '--note', 'auth checked', '--workspace', repo]);
+  const after = show();
+  assert.equal(after.code, 0, after.stderr);
+  assert.doesNotMatch(after.stdout, /manual review needed/, after.stdout);
+  assert.match(after.stdout, /✓ review asked \(touches auth\): approved by \S+/);
+  assert.match(after.stdout, /auth checked/);
+  const json = cliJson<{ completionReview: { verdict: string; note: string | null; reviewedBy: string; reviewedAt: string } | null }>(['task', 'get', taskId, '--workspace', repo]);
+  assert.equal(json.completionReview?.verdict, 'approved');
+  assert.equal(json.completionReview?.note, 'auth checked');
+
+  // The MCP answer is the same one read: task_get says it too.
+  const c2 = await connect(repo);
+  try {
+    const got = await c2.call<{ completionReview: { verdict: string } | null }>('task_get', { id: taskId });
+    assert.equal(got.completionReview?.verdict, 'approved');
+  } finally {
+    await c2.close();
+  }
+});

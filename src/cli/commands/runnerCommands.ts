@@ -7,6 +7,7 @@ import type { CommonOptions } from '../output';
 import { printErrorLines, reportError, style } from '../output';
 import { visible } from '../terminalText';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
+import { passEarlyStopOn, takeEarlyStop } from '../earlyStop';
 import type { WorktreesOption } from '../withServices';
 
 /** `agent-ledger runner`: launches the agents the ledger says should run, until stopped. */
@@ -19,8 +20,13 @@ export function registerRunnerCommands(runner: Command): void {
     .option('--allow-overlap', 'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)')
     .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean }, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
-      // Listening from the first moment: a stop that comes while the ledger opens is a stop too.
+      // Listening from the first moment: a stop that comes while the ledger opens is a stop too,
+      // and one that came while the CLI loaded (dist/cli.js held it: earlyStop.ts).
       const stop = o.once ? undefined : stopRequest(o.stopWithStdin === true);
+      // Taken once these handlers listen: there is no moment without one.
+      if (stop && takeEarlyStop()) stop.stop();
+      // --once listens for nothing: a signal that came early has its default action.
+      if (!stop) passEarlyStopOn();
       let services: Services | undefined;
       try {
         const workspace = resolveWorkspace(opts.workspace);
@@ -64,8 +70,8 @@ export function registerRunnerCommands(runner: Command): void {
  * pressed again, a supervisor that closes the runner's stdin and signals its group at once, an
  * escalation) must not cut short the agents' stop and their execution logs.
  */
-function stopRequest(withStdin: boolean): { promise: Promise<void>; requested: boolean } {
-  const request = { requested: false, promise: Promise.resolve() };
+function stopRequest(withStdin: boolean): { promise: Promise<void>; requested: boolean; stop(): void } {
+  const request = { requested: false, promise: Promise.resolve(), stop: (): void => undefined };
   request.promise = new Promise<void>((resolve) => {
     const stop = (): void => {
       request.requested = true;
@@ -73,6 +79,7 @@ function stopRequest(withStdin: boolean): { promise: Promise<void>; requested: b
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    request.stop = stop;
     if (withStdin) {
       // The parent holds the other end: it closes when the parent exits, however it dies.
       process.stdin.once('end', stop).once('close', stop).once('error', stop).resume();

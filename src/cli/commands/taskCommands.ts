@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { TaskGetJson, TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
+import type { TaskJson, TaskListResult } from '../../core/tasks/taskContracts';
+import type { TaskAnswer } from '../../core/tasks/taskAnswer';
 import { parseId, taskKey } from '../../core/ids';
 import { LedgerError } from '../../core/errors';
 import type { ReviewRecord } from '../../core/tasks/taskReviews';
@@ -39,7 +40,7 @@ export function registerTaskCommands(task: Command): void {
       runToolCommand(cmd, {
         tool: 'task_get',
         args: { id: idArg(id) },
-        format: async (t: TaskGetJson, services) => formatTaskDetail(await services.queries.task(t.id), t.cost),
+        format: (t: TaskAnswer) => formatTaskDetail(t),
       }),
     );
 

@@ -1,6 +1,5 @@
 import type { Task, TimelineEntry } from '../../core/tasks/taskModel';
-import type { TaskDetail } from '../../core/tasks/ledgerQueries';
-import { taskKey, workflowKey } from '../../core/ids';
+import type { TaskAnswer } from '../../core/tasks/taskAnswer';
 import { duration, style } from '../output';
 import { visible, visibleBlock } from '../terminalText';
 import { formatCostSummary, plural } from '../../core/format';
@@ -22,17 +21,17 @@ export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
   }
 }
 
-/** The terminal rendering of `task get` (with its cost when task_get gave one). */
-export function formatTaskDetail({ task, timeline, children, counts }: TaskDetail, cost?: TaskCost): string[] {
+/** The terminal rendering of `task get`: task_get's one answer, nothing read again. */
+export function formatTaskDetail(task: TaskAnswer): string[] {
   const state = task.result ? `${task.status} (${task.result})` : task.status;
-  const lines = [`${statusMark(task)} ${style.bold(taskKey(task.id))}  ${style.bold(visible(task.title))}  ${style.dim(state)}`];
+  const lines = [`${statusMark(task)} ${style.bold(task.key)}  ${style.bold(visible(task.title))}  ${style.dim(state)}`];
   const where = [
-    task.workflowId !== null ? `workflow ${workflowKey(task.workflowId)}` : null,
-    task.parentId !== null ? `parent ${taskKey(task.parentId)}` : null,
+    task.workflowId !== null ? `workflow ${task.workflowId}` : null,
+    task.parentTaskId !== null ? `parent ${task.parentTaskId}` : null,
     task.startedAt ? `started ${task.startedAt}` : `created ${task.createdAt}`,
     task.durationSeconds !== null ? `took ${duration(task.durationSeconds)}` : null,
     `priority ${task.priority}`,
-    task.assignee ? `assignee ${visible(task.assignee)}` : null,
+    task.assigneeName ? `assignee ${visible(task.assigneeName)}` : null,
   ].filter(Boolean);
   lines.push(style.dim(`  ${where.join(' · ')}`));
   if (task.goal) lines.push(`  ${style.bold('Goal')}: ${visible(task.goal)}`);
@@ -40,7 +39,7 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
   if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.map(visible).join(', ')}`);
   if (task.labels.length) lines.push(`  ${style.bold('Labels')}: ${task.labels.map(visible).join(', ')}`);
   if (task.status === 'in_progress') lines.push(`  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${visible(task.lastMilestone)}` : ''}`);
-  if (cost) lines.push(...costLines(cost));
+  lines.push(...costLines(task.cost));
   if (task.snapshot) lines.push(style.dim(`  snapshot ${task.snapshot.type} ${task.snapshot.id.slice(0, 12)}${task.endSnapshotId ? ` → ${task.endSnapshotId.slice(0, 12)}` : ''}`));
 
   if (task.outcome) {
@@ -48,7 +47,7 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
     for (const a of task.outcome.achievements ?? []) lines.push(`  ${style.green('+')} ${visible(a)}`);
     for (const l of task.outcome.limitations ?? []) lines.push(`  ${style.yellow('-')} ${visible(l)}`);
     for (const n of task.outcome.next_steps ?? []) lines.push(`  ${style.dim('→')} ${visible(n)}`);
-    if (task.outcome.manual_review_needed) lines.push(`  ${style.yellow('⚠ manual review needed')}${task.outcome.manual_review_reason ? `: ${visible(task.outcome.manual_review_reason)}` : ''}`);
+    if (task.outcome.manual_review_needed) lines.push(`  ${manualReviewLine(task.outcome.manual_review_reason, task.completionReview)}`);
   }
 
   if (task.filesChanged) {
@@ -67,14 +66,22 @@ export function formatTaskDetail({ task, timeline, children, counts }: TaskDetai
     lines.push('', style.bold(`Commits (${task.commits.length})`));
     for (const c of task.commits) lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
   }
-  if (children.length) {
-    lines.push('', style.bold(`Sub-tasks (${children.length})`));
-    for (const c of children) lines.push(`  ${statusMark(c)} ${taskKey(c.id)}  ${visible(c.title)}`);
+  if (task.subTasks.length) {
+    lines.push('', style.bold(`Sub-tasks (${task.subTasks.length})`));
+    for (const c of task.subTasks) lines.push(`  ${statusMark(c)} ${c.key}  ${visible(c.title)}`);
   }
+  const { counts } = task;
   lines.push('', style.bold(`Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`));
-  if (timeline.length === 0) lines.push(style.dim('  nothing logged'));
-  for (const e of timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
+  if (task.timeline.length === 0) lines.push(style.dim('  nothing logged'));
+  for (const e of task.timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
   return lines;
+}
+
+/** The completion asked for a person: still waiting (⚠), or answered by whom and how. */
+function manualReviewLine(reason: string | undefined, review: TaskAnswer['completionReview']): string {
+  if (!review) return `${style.yellow('⚠ manual review needed')}${reason ? `: ${visible(reason)}` : ''}`;
+  const answer = `${style.green('✓')} review asked${reason ? ` (${visible(reason)})` : ''}: ${review.verdict} by ${visible(review.reviewedBy)} ${style.dim(review.reviewedAt)}`;
+  return review.note ? `${answer} — ${visible(review.note)}` : answer;
 }
 
 /** `Cost: $0.0521 · 2 runs · …`, one line per agent when several ran, and the total with sub-tasks. */

@@ -1,15 +1,27 @@
 import type { AsyncSqlReader } from '../ports';
 import { parseId } from '../ids';
 import { readLatest } from '../coordination/graphStore';
+import { workflowOfId, workflowRunId } from '../coordination/coordinationEvents';
 
 /**
  * Where a workflow's task dependencies come from: the latest version of its plan graph (the
- * graph_* tools' `plan_graphs` / `plan_graph_versions`, migration v6), whose nodes are the
- * workflow's tasks and whose edges run from a dependency to the task that needs it
- * (core/coordination/taskGraph.ts). One place to change if dependencies get a table of their own.
+ * graph_* tools' `plan_graphs` / `plan_graph_versions`, migration v6), named `wf-<id>` like the
+ * workflow's run (`workflowRunId`: the name task_get, the runner and the graph tools use), whose
+ * nodes are the workflow's tasks and whose edges run from a dependency to the task that needs it
+ * (core/coordination/taskGraph.ts).
  */
-export function workflowGraphId(workflowId: number): string {
-  return `workflow-${workflowId}`;
+
+/**
+ * The name the Board read a workflow's plan graph under until session 7, while every other reader
+ * and the graph tools used `wf-<id>`: a graph a client stored under it still counts (its edges are
+ * added to the workflow's). Nothing writes it.
+ */
+const oldGraphPrefix = 'workflow-';
+
+/** The workflow an old-style graph name names (`workflow-12` → 12), or null. */
+function workflowOfOldGraphId(graphId: string): number | null {
+  const m = /^workflow-([1-9][0-9]{0,14})$/.exec(graphId);
+  return m ? Number(m[1]) : null;
 }
 
 /** A task id from a plan graph node id (`12`, `task-12`), or null for a node that is not a task. */
@@ -42,10 +54,12 @@ export function dependencyPairs(graph: GraphEdges): [number, number][] {
  * the one given). Tasks without dependencies are absent.
  */
 export async function readDependencies(db: AsyncSqlReader, workflowId?: number): Promise<Map<number, number[]>> {
-  const graphs = await db.all<{ graph_id: string }>(
-    `SELECT graph_id FROM plan_graphs WHERE ${workflowId === undefined ? "graph_id LIKE 'workflow-%'" : 'graph_id = ?'} ORDER BY graph_id`,
-    workflowId === undefined ? [] : [workflowGraphId(workflowId)],
-  );
+  const graphs =
+    workflowId === undefined
+      ? (await db.all<{ graph_id: string }>(`SELECT graph_id FROM plan_graphs WHERE graph_id LIKE 'wf-%' OR graph_id LIKE '${oldGraphPrefix}%' ORDER BY graph_id`)).filter(
+          ({ graph_id }) => workflowOfId(graph_id) !== null || workflowOfOldGraphId(graph_id) !== null,
+        )
+      : await db.all<{ graph_id: string }>('SELECT graph_id FROM plan_graphs WHERE graph_id IN (?, ?) ORDER BY graph_id', [workflowRunId(workflowId), `${oldGraphPrefix}${workflowId}`]);
   const deps = new Map<number, number[]>();
   for (const { graph_id } of graphs) {
     // Versions are stored as checkpoints and patches: readLatest rebuilds the graph.

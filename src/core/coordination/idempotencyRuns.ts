@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AsyncSqlWriter, LedgerEngine } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { appendCoordinationEvent } from './coordinationEvents';
 import { coordinationError } from './coordinationErrors';
 import type { Correlation } from './coordinationEvents';
@@ -26,6 +26,18 @@ export interface IdempotencySettings {
 
 export const defaultIdempotencySettings: IdempotencySettings = { enabled: true, windowMs: IDEMPOTENCY_WINDOW_MS };
 
+/**
+ * How a call's answer is kept under its key: as it is (the default), or packed into what a replay
+ * needs to rebuild it in the replaying transaction (graph_patch keeps the committed version's
+ * number, not the graph: graphAnswerRecord.ts). `unpack` also takes a record kept whole.
+ */
+export interface AnswerRecord<R> {
+  pack(answer: R): unknown;
+  unpack(db: AsyncSqlReader, kept: unknown): Promise<R>;
+}
+
+const keptWhole: AnswerRecord<never> = { pack: (answer) => answer, unpack: (_db, kept) => Promise.resolve(kept as never) };
+
 export interface IdempotentCall {
   tool: string;
   key: string | undefined;
@@ -41,7 +53,8 @@ export interface IdempotentCall {
  * after the first committed and finds its record. A live record with the same arguments replays
  * the stored answer without running `fn` and appends a `<tool>_replayed` event; other arguments
  * are refused (E-IDEMPOTENCY-CONFLICT). No key, or the switch off, runs `fn` as is.
- * `fn` runs inside the write: statements only (see LedgerEngine.write).
+ * `fn` runs inside the write: statements only (see LedgerEngine.write). `record`: how the answer
+ * is kept (whole by default).
  */
 export async function runIdempotent<R extends object>(
   engine: LedgerEngine,
@@ -49,6 +62,7 @@ export async function runIdempotent<R extends object>(
   call: IdempotentCall,
   fn: (tx: AsyncSqlWriter) => Promise<R>,
   settings: IdempotencySettings = defaultIdempotencySettings,
+  record: AnswerRecord<R> = keptWhole,
 ): Promise<R & { idempotent: boolean; idempotency_key: string | null }> {
   const key = call.key;
   if (key === undefined || !settings.enabled) return withIdempotencyEnvelope(await engine.write(fn), key ?? null, false);
@@ -77,14 +91,14 @@ export async function runIdempotent<R extends object>(
         payload: { tool: call.tool, idempotency_key: key, stored_at: decision.record.stored_at },
         correlation: call.correlation,
       });
-      return withIdempotencyEnvelope(decision.result, key, true);
+      return withIdempotencyEnvelope(await record.unpack(tx, decision.result), key, true);
     }
     const result = await fn(tx);
-    const record = newIdempotencyRecord({ tool: call.tool, key, fingerprint, now }, result, settings.windowMs);
+    const kept = newIdempotencyRecord({ tool: call.tool, key, fingerprint, now }, result, settings.windowMs);
     await tx.run(
       `INSERT INTO idempotency_keys (tool, key, fingerprint, result, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (tool, key) DO UPDATE SET fingerprint = excluded.fingerprint, result = excluded.result, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      [call.tool, key, fingerprint, JSON.stringify(result), record.stored_at, record.expires_at],
+      [call.tool, key, fingerprint, JSON.stringify(record.pack(result)), kept.stored_at, kept.expires_at],
     );
     // Forget records whose window is over (indexed by expires_at), so the table stays small.
     await tx.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', [now]);

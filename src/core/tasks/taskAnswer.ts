@@ -6,7 +6,8 @@ import { taskCostOf } from '../costs/costRollup';
 import { childTasks, getTask } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView } from './taskViews';
-import type { TaskGetJson, TaskJson } from './taskContracts';
+import type { TaskDetailView } from './taskViews';
+import type { TaskGetJson } from './taskContracts';
 
 /** A task outside any workflow depends on nothing. */
 const noDependencies = (): TaskDependencies => ({ graph_id: null, depends_on: [], dependents: [], ready: true });
@@ -16,15 +17,15 @@ const noDependencies = (): TaskDependencies => ({ graph_id: null, depends_on: []
  * sub-tasks, its dependencies in its workflow's plan graph, and the cost of its runs — in one read
  * (one snapshot). The parts that need only the id are asked together, so PostgreSQL sends them in
  * one round trip; the task row and its sub-tasks decide the rest (its workflow's graph, the
- * sub-tasks' cost): a task outside a workflow without sub-tasks is one round trip. Six
- * statements for a task outside a workflow, as many as the task and its timeline alone took
- * before the cost was added: the counts come from the timeline, the cost and its per-agent split
- * from one statement.
+ * sub-tasks' cost): a task outside a workflow without sub-tasks is one round trip. Seven
+ * statements for a task outside a workflow: the task and its timeline, the counts from the
+ * timeline, the cost and its per-agent split from one statement, and a person's review of its
+ * completion (so every face says "reviewed" from the same read).
  */
-export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<TaskGetJson> {
+export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<TaskAnswer> {
   const row = getTask(db, id);
   const subTasks = childTasks(db, id);
-  const [task, { entries, counts }, children, cost, dependencies] = await Promise.all([
+  const [task, { entries, counts }, children, cost, dependencies, completionReview] = await Promise.all([
     row,
     timelineWithCounts(db, id),
     subTasks,
@@ -35,7 +36,25 @@ export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<Ta
     ),
     // Asked as soon as the task row says which workflow's graph to read.
     row.then((t) => (!t || t.workflowId === null ? noDependencies() : dependenciesOf(db, id, t.workflowId))),
+    completionReviewOf(db, id),
   ]);
   if (!task) throw notFound('task', id);
-  return { ...(taskDetailView(task, entries, children, counts) as TaskJson), dependencies, cost };
+  return { ...taskDetailView(task, entries, children, counts), dependencies, cost, completionReview };
+}
+
+/** task_get's answer as `readTaskAnswer` builds it: typed for the faces that render it (the CLI's `task get`). */
+export type TaskAnswer = TaskDetailView & Pick<TaskGetJson, 'cost' | 'completionReview'> & { dependencies: TaskDependencies };
+
+type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
+
+/**
+ * A person's latest review of the task's current completion (a review records the `completed_at`
+ * it saw; completing again asks again), as the Tasks tree's `completion_reviewed` counts it.
+ */
+async function completionReviewOf(db: AsyncSqlReader, id: number): Promise<TaskGetJson['completionReview']> {
+  const r = await db.get<ReviewRow>(
+    'SELECT r.verdict, r.note, r.reviewed_by, r.reviewed_at FROM task_reviews r JOIN tasks t ON t.id = r.task_id AND t.completed_at = r.completed_at WHERE r.task_id = ? ORDER BY r.id DESC LIMIT 1',
+    [id],
+  );
+  return r ? { verdict: r.verdict, note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at } : null;
 }

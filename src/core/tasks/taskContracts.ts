@@ -105,6 +105,15 @@ export const taskOutput = z.looseObject({
 /** task_get: the task, and what its agents' runs cost (summed from its execution logs). */
 export const taskGetOutput = taskOutput.extend({
   cost: taskCostOutput.describe("What agent runs on this task cost: runs, dollars and tokens summed from its execution logs, per agent, and with its sub-tasks' runs"),
+  completionReview: z
+    .object({
+      verdict: z.enum(['approved', 'dismissed']),
+      note: z.string().nullable(),
+      reviewedBy: z.string(),
+      reviewedAt: z.string(),
+    })
+    .nullable()
+    .describe("A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed"),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;

@@ -10,8 +10,9 @@ import { fromJson } from '../json';
 import type { TaskPatch, TaskRow } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView, taskView } from './taskViews';
-import type { TaskCreateInput, TaskGetJson, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
+import type { TaskCreateInput, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
 import { readTaskAnswer } from './taskAnswer';
+import type { TaskAnswer } from './taskAnswer';
 
 const rowColumns = 'id, title, status, priority, type, labels, assignee, assignee_type';
 type RowColumns = Pick<TaskRow, 'id' | 'title' | 'status' | 'priority' | 'type' | 'labels' | 'assignee' | 'assignee_type'>;
@@ -76,7 +77,7 @@ export class TaskService {
   }
 
   /** task_get's whole answer (with dependencies and cost) in one read: `readTaskAnswer`. */
-  answer(ref: string | number): Promise<TaskGetJson> {
+  answer(ref: string | number): Promise<TaskAnswer> {
     const id = parseId('task', ref);
     return this.db.read((db) => readTaskAnswer(db, id));
   }

@@ -8,7 +8,7 @@ import type { TimelineCounts } from './timelineRepo';
  * fields (numeric `id`, `title`, `status`, `priority`, `type`, `assigneeType`, `assigneeName`,
  * `createdAt`, `updatedAt`) and adds the tracking fields of seed 000.
  */
-export function taskView(task: Task): Record<string, unknown> {
+export function taskView(task: Task) {
   return {
     id: task.id,
     key: taskKey(task.id),
@@ -48,7 +48,7 @@ export function taskView(task: Task): Record<string, unknown> {
   };
 }
 
-export function taskDetailView(task: Task, timeline: TimelineEntry[], children: Task[], counts: TimelineCounts): Record<string, unknown> {
+export function taskDetailView(task: Task, timeline: TimelineEntry[], children: Task[], counts: TimelineCounts) {
   return {
     ...taskView(task),
     counts,
@@ -56,3 +56,8 @@ export function taskDetailView(task: Task, timeline: TimelineEntry[], children: 
     timeline,
   };
 }
+
+/** A task's JSON as `taskView` builds it. */
+export type TaskView = ReturnType<typeof taskView>;
+/** A task's JSON with its counts, sub-tasks and timeline, as `taskDetailView` builds it. */
+export type TaskDetailView = ReturnType<typeof taskDetailView>;

@@ -38,7 +38,8 @@ export interface WorkerDeps {
 export class WorkerService {
   constructor(private readonly d: WorkerDeps) {}
 
-  async command(input: WorkerCommandInput): Promise<WorkerCommandResult> {
+  /** `sessionGroupId`: the runner marks the session it prepares before claiming the run (runSessions.ts). */
+  async command(input: WorkerCommandInput, options: { sessionGroupId?: string } = {}): Promise<WorkerCommandResult> {
     const { db } = this.d;
     const taskId = parseId('task', input.taskId);
     const task = await db.read((r) => requireSessionTask(r, taskId));
@@ -55,7 +56,7 @@ export class WorkerService {
       // In the write that records the session: two processes starting overlapping tasks start one.
       await requireStartable(tx, taskId, { force: input.force, allowOverlap: input.allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
       const shared = (await runningSessions(tx, taskId)).some((s) => s.worktree === rel);
-      const sessionId = await insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
+      const sessionId = await insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: options.sessionGroupId ?? null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
       return { sessionId, shared };
     });
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { McpServerLaunch } from '../../core/runtime/clients/clientLaunch';
 import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
+import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../../services';
 import { launchClient, readRunUsage } from '../clients/launchClient';
 import { ProcessSupervisor } from '../processSupervisor';
@@ -55,7 +56,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
     worktreeFor: async (taskId, agentId, { allowOverlap }) => {
-      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap });
+      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap }, { sessionGroupId: untiedRunGroup });
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
     allowOverlap: setup.allowOverlap,

@@ -3,7 +3,8 @@
 // Written from the test process through the services' asynchronous port: for the editor, another
 // process writing the shared store.
 import type { LedgerEngine } from '../../../src/core/ports';
-import { workflowGraphId } from '../../../src/core/board/taskDependencies';
+import { workflowRunId } from '../../../src/core/coordination/coordinationEvents';
+import { normaliseGraph } from '../../../src/core/coordination/planGraph';
 
 export interface BoardSeed {
   workflowId: number;
@@ -52,15 +53,16 @@ export async function seedBoard(engine: LedgerEngine): Promise<BoardSeed> {
     // The reviewer is an agent of a project, so the handoff waits for it, not for a person (the card stays in progress).
     const project = await tx.insert("INSERT INTO projects (name, working_directory, created_at, updated_at) VALUES ('Checkout', '.', ?, ?)", [at(0), at(0)]);
     await tx.run("INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, 'reviewer', ?)", [project, at(0)]);
-    const graph = {
-      graph_id: workflowGraphId(workflowId),
+    // Stored as the graph tools store one (normalised: every node and edge with its label and attributes).
+    const graph = normaliseGraph({
+      graph_id: workflowRunId(workflowId),
       nodes: [design, build, test, docs].map((id) => ({ id: `task-${id}` })),
       edges: [
         { from: `task-${design}`, to: `task-${build}` },
         { from: `task-${build}`, to: `task-${test}` },
         { from: `task-${design}`, to: `task-${docs}` },
       ],
-    };
+    });
     await tx.run('INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)', [graph.graph_id, 1, 1, 1]);
     await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [graph.graph_id, 1, JSON.stringify(graph), 1]);
   });

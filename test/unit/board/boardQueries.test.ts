@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BoardQueries } from '../../../src/core/board/boardQueries';
 import type { LedgerEngine } from '../../../src/core/ports';
-import { workflowGraphId } from '../../../src/core/board/taskDependencies';
+import { workflowRunId } from '../../../src/core/coordination/coordinationEvents';
+import { normaliseGraph } from '../../../src/core/coordination/planGraph';
+import { GraphService } from '../../../src/core/coordination/graphService';
 import { engineCases } from '../store/engines/engineKit';
 
 const at = (n: number): string => `2026-11-23T10:00:${String(n).padStart(2, '0')}.000Z`;
@@ -46,8 +48,9 @@ async function seed(engine: LedgerEngine): Promise<Record<string, number>> {
       ['.specs/20261123-retries', 'retries', 'Add retries', wf, 'text', 'M', 'standard', 'awaiting_human', 'checkpoint-a', JSON.stringify({ kind: 'checkpoint', name: 'checkpoint-a', phase: 'checkpoint-a', options: ['approve'], task_id: null, requested_at: at(9) }), 1, at(9), at(9)],
     );
     // The plan graph: Build and Docs need Design; Test needs Build (not done yet).
-    const graph = {
-      graph_id: workflowGraphId(wf),
+    // Stored as the graph tools store one (normalised: every node and edge with its label and attributes).
+    const graph = normaliseGraph({
+      graph_id: workflowRunId(wf),
       nodes: [design, build, test, docs].map((id) => ({ id: `task-${id}` })),
       edges: [
         { from: `task-${design}`, to: `task-${build}` },
@@ -55,15 +58,47 @@ async function seed(engine: LedgerEngine): Promise<Record<string, number>> {
         { from: `task-${design}`, to: `task-${docs}` },
         { from: 'not-a-task', to: `task-${docs}` },
       ],
-    };
-    await tx.run('INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)', [workflowGraphId(wf), 2, 1, 2]);
-    await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowGraphId(wf), 1, JSON.stringify({ nodes: [], edges: [{ from: `task-${docs}`, to: `task-${design}` }] }), 1]);
-    await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowGraphId(wf), 2, JSON.stringify(graph), 2]);
+    });
+    await tx.run('INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 2, 1, 2]);
+    await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 1, JSON.stringify({ nodes: [], edges: [{ from: `task-${docs}`, to: `task-${design}` }] }), 1]);
+    await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [workflowRunId(wf), 2, JSON.stringify(graph), 2]);
   });
   return { wf, design, build, test, docs, review, asks, failed, cancelled };
 }
 
 for (const engineCase of engineCases) {
+  test(`board and plan graph on ${engineCase.name}: the dependencies the graph tools write (wf-<id>), and a graph stored under the old name workflow-<id>`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engine = await ledger.open();
+      const wf = await engine.write((tx) => tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['Plan', at(0), at(0)]));
+      const build = await addTask(engine, { workflowId: wf, title: 'Build', status: 'in_progress', n: 1 });
+      const test = await addTask(engine, { workflowId: wf, title: 'Test', status: 'open', n: 2 });
+      const docs = await addTask(engine, { workflowId: wf, title: 'Docs', status: 'open', n: 3 });
+      // graph_batch_mutate's own service, on the workflow's plan graph as task_get and the runner read it.
+      const graphs = new GraphService(engine);
+      await engine.write((tx) => graphs.batchMutateInTransaction(tx, { graph_id: `wf-${wf}`, operations: [{ op: 'add_edge', edge: { from: `task-${build}`, to: `task-${test}`, label: 'depends_on' } }] }, { correlation: {} }));
+      assert.equal(workflowRunId(wf), `wf-${wf}`, "the workflow's plan graph has one name");
+      assert.deepEqual((await graphs.dependencies(test)).depends_on.map((d) => d.id), [`task-${build}`], 'task_get sees the edge');
+      const queries = new BoardQueries(engine);
+      const card = (await queries.board()).cards.find((c) => c.id === `task-${test}`);
+      assert.deepEqual(card?.blockedBy, [`task-${build}`], 'the Board sees the same edge');
+      assert.deepEqual((await queries.planGraph(wf)).edges.map((e) => `${e.from}>${e.to}`), [`task-${build}>task-${test}`]);
+
+      // A graph a client stored under the name the Board used to read is still read.
+      await engine.write(async (tx) => {
+        await tx.run('INSERT INTO plan_graphs (graph_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)', [`workflow-${wf}`, 1, 1, 1]);
+        await tx.run('INSERT INTO plan_graph_versions (graph_id, version, graph, committed_at) VALUES (?, ?, ?, ?)', [`workflow-${wf}`, 1, JSON.stringify({ nodes: [], edges: [{ from: `task-${build}`, to: `task-${docs}` }] }), 1]);
+      });
+      const board = (await queries.board()).cards;
+      assert.deepEqual(board.find((c) => c.id === `task-${docs}`)?.blockedBy, [`task-${build}`], 'the old name still counts');
+      assert.deepEqual(board.find((c) => c.id === `task-${test}`)?.blockedBy, [`task-${build}`]);
+      assert.deepEqual((await queries.planGraph(wf)).edges.map((e) => `${e.from}>${e.to}`).sort(), [`task-${build}>task-${docs}`, `task-${build}>task-${test}`].sort());
+    } finally {
+      await ledger.dispose();
+    }
+  });
+
   test(`board read model on ${engineCase.name}: every task in its column, needs-a-person gathered, agent and client`, { skip: engineCase.skip }, async () => {
     const ledger = await engineCase.ledger();
     try {

@@ -9,6 +9,7 @@ import type { LedgerEngine } from '../../../src/core/ports';
 import { LedgerError } from '../../../src/core/errors';
 import { systemClock } from '../../../src/core/time';
 import { TaskService } from '../../../src/core/tasks/taskService';
+import { TaskTreeQueries } from '../../../src/core/tasks/taskTree';
 import { insertDecision, insertIssue, insertMilestone } from '../../../src/core/tasks/timelineRepo';
 import { dependenciesOf } from '../../../src/core/coordination/taskDependencies';
 import { CostRollupService } from '../../../src/core/costs/costRollup';
@@ -26,6 +27,9 @@ async function world(engine: LedgerEngine): Promise<{ parent: number; child: num
       tx.insert('INSERT INTO tasks (workflow_id, parent_id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [workflowId, parentId, title, status, at(0), at(0)]);
     const parent = await task('Parent', wf, null, 'in_progress');
     const child = await task('Child', wf, parent, 'done');
+    // The child's completion asked for a person, who approved it: task_get says so.
+    await tx.run('UPDATE tasks SET completed_at = ?, outcome = ? WHERE id = ?', [at(4), JSON.stringify({ summary: 's', manual_review_needed: true }), child]);
+    await tx.insert('INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [child, 'approved', 'ok', 0, at(4), 'ana', at(5)]);
     await task('Second child', wf, parent);
     const loose = await task('Loose', null, null);
     await insertDecision(tx, { taskId: parent, category: 'architecture', question: 'Which store?', options: ['a', 'b'], chosen: 'a', reasoning: 'simpler', tradeOffs: null, createdAt: at(3) });
@@ -48,10 +52,22 @@ async function world(engine: LedgerEngine): Promise<{ parent: number; child: num
   });
 }
 
-/** What task_get answered before: three reads, one per part. */
+/** What task_get answered before: three reads, one per part (and the person's review of its completion, from the Tasks tree's read). */
 async function threeReads(engine: LedgerEngine, id: number): Promise<unknown> {
   const task = await new TaskService(engine, systemClock).get(id);
-  return { ...task, dependencies: await engine.read((db) => dependenciesOf(db, id)), cost: await new CostRollupService(engine).ofTask(id) };
+  return { ...task, dependencies: await engine.read((db) => dependenciesOf(db, id)), cost: await new CostRollupService(engine).ofTask(id), completionReview: await reviewOf(engine, id) };
+}
+
+/** The review recorded for the task's current completion, read on its own. */
+async function reviewOf(engine: LedgerEngine, id: number): Promise<unknown> {
+  return engine.read(async (db) => {
+    const task = await db.get<{ completed_at: string | null }>('SELECT completed_at FROM tasks WHERE id = ?', [id]);
+    const r = await db.get<{ verdict: string; note: string | null; reviewed_by: string; reviewed_at: string }>(
+      'SELECT verdict, note, reviewed_by, reviewed_at FROM task_reviews WHERE task_id = ? AND completed_at = ? ORDER BY id DESC LIMIT 1',
+      [id, task?.completed_at ?? null],
+    );
+    return r ? { verdict: r.verdict, note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at } : null;
+  });
 }
 
 for (const engineCase of engineCases) {
@@ -75,6 +91,10 @@ for (const engineCase of engineCases) {
       assert.equal(parent.cost.withSubtasks?.runs, 3, 'the sub-tasks’ runs are summed');
       assert.equal(parent.dependencies.graph_id, `wf-${(await engine.read((db) => db.get<{ workflow_id: number }>('SELECT workflow_id FROM tasks WHERE id = ?', [ids.parent])))!.workflow_id}`);
       assert.equal(((await tasks.answer(ids.loose)) as unknown as typeof parent).dependencies.graph_id, null);
+      // The Tasks tree and task_get agree on who was reviewed.
+      const tree = await new TaskTreeQueries(engine).subTasks(ids.parent);
+      for (const row of tree) assert.equal(row.completionReviewed, (await tasks.answer(row.task.id)).completionReview !== null, `task-${row.task.id}`);
+      assert.deepEqual((await tasks.answer(ids.child)).completionReview, { verdict: 'approved', note: 'ok', reviewedBy: 'ana', reviewedAt: at(5) });
       await assert.rejects(tasks.answer(999_999), (err) => err instanceof LedgerError && err.code === 'TaskNotFound');
     } finally {
       await ledger.dispose();

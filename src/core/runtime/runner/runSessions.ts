@@ -26,6 +26,26 @@ export interface RunSessionEnd {
   exit?: ProcessExit;
 }
 
+/**
+ * The session group of a worktree session a runner prepared and has not tied to a run yet. The
+ * worktree is made before the run is claimed (the claim needs to know the task may start): a
+ * runner that dies, or a claim that fails, between the two leaves such a session. The claim of
+ * the next run of that task and agent ends it (`endUntiedSessions`, in the claim's transaction);
+ * a failed claim ends its own at once (`endUnclaimedSession`). The worktree stays: the next run
+ * works in it.
+ */
+export const untiedRunGroup = 'run-untied';
+
+/** Ends the sessions a runner prepared for this task and agent and never tied to a run (all but `keep`). */
+export async function endUntiedSessions(tx: AsyncSqlWriter, taskId: number, agent: string, keep: number | undefined, now: Date): Promise<void> {
+  const rows = await tx.all<SessionRow>("SELECT * FROM sessions WHERE task_id = ? AND agent = ? AND session_group_id = ? AND origin = 'worker_command' AND status = 'running' ORDER BY id", [
+    taskId,
+    agent,
+    untiedRunGroup,
+  ]);
+  for (const row of rows) if (Number(row.id) !== keep) await endOne(tx, toSession(row), null, { ok: false, reason: 'its runner stopped between preparing the worktree and claiming the run' }, now);
+}
+
 /** Ties the session prepared for a run to the run (its session group is the execution id). */
 export async function tieRunSession(tx: AsyncSqlWriter, sessionId: number, executionId: string): Promise<void> {
   await tx.run("UPDATE sessions SET session_group_id = ? WHERE id = ? AND origin = 'worker_command'", [executionId, sessionId]);

@@ -226,7 +226,15 @@ export class Runner {
       return { hold: target.hold };
     }
     this.holds.delete(key);
-    const executionId = await ledger.claimInstance(target);
+    let executionId: string | undefined;
+    try {
+      executionId = await ledger.claimInstance(target);
+    } catch (err) {
+      // The worktree's session was prepared for this claim: it must not stay open without a run
+      // (if this write fails too, the next claim of the task ends it: runSessions.ts).
+      if (target.sessionId !== undefined) await ledger.dropPrepared?.(target.sessionId, messageOf(err)).catch(() => undefined);
+      throw err;
+    }
     if (executionId === undefined) return undefined;
     try {
       return await this.launchClaimed(target, executionId);

@@ -102,6 +102,12 @@ export interface RunnerLedger {
    * still open and alive. The one guarantee that a pair never runs twice, whoever polls.
    */
   claimInstance(target: LaunchTarget): Promise<string | undefined>;
+  /**
+   * Ends the worktree session prepared for a launch whose claim failed (the store refused the
+   * write): left running, it would count its task as worked on. A ledger that prepares none has
+   * nothing to do.
+   */
+  dropPrepared?(sessionId: number, reason: string): Promise<void>;
   /** Gives a claimed instance back when its launch failed before any process ran; the execution log says why. */
   releaseInstance(executionId: string, reason: string): Promise<void>;
   /** Says the runs of this runner are still watched (a claim whose heartbeat stops is taken over). */

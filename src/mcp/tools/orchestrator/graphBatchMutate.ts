@@ -1,6 +1,7 @@
 import { graphBatchMutateInput, graphBatchMutateOutput } from '../../../core/coordination/graphContracts';
 import { defineTool } from '../../toolDefinition';
 import { idempotentChange } from './idempotentChange';
+import { graphAnswerRecord } from '../../../core/coordination/graphAnswerRecord';
 import { correlationOf } from './correlation';
 
 export const graphBatchMutateTool = defineTool({
@@ -13,7 +14,7 @@ export const graphBatchMutateTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: (args, ctx) => {
     const correlation = correlationOf(args, args.graph_id);
-    return idempotentChange('graph_batch_mutate', args, correlation, ctx, (tx) => ctx.services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }));
+    return idempotentChange('graph_batch_mutate', args, correlation, ctx, (tx) => ctx.services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }), graphAnswerRecord);
   },
 });
 

@@ -1,6 +1,7 @@
 import { graphPatchInput, graphPatchOutput } from '../../../core/coordination/graphToolContracts';
 import { defineTool } from '../../toolDefinition';
 import { idempotentChange } from './idempotentChange';
+import { graphAnswerRecord } from '../../../core/coordination/graphAnswerRecord';
 import { correlationOf } from './correlation';
 
 export const graphPatchTool = defineTool({
@@ -24,6 +25,6 @@ export const graphPatchTool = defineTool({
         invariants: r.invariants === null ? null : r.invariants.ok ? { ok: true as const } : { ok: false as const, violations: r.invariants.violations },
         graph: r.graph,
       };
-    });
+    }, graphAnswerRecord);
   },
 });

@@ -1,5 +1,6 @@
 import type { Correlation } from '../../../core/coordination/coordinationEvents';
 import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
+import type { AnswerRecord } from '../../../core/coordination/idempotencyRuns';
 import type { AsyncSqlWriter } from '../../../core/ports';
 import { idempotencySettings } from '../../features';
 import type { ToolContext } from '../../toolDefinition';
@@ -8,7 +9,7 @@ import type { ToolContext } from '../../toolDefinition';
  * The shape every orchestrator tool that writes in its key's transaction shares (bb_set,
  * bb_batch_set, graph_batch_mutate, graph_patch): `change` runs under the call's
  * `idempotency_key` in one write, with the server's idempotency switch, and the answer leads
- * with the call's op_id.
+ * with the call's op_id. `record`: how the answer is kept under the key (whole by default).
  */
 export async function idempotentChange<R extends object>(
   tool: string,
@@ -16,7 +17,8 @@ export async function idempotentChange<R extends object>(
   correlation: Correlation & { op_id: string },
   { services, features }: ToolContext,
   change: (tx: AsyncSqlWriter) => Promise<R>,
+  record?: AnswerRecord<NoInfer<R>>,
 ): Promise<{ op_id: string } & R & { idempotent: boolean; idempotency_key: string | null }> {
-  const result = await runIdempotent(services.engine, Date.now, { tool, key: args.idempotency_key, args, correlation }, change, idempotencySettings(features));
+  const result = await runIdempotent(services.engine, Date.now, { tool, key: args.idempotency_key, args, correlation }, change, idempotencySettings(features), record);
   return { op_id: correlation.op_id, ...result };
 }

@@ -1,0 +1,63 @@
+/**
+ * The claim of an (agent, project) instance (`agent_instances`): held by one run at a time.
+ * Claiming opens the run's execution log in the same transaction, so two runners racing for a
+ * pair get one launch; a run whose runner stops sending heartbeats is taken over after
+ * `staleAfterMs`. The statements of LedgerForRunner's claim and release, inside its writes.
+ */
+import type { AsyncSqlWriter } from '../../ports';
+import { parseId } from '../../ids';
+import { executionKey, parsePmId } from '../../projects/pmIds';
+import { closeExecution, openExecution } from '../executionLogs';
+import type { LaunchTarget } from './runnerPort';
+import { endRunSessions, endUnclaimedSession, endUntiedSessions, tieRunSession } from './runSessions';
+
+interface InstanceRow {
+  status: string;
+  execution_id: number | null;
+  heartbeat_at: string | null;
+}
+
+/** Claims the instance for `target`'s run inside `tx`: its execution id, or undefined when another runner's run holds it. */
+export async function claimInstanceIn(tx: AsyncSqlWriter, target: LaunchTarget, o: { runnerId: string; now: Date; staleAfterMs: number }): Promise<string | undefined> {
+  const now = o.now;
+  const ts = now.toISOString();
+  const staleBefore = new Date(now.getTime() - o.staleAfterMs).toISOString();
+  const projectId = parsePmId('project', target.projectId, 'project_id');
+  const taskId = target.taskId === null ? null : parseId('task', target.taskId);
+  const client = typeof target.client === 'string' ? target.client : target.client.program;
+  const held = await tx.get<InstanceRow>('SELECT status, execution_id, heartbeat_at FROM agent_instances WHERE agent = ? AND project_id = ?', [target.agentId, projectId]);
+  if (held?.status === 'running' && held.heartbeat_at !== null && held.heartbeat_at > staleBefore) {
+    if (target.sessionId !== undefined) await endUnclaimedSession(tx, target.sessionId, 'another runner runs this agent in this project', now);
+    return undefined;
+  }
+  if (held?.status === 'running' && held.execution_id !== null) {
+    const stale = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [held.execution_id]);
+    const error = 'its runner stopped answering; the instance was taken over';
+    if (stale?.status === 'running') await closeExecution(tx, Number(held.execution_id), { status: 'error', error }, now);
+    await endRunSessions(tx, executionKey(Number(held.execution_id)), { ok: false, reason: error }, now);
+  }
+  const id = await openExecution(tx, { taskId, agent: target.agentId, projectId, sessionId: null, ts });
+  await tx.run('UPDATE execution_logs SET client = ?, runner_id = ? WHERE id = ?', [client, o.runnerId, id]);
+  await tx.run(
+    `INSERT INTO agent_instances (agent, project_id, status, task_id, runner_id, started_at, heartbeat_at, updated_at, execution_id)
+     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (agent, project_id) DO UPDATE SET status = 'running', task_id = excluded.task_id, runner_id = excluded.runner_id, started_at = excluded.started_at,
+       heartbeat_at = excluded.heartbeat_at, updated_at = excluded.updated_at, execution_id = excluded.execution_id, pid = NULL, process_id = NULL,
+       ticket_hash = NULL, ticket_expires_at = NULL`,
+    [target.agentId, projectId, taskId, o.runnerId, ts, ts, ts, id],
+  );
+  if (target.sessionId !== undefined) await tieRunSession(tx, target.sessionId, executionKey(id));
+  // A session an earlier runner prepared for this task and agent, and died before claiming.
+  if (taskId !== null) await endUntiedSessions(tx, taskId, target.agentId, target.sessionId, now);
+  return executionKey(id);
+}
+
+/** The instance is free again; a failed run counts towards its cool-down. */
+export async function freeInstance(tx: AsyncSqlWriter, executionId: number, ts: string, ok: boolean): Promise<void> {
+  const failures = ok ? '0' : 'consecutive_failures + 1';
+  await tx.run(
+    `UPDATE agent_instances SET status = 'idle', pid = NULL, ticket_hash = NULL, ticket_expires_at = NULL, updated_at = ?, consecutive_failures = ${failures}
+      WHERE execution_id = ?`,
+    [ts, executionId],
+  );
+}
