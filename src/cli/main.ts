@@ -1,3 +1,4 @@
+import './zodJitless';
 import { CommanderError } from 'commander';
 import { buildProgram } from './program';
 import { reportError } from './output';

@@ -50,8 +50,8 @@ interface ChainRow {
 
 /** The committed graph, a workflow's derived version 0, or null when there is no such graph. */
 export async function readLatest(db: AsyncSqlReader, graphId: string): Promise<StoredGraph | null> {
-  const head = await db.get<{ version: number }>('SELECT version FROM plan_graphs WHERE graph_id = ?', [graphId]);
-  if (head) return readVersion(db, graphId, Number(head.version));
+  const head = await committedVersion(db, graphId);
+  if (head !== null) return readVersion(db, graphId, head);
   const workflowId = workflowOfId(graphId);
   if (workflowId === null) return null;
   const workflow = await db.get<{ name: string }>('SELECT name FROM workflows WHERE id = ?', [workflowId]);
@@ -62,6 +62,12 @@ export async function readLatest(db: AsyncSqlReader, graphId: string): Promise<S
     { graph_id: graphId, graph_version: 0, name: workflow.name, metadata: { workflow_id: workflowId } },
   );
   return { graph, committed_at: null, stored: false };
+}
+
+/** The graph's last committed version, null when none was ever committed (a workflow's plan unchanged). */
+export async function committedVersion(db: AsyncSqlReader, graphId: string): Promise<number | null> {
+  const head = await db.get<{ version: number }>('SELECT version FROM plan_graphs WHERE graph_id = ?', [graphId]);
+  return head ? Number(head.version) : null;
 }
 
 /**

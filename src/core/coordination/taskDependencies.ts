@@ -1,6 +1,6 @@
 import type { AsyncSqlReader } from '../ports';
 import { taskNodeId, workflowOfId, workflowRunId } from './coordinationEvents';
-import { readLatest } from './graphStore';
+import { committedVersion, readLatest, readVersion } from './graphStore';
 import { DONE_STATUS } from './taskGraph';
 
 /**
@@ -36,6 +36,21 @@ async function statuses(db: AsyncSqlReader, workflowId: number): Promise<Map<str
   return new Map(rows.map((r) => [taskNodeId(Number(r.id)), r.status]));
 }
 
+/** Ids bound per statement: far below SQLite's and PostgreSQL's limits on parameters. */
+const IDS_PER_STATEMENT = 500;
+
+/** The statuses of the workflow's tasks among `nodes` only (one task's edges, not a 50,000-task workflow). */
+async function statusesOf(db: AsyncSqlReader, workflowId: number, nodes: Iterable<string>): Promise<Map<string, string>> {
+  const ids = [...new Set([...nodes].map(taskIdOf).filter((id): id is number => id !== null))];
+  const live = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
+    const rows = await db.all<{ id: number; status: string }>(`SELECT id, status FROM tasks WHERE workflow_id = ? AND id IN (${chunk.map(() => '?').join(', ')})`, [workflowId, ...chunk]);
+    for (const r of rows) live.set(taskNodeId(Number(r.id)), r.status);
+  }
+  return live;
+}
+
 function dependency(node: string, live: Map<string, string>, graphStatus: unknown): TaskDependency {
   const status = live.get(node) ?? (taskIdOf(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
   return { id: node, status, done: status === DONE_STATUS };
@@ -47,12 +62,19 @@ export async function dependenciesOf(db: AsyncSqlReader, taskId: number, inWorkf
   if (!task || task.workflow_id === null) return { graph_id: null, depends_on: [], dependents: [], ready: true };
   const workflowId = Number(task.workflow_id);
   const graphId = workflowRunId(workflowId);
-  const [latest, live] = await Promise.all([readLatest(db, graphId), statuses(db, workflowId)]);
+  // A workflow whose plan was never changed has no edges: its graph is not built (readLatest would
+  // make one from every task of the workflow, 50,000 rows for a big one, at every task_get).
+  const version = await committedVersion(db, graphId);
+  const latest = version === null ? null : await readVersion(db, graphId, version);
   const node = taskNodeId(taskId);
   const nodeStatus = new Map((latest?.graph.nodes ?? []).map((n) => [n.id, n.attributes.status]));
   const edges = latest?.graph.edges ?? [];
-  const depends_on = edges.filter((e) => e.to === node).map((e) => dependency(e.from, live, nodeStatus.get(e.from)));
-  const dependents = edges.filter((e) => e.from === node).map((e) => dependency(e.to, live, nodeStatus.get(e.to)));
+  const incoming = edges.filter((e) => e.to === node);
+  const outgoing = edges.filter((e) => e.from === node);
+  // Only the statuses of the tasks at the other end of this task's edges: none without a plan.
+  const live = await statusesOf(db, workflowId, [...incoming.map((e) => e.from), ...outgoing.map((e) => e.to)]);
+  const depends_on = incoming.map((e) => dependency(e.from, live, nodeStatus.get(e.from)));
+  const dependents = outgoing.map((e) => dependency(e.to, live, nodeStatus.get(e.to)));
   return { graph_id: graphId, depends_on, dependents, ready: depends_on.every((d) => d.done) };
 }
 

@@ -1,7 +1,9 @@
 // Dependencies of ledger tasks from their workflow's plan graph, on both engines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { AsyncSqlReader } from '../../../src/core/ports';
 import { GraphService } from '../../../src/core/coordination/graphService';
+import { dependenciesOf } from '../../../src/core/coordination/taskDependencies';
 import { engineCases } from '../store/engines/engineKit';
 
 for (const engineCase of engineCases) {
@@ -31,6 +33,65 @@ for (const engineCase of engineCases) {
       await engine.write((tx) => tx.run("UPDATE tasks SET status = 'done' WHERE id = ?", [ids.build]));
       assert.equal((await graphs.dependencies(ids.test)).ready, true, 'live task status, not the one in the graph');
       assert.deepEqual(await graphs.blockedTasks(), new Set());
+    } finally {
+      await ledger.dispose();
+    }
+  });
+}
+
+/** A reader that records every statement it is asked. */
+function recording(db: AsyncSqlReader, statements: string[]): AsyncSqlReader {
+  return new Proxy(db, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (typeof args[0] === 'string') statements.push(args[0].replace(/\s+/g, ' '));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+for (const engineCase of engineCases) {
+  test(`task dependencies on ${engineCase.name} read the tasks at the ends of the task's edges, never the whole workflow`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    try {
+      const engine = await ledger.open();
+      const ids = await engine.write(async (tx) => {
+        const wf = await tx.insert("INSERT INTO workflows (name, created_at, updated_at) VALUES ('big', 't', 't')");
+        const t = async (title: string, status: string) => tx.insert("INSERT INTO tasks (workflow_id, title, status, created_at, updated_at) VALUES (?, ?, ?, 't', 't')", [wf, title, status]);
+        const all: number[] = [];
+        for (let i = 0; i < 40; i++) all.push(await t(`task ${i}`, i === 1 ? 'done' : 'open'));
+        return { wf, all };
+      });
+      const [first, second, third] = ids.all;
+      const statements: string[] = [];
+      const unchanged = await engine.read((db) => dependenciesOf(recording(db, statements), third));
+      assert.deepEqual(unchanged, { graph_id: `wf-${ids.wf}`, depends_on: [], dependents: [], ready: true });
+      // Other tasks than the one asked about (its own row says which workflow it is in).
+      const otherTasks = (sql: string) => /FROM tasks/i.test(sql) && !/WHERE id = \?$/.test(sql);
+      assert.deepEqual(statements.filter(otherTasks), [], 'a plan never changed: no other task read');
+
+      const graphs = new GraphService(engine);
+      await engine.write((tx) =>
+        graphs.batchMutateInTransaction(
+          tx,
+          { graph_id: `wf-${ids.wf}`, operations: [first, second].map((from) => ({ op: 'add_edge' as const, edge: { from: `task-${from}`, to: `task-${third}`, label: 'depends_on' } })) },
+          { correlation: {} },
+        ),
+      );
+      statements.length = 0;
+      const deps = await engine.read((db) => dependenciesOf(recording(db, statements), third));
+      assert.deepEqual(
+        deps.depends_on.map((d) => [d.id, d.status]),
+        [
+          [`task-${first}`, 'open'],
+          [`task-${second}`, 'done'],
+        ],
+      );
+      const taskReads = statements.filter(otherTasks);
+      assert.ok(taskReads.length > 0 && taskReads.every((s) => /id IN \(\?, \?\)/.test(s)), `only the two ends are read: ${taskReads.join(' | ')}`);
     } finally {
       await ledger.dispose();
     }

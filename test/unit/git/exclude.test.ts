@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureExcluded } from '../../../src/git/exclude';
+import { gitProcessesStarted } from '../../../src/git/gitRepo';
 import { tempDir } from '../../helpers/tmp';
 import { git, makeRepo, write } from './gitFixture';
 
@@ -60,4 +61,23 @@ test('in a linked worktree the common info/exclude is used; outside Git nothing 
   const plain = tempDir();
   assert.deepEqual(await ensureExcluded(plain, patterns), []);
   assert.deepEqual(fs.readdirSync(plain), []);
+});
+
+test('at the top of an ordinary repository no git process is started; a .git that is a link is left to git', async () => {
+  const root = makeRepo();
+  const before = gitProcessesStarted();
+  assert.deepEqual(await ensureExcluded(root, patterns), patterns);
+  assert.equal(gitProcessesStarted(), before, 'the common case reads .git itself');
+  // The same lines git would have named: the files are ignored.
+  write(root, { '.agent-ledger/ledger.db': 'db' });
+  assert.equal(git(root, 'status', '--porcelain', '--untracked-files=all'), '');
+
+  const elsewhere = makeRepo();
+  const linked = tempDir();
+  fs.renameSync(path.join(elsewhere, '.git'), path.join(linked, 'git-folder'));
+  fs.symlinkSync(path.join(linked, 'git-folder'), path.join(elsewhere, '.git'));
+  const started = gitProcessesStarted();
+  await ensureExcluded(elsewhere, patterns);
+  assert.equal(gitProcessesStarted(), started + 1, 'a linked .git is resolved by git');
+  assert.match(fs.readFileSync(path.join(linked, 'git-folder', 'info', 'exclude'), 'utf8'), /\.agent-ledger\/ledger\.\*/);
 });
