@@ -87,3 +87,12 @@ test('the command line builds the commands it names; --help lists every one with
   assert.deepEqual(withSubcommands, topCommands.map((t) => t.name).filter((n) => n !== 'runner'), 'without a command line every command is built');
   assert.ok(everything.commands.find((c) => c.name() === 'runner')!.options.some((o) => o.long === '--max-parallel'));
 });
+
+test('zod is told to compile no parser before any schema exists: zodJitless is the first module main.ts evaluates', async () => {
+  const result = await esbuild.build({ absWorkingDir: root, entryPoints: ['src/cli/main.ts'], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'error' });
+  const first = result.metafile.inputs['src/cli/main.ts'].imports[0];
+  assert.equal(first?.path, 'src/cli/zodJitless.ts');
+  // Its own imports build no schema: zod's core only.
+  const own = result.metafile.inputs['src/cli/zodJitless.ts'].imports.map((i) => i.path);
+  assert.ok(own.every((p) => p.includes('node_modules/zod/')), own.join(', '));
+});
