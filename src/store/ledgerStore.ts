@@ -5,7 +5,7 @@ import type { Disposable } from '../core/emitter';
 import type { LedgerDb, SqlReader, SqlWriter } from '../core/ports';
 import { JournaledDatabase } from './journaledDatabase';
 import { BackgroundCheckpoint } from './backgroundCheckpoint';
-import { installCheckpoint, writeCheckpoint } from './checkpointFiles';
+import { discardSlowly, installCheckpoint, removeStaleTemps, retirePrevious, writeCheckpoint } from './checkpointFiles';
 import { StoreError } from './errors';
 import { recordingWriter } from './recordingWriter';
 import type { Recording, RecordingWriter } from './recordingWriter';
@@ -256,11 +256,30 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
         await this.checkpointInThread();
         return;
       }
-      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) =>
-        this.enqueue(() => this.withLock(() => (this.closed ? false : installCheckpoint(this.paths, tmp, seq)))),
-      );
+      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) => this.installPrepared(tmp, seq));
       void this.background.start();
     });
+  }
+
+  /**
+   * Puts a worker's image in place, in the write queue and under the lock, without touching the
+   * in-memory database (it is already current): a few renames, the new journal, and this
+   * process's cursor moved to the new journal's end. Freeing the replaced files happens after.
+   */
+  private async installPrepared(tmp: string, seq: number): Promise<void> {
+    const retired = retirePrevious(this.paths);
+    try {
+      await this.enqueue(() =>
+        this.withLock(() => {
+          if (this.closed) return fs.rmSync(tmp, { force: true });
+          const installed = installCheckpoint(this.paths, tmp, seq);
+          if (installed) this.journal.adopt(installed, this._seq);
+        }),
+      );
+    } finally {
+      await discardSlowly(retired);
+      removeStaleTemps(path.dirname(this.paths.image));
+    }
   }
 
   /** Under the lock and the engine's gate: catches up, then writes the in-memory image. */
