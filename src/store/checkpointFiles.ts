@@ -167,13 +167,26 @@ export function keepPrevious(file: string, prev: string, durable = true): void {
 
 /** Temp files of writers killed mid-checkpoint. */
 export function removeStaleTemps(dir: string): void {
-  for (const name of fs.readdirSync(dir)) {
-    if (!name.includes('.tmp-')) continue;
-    const file = path.join(dir, name);
+  for (const file of staleTemps(dir)) {
     try {
-      if (Date.now() - fs.statSync(file).mtimeMs > 60_000) fs.unlinkSync(file);
+      fs.unlinkSync(file);
     } catch {
       /* gone already */
     }
   }
+}
+
+/** Temp files (`….tmp-…`) in `dir` untouched for a minute: left by a process killed mid-checkpoint. */
+export function staleTemps(dir: string): string[] {
+  const stale: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.includes('.tmp-')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > 60_000) stale.push(file);
+    } catch {
+      /* gone already */
+    }
+  }
+  return stale;
 }

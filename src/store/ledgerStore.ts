@@ -5,7 +5,7 @@ import type { Disposable } from '../core/emitter';
 import type { LedgerDb, SqlReader, SqlWriter } from '../core/ports';
 import { JournaledDatabase } from './journaledDatabase';
 import { BackgroundCheckpoint } from './backgroundCheckpoint';
-import { discardSlowly, installCheckpoint, removeStaleTemps, retirePrevious, writeCheckpoint } from './checkpointFiles';
+import { discardSlowly, installCheckpoint, retirePrevious, staleTemps, writeCheckpoint } from './checkpointFiles';
 import { StoreError } from './errors';
 import { recordingWriter } from './recordingWriter';
 import type { Recording, RecordingWriter } from './recordingWriter';
@@ -277,8 +277,7 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
         }),
       );
     } finally {
-      await discardSlowly(retired);
-      removeStaleTemps(path.dirname(this.paths.image));
+      await discardSlowly([...retired, ...staleTemps(path.dirname(this.paths.image))]);
     }
   }
 
