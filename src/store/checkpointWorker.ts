@@ -1,5 +1,7 @@
 // The worker thread of a background checkpoint (backgroundCheckpoint.ts): prepares the image from
 // the store's files and reports the temp file it wrote. Bundled as dist/checkpointWorker.js.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareCheckpointImage } from './checkpointImage';
 import { loadSqlJs } from './sqlJs';
@@ -13,8 +15,24 @@ export interface CheckpointJob {
 /** What it answers: the prepared image, or why there is none. */
 export type CheckpointReply = { ok: true; tmp: string; seq: number } | { ok: false; error: string };
 
+/**
+ * The worker yields the CPU to everything else (nice 19 for this thread only: on Linux a thread's
+ * id names it to setpriority). On a loaded 2-core machine it otherwise competed with the main
+ * thread's writes for a core; its checkpoint may take longer, and the journal holds every write
+ * meanwhile. Elsewhere (no /proc/thread-self) it runs as before.
+ */
+function yieldTheCpu(): void {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) os.setPriority(tid, 19);
+  } catch {
+    /* not Linux, or not allowed: keep the priority */
+  }
+}
+
 async function run(job: CheckpointJob): Promise<CheckpointReply> {
   try {
+    yieldTheCpu();
     return { ok: true, ...prepareCheckpointImage(await loadSqlJs(), job.dbPath, job.imagePath) };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
