@@ -69,6 +69,16 @@ export function installCheckpoint(paths: StorePaths, tmpImage: string, seq: numb
   return { ...next, end: HEADER_SIZE + tail.length };
 }
 
+/** Runs `install` with the previous pair retired before it and the retired files (and stale temps) discarded after it. */
+export async function withRetiredPrevious<T>(paths: StorePaths, install: () => Promise<T>): Promise<T> {
+  const retired = retirePrevious(paths);
+  try {
+    return await install();
+  } finally {
+    await discardSlowly([...retired, ...staleTemps(path.dirname(paths.image))]);
+  }
+}
+
 /**
  * Before taking the lock for an install: gives the previous image and journal a second name, so
  * the renames under the lock replace them without freeing their blocks (freeing tens of MiB took
