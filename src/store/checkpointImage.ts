@@ -52,7 +52,8 @@ function writeSynced(fd: number, bytes: Uint8Array): void {
   const piece = 1024 * 1024;
   for (let at = 0; at < bytes.length; at += piece) {
     writeAll(fd, bytes.subarray(at, Math.min(bytes.length, at + piece)), at);
-    fs.fdatasyncSync(fd);
+    // The last piece is flushed with the trailer by the caller's fsync.
+    if (at + piece < bytes.length) fs.fdatasyncSync(fd);
   }
 }
 
