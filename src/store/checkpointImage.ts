@@ -31,7 +31,7 @@ export function prepareCheckpointImage(SQL: SqlJsStatic, dbPath: string, imagePa
   const tmp = `${imagePath}.tmp-${randomBytes(6).toString('hex')}`;
   const fd = fs.openSync(tmp, 'wx');
   try {
-    writeAll(fd, database);
+    writeSynced(fd, database);
     writeAll(fd, imageTrailer(database), database.length);
     fs.fsyncSync(fd);
   } catch (err) {
@@ -41,6 +41,20 @@ export function prepareCheckpointImage(SQL: SqlJsStatic, dbPath: string, imagePa
   }
   fs.closeSync(fd);
   return { tmp, seq };
+}
+
+/**
+ * Writes the image 1 MiB at a time, each piece flushed before the next: the store's writes fsync
+ * the journal on the same file system meanwhile, and one large flush of the whole image at the end
+ * made those fsyncs wait behind tens of MiB (a write of the stream took 30–40 ms instead of ~1).
+ */
+function writeSynced(fd: number, bytes: Uint8Array): void {
+  const piece = 1024 * 1024;
+  for (let at = 0; at < bytes.length; at += piece) {
+    writeAll(fd, bytes.subarray(at, Math.min(bytes.length, at + piece)), at);
+    // The last piece is flushed with the trailer by the caller's fsync.
+    if (at + piece < bytes.length) fs.fdatasyncSync(fd);
+  }
 }
 
 function writeAll(fd: number, bytes: Uint8Array, at = 0): void {

@@ -6,6 +6,7 @@ import { StoreError } from './errors';
 import { encodeHeader, encodeRecord, HEADER_SIZE, readAll, readHeader } from './journal';
 import type { JournalRecord } from './journal';
 import { readRun } from './journalScan';
+import type { InstalledJournal } from './checkpointFiles';
 
 /** What a catch-up needs from the store holding the in-memory database. */
 export interface Replayer {
@@ -47,6 +48,8 @@ export class JournalFile {
   constructor(
     readonly path: string,
     private readonly keepCopies = true,
+    /** The previous generation a checkpoint keeps (`ledger.journal.prev`): a lagging reader catches up from it. */
+    private readonly previousPath?: string,
   ) {}
 
   /** Records in this journal file since its checkpoint. */
@@ -68,6 +71,20 @@ export class JournalFile {
   rewind(): void {
     this.generation = undefined;
     this.offset = HEADER_SIZE;
+  }
+
+  /**
+   * Under the lock, right after this process installed a checkpoint (checkpointFiles.ts): when
+   * it had read the old journal to its end and applied all of it (`seq`), it reads on from the
+   * new journal's end instead of reading the carried-over records again.
+   */
+  adopt(installed: InstalledJournal, seq: number): void {
+    if (this.lastSeq !== installed.lastSeq || seq !== installed.lastSeq || this.trailing || this.damage) return;
+    this.generation = installed.generation;
+    this.baseSeq = installed.baseSeq;
+    this.lastSeq = installed.lastSeq;
+    this.offset = installed.end;
+    this.stamp = statQuiet(this.path);
   }
 
   /** Applies every complete record newer than `target.seq`, reloading the image when behind it. */
@@ -110,7 +127,7 @@ export class JournalFile {
     if (!read.ok) return { done: false, damage: read.problem };
     const header = read.header;
     if (header.generation !== this.generation) {
-      if (target.seq < header.baseSeq) {
+      if (target.seq < header.baseSeq && !this.catchUpFromPrevious(target, header.baseSeq)) {
         // The records we miss were folded into a newer image by a checkpoint (or that image is
         // not renamed into place yet: then we retry).
         target.reloadImage();
@@ -141,6 +158,40 @@ export class JournalFile {
     this.trailing = run.trailing;
     this.stamp = stamp;
     return { done: true };
+  }
+
+  /**
+   * A checkpoint folded records this process has not applied yet into a newer image. When the
+   * generation it was reading is now the previous journal (kept by that checkpoint), it applies
+   * the records it misses from there, up to the new journal's base, instead of loading the whole
+   * image again. False (nothing applied that matters: the caller reloads the image) when that
+   * file is not the generation it read, or does not hold those records intact.
+   */
+  private catchUpFromPrevious(target: Replayer, upTo: number): boolean {
+    if (this.generation === undefined || !this.previousPath) return false;
+    let fd: number;
+    try {
+      fd = fs.openSync(this.previousPath, 'r');
+    } catch {
+      return false;
+    }
+    try {
+      const read = readHeader(fd);
+      if (!read.ok || read.header.generation !== this.generation || read.header.baseSeq !== this.baseSeq) return false;
+      const run = readRun(readAll(fd, this.offset), this.offset, this.lastSeq, read.header.lastSeq);
+      if (run.damage) return false;
+      for (const record of run.records) {
+        if (record.seq <= target.seq) continue;
+        if (record.seq > upTo || record.seq !== target.seq + 1) break;
+        target.apply(record);
+      }
+    } catch (err) {
+      if (StoreError.is(err, 'damaged')) return false;
+      throw err;
+    } finally {
+      fs.closeSync(fd);
+    }
+    return target.seq >= upTo;
   }
 
   private fail(problem: string, stamp: Stamp | undefined): never {

@@ -42,7 +42,7 @@ export class JournaledDatabase {
     private readonly readOptions: JournaledDatabaseOptions,
   ) {
     this.paths = storePaths(readOptions.dbPath);
-    this.journal = new JournalFile(this.paths.journal, !readOptions.readonly);
+    this.journal = new JournalFile(this.paths.journal, !readOptions.readonly, this.paths.prevJournal);
     this.session = SqlSession.load(SQL, undefined, 'empty');
     try {
       this.reloadImage();

@@ -5,7 +5,7 @@ import type { Disposable } from '../core/emitter';
 import type { LedgerDb, SqlReader, SqlWriter } from '../core/ports';
 import { JournaledDatabase } from './journaledDatabase';
 import { BackgroundCheckpoint } from './backgroundCheckpoint';
-import { installCheckpoint, writeCheckpoint } from './checkpointFiles';
+import { installCheckpoint, withRetiredPrevious, writeCheckpoint } from './checkpointFiles';
 import { StoreError } from './errors';
 import { recordingWriter } from './recordingWriter';
 import type { Recording, RecordingWriter } from './recordingWriter';
@@ -256,11 +256,26 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
         await this.checkpointInThread();
         return;
       }
-      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) =>
-        this.enqueue(() => this.withLock(() => (this.closed ? false : installCheckpoint(this.paths, tmp, seq)))),
-      );
+      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) => this.installPrepared(tmp, seq));
       void this.background.start();
     });
+  }
+
+  /**
+   * Puts a worker's image in place, in the write queue and under the lock, without touching the
+   * in-memory database (already current): this process's journal cursor only moves to the new
+   * journal's end. The files it replaces are freed after the lock (withRetiredPrevious).
+   */
+  private installPrepared(tmp: string, seq: number): Promise<void> {
+    return withRetiredPrevious(this.paths, () =>
+      this.enqueue(() =>
+        this.withLock(() => {
+          if (this.closed) return fs.rmSync(tmp, { force: true });
+          const installed = installCheckpoint(this.paths, tmp, seq);
+          if (installed) this.journal.adopt(installed, this._seq);
+        }),
+      ),
+    );
   }
 
   /** Under the lock and the engine's gate: catches up, then writes the in-memory image. */
@@ -284,7 +299,6 @@ export class LedgerStore extends JournaledDatabase implements LedgerDb {
   private checkpointLocked(): void {
     writeCheckpoint(this.paths, this.session.export(this._seq), this.journal, this._seq);
   }
-
 }
 
 function imageSize(file: string): number {
