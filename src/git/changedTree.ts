@@ -22,6 +22,7 @@
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readObjects } from './batchReader';
+import { parseTreeBody } from './treeObjects';
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
 import type { ObjectAlgorithm } from './looseObject';
@@ -145,24 +146,9 @@ async function baseListings(repo: GitRepo, head: string, folders: Set<string>, a
   names.forEach((folder, i) => {
     const { type, content } = objects[i];
     // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
-    listings.set(folder, type === 'tree' && content ? parseTree(content, algorithm === 'sha1' ? 20 : 32) : new Map());
+    listings.set(folder, type === 'tree' && content ? parseTreeBody(content, algorithm) : new Map());
   });
   return listings;
-}
-
-/** The entries of a tree object's body. */
-function parseTree(body: Buffer, idLength: number): Map<string, TreeEntry> {
-  const entries = new Map<string, TreeEntry>();
-  let at = 0;
-  while (at < body.length) {
-    const space = body.indexOf(32, at);
-    const nul = body.indexOf(0, space);
-    const mode = body.toString('latin1', at, space);
-    const name = body.toString('latin1', space + 1, nul);
-    entries.set(name, { mode, id: body.toString('hex', nul + 1, nul + 1 + idLength) });
-    at = nul + 1 + idLength;
-  }
-  return entries;
 }
 
 /** Applies the changes, writes the rebuilt folders deepest first, and returns the top tree's id. */

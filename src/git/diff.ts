@@ -12,6 +12,7 @@ import { FolderScope } from './folderScope';
 import { logFormat, parseLog, parseRawDiff } from './parsers';
 import { assertGitSnapshot, objectIdPattern } from './snapshot';
 import { expandSubmodules } from './submodules';
+import { diffTreesInProcess } from './treeDiff';
 
 const wholeRepository = new FolderScope('');
 
@@ -27,8 +28,10 @@ export async function diffSnapshots(repo: GitRepo, from: Snapshot, to: Snapshot,
 export async function diffToTree(repo: GitRepo, from: Snapshot, to: string, scope = wholeRepository): Promise<FileChanges> {
   assertGitSnapshot(from);
   if (!objectIdPattern.test(to)) throw new GitError('snapshotMissing', `"${to}" is not an object id.`);
-  const output = await repo.text(['diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', from.id, to, '--', ...scope.pathspec()], { env: scope.literalEnv() });
-  return scope.narrow(await expandSubmodules(repo, parseRawDiff(output)));
+  // The whole repository's diff without a process where no rename is possible (treeDiff.ts).
+  const inProcess = scope.isWhole ? await diffTreesInProcess(repo, from.id, to).catch(() => null) : null;
+  const raw = inProcess ?? parseRawDiff(await repo.text(['diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', from.id, to, '--', ...scope.pathspec()], { env: scope.literalEnv() }));
+  return scope.narrow(await expandSubmodules(repo, raw));
 }
 
 /**

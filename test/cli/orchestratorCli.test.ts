@@ -192,7 +192,8 @@ describe('the orchestrator tools from the command line', () => {
       const running = await until('the foreground child to print', () => {
         const c = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find((x) => x.child_id === 'fg');
         const logs = c ? cliJson<{ logs: { message: string }[] }>(['child', 'logs', 'fg', '--wait-ms', '0', '--workspace', repo]).logs : [];
-        return c?.runtime_status.state === 'running' && logs.some((l) => l.message === 'ready') ? c : undefined;
+        // Its pid is recorded just after the spawn: the child can print before that write lands.
+        return c?.runtime_status.state === 'running' && c.runtime_status.pid && logs.some((l) => l.message === 'ready') ? c : undefined;
       });
       fg.signal('SIGINT');
       const ended = await fg.done;
@@ -202,7 +203,7 @@ describe('the orchestrator tools from the command line', () => {
       const status = cliJson<ChildJson>(['child', 'status', 'fg', '--workspace', repo]);
       assert.equal(status.runtime_status.state, 'exited');
       assert.equal(status.runtime_status.stopped, true, 'stopped through child_kill, so recorded as stopped');
-      assert.equal(alive(running.runtime_status.pid ?? 0), false);
+      assert.equal(alive(running.runtime_status.pid!), false);
     });
   });
 });
