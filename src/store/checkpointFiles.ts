@@ -125,10 +125,18 @@ export async function discardSlowly(files: string[]): Promise<void> {
 
 /** A durable temp file beside `file` holding `bytes` (not renamed yet). */
 function writeTempDurable(file: string, bytes: Buffer): string {
+  return writeDurableTemp(file, (fd) => fs.writeFileSync(fd, bytes));
+}
+
+/**
+ * A temp file beside `file` (a random name, created exclusively) filled by `fill` and fsynced; on
+ * any failure it is removed and the error thrown. Returns its path (not renamed yet).
+ */
+export function writeDurableTemp(file: string, fill: (fd: number) => void): string {
   const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
   const fd = fs.openSync(tmp, 'wx');
   try {
-    fs.writeFileSync(fd, bytes);
+    fill(fd);
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);

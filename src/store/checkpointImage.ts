@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import type { SqlJsStatic } from 'sql.js';
 import { JournaledDatabase } from './journaledDatabase';
 import { imageTrailer } from './imageFile';
+import { writeDurableTemp } from './checkpointFiles';
 
 /**
  * A checkpoint's image built from the files alone — the image on disk plus the journal's records,
@@ -28,18 +28,10 @@ class ImageBuilder extends JournaledDatabase {
  */
 export function prepareCheckpointImage(SQL: SqlJsStatic, dbPath: string, imagePath: string): { tmp: string; seq: number } {
   const { database, seq } = ImageBuilder.build(SQL, dbPath);
-  const tmp = `${imagePath}.tmp-${randomBytes(6).toString('hex')}`;
-  const fd = fs.openSync(tmp, 'wx');
-  try {
+  const tmp = writeDurableTemp(imagePath, (fd) => {
     writeSynced(fd, database);
     writeAll(fd, imageTrailer(database), database.length);
-    fs.fsyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  fs.closeSync(fd);
+  });
   return { tmp, seq };
 }
 

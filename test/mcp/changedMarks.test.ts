@@ -4,9 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { cliPath, connect } from '../helpers/mcpClient';
-import type { LedgerClient } from '../helpers/mcpClient';
 import { ledgerEnv } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
+import { until } from '../helpers/processes';
+import { connectLooking, marksOf as marks } from '../helpers/stigmergyMarks';
 import { fakeAgents } from '../helpers/fakeAgents';
 import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
 
@@ -17,40 +18,11 @@ import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
  * vanish when the task ends.
  */
 
-interface Point {
-  node_id: string;
-  type: string;
-  intensity: number;
-  updated_at: number;
-}
 const lookMs = 150;
-
-async function marks(c: LedgerClient, type: string): Promise<Point[]> {
-  const snap = await c.call<{ points: Point[] }>('stig_snapshot', { limit: 500 });
-  return snap.points.filter((p) => p.type === type).sort((a, b) => (a.node_id < b.node_id ? -1 : 1));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('worker_command: the write scope is marked at once, the files the task changes as they change; the marks go with the task', async () => {
   const repo = tempRepo({ 'README.md': '# r\n', 'src/app.ts': 'export {};\n', '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n' });
-  const saved = process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-  process.env.AGENT_LEDGER_CHANGED_MARKS_MS = String(lookMs);
-  let c: LedgerClient;
-  try {
-    c = await connect(repo, ['--enable-orchestrator']);
-  } finally {
-    if (saved === undefined) delete process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-    else process.env.AGENT_LEDGER_CHANGED_MARKS_MS = saved;
-  }
+  const c = await connectLooking(repo, lookMs, ['--enable-orchestrator']);
   const reader = await connect(repo, ['--enable-orchestrator']);
   try {
     const task = await c.call<{ id: number }>('task_create', { title: 'Wire the router' });
@@ -136,15 +108,7 @@ test('the runner marks the files its scripted agent changes while it runs; the m
 test('get_my_task without the runner: the agent’s own MCP server marks the files its run changes', async () => {
   const { repo, c: setup } = await pmWorld();
   await setup.close();
-  const saved = process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-  process.env.AGENT_LEDGER_CHANGED_MARKS_MS = String(lookMs);
-  let c: LedgerClient;
-  try {
-    c = await connect(repo, ['--enable-pm', '--enable-orchestrator']);
-  } finally {
-    if (saved === undefined) delete process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-    else process.env.AGENT_LEDGER_CHANGED_MARKS_MS = saved;
-  }
+  const c = await connectLooking(repo, lookMs, ['--enable-pm', '--enable-orchestrator']);
   try {
     const taskId = await runningTask(c, 'Login page', 'coder', 'web');
     const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });

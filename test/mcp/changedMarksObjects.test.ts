@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
-import type { LedgerClient } from '../helpers/mcpClient';
 import { git, tempRepo } from '../helpers/tmp';
+import { until } from '../helpers/processes';
+import { connectLooking, marksOf as marks } from '../helpers/stigmergyMarks';
+import type { MarkPoint as Point } from '../helpers/stigmergyMarks';
 
 /**
  * Looking at a running task's work tree for the changed-file marks writes nothing to the
@@ -14,28 +16,8 @@ import { git, tempRepo } from '../helpers/tmp';
  * changed since the previous look, as before.
  */
 
-interface Point {
-  node_id: string;
-  type: string;
-  updated_at: number;
-}
 const lookMs = 100;
 const looks = 10;
-
-async function marks(c: LedgerClient, type: string): Promise<Point[]> {
-  const snap = await c.call<{ points: Point[] }>('stig_snapshot', { limit: 500 });
-  return snap.points.filter((p) => p.type === type).sort((a, b) => (a.node_id < b.node_id ? -1 : 1));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Loose objects of the repository (every worktree of it writes there), by id. */
 function looseObjects(repo: string): string[] {
@@ -51,15 +33,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('N looks at an unchanged, a changed and a partly deleted work tree write no Git object; the marks are the files changed since the previous look', async () => {
   const repo = tempRepo({ 'README.md': '# r\n', 'src/app.ts': 'export {};\n', 'src/util.ts': 'export const u = 1;\n', '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n' });
-  const saved = process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-  process.env.AGENT_LEDGER_CHANGED_MARKS_MS = String(lookMs);
-  let c: LedgerClient;
-  try {
-    c = await connect(repo, ['--enable-orchestrator']);
-  } finally {
-    if (saved === undefined) delete process.env.AGENT_LEDGER_CHANGED_MARKS_MS;
-    else process.env.AGENT_LEDGER_CHANGED_MARKS_MS = saved;
-  }
+  const c = await connectLooking(repo, lookMs, ['--enable-orchestrator']);
   const reader = await connect(repo, ['--enable-orchestrator']);
   try {
     const task = await c.call<{ id: number }>('task_create', { title: 'Wire the router' });

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
 import { installCheckpoint } from '../../../src/store/checkpointFiles';
 import { prepareCheckpointImage } from '../../../src/store/checkpointImage';
 import { readHeader } from '../../../src/store/journal';
@@ -11,8 +10,8 @@ import { loadSqlJs } from '../../../src/store/sqlJs';
 import { storePaths } from '../../../src/store/storePaths';
 import { tempDir } from '../../helpers/tmp';
 import { insertWorkflow, snapshotFiles, workflows } from './damageKit';
+import { startWriter } from './writerProcess';
 
-const fixture = path.join(__dirname, 'backgroundWriter.fixture.ts');
 
 function journalHeader(dbPath: string): { generation: number; baseSeq: number; lastSeq?: number } {
   const fd = fs.openSync(storePaths(dbPath).journal, 'r');
@@ -81,30 +80,12 @@ test('an image prepared before another process checkpointed is refused and chang
   store.close();
 });
 
-function startWriter(dbPath: string, label: string): { acked: () => string[]; kill: () => Promise<void>; stderr: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    // Only complete lines were acknowledged.
-    acked: () => stdout.split('\n').slice(0, -1),
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    stderr: () => stderr,
-  };
-}
-
 test('kill -9 of two writers at random instants of their background checkpoints loses and doubles no acknowledged write', async () => {
   const dbPath = path.join(tempDir(), 'ledger.db');
   const acked: string[] = [];
   const trials = 5;
   for (let t = 0; t < trials; t++) {
-    const writers = [startWriter(dbPath, `t${t}a`), startWriter(dbPath, `t${t}b`)];
+    const writers = [startWriter(dbPath, `t${t}a`, 10), startWriter(dbPath, `t${t}b`, 10)];
     // Wait until they write, then let them run into checkpoints for a random while.
     await until('the writers to start', () => writers.every((w) => w.acked().length > 0 || w.stderr() !== ''));
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 1200));

@@ -6,13 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
 import { LedgerStore } from '../../../src/store/ledgerStore';
 import { checkStore } from '../../../src/store/storeCheck';
 import { storePaths } from '../../../src/store/storePaths';
 import { HEADER_SIZE, RECORD_HEAD } from '../../../src/store/journal';
 import { tempDir } from '../../helpers/tmp';
 import { insertWorkflow, workflows } from './damageKit';
+import { startWriter } from './writerProcess';
 
 /** Counts the catch-ups `store` made from the previous journal. */
 function countFromPrevious(store: LedgerStore): { count: number } {
@@ -107,7 +107,6 @@ test('two checkpoints behind, or the previous journal damaged: the image is load
   for (const s of [writer, far, damaged]) s.close();
 });
 
-const fixture = path.join(__dirname, 'backgroundWriter.fixture.ts');
 
 /** The base seq of the journal in place (what the last checkpoint folded into the image). */
 function journalBase(dbPath: string): number {
@@ -126,23 +125,6 @@ async function until(what: string, ok: () => boolean, timeoutMs = 30_000): Promi
   }
 }
 
-function startWriter(dbPath: string, label: string): { acked: () => string[]; kill: () => Promise<void>; stderr: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, '25'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    acked: () => stdout.split('\n').slice(0, -1),
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    stderr: () => stderr,
-  };
-}
-
 test('three writers checkpointing in the background, killed -9 at random instants, and a reader that follows them through the previous journals: nothing lost, doubled or seen to go back', async () => {
   const dbPath = path.join(tempDir(), 'ledger.db');
   const acked: string[] = [];
@@ -150,7 +132,7 @@ test('three writers checkpointing in the background, killed -9 at random instant
   let fromPrevious = 0;
   let followed = 0;
   for (let t = 0; t < 4; t++) {
-    const writers = ['a', 'b', 'c'].map((w) => startWriter(dbPath, `t${t}${w}`));
+    const writers = ['a', 'b', 'c'].map((w) => startWriter(dbPath, `t${t}${w}`, 25));
     await until('the writers to start', () => writers.every((w) => w.acked().length > 0 || w.stderr() !== ''));
     const reader = await LedgerStore.open({ dbPath, readonly: true });
     const counter = countReloads(reader);
