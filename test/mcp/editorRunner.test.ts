@@ -151,38 +151,44 @@ test('SIGTERMs that keep arriving while the runner stops (a second stop, a super
   const fakes = fakeAgents();
   let runner: RunnerProcess | undefined;
   try {
-    const events: RunnerProcessEvent[] = [];
-    runner = await domain().startRunnerProcess(runnerOptions(repo, fakes.env()));
-    runner.onDidEmit((e) => events.push(e));
-    await until('the runner to poll', () => events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')));
-    const { pid } = runner;
-    // Stop Runner closes its stdin and signals its group at once; more SIGTERMs follow, every
-    // 2 ms, until it has exited: one of them lands while Node tears the process down.
-    let exited = false;
-    const stopping = runner.stop().finally(() => (exited = true));
-    let sent = 0;
-    // A burst at once (a stop can be over within 2 ms on a quiet machine), then one every 2 ms.
-    for (let i = 0; i < 5 && stillTheRunner(pid); i++) {
-      try {
-        process.kill(pid, 'SIGTERM');
-        sent++;
-      } catch {
-        break;
+    // A runner can be gone before the first extra signal (a stop within a millisecond): such a
+    // trial proves nothing about extra signals, so another runner is stopped, up to five times.
+    let mostSent = 0;
+    for (let trial = 0; trial < 5 && mostSent <= 1; trial++) {
+      const events: RunnerProcessEvent[] = [];
+      runner = await domain().startRunnerProcess(runnerOptions(repo, fakes.env()));
+      runner.onDidEmit((e) => events.push(e));
+      await until('the runner to poll', () => events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')));
+      const { pid } = runner;
+      // Stop Runner closes its stdin and signals its group at once; more SIGTERMs follow, every
+      // 2 ms, until it has exited: one of them lands while Node tears the process down.
+      let exited = false;
+      const stopping = runner.stop().finally(() => (exited = true));
+      let sent = 0;
+      // A burst at once (a stop can be over within 2 ms on a quiet machine), then one every 2 ms.
+      for (let i = 0; i < 5 && stillTheRunner(pid); i++) {
+        try {
+          process.kill(pid, 'SIGTERM');
+          sent++;
+        } catch {
+          break;
+        }
       }
-    }
-    while (!exited && stillTheRunner(pid)) {
-      try {
-        process.kill(pid, 'SIGTERM');
-        sent++;
-      } catch {
-        break; // gone between the check and the signal
+      while (!exited && stillTheRunner(pid)) {
+        try {
+          process.kill(pid, 'SIGTERM');
+          sent++;
+        } catch {
+          break; // gone between the check and the signal
+        }
+        await new Promise((r) => setTimeout(r, 2));
       }
-      await new Promise((r) => setTimeout(r, 2));
+      const exit = await stopping;
+      runner = undefined;
+      assert.deepEqual({ exitCode: exit.exitCode, signal: exit.signal }, { exitCode: 0, signal: null }, `a clean stop, whatever signals came meanwhile (${sent} sent): ${exit.tail.slice(-3).join(' | ')}`);
+      mostSent = Math.max(mostSent, sent);
     }
-    const exit = await stopping;
-    assert.ok(sent > 1, `more than the stop's own SIGTERM reached it (${sent} sent)`);
-    assert.deepEqual({ exitCode: exit.exitCode, signal: exit.signal }, { exitCode: 0, signal: null }, `a clean stop, whatever signals came meanwhile (${sent} sent): ${exit.tail.slice(-3).join(' | ')}`);
-    runner = undefined;
+    assert.ok(mostSent > 1, `more than the stop's own SIGTERM reached a runner in one of the trials (at most ${mostSent} sent)`);
   } finally {
     await runner?.stop();
     await c.close();
