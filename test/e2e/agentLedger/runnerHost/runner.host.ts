@@ -20,8 +20,17 @@ describe('the runner in the editor', () => {
     const pid = testing.runnerPid(ws);
     assert.ok(pid && alive(pid), 'the runner runs as a child process of the window');
 
-    // The reviewer reports at once (with its cost); the coder keeps running.
-    await until('one agent running, the other done', async () => testing.runnerStatusBarText() === '$(sync~spin) Runner: 1 agent running' && /reviewer — .*\$0\.0421 over 1 run/.test(await agentsText()), 90_000);
+    // The reviewer reports at once (with its cost); the coder hands its task over and keeps running
+    // (its handoff can land a moment after the reviewer's report: both are waited for).
+    await until(
+      'one agent running, the other done, the handoff pending',
+      async () => {
+        if (testing.runnerStatusBarText() !== '$(sync~spin) Runner: 1 agent running') return false;
+        const text = await agentsText();
+        return /reviewer — .*\$0\.0421 over 1 run/.test(text) && /^Pending handoffs \(1\)$/m.test(text);
+      },
+      90_000,
+    );
     const rows = await agentsText();
     assert.match(rows, /^Running instances \(1\)$/m);
     assert.match(rows, /^ {2}coder — web · task-\d+ Login form · since \d\d:\d\d · pid \d+$/m, rows);
