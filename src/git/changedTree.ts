@@ -21,19 +21,15 @@
  */
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readObjects } from './batchReader';
-import { parseTreeBody } from './treeObjects';
+import { readTrees } from './treeObjects';
+import type { TreeObjectEntry } from './treeObjects';
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
 import type { ObjectAlgorithm } from './looseObject';
 import type { StatusEntry } from './statusReport';
 import type { SubmoduleState } from './submodules';
 
-interface TreeEntry {
-  mode: string;
-  /** Object id, hex. */
-  id: string;
-}
+type TreeEntry = TreeObjectEntry;
 
 const treeMode = '40000';
 const gitlink = '160000';
@@ -138,17 +134,11 @@ function foldersOf(paths: Iterable<string>): Set<string> {
 /** Each folder's entries in HEAD (empty where HEAD has no folder there), from the repository's running `cat-file --batch`. */
 async function baseListings(repo: GitRepo, head: string, folders: Set<string>, algorithm: ObjectAlgorithm): Promise<Map<string, Map<string, TreeEntry>> | null> {
   const names = [...folders];
-  const input = Buffer.from(names.map((f) => (f === '' ? `${head}^{tree}\n` : `${head}:${f}\n`)).join(''), 'latin1');
-  const objects = await readObjects(repo, input, names.length);
+  const trees = await readTrees(repo, names.map((f) => (f === '' ? `${head}^{tree}` : `${head}:${f}`)), algorithm);
   // HEAD's own tree is always there: a reader that says otherwise is not to be believed.
-  if (objects.length !== names.length || objects[0].type !== 'tree') return null;
-  const listings = new Map<string, Map<string, TreeEntry>>();
-  names.forEach((folder, i) => {
-    const { type, content } = objects[i];
-    // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
-    listings.set(folder, type === 'tree' && content ? parseTreeBody(content, algorithm) : new Map());
-  });
-  return listings;
+  if (!trees[0]) return null;
+  // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
+  return new Map(names.map((folder, i) => [folder, trees[i] ?? new Map<string, TreeEntry>()]));
 }
 
 /** Applies the changes, writes the rebuilt folders deepest first, and returns the top tree's id. */
