@@ -96,3 +96,10 @@ test('zod is told to compile no parser before any schema exists: zodJitless is t
   const own = result.metafile.inputs['src/cli/zodJitless.ts'].imports.map((i) => i.path);
   assert.ok(own.every((p) => p.includes('node_modules/zod/')), own.join(', '));
 });
+
+test('the pipeline commands evaluate no YAML parser, no flow schema and no zod schema builder before they run', async () => {
+  const { evaluated } = await evaluatedModules('src/cli/commands/pipelineCommands.ts');
+  assert.ok(evaluated.includes('src/core/pipelines/engine/flowTemplate.ts'), "the flow's names are there (the options use them)");
+  const unwanted = evaluated.filter((f) => f === 'src/core/pipelines/engine/flowParse.ts' || f.includes('node_modules/yaml/') || f.includes('node_modules/zod/v4/classic/'));
+  assert.deepEqual(unwanted, []);
+});
