@@ -62,6 +62,13 @@ test('mcp serve evaluates no tool contract, no other command and no store before
   assert.ok(evaluated.length < all / 2, `${evaluated.length} of ${all} modules`);
 });
 
+test('mcp serve evaluates no YAML parser (agent:// loads it at its first read) and no events log code (features.ts takes only the idempotency settings)', async () => {
+  const { evaluated } = await evaluatedModules('src/cli/commands/mcpServe.ts');
+  assert.ok(evaluated.includes('src/mcp/features.ts') && evaluated.includes('src/mcp/resources/agentResource.ts'), 'the modules that pulled them are there');
+  const unwanted = evaluated.filter((f) => f.includes('node_modules/yaml/') || f === 'src/core/agents/agentFiles.ts' || f === 'src/core/coordination/coordinationEvents.ts' || f === 'src/core/coordination/idempotencyRuns.ts');
+  assert.deepEqual(unwanted, []);
+});
+
 test('--help evaluates no command module at all', async () => {
   const { evaluated } = await evaluatedModules();
   assert.deepEqual(evaluated.filter((f) => f.startsWith('src/cli/commands/') || f.startsWith('src/mcp/')), []);
