@@ -21,8 +21,9 @@
  */
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readTrees } from './treeObjects';
+import { readTrees, treeMode } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
+import { gitlinkMode as gitlink } from './parsers';
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
 import type { ObjectAlgorithm } from './looseObject';
@@ -31,8 +32,6 @@ import type { SubmoduleState } from './submodules';
 
 type TreeEntry = TreeObjectEntry;
 
-const treeMode = '40000';
-const gitlink = '160000';
 const symlink = '120000';
 /** The modes git writes into a tree built from an index; any other (old, odd trees) is left to git. */
 const canonicalModes = new Set([treeMode, '100644', '100755', symlink, gitlink]);

@@ -12,10 +12,9 @@
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm } from './looseObject';
 import type { RawChange } from './parsers';
-import { readTrees } from './treeObjects';
+import { readTrees, treeMode } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
 
-const treeMode = '40000';
 const absentMode = '000000';
 
 /** A folder to compare: its path (a byte string, '' at the top) and the tree on each side (null: absent there). */

@@ -6,6 +6,9 @@ import { readObjects } from './batchReader';
 import type { GitRepo } from './gitRepo';
 import type { ObjectAlgorithm } from './looseObject';
 
+/** The mode git writes for a folder (a tree) in a tree object. */
+export const treeMode = '40000';
+
 /** One entry of a tree object: its mode as git writes it (`40000` for a folder) and its id (hex). */
 export interface TreeObjectEntry {
   mode: string;

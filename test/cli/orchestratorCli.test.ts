@@ -192,8 +192,9 @@ describe('the orchestrator tools from the command line', () => {
       const running = await until('the foreground child to print', () => {
         const c = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find((x) => x.child_id === 'fg');
         const logs = c ? cliJson<{ logs: { message: string }[] }>(['child', 'logs', 'fg', '--wait-ms', '0', '--workspace', repo]).logs : [];
-        // Its pid is recorded just after the spawn: the child can print before that write lands.
-        return c?.runtime_status.state === 'running' && c.runtime_status.pid && logs.some((l) => l.message === 'ready') ? c : undefined;
+        // Listed `starting` until its pid is recorded (the child can print before that): `running` always comes with its pid.
+        if (c?.runtime_status.state === 'running') assert.ok(c.runtime_status.pid, 'a running child is listed with its pid');
+        return c?.runtime_status.state === 'running' && logs.some((l) => l.message === 'ready') ? c : undefined;
       });
       fg.signal('SIGINT');
       const ended = await fg.done;

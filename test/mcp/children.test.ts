@@ -34,7 +34,7 @@ interface Child {
   node_id: string | null;
   child_id: string;
   runtime_status: {
-    state: 'running' | 'exited' | 'failed' | 'lost';
+    state: 'starting' | 'running' | 'exited' | 'failed' | 'lost';
     pid: number | null;
     exit_code: number | null;
     signal: string | null;

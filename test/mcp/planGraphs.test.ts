@@ -177,3 +177,25 @@ test("a workflow's plan is the graph wf-<id>: its tasks as nodes before the firs
     await c.close();
   }
 });
+
+test('task_get in one server process follows the plan changes another server process commits (each keeps the latest plan in memory)', async () => {
+  const repo = tempRepo();
+  const c = await connect(repo, ['--enable-orchestrator']);
+  const other = await connect(repo, ['--enable-orchestrator']);
+  try {
+    const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'two servers' });
+    const ids: string[] = [];
+    for (const name of ['build', 'test', 'docs']) ids.push((await c.call<{ task_id: string }>('start_task', { workflow_id, name, goal: name })).task_id);
+    const dependsOn = async (id: string) => (await c.call<{ dependencies: { depends_on: Array<{ id: string }> } }>('task_get', { id })).dependencies.depends_on.map((x) => x.id);
+    await c.call('graph_batch_mutate', { graph_id: workflow_id, operations: [edge(ids[0], ids[2])] });
+    assert.deepEqual(await dependsOn(ids[2]), [ids[0]]);
+    assert.deepEqual(await dependsOn(ids[2]), [ids[0]], 'read again while nothing changed');
+    await other.call('graph_batch_mutate', { graph_id: workflow_id, operations: [edge(ids[1], ids[2])] });
+    assert.deepEqual(await dependsOn(ids[2]), [ids[0], ids[1]], "the other process's commit is seen at the next task_get");
+    await other.call('graph_batch_mutate', { graph_id: workflow_id, operations: [{ op: 'remove_edge', from: ids[0], to: ids[2] }] });
+    assert.deepEqual(await dependsOn(ids[2]), [ids[1]]);
+  } finally {
+    await other.close();
+    await c.close();
+  }
+});

@@ -1,4 +1,5 @@
 import type { ChildLogsOutput } from '../../core/children/childContracts';
+import { childIsLive } from '../../core/children/childContracts';
 import type { Services } from '../../services';
 import { printLines, style } from '../output';
 import { visible } from '../terminalText';
@@ -30,7 +31,7 @@ async function followChildren(ids: string[], services: Services, json: boolean):
       for (const [id, seq] of [...from]) {
         const r = (await callTool(services, 'child_logs', { child_id: id, from_seq: seq, wait_ms: from.size === 1 ? followWaitMs : 0 })) as ChildLogsOutput;
         if (!json) printLines(r.logs.map((l) => `${ids.length > 1 ? style.dim(`${visible(id)} `) : ''}${l.stream === 'stderr' ? style.yellow(visible(l.message)) : l.stream === 'meta' ? style.dim(visible(l.message)) : visible(l.message)}`));
-        if (r.state === 'running') from.set(id, r.next_seq);
+        if (childIsLive(r.state)) from.set(id, r.next_seq);
         else from.delete(id);
       }
       if (from.size > 1) await new Promise((resolve) => setTimeout(resolve, followWaitMs));

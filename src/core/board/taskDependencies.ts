@@ -1,6 +1,6 @@
 import type { AsyncSqlReader } from '../ports';
 import { parseId } from '../ids';
-import { readLatest } from '../coordination/graphStore';
+import { latestGraphIndex } from '../coordination/graphCache';
 import { workflowOfId, workflowRunId } from '../coordination/coordinationEvents';
 
 /**
@@ -10,19 +10,6 @@ import { workflowOfId, workflowRunId } from '../coordination/coordinationEvents'
  * nodes are the workflow's tasks and whose edges run from a dependency to the task that needs it
  * (core/coordination/taskGraph.ts).
  */
-
-/**
- * The name the Board read a workflow's plan graph under until session 7, while every other reader
- * and the graph tools used `wf-<id>`: a graph a client stored under it still counts (its edges are
- * added to the workflow's). Nothing writes it.
- */
-const oldGraphPrefix = 'workflow-';
-
-/** The workflow an old-style graph name names (`workflow-12` → 12), or null. */
-function workflowOfOldGraphId(graphId: string): number | null {
-  const m = /^workflow-([1-9][0-9]{0,14})$/.exec(graphId);
-  return m ? Number(m[1]) : null;
-}
 
 /** A task id from a plan graph node id (`12`, `task-12`), or null for a node that is not a task. */
 export function nodeTaskId(nodeId: string): number | null {
@@ -56,14 +43,12 @@ export function dependencyPairs(graph: GraphEdges): [number, number][] {
 export async function readDependencies(db: AsyncSqlReader, workflowId?: number): Promise<Map<number, number[]>> {
   const graphs =
     workflowId === undefined
-      ? (await db.all<{ graph_id: string }>(`SELECT graph_id FROM plan_graphs WHERE graph_id LIKE 'wf-%' OR graph_id LIKE '${oldGraphPrefix}%' ORDER BY graph_id`)).filter(
-          ({ graph_id }) => workflowOfId(graph_id) !== null || workflowOfOldGraphId(graph_id) !== null,
-        )
-      : await db.all<{ graph_id: string }>('SELECT graph_id FROM plan_graphs WHERE graph_id IN (?, ?) ORDER BY graph_id', [workflowRunId(workflowId), `${oldGraphPrefix}${workflowId}`]);
+      ? (await db.all<{ graph_id: string }>("SELECT graph_id FROM plan_graphs WHERE graph_id LIKE 'wf-%' ORDER BY graph_id")).filter(({ graph_id }) => workflowOfId(graph_id) !== null)
+      : [{ graph_id: workflowRunId(workflowId) }];
   const deps = new Map<number, number[]>();
   for (const { graph_id } of graphs) {
-    // Versions are stored as checkpoints and patches: readLatest rebuilds the graph.
-    const latest = await readLatest(db, graph_id);
+    // Versions are stored as checkpoints and patches: the latest is kept per process while no commit moves it.
+    const latest = await latestGraphIndex(db, graph_id);
     for (const [from, to] of latest ? dependencyPairs(latest.graph) : []) {
       const list = deps.get(to) ?? [];
       if (!list.includes(from)) list.push(from);

@@ -80,10 +80,15 @@ const cwd = z
   .describe('Working folder, relative to the workspace root (default: the root); it must stay inside the workspace');
 const metadata = z.record(z.string().max(200), z.unknown()).optional().describe('Free JSON kept in the manifest');
 
-export const childStates = ['running', 'exited', 'failed', 'lost'] as const;
+export const childStates = ['starting', 'running', 'exited', 'failed', 'lost'] as const;
+
+/** Whether a child in `state` is (or is about to be) a process: starting or running. */
+export function childIsLive(state: string): boolean {
+  return state === 'starting' || state === 'running';
+}
 
 export const childRuntimeStatusOutput = z.strictObject({
-  state: z.enum(childStates).describe('running; exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)'),
+  state: z.enum(childStates).describe('starting (recorded, its process not started yet: pid null); running (pid set); exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)'),
   pid: z.number().int().nullable().describe('Process id, null when it never started'),
   started_at: z.number().int().nullable().describe('When it started (epoch ms)'),
   ended_at: z.number().int().nullable().describe('When it ended (epoch ms), null while running'),

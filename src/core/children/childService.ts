@@ -5,6 +5,7 @@ import type { McpServerLaunch } from '../runtime/clients/clientLaunch';
 import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../runtime/processPort';
 import { scUri } from '../coordination/scUris';
 import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
+import { childIsLive } from './childContracts';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
 import { codexChildLaunch, commandLaunch } from './childLaunch';
@@ -130,7 +131,7 @@ export class ChildService {
   /** Stops the child (SIGTERM to its group, SIGKILL after `graceMs`); an ended one is returned as is. */
   async kill(childId: string, graceMs: number, call: { op_id: string }): Promise<ChildOutput> {
     let row = await this.reconcile(await this.row(childId));
-    if (row.state === 'running') {
+    if (childIsLive(row.state)) {
       if (this.owns(row)) {
         await this.o.supervisor.stop(childId, { graceMs });
         await this.exitWrites.get(childId);
@@ -154,7 +155,7 @@ export class ChildService {
     };
     let slice = await read();
     let state = (await this.reconcile(row)).state;
-    if (slice.entries.length === 0 && options.waitMs > 0 && state === 'running') {
+    if (slice.entries.length === 0 && options.waitMs > 0 && childIsLive(state)) {
       await waitForLogGrowth(this.o.logs, row.log_path, slice.offset, options.waitMs);
       slice = await read();
       state = (await this.reconcile(await this.row(childId))).state;
@@ -211,7 +212,9 @@ export class ChildService {
       const labels = Object.fromEntries(Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null));
       const started = await this.o.supervisor.start({ id: l.childId, program: l.program, args: l.args, cwd: l.cwd, env: l.env, stdin: l.stdin, logDir: dir, limits: processLimitsOf(l.limits), labels });
       this.exitWrites.set(l.childId, started.exited.then((exit) => this.recordExit(row, exit)));
-      await this.o.engine.write((tx) => markStarted(tx, row, started.pid, Date.parse(started.record.startedAt), this.o.clock()));
+      const running = await this.o.engine.write((tx) => markStarted(tx, row, started.pid, Date.parse(started.record.startedAt), this.o.clock()));
+      // Stopped by another process while it was starting: its end is recorded already, the process must not outlive it.
+      if (!running) await this.o.supervisor.stop(l.childId, { graceMs: 0 });
     } catch (err) {
       const message = errorMessage(err);
       await this.o.engine.write((tx) => markFailed(tx, row, message, this.o.clock()));
@@ -239,9 +242,9 @@ export class ChildService {
     });
   }
 
-  /** A running row of another process whose process has ended: recorded as such (repairs the store). */
+  /** A starting or running row of another process whose process has ended: recorded as such (repairs the store). */
   private async reconcile(row: ChildRow): Promise<ChildRow> {
-    if (row.state !== 'running' || this.owns(row) || row.owner_host !== this.o.owner.host) return row;
+    if (!childIsLive(row.state) || this.owns(row) || row.owner_host !== this.o.owner.host) return row;
     const found = await reconcileForeign(row, this.o.supervisor, childDirOf(this.o.childrenDir, row.child_id), this.o.clock());
     if (!found) return row;
     await this.o.engine.write((tx) => markExited(tx, row, found.exit, found.state, this.o.clock()));

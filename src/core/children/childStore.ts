@@ -84,7 +84,7 @@ export async function listChildren(db: AsyncSqlReader, options: { state?: ChildS
 }
 
 export async function countRunning(db: AsyncSqlReader): Promise<number> {
-  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM children WHERE state = 'running'");
+  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM children WHERE state IN ('starting', 'running')");
   return Number(row?.n ?? 0);
 }
 
@@ -111,11 +111,14 @@ export interface NewChild {
   owner_host: string;
 }
 
-/** Inserts a child about to start; false when the id exists. */
+/**
+ * Inserts a child about to start, as `starting` (no pid yet: a row listed `running` always has its
+ * pid); false when the id exists.
+ */
 export async function insertChild(tx: AsyncSqlWriter, child: NewChild, corr: Correlation, now: number): Promise<boolean> {
   const { changes } = await tx.run(
     `INSERT INTO children (child_id, kind, program, args, workdir, role, limits, metadata, manifest_path, log_path, state, owner_pid, owner_host, run_id, op_id, job_id, graph_id, node_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (child_id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (child_id) DO NOTHING`,
     [
       child.child_id,
       child.kind,
@@ -143,9 +146,16 @@ export async function insertChild(tx: AsyncSqlWriter, child: NewChild, corr: Cor
   return true;
 }
 
-export async function markStarted(tx: AsyncSqlWriter, row: ChildRow, pid: number, startedAt: number, now: number): Promise<void> {
-  await tx.run('UPDATE children SET pid = ?, started_at = ?, updated_at = ? WHERE child_id = ?', [pid, startedAt, now, row.child_id]);
+/**
+ * Records the pid of a started child and makes it `running`, in one statement. False when the row
+ * is no longer `starting` (another process stopped it meanwhile): the pid is still recorded, and
+ * the caller stops the process.
+ */
+export async function markStarted(tx: AsyncSqlWriter, row: ChildRow, pid: number, startedAt: number, now: number): Promise<boolean> {
+  const { changes } = await tx.run("UPDATE children SET state = 'running', pid = ?, started_at = ?, updated_at = ? WHERE child_id = ? AND state = 'starting'", [pid, startedAt, now, row.child_id]);
+  if (changes === 0) await tx.run('UPDATE children SET pid = ?, started_at = ?, updated_at = ? WHERE child_id = ?', [pid, startedAt, now, row.child_id]);
   await appendChildEvent(tx, 'started', row.child_id, row, now, { pid });
+  return changes > 0;
 }
 
 export async function markFailed(tx: AsyncSqlWriter, row: ChildRow, error: string, now: number): Promise<void> {
@@ -157,7 +167,7 @@ export async function markFailed(tx: AsyncSqlWriter, row: ChildRow, error: strin
 export async function markExited(tx: AsyncSqlWriter, row: ChildRow, exit: Pick<ProcessExit, 'pid' | 'exitCode' | 'signal' | 'limit' | 'stopped' | 'startedAt' | 'endedAt' | 'durationMs'>, state: 'exited' | 'lost', now: number): Promise<boolean> {
   const { changes } = await tx.run(
     `UPDATE children SET state = ?, pid = ?, started_at = coalesce(started_at, ?), ended_at = ?, exit_code = ?, signal = ?, limit_hit = ?, stopped = ?, updated_at = ?
-     WHERE child_id = ? AND state = 'running'`,
+     WHERE child_id = ? AND state IN ('starting', 'running')`,
     [state, exit.pid, Date.parse(exit.startedAt), Date.parse(exit.endedAt), exit.exitCode, exit.signal, exit.limit, exit.stopped ? 1 : 0, now, row.child_id],
   );
   if (changes === 0) return false;

@@ -5,7 +5,7 @@ import type { GraphLock } from './graphLocks';
 import type { JsonPatchOperation } from './graphDiff';
 import { needsCheckpoint, replayVersion, storedPatch } from './graphHistory';
 import type { VersionChain } from './graphHistory';
-import { normaliseGraph } from './planGraph';
+import { normaliseGraph, normaliseStored } from './planGraph';
 import type { PlanGraph } from './planGraph';
 import { tasksToGraph } from './taskGraph';
 
@@ -87,7 +87,8 @@ export async function readVersion(db: AsyncSqlReader, graphId: string, version: 
   const first = rows[0];
   if (first.patch !== null) throw new Error(`plan graph '${graphId}' version ${version}: its chain does not start with a whole graph (version ${first.version})`);
   const patches = rows.slice(1).map((r) => JSON.parse(r.patch ?? '[]') as JsonPatchOperation[]);
-  const graph = replayVersion(JSON.parse(first.graph) as PlanGraph, patches, { graph_id: graphId, graph_version: version });
+  const checkpoint = normaliseStored(JSON.parse(first.graph), { graph_id: graphId, graph_version: Number(first.version) });
+  const graph = replayVersion(checkpoint, patches, { graph_id: graphId, graph_version: version });
   const chain = { checkpoint: Number(first.version), patches: patches.length, ops: patches.reduce((n, p) => n + p.length, 0) };
   return { graph, committed_at: Number(last.committed_at), stored: true, chain };
 }
@@ -166,7 +167,7 @@ export async function compactHistory(tx: AsyncSqlWriter, graphId: string): Promi
   for (const { version: raw } of versions) {
     const version = Number(raw);
     const row = await tx.get<{ graph: string }>('SELECT graph FROM plan_graph_versions WHERE graph_id = ? AND version = ?', [graphId, version]);
-    const graph = JSON.parse(row?.graph ?? '') as PlanGraph;
+    const graph = normaliseStored(JSON.parse(row?.graph ?? ''), { graph_id: graphId, graph_version: version });
     const patch = previous !== null && previous.graph_version === version - 1 ? storedPatch(previous, graph) : null;
     if (patch === null || needsCheckpoint(chain, patch.length, graph)) {
       await tx.run('UPDATE plan_graph_versions SET checkpoint = ? WHERE graph_id = ? AND version = ?', [version, graphId, version]);

@@ -14,6 +14,14 @@ import { coordinationError } from './coordinationErrors';
 /** How long a key is remembered (the public default: 10 minutes). `mcp_info` states it. */
 export const IDEMPOTENCY_WINDOW_MS = 600_000;
 
+/** Whether idempotency keys are remembered (the `idempotency` switch), and for how long. */
+export interface IdempotencySettings {
+  enabled: boolean;
+  windowMs: number;
+}
+
+export const defaultIdempotencySettings: IdempotencySettings = { enabled: true, windowMs: IDEMPOTENCY_WINDOW_MS };
+
 /** Arguments left out of the fingerprint: the key itself and the per-call operation id. */
 export const FINGERPRINT_EXCLUDED = ['idempotency_key', 'op_id'] as const;
 

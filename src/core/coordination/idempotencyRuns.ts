@@ -3,8 +3,9 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { appendCoordinationEvent } from './coordinationEvents';
 import { coordinationError } from './coordinationErrors';
 import type { Correlation } from './coordinationEvents';
-import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, IDEMPOTENCY_WINDOW_MS, newIdempotencyRecord, replayedEventKind, withIdempotencyEnvelope } from './idempotency';
-import type { IdempotencyRecord } from './idempotency';
+import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, newIdempotencyRecord, replayedEventKind, withIdempotencyEnvelope } from './idempotency';
+import type { IdempotencyRecord, IdempotencySettings } from './idempotency';
+import { defaultIdempotencySettings } from './idempotency';
 
 /** The operation id of a call's result: the caller's, or a new one. */
 export function opIdFor(args: { op_id?: string }): string {
@@ -17,14 +18,6 @@ interface KeyRow {
   created_at: number;
   expires_at: number;
 }
-
-/** Whether idempotency keys are remembered (the `idempotency` switch), and for how long. */
-export interface IdempotencySettings {
-  enabled: boolean;
-  windowMs: number;
-}
-
-export const defaultIdempotencySettings: IdempotencySettings = { enabled: true, windowMs: IDEMPOTENCY_WINDOW_MS };
 
 /**
  * How a call's answer is kept under its key: as it is (the default), or packed into what a replay

@@ -93,6 +93,37 @@ export function normaliseGraph(input: GraphInput, fallback: { graph_id?: string;
   };
 }
 
+/**
+ * A graph read back from the store, normalised: what this code writes already is (checked in one
+ * pass, no copy), a row written by hand or by an older version — nodes without `attributes` or
+ * `label`, unsorted — is normalised like any input, so every reader can count on the shape.
+ */
+export function normaliseStored(raw: unknown, identity: { graph_id: string; graph_version: number }): PlanGraph {
+  const g = (isRecord(raw) ? raw : {}) as Partial<PlanGraph>;
+  if (Array.isArray(g.nodes) && Array.isArray(g.edges) && isNormalised(g as PlanGraph)) return g as PlanGraph;
+  // Elements that are not a node or an edge at all (no id, no ends) are dropped rather than crash a reader.
+  const nodes = (Array.isArray(g.nodes) ? g.nodes : []).filter((n) => isRecord(n) && typeof n.id === 'string');
+  const edges = (Array.isArray(g.edges) ? g.edges : []).filter((e) => isRecord(e) && typeof e.from === 'string' && typeof e.to === 'string');
+  return normaliseGraph({ ...g, name: typeof g.name === 'string' ? g.name : undefined, metadata: isRecord(g.metadata) ? g.metadata : undefined, nodes, edges }, identity);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isNormalised(g: PlanGraph): boolean {
+  if (typeof g.graph_id !== 'string' || typeof g.graph_version !== 'number' || typeof g.name !== 'string' || !isRecord(g.metadata)) return false;
+  for (let i = 0; i < g.nodes.length; i++) {
+    const n = g.nodes[i];
+    if (typeof n?.id !== 'string' || n.label === undefined || !isRecord(n.attributes)) return false;
+    if (i > 0 && compareIds(g.nodes[i - 1].id, n.id) > 0) return false;
+  }
+  for (let i = 0; i < g.edges.length; i++) {
+    const e = g.edges[i];
+    if (typeof e?.from !== 'string' || typeof e.to !== 'string' || e.label === undefined || !isRecord(e.attributes)) return false;
+    if (i > 0 && compareEdges(g.edges[i - 1], e) > 0) return false;
+  }
+  return true;
+}
+
 /** Deep copy of a normalised graph (plain data only, so JSON-free and fast). */
 export function cloneGraph(graph: PlanGraph): PlanGraph {
   return {

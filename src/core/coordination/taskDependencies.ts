@@ -1,6 +1,6 @@
 import type { AsyncSqlReader } from '../ports';
 import { taskNodeId, workflowOfId, workflowRunId } from './coordinationEvents';
-import { committedVersion, readLatest, readVersion } from './graphStore';
+import { latestGraphIndex } from './graphCache';
 import { DONE_STATUS } from './taskGraph';
 
 /**
@@ -64,17 +64,15 @@ export async function dependenciesOf(db: AsyncSqlReader, taskId: number, inWorkf
   const graphId = workflowRunId(workflowId);
   // A workflow whose plan was never changed has no edges: its graph is not built (readLatest would
   // make one from every task of the workflow, 50,000 rows for a big one, at every task_get).
-  const version = await committedVersion(db, graphId);
-  const latest = version === null ? null : await readVersion(db, graphId, version);
+  // A changed one is read from this process's cache while no commit moved it (graphCache.ts).
+  const index = await latestGraphIndex(db, graphId);
   const node = taskNodeId(taskId);
-  const nodeStatus = new Map((latest?.graph.nodes ?? []).map((n) => [n.id, n.attributes.status]));
-  const edges = latest?.graph.edges ?? [];
-  const incoming = edges.filter((e) => e.to === node);
-  const outgoing = edges.filter((e) => e.from === node);
+  const from = index?.incoming.get(node) ?? [];
+  const to = index?.outgoing.get(node) ?? [];
   // Only the statuses of the tasks at the other end of this task's edges: none without a plan.
-  const live = await statusesOf(db, workflowId, [...incoming.map((e) => e.from), ...outgoing.map((e) => e.to)]);
-  const depends_on = incoming.map((e) => dependency(e.from, live, nodeStatus.get(e.from)));
-  const dependents = outgoing.map((e) => dependency(e.to, live, nodeStatus.get(e.to)));
+  const live = await statusesOf(db, workflowId, [...from, ...to]);
+  const depends_on = from.map((id) => dependency(id, live, index?.nodeStatus.get(id)));
+  const dependents = to.map((id) => dependency(id, live, index?.nodeStatus.get(id)));
   return { graph_id: graphId, depends_on, dependents, ready: depends_on.every((d) => d.done) };
 }
 
@@ -85,13 +83,12 @@ export async function blockedTaskIds(db: AsyncSqlReader): Promise<Set<number>> {
   for (const { graph_id } of graphs) {
     const workflowId = workflowOfId(graph_id);
     if (workflowId === null) continue;
-    const latest = await readLatest(db, graph_id);
-    if (!latest) continue;
+    const index = await latestGraphIndex(db, graph_id);
+    if (!index) continue;
     const live = await statuses(db, workflowId);
-    const nodeStatus = new Map(latest.graph.nodes.map((n) => [n.id, n.attributes.status]));
-    for (const e of latest.graph.edges) {
+    for (const e of index.graph.edges) {
       const target = taskIdOf(e.to);
-      if (target !== null && !dependency(e.from, live, nodeStatus.get(e.from)).done) blocked.add(target);
+      if (target !== null && !dependency(e.from, live, index.nodeStatus.get(e.from)).done) blocked.add(target);
     }
   }
   return blocked;

@@ -1,4 +1,3 @@
-import { agentYaml } from '../../core/agents/agentFiles';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
 
@@ -20,7 +19,8 @@ export const agentResource: ResourceTemplateDefinition = {
       description: `Agent definition for ${a.name}`,
       mimeType: 'application/yaml',
     })),
-  read: ({ agents }, name) => agentYaml(agents.lookup(name)),
+  // The YAML writer is loaded at the first read, not when the server starts.
+  read: async ({ agents }, name) => (await import('../../core/agents/agentFiles.js')).agentYaml(agents.lookup(name)),
   affected: (e) => (e.entity === 'agent' && e.entityId ? [uriOf(e.entityId)] : []),
   changesList: (e) => e.kind === 'agent.removed' || (e.kind === 'agent.indexed' && e.payload.added === true),
 };

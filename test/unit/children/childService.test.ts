@@ -7,10 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChildService } from '../../../src/core/children/childService';
 import { createChildBatch } from '../../../src/core/children/childBatch';
-import { childCreateInput, childSpawnCodexInput } from '../../../src/core/children/childContracts';
+import { childCreateInput, childSpawnCodexInput, childOutput } from '../../../src/core/children/childContracts';
 import { effectiveLimits } from '../../../src/core/children/childLimits';
 import type { LedgerEngine } from '../../../src/core/ports';
 import { ProcessSupervisor } from '../../../src/processes/processSupervisor';
+import type { ProcessSpec, RunningProcess } from '../../../src/core/runtime/processPort';
 import { logReader } from '../../../src/processes/logReader';
 import { fakeAgents } from '../../helpers/fakeAgents';
 import { tempDir } from '../../helpers/tmp';
@@ -18,8 +19,7 @@ import { engineCases } from '../store/engines/engineKit';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function service(engine: LedgerEngine, workspace: string, pid: number, env: Record<string, string>): { children: ChildService; supervisor: ProcessSupervisor } {
-  const supervisor = new ProcessSupervisor();
+function service(engine: LedgerEngine, workspace: string, pid: number, env: Record<string, string>, supervisor = new ProcessSupervisor()): { children: ChildService; supervisor: ProcessSupervisor } {
   const children = new ChildService({
     engine,
     supervisor,
@@ -91,6 +91,81 @@ for (const engineCase of engineCases) {
       await assert.rejects(mine.children.create(childCreateInput.parse({ child_id: 'm4', command: process.execPath, args: ['-e', echo] }), 'op'), /already run in this workspace/);
     } finally {
       await mine.supervisor.dispose();
+      await other.supervisor.dispose();
+      await sleep(100);
+      await ledger.dispose();
+    }
+  });
+}
+
+/** The real supervisor, with a hook run just before the spawn and one just after it (before the service records the pid). */
+class HookedSupervisor extends ProcessSupervisor {
+  before: (spec: ProcessSpec) => Promise<void> = async () => undefined;
+  after: (started: RunningProcess) => Promise<void> = async () => undefined;
+  override async start(spec: ProcessSpec): Promise<RunningProcess> {
+    await this.before(spec);
+    const started = await super.start(spec);
+    await this.after(started);
+    return started;
+  }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+for (const engineCase of engineCases) {
+  test(`children on ${engineCase.name}: never listed running without a pid; stopped while starting, its process does not outlive the stop`, { skip: engineCase.skip }, async () => {
+    const ledger = await engineCase.ledger();
+    const workspace = tempDir();
+    const env = { PATH: process.env.PATH ?? '' };
+    const hooked = new HookedSupervisor();
+    const mine = service(await ledger.open(), workspace, process.pid, env, hooked);
+    const other = service(await ledger.open(), workspace, process.pid + 100_000, env);
+    const seen: { when: string; state: string; pid: number | null }[] = [];
+    const look = async (when: string) => {
+      for (const c of await other.children.list({ limit: 10 }, 'op-look')) seen.push({ when, state: c.runtime_status.state, pid: c.runtime_status.pid });
+      const status = (await other.children.status('s1', 'op-look')).runtime_status;
+      seen.push({ when, state: status.state, pid: status.pid });
+    };
+    try {
+      hooked.before = () => look('before the spawn');
+      hooked.after = () => look('after the spawn, before its pid is recorded');
+      const created = await mine.children.create(childCreateInput.parse({ child_id: 's1', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }), 'op-1');
+      assert.ok(seen.length >= 4, 'the listing ran in both gaps');
+      for (const s of seen) {
+        assert.equal(s.state, 'starting', `${s.when}: listed ${s.state} with pid ${s.pid}`);
+        assert.equal(s.pid, null);
+      }
+      assert.equal(created.runtime_status.state, 'running');
+      assert.ok(created.runtime_status.pid! > 0);
+      assert.equal(childOutput.shape.runtime_status.parse(created.runtime_status).state, 'running');
+      assert.deepEqual((await other.children.list({ state: 'starting', limit: 10 }, 'op')).length, 0);
+      assert.equal((await other.children.list({ state: 'running', limit: 10 }, 'op'))[0]?.runtime_status.pid, created.runtime_status.pid);
+      await mine.children.kill('s1', 500, { op_id: 'op-2' });
+
+      // Another server stops the child between its row and its spawn: the spawned process is stopped at once, its end stays recorded.
+      hooked.before = async () => {
+        const stopped = await other.children.kill('s2', 200, { op_id: 'op-stop' });
+        assert.equal(stopped.runtime_status.state, 'exited');
+      };
+      hooked.after = async () => undefined;
+      const late = await mine.children.create(childCreateInput.parse({ child_id: 's2', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }), 'op-3');
+      assert.equal(late.runtime_status.state, 'exited');
+      assert.equal(late.runtime_status.stopped, true);
+      const pid = late.runtime_status.pid!;
+      assert.ok(pid > 0, 'the real pid is recorded');
+      const deadline = Date.now() + 10_000;
+      while (alive(pid) && Date.now() < deadline) await sleep(50);
+      assert.equal(alive(pid), false, 'the process started after the stop is gone');
+      assert.equal((await mine.children.status('s2', 'op')).runtime_status.state, 'exited');
+    } finally {
+      await hooked.dispose();
       await other.supervisor.dispose();
       await sleep(100);
       await ledger.dispose();

@@ -62,6 +62,13 @@ test('mcp serve evaluates no tool contract, no other command and no store before
   assert.ok(evaluated.length < all / 2, `${evaluated.length} of ${all} modules`);
 });
 
+test('mcp serve evaluates no YAML parser (agent:// loads it at its first read) and no events log code (features.ts takes only the idempotency settings)', async () => {
+  const { evaluated } = await evaluatedModules('src/cli/commands/mcpServe.ts');
+  assert.ok(evaluated.includes('src/mcp/features.ts') && evaluated.includes('src/mcp/resources/agentResource.ts'), 'the modules that pulled them are there');
+  const unwanted = evaluated.filter((f) => f.includes('node_modules/yaml/') || f === 'src/core/agents/agentFiles.ts' || f === 'src/core/coordination/coordinationEvents.ts' || f === 'src/core/coordination/idempotencyRuns.ts');
+  assert.deepEqual(unwanted, []);
+});
+
 test('--help evaluates no command module at all', async () => {
   const { evaluated } = await evaluatedModules();
   assert.deepEqual(evaluated.filter((f) => f.startsWith('src/cli/commands/') || f.startsWith('src/mcp/')), []);
@@ -95,4 +102,11 @@ test('zod is told to compile no parser before any schema exists: zodJitless is t
   // Its own imports build no schema: zod's core only.
   const own = result.metafile.inputs['src/cli/zodJitless.ts'].imports.map((i) => i.path);
   assert.ok(own.every((p) => p.includes('node_modules/zod/')), own.join(', '));
+});
+
+test('the pipeline commands evaluate no YAML parser, no flow schema and no zod schema builder before they run', async () => {
+  const { evaluated } = await evaluatedModules('src/cli/commands/pipelineCommands.ts');
+  assert.ok(evaluated.includes('src/core/pipelines/engine/flowTemplate.ts'), "the flow's names are there (the options use them)");
+  const unwanted = evaluated.filter((f) => f === 'src/core/pipelines/engine/flowParse.ts' || f.includes('node_modules/yaml/') || f.includes('node_modules/zod/v4/classic/'));
+  assert.deepEqual(unwanted, []);
 });

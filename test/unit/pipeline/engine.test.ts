@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerError } from '../../../src/core/errors';
-import { parseFlow } from '../../../src/core/pipelines/engine/flowTemplate';
+import { parseFlow } from '../../../src/core/pipelines/engine/flowParse';
 import { nextStep } from '../../../src/core/pipelines/engine/nextStep';
 import { applyDecision } from '../../../src/core/pipelines/engine/checkpointDecisions';
 import { markIssued } from '../../../src/core/pipelines/engine/phaseReport';

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Effort, FlowTemplate } from '../../../src/core/pipelines/engine/flowTemplate';
-import { forTask, parseFlow } from '../../../src/core/pipelines/engine/flowTemplate';
+import { forTask } from '../../../src/core/pipelines/engine/flowTemplate';
+import { parseFlow } from '../../../src/core/pipelines/engine/flowParse';
 import type { PipelineState } from '../../../src/core/pipelines/engine/pipelineState';
 import { initialState } from '../../../src/core/pipelines/engine/pipelineState';
 import type { Step } from '../../../src/core/pipelines/engine/nextStep';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { LedgerError } from '../../errors';
 import { confinedPath } from '../../files/confinedPath';
 import type { FlowTemplate } from '../engine/flowTemplate';
-import { parseFlow } from '../engine/flowTemplate';
+import { parseFlow } from '../engine/flowParse';
 import { ledgerFolder } from '../../ledgerFiles';
 
 /**
