@@ -1,7 +1,6 @@
 import type { AsyncSqlReader } from '../ports';
-import { parseId } from '../ids';
 import { latestGraphIndex } from '../coordination/graphCache';
-import { workflowOfId, workflowRunId } from '../coordination/coordinationEvents';
+import { nodeTaskId, workflowOfId, workflowRunId } from '../coordination/coordinationEvents';
 
 /**
  * Where a workflow's task dependencies come from: the latest version of its plan graph (the
@@ -10,15 +9,6 @@ import { workflowOfId, workflowRunId } from '../coordination/coordinationEvents'
  * nodes are the workflow's tasks and whose edges run from a dependency to the task that needs it
  * (core/coordination/taskGraph.ts).
  */
-
-/** A task id from a plan graph node id (`12`, `task-12`), or null for a node that is not a task. */
-export function nodeTaskId(nodeId: string): number | null {
-  try {
-    return parseId('task', nodeId);
-  } catch {
-    return null;
-  }
-}
 
 interface GraphEdges {
   edges?: readonly { from?: unknown; to?: unknown }[];

@@ -36,6 +36,12 @@ export function taskNodeId(taskId: number): string {
   return `task-${taskId}`;
 }
 
+/** The task a plan-graph node id names (`task-12` → 12), or null for a node that is not a task (`12` is not one). */
+export function nodeTaskId(nodeId: string): number | null {
+  const match = /^task-([1-9][0-9]{0,14})$/.exec(nodeId);
+  return match ? Number(match[1]) : null;
+}
+
 /**
  * What an event written by the task services is about, in correlation terms: the workflow is
  * the run and its plan graph, the task is a node of that graph.
@@ -142,9 +148,9 @@ export function correlationCondition(field: 'run_id' | 'graph_id' | 'node_id' | 
     const wf = workflowOfId(value);
     if (wf !== null) return { sql: `(${field} = ? OR (${field} IS NULL AND workflow_id = ?))`, params: [value, wf] };
   }
-  const task = /^task-([1-9][0-9]{0,14})$/.exec(value);
-  if (field === 'node_id' && task) {
-    return { sql: '(node_id = ? OR (node_id IS NULL AND task_id = ?))', params: [value, Number(task[1])] };
+  const task = nodeTaskId(value);
+  if (field === 'node_id' && task !== null) {
+    return { sql: '(node_id = ? OR (node_id IS NULL AND task_id = ?))', params: [value, task] };
   }
   return { sql: `${field} = ?`, params: [value] };
 }

@@ -1,5 +1,5 @@
 import type { AsyncSqlReader } from '../ports';
-import { taskNodeId, workflowOfId, workflowRunId } from './coordinationEvents';
+import { nodeTaskId, taskNodeId, workflowOfId, workflowRunId } from './coordinationEvents';
 import { latestGraphIndex } from './graphCache';
 import { DONE_STATUS } from './taskGraph';
 
@@ -26,11 +26,6 @@ export interface TaskDependencies {
   ready: boolean;
 }
 
-const taskIdOf = (node: string): number | null => {
-  const m = /^task-([1-9][0-9]{0,14})$/.exec(node);
-  return m ? Number(m[1]) : null;
-};
-
 async function statuses(db: AsyncSqlReader, workflowId: number): Promise<Map<string, string>> {
   const rows = await db.all<{ id: number; status: string }>('SELECT id, status FROM tasks WHERE workflow_id = ?', [workflowId]);
   return new Map(rows.map((r) => [taskNodeId(Number(r.id)), r.status]));
@@ -41,7 +36,7 @@ const IDS_PER_STATEMENT = 500;
 
 /** The statuses of the workflow's tasks among `nodes` only (one task's edges, not a 50,000-task workflow). */
 async function statusesOf(db: AsyncSqlReader, workflowId: number, nodes: Iterable<string>): Promise<Map<string, string>> {
-  const ids = [...new Set([...nodes].map(taskIdOf).filter((id): id is number => id !== null))];
+  const ids = [...new Set([...nodes].map(nodeTaskId).filter((id): id is number => id !== null))];
   const live = new Map<string, string>();
   for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
     const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
@@ -52,7 +47,7 @@ async function statusesOf(db: AsyncSqlReader, workflowId: number, nodes: Iterabl
 }
 
 function dependency(node: string, live: Map<string, string>, graphStatus: unknown): TaskDependency {
-  const status = live.get(node) ?? (taskIdOf(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
+  const status = live.get(node) ?? (nodeTaskId(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
   return { id: node, status, done: status === DONE_STATUS };
 }
 
@@ -87,7 +82,7 @@ export async function blockedTaskIds(db: AsyncSqlReader): Promise<Set<number>> {
     if (!index) continue;
     const live = await statuses(db, workflowId);
     for (const e of index.graph.edges) {
-      const target = taskIdOf(e.to);
+      const target = nodeTaskId(e.to);
       if (target !== null && !dependency(e.from, live, index.nodeStatus.get(e.from)).done) blocked.add(target);
     }
   }

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutGraph, layoutInput, NODE_HEIGHT, NODE_WIDTH } from '../../../src/core/board/planGraphLayout';
-import { dependencyPairs, nodeTaskId } from '../../../src/core/board/taskDependencies';
+import { dependencyPairs } from '../../../src/core/board/taskDependencies';
+import { nodeTaskId } from '../../../src/core/coordination/coordinationEvents';
 import type { PlanTaskRow } from '../../../src/core/board/planGraphLayout';
 
 const task = (id: number): PlanTaskRow => ({ id, title: `T${id}`, status: 'open', result: null, agent: null, progress: null });
@@ -20,11 +21,12 @@ test('layout input: a node per task in id order, each dependency inside the work
   ]);
 });
 
-test('dependencies from a stored plan graph: task node ids in every accepted shape, other nodes and malformed edges ignored', () => {
+test('dependencies from a stored plan graph: task nodes are task-<id> (as task_get and the start gates read them), other nodes and malformed edges ignored', () => {
   assert.equal(nodeTaskId('task-12'), 12);
-  assert.equal(nodeTaskId('12'), 12);
+  assert.equal(nodeTaskId('12'), null);
+  assert.equal(nodeTaskId('#12'), null);
   assert.equal(nodeTaskId('review'), null);
-  assert.deepEqual(dependencyPairs({ edges: [{ from: 'task-1', to: '2' }, { from: 'x', to: 'task-2' }, { from: 'task-3', to: 'task-3' }, { from: 4, to: 'task-2' }] }), [[1, 2]]);
+  assert.deepEqual(dependencyPairs({ edges: [{ from: 'task-1', to: 'task-2' }, { from: 'task-1', to: '2' }, { from: 'x', to: 'task-2' }, { from: 'task-3', to: 'task-3' }, { from: 4, to: 'task-2' }] }), [[1, 2]]);
   assert.deepEqual(dependencyPairs({}), []);
 });
 
