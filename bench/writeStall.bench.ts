@@ -5,7 +5,10 @@
 // off (the floor: what the journal's own fsync costs on this disk at this moment). The floor runs
 // before and after the checkpointed stream, so a change in the machine's load shows in it.
 // Targets: max ≤ 50 ms, p99 ≤ 10 ms.
-// Usage: node --import tsx bench/writeStall.bench.ts [--sizes 50000] [--writes 4500]
+// `--load N` starts N CPU burners (`node -e 'for(;;){}'`, each in its own session) for the whole run: the verdict under
+// load. `--trace` prints, for each write slower than 15 ms, what overlapped it (bench/lib/writeTrace.ts).
+// Usage: node --import tsx bench/writeStall.bench.ts [--sizes 50000] [--writes 4500] [--load 2] [--trace]
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,10 +18,13 @@ import { storePaths } from '../src/store/storePaths';
 import { tempDir } from '../test/helpers/tmp';
 import { populateTasks } from './lib/populateTasks';
 import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
+import { WriteTrace } from './lib/writeTrace';
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '50000').split(',').map(Number);
 const writes = Number(process.argv.includes('--writes') ? arg('--writes') : 4500);
+const burners = Number(process.argv.includes('--load') ? arg('--load') : 0);
+const tracing = process.argv.includes('--trace');
 
 interface Checkpointing {
   checkpoint(): Promise<void>;
@@ -27,7 +33,7 @@ interface Checkpointing {
 }
 
 /** A stream of `log_milestone` writes; returns each write's time and how many checkpoints were installed during it. */
-async function stream(services: Services, size: number, count: number, untilCheckpoint: boolean): Promise<{ samples: number[]; checkpoints: number }> {
+async function stream(services: Services, size: number, count: number, untilCheckpoint: boolean, trace?: WriteTrace): Promise<{ samples: number[]; checkpoints: number }> {
   const paths = storePaths(services.paths.dbPath);
   let image = fs.statSync(paths.image).ino;
   let checkpoints = 0;
@@ -37,9 +43,11 @@ async function stream(services: Services, size: number, count: number, untilChec
   // machine), for at most 2 minutes more.
   const deadline = Date.now() + 120_000;
   for (let i = 0; i < count || (untilCheckpoint && checkpoints === 0 && Date.now() < deadline); i++) {
+    trace?.begin();
     const started = performance.now();
     await services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 });
     samples.push(performance.now() - started);
+    trace?.end();
     const now = fs.statSync(paths.image).ino;
     if (now !== image) checkpoints++;
     image = now;
@@ -51,6 +59,17 @@ async function stream(services: Services, size: number, count: number, untilChec
 }
 
 async function main(): Promise<void> {
+  // Each burner in a session of its own (detached), as another user's process is: with the
+  // kernel's autogroups, priorities only weigh within a session.
+  const burning = Array.from({ length: burners }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore', detached: true }));
+  try {
+    await run();
+  } finally {
+    for (const burner of burning) burner.kill('SIGKILL');
+  }
+}
+
+async function run(): Promise<void> {
   const rows: (string | number)[][] = [];
   const load: string[] = [os.loadavg()[0].toFixed(1)];
   for (const size of sizes) {
@@ -74,7 +93,11 @@ async function main(): Promise<void> {
     };
     const floorBefore = await floor();
     load.push(os.loadavg()[0].toFixed(1));
-    const ours = await stream(services, size, writes, true);
+    const trace = tracing ? new WriteTrace((engine.store as unknown as ConstructorParameters<typeof WriteTrace>[0])) : undefined;
+    const ours = await stream(services, size, writes, true, trace);
+    if (trace) await new Promise((resolve) => setTimeout(resolve, 100)); // the last GC entries
+    trace?.dispose();
+    if (trace) console.log(`\nWrites over 15 ms at ${size.toLocaleString('en')} tasks (checkpoints on):\n${trace.report().map((line) => `- ${line}`).join('\n') || '- none'}`);
     load.push(os.loadavg()[0].toFixed(1));
     const floorSamples = [...floorBefore, ...(await floor())];
     load.push(os.loadavg()[0].toFixed(1));
@@ -114,7 +137,8 @@ async function main(): Promise<void> {
     ['tasks', 'image', 'stream', 'whole-image checkpoint in this thread (baseline)', 'write p50', 'write p99', 'slowest write', 'writes / checkpoints during them', 'slowest / floor', 'target max ≤ 50, p99 ≤ 10'],
     rows,
   );
-  console.log(`\nLoad average (1 min) at the start and after each stream: ${load.join(', ')} on ${os.cpus().length} cores.`);
+  const burning = burners ? ` (${burners} CPU burner${burners > 1 ? 's' : ''} started by the bench)` : '';
+  console.log(`\nLoad average (1 min) at the start and after each stream: ${load.join(', ')} on ${os.cpus().length} cores${burning}.`);
 }
 
 void main();

@@ -105,3 +105,42 @@ test('kill -9 of two writers at random instants of their background checkpoints 
   assert.ok(journalHeader(dbPath).generation >= 2, 'background checkpoints ran during the trials');
   assert.ok(acked.length > 100, `enough writes were exercised (${acked.length})`);
 });
+
+/** Nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNices(): Map<string, number> {
+  const nices = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return nices;
+}
+
+test('the checkpoint worker runs at the lowest CPU priority, and only its own thread does', { skip: process.platform !== 'linux' && 'thread nice values are Linux only' }, async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const store = await LedgerStore.open({ dbPath, checkpointRecords: 20, backgroundCheckpointBytes: 0 });
+  const own = threadNices().get(String(process.pid));
+  const seen = new Map<string, number>();
+  const watch = setInterval(() => {
+    for (const [tid, nice] of threadNices()) if (nice !== own) seen.set(tid, nice);
+  }, 2);
+  try {
+    let i = 0;
+    while (journalHeader(dbPath).baseSeq === 0) {
+      if (i < 400) await insertWorkflow(store, `w${i++}`);
+      else await until('the background checkpoint', () => journalHeader(dbPath).baseSeq > 0);
+      await new Promise((r) => setImmediate(r));
+    }
+  } finally {
+    clearInterval(watch);
+  }
+  assert.equal(threadNices().get(String(process.pid)), own, 'the thread that writes keeps its priority');
+  assert.deepEqual([...new Set(seen.values())], [19], `the worker's thread, and no other, changed to nice 19: ${JSON.stringify([...seen])}`);
+  const fresh = await LedgerStore.open({ dbPath });
+  assert.deepEqual(workflows(fresh), workflows(store), 'the image the worker prepared holds every write');
+  for (const s of [store, fresh]) s.close();
+});
