@@ -9,6 +9,8 @@ import { loadSqlJs } from './sqlJs';
 export interface CheckpointJob {
   dbPath: string;
   imagePath: string;
+  /** sql.js compiled by the starting thread (sqlJs.ts), instantiated here without compiling again. */
+  wasm?: WebAssembly.Module;
 }
 
 /** What it answers: the prepared image, or why there is none. */
@@ -16,7 +18,7 @@ export type CheckpointReply = { ok: true; tmp: string; seq: number } | { ok: fal
 
 async function run(job: CheckpointJob): Promise<CheckpointReply> {
   try {
-    return { ok: true, ...prepareCheckpointImage(await loadSqlJs(), job.dbPath, job.imagePath) };
+    return { ok: true, ...prepareCheckpointImage(await loadSqlJs(job.wasm), job.dbPath, job.imagePath) };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { installCheckpoint } from '../../../src/store/checkpointFiles';
 import { prepareCheckpointImage } from '../../../src/store/checkpointImage';
 import { readHeader } from '../../../src/store/journal';
 import { LedgerStore } from '../../../src/store/ledgerStore';
-import { loadSqlJs } from '../../../src/store/sqlJs';
+import { compiledSqlJs, loadSqlJs } from '../../../src/store/sqlJs';
 import { storePaths } from '../../../src/store/storePaths';
 import { tempDir } from '../../helpers/tmp';
 import { insertWorkflow, snapshotFiles, workflows } from './damageKit';
@@ -143,4 +144,40 @@ test('the checkpoint worker runs at the lowest CPU priority, and only its own th
   const fresh = await LedgerStore.open({ dbPath });
   assert.deepEqual(workflows(fresh), workflows(store), 'the image the worker prepared holds every write');
   for (const s of [store, fresh]) s.close();
+});
+
+test('a checkpoint worker is handed sql.js compiled and instantiates it without compiling SQLite again', async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const store = await LedgerStore.open({ dbPath });
+  const wasm = compiledSqlJs();
+  store.close();
+  assert.ok(wasm instanceof WebAssembly.Module, 'opening the store compiled the module');
+  // In the worker, once the module is loaded, any compile of bytes fails: only a module it is handed can be instantiated.
+  const source = path.join(__dirname, '../../../src/store/sqlJs.ts');
+  const loadIn = async (given: WebAssembly.Module | undefined): Promise<unknown> => {
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       require('tsx/cjs');
+       const { loadSqlJs } = require(${JSON.stringify(source)});
+       const refuse = () => Promise.reject(new Error('sql.js compiled again'));
+       // SQLite's module is ~650 KB; smaller ones (tsx's lexer) compile as usual.
+       const sqlite = (bytes) => !(bytes instanceof WebAssembly.Module) && bytes.byteLength > 200000;
+       const { compile, instantiate } = WebAssembly;
+       WebAssembly.compile = (bytes) => (sqlite(bytes) ? refuse() : compile.call(WebAssembly, bytes));
+       WebAssembly.instantiate = (what, imports) => (sqlite(what) ? refuse() : instantiate.call(WebAssembly, what, imports));
+       WebAssembly.compileStreaming = WebAssembly.instantiateStreaming = refuse;
+       loadSqlJs(workerData.given).then(
+         (SQL) => parentPort.postMessage(new SQL.Database().exec('SELECT 6 * 7')[0].values[0][0]),
+         (err) => parentPort.postMessage(err.message),
+       );`,
+      { eval: true, workerData: { given } },
+    );
+    try {
+      return await new Promise((resolve) => worker.once('message', resolve));
+    } finally {
+      await worker.terminate();
+    }
+  };
+  assert.equal(await loadIn(wasm), 42);
+  assert.equal(await loadIn(undefined), 'sql.js compiled again', 'the refusal in the worker is real');
 });
