@@ -16,6 +16,8 @@ interface Span {
 
 /** The part of LedgerStore the probe wraps (private members, reached at run time). */
 interface StoreInternals {
+  session: object;
+  writeAsync(...args: unknown[]): Promise<unknown>;
   journal: { append(...args: unknown[]): unknown };
   lock: { acquire(): Promise<void> };
   catchUp(): void;
@@ -47,6 +49,8 @@ export class WriteTrace {
     this.wrapSync(store.journal, 'append', 'append+fdatasync');
     this.wrapSync(store, 'catchUp', 'catch-up');
     this.wrapAsync(store.lock, 'acquire', 'lock wait');
+    this.wrapAsync(store, 'writeAsync', 'in the store');
+    this.wrapSync(store.session, 'exec', 'SQL');
     this.wrapAsync(store, 'withLock', 'install under the lock');
     const start = BackgroundCheckpoint.prototype.start;
     const started = (): void => {
@@ -104,7 +108,9 @@ export class WriteTrace {
   report(): string[] {
     return this.slowWrites.map((w) => {
       const overlapping = this.spans.filter((s) => s.end >= w.start && s.start <= w.end);
-      const parts = overlapping.map((s) => `${s.what} ${(Math.min(s.end, w.end) - Math.max(s.start, w.start)).toFixed(1)}`);
+      const sums = new Map<string, number>();
+      for (const s of overlapping) sums.set(s.what, (sums.get(s.what) ?? 0) + Math.min(s.end, w.end) - Math.max(s.start, w.start));
+      const parts = [...sums].map(([what, ms]) => `${what} ${ms.toFixed(1)}`);
       if (w.worker !== 0 && !overlapping.some((s) => s.what === 'worker preparing')) parts.push(`worker preparing (for ${(w.end - w.worker).toFixed(0)} ms)`);
       return `${(w.end - w.start).toFixed(1)} ms at +${(w.start / 1000).toFixed(1)} s: main thread on CPU ${w.onCpu.toFixed(1)}, runnable and waiting for a CPU ${w.waiting.toFixed(1)}, event loop active ${w.active.toFixed(1)}; ${parts.join(', ') || 'nothing traced overlapped'}`;
     });
