@@ -21,19 +21,20 @@ export function loadSqlJs(given?: WebAssembly.Module): Promise<SqlJsStatic> {
     compiledNow ??= given;
     compiled ??= Promise.resolve(given);
   }
-  module ??= compile().then(
-    (wasm) =>
-      new Promise<SqlJsStatic>((resolve, reject) => {
-        initSqlJs({
-          // Native SQLite math functions (power() fades stigmergy marks in SQL), not sql.js's deprecated copies.
-          useOldExtensionFunctions: false,
-          instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-            WebAssembly.instantiate(wasm, imports).then((instance) => done(instance, wasm), reject);
-            return {};
-          },
-        } as Parameters<typeof initSqlJs>[0]).then(resolve, reject);
-      }),
-  );
+  if (module) return module;
+  // The glue starts while the module compiles (on V8's threads); it asks for the instance when ready.
+  const wasm = compile();
+  module = new Promise<SqlJsStatic>((resolve, reject) => {
+    wasm.catch(reject);
+    initSqlJs({
+      // Native SQLite math functions (power() fades stigmergy marks in SQL), not sql.js's deprecated copies.
+      useOldExtensionFunctions: false,
+      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        wasm.then((compiled) => WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled))).catch(reject);
+        return {};
+      },
+    } as Parameters<typeof initSqlJs>[0]).then(resolve, reject);
+  });
   return module;
 }
 
@@ -42,11 +43,17 @@ export function compiledSqlJs(): WebAssembly.Module | undefined {
   return compiledNow;
 }
 
+/** Read at once (a read through fs.promises took several thread-pool hops: ~7 ms more to the first write under load). */
 function compile(): Promise<WebAssembly.Module> {
-  compiled ??= fs.promises
-    .readFile(locate('sql-wasm.wasm'))
-    .then((bytes) => WebAssembly.compile(bytes))
-    .then((wasm) => (compiledNow = wasm));
+  if (!compiled) {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = fs.readFileSync(locate('sql-wasm.wasm')) as Uint8Array<ArrayBuffer>;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    compiled = WebAssembly.compile(bytes).then((wasm) => (compiledNow = wasm));
+  }
   return compiled;
 }
 
