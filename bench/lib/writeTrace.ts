@@ -19,7 +19,7 @@ interface StoreInternals {
   session: object;
   writeAsync(...args: unknown[]): Promise<unknown>;
   journal: { append(...args: unknown[]): unknown };
-  lock: { acquire(): Promise<void> };
+  lock: { acquire(): Promise<void>; release(): void };
   catchUp(): void;
   installPrepared(tmp: string, seq: number): Promise<void>;
   withLock<T>(fn: () => T): Promise<T>;
@@ -50,15 +50,23 @@ export class WriteTrace {
     this.wrapSync(store, 'catchUp', 'catch-up');
     this.wrapAsync(store.lock, 'acquire', 'lock wait');
     this.wrapAsync(store, 'writeAsync', 'in the store');
+    this.wrapSync(store.lock, 'release', 'lock release');
+    this.wrapSync(store.journal, 'prepare', 'journal prepare');
     this.wrapSync(store.session, 'exec', 'SQL');
     this.wrapAsync(store, 'withLock', 'install under the lock');
     const start = BackgroundCheckpoint.prototype.start;
     const started = (): void => {
       this.workerStart = performance.now();
     };
+    const spans = this.spans;
     BackgroundCheckpoint.prototype.start = function (this: BackgroundCheckpoint) {
       if (!this.running) started();
-      return start.call(this);
+      const at = performance.now();
+      try {
+        return start.call(this);
+      } finally {
+        spans.push({ what: 'worker start (new Worker)', start: at, end: performance.now() });
+      }
     };
     const install = store.installPrepared.bind(store);
     // installPrepared is called when the worker's image is ready and resolves once the retired
