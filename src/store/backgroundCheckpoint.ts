@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CheckpointJob, CheckpointReply } from './checkpointWorker';
+import { compiledSqlJs } from './sqlJs';
 
 /**
  * Checkpoints of a large image, off the write path: a worker thread rebuilds the image from the
@@ -77,7 +78,8 @@ export class BackgroundCheckpoint {
  * dist/checkpointWorker.js beside the bundle; from sources (tests and benchmarks run TypeScript
  * through tsx, whose loader a worker does not inherit) the .ts file, loaded through tsx's require hook.
  */
-function startWorker(job: CheckpointJob): Worker {
+function startWorker(given: CheckpointJob): Worker {
+  const job: CheckpointJob = { ...given, wasm: compiledSqlJs() };
   const bundled = path.join(__dirname, 'checkpointWorker.js');
   if (fs.existsSync(bundled)) return new Worker(bundled, { workerData: job });
   const source = path.join(__dirname, 'checkpointWorker.ts');

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { installCheckpoint } from '../../../src/store/checkpointFiles';
 import { prepareCheckpointImage } from '../../../src/store/checkpointImage';
 import { readHeader } from '../../../src/store/journal';
 import { LedgerStore } from '../../../src/store/ledgerStore';
-import { loadSqlJs } from '../../../src/store/sqlJs';
+import { compiledSqlJs, loadSqlJs } from '../../../src/store/sqlJs';
 import { storePaths } from '../../../src/store/storePaths';
 import { tempDir } from '../../helpers/tmp';
 import { insertWorkflow, snapshotFiles, workflows } from './damageKit';
@@ -104,4 +105,79 @@ test('kill -9 of two writers at random instants of their background checkpoints 
   }
   assert.ok(journalHeader(dbPath).generation >= 2, 'background checkpoints ran during the trials');
   assert.ok(acked.length > 100, `enough writes were exercised (${acked.length})`);
+});
+
+/** Nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNices(): Map<string, number> {
+  const nices = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return nices;
+}
+
+test('the checkpoint worker runs at the lowest CPU priority, and only its own thread does', { skip: process.platform !== 'linux' && 'thread nice values are Linux only' }, async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const store = await LedgerStore.open({ dbPath, checkpointRecords: 20, backgroundCheckpointBytes: 0 });
+  const own = threadNices().get(String(process.pid));
+  const seen = new Map<string, number>();
+  const watch = setInterval(() => {
+    for (const [tid, nice] of threadNices()) if (nice !== own) seen.set(tid, nice);
+  }, 2);
+  try {
+    let i = 0;
+    while (journalHeader(dbPath).baseSeq === 0) {
+      if (i < 400) await insertWorkflow(store, `w${i++}`);
+      else await until('the background checkpoint', () => journalHeader(dbPath).baseSeq > 0);
+      await new Promise((r) => setImmediate(r));
+    }
+  } finally {
+    clearInterval(watch);
+  }
+  assert.equal(threadNices().get(String(process.pid)), own, 'the thread that writes keeps its priority');
+  assert.deepEqual([...new Set(seen.values())], [19], `the worker's thread, and no other, changed to nice 19: ${JSON.stringify([...seen])}`);
+  const fresh = await LedgerStore.open({ dbPath });
+  assert.deepEqual(workflows(fresh), workflows(store), 'the image the worker prepared holds every write');
+  for (const s of [store, fresh]) s.close();
+});
+
+test('a checkpoint worker is handed sql.js compiled and instantiates it without compiling SQLite again', async () => {
+  const dbPath = path.join(tempDir(), 'ledger.db');
+  const store = await LedgerStore.open({ dbPath });
+  const wasm = compiledSqlJs();
+  store.close();
+  assert.ok(wasm instanceof WebAssembly.Module, 'opening the store compiled the module');
+  // In the worker, once the module is loaded, any compile of bytes fails: only a module it is handed can be instantiated.
+  const source = path.join(__dirname, '../../../src/store/sqlJs.ts');
+  const loadIn = async (given: WebAssembly.Module | undefined): Promise<unknown> => {
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       require('tsx/cjs');
+       const { loadSqlJs } = require(${JSON.stringify(source)});
+       const refuse = () => Promise.reject(new Error('sql.js compiled again'));
+       // SQLite's module is ~650 KB; smaller ones (tsx's lexer) compile as usual.
+       const sqlite = (bytes) => !(bytes instanceof WebAssembly.Module) && bytes.byteLength > 200000;
+       const { compile, instantiate } = WebAssembly;
+       WebAssembly.compile = (bytes) => (sqlite(bytes) ? refuse() : compile.call(WebAssembly, bytes));
+       WebAssembly.instantiate = (what, imports) => (sqlite(what) ? refuse() : instantiate.call(WebAssembly, what, imports));
+       WebAssembly.compileStreaming = WebAssembly.instantiateStreaming = refuse;
+       loadSqlJs(workerData.given).then(
+         (SQL) => parentPort.postMessage(new SQL.Database().exec('SELECT 6 * 7')[0].values[0][0]),
+         (err) => parentPort.postMessage(err.message),
+       );`,
+      { eval: true, workerData: { given } },
+    );
+    try {
+      return await new Promise((resolve) => worker.once('message', resolve));
+    } finally {
+      await worker.terminate();
+    }
+  };
+  assert.equal(await loadIn(wasm), 42);
+  assert.equal(await loadIn(undefined), 'sql.js compiled again', 'the refusal in the worker is real');
 });
