@@ -3,10 +3,11 @@ import { taskKey } from '../ids';
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { areaBounds, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
-import { rollUpMarks } from './stigmergyAreas';
+import { PressureFollower } from './stigmergyPressure';
+import type { PressureRollUp } from './stigmergyPressure';
 import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
 import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
-import { areaCandidates, fadedPoints, fadeTo, fieldVersion, firstEvaporation, liveMarks, marksOfNodes, marksOfTasks, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
+import { areaCandidates, fadedPoints, fadeTo, liveMarks, marksOfNodes, marksOfTasks, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
 import { ensureBasis, liveCounts, markWeight, nodesKept, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
 import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
@@ -47,6 +48,7 @@ export type FieldChangeHook = (tx: AsyncSqlWriter, now: number) => Promise<void>
 export class StigmergyService {
   readonly config: StigmergyConfig;
   private readonly hooks: FieldChangeHook[] = [];
+  private readonly pressure: PressureFollower;
   /** The stored marks as last read, and the stig_clock version they were read at. */
   private cache: { version: number; points: { point: StigPoint; taskId: number | null }[]; taskIds: number[] } | null = null;
 
@@ -56,6 +58,7 @@ export class StigmergyService {
     options: StigmergyOptions = {},
   ) {
     this.config = createField({ half_life_ms: options.halfLifeMs ?? defaultStigHalfLifeMs, max_intensity: options.maxIntensity ?? null }).config;
+    this.pressure = new PressureFollower(this.config);
   }
 
   /** Runs `hook` inside every write that changes the field. */
@@ -88,7 +91,7 @@ export class StigmergyService {
       await storeChanges(tx, stored, field, changes, (p) => markWeight(this.config, basis, p));
       await refreshNodes(tx, nodes);
       await appendStigEvent(tx, kind, now, { changes: changes.length, nodes: nodes.slice(0, 20) });
-      await this.changed(tx, now);
+      await this.changed(tx, now, nodes);
       return changes;
     });
   }
@@ -115,7 +118,7 @@ export class StigmergyService {
       if (changes.length > 0) {
         await reweighAll(tx, this.config, basis);
         await appendStigEvent(tx, 'decay', now, { half_life_ms: halfLifeMs, changes: changes.length, evaporated: changes.filter((c) => c.point.intensity === 0).length });
-        await this.changed(tx, now);
+        await this.changed(tx, now, 'all');
       }
       return changes;
     });
@@ -185,29 +188,12 @@ export class StigmergyService {
   }
 
   /**
-   * pathPressure, with the field version it was read at and the moment it stops holding (a mark
-   * evaporates): until the version moves or that moment comes, it is the answer. Faded and
-   * filtered in SQL, rolled up in one pass: no field is built.
+   * pathPressure, with the field version it was read at, the moment its numbers are faded to and
+   * the moment it stops holding (a mark evaporates). Kept up to date by reading only what changed
+   * since the last call (stigmergyPressure.ts); unchanged, it is the same answer (the same object).
    */
-  async pressureRollUp(): Promise<{ paths: PathPressure[]; version: number; until: number }> {
-    const now = this.clock();
-    const { version, points } = await this.engine.read(async (db) => ({ version: await fieldVersion(db), points: await liveMarks(db, this.config, now) }));
-    return { paths: rollUpMarks(this.config, points), version, until: firstEvaporation(this.config, points, now) };
-  }
-
-  /**
-   * The field's version, this service's now, and whether one of `taskIds` (the tasks a kept
-   * roll-up names) has ended: a roll-up kept from `pressureRollUp` holds while none of it moved.
-   */
-  async version(taskIds: readonly number[] = []): Promise<{ version: number; now: number; ended: boolean }> {
-    return this.engine.read(async (db) => {
-      let ended = false;
-      for (let i = 0; i < taskIds.length && !ended; i += 500) {
-        const slice = taskIds.slice(i, i + 500);
-        ended = (await db.get(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')}) LIMIT 1`, slice)) !== undefined;
-      }
-      return { version: await fieldVersion(db), now: this.clock(), ended };
-    });
+  async pressureRollUp(): Promise<PressureRollUp> {
+    return this.engine.read((db) => this.pressure.read(db, this.clock()));
   }
 
   /** The live marks of some tasks (by key), inside the caller's read: the board's overlap warning reads only the running tasks'. */
@@ -281,7 +267,7 @@ export class StigmergyService {
       await refreshNodes(tx, nodes);
       if (changes > 0) {
         await appendStigEvent(tx, 'clear', now, { task_id: taskId, removed: changes });
-        await this.changed(tx, now);
+        await this.changed(tx, now, nodes);
       }
       return changes;
     });
@@ -297,8 +283,8 @@ export class StigmergyService {
     return createField(this.config, kept);
   }
 
-  private async changed(tx: AsyncSqlWriter, now: number): Promise<void> {
-    await bumpClock(tx);
+  private async changed(tx: AsyncSqlWriter, now: number, nodes: readonly string[] | 'all'): Promise<void> {
+    await bumpClock(tx, nodes);
     for (const hook of this.hooks) await hook(tx, now);
   }
 }
