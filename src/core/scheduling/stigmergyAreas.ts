@@ -1,11 +1,11 @@
 import { patternsOverlap } from './scopeOverlap';
 import { compareText, pointValues, removeMarks } from './stigmergyField';
-import type { StigChange, StigmergyField } from './stigmergyField';
+import type { StigChange, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
 import type { PheromoneBounds } from './stigmergySnapshot';
-import { markTypeTask, rollUpMarks } from './stigmergyRollUp';
-import type { PathPressure } from './stigmergyRollUp';
+import { markTypeTask, RollUpTree } from './stigmergyRollUp';
+import type { PathPressure, WeightedMark } from './stigmergyRollUp';
 
-export { markTypeTask, rollUpMarks };
+export { markTypeTask };
 export type { PathPressure };
 
 /**
@@ -36,6 +36,23 @@ export function clearTaskMarks(field: StigmergyField, taskKey: string, now: numb
  */
 export function rollUpToFolders(field: StigmergyField): PathPressure[] {
   return rollUpMarks(field.config, [...pointValues(field)]);
+}
+
+/**
+ * The roll-up of some live marks (faded, in any order — straight from the store or the field):
+ * one new tree, sums in the tree's order, so the same marks give the same answer to the last bit.
+ */
+export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]): PathPressure[] {
+  const byNode = new Map<string, WeightedMark[]>();
+  for (const p of marks) {
+    const group = byNode.get(p.node_id);
+    const mark = { type: p.type, weight: p.intensity };
+    if (group) group.push(mark);
+    else byNode.set(p.node_id, [mark]);
+  }
+  const tree = new RollUpTree(config);
+  tree.load(byNode);
+  return tree.list();
 }
 
 /** How busy some areas are: every node whose path or glob may overlap one of them. */

@@ -1,9 +1,9 @@
 import type { AsyncSqlReader } from '../ports';
 import type { StigmergyConfig } from './stigmergyField';
-import { fadeTo } from './stigmergyQueries';
+import { fadeTo, fieldVersion } from './stigmergyQueries';
 import { RollUpTree } from './stigmergyRollUp';
 import type { PathPressure, WeightedMark } from './stigmergyRollUp';
-import { finished } from './stigmergyStore';
+import { endedTasks } from './stigmergyStore';
 
 /**
  * The Explorer's pressure roll-up kept up to date from the store: the first read takes every
@@ -84,7 +84,7 @@ export class PressureFollower {
    * is read (tests compare a kept roll-up with one built from scratch for the same moments).
    */
   async read(db: AsyncSqlReader, now: number, at = now): Promise<PressureRollUp> {
-    const version = Number((await db.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1'))?.version ?? 0);
+    const version = await fieldVersion(db);
     const kept = this.kept;
     if (!kept || (this.incremental() && kept.epoch !== this.epochAt(now))) return this.readAll(db, now, version, at);
     const dirty = new Set<string>();
@@ -271,15 +271,4 @@ async function marksOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promi
     }
   }
   return out;
-}
-
-/** Which of some tasks are done, failed or cancelled. */
-async function endedTasks(db: AsyncSqlReader, ids: readonly number[]): Promise<Set<number>> {
-  const ended = new Set<number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const slice = ids.slice(i, i + 500);
-    const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
-    for (const r of rows) ended.add(Number(r.id));
-  }
-  return ended;
 }

@@ -1,6 +1,6 @@
 import { isGlobPattern, literalHead, shapeOf } from './scopePatterns';
 import { clampIntensity, compareText } from './stigmergyField';
-import type { StigmergyConfig, StigPoint } from './stigmergyField';
+import type { StigmergyConfig } from './stigmergyField';
 
 /**
  * The folder roll-up of the stigmergy field (the Explorer's pressure), kept as a tree that a
@@ -294,21 +294,4 @@ export class RollUpTree {
     e.types = [...types].sort();
     e.tasks = tasksOf(e.types);
   }
-}
-
-/**
- * The roll-up of some live marks (faded, in any order — straight from the store or the field):
- * one new tree, sums in the tree's order, so the same marks give the same answer to the last bit.
- */
-export function rollUpMarks(config: StigmergyConfig, marks: readonly StigPoint[]): PathPressure[] {
-  const byNode = new Map<string, WeightedMark[]>();
-  for (const p of marks) {
-    const group = byNode.get(p.node_id);
-    const mark = { type: p.type, weight: p.intensity };
-    if (group) group.push(mark);
-    else byNode.set(p.node_id, [mark]);
-  }
-  const tree = new RollUpTree(config);
-  tree.load(byNode);
-  return tree.list();
 }

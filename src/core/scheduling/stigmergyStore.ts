@@ -34,6 +34,17 @@ export function markTaskId(type: string): number | null {
   }
 }
 
+/** Which of some tasks are done, failed or cancelled (their marks stop counting). */
+export async function endedTasks(db: AsyncSqlReader, ids: readonly number[]): Promise<Set<number>> {
+  const ended = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
+    for (const r of rows) ended.add(Number(r.id));
+  }
+  return ended;
+}
+
 export async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promise<StigPoint[]> {
   const out: StigPoint[] = [];
   for (let i = 0; i < nodes.length; i += 200) {
