@@ -41,7 +41,14 @@ const keptLayouts = 16;
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
   /** The last Explorer answer (one per path of `paths`), and the tasks it names. */
-  private lastPressure: { paths: readonly PathPressure[]; tasks: Map<string, { key: string; title: string | null; agent: string | null }>; value: ExplorerPressure[] } | undefined;
+  private lastPressure:
+    | {
+        paths: readonly PathPressure[];
+        tasks: Map<string, { key: string; title: string | null; agent: string | null }>;
+        lists: { tasks: WeakMap<string[], ExplorerPressure['tasks']>; others: WeakMap<string[], string[]> };
+        value: ExplorerPressure[];
+      }
+    | undefined;
   private lastOverlaps: { key: string; value: Map<string, RunningOverlap[]> } | undefined;
 
   /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
@@ -94,6 +101,18 @@ export class BoardQueries {
     // A path the change did not touch is the same object as before (both lists sorted by path): its answer too, while the titles stay the same.
     const same = last !== undefined && last.tasks.size === tasks.size && [...tasks].every(([k, t]) => last.tasks.get(k)?.title === t.title && last.tasks.get(k)?.agent === t.agent);
     const before = same ? last.paths : [];
+    // A path's lists are kept by the roll-up while its marks stay the same (also when its numbers move to a new moment).
+    const lists = same ? last.lists : { tasks: new WeakMap<string[], ExplorerPressure['tasks']>(), others: new WeakMap<string[], string[]>() };
+    const named = (keys: string[]) => {
+      let out = lists.tasks.get(keys);
+      if (!out) lists.tasks.set(keys, (out = keys.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null })));
+      return out;
+    };
+    const others = (types: string[]) => {
+      let out = lists.others.get(types);
+      if (!out) lists.others.set(types, (out = types.filter((t) => markTypeTask(t) === null)));
+      return out;
+    };
     const value: ExplorerPressure[] = new Array(rolled.paths.length);
     for (let i = 0, j = 0; i < rolled.paths.length; i++) {
       const p = rolled.paths[i];
@@ -101,9 +120,9 @@ export class BoardQueries {
       value[i] =
         j < before.length && before[j] === p
           ? last!.value[j++]
-          : { path: p.path, intensity: p.intensity, tasks: p.tasks.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null }), others: p.types.filter((t) => markTypeTask(t) === null) };
+          : { path: p.path, intensity: p.intensity, tasks: named(p.tasks), others: others(p.types) };
     }
-    this.lastPressure = { paths: rolled.paths, tasks, value };
+    this.lastPressure = { paths: rolled.paths, tasks, lists, value };
     return value;
   }
 
