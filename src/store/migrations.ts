@@ -14,6 +14,7 @@ import { v13Reviews } from './migrations/v13Reviews';
 import { v14StigWeights } from './migrations/v14StigWeights';
 import { v15GraphDiffs } from './migrations/v15GraphDiffs';
 import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
+import { v17StigChanges } from './migrations/v17StigChanges';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -22,7 +23,7 @@ import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v8Machines, v9Events, v10Children, v11Scheduling, v12Runner, v13Reviews, v14StigWeights, v15GraphDiffs, v16StigLooseNodes];
+export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v8Machines, v9Events, v10Children, v11Scheduling, v12Runner, v13Reviews, v14StigWeights, v15GraphDiffs, v16StigLooseNodes, v17StigChanges];
 
 export const latestVersion = migrations.length;
 

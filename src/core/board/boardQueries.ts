@@ -6,6 +6,7 @@ import { overlapsAmongRunning } from '../scheduling/runningOverlaps';
 import type { RunningOverlap } from '../scheduling/runningOverlaps';
 import type { RunningTask } from '../scheduling/contractNetModel';
 import { markTypeTask } from '../scheduling/stigmergyAreas';
+import type { PathPressure } from '../scheduling/stigmergyAreas';
 import { createField } from '../scheduling/stigmergyField';
 import { fieldVersion } from '../scheduling/stigmergyQueries';
 import type { StigmergyService } from '../scheduling/stigmergyService';
@@ -21,7 +22,7 @@ import { pendingHandoffRows } from '../handoffs/pendingHandoffs';
 export interface ExplorerPressure {
   /** Workspace-relative path (folders included: pressure rolls up). */
   path: string;
-  /** Sum of the faded intensities of the marks on and under it. */
+  /** Sum of the intensities of the marks on and under it, faded to the roll-up's moment (at most one half-life old). */
   intensity: number;
   /** The running tasks whose marks are on or under it, by key. */
   tasks: { key: string; title: string | null; agent: string | null }[];
@@ -39,8 +40,15 @@ const keptLayouts = 16;
  */
 export class BoardQueries {
   private readonly layouts = new Map<number, { shape: string; placed: PlacedGraph }>();
-  /** The last Explorer roll-up, the field version it was made from and when a mark of it evaporates. */
-  private lastPressure: { version: number; until: number; taskIds: number[]; value: ExplorerPressure[] } | undefined;
+  /** The last Explorer answer (one per path of `paths`), and the tasks it names. */
+  private lastPressure:
+    | {
+        paths: readonly PathPressure[];
+        tasks: Map<string, { key: string; title: string | null; agent: string | null }>;
+        lists: { tasks: WeakMap<string[], ExplorerPressure['tasks']>; others: WeakMap<string[], string[]> };
+        value: ExplorerPressure[];
+      }
+    | undefined;
   private lastOverlaps: { key: string; value: Map<string, RunningOverlap[]> } | undefined;
 
   /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
@@ -70,41 +78,51 @@ export class BoardQueries {
   /**
    * Pressure on files and folders for the Explorer: the stigmergy field rolled up to folders
    * once (a mark on `src/auth/login.ts` counts for the file, `src/auth` and `src`), with the
-   * title and agent of each running task that marked them. Empty without a field. Kept while
-   * the field is unchanged (titles and agents are read again when the marks change).
+   * title and agent of each running task that marked them. Empty without a field. The field keeps
+   * its roll-up up to date by reading only what changed; unchanged, this is the same answer
+   * (titles and agents are read again when the marks change). Intensities are faded to the
+   * roll-up's moment, at most one half-life old.
    */
   async pressure(): Promise<ExplorerPressure[]> {
     if (!this.stigmergy) return [];
-    // Most store changes leave the field as it was: then the last roll-up stands (one small read).
-    const last = this.lastPressure;
-    if (last) {
-      const { version, now, ended } = await this.stigmergy.version(last.taskIds);
-      if (last.version === version && now < last.until && !ended) return last.value;
-    }
+    // The field keeps its roll-up up to date; unchanged, it hands back the same paths (and this the same answer).
     const rolled = await this.stigmergy.pressureRollUp();
-    const keys = [...new Set(rolled.paths.flatMap((p) => p.tasks))];
-    const ids = keys.flatMap((k) => {
-      try {
-        return [parseId('task', k)];
-      } catch {
-        return [];
-      }
-    });
-    const tasks = new Map<string, { title: string; agent: string | null }>();
+    const last = this.lastPressure;
+    if (last && last.paths === rolled.paths) return last.value;
+    const ids = rolled.taskIds;
+    const tasks = new Map<string, { key: string; title: string | null; agent: string | null }>();
     await this.engine.read(async (db) => {
       for (let i = 0; i < ids.length; i += 500) {
         const slice = ids.slice(i, i + 500);
         const rows = await db.all<{ id: number; title: string; assignee: string | null }>(`SELECT id, title, assignee FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`, slice);
-        for (const r of rows) tasks.set(taskKey(Number(r.id)), { title: r.title, agent: r.assignee });
+        for (const r of rows) tasks.set(taskKey(Number(r.id)), { key: taskKey(Number(r.id)), title: r.title, agent: r.assignee });
       }
     });
-    const value = rolled.paths.map((p) => ({
-      path: p.path,
-      intensity: p.intensity,
-      tasks: p.tasks.map((k) => ({ key: k, title: tasks.get(k)?.title ?? null, agent: tasks.get(k)?.agent ?? null })),
-      others: p.types.filter((t) => markTypeTask(t) === null),
-    }));
-    this.lastPressure = { version: rolled.version, until: rolled.until, taskIds: ids, value };
+    // A path the change did not touch is the same object as before (both lists sorted by path): its answer too, while the titles stay the same.
+    const same = last !== undefined && last.tasks.size === tasks.size && [...tasks].every(([k, t]) => last.tasks.get(k)?.title === t.title && last.tasks.get(k)?.agent === t.agent);
+    const before = same ? last.paths : [];
+    // A path's lists are kept by the roll-up while its marks stay the same (also when its numbers move to a new moment).
+    const lists = same ? last.lists : { tasks: new WeakMap<string[], ExplorerPressure['tasks']>(), others: new WeakMap<string[], string[]>() };
+    const named = (keys: string[]) => {
+      let out = lists.tasks.get(keys);
+      if (!out) lists.tasks.set(keys, (out = keys.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null })));
+      return out;
+    };
+    const others = (types: string[]) => {
+      let out = lists.others.get(types);
+      if (!out) lists.others.set(types, (out = types.filter((t) => markTypeTask(t) === null)));
+      return out;
+    };
+    const value: ExplorerPressure[] = new Array(rolled.paths.length);
+    for (let i = 0, j = 0; i < rolled.paths.length; i++) {
+      const p = rolled.paths[i];
+      while (j < before.length && before[j] !== p && before[j].path < p.path) j++;
+      value[i] =
+        j < before.length && before[j] === p
+          ? last!.value[j++]
+          : { path: p.path, intensity: p.intensity, tasks: named(p.tasks), others: others(p.types) };
+    }
+    this.lastPressure = { paths: rolled.paths, tasks, lists, value };
     return value;
   }
 

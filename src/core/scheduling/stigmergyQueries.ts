@@ -93,16 +93,6 @@ export async function marksOfTasks(db: AsyncSqlReader, config: StigmergyConfig, 
   return out;
 }
 
-/** When the first of these marks (faded to `now`) fades to the evaporation floor: a roll-up of them holds until then. */
-export function firstEvaporation(config: StigmergyConfig, points: readonly StigPoint[], now: number): number {
-  const h = config.half_life_ms;
-  if (h === null) return Number.POSITIVE_INFINITY;
-  let lowest = Number.POSITIVE_INFINITY;
-  for (const p of points) lowest = Math.min(lowest, p.intensity);
-  if (!Number.isFinite(lowest)) return Number.POSITIVE_INFINITY;
-  return now + (h * Math.log(lowest / config.evaporation_floor)) / Math.LN2;
-}
-
 /** A node total clamped to the field's maximum, as SQL (for ORDER BY), with its parameters. */
 function clampedSum(config: StigmergyConfig): { sql: string; params: SqlValue[] } {
   if (config.max_intensity === null) return { sql: 'SUM(d)', params: [] };

@@ -3,14 +3,16 @@ import { taskKey } from '../ids';
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
 import { areaBounds, pressureOnAreas, taskMarkType } from './stigmergyAreas';
 import type { AreaPressure, PathPressure, TaskMarkKind } from './stigmergyAreas';
-import { rollUpMarks } from './stigmergyAreas';
-import { batchMark, clampIntensity, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
-import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigNodeTotal, StigPoint } from './stigmergyField';
-import { areaCandidates, fadedPoints, fadeTo, fieldVersion, firstEvaporation, liveMarks, marksOfNodes, marksOfTasks, maxNodeTotal, topMarks, topNodes } from './stigmergyQueries';
-import { ensureBasis, liveCounts, markWeight, nodesKept, rankedBasis, rankedMarks, rankedNodes, reweighAll, refreshNodes } from './stigmergyWeights';
-import { assembleSnapshot, boundsWithCeiling, byPoint, byTotal, snapshot } from './stigmergySnapshot';
+import { PressureFollower } from './stigmergyPressure';
+import type { PressureRollUp } from './stigmergyPressure';
+import { batchMark, createField, decay, mark as markField, normaliseNodeId } from './stigmergyField';
+import type { StigChange, StigMarkEntry, StigmergyConfig, StigmergyField, StigPoint } from './stigmergyField';
+import { fadeTo, liveMarks, marksOfTasks } from './stigmergyQueries';
+import { fieldBounds, fieldNear, limitedSnapshot, StoredMarks } from './stigmergyReads';
+import { ensureBasis, markWeight, reweighAll, refreshNodes } from './stigmergyWeights';
+import { snapshot } from './stigmergySnapshot';
 import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
-import { appendStigEvent, bumpClock, finished, pointsOfNodes, purgeEnded, storeChanges, toPoint } from './stigmergyStore';
+import { appendStigEvent, bumpClock, pointsOfNodes, purgeEnded, storeChanges, toPoint } from './stigmergyStore';
 import type { PointRow } from './stigmergyStore';
 
 
@@ -26,8 +28,9 @@ import type { PointRow } from './stigmergyStore';
  * Reads never load the whole field: stig_snapshot and the field's bounds read the top of the
  * ranked store (stigmergyWeights.ts, migration v14) that every write keeps up to date, or — for
  * a bounded field, or while marks of an ended task wait for the next write to purge them — fade
- * and aggregate the marks in SQL (stigmergyQueries.ts). A call's bounds read only the marks that
- * may overlap its areas.
+ * and aggregate the marks in SQL (stigmergyQueries.ts, stigmergyReads.ts). A call's bounds read
+ * only the marks that may overlap its areas; the Explorer's roll-up reads only what changed
+ * (stigmergyPressure.ts). Writes are here: marks, batches, decay, a task's marks and their clearing.
  */
 
 /** How marks fade when nothing decays them explicitly: halved every 15 minutes. */
@@ -47,8 +50,8 @@ export type FieldChangeHook = (tx: AsyncSqlWriter, now: number) => Promise<void>
 export class StigmergyService {
   readonly config: StigmergyConfig;
   private readonly hooks: FieldChangeHook[] = [];
-  /** The stored marks as last read, and the stig_clock version they were read at. */
-  private cache: { version: number; points: { point: StigPoint; taskId: number | null }[]; taskIds: number[] } | null = null;
+  private readonly pressure: PressureFollower;
+  private readonly stored = new StoredMarks();
 
   constructor(
     private readonly engine: LedgerEngine,
@@ -56,6 +59,7 @@ export class StigmergyService {
     options: StigmergyOptions = {},
   ) {
     this.config = createField({ half_life_ms: options.halfLifeMs ?? defaultStigHalfLifeMs, max_intensity: options.maxIntensity ?? null }).config;
+    this.pressure = new PressureFollower(this.config);
   }
 
   /** Runs `hook` inside every write that changes the field. */
@@ -88,7 +92,7 @@ export class StigmergyService {
       await storeChanges(tx, stored, field, changes, (p) => markWeight(this.config, basis, p));
       await refreshNodes(tx, nodes);
       await appendStigEvent(tx, kind, now, { changes: changes.length, nodes: nodes.slice(0, 20) });
-      await this.changed(tx, now);
+      await this.changed(tx, now, nodes);
       return changes;
     });
   }
@@ -115,7 +119,7 @@ export class StigmergyService {
       if (changes.length > 0) {
         await reweighAll(tx, this.config, basis);
         await appendStigEvent(tx, 'decay', now, { half_life_ms: halfLifeMs, changes: changes.length, evaporated: changes.filter((c) => c.point.intensity === 0).length });
-        await this.changed(tx, now);
+        await this.changed(tx, now, 'all');
       }
       return changes;
     });
@@ -127,24 +131,7 @@ export class StigmergyService {
    * tasks ended is asked every time.
    */
   async field(): Promise<StigmergyField> {
-    const live = await this.engine.read(async (db) => {
-      const clock = await db.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1');
-      const version = Number(clock?.version ?? 0);
-      if (!this.cache || this.cache.version !== version) {
-        const rows = await db.all<PointRow & { task_id: number | null }>('SELECT node_id, type, intensity, updated_at, task_id FROM stig_points');
-        const points = rows.map((r) => ({ point: toPoint(r), taskId: r.task_id === null ? null : Number(r.task_id) }));
-        this.cache = { version, points, taskIds: [...new Set(points.flatMap((p) => (p.taskId === null ? [] : [p.taskId])))] };
-      }
-      const ended = new Set<number>();
-      const ids = this.cache.taskIds;
-      for (let i = 0; i < ids.length; i += 500) {
-        const slice = ids.slice(i, i + 500);
-        const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
-        for (const r of rows) ended.add(Number(r.id));
-      }
-      const cached = this.cache.points;
-      return ended.size === 0 ? cached.map((p) => p.point) : cached.filter((p) => p.taskId === null || !ended.has(p.taskId)).map((p) => p.point);
-    });
+    const live = await this.engine.read((db) => this.stored.live(db));
     return this.faded(live, this.clock());
   }
 
@@ -154,29 +141,7 @@ export class StigmergyService {
    */
   async snapshot(limit?: number): Promise<StigSnapshot> {
     if (limit === undefined) return this.engine.read(async (db) => snapshot(createField(this.config, await liveMarks(db, this.config, this.clock())), this.clock()));
-    return this.engine.read(async (db) => {
-      const now = this.clock();
-      const config = this.config;
-      const basis = await rankedBasis(db, config);
-      const top = basis ? await this.ranked(db, now, limit) : await topNodes(db, config, now, limit);
-      const pointsOf = new Map<string, StigPoint[]>(top.nodes.map((n) => [n.node_id, []]));
-      for (const p of await marksOfNodes(db, config, now, [...pointsOf.keys()])) pointsOf.get(p.node_id)?.push(p);
-      const totals: StigNodeTotal[] = [];
-      for (const [node_id, points] of pointsOf) {
-        if (points.length === 0) continue;
-        let sum = 0;
-        let updated = 0;
-        for (const p of points) {
-          sum += p.intensity;
-          updated = Math.max(updated, p.updated_at);
-        }
-        totals.push({ node_id, intensity: clampIntensity(config, sum), updated_at: updated });
-      }
-      totals.sort(byTotal);
-      const points = (basis ? fadedPoints(config, await rankedMarks(db, now, limit), now) : await topMarks(db, config, now, limit)).sort(byPoint);
-      const bounds = boundsWithCeiling(config, Math.max(config.min_intensity, totals[0]?.intensity ?? config.min_intensity));
-      return assembleSnapshot({ bounds, points, totals, pointsOf, pointCount: top.pointCount, nodeCount: top.nodeCount }, now);
-    });
+    return this.engine.read((db) => limitedSnapshot(db, this.config, this.clock(), limit));
   }
 
   /** Pressure on files and folders (which running tasks touch them), for the Explorer and the board. */
@@ -185,29 +150,12 @@ export class StigmergyService {
   }
 
   /**
-   * pathPressure, with the field version it was read at and the moment it stops holding (a mark
-   * evaporates): until the version moves or that moment comes, it is the answer. Faded and
-   * filtered in SQL, rolled up in one pass: no field is built.
+   * pathPressure, with the field version it was read at, the moment its numbers are faded to and
+   * the moment it stops holding (a mark evaporates). Kept up to date by reading only what changed
+   * since the last call (stigmergyPressure.ts); unchanged, it is the same answer (the same object).
    */
-  async pressureRollUp(): Promise<{ paths: PathPressure[]; version: number; until: number }> {
-    const now = this.clock();
-    const { version, points } = await this.engine.read(async (db) => ({ version: await fieldVersion(db), points: await liveMarks(db, this.config, now) }));
-    return { paths: rollUpMarks(this.config, points), version, until: firstEvaporation(this.config, points, now) };
-  }
-
-  /**
-   * The field's version, this service's now, and whether one of `taskIds` (the tasks a kept
-   * roll-up names) has ended: a roll-up kept from `pressureRollUp` holds while none of it moved.
-   */
-  async version(taskIds: readonly number[] = []): Promise<{ version: number; now: number; ended: boolean }> {
-    return this.engine.read(async (db) => {
-      let ended = false;
-      for (let i = 0; i < taskIds.length && !ended; i += 500) {
-        const slice = taskIds.slice(i, i + 500);
-        ended = (await db.get(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')}) LIMIT 1`, slice)) !== undefined;
-      }
-      return { version: await fieldVersion(db), now: this.clock(), ended };
-    });
+  async pressureRollUp(): Promise<PressureRollUp> {
+    return this.engine.read((db) => this.pressure.read(db, this.clock()));
   }
 
   /** The live marks of some tasks (by key), inside the caller's read: the board's overlap warning reads only the running tasks'. */
@@ -217,7 +165,7 @@ export class StigmergyService {
 
   /** How busy some areas are, leaving out the marks of `ignoreTaskId`. */
   async pressureOn(areas: readonly string[], ignoreTaskId?: number): Promise<AreaPressure> {
-    const field = await this.engine.read((db) => this.fieldNear(db, areas, this.clock()));
+    const field = await this.engine.read((db) => fieldNear(db, this.config, areas, this.clock()));
     return pressureOnAreas(field, areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
   }
 
@@ -228,31 +176,12 @@ export class StigmergyService {
 
   /** `boundsFor` inside the caller's read or write: only the marks that may overlap the areas are read. */
   async boundsIn(db: AsyncSqlReader, areas: readonly string[], ignoreTaskId: number | undefined, now: number): Promise<PheromoneBounds> {
-    return areaBounds(await this.fieldNear(db, areas, now), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+    return areaBounds(await fieldNear(db, this.config, areas, now), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
   }
 
   /** The bounds of the whole field (its highest node total as ceiling), aggregated by the store. */
   async fieldBoundsIn(db: AsyncSqlReader, now: number): Promise<PheromoneBounds> {
-    const config = this.config;
-    let highest: number;
-    if (await rankedBasis(db, config)) {
-      const [node] = await rankedNodes(db, now, 1);
-      highest = node === undefined ? 0 : clampIntensity(config, (await marksOfNodes(db, config, now, [node])).reduce((sum, p) => sum + p.intensity, 0));
-    } else {
-      highest = await maxNodeTotal(db, config, now);
-    }
-    return boundsWithCeiling(config, Math.max(config.min_intensity, highest));
-  }
-
-  /** The top nodes and the counts from the ranked store (stigmergyWeights.ts). */
-  private async ranked(db: AsyncSqlReader, now: number, limit: number): Promise<{ nodes: { node_id: string }[]; pointCount: number; nodeCount: number }> {
-    const counts = await liveCounts(db, now);
-    return { nodes: (await rankedNodes(db, now, limit)).map((node_id) => ({ node_id })), pointCount: counts.points, nodeCount: counts.nodes };
-  }
-
-  /** The live marks that may overlap some areas (areaCandidates), as a field. */
-  private async fieldNear(db: AsyncSqlReader, areas: readonly string[], now: number): Promise<StigmergyField> {
-    return createField(this.config, await liveMarks(db, this.config, now, areaCandidates(areas, await nodesKept(db)) ?? undefined));
+    return fieldBounds(db, this.config, now);
   }
 
   /**
@@ -281,7 +210,7 @@ export class StigmergyService {
       await refreshNodes(tx, nodes);
       if (changes > 0) {
         await appendStigEvent(tx, 'clear', now, { task_id: taskId, removed: changes });
-        await this.changed(tx, now);
+        await this.changed(tx, now, nodes);
       }
       return changes;
     });
@@ -297,8 +226,8 @@ export class StigmergyService {
     return createField(this.config, kept);
   }
 
-  private async changed(tx: AsyncSqlWriter, now: number): Promise<void> {
-    await bumpClock(tx);
+  private async changed(tx: AsyncSqlWriter, now: number, nodes: readonly string[] | 'all'): Promise<void> {
+    await bumpClock(tx, nodes);
     for (const hook of this.hooks) await hook(tx, now);
   }
 }

@@ -34,6 +34,17 @@ export function markTaskId(type: string): number | null {
   }
 }
 
+/** Which of some tasks are done, failed or cancelled (their marks stop counting). */
+export async function endedTasks(db: AsyncSqlReader, ids: readonly number[]): Promise<Set<number>> {
+  const ended = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
+    for (const r of rows) ended.add(Number(r.id));
+  }
+  return ended;
+}
+
 export async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promise<StigPoint[]> {
   const out: StigPoint[] = [];
   for (let i = 0; i < nodes.length; i += 200) {
@@ -82,12 +93,27 @@ export async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
   if (nodes.length === 0) return;
   const { changes } = await tx.run(`DELETE FROM stig_points WHERE ${ended}`);
   await refreshNodes(tx, nodes);
-  if (changes > 0) await bumpClock(tx);
+  if (changes > 0) await bumpClock(tx, nodes);
 }
 
-/** Every change of stig_points bumps stig_clock (processes reread the marks when it moved). */
-export async function bumpClock(tx: AsyncSqlWriter): Promise<void> {
+/** Versions of stig_changes kept: a reader further behind reads every mark again. */
+export const keptChangeVersions = 1024;
+
+/**
+ * Every change of stig_points bumps stig_clock (processes reread the marks when it moved) and
+ * notes, under the new version, the nodes it changed (stig_changes, migration v17; 'all', or no
+ * list: every node), so a reader can read only those (stigmergyPressure.ts).
+ */
+export async function bumpClock(tx: AsyncSqlWriter, nodes: readonly string[] | 'all' = 'all'): Promise<number> {
   await tx.run('INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1');
+  const version = Number((await tx.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1'))?.version ?? 1);
+  const changed = nodes === 'all' || nodes.length === 0 ? [''] : [...new Set(nodes)];
+  for (let i = 0; i < changed.length; i += 200) {
+    const slice = changed.slice(i, i + 200);
+    await tx.run(`INSERT INTO stig_changes (version, node_id) VALUES ${slice.map(() => '(?, ?)').join(', ')} ON CONFLICT (version, node_id) DO NOTHING`, slice.flatMap((n) => [version, n]));
+  }
+  await tx.run('DELETE FROM stig_changes WHERE version <= ?', [version - keptChangeVersions]);
+  return version;
 }
 
 export async function appendStigEvent(tx: AsyncSqlWriter, kind: string, now: number, payload: Record<string, unknown>): Promise<number> {

@@ -13,7 +13,8 @@ const debounceMs = 300;
  * the stigmergy field (their areas, the files they changed so far) gets a badge with the number of
  * those tasks and a tooltip naming them; two or more tasks on one path are shown in the warning
  * colour. The field is rolled up to folders once per burst of store changes (debounced), so the
- * decoration of each file is a map lookup however many marks there are.
+ * decoration of each file is a map lookup however many marks there are; a path whose answer the
+ * Board kept (its marks did not change) keeps its decoration, made once.
  */
 export class PressureDecorations extends Disposable implements vscode.FileDecorationProvider {
   private readonly _onDidChangeFileDecorations = this._register(new vscode.EventEmitter<vscode.Uri[] | undefined>());
@@ -23,6 +24,8 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
   private pending: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  /** Each answer's URI key and decoration, by answer: the Board keeps the answers of paths a change did not touch. */
+  private readonly made = new WeakMap<ExplorerPressure, { folder: string; key: string; decoration: vscode.FileDecoration }>();
   /** How long the last roll-up took and how many paths it decorated (tests, the log). */
   lastRollUp: { ms: number; paths: number } | undefined;
 
@@ -85,15 +88,21 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
     for (const ledger of enabled ? this.registry.all() : []) {
       const services = ledger.services;
       if (!services) continue;
+      const folder = ledger.folder.uri.toString();
       for (const p of await services.board.pressure()) {
-        next.set(vscode.Uri.joinPath(ledger.folder.uri, p.path).toString(), decorationOf(p));
+        let made = this.made.get(p);
+        if (made?.folder !== folder) {
+          made = { folder, key: vscode.Uri.joinPath(ledger.folder.uri, p.path).toString(), decoration: decorationOf(p) };
+          this.made.set(p, made);
+        }
+        next.set(made.key, made.decoration);
       }
     }
     // Only the paths whose decoration appeared, went or changed are asked again.
     const changed: vscode.Uri[] = [];
     for (const [key, d] of next) {
       const before = this.decorations.get(key);
-      if (!before || before.badge !== d.badge || before.tooltip !== d.tooltip) changed.push(vscode.Uri.parse(key));
+      if (before !== d && (!before || before.badge !== d.badge || before.tooltip !== d.tooltip)) changed.push(vscode.Uri.parse(key));
     }
     for (const key of this.decorations.keys()) if (!next.has(key)) changed.push(vscode.Uri.parse(key));
     this.decorations = next;

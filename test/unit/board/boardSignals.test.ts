@@ -176,6 +176,13 @@ for (const engineCase of engineCases) {
       // A new mark rolls up again.
       await scheduling.stigmergy.markTask(a, ['docs/notes.md'], 'changed');
       assert.deepEqual((await queries.pressure()).find((x) => x.path === 'docs')?.tasks.map((t) => t.key), [`task-${a}`]);
+      // A task renamed: the next change shows its new title on every path, the ones it did not touch too.
+      await engine.write((tx) => tx.run("UPDATE tasks SET title = 'Rework auth v2' WHERE id = ?", [a]));
+      await scheduling.stigmergy.markTask(a, ['lib/x.ts'], 'changed');
+      const renamed = await queries.pressure();
+      assert.equal(renamed.find((x) => x.path === 'src/auth')?.tasks[0].title, 'Rework auth v2');
+      const fresh = new BoardQueries(engine, createSchedulingServices(engine, () => [], () => Date.parse('2026-11-23T11:00:00.000Z')).stigmergy);
+      assert.deepEqual(renamed, await fresh.pressure(), 'the kept answer is the one a new Board gives');
     } finally {
       await ledger.dispose();
     }
