@@ -5,9 +5,10 @@
  *
  * The working state is HEAD's tree plus every difference status lists (statusReport.ts):
  * an entry the index changed keeps the index's mode and id (status prints both); a working file
- * that changed, or an untracked one, is hashed — regular files by one `git hash-object -w
- * --stdin-paths` (git's own clean/text/eol filters apply, as in `git add`), a symlink's target
- * here (never followed); a submodule takes the commit its snapshot recorded. Only the folders on
+ * that changed, or an untracked one, is hashed — regular files here where git would store
+ * their bytes unchanged (no attribute, no autocrlf: plainBlobs.ts), else by one `git hash-object
+ * -w --stdin-paths` (git's own clean/text/eol filters apply, as in `git add`), a symlink's
+ * target here (never followed); a submodule takes the commit its snapshot recorded. Only the folders on
  * the way to a change are rebuilt: their entries in HEAD come from a `git cat-file --batch` kept
  * running (batchReader.ts), and the new tree objects are written here as loose objects
  * (looseObject.ts). Neither git process reads the index; they run side by side.
@@ -19,12 +20,14 @@
  * CRLF when the index already holds some, `hash-object` cannot know), a mode git would
  * normalise, or an objects folder that is not a plain folder.
  */
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readTrees } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
+import { inWorkTree, noAttributesApply, noteBlobRoute, plainSize, readWorkFile, writePlainBlobs } from './plainBlobs';
+import type { BlobSettings } from './plainBlobs';
 import type { ObjectAlgorithm } from './looseObject';
 import type { StatusEntry } from './statusReport';
 import type { SubmoduleState } from './submodules';
@@ -43,23 +46,33 @@ const crlfScanLimit = 16 * 1024 * 1024;
 interface WorkFile {
   path: string;
   mode: string;
+  /** Its bytes where already read (a tracked file's, scanned for CRLF). */
+  content?: Buffer;
 }
 
 /** The tree id of the working state, or null when the index route must build it. */
-export async function changedTree(repo: GitRepo, head: string | null, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[]): Promise<string | null> {
+export async function changedTree(repo: GitRepo, head: string | null, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[], settings: Promise<BlobSettings>): Promise<string | null> {
   const algorithm = head ? objectAlgorithm(head) : null;
   if (!head || !algorithm) return null;
   if (entries.some((e) => e.kind === 'other' || e.path.includes('\n'))) return null;
+  // `git add` reads an attributes file the work tree lost (or holds as a symlink) from the index; hash-object does not.
+  if (entries.some((e) => e.path === '.gitattributes' || e.path.endsWith('/.gitattributes'))) return null;
   // The folders on the way to every changed path are known from the report: HEAD's entries of
   // them are read while the changed files are hashed.
   const folders = foldersOf([...entries.map((e) => e.path), ...submodules.map((s) => byteString(s.path))]);
-  const [finals, bases] = await Promise.all([finalEntries(repo, entries, submodules, algorithm), baseListings(repo, head, folders, algorithm)]);
+  const [finals, bases] = await Promise.all([finalEntries(repo, entries, submodules, algorithm, settings), baseListings(repo, head, folders, algorithm)]);
   if (!finals || !bases) return null;
   return writeTrees(repo, folders, bases, finals, algorithm);
 }
 
 /** What each changed path holds in the snapshot (null: absent), blobs of work files written. */
-async function finalEntries(repo: GitRepo, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[], algorithm: ObjectAlgorithm): Promise<Map<string, TreeEntry | null> | null> {
+async function finalEntries(
+  repo: GitRepo,
+  entries: readonly StatusEntry[],
+  submodules: readonly SubmoduleState[],
+  algorithm: ObjectAlgorithm,
+  settings: Promise<BlobSettings>,
+): Promise<Map<string, TreeEntry | null> | null> {
   const finals = new Map<string, TreeEntry | null>();
   const recorded = new Map(submodules.map((s) => [byteString(s.path), s]));
   const work: { path: string; mode: string | null }[] = [];
@@ -81,11 +94,10 @@ async function finalEntries(repo: GitRepo, entries: readonly StatusEntry[], subm
 
   const files: WorkFile[] = [];
   const safeFolders = new Map<string, Promise<boolean>>();
-  let fileModeTrusted: Promise<boolean> | undefined;
   const checks = await Promise.all(
     work.map(async ({ path: p, mode }) => {
       if (!(await foldersAreReal(repo, p, safeFolders))) return false;
-      const file = absolute(repo, p);
+      const file = inWorkTree(repo, p);
       const st = await lstat(file).catch(() => null);
       if (!st) return false; // gone since status: the index route sees it as it is now
       if (st.isSymbolicLink()) {
@@ -99,19 +111,20 @@ async function finalEntries(repo: GitRepo, entries: readonly StatusEntry[], subm
       if (!st.isFile()) return false;
       if (mode === null) {
         // As `git add` records a new file: executable only where git trusts the executable bit.
-        const executable = (st.mode & 0o100) !== 0 && (await (fileModeTrusted ??= trustsExecutableBit(repo)));
+        const executable = (st.mode & 0o100) !== 0 && (await settings).fileMode;
         files.push({ path: p, mode: executable ? '100755' : '100644' });
         return true;
       }
       if (mode !== '100644' && mode !== '100755') return false;
-      if (st.size > crlfScanLimit || (await readFile(file)).includes('\r\n')) return false;
-      files.push({ path: p, mode });
+      const content = st.size > crlfScanLimit ? null : await readWorkFile(file, crlfScanLimit);
+      if (!content || content.includes('\r\n')) return false;
+      files.push({ path: p, mode, content: plainSize(content.length) ? content : undefined });
       return true;
     }),
   );
   if (checks.includes(false)) return null;
   if (files.length > 0) {
-    const ids = await hashFiles(repo, files);
+    const ids = (await plainBlobIds(repo, files, entries, await settings, algorithm)) ?? (await hashFiles(repo, files));
     if (!ids) return null;
     files.forEach((f, i) => finals.set(f.path, { mode: f.mode, id: ids[i] }));
   }
@@ -193,9 +206,18 @@ function treeBody(listing: Map<string, TreeEntry>): Buffer | null {
   return Buffer.concat(sorted.flatMap(({ name, e }) => [Buffer.from(`${e.mode} ${name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]));
 }
 
+/** Regular files' blob ids written here where git would store their bytes unchanged (plainBlobs.ts), else null. */
+async function plainBlobIds(repo: GitRepo, files: readonly WorkFile[], entries: readonly StatusEntry[], settings: BlobSettings, algorithm: ObjectAlgorithm): Promise<string[] | null> {
+  if (!settings.plain) return null;
+  const paths = files.map((f) => f.path);
+  if (!(await noAttributesApply(repo, paths, entries.map((e) => e.path)))) return null;
+  return writePlainBlobs(repo, files, algorithm);
+}
+
 /** Regular files' blob ids (written), by one `git hash-object -w --stdin-paths`: git's filters for each path apply. */
 async function hashFiles(repo: GitRepo, files: readonly WorkFile[]): Promise<string[] | null> {
   const input = Buffer.from(files.map((f) => `${f.path}\n`).join(''), 'latin1');
+  noteBlobRoute('hashObject');
   const out = await repo.text(['hash-object', '-w', '--stdin-paths'], { input });
   const ids = out.split('\n');
   return ids.length === files.length && ids.every((id) => objectAlgorithm(id)) ? ids : null;
@@ -208,7 +230,7 @@ async function foldersAreReal(repo: GitRepo, p: string, known: Map<string, Promi
     const folder = p.slice(0, at);
     let check = known.get(folder);
     if (!check) {
-      check = lstat(absolute(repo, folder)).then(
+      check = lstat(inWorkTree(repo, folder)).then(
         (st) => st.isDirectory(),
         () => false,
       );
@@ -219,19 +241,8 @@ async function foldersAreReal(repo: GitRepo, p: string, known: Map<string, Promi
   return (await Promise.all(checks)).every(Boolean);
 }
 
-/** `core.fileMode` (git's default: true). */
-async function trustsExecutableBit(repo: GitRepo): Promise<boolean> {
-  const { stdout } = await repo.run(['config', '--type=bool', 'core.fileMode'], { okExitCodes: [1] });
-  return stdout.toString('utf8').trim() !== 'false';
-}
-
 function objectsDir(repo: GitRepo): string {
   return path.join(repo.commonDir, 'objects');
-}
-
-/** The file at repository path `p` (a byte string), as a Buffer path: the name's bytes unchanged. */
-function absolute(repo: GitRepo, p: string): Buffer {
-  return Buffer.concat([Buffer.from(`${repo.root}${path.sep}`, 'utf8'), Buffer.from(p, 'latin1')]);
 }
 
 /** A path from elsewhere (UTF-8 text) as a byte string like status's paths. */

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { changedTree } from './changedTree';
+import { blobSettings } from './plainBlobs';
 import { leasePrivateIndex } from './privateIndex';
 import { parseStatus } from './statusReport';
 import type { StatusReport } from './statusReport';
@@ -73,6 +74,9 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
   if (!lease) return null;
   const env = { GIT_INDEX_FILE: lease.file };
   const config = privateIndexConfig(repo);
+  // Whether changed files can be hashed here (plainBlobs.ts): looked at while status runs.
+  const settings = blobSettings(repo);
+  settings.catch(() => undefined);
   try {
     let report: StatusReport;
     try {
@@ -115,7 +119,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
       return { tree: report.head, head: report.head, isHead: true, submodules };
     }
     // Only the changed folders' trees, written here; the index route when that cannot be exact.
-    const tree = await changedTree(repo, report.head, report.entries, submodules).catch(() => null);
+    const tree = await changedTree(repo, report.head, report.entries, submodules, settings).catch(() => null);
     if (tree) {
       routesTaken.changedTrees++;
       return { tree, head: report.head, isHead: false, submodules };
