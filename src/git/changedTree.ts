@@ -22,7 +22,7 @@
  */
 import { lstat, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { readTrees } from './treeObjects';
+import { readTrees, rememberTree } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
 import type { GitRepo } from './gitRepo';
 import { objectAlgorithm, objectId, writeLooseObject } from './looseObject';
@@ -170,6 +170,7 @@ async function writeTrees(
     else listing.delete(name);
   }
   const bodies: Buffer[] = [];
+  const built: [string, Map<string, TreeEntry>][] = [];
   const depth = (f: string) => (f === '' ? -1 : f.split('/').length);
   let top: string | null = null;
   for (const folder of [...folders].sort((a, b) => depth(b) - depth(a))) {
@@ -179,6 +180,7 @@ async function writeTrees(
     if (folder === '') {
       bodies.push(body);
       top = objectId('tree', body, algorithm);
+      built.push([top, new Map(listing)]);
       continue;
     }
     const slash = folder.lastIndexOf('/');
@@ -192,10 +194,15 @@ async function writeTrees(
     }
     if (replaced) return null; // a file and a folder at one path: not a state a work tree can be in
     bodies.push(body);
-    parent.set(name, { mode: treeMode, id: objectId('tree', body, algorithm) });
+    const id = objectId('tree', body, algorithm);
+    built.push([id, new Map(listing)]);
+    parent.set(name, { mode: treeMode, id });
   }
   const written = await Promise.all(bodies.map((b) => writeLooseObject(objectsDir(repo), 'tree', b, algorithm)));
-  return written.includes(null) ? null : top;
+  if (written.includes(null)) return null;
+  // The next snapshot and the diff against this one read them from here (treeObjects.ts).
+  for (const [id, listing] of built) rememberTree(id, listing);
+  return top;
 }
 
 /** A tree object's body, entries in git's order (a folder sorts as its name followed by `/`); null for a mode git would rewrite. */
