@@ -20,7 +20,8 @@
  * CRLF when the index already holds some, `hash-object` cannot know), a mode git would
  * normalise, or an objects folder that is not a plain folder.
  */
-import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { readTrees, rememberTree } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
@@ -93,36 +94,35 @@ async function finalEntries(
   for (const [p, s] of recorded) finals.set(p, { mode: gitlink, id: s.commit });
 
   const files: WorkFile[] = [];
-  const safeFolders = new Map<string, Promise<boolean>>();
-  const checks = await Promise.all(
-    work.map(async ({ path: p, mode }) => {
-      if (!(await foldersAreReal(repo, p, safeFolders))) return false;
+  if (work.length > 0) {
+    const { fileMode } = await settings;
+    // Synchronous file calls: a few microseconds each, not a thread-pool hand-off (looseObject.ts).
+    const safeFolders = new Map<string, boolean>();
+    for (const { path: p, mode } of work) {
+      if (!foldersAreReal(repo, p, safeFolders)) return null;
       const file = inWorkTree(repo, p);
-      const st = await lstat(file).catch(() => null);
-      if (!st) return false; // gone since status: the index route sees it as it is now
+      const st = lstatOrNull(file);
+      if (!st) return null; // gone since status: the index route sees it as it is now
       if (st.isSymbolicLink()) {
-        if (mode !== null && mode !== symlink) return false;
+        if (mode !== null && mode !== symlink) return null;
         // The link's target is the blob; what it points at is never read.
-        const id = await writeLooseObject(objectsDir(repo), 'blob', await readlink(file, { encoding: 'buffer' }), algorithm);
-        if (!id) return false;
+        const id = await writeLooseObject(objectsDir(repo), 'blob', readlinkSync(file, { encoding: 'buffer' }), algorithm);
+        if (!id) return null;
         finals.set(p, { mode: symlink, id });
-        return true;
+        continue;
       }
-      if (!st.isFile()) return false;
+      if (!st.isFile()) return null;
       if (mode === null) {
         // As `git add` records a new file: executable only where git trusts the executable bit.
-        const executable = (st.mode & 0o100) !== 0 && (await settings).fileMode;
-        files.push({ path: p, mode: executable ? '100755' : '100644' });
-        return true;
+        files.push({ path: p, mode: (st.mode & 0o100) !== 0 && fileMode ? '100755' : '100644' });
+        continue;
       }
-      if (mode !== '100644' && mode !== '100755') return false;
-      const content = st.size > crlfScanLimit ? null : await readWorkFile(file, crlfScanLimit);
-      if (!content || content.includes('\r\n')) return false;
+      if (mode !== '100644' && mode !== '100755') return null;
+      const content = st.size > crlfScanLimit ? null : readWorkFile(file, crlfScanLimit);
+      if (!content || content.includes('\r\n')) return null;
       files.push({ path: p, mode, content: plainSize(content.length) ? content : undefined });
-      return true;
-    }),
-  );
-  if (checks.includes(false)) return null;
+    }
+  }
   if (files.length > 0) {
     const ids = (await plainBlobIds(repo, files, entries, await settings, algorithm)) ?? (await hashFiles(repo, files));
     if (!ids) return null;
@@ -217,7 +217,7 @@ function treeBody(listing: Map<string, TreeEntry>): Buffer | null {
 async function plainBlobIds(repo: GitRepo, files: readonly WorkFile[], entries: readonly StatusEntry[], settings: BlobSettings, algorithm: ObjectAlgorithm): Promise<string[] | null> {
   if (!settings.plain) return null;
   const paths = files.map((f) => f.path);
-  if (!(await noAttributesApply(repo, paths, entries.map((e) => e.path)))) return null;
+  if (!noAttributesApply(repo, paths, entries.map((e) => e.path))) return null;
   return writePlainBlobs(repo, files, algorithm);
 }
 
@@ -231,21 +231,25 @@ async function hashFiles(repo: GitRepo, files: readonly WorkFile[]): Promise<str
 }
 
 /** Whether every folder on the way to `p` is a folder, not a symlink to elsewhere (hash-object would follow it). */
-async function foldersAreReal(repo: GitRepo, p: string, known: Map<string, Promise<boolean>>): Promise<boolean> {
-  const checks: Promise<boolean>[] = [];
+function foldersAreReal(repo: GitRepo, p: string, known: Map<string, boolean>): boolean {
   for (let at = p.indexOf('/'); at > 0; at = p.indexOf('/', at + 1)) {
     const folder = p.slice(0, at);
-    let check = known.get(folder);
-    if (!check) {
-      check = lstat(inWorkTree(repo, folder)).then(
-        (st) => st.isDirectory(),
-        () => false,
-      );
-      known.set(folder, check);
+    let real = known.get(folder);
+    if (real === undefined) {
+      real = lstatOrNull(inWorkTree(repo, folder))?.isDirectory() ?? false;
+      known.set(folder, real);
     }
-    checks.push(check);
+    if (!real) return false;
   }
-  return (await Promise.all(checks)).every(Boolean);
+  return true;
+}
+
+function lstatOrNull(file: Buffer): Stats | null {
+  try {
+    return lstatSync(file);
+  } catch {
+    return null;
+  }
 }
 
 function objectsDir(repo: GitRepo): string {

@@ -17,8 +17,8 @@
  *
  * `core.fileMode` from the same answer says whether a new file's executable bit counts.
  */
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
@@ -147,7 +147,7 @@ function gitBool(value: string | null): boolean | null {
  * Whether no attribute file could apply to any of `paths` (byte strings): none in a folder on the
  * way to one, none among `changed`, no `info/attributes`, no default attributes file.
  */
-export async function noAttributesApply(repo: GitRepo, paths: readonly string[], changed: readonly string[]): Promise<boolean> {
+export function noAttributesApply(repo: GitRepo, paths: readonly string[], changed: readonly string[]): boolean {
   if (changed.some((p) => p === '.gitattributes' || p.endsWith('/.gitattributes'))) return false;
   const home = process.env.HOME ?? os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
@@ -161,15 +161,15 @@ export async function noAttributesApply(repo: GitRepo, paths: readonly string[],
     }
   }
   for (const folder of folders) candidates.push(inWorkTree(repo, folder === '' ? '.gitattributes' : `${folder}/.gitattributes`));
-  const found = await Promise.all(
-    candidates.map((file) =>
-      stat(file).then(
-        () => true,
-        (ex: NodeJS.ErrnoException) => ex.code !== 'ENOENT',
-      ),
-    ),
-  );
-  return !found.includes(true);
+  // Anything there (a file, a folder, a symlink, unreadable) counts: only a sure absence does not.
+  return candidates.every((file) => {
+    try {
+      lstatSync(file);
+      return false;
+    } catch (ex) {
+      return (ex as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  });
 }
 
 /**
@@ -182,7 +182,7 @@ export async function writePlainBlobs(repo: GitRepo, files: readonly { path: str
   const ids = await Promise.all(
     files.map(async (f) => {
       const file = inWorkTree(repo, f.path);
-      const content = f.content ?? (await readWorkFile(file, plainSizeLimit));
+      const content = f.content ?? readWorkFile(file, plainSizeLimit);
       if (!content) return null;
       return writeLooseObject(objects, 'blob', content, algorithm);
     }),
@@ -193,17 +193,21 @@ export async function writePlainBlobs(repo: GitRepo, files: readonly { path: str
 }
 
 /** The file's bytes, never through a symlink put in its place since it was looked at; null if not a regular file of at most `limit` bytes. */
-export async function readWorkFile(file: Buffer, limit: number): Promise<Buffer | null> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
-  if (!handle) return null;
+export function readWorkFile(file: Buffer, limit: number): Buffer | null {
+  let fd: number;
   try {
-    const st = await handle.stat();
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
     if (!st.isFile() || st.size > limit) return null;
-    return await handle.readFile();
+    return readFileSync(fd);
   } catch {
     return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
