@@ -81,7 +81,8 @@ async function ask(repo: GitRepo): Promise<Probe> {
   const before = await fingerprint(standard);
   const { stdout } = await repo.run(['config', '--list', '--show-origin', '-z']);
   const { settings, origins } = parseConfig(stdout.toString('utf8'));
-  const files = [...new Set([...standard, ...origins])];
+  // git names the repository's own file relative to where it ran (`.git/config`).
+  const files = [...new Set([...standard, ...origins.map((o) => path.resolve(repo.root, o))])];
   // A file written while git read it: not to be trusted, asked again next time.
   const after = await fingerprint(standard);
   return { fingerprint: after === before ? await fingerprint(files) : 'changed while read', files, settings };
