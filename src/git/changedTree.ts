@@ -11,14 +11,16 @@
  * target here (never followed); a submodule takes the commit its snapshot recorded. Only the folders on
  * the way to a change are rebuilt: their entries in HEAD come from a `git cat-file --batch` kept
  * running (batchReader.ts), and the new tree objects are written here as loose objects
- * (looseObject.ts). Neither git process reads the index; they run side by side.
+ * (looseObject.ts). Neither git process reads the index; they run side by side. Trees read or
+ * written are cached by their immutable names (treeObjects.ts).
  *
  * Returns null — the caller takes the index route (`add` + `write-tree`) — wherever this could
  * differ from `git add --all && git write-tree`: a conflict, a rename record, a nested
  * repository, an unborn branch, a path with a newline, a file whose type is not what status
  * said, a folder on the way that is a symlink, a tracked file with CRLF line ends (`add` keeps
- * CRLF when the index already holds some, `hash-object` cannot know), a mode git would
- * normalise, or an objects folder that is not a plain folder.
+ * CRLF when the index already holds some, `hash-object` cannot know), a changed `.gitattributes`
+ * (`add` reads one the work tree lost from the index), a mode git would normalise, or an objects
+ * folder that is not a plain folder.
  */
 import { lstatSync, readlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';

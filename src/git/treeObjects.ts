@@ -17,8 +17,8 @@ export interface TreeObjectEntry {
   id: string;
 }
 
-/** At most this many entries are held, all cached trees together (~100 bytes each). */
-const cacheEntryLimit = 200_000;
+/** At most this many entries are held, all cached trees together (~100 bytes each: ~2 MiB), enough for HEAD's folders on the way to the changes and the last snapshots' trees. */
+const cacheEntryLimit = 20_000;
 const cache = new Map<string, Map<string, TreeObjectEntry>>();
 let cachedEntries = 0;
 const immutableName = /^([0-9a-f]{40}|[0-9a-f]{64})(\^\{tree\}|:[^\n]*)?$/;

@@ -54,3 +54,18 @@ test('a cached tree is handed out as a copy: changing what a caller got changes 
   assert.equal(batchRequests(), asked + 1);
   assert.deepEqual([...byBranch!.keys()], ['a.txt']);
 });
+
+test('the cache holds a bounded number of entries: the least recently used tree goes first', async () => {
+  const root = makeRepo({ 'a.txt': 'a\n' });
+  const repo = await GitRepo.open(root);
+  const big = new Map(Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { mode: '100644', id: 'e'.repeat(40) }] as const));
+  const names = Array.from({ length: 5 }, (_, i) => `${String(i).repeat(40)}`);
+  for (const name of names) rememberTree(name, big);
+  const asked = batchRequests();
+  const [last] = await readTrees(repo, [names[4]], 'sha1');
+  assert.equal(batchRequests(), asked, 'the newest is held');
+  assert.equal(last!.size, 5_000);
+  const [first] = await readTrees(repo, [names[0]], 'sha1');
+  assert.equal(batchRequests(), asked + 1, 'the oldest was dropped: asked of git');
+  assert.equal(first, null, 'git has no such tree');
+});
