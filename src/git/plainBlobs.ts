@@ -6,19 +6,19 @@
  *
  * - Settings: `git config --list --show-origin -z` (one process) is asked again whenever a file
  *   it read — or a standard place a config file could appear (system, global, XDG, the
- *   repository's `config` and `config.worktree`) — differs in identity, size or times from when
- *   it was asked. A configuration with includes (`include.*`, `includeIf.*`: an included file
+ *   repository's `config` and `config.worktree`) — differs in content from when it was asked
+ *   (compared, not stat data: a rewrite within the clock's tick can keep those). A configuration with includes (`include.*`, `includeIf.*`: an included file
  *   may appear later), `core.autocrlf` not off, a `core.attributesFile`, any `attr.*` setting or
  *   a `GIT_ATTR_SOURCE` in the environment hands the files to `hash-object`.
  * - Attributes: the default attributes file (XDG), `info/attributes`, and a `.gitattributes` in
- *   any folder from the top to each file (present in the work tree in any form, ignored or not),
- *   or any `.gitattributes` among the changed paths (a deleted one still applies in `git add`
- *   from the index), hand them to `hash-object` too.
+ *   any folder from the top to each file (present in the work tree in any form, ignored or not)
+ *   hand them to `hash-object` too; a `.gitattributes` among the changed paths sends the whole
+ *   snapshot to the index route (changedTree.ts: a deleted one still applies in `git add`).
  *
  * `core.fileMode` from the same answer says whether a new file's executable bit counts.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
@@ -27,6 +27,9 @@ import type { ObjectAlgorithm } from './looseObject';
 
 /** A file larger than this goes to `hash-object` (git streams it; here it would be held whole). */
 const plainSizeLimit = 4 * 1024 * 1024;
+/** A config file larger than this is not compared here: the configuration is asked every time. */
+const configSizeLimit = 1024 * 1024;
+let neverSame = 0;
 
 /** What the repository's configuration says about writing work files' blobs. */
 export interface BlobSettings {
@@ -99,15 +102,26 @@ function standardConfigFiles(repo: GitRepo): string[] {
   return files;
 }
 
-/** Each file's identity, size and times ('-' where absent). */
+/**
+ * Each file's content digest ('-' where absent): exact where times are not (a file rewritten twice
+ * within the clock's tick, same size, its inode number reused, has the same stat data). Config
+ * files are small; one too large to read here is never trusted.
+ */
 async function fingerprint(files: readonly string[]): Promise<string> {
-  const parts = await Promise.all(
-    files.map(async (f) => {
-      const st = await stat(f, { bigint: true }).catch(() => null);
-      return st ? `${f}:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : `${f}:-`;
-    }),
-  );
-  return parts.join('\n');
+  const hash = createHash('sha256');
+  for (const f of files) {
+    let content: Buffer | null = null;
+    try {
+      const st = statSync(f);
+      if (st.size > configSizeLimit) return `never the same ${++neverSame}`;
+      content = readFileSync(f);
+    } catch {
+      content = null;
+    }
+    hash.update(`${f}\0${content ? `${content.length}\0` : '-\0'}`);
+    if (content) hash.update(content);
+  }
+  return hash.digest('hex');
 }
 
 /** The settings from `git config --list --show-origin -z` (origin, then `key\nvalue`, each ending in NUL). */
