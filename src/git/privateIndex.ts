@@ -35,6 +35,8 @@ const abandonedAfterMs = 10 * 60 * 1000;
 export interface PrivateIndexLease {
   /** The per-snapshot file (`GIT_INDEX_FILE`), a link of the kept index until git rewrites it. */
   readonly file: string;
+  /** The kept index it links to (names one state of the user's index). */
+  readonly kept: string;
   /** Makes what git wrote to `file` so far (stat data, untracked cache) the kept index. */
   publish(): Promise<void>;
   /** Deletes the kept index: git could not read it (damaged, truncated, half-written). */
@@ -68,6 +70,7 @@ export async function leasePrivateIndex(repo: GitRepo): Promise<PrivateIndexLeas
     const { ino } = statSync(work);
     return {
       file: work,
+      kept,
       publish: async () => {
         const now = statOrNull(work);
         if (!now || now.ino === ino) return; // git did not rewrite it

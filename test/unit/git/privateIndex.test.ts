@@ -291,3 +291,25 @@ test('in a shared repository the fan-out folder a commit object needs gets the o
   assert.ok(mode(objects) & 0o020, 'group-writable, as git made it');
   assert.equal(git(root, 'cat-file', '-t', snapshot.id).trim(), 'commit');
 });
+
+test('status writes the kept index back at most every 3 s: snapshots in between write nothing and stay exact, the next one refreshes it', async () => {
+  const root = makeRepo({ 'a.txt': 'a\n', 'dir/b.txt': 'b\n' });
+  const repo = await GitRepo.open(root);
+  await takeSnapshot(repo, 'first use: refreshed', whole);
+  const [kept] = keptIndexes(root);
+  const identity = () => {
+    const st = fs.statSync(path.join(root, '.git', kept));
+    return `${st.ino}:${st.mtimeMs}:${st.size}`;
+  };
+  const refreshed = identity();
+  for (let i = 0; i < 3; i++) {
+    write(root, { [`dir/new${i}.txt`]: `${i}\n`, 'a.txt': `edited ${i}\n` });
+    await assertExact(root, `edit ${i} within the interval`);
+    assert.equal(identity(), refreshed, `edit ${i}: the kept index was not rewritten`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3_100));
+  write(root, { 'dir/later.txt': 'later\n' });
+  await assertExact(root, 'after the interval');
+  assert.notEqual(identity(), refreshed, 'status refreshed the kept index (new files, an untracked cache to update)');
+  assert.deepEqual(keptIndexes(root), [kept], 'still the one kept index');
+});
