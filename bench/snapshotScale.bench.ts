@@ -4,7 +4,11 @@
 // "before" is the former route (a copy of the user's index, `git add --all`, `write-tree`,
 // `commit-tree`, `update-ref`), kept callable as `{ route: 'full' }`; "now" is the default.
 // Target: each within 1.5× of git status; session_start within 1.5× of its snapshot.
-// Usage: node --import tsx bench/snapshotScale.bench.ts [--sizes 20000,100000] [--runs N]
+// Each run measures every operation once, in the same order; one more run first warms them up.
+// "vs git status" is the ratio of the p50s (the verdict); "paired" is the p50 of each run's own
+// ratio against the git status measured in that run (right before the call for complete_task):
+// steadier when the machine's load changes during the run.
+// Usage: node --import tsx bench/snapshotScale.bench.ts [--sizes 20000,100000] [--runs N (default 15)]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,7 +22,7 @@ import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const sizes = (process.argv.includes('--sizes') ? arg('--sizes') : '20000,100000').split(',').map(Number);
-const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 9);
+const runs = Number(process.argv.includes('--runs') ? arg('--runs') : 15);
 
 /** Samples (ms) and git processes started, per operation. */
 class Samples {
@@ -36,6 +40,11 @@ class Samples {
   }
   p50(name: string): number {
     return percentile(this.times.get(name) ?? [], 50);
+  }
+  /** p50 of `name`'s samples each divided by `baseline`'s sample of the same run. */
+  paired(name: string, baseline: string): number {
+    const base = this.times.get(baseline) ?? [];
+    return percentile((this.times.get(name) ?? []).map((t, i) => t / base[i]), 50);
   }
   procs(name: string): string {
     const list = this.processes.get(name) ?? [];
@@ -72,61 +81,73 @@ async function main(): Promise<void> {
     const { workflow_id } = await services.workflows.start({ name: 'bench' });
     const truth = await services.truth();
     await services.tracking.startTask({ workflow_id, name: 'warm', goal: 'g' });
-    const taskIds: string[] = [];
     const headSha = git(repo, 'rev-parse', 'HEAD').trim();
     const routesBefore = treeRoutesTaken();
-    for (let i = 0; i < runs; i++) {
-      await s.time('status', () => git(repo, 'status', '--porcelain'));
-      const snap = await s.time('start-before', async () => {
-        const snapshot = await before.snapshot('before');
-        await before.keep(snapshot, `bench-before-${i}`);
-        return snapshot;
-      });
-      const started = await s.time('start-now', () => services.tracking.startTask({ workflow_id, name: 't', goal: 'g' }));
-      taskIds.push(started.task_id);
+    // Run -1 warms every operation up and records nothing.
+    for (let run = -1; run < runs; run++) {
+      const record = run >= 0;
+      const i = run + 1;
+      await s.time('status', () => git(repo, 'status', '--porcelain'), record);
+      const snap = await s.time(
+        'start-before',
+        async () => {
+          const snapshot = await before.snapshot('before');
+          await before.keep(snapshot, `bench-before-${i}`);
+          return snapshot;
+        },
+        record,
+      );
+      const started = await s.time('start-now', () => services.tracking.startTask({ workflow_id, name: 't', goal: 'g' }), record);
       // The same git work outside the call (snapshot + pin), to tell the call's own cost from it.
-      await s.time('start-git-now', async () => truth.keep(await truth.snapshot('start'), `bench-now-${i}`));
+      await s.time('start-git-now', async () => truth.keep(await truth.snapshot('start'), `bench-now-${i}`), record);
       fs.writeFileSync(path.join(repo, 'src', 'm0', 'd0', `f${i}.ts`), `changed ${i}\n`);
       const startSnapshot: Snapshot = { type: 'git', id: started.snapshot_id, head: headSha, takenAt: '' };
-      await s.time('complete-git-now', async () => truth.keep((await truth.changesSince(startSnapshot)).to, `bench-now-${i}-end`));
-      await s.time('complete-before', async () => {
-        const changes = await before.changesSince(snap);
-        await before.keep(changes.to, `bench-before-${i}-end`);
-      });
-      await s.time('complete-now', () => services.tracking.completeTask({ task_id: taskIds[i], status: 'success', outcome: { summary: 's' } }));
+      await s.time('complete-git-now', async () => truth.keep((await truth.changesSince(startSnapshot)).to, `bench-now-${i}-end`), record);
+      await s.time(
+        'complete-before',
+        async () => {
+          const changes = await before.changesSince(snap);
+          await before.keep(changes.to, `bench-before-${i}-end`);
+        },
+        record,
+      );
+      // git status again right before the call: its pair for the paired ratio.
+      await s.time('status-complete', () => git(repo, 'status', '--porcelain'), record);
+      await s.time('complete-now', () => services.tracking.completeTask({ task_id: started.task_id, status: 'success', outcome: { summary: 's' } }), record);
       // session_start on a task that has no snapshot yet: the first session takes it.
       const created = await services.tasks.create({ title: `s${i}`, priority: 'medium', type: 'task' });
-      await s.time('agent-lookup', () => services.agents.get('coder'));
-      await s.time('snapshot-now', () => truth.snapshot('alone'));
-      await s.time('session-start', () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }));
+      await s.time('agent-lookup', () => services.agents.get('coder'), record);
+      await s.time('snapshot-now', () => truth.snapshot('alone'), record);
+      await s.time('session-start', () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }), record);
     }
     const routes = treeRoutesTaken();
     const routeCounts = (Object.keys(routes) as (keyof typeof routes)[]).map((r) => `${r} ${routes[r] - routesBefore[r]}`).join(', ');
     console.error(`${size} files: working trees built by route while changed (full = the ${2 * runs} "before" rows): ${routeCounts}`);
     const base = s.p50('status');
-    const row = (what: string, key: string, baseline = base, target = true) => {
+    const row = (what: string, key: string, baselineKey = 'status', target = true, pairKey = baselineKey) => {
       const p = s.p50(key);
-      rows.push([size, what, ms(p), ratio(p, baseline), s.procs(key), target ? verdict(p <= 1.5 * baseline) : '']);
+      const baseline = s.p50(baselineKey);
+      rows.push([size, what, ms(p), ratio(p, baseline), `${s.paired(key, pairKey).toFixed(2)}×`, s.procs(key), target ? verdict(p <= 1.5 * baseline) : '']);
     };
-    rows.push([size, 'git status --porcelain (clean work tree)', ms(s.p50('status-clean')), '1.00×', '1', '']);
-    row('snapshot of a clean work tree, before', 'clean-before', s.p50('status-clean'), false);
-    row('snapshot of a clean work tree, now (HEAD itself)', 'clean-now', s.p50('status-clean'));
-    rows.push([size, 'git status --porcelain (20 new files + edits)', ms(base), '1.00×', '1', '']);
-    row('start_task git work (snapshot + pin), before', 'start-before', base, false);
+    rows.push([size, 'git status --porcelain (clean work tree)', ms(s.p50('status-clean')), '1.00×', '', '1', '']);
+    row('snapshot of a clean work tree, before', 'clean-before', 'status-clean', false);
+    row('snapshot of a clean work tree, now (HEAD itself)', 'clean-now', 'status-clean');
+    rows.push([size, 'git status --porcelain (20 new files + edits)', ms(base), '1.00×', '', '1', '']);
+    row('start_task git work (snapshot + pin), before', 'start-before', 'status', false);
     row('start_task, whole call, now', 'start-now');
-    row('complete_task git work (snapshot + diff + pin), before', 'complete-before', base, false);
-    row('complete_task, whole call, now', 'complete-now');
+    row('complete_task git work (snapshot + diff + pin), before', 'complete-before', 'status', false);
+    row('complete_task, whole call, now', 'complete-now', 'status', true, 'status-complete');
     const snapshotAlone = s.p50('snapshot-now');
     row('snapshot alone, now', 'snapshot-now');
     const session = s.p50('session-start');
-    rows.push([size, 'session_start (first session: snapshot), now', ms(session), `${ratio(session, snapshotAlone)} of its snapshot`, s.procs('session-start'), verdict(session <= 1.5 * snapshotAlone)]);
+    rows.push([size, 'session_start (first session: snapshot), now', ms(session), `${ratio(session, snapshotAlone)} of its snapshot`, `${s.paired('session-start', 'snapshot-now').toFixed(2)}×`, s.procs('session-start'), verdict(session <= 1.5 * snapshotAlone)]);
     breakdown.push([size, ms(session), ms(s.p50('agent-lookup')), ms(snapshotAlone), ms(session - s.p50('agent-lookup') - snapshotAlone)]);
     calls.push([size, 'start_task', ms(s.p50('start-now')), ms(s.p50('start-git-now')), ms(s.p50('start-now') - s.p50('start-git-now'))]);
     calls.push([size, 'complete_task', ms(s.p50('complete-now')), ms(s.p50('complete-git-now')), ms(s.p50('complete-now') - s.p50('complete-git-now'))]);
     services.dispose();
     removeRepo(repo);
     // Each size as soon as it is done (a 100,000-file run takes minutes).
-    printTable(`Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'git processes', 'target'], rows);
+    printTable(`Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'paired', 'git processes', 'target'], rows);
     printTable('Where session_start goes (p50, ms)', ['files', 'session_start', 'agent definition lookup', 'snapshot', 'rest: reads, write, pin'], breakdown);
     printTable('Where start_task / complete_task go (p50, ms)', ['files', 'call', 'whole call', 'its git work alone (snapshot [+ diff] + pin)', 'rest: reads, write'], calls);
     rows.length = 0;

@@ -24,8 +24,16 @@ const requestTimeoutMs = 10_000;
 /** By repository (work tree and object store): every GitRepo opened on it shares one reader. */
 const readers = new Map<string, BatchReader>();
 
+let requests = 0;
+
+/** How many requests readers of this process answered or failed (tests check what a cache spared). */
+export function batchRequests(): number {
+  return requests;
+}
+
 /** The objects named by `lines` (one object name per line, each ending in `\n`), in order. */
 export function readObjects(repo: GitRepo, lines: Buffer, count: number): Promise<BatchObject[]> {
+  requests++;
   const key = `${repo.commonDir}\0${repo.root}`;
   let reader = readers.get(key);
   if (!reader) readers.set(key, (reader = new BatchReader(repo.root)));

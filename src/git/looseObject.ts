@@ -10,7 +10,8 @@
  * plain folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 
@@ -52,33 +53,42 @@ export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer, algorit
 }
 
 /**
- * Writes an object (a commit, a tree, a symlink's blob) into `objectsDir` as git writes a loose
+ * Writes an object (a commit, a tree, a blob) into `objectsDir` as git writes a loose
  * one, unless it exists there already; returns its id, or null when the objects folder is not a
  * plain folder (git should write it).
+ *
+ * The file calls are synchronous: each is a few microseconds of metadata work on a small file,
+ * where the same call through libuv's thread pool (4 threads, shared with every other file call)
+ * costs a hand-off each way — on this loaded 2-core machine the ~150 calls of a snapshot of 20
+ * changed files took 10–20 ms that way.
  */
 export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): Promise<string | null> {
+  return writeLooseObjectNow(objectsDir, type, body, algorithm);
+}
+
+function writeLooseObjectNow(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): string | null {
   const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const id = createHash(algorithm).update(object).digest('hex');
   const folder = path.join(objectsDir, id.slice(0, 2));
   const file = path.join(folder, id.slice(2));
-  if (!(await ensureFanOut(objectsDir, folder))) return null;
-  if (await stat(file).catch(() => null)) return id;
+  if (!ensureFanOut(objectsDir, folder)) return null;
+  if (statOrNull(file)) return id;
   const temporary = path.join(folder, `tmp_obj_agent_ledger_${randomBytes(6).toString('hex')}`);
   // Level 1 is git's default for loose objects (core.looseCompression).
-  await writeFile(temporary, deflateSync(object, { level: 1 }), { mode: 0o444 });
+  writeFileSync(temporary, deflateSync(object, { level: 1 }), { mode: 0o444 });
   try {
-    await link(temporary, file);
+    linkSync(temporary, file);
   } catch (ex) {
     const code = (ex as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return id; // written meanwhile by another process: same bytes
     // File systems without hard links: git falls back to a rename the same way.
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV' || code === 'EMLINK') {
-      await rename(temporary, file);
+      renameSync(temporary, file);
       return id;
     }
     throw ex;
   } finally {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
   }
   return id;
 }
@@ -96,17 +106,25 @@ function timezone(at: Date): string {
  * permissions of the objects folder itself, which git gave the repository's sharing mode
  * (`core.sharedRepository`: group-writable, set-group-id), as git gives its fan-out folders.
  */
-async function ensureFanOut(objectsDir: string, folder: string): Promise<boolean> {
-  const existing = await stat(folder).catch(() => null);
+function ensureFanOut(objectsDir: string, folder: string): boolean {
+  const existing = statOrNull(folder);
   if (existing) return existing.isDirectory();
-  const objects = await stat(objectsDir).catch(() => null);
+  const objects = statOrNull(objectsDir);
   if (!objects?.isDirectory()) return false;
   try {
-    await mkdir(folder);
+    mkdirSync(folder);
   } catch (ex) {
     if ((ex as NodeJS.ErrnoException).code !== 'EEXIST') throw ex;
-    return (await stat(folder)).isDirectory();
+    return statSync(folder).isDirectory();
   }
-  await chmod(folder, objects.mode & 0o7777);
+  chmodSync(folder, objects.mode & 0o7777);
   return true;
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
 }

@@ -8,35 +8,48 @@
  * reftable repository, a reflog kept for these refs (`core.logAllRefUpdates=always`), or the
  * refs folder not created yet (git creates it with the repository's shared permissions).
  */
-import { lstat, open, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { GitError } from './errors';
 
+/** Synchronous file calls, as for loose objects (looseObject.ts): microseconds each, no thread-pool hand-off. */
 export async function writeLooseRef(commonDir: string, ref: string, id: string): Promise<boolean> {
   const file = path.join(commonDir, ...ref.split('/'));
-  const [reftable, reflogs, folder] = await Promise.all([
-    stat(path.join(commonDir, 'reftable')).catch(() => null),
-    stat(path.join(commonDir, 'logs', ...path.dirname(ref).split('/'))).catch(() => null),
-    lstat(path.dirname(file)).catch(() => null),
-  ]);
-  if (reftable || reflogs || !folder?.isDirectory()) return false;
-  const lock = `${file}.lock`;
-  let handle;
+  const reftable = exists(() => statSync(path.join(commonDir, 'reftable')));
+  const reflogs = exists(() => statSync(path.join(commonDir, 'logs', ...path.dirname(ref).split('/'))));
+  let folder = false;
   try {
-    handle = await open(lock, 'wx', 0o666);
+    folder = lstatSync(path.dirname(file)).isDirectory();
+  } catch {
+    folder = false;
+  }
+  if (reftable || reflogs || !folder) return false;
+  const lock = `${file}.lock`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(lock, 'wx', 0o666);
   } catch (ex) {
     if ((ex as NodeJS.ErrnoException).code === 'EEXIST') throw new GitError('locked', `${ref} is being updated by another process (${lock} exists).`);
     throw ex;
   }
   try {
-    await handle.writeFile(`${id}\n`);
-    await handle.close();
-    handle = undefined;
-    await rename(lock, file);
+    writeSync(fd, `${id}\n`);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(lock, file);
   } catch (ex) {
-    await handle?.close().catch(() => undefined);
-    await rm(lock, { force: true });
+    if (fd !== undefined) exists(() => closeSync(fd!));
+    rmSync(lock, { force: true });
     throw ex;
   }
   return true;
+}
+
+function exists(look: () => unknown): boolean {
+  try {
+    look();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -16,9 +16,13 @@
  * never reaches the kept file, and another process's snapshot can share it (or delete it after
  * the user's index changed) without a lock. The refreshed version is published by renaming a
  * link of it over the kept file.
+ *
+ * The file calls of a lease are synchronous: a dozen metadata calls of microseconds each, where
+ * each hand-off to libuv's thread pool costs more than the call (looseObject.ts says how much).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, open, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
 
@@ -31,6 +35,8 @@ const abandonedAfterMs = 10 * 60 * 1000;
 export interface PrivateIndexLease {
   /** The per-snapshot file (`GIT_INDEX_FILE`), a link of the kept index until git rewrites it. */
   readonly file: string;
+  /** The kept index it links to (names one state of the user's index). */
+  readonly kept: string;
   /** Makes what git wrote to `file` so far (stat data, untracked cache) the kept index. */
   publish(): Promise<void>;
   /** Deletes the kept index: git could not read it (damaged, truncated, half-written). */
@@ -55,33 +61,36 @@ export async function leasePrivateIndex(repo: GitRepo): Promise<PrivateIndexLeas
     if (!kept) return null;
     const work = repo.privatePath(`${workPrefix}${randomBytes(8).toString('hex')}`);
     try {
-      await link(kept, work);
+      linkSync(kept, work);
     } catch (ex) {
       // Deleted between the two steps by a process that saw a newer user index: look again.
       if ((ex as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw ex;
     }
-    const { ino } = await stat(work);
+    const { ino } = statSync(work);
     return {
       file: work,
+      kept,
       publish: async () => {
-        const now = await stat(work).catch(() => null);
+        const now = statOrNull(work);
         if (!now || now.ino === ino) return; // git did not rewrite it
         const staged = `${kept}.${randomBytes(4).toString('hex')}.tmp`;
-        await link(work, staged);
-        await rename(staged, kept).catch(async (ex: unknown) => {
-          await rm(staged, { force: true });
+        linkSync(work, staged);
+        try {
+          renameSync(staged, kept);
+        } catch (ex) {
+          rmSync(staged, { force: true });
           throw ex;
-        });
-        await trust(kept); // what git itself just wrote
+        }
+        trust(kept); // what git itself just wrote
       },
       discard: async () => {
         trusted.delete(kept);
         await rm(kept, { force: true });
       },
       release: async () => {
-        await rm(work, { force: true });
-        await rm(`${work}.lock`, { force: true });
+        rmSync(work, { force: true });
+        rmSync(`${work}.lock`, { force: true });
       },
     };
   }
@@ -91,29 +100,27 @@ export async function leasePrivateIndex(repo: GitRepo): Promise<PrivateIndexLeas
 /** The kept index for the user's index as it is now, copied from it when missing or not matching. */
 async function keptIndexFor(repo: GitRepo): Promise<string | null> {
   const userFile = path.join(repo.gitDir, 'index');
-  let fh;
+  let fd: number;
   try {
-    fh = await open(userFile, 'r');
+    fd = openSync(userFile, 'r');
   } catch (ex) {
     if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw ex;
   }
   try {
-    const user = await describe(fh);
+    const user = describe(fd);
     if (!user) return null; // not an index git wrote whole: let git read it the slow way
     const kept = repo.privatePath(`${keptPrefix}${user.key}`);
-    const header = await readHeader(kept);
-    if (header && header.entries === user.entries && (await isIntact(kept))) return kept;
-    await seed(repo, fh, kept);
-    await trust(kept);
+    const header = readHeader(kept);
+    if (header && header.entries === user.entries && isIntact(kept)) return kept;
+    await seed(repo, fd, kept);
+    trust(kept);
     await removeOthers(repo, path.basename(kept));
     return kept;
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
-
-type FileHandle = Awaited<ReturnType<typeof open>>;
 
 /**
  * Kept indexes this process knows are whole (it copied them or git wrote them), by identity.
@@ -124,23 +131,39 @@ type FileHandle = Awaited<ReturnType<typeof open>>;
  */
 const trusted = new Map<string, string>();
 
-async function identity(file: string): Promise<string | null> {
-  const st = await stat(file, { bigint: true }).catch(() => null);
-  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+function identity(file: string): string | null {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
 }
 
-async function trust(file: string): Promise<void> {
-  const id = await identity(file);
+function trust(file: string): void {
+  const id = identity(file);
   if (id) trusted.set(file, id);
 }
 
+function statOrNull(file: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether `file` is known whole: trusted as it is, or its SHA-1 / SHA-256 trailer matches its content. */
-async function isIntact(file: string): Promise<boolean> {
-  const id = await identity(file);
+function isIntact(file: string): boolean {
+  const id = identity(file);
   if (!id) return false;
   if (trusted.get(file) === id) return true;
-  const content = await readFile(file).catch(() => null);
-  if (!content) return false;
+  let content: Buffer;
+  try {
+    content = readFileSync(file);
+  } catch {
+    return false;
+  }
   const matches = (algorithm: 'sha1' | 'sha256', size: number) => {
     if (content.length < 12 + size) return false;
     const trailer = content.subarray(content.length - size);
@@ -152,32 +175,32 @@ async function isIntact(file: string): Promise<boolean> {
 }
 
 /** Names this exact file: a rewrite by git is a new file (new inode, mtime) with a new trailing checksum. */
-async function describe(fh: FileHandle): Promise<UserIndex | null> {
-  const st = await fh.stat({ bigint: true });
+function describe(fd: number): UserIndex | null {
+  const st = fstatSync(fd, { bigint: true });
   if (st.size < 12n + 20n) return null;
   const head = Buffer.alloc(12);
-  await fh.read(head, 0, 12, 0);
+  readSync(fd, head, 0, 12, 0);
   if (head.toString('latin1', 0, 4) !== 'DIRC') return null;
   const tail = Buffer.alloc(32);
-  await fh.read(tail, 0, 32, Number(st.size) - 32);
+  readSync(fd, tail, 0, 32, Number(st.size) - 32);
   const key = createHash('sha256').update(`${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:`).update(tail).digest('hex').slice(0, 24);
   return { key, entries: head.readUInt32BE(8) };
 }
 
-async function readHeader(file: string): Promise<{ entries: number } | null> {
-  let fh;
+function readHeader(file: string): { entries: number } | null {
+  let fd: number;
   try {
-    fh = await open(file, 'r');
+    fd = openSync(file, 'r');
   } catch {
     return null;
   }
   try {
     const head = Buffer.alloc(12);
-    const { bytesRead } = await fh.read(head, 0, 12, 0);
+    const bytesRead = readSync(fd, head, 0, 12, 0);
     if (bytesRead < 12 || head.toString('latin1', 0, 4) !== 'DIRC') return null;
     return { entries: head.readUInt32BE(8) };
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -187,10 +210,10 @@ async function readHeader(file: string): Promise<{ entries: number } | null> {
  * mtime; a fresh copy would look newer than the original and hide a same-second edit, so the
  * copy gets the original's mtime, rounded down (a superset of the racy entries, never fewer).
  */
-async function seed(repo: GitRepo, fh: FileHandle, kept: string): Promise<void> {
-  const st = await fh.stat();
+async function seed(repo: GitRepo, fd: number, kept: string): Promise<void> {
+  const st = fstatSync(fd);
   const content = Buffer.alloc(st.size);
-  await fh.read(content, 0, st.size, 0);
+  readSync(fd, content, 0, st.size, 0);
   const staged = `${kept}.${randomBytes(4).toString('hex')}.tmp`;
   const seconds = Math.floor(st.mtimeMs / 1000);
   try {

@@ -9,6 +9,7 @@ import type { GitRepo } from './gitRepo';
 import { FolderScope } from './folderScope';
 import { writeCommitObject } from './looseObject';
 import { writeLooseRef } from './looseRef';
+import { rememberCommitTree } from './treeObjects';
 import { snapshotCommits } from './submodules';
 import type { SubmoduleState } from './submodules';
 import { workingTree } from './workingTree';
@@ -77,7 +78,10 @@ async function commitTree(repo: GitRepo, tree: string, head: string | null, labe
   if (options.route !== 'full') {
     const identityLine = `${identity.GIT_AUTHOR_NAME} <${identity.GIT_AUTHOR_EMAIL}>`;
     const id = await writeCommitObject(path.join(repo.commonDir, 'objects'), { tree, parent: head, identity: identityLine, message });
-    if (id) return id;
+    if (id) {
+      rememberCommitTree(id, tree);
+      return id;
+    }
   }
   const parent = head ? ['-p', head] : [];
   // --no-gpg-sign: commit.gpgSign would otherwise prompt for a key on every task start.

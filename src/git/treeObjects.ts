@@ -1,6 +1,11 @@
 /**
  * Tree objects read through the repository's running `git cat-file --batch` (batchReader.ts):
  * no process is started per read.
+ *
+ * A name that can only ever mean one tree — a tree id, `<commit id>^{tree}`, `<commit id>:<path>`
+ * (objects never change; cat-file runs without replace refs) — is answered from a small cache
+ * of the trees read or written by this process (a snapshot's folders, HEAD's folders): the
+ * second snapshot of a task and the diff between two snapshots of this process ask git for none.
  */
 import { readObjects } from './batchReader';
 import type { GitRepo } from './gitRepo';
@@ -13,6 +18,47 @@ export const treeMode = '40000';
 export interface TreeObjectEntry {
   mode: string;
   id: string;
+}
+
+/** At most this many entries are held, all cached trees together (~100 bytes each: ~2 MiB), enough for HEAD's folders on the way to the changes and the last snapshots' trees. */
+const cacheEntryLimit = 20_000;
+const cache = new Map<string, Map<string, TreeObjectEntry>>();
+let cachedEntries = 0;
+const immutableName = /^([0-9a-f]{40}|[0-9a-f]{64})(\^\{tree\}|:[^\n]*)?$/;
+
+/** Records tree `name`'s entries (a copy is kept), dropping the least recently used past the limit. */
+export function rememberTree(name: string, entries: ReadonlyMap<string, TreeObjectEntry>): void {
+  if (!immutableName.test(name) || entries.size > cacheEntryLimit / 4) return;
+  forget(name);
+  cache.set(name, new Map(entries));
+  cachedEntries += entries.size;
+  for (const [oldest, tree] of cache) {
+    if (cachedEntries <= cacheEntryLimit) break;
+    cache.delete(oldest);
+    cachedEntries -= tree.size;
+  }
+}
+
+/** `<commit>^{tree}` is `tree`: remembered when `tree` is. */
+export function rememberCommitTree(commit: string, tree: string): void {
+  const entries = cache.get(tree);
+  if (entries) rememberTree(`${commit}^{tree}`, entries);
+}
+
+function forget(name: string): void {
+  const known = cache.get(name);
+  if (!known) return;
+  cache.delete(name);
+  cachedEntries -= known.size;
+}
+
+/** A copy of a cached tree (marked most recently used), or undefined. */
+function cached(name: string): Map<string, TreeObjectEntry> | undefined {
+  const entries = cache.get(name);
+  if (!entries) return undefined;
+  cache.delete(name);
+  cache.set(name, entries);
+  return new Map(entries);
 }
 
 /** The entries of a tree object's body, by name (a byte string: latin-1, the name's bytes unchanged). */
@@ -36,8 +82,18 @@ export function parseTreeBody(body: Buffer, algorithm: ObjectAlgorithm): Map<str
  * a tree id), in order; null for a name that is missing or not a tree.
  */
 export async function readTrees(repo: GitRepo, names: readonly string[], algorithm: ObjectAlgorithm): Promise<(Map<string, TreeObjectEntry> | null)[]> {
-  if (names.length === 0) return [];
-  const objects = await readObjects(repo, Buffer.from(names.map((n) => `${n}\n`).join(''), 'latin1'), names.length);
-  if (objects.length !== names.length) throw new Error('git cat-file --batch: fewer objects than asked');
-  return objects.map(({ type, content }) => (type === 'tree' && content ? parseTreeBody(content, algorithm) : null));
+  const trees: (Map<string, TreeObjectEntry> | null | undefined)[] = names.map(cached);
+  const asked = names.filter((_, i) => trees[i] === undefined);
+  if (asked.length === 0) return trees as (Map<string, TreeObjectEntry> | null)[];
+  const objects = await readObjects(repo, Buffer.from(asked.map((n) => `${n}\n`).join(''), 'latin1'), asked.length);
+  if (objects.length !== asked.length) throw new Error('git cat-file --batch: fewer objects than asked');
+  let at = 0;
+  return trees.map((known, i) => {
+    if (known !== undefined) return known;
+    const { type, content } = objects[at++];
+    if (type !== 'tree' || !content) return null;
+    const entries = parseTreeBody(content, algorithm);
+    rememberTree(names[i], entries);
+    return entries;
+  });
 }

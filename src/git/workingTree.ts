@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { changedTree } from './changedTree';
+import { blobSettings } from './plainBlobs';
 import { leasePrivateIndex } from './privateIndex';
 import { parseStatus } from './statusReport';
 import type { StatusReport } from './statusReport';
@@ -68,11 +69,36 @@ export async function workingTree(repo: GitRepo, scope: FolderScope, snapshotSub
   return fullWorkingTree(repo, pending);
 }
 
+/**
+ * How often status may write the kept index back (its refreshed stat data and untracked cache).
+ * The write rewrites the whole index (1.8 MB at 20,000 files) whenever anything changed, and a
+ * second time a moment later (a folder changed in the second the index was written is racy for
+ * the untracked cache) — ~5–10 ms of each of the first two snapshots after an edit. In between,
+ * status runs with `GIT_OPTIONAL_LOCKS=0`: the same report, nothing written; what it re-reads
+ * meanwhile (the folders and files that changed since the last write) is what it would have read
+ * before writing anyway.
+ */
+const refreshEveryMs = 3_000;
+/** When this process last let status refresh each kept index. */
+const lastRefresh = new Map<string, number>();
+
+/** Whether status may write `kept` back now (always the first time this process uses it). */
+function refreshDue(kept: string): boolean {
+  const now = Date.now();
+  if (now - (lastRefresh.get(kept) ?? -Infinity) < refreshEveryMs) return false;
+  if (lastRefresh.size > 64) lastRefresh.clear();
+  lastRefresh.set(kept, now);
+  return true;
+}
+
 async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>): Promise<WorkingTree | null> {
   const lease = await leasePrivateIndex(repo).catch(() => null);
   if (!lease) return null;
   const env = { GIT_INDEX_FILE: lease.file };
   const config = privateIndexConfig(repo);
+  // Whether changed files can be hashed here (plainBlobs.ts): looked at while status runs.
+  const settings = blobSettings(repo);
+  settings.catch(() => undefined);
   try {
     let report: StatusReport;
     try {
@@ -100,7 +126,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
           '--ignore-submodules=dirty',
           '--ignored=no',
         ],
-        { env },
+        { env: refreshDue(lease.kept) ? env : { ...env, GIT_OPTIONAL_LOCKS: '0' } },
       );
       report = parseStatus(stdout.toString('latin1'));
     } catch {
@@ -115,7 +141,7 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
       return { tree: report.head, head: report.head, isHead: true, submodules };
     }
     // Only the changed folders' trees, written here; the index route when that cannot be exact.
-    const tree = await changedTree(repo, report.head, report.entries, submodules).catch(() => null);
+    const tree = await changedTree(repo, report.head, report.entries, submodules, settings).catch(() => null);
     if (tree) {
       routesTaken.changedTrees++;
       return { tree, head: report.head, isHead: false, submodules };

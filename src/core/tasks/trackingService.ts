@@ -112,10 +112,13 @@ export class TrackingService {
     if (!snapshot) throw stateError(`${taskKey(taskId)} was never started, so there is no snapshot to compare with; start it with start_task first`, { taskId });
 
     const truth = await this.truth(task);
+    // The sub-tasks are read while git works (the store's reads run here, git in its own process).
+    const children = this.db.read((db) => childTasks(db, taskId));
+    children.catch(() => undefined);
     const changes = await truth.changesSince(snapshot);
     const location = { repositoryRoot: truth.kind === 'git' ? truth.root : null, workspacePath: truth.workspacePath };
     const verification = withWriteScope(verifyScope(task.areas, changes.files), task.writeScope, changes.files);
-    const running = (await this.db.read((db) => childTasks(db, taskId))).filter((c) => !isFinished(c.status));
+    const running = (await children).filter((c) => !isFinished(c.status));
     if (running.length) verification.warnings.push(`⚠️ ${running.length} sub-task(s) still running: ${running.map((c) => taskKey(c.id)).join(', ')}`);
 
     const end = this.clock.now();
