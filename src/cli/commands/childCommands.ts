@@ -1,5 +1,5 @@
 import type { ChildLogsOutput } from '../../core/children/childContracts';
-import { childIsLive } from '../../core/children/childContracts';
+import { childIsLive } from '../../core/children/childStates';
 import type { Services } from '../../services';
 import { printLines, style } from '../output';
 import { visible } from '../terminalText';

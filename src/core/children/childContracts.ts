@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { correlationDescriptions, idempotencyKeyInput, idempotencyOutput, PAGE_LIMIT_MAX, waitMsInput } from '../contracts/callOptions';
 import { childLogEntryOutput } from '../coordination/resourceContracts';
+import { childStates } from './childStates';
 
 /**
  * Contracts of the child-runtime tools of the orchestrator family. Names, fields and result
@@ -80,12 +81,6 @@ const cwd = z
   .describe('Working folder, relative to the workspace root (default: the root); it must stay inside the workspace');
 const metadata = z.record(z.string().max(200), z.unknown()).optional().describe('Free JSON kept in the manifest');
 
-export const childStates = ['starting', 'running', 'exited', 'failed', 'lost'] as const;
-
-/** Whether a child in `state` is (or is about to be) a process: starting or running. */
-export function childIsLive(state: string): boolean {
-  return state === 'starting' || state === 'running';
-}
 
 export const childRuntimeStatusOutput = z.strictObject({
   state: z.enum(childStates).describe('starting (recorded, its process not started yet: pid null); running (pid set); exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)'),

@@ -5,7 +5,7 @@ import type { McpServerLaunch } from '../runtime/clients/clientLaunch';
 import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../runtime/processPort';
 import { scUri } from '../coordination/scUris';
 import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
-import { childIsLive } from './childContracts';
+import { childIsLive } from './childStates';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
 import { codexChildLaunch, commandLaunch } from './childLaunch';
