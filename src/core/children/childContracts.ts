@@ -81,7 +81,6 @@ const cwd = z
   .describe('Working folder, relative to the workspace root (default: the root); it must stay inside the workspace');
 const metadata = z.record(z.string().max(200), z.unknown()).optional().describe('Free JSON kept in the manifest');
 
-
 export const childRuntimeStatusOutput = z.strictObject({
   state: z.enum(childStates).describe('starting (recorded, its process not started yet: pid null); running (pid set); exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)'),
   pid: z.number().int().nullable().describe('Process id, null when it never started'),
