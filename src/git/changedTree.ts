@@ -25,7 +25,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import { readTrees, rememberTree, treeMode } from './treeObjects';
+import { foldersOf, readTrees, rememberTree, treeMode } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
 import { gitlinkMode as gitlink } from './parsers';
 import type { GitRepo } from './gitRepo';
@@ -130,19 +130,6 @@ async function finalEntries(
     files.forEach((f, i) => finals.set(f.path, { mode: f.mode, id: ids[i] }));
   }
   return finals;
-}
-
-/** Every folder on the way to a changed path, the top ('') included. */
-function foldersOf(paths: Iterable<string>): Set<string> {
-  const folders = new Set<string>(['']);
-  for (const p of paths) {
-    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
-      const folder = p.slice(0, at);
-      if (folders.has(folder)) break;
-      folders.add(folder);
-    }
-  }
-  return folders;
 }
 
 /** Each folder's entries in HEAD (empty where HEAD has no folder there), from the repository's running `cat-file --batch`. */

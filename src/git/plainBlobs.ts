@@ -23,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
 import { writeLooseObject } from './looseObject';
+import { foldersOf } from './treeObjects';
 import type { ObjectAlgorithm } from './looseObject';
 
 /** A file larger than this goes to `hash-object` (git streams it; here it would be held whole). */
@@ -167,15 +168,7 @@ export function noAttributesApply(repo: GitRepo, paths: readonly string[], chang
   const home = process.env.HOME ?? os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const candidates: Buffer[] = [path.join(repo.commonDir, 'info', 'attributes'), path.join(repo.gitDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes')].map((f) => Buffer.from(f, 'utf8'));
-  const folders = new Set<string>(['']);
-  for (const p of paths) {
-    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
-      const folder = p.slice(0, at);
-      if (folders.has(folder)) break;
-      folders.add(folder);
-    }
-  }
-  for (const folder of folders) candidates.push(inWorkTree(repo, folder === '' ? '.gitattributes' : `${folder}/.gitattributes`));
+  for (const folder of foldersOf(paths)) candidates.push(inWorkTree(repo, folder === '' ? '.gitattributes' : `${folder}/.gitattributes`));
   // Anything there (a file, a folder, a symlink, unreadable) counts: only a sure absence does not.
   return candidates.every((file) => {
     try {

@@ -97,3 +97,16 @@ export async function readTrees(repo: GitRepo, names: readonly string[], algorit
     return entries;
   });
 }
+
+/** Every folder on the way to each path (byte strings, `/`-separated), the top ('') included. */
+export function foldersOf(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>(['']);
+  for (const p of paths) {
+    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
+      const folder = p.slice(0, at);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  return folders;
+}

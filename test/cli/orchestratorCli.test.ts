@@ -13,6 +13,7 @@ import { orchestratorFamily } from '../../src/mcp/tools/orchestrator/index';
 import { blackboardGroup, eventsGroup, graphGroup, resourcesGroup } from '../../src/cli/commands/coordinationCommands';
 import { contractNetGroup, knowledgeGroup, stigmergyGroup } from '../../src/cli/commands/schedulingCommands';
 import { childGroup } from '../../src/cli/commands/childCommands';
+import { alive } from '../helpers/processes';
 
 const groups = [blackboardGroup, graphGroup, resourcesGroup, eventsGroup, stigmergyGroup, contractNetGroup, knowledgeGroup, childGroup];
 const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
@@ -45,15 +46,6 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 type ChildJson = { child_id: string; runtime_status: { state: string; pid: number | null; stopped: boolean } };
 

@@ -16,6 +16,7 @@ import { logReader } from '../../../src/processes/logReader';
 import { fakeAgents } from '../../helpers/fakeAgents';
 import { tempDir } from '../../helpers/tmp';
 import { engineCases } from '../store/engines/engineKit';
+import { alive } from '../../helpers/processes';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -109,15 +110,6 @@ class HookedSupervisor extends ProcessSupervisor {
     return started;
   }
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 for (const engineCase of engineCases) {
   test(`children on ${engineCase.name}: never listed running without a pid; stopped while starting, its process does not outlive the stop`, { skip: engineCase.skip }, async () => {
