@@ -139,8 +139,10 @@ const builds = [
 
 function copyAssets() {
   mkdirSync('dist', { recursive: true });
-  const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
-  cpSync(wasm, 'dist/sql-wasm.wasm');
+  // sql.js: the wasm, and the glue the store reads and runs itself (src/store/sqlJs.ts).
+  const sqlJs = path.dirname(require.resolve('sql.js'));
+  cpSync(path.join(sqlJs, 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+  cpSync(path.join(sqlJs, 'sql-wasm.js'), 'dist/sql-wasm.js');
   // Default pipeline flows and agent instructions ship beside the bundle.
   if (existsSync('resources')) {
     cpSync('resources', 'dist/resources', { recursive: true });

@@ -18,7 +18,7 @@ test('npm pack makes a self-contained agent-ledger package: dist/cli.js and its 
   const [{ filename, files }] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
   const paths = files.map((f) => f.path);
   // Every script the bundle starts beside itself (the launcher's bundle, the checkpoint's worker) travels with it.
-  for (const needed of ['package.json', 'README.md', 'dist/cli.js', 'dist/cliMain.js', 'dist/toolsListing.json', 'dist/checkpointWorker.js', 'dist/sql-wasm.wasm', 'dist/resources/pipeline/flow.yaml']) assert.ok(paths.includes(needed), `${needed} is missing from the package`);
+  for (const needed of ['package.json', 'README.md', 'dist/cli.js', 'dist/cliMain.js', 'dist/toolsListing.json', 'dist/checkpointWorker.js', 'dist/sql-wasm.wasm', 'dist/sql-wasm.js', 'dist/resources/pipeline/flow.yaml']) assert.ok(paths.includes(needed), `${needed} is missing from the package`);
   assert.deepEqual(paths.filter((p) => /^(src|test|bench|scripts|webview-ui|node_modules)\//.test(p) || p.endsWith('.map')), [], 'sources, tests and source maps stay out');
 
   const manifest = JSON.parse(spawnSync('tar', ['-xzOf', path.join(out, filename), 'package/package.json'], { encoding: 'utf8' }).stdout) as { dependencies?: Record<string, string> };

@@ -38,7 +38,7 @@ after(() => {
 describe('the packaged VSIX', () => {
   it('holds the bundles and assets, and no sources', () => {
     const files = pkg!.files.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
-    for (const f of ['package.json', 'readme.md', 'changelog.md', 'dist/extension.js', 'dist/ledger.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/toolsListing.json', 'dist/webview.js', 'dist/sql-wasm.wasm', 'dist/resources/pipeline/flow.yaml', 'media/webview.css', 'media/agent-ledger.svg']) {
+    for (const f of ['package.json', 'readme.md', 'changelog.md', 'dist/extension.js', 'dist/ledger.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/toolsListing.json', 'dist/webview.js', 'dist/sql-wasm.wasm', 'dist/sql-wasm.js', 'dist/resources/pipeline/flow.yaml', 'media/webview.css', 'media/agent-ledger.svg']) {
       assert.ok(files.includes(f), `${f} is missing from the VSIX`);
     }
     assert.deepEqual(files.filter((f) => /^(src|test|node_modules|webview-ui)\/|\.map$|\.ts$/.test(f)), []);
