@@ -3,7 +3,8 @@
 // review taking a card out of "needs a person", and the Explorer's pressure on files and folders.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoardQueries, costByTask, pendingHandoffs } from '../../../src/core/board/boardQueries';
+import { BoardQueries } from '../../../src/core/board/boardQueries';
+import { costByTask, pendingHandoffs } from '../../../src/core/board/boardReads';
 import type { LedgerEngine } from '../../../src/core/ports';
 import { createSchedulingServices } from '../../../src/core/scheduling/schedulingServices';
 import { TaskReviewService } from '../../../src/core/tasks/taskReviews';
