@@ -22,8 +22,8 @@
  * (`add` reads one the work tree lost from the index), a mode git would normalise, or an objects
  * folder that is not a plain folder.
  */
-import { lstatSync, readlinkSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { readlinkSync } from 'node:fs';
+import { lstatOrNull } from './fileStat';
 import * as path from 'node:path';
 import { foldersOf, readTrees, rememberTree, treeMode } from './treeObjects';
 import type { TreeObjectEntry } from './treeObjects';
@@ -125,7 +125,7 @@ async function finalEntries(
     }
   }
   if (files.length > 0) {
-    const ids = (await plainBlobIds(repo, files, entries, await settings, algorithm)) ?? (await hashFiles(repo, files));
+    const ids = (await plainBlobIds(repo, files, await settings, algorithm)) ?? (await hashFiles(repo, files));
     if (!ids) return null;
     files.forEach((f, i) => finals.set(f.path, { mode: f.mode, id: ids[i] }));
   }
@@ -202,10 +202,10 @@ function treeBody(listing: Map<string, TreeEntry>): Buffer | null {
 }
 
 /** Regular files' blob ids written here where git would store their bytes unchanged (plainBlobs.ts), else null. */
-async function plainBlobIds(repo: GitRepo, files: readonly WorkFile[], entries: readonly StatusEntry[], settings: BlobSettings, algorithm: ObjectAlgorithm): Promise<string[] | null> {
+async function plainBlobIds(repo: GitRepo, files: readonly WorkFile[], settings: BlobSettings, algorithm: ObjectAlgorithm): Promise<string[] | null> {
   if (!settings.plain) return null;
   const paths = files.map((f) => f.path);
-  if (!noAttributesApply(repo, paths, entries.map((e) => e.path))) return null;
+  if (!noAttributesApply(repo, paths)) return null;
   return writePlainBlobs(repo, files, algorithm);
 }
 
@@ -230,14 +230,6 @@ function foldersAreReal(repo: GitRepo, p: string, known: Map<string, boolean>): 
     if (!real) return false;
   }
   return true;
-}
-
-function lstatOrNull(file: Buffer): Stats | null {
-  try {
-    return lstatSync(file);
-  } catch {
-    return null;
-  }
 }
 
 function objectsDir(repo: GitRepo): string {

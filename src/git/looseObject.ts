@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { statOrNull } from './fileStat';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 
@@ -63,10 +63,6 @@ export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer, algorit
  * changed files took 10–20 ms that way.
  */
 export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): Promise<string | null> {
-  return writeLooseObjectNow(objectsDir, type, body, algorithm);
-}
-
-function writeLooseObjectNow(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): string | null {
   const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const id = createHash(algorithm).update(object).digest('hex');
   const folder = path.join(objectsDir, id.slice(0, 2));
@@ -119,12 +115,4 @@ function ensureFanOut(objectsDir: string, folder: string): boolean {
   }
   chmodSync(folder, objects.mode & 0o7777);
   return true;
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
 }

@@ -8,22 +8,17 @@
  * reftable repository, a reflog kept for these refs (`core.logAllRefUpdates=always`), or the
  * refs folder not created yet (git creates it with the repository's shared permissions).
  */
-import { closeSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { GitError } from './errors';
+import { lstatOrNull, statOrNull } from './fileStat';
 
 /** Synchronous file calls, as for loose objects (looseObject.ts): microseconds each, no thread-pool hand-off. */
 export async function writeLooseRef(commonDir: string, ref: string, id: string): Promise<boolean> {
   const file = path.join(commonDir, ...ref.split('/'));
-  const reftable = exists(() => statSync(path.join(commonDir, 'reftable')));
-  const reflogs = exists(() => statSync(path.join(commonDir, 'logs', ...path.dirname(ref).split('/'))));
-  let folder = false;
-  try {
-    folder = lstatSync(path.dirname(file)).isDirectory();
-  } catch {
-    folder = false;
-  }
-  if (reftable || reflogs || !folder) return false;
+  const reftable = statOrNull(path.join(commonDir, 'reftable'));
+  const reflogs = statOrNull(path.join(commonDir, 'logs', ...path.dirname(ref).split('/')));
+  if (reftable || reflogs || !lstatOrNull(path.dirname(file))?.isDirectory()) return false;
   const lock = `${file}.lock`;
   let fd: number | undefined;
   try {
@@ -38,18 +33,15 @@ export async function writeLooseRef(commonDir: string, ref: string, id: string):
     fd = undefined;
     renameSync(lock, file);
   } catch (ex) {
-    if (fd !== undefined) exists(() => closeSync(fd!));
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // the write's error is the one to report
+      }
+    }
     rmSync(lock, { force: true });
     throw ex;
   }
   return true;
-}
-
-function exists(look: () => unknown): boolean {
-  try {
-    look();
-    return true;
-  } catch {
-    return false;
-  }
 }

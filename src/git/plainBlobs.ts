@@ -161,10 +161,10 @@ function gitBool(value: string | null): boolean | null {
 
 /**
  * Whether no attribute file could apply to any of `paths` (byte strings): none in a folder on the
- * way to one, none among `changed`, no `info/attributes`, no default attributes file.
+ * way to one, no `info/attributes`, no default attributes file. (A changed `.gitattributes` never
+ * gets here: changedTree.ts leaves such a snapshot to the index route.)
  */
-export function noAttributesApply(repo: GitRepo, paths: readonly string[], changed: readonly string[]): boolean {
-  if (changed.some((p) => p === '.gitattributes' || p.endsWith('/.gitattributes'))) return false;
+export function noAttributesApply(repo: GitRepo, paths: readonly string[]): boolean {
   const home = process.env.HOME ?? os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const candidates: Buffer[] = [path.join(repo.commonDir, 'info', 'attributes'), path.join(repo.gitDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes')].map((f) => Buffer.from(f, 'utf8'));

@@ -23,6 +23,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { statOrNull } from './fileStat';
 import * as path from 'node:path';
 import type { GitRepo } from './gitRepo';
 
@@ -143,14 +144,6 @@ function identity(file: string): string | null {
 function trust(file: string): void {
   const id = identity(file);
   if (id) trusted.set(file, id);
-}
-
-function statOrNull(file: string): ReturnType<typeof statSync> | null {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
 }
 
 /** Whether `file` is known whole: trusted as it is, or its SHA-1 / SHA-256 trailer matches its content. */
