@@ -119,9 +119,9 @@ const builds = [
   },
   {
     // The worker thread that prepares a large store's checkpoint image off the write path
-    // (src/store/backgroundCheckpoint.ts finds it beside the bundle that started it).
+    // (src/store/embedded/backgroundCheckpoint.ts finds it beside the bundle that started it).
     ...node,
-    entryPoints: { checkpointWorker: 'src/store/checkpointWorker.ts' },
+    entryPoints: { checkpointWorker: 'src/store/embedded/checkpointWorker.ts' },
     outdir: 'dist',
     platform: 'node',
     target: 'node20',
@@ -139,7 +139,7 @@ const builds = [
 
 function copyAssets() {
   mkdirSync('dist', { recursive: true });
-  // sql.js: the wasm, and the glue the store reads and runs itself (src/store/sqlJs.ts).
+  // sql.js: the wasm, and the glue the store reads and runs itself (src/store/embedded/sqlJs.ts).
   const sqlJs = path.dirname(require.resolve('sql.js'));
   cpSync(path.join(sqlJs, 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
   cpSync(path.join(sqlJs, 'sql-wasm.js'), 'dist/sql-wasm.js');

@@ -6,9 +6,10 @@
 //   only src/git/** imports simple-git
 //   only src/processes/** (agent CLIs, child runtimes) and src/git/** (git) start processes:
 //     node:child_process is refused elsewhere in src/, except one older one-off use listed below
-//   src/core/** imports none of them, nor the layers above it: nothing outside src/core/
+//   src/core/** imports none of them, nor the layers above it: nothing outside src/core/;
+//     inside core, its own layers (ground, domain, orchestrator, runtime, Board: see below)
 //   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/extension.ts) never import src/store/ or
-//     src/git/: they see only Services (src/services.ts is the composition root and may);
+//     src/git/: they see only Services (src/app/services.ts is the composition root and may);
 //     the exceptions are listed below, each with its reason
 //   webview-ui/** imports only the shared protocol types (and the pure formatting helpers)
 //   src/shared/protocol.ts is types only: it imports core's types (`import type`) and nothing else
@@ -30,17 +31,32 @@ const childProcess = [
 // through src/processes/ or src/git/.
 const childProcessUsers = ['src/vscode/mcp/serverLaunch.ts'];
 const upperLayers = {
-  group: ['**/store/*', '**/git/*', '**/processes/*', '**/mcp/*', '**/cli/*', '**/vscode/*', '**/services', '**/extension'],
-  message: 'src/core/** is plain TypeScript: depend on a port in core/ports.ts instead of a layer.',
+  group: ['**/store/*', '**/git/*', '**/processes/*', '**/mcp/*', '**/cli/*', '**/vscode/*', '**/app/*', '**/extension'],
+  message: 'src/core/** is plain TypeScript: depend on a port in core/ports/ instead of a layer.',
 };
+
+// Inside core, the layers of docs/architecture.md: the ground (core/*.ts, ports, files, contracts,
+// events) imports nothing above it; the domain (tasks … pipelines) never imports the orchestrator
+// (coordination, scheduling), the agent runtime or the Board; the orchestrator never imports the
+// runtime or the Board; the runtime never imports the Board. Two reads cross on purpose, named in
+// the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/), and
+// starting a task passes the scheduler's start gate (scheduling/startGates).
+const into = (folders, message) => ({ regex: `^(\\.\\.?/)+(${folders})(/|$)`, message });
+const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines';
+const aboveGround = into(`${domainFolders}|coordination|scheduling|runtime|board`, 'The ground of core (core/*.ts, ports, files, contracts, events) imports nothing above it.');
+const aboveDomain = into('coordination/(?!plans/)|scheduling/(?!startGates$)|runtime|board', 'The domain (tasks … pipelines) never imports the orchestrator, the agent runtime or the Board.');
+const aboveOrchestrator = into('runtime|board', 'The orchestrator (coordination, scheduling) never imports the agent runtime or the Board.');
+const aboveRuntime = into('board', 'The agent runtime never imports the Board (the Board reads everything, not the reverse).');
+const coreGround = ['src/core/*.ts', 'src/core/ports/**/*.ts', 'src/core/files/**/*.ts', 'src/core/contracts/**/*.ts', 'src/core/events/**/*.ts'];
+const coreDomain = domainFolders.split('|').map((f) => `src/core/${f}/**/*.ts`);
 
 const storeOrGit = ['store', 'git'].flatMap((layer) => ['..', '../..', '../../..', '../../../..'].flatMap((up) => [`${up}/${layer}`, `${up}/${layer}/*`]));
 const innerLayers = {
   group: storeOrGit,
-  message: 'Faces (CLI, extension, MCP server) reach the store and Git only through Services (src/services.ts).',
+  message: 'Faces (CLI, extension, MCP server) reach the store and Git only through Services (src/app/services.ts).',
 };
 // Faces that still import store/ — each with why (none: `db init|migrate|copy|check|repair`
-// reach the store through src/storeAdmin.ts, as everything else goes through src/services.ts):
+// reach the store through src/app/storeAdmin.ts, as everything else goes through src/app/services.ts):
 const faceStoreUsers = [];
 const webviewOnlyProtocol = {
   regex: '^(\\.\\./)+src/(?!shared/protocol$|core/format$)',
@@ -80,6 +96,10 @@ export default tseslint.config(
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['src/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk]) },
   { files: ['src/core/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers]) },
+  { files: coreGround, rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers, aboveGround]) },
+  { files: coreDomain, rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers, aboveDomain]) },
+  { files: ['src/core/coordination/**/*.ts', 'src/core/scheduling/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers, aboveOrchestrator]) },
+  { files: ['src/core/runtime/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, upperLayers, aboveRuntime]) },
   { files: ['src/vscode/**/*.ts', 'src/extension.ts'], rules: restrict([sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]) },
   { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [innerLayers]) },
   { files: ['src/cli/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]) },

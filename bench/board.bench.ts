@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../src/services';
+import { createServices } from '../src/app/services';
 import { layoutGraph, layoutInput } from '../src/core/board/planGraphLayout';
 import type { PlanTaskRow } from '../src/core/board/planGraphLayout';
 import { addManyTasks, seedBoard } from '../test/e2e/agentLedger/boardSeed';

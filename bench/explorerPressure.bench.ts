@@ -10,13 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServices } from '../src/services';
-import { bumpClock } from '../src/core/scheduling/stigmergyStore';
-import { ensureBasis } from '../src/core/scheduling/stigmergyWeights';
+import { createServices } from '../src/app/services';
+import { bumpClock } from '../src/core/scheduling/stigmergy/stigmergyStore';
+import { ensureBasis } from '../src/core/scheduling/stigmergy/stigmergyWeights';
 import { createSchedulingServices } from '../src/core/scheduling/schedulingServices';
-import type { LedgerEngine } from '../src/core/ports';
+import type { LedgerEngine } from '../src/core/ports/store';
 import { BoardQueries } from '../src/core/board/boardQueries';
-import { StigmergyService } from '../src/core/scheduling/stigmergyService';
+import { StigmergyService } from '../src/core/scheduling/stigmergy/stigmergyService';
 import { addManyTasks, seedBoard } from '../test/e2e/agentLedger/boardSeed';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import { createServices } from '../src/services';
-import type { Services } from '../src/services';
+import { createServices } from '../src/app/services';
+import type { Services } from '../src/app/services';
 import { BrowserSession, Workbench } from '../test/e2e/harness/browser';
 import { CodeServer } from '../test/e2e/harness/codeServer';
 import { assertHostInstalled } from '../test/e2e/harness/paths';

@@ -4,11 +4,11 @@
 // Target: graph_patch (apply + invariants) p50 < 20 ms at 1,000 nodes.
 // Usage: node --import tsx bench/graphPatch.bench.ts [--sizes 100,1000,5000] [--runs N]
 import { compare } from 'fast-json-patch';
-import { diffGraphs } from '../src/core/coordination/graphDiff';
-import { checkGraph } from '../src/core/coordination/graphInvariants';
-import { planGraphPatch } from '../src/core/coordination/graphPatch';
-import { randomDag, randomEdit } from '../test/unit/coordination/graphFixtures';
-import { seeded } from '../test/unit/coordination/random';
+import { diffGraphs } from '../src/core/coordination/plans/graphDiff';
+import { checkGraph } from '../src/core/coordination/plans/graphInvariants';
+import { planGraphPatch } from '../src/core/coordination/plans/graphPatch';
+import { randomDag, randomEdit } from '../test/unit/core/coordination/plans/graphFixtures';
+import { seeded } from '../test/unit/core/coordination/plans/random';
 import { measure, ms, percentile, printTable, verdict } from './lib/report';
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];

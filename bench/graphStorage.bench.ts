@@ -11,9 +11,9 @@
 //        [--in-process]: only the last table
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { CHECKPOINT_EVERY, replayVersion, versionPatch } from '../src/core/coordination/graphHistory';
-import { normaliseGraph } from '../src/core/coordination/planGraph';
-import type { PlanGraph } from '../src/core/coordination/planGraph';
+import { CHECKPOINT_EVERY, replayVersion, versionPatch } from '../src/core/coordination/plans/graphHistory';
+import { normaliseGraph } from '../src/core/coordination/plans/planGraph';
+import type { PlanGraph } from '../src/core/coordination/plans/planGraph';
 import { connect } from '../test/helpers/mcpClient';
 import type { LedgerClient } from '../test/helpers/mcpClient';
 import { tempRepo } from '../test/helpers/tmp';
@@ -101,7 +101,7 @@ async function replayTable(): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv.includes('--in-process')) return replayTable();
   const baseRef = arg('--base', '');
-  const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/graphHistory.ts'));
+  const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/plans/graphHistory.ts'));
   console.log(`before: whole-graph versions, built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js`);
   const rows: (string | number)[][] = [];
   const sizeRows: (string | number)[][] = [];

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EmbeddedEngine } from '../src/store/embedded/embeddedEngine';
-import { serverNodeFlags } from '../src/core/runtime/serverNodeFlags';
+import { serverNodeFlags } from '../src/app/serverNodeFlags';
 import { tempDir } from '../test/helpers/tmp';
 import { printTable } from './lib/report';
 import { rawSession } from './lib/rawMcp';

@@ -4,13 +4,13 @@
 // loopback: the server in AGENT_LEDGER_TEST_PG_URL (+ _PASSWORD), else a throwaway one.
 // Usage: node --import tsx bench/pgReads.bench.ts [--runs N] [--tasks N]
 import os from 'node:os';
-import type { LedgerEngine } from '../src/core/ports';
+import type { LedgerEngine } from '../src/core/ports/store';
 import { systemClock } from '../src/core/time';
 import { TaskService } from '../src/core/tasks/taskService';
 import { CostRollupService } from '../src/core/costs/costRollup';
-import { dependenciesOf } from '../src/core/coordination/taskDependencies';
+import { dependenciesOf } from '../src/core/tasks/taskDependencies';
 import { openEngine } from '../src/store/openEngine';
-import { initLedgerDb } from '../src/store/dbAdmin';
+import { initLedgerDb } from '../src/store/admin/dbAdmin';
 import { createTestDatabase } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable } from './lib/report';

@@ -1,6 +1,6 @@
 // task_get of a task in a workflow with a big plan graph, through the MCP server (the real SDK
 // client over stdio), before and after the per-process cache of the latest plan version
-// (src/core/coordination/graphCache.ts), both measured in this run: "before" is the server built
+// (src/core/coordination/plans/graphCache.ts), both measured in this run: "before" is the server built
 // from the commit just before the cache (bench/lib/baselineBuild.ts), "after" is dist/cli.js.
 // Each side gets its own workspace holding the same ledger: a workflow of --nodes tasks whose plan
 // graph `wf-<id>` has every task (task i depends on i-1 and i-7) and --history one-operation
@@ -9,7 +9,7 @@
 // graph_patch (a rebuild on both sides), and mcp_info (the bare round trip).
 // Usage: npm run build && node --import tsx bench/planGraphCache.bench.ts [--nodes 1200] [--runs 60] [--history 20] [--base <git ref>]
 import { loadavg } from 'node:os';
-import { createServices } from '../src/services';
+import { createServices } from '../src/app/services';
 import { insertTask } from '../src/core/tasks/taskRepo';
 import { connect } from '../test/helpers/mcpClient';
 import type { LedgerClient } from '../test/helpers/mcpClient';
@@ -58,7 +58,7 @@ interface Side {
 
 async function main(): Promise<void> {
   const baseRef = arg('--base', '');
-  const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/graphCache.ts'));
+  const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/plans/graphCache.ts'));
   console.log(`before: built from ${baseline.commit.slice(0, 10)} (every task_get replays the plan); after: this checkout's dist/cli.js. Load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const sides: Side[] = [];
   const rows: (string | number)[][] = [];

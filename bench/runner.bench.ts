@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { agentYaml, defaultAgents } from '../src/core/agents/agentFiles';
 import { LedgerForRunner } from '../src/core/runtime/runner/ledgerForRunner';
-import { createServices } from '../src/services';
+import { createServices } from '../src/app/services';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 
 const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 30);

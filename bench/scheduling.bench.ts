@@ -5,13 +5,13 @@
 //  - contract-net with 50 agents and 1,000 open tasks: announcing them (automatic bids), one
 //    award against 1,000 running tasks, and a whole conflict-aware scheduling pass.
 // Usage: node --import tsx bench/scheduling.bench.ts [--runs N]
-import { batchMark, createField, decay, fieldPoints, mark } from '../src/core/scheduling/stigmergyField';
-import type { StigPoint } from '../src/core/scheduling/stigmergyField';
-import { snapshot } from '../src/core/scheduling/stigmergySnapshot';
-import { rollUpToFolders } from '../src/core/scheduling/stigmergyAreas';
-import { announceCall, awardCall } from '../src/core/scheduling/contractNet';
-import { assignOpenCalls } from '../src/core/scheduling/contractNetSchedule';
-import type { CnpAgent, CnpCall, RunningTask } from '../src/core/scheduling/contractNetModel';
+import { batchMark, createField, decay, fieldPoints, mark } from '../src/core/scheduling/stigmergy/stigmergyField';
+import type { StigPoint } from '../src/core/scheduling/stigmergy/stigmergyField';
+import { snapshot } from '../src/core/scheduling/stigmergy/stigmergySnapshot';
+import { rollUpToFolders } from '../src/core/scheduling/stigmergy/stigmergyAreas';
+import { announceCall, awardCall } from '../src/core/scheduling/contractNet/contractNet';
+import { assignOpenCalls } from '../src/core/scheduling/contractNet/contractNetSchedule';
+import type { CnpAgent, CnpCall, RunningTask } from '../src/core/scheduling/contractNet/contractNetModel';
 import { measure, ms, percentile, printTable, verdict } from './lib/report';
 
 const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 20);

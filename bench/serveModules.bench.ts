@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { serverNodeFlags } from '../src/core/runtime/serverNodeFlags';
+import { serverNodeFlags } from '../src/app/serverNodeFlags';
 import { tempRepo } from '../test/helpers/tmp';
 import { buildBaseline } from './lib/baselineBuild';
 import { rawSession } from './lib/rawMcp';

@@ -1,4 +1,4 @@
-// Each Node/V8 flag of the server's launch (src/core/runtime/serverNodeFlags.ts) with its figure
+// Each Node/V8 flag of the server's launch (src/app/serverNodeFlags.ts) with its figure
 // (issue 14, memory at rest): sets of flags compared in one run, spawns interleaved (the first set
 // rotating), on the same store. Per set: RSS 1 s after the first acknowledged write, restarted
 // server → first acknowledged write, and p50 of task_get / task_list / task_update over a bare
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import * as path from 'node:path';
 import { EmbeddedEngine } from '../src/store/embedded/embeddedEngine';
-import { serverNodeFlags } from '../src/core/runtime/serverNodeFlags';
+import { serverNodeFlags } from '../src/app/serverNodeFlags';
 import { tempDir } from '../test/helpers/tmp';
 import { ms, percentile, printTable, ratio } from './lib/report';
 import { rawSession } from './lib/rawMcp';

@@ -12,11 +12,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createServices } from '../src/services';
+import { createServices } from '../src/app/services';
 import { GitRepo, gitProcessesStarted } from '../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../src/git/gitWorkspaceTruth';
-import { treeRoutesTaken } from '../src/git/workingTree';
-import type { Snapshot } from '../src/core/ports';
+import { treeRoutesTaken } from '../src/git/snapshot/workingTree';
+import type { Snapshot } from '../src/core/ports/workspaceTruth';
 import { generateRepo, git, removeRepo } from './lib/generateRepo';
 import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 

@@ -24,7 +24,7 @@ import { rawSession } from './lib/rawMcp';
 import type { RawSession } from './lib/rawMcp';
 import { seedTasks } from './lib/replicaLoad';
 import { vmRss } from './peers/session';
-import { serverNodeFlags } from '../src/core/runtime/serverNodeFlags';
+import { serverNodeFlags } from '../src/app/serverNodeFlags';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const spawns = Number(arg('--spawns', '5'));

@@ -14,7 +14,7 @@ import { Pool } from 'pg';
 import { spawn, spawnSync } from 'node:child_process';
 import type { LedgerEngine } from '../src/store/engine';
 import { EmbeddedEngine } from '../src/store/embedded/embeddedEngine';
-import { LedgerStore } from '../src/store/ledgerStore';
+import { LedgerStore } from '../src/store/embedded/ledgerStore';
 import { PostgresEngine } from '../src/store/postgres/postgresEngine';
 import { createTestDatabase, pgEnv } from '../test/helpers/postgres';
 import { tempDir } from '../test/helpers/tmp';

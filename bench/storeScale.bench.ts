@@ -5,8 +5,8 @@
 // Usage: node --import tsx bench/storeScale.bench.ts [--sizes 1000,10000,50000] [--runs N]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createServices } from '../src/services';
-import { storePaths } from '../src/store/storePaths';
+import { createServices } from '../src/app/services';
+import { storePaths } from '../src/store/embedded/storePaths';
 import { tempDir } from '../test/helpers/tmp';
 import { populateTasks } from './lib/populateTasks';
 import { bytes, measure, ms, percentile, printTable, ratio, verdict } from './lib/report';

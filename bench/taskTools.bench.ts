@@ -3,7 +3,7 @@
 // the same run. Targets: p50 under 5 ms, and flat — at 10,000 tasks within 1.5× of the
 // figure at 1,000 (the queries use indexes and pages, never a scan of every task).
 // Usage: npm run build && node --import tsx bench/taskTools.bench.ts [--sizes 1000,10000] [--runs N]
-import { createServices } from '../src/services';
+import { createServices } from '../src/app/services';
 import { insertTask } from '../src/core/tasks/taskRepo';
 import { priorities, taskStatuses, taskTypes } from '../src/core/tasks/taskModel';
 import { connect } from '../test/helpers/mcpClient';

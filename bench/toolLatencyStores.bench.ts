@@ -12,7 +12,7 @@ import { connect } from '../test/helpers/mcpClient';
 import type { LedgerClient } from '../test/helpers/mcpClient';
 import { createTestDatabase } from '../test/helpers/postgres';
 import { tempRepo } from '../test/helpers/tmp';
-import { initLedgerDb } from '../src/store/dbAdmin';
+import { initLedgerDb } from '../src/store/admin/dbAdmin';
 import { measure, ms, percentile, printTable } from './lib/report';
 import { benchPostgres } from './lib/benchPostgres';
 

@@ -1,4 +1,4 @@
-import type { Services } from '../../src/services';
+import type { Services } from '../../src/app/services';
 
 /**
  * Fills a fresh store with `count` in-progress tasks (one milestone and one event each) in

@@ -1,6 +1,6 @@
 /** The benchmark's seeding, and the alternative design it measures: a local sql.js replica fed from the server. */
 import type { LedgerEngine } from '../../src/store/engine';
-import { loadSqlJs } from '../../src/store/sqlJs';
+import { loadSqlJs } from '../../src/store/embedded/sqlJs';
 import { migrate } from '../../src/store/migrations';
 
 /** `count` tasks in one workflow, each with a milestone and an event, in batches of multi-row inserts. */

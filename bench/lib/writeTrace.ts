@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import { BackgroundCheckpoint } from '../../src/store/backgroundCheckpoint';
+import { BackgroundCheckpoint } from '../../src/store/embedded/backgroundCheckpoint';
 
 interface Span {
   what: string;

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { version } from '../version';
+import { version } from '../app/version';
 import { topCommands } from './commandTable';
 
 const worktreesFlag = '--worktrees-dir <dir>';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import { invokeTool, unknownTool } from '../mcp/invokeTool';
 import type { CatalogTool, ToolContext } from '../mcp/toolDefinition';
 import type * as Catalog from '../mcp/catalog';

@@ -1,6 +1,6 @@
 import { Argument, Option } from 'commander';
 import type { Command } from 'commander';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import type { CatalogTool } from '../mcp/toolDefinition';
 import { collect, runToolCommand } from './toolCommand';
 import type { ToolField } from './toolFields';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import { LedgerError } from '../core/errors';
 import type { CommonOptions } from './output';
 import { reportError } from './output';
@@ -16,7 +16,7 @@ export async function withServices(cmd: Command, mode: { readonly: boolean }, ru
   try {
     const workspace = resolveWorkspace(opts.workspace);
     // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
-    const { createServices } = await import('../services.js');
+    const { createServices } = await import('../app/services.js');
     services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly, worktreesDir: worktreesDirOption(opts) });
     await run(services);
   } catch (err) {

@@ -15,12 +15,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ChangeWatch } from '../core/ports';
+import type { ChangeWatch } from '../core/ports/workspaceTruth';
 import type { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { splitNul } from './parsers';
-import { objectIdPattern } from './snapshot';
-import { privateIndexConfig } from './workingTree';
+import { objectIdPattern } from './snapshot/snapshot';
+import { privateIndexConfig } from './snapshot/workingTree';
 
 const prefix = 'changes-';
 /** A watch index not looked at for this long was left by a process that ended without disposing it. */

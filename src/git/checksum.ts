@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
+import type { ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports/workspaceTruth';
 import { confinedPath, writeFileConfined } from '../core/files/confinedPath';
 import { diffManifests, md5File, scanManifest } from './checksumManifest';
 import type { HashFile, Manifest } from './checksumManifest';

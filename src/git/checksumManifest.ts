@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import ignore from 'ignore';
-import type { FileChanges, RenamedFile } from '../core/ports';
+import type { FileChanges, RenamedFile } from '../core/ports/workspaceTruth';
 import { ledgerFolder } from '../core/ledgerFiles';
 
 /** `[md5, size, mtimeMs]`: arrays keep a 100,000-file manifest compact. */

@@ -5,14 +5,14 @@
  * A subfolder workspace sees its folder only (`scope`); a changed submodule is opened up into
  * the files that changed inside it (submodules.ts).
  */
-import type { CommitInfo, FileChanges, Snapshot } from '../core/ports';
+import type { CommitInfo, FileChanges, Snapshot } from '../core/ports/workspaceTruth';
 import { GitError } from './errors';
 import type { GitRepo } from './gitRepo';
 import { FolderScope } from './folderScope';
 import { logFormat, parseLog, parseRawDiff } from './parsers';
-import { assertGitSnapshot, objectIdPattern } from './snapshot';
+import { assertGitSnapshot, objectIdPattern } from './snapshot/snapshot';
 import { expandSubmodules } from './submodules';
-import { diffTreesInProcess } from './treeDiff';
+import { diffTreesInProcess } from './snapshot/treeDiff';
 
 const wholeRepository = new FolderScope('');
 

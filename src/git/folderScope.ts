@@ -4,7 +4,7 @@
  * commits of the whole repository (taking them touches nothing of the user's either way); the
  * scope applies where paths come in and go out — diffs, commits, file contents and rewinds.
  */
-import type { FileChanges } from '../core/ports';
+import type { FileChanges } from '../core/ports/workspaceTruth';
 
 export class FolderScope {
   /** The folder relative to the repository's top level, without a trailing `/` ('' = all of it). */

@@ -1,11 +1,11 @@
-import type { ChangeWatch, ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports';
+import type { ChangeWatch, ChangesSince, Snapshot, WorkspaceTruth } from '../core/ports/workspaceTruth';
 import { watchChanges } from './changeWatch';
 import { commitsBetween, diffSnapshots, diffToTree } from './diff';
 import { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { readFileAt, restoreFiles } from './restore';
-import { assertGitSnapshot, keepSnapshot, takeSnapshot, takeSnapshotWith } from './snapshot';
-import type { SnapshotOptions } from './snapshot';
+import { assertGitSnapshot, keepSnapshot, takeSnapshot, takeSnapshotWith } from './snapshot/snapshot';
+import type { SnapshotOptions } from './snapshot/snapshot';
 import type { SubmoduleState } from './submodules';
 
 /** Snapshots whose submodule states are remembered for `keep` (a task keeps its start and end ones). */

@@ -2,7 +2,7 @@
  * Pure parsers of git output. Every command is run with `-z` (or a NUL format), so paths arrive
  * raw — no `core.quotePath` quoting to undo — and may hold spaces, quotes, tabs or non-ASCII.
  */
-import type { CommitInfo, FileChanges } from '../core/ports';
+import type { CommitInfo, FileChanges } from '../core/ports/workspaceTruth';
 
 /** Sorts by UTF-16 code units: stable across platforms and locales. */
 function byCodeUnits(a: string, b: string): number {

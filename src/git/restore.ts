@@ -7,14 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { lstat, readdir, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Snapshot } from '../core/ports';
+import type { Snapshot } from '../core/ports/workspaceTruth';
 import { confinedPath, mkdirConfined, realPathOf } from '../core/files/confinedPath';
 import { GitError } from './errors';
 import { FolderScope } from './folderScope';
 import type { GitRepo } from './gitRepo';
 import { parseCatFileBatch, parseLsTree } from './parsers';
 import type { TreeEntry } from './parsers';
-import { assertGitSnapshot } from './snapshot';
+import { assertGitSnapshot } from './snapshot/snapshot';
 import { locateInSubmodules, openSubmodule } from './submodules';
 
 const wholeRepository = new FolderScope('');

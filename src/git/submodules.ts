@@ -14,7 +14,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import type { FileChanges } from '../core/ports';
+import type { FileChanges } from '../core/ports/workspaceTruth';
 import { GitError } from './errors';
 import type { FolderScope } from './folderScope';
 import { GitRepo } from './gitRepo';

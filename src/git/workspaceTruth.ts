@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { WorkspaceTruth } from '../core/ports';
+import type { WorkspaceTruth } from '../core/ports/workspaceTruth';
 import { ChecksumWorkspaceTruth } from './checksum';
 import { GitError } from './errors';
 import { GitRepo } from './gitRepo';

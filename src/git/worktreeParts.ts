@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckoutScope } from '../core/ports';
+import type { CheckoutScope } from '../core/ports/worktrees';
 import type { GitRepo } from './gitRepo';
 
 export interface ListedWorktree {

@@ -5,7 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckoutScope, PreparedWorktree, WorkspaceTruth, WorktreeRemoval, WorktreeState, Worktrees } from '../core/ports';
+import type { CheckoutScope, PreparedWorktree, WorktreeRemoval, WorktreeState, Worktrees } from '../core/ports/worktrees';
+import type { WorkspaceTruth } from '../core/ports/workspaceTruth';
 import { LedgerError } from '../core/errors';
 import { confinedPath, mkdirConfined } from '../core/files/confinedPath';
 import { GitError } from './errors';

@@ -1,6 +1,6 @@
 import type { CatalogTool } from './toolDefinition';
-import { defaultIdempotencySettings } from '../core/coordination/idempotency';
-import type { IdempotencySettings } from '../core/coordination/idempotency';
+import { defaultIdempotencySettings } from '../core/coordination/idempotency/idempotency';
+import type { IdempotencySettings } from '../core/coordination/idempotency/idempotency';
 
 /**
  * Feature switches finer than families (the orchestrator's toggles: `--enable-resources`,

@@ -1,4 +1,4 @@
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 
 /**
  * A workspace's services as an MCP server holds them: opened on first use, not at start-up, so a

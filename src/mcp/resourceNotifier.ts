@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import type { Disposable } from '../core/emitter';
 import type { LedgerEvent } from '../core/events/eventLog';
 import { LedgerError } from '../core/errors';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
@@ -11,8 +11,8 @@ import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
 import { errorMessage } from '../core/errors';
-import { warmUpStore } from '../storeWarmUp';
-import { flushCompileCache } from '../compileCache';
+import { warmUpStore } from '../app/storeWarmUp';
+import { flushCompileCache } from '../app/compileCache';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -67,7 +67,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
   // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
-    const { createServices } = await import('../services.js');
+    const { createServices } = await import('../app/services.js');
     return createServices({ workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
   });
   let pruneTimer: NodeJS.Timeout | undefined;

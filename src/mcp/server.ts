@@ -12,7 +12,7 @@ import { registerResourceHandlers } from './resourceHandlers';
 import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
 import { familiesExposed, isToolExposed, resolveFeatures } from './features';
-import { productName, version } from '../version';
+import { productName, version } from '../app/version';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */

@@ -1,6 +1,6 @@
 import type { ServerLogin } from './serverLogin';
 import type { z } from 'zod';
-import type { Services } from '../services';
+import type { Services } from '../app/services';
 import type { PromptDefinition } from './prompts/promptDefinition';
 
 /** MCP tool annotations (hints for clients; they never replace the server's own checks). */

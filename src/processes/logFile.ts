@@ -5,7 +5,7 @@
  * that stops at the last newline never sees half an entry.
  */
 import * as fs from 'node:fs';
-import type { LogEntry } from '../core/runtime/processPort';
+import type { LogEntry } from '../core/ports/processes';
 import type { FramedLine } from './lineFramer';
 
 /** The line of one entry. */

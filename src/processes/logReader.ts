@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import type { Disposable } from '../core/emitter';
-import type { LogEntry, LogReaderPort, LogSlice } from '../core/runtime/processPort';
+import type { LogEntry, LogReaderPort, LogSlice } from '../core/ports/processes';
 import { parseEntry } from './logFile';
 
 const defaultMaxBytes = 256 * 1024;

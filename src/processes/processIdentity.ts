@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import type { ProcessProbe } from '../core/runtime/processPort';
+import type { ProcessProbe } from '../core/ports/processes';
 
 /** State and start time of a /proc/<pid>/stat line, or null when it is not one. */
 export function parseProcStat(text: string): { state: string; startTicks: string } | null {

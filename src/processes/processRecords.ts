@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkLiveness } from '../core/runtime/liveness';
-import type { Liveness, ProcessRecord } from '../core/runtime/processPort';
+import type { Liveness, ProcessRecord } from '../core/ports/processes';
 import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess } from './processIdentity';
 

@@ -16,7 +16,7 @@ import type {
   ProcessStatus,
   ProcessSupervisorPort,
   RunningProcess,
-} from '../core/runtime/processPort';
+} from '../core/ports/processes';
 import { Redactor, secretForms } from './lineFramer';
 import { resolveProgram } from './programPath';
 import { checkRecord, listRecords, logFileOf, readRecord, stopRecorded } from './processRecords';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ProcessError } from '../core/runtime/processErrors';
-import type { LimitKind, ProcessExit, ProcessLimits, ProcessRecord, ProcessSpec, ProcessStatus, RunningProcess } from '../core/runtime/processPort';
+import type { LimitKind, ProcessExit, ProcessLimits, ProcessRecord, ProcessSpec, ProcessStatus, RunningProcess } from '../core/ports/processes';
 import type { Redactor } from './lineFramer';
 import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess, probeProcessSync, startTokensSupported } from './processIdentity';

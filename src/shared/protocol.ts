@@ -15,7 +15,7 @@ import type { PlanGraphModel, PlanGraphNode } from '../core/board/planGraphLayou
 import type { PipelineStatus, PhaseStatus } from '../core/pipelines/engine/pipelineState';
 import type { Finding, Severity } from '../core/pipelines/engine/verdict';
 import type { PhaseView, PipelineArtifactView, TaskView } from '../core/pipelines/pipelineQueries';
-import type { FileChanges } from '../core/ports';
+import type { FileChanges } from '../core/ports/workspaceTruth';
 import type { CompletionStatus, Outcome, TaskStatus } from '../core/tasks/taskModel';
 
 /** Which front end `webview-ui/main.ts` renders; the host writes it on `<body data-view>`. */

@@ -7,7 +7,7 @@
  * keep one statement valid and equal on both), computes every value in TypeScript, and never sees
  * which engine it talks to.
  */
-import type { Row } from '../core/ports';
+import type { Row } from '../core/ports/store';
 import { StoreError } from './errors';
 
 export type {
@@ -22,7 +22,7 @@ export type {
   StoreChange,
   WaitOptions,
   WaitResult,
-} from '../core/ports';
+} from '../core/ports/store';
 
 /** Default and maximum bound of a wait: under the 60 s after which MCP clients give up on a call. */
 export const DEFAULT_WAIT_MS = 50_000;

@@ -1,31 +1,7 @@
 import type { AsyncSqlReader, LedgerEngine } from './engine';
 import { pgSchemaInfo } from './postgres/pgIntrospect';
 import { STORE_TABLE_NAMES } from './postgres/pgSchema';
-
-/** A column as both engines can describe it (types folded to SQLite's affinities). */
-export interface ColumnInfo {
-  name: string;
-  type: 'integer' | 'real' | 'text' | string;
-  notNull: boolean;
-  /** The default's literal ('[]', 0, 'medium'), null when none. */
-  defaultValue: string | null;
-  /** Position in the primary key (1-based), 0 when not part of it. */
-  primaryKey: number;
-}
-
-export interface TableInfo {
-  name: string;
-  columns: ColumnInfo[];
-  /** Columns that refer to another table (or to this one). */
-  foreignKeys: { column: string; table: string }[];
-  /** Explicit indexes: name, columns in order, unique. */
-  indexes: { name: string; columns: string[]; unique: boolean }[];
-  /** UNIQUE constraints (columns in order), named differently by each engine. */
-  uniques: string[][];
-}
-
-/** The ledger's tables (the store's own left out), by name. */
-export type SchemaInfo = Map<string, TableInfo>;
+import type { SchemaInfo, TableInfo } from './tableInfo';
 
 /** Describes the ledger schema an engine holds, the same way for both engines. */
 export function schemaInfo(engine: LedgerEngine): Promise<SchemaInfo> {

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServices } from '../../src/services';
-import { initLedgerDb } from '../../src/store/dbAdmin';
+import { createServices } from '../../src/app/services';
+import { initLedgerDb } from '../../src/store/admin/dbAdmin';
 // @ts-expect-error: a plain .mjs script without types
 import { findPostgresBin, pauseTestPostgres, resumeTestPostgres, startTestPostgres, stopTestPostgres } from '../../scripts/testPostgres.mjs';
 import { formatReport, runExtensionTests } from './harness/extensionTests';

@@ -13,9 +13,9 @@ import { fakeAgents, workingUntilStopped } from '../helpers/fakeAgents';
 import { cliPath } from '../helpers/mcpClient';
 import { alive, until } from '../helpers/processes';
 import { ledgerEnv } from '../helpers/testLedger';
-import { createServices } from '../../src/services';
-import type { Services } from '../../src/services';
-import type { RunnerProcess, RunnerProcessEvent, RunnerProcessOptions } from '../../src/processes/runner/runnerProcess';
+import { createServices } from '../../src/app/services';
+import type { Services } from '../../src/app/services';
+import type { RunnerProcess, RunnerProcessEvent, RunnerProcessOptions } from '../../src/app/runner/runnerProcess';
 import { pmWorld, runningTask } from './pmHelpers';
 
 import type * as Domain from '../../src/vscode/ledger/domainEntry';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
-import { parseSseStream } from '../../src/core/coordination/sse';
+import { parseSseStream } from '../../src/core/coordination/bus/sse';
 
 /** resources_* and events_subscribe across server processes, through the real SDK client against dist/cli.js. */
 

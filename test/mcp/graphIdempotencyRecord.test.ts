@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
 import { ledgerEnv } from '../helpers/testLedger';
-import { createServices } from '../../src/services';
+import { createServices } from '../../src/app/services';
 
 const nodes = 300;
 const node = (i: number) => ({ op: 'add_node', node: { id: `n${i}`, label: `Step ${i} of the plan`, attributes: { status: 'open', owner: 'planner' } } });

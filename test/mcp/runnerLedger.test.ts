@@ -12,7 +12,7 @@ import type { FakeScript } from '../helpers/fakeAgents';
 import { fakeAgents, logIn } from '../helpers/fakeAgents';
 import { ledgerEnv } from '../helpers/testLedger';
 import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
-import { createServices } from '../../src/services';
+import { createServices } from '../../src/app/services';
 import { PASSKEY, pmWorld, runnerOnce, runningTask } from './pmHelpers';
 
 const agentId = { $prompt: 'agent_id' };

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
-import { defaultStigHalfLifeMs } from '../../src/core/scheduling/stigmergyService';
+import { defaultStigHalfLifeMs } from '../../src/core/scheduling/stigmergy/stigmergyService';
 
 /**
  * The scheduling tools of the orchestrator family (stig_*, cnp_*, kg_*) through the real SDK

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcpClient';
 import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
 import { tempRepo } from '../helpers/tmp';
-import { initLedgerDb } from '../../src/store/dbAdmin';
+import { initLedgerDb } from '../../src/store/admin/dbAdmin';
 
 test('child runtimes of a server started with --db <url> reach its database by environment', { skip: pgSkip, timeout: 120_000 }, async () => {
   const db = await createTestDatabase();

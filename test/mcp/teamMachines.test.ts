@@ -10,7 +10,7 @@ import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { createTestDatabase, pgPassword, pgSkip, withAdmin } from '../helpers/postgres';
 import { git, tempDir, tempRepo } from '../helpers/tmp';
-import { initLedgerDb } from '../../src/store/dbAdmin';
+import { initLedgerDb } from '../../src/store/admin/dbAdmin';
 // @ts-expect-error: a plain .mjs script without types
 import { restartTestPostgres, startTestPostgres, stopTestPostgres } from '../../scripts/testPostgres.mjs';
 

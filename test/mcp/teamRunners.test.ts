@@ -12,7 +12,7 @@ import { fakeAgents } from '../helpers/fakeAgents';
 import { cliPath } from '../helpers/mcpClient';
 import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
 import { tempDir } from '../helpers/tmp';
-import { initLedgerDb } from '../../src/store/dbAdmin';
+import { initLedgerDb } from '../../src/store/admin/dbAdmin';
 import { pmWorld, runningTask } from './pmHelpers';
 
 /** `agent-ledger runner --once --json` as a process; resolves with its exit code and events. */

@@ -1,6 +1,6 @@
-import type { ChildLogsOutput } from '../../core/children/childContracts';
-import { childIsLive } from '../../core/children/childStates';
-import type { Services } from '../../services';
+import type { ChildLogsOutput } from '../../core/runtime/children/childContracts';
+import { childIsLive } from '../../core/runtime/children/childStates';
+import type { Services } from '../../app/services';
 import { printLines, style } from '../output';
 import { visible } from '../terminalText';
 import { callTool } from '../toolCommand';

@@ -1,8 +1,8 @@
-import type { BbDeleteOutput, BbGetOutput, BbQueryOutput, BbSetOutput, BbWatchOutput, BlackboardEntryOutput } from '../../core/coordination/blackboardContracts';
-import type { EventsSubscribeOutput } from '../../core/coordination/eventContracts';
-import type { GraphLockOutput, GraphPatchOutput, GraphUnlockOutput } from '../../core/coordination/graphToolContracts';
-import type { GraphBatchMutateOutput, GraphMutateOutput } from '../../core/coordination/graphContracts';
-import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resourceContracts';
+import type { BbDeleteOutput, BbGetOutput, BbQueryOutput, BbSetOutput, BbWatchOutput, BlackboardEntryOutput } from '../../core/coordination/blackboard/blackboardContracts';
+import type { EventsSubscribeOutput } from '../../core/coordination/bus/eventContracts';
+import type { GraphLockOutput, GraphPatchOutput, GraphUnlockOutput } from '../../core/coordination/plans/graphToolContracts';
+import type { GraphBatchMutateOutput, GraphMutateOutput } from '../../core/coordination/plans/graphContracts';
+import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resources/resourceContracts';
 import { style } from '../output';
 import { visible } from '../terminalText';
 import type { ToolGroup } from '../toolGroups';

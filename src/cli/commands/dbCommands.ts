@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { storeAdmin } from '../../storeAdmin';
-import type { CopyReport, SchemaReport, StoreErrorReason } from '../../storeAdmin';
+import { storeAdmin } from '../../app/storeAdmin';
+import type { CopyReport, SchemaReport, StoreErrorReason } from '../../app/storeAdmin';
 import type { CommonOptions } from '../output';
 import { printJson, printLines, reportError } from '../output';
 import { resolveWorkspace } from '../withServices';

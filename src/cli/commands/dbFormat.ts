@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { CheckReport, RepairReport } from '../../storeAdmin';
+import type { CheckReport, RepairReport } from '../../app/storeAdmin';
 import { style } from '../output';
 
 type JournalReport = CheckReport['journal'];

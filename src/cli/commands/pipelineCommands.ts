@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { LedgerError } from '../../core/errors';
 import type { Effort } from '../../core/pipelines/engine/flowTemplate';
 import { efforts } from '../../core/pipelines/engine/flowTemplate';

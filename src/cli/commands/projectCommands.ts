@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ProjectOutput } from '../../core/projects/projectContracts';
-import type { Services } from '../../services';
+import type { ProjectOutput } from '../../core/runtime/pm/projectContracts';
+import type { Services } from '../../app/services';
 import { printJson, printLines, style, table } from '../output';
 import type { CommonOptions } from '../output';
 import { visible } from '../terminalText';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { RunnerEvent } from '../../core/runtime/runner/runner';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { validationError } from '../../core/errors';
 import type { CommonOptions } from '../output';
 import { printErrorLines, reportError, style } from '../output';
@@ -30,7 +30,7 @@ export function registerRunnerCommands(runner: Command): void {
       let services: Services | undefined;
       try {
         const workspace = resolveWorkspace(opts.workspace);
-        const [{ createServices }, { createRunner }] = await Promise.all([import('../../services.js'), import('../../processes/runner/createRunner.js')]);
+        const [{ createServices }, { createRunner }] = await Promise.all([import('../../app/services.js'), import('../../app/runner/createRunner.js')]);
         services = await createServices({ workspace, dbPath: opts.db, worktreesDir: worktreesDirOption(opts) });
         const intervalSeconds = numberOption(o.interval, '--interval', 0.2, 3600) ?? 5;
         const setup = createRunner(services, {

@@ -1,6 +1,6 @@
-import type { CnpAnnounceResult, CnpAwardResult } from '../../core/scheduling/contractNetContracts';
-import type { KgExportResult, KgInsertResult, KgQueryResult } from '../../core/scheduling/knowledgeContracts';
-import type { StigMarkResult, StigSnapshotResult } from '../../core/scheduling/stigmergyContracts';
+import type { CnpAnnounceResult, CnpAwardResult } from '../../core/scheduling/contractNet/contractNetContracts';
+import type { KgExportResult, KgInsertResult, KgQueryResult } from '../../core/scheduling/knowledge/knowledgeContracts';
+import type { StigMarkResult, StigSnapshotResult } from '../../core/scheduling/stigmergy/stigmergyContracts';
 import { style } from '../output';
 import { headedTable, inline, nextLine, when } from '../resultText';
 import { visible } from '../terminalText';

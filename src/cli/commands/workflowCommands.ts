@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { workflowStatus, workflowView } from '../../core/workflows/workflowViews';
 import { taskKey, workflowKey } from '../../core/ids';
 import { depthFirst } from '../../core/tasks/taskTree';

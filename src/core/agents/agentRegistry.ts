@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports/store';
 import { LedgerError } from '../errors';
 import type { Clock } from '../time';
 import { iso } from '../time';

@@ -1,4 +1,5 @@
 import { taskKey } from '../ids';
+import { openReviewRequests } from '../tasks/taskReviews';
 
 /**
  * The Board's read model, pure: which column each task (and each pipeline waiting for a person)
@@ -97,17 +98,6 @@ export interface BoardWaitingPipeline {
   updatedAt: string;
 }
 
-/** What a task's stored outcome (JSON) says about a manual review: asked, with its reason, or null. */
-export function manualReviewOf(outcome: string | null): { reason: string | null } | null {
-  if (!outcome) return null;
-  try {
-    const o = JSON.parse(outcome) as { manual_review_needed?: unknown; manual_review_reason?: unknown };
-    return o.manual_review_needed === true ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null } : null;
-  } catch {
-    return null;
-  }
-}
-
 const closed = new Set(['done', 'failed', 'cancelled']);
 
 /**
@@ -147,19 +137,6 @@ export function taskColumn(
     default:
       return { column: 'failed', reason: null, blockedBy: [] };
   }
-}
-
-/**
- * The review requests a person has not marked reviewed yet: a review covers the issues up to the
- * one it saw last and the completion it saw (a task completed again asks again).
- */
-export function openReviewRequests(task: Pick<BoardTaskRow, 'manualReview' | 'reviewIssue' | 'review' | 'completedAt'>): Pick<BoardTaskRow, 'manualReview' | 'reviewIssue'> {
-  const r = task.review;
-  if (!r) return { manualReview: task.manualReview, reviewIssue: task.reviewIssue };
-  return {
-    manualReview: task.manualReview && r.completedAt !== task.completedAt ? task.manualReview : null,
-    reviewIssue: task.reviewIssue && task.reviewIssue.id > r.issueThrough ? task.reviewIssue : null,
-  };
 }
 
 /**

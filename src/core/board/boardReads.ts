@@ -1,9 +1,9 @@
-import type { AsyncSqlReader } from '../ports';
-import { handoffKey } from '../projects/pmIds';
-import { manualReviewOf } from './boardModel';
+import type { AsyncSqlReader } from '../ports/store';
+import { handoffKey } from '../ids';
+import { manualReviewOf } from '../tasks/taskReviews';
 import type { BoardHandoff, BoardTaskRow, BoardWaitingPipeline } from './boardModel';
 import { taskCosts } from '../costs/costRollup';
-import { pendingHandoffRows } from '../handoffs/pendingHandoffs';
+import { pendingHandoffRows } from '../runtime/pm/pendingHandoffs';
 
 /**
  * The Board's reads (boardQueries.ts): task rows with their last session, cost, pending handoffs

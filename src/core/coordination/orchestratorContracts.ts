@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import * as bb from './blackboardContracts';
-import * as events from './eventContracts';
-import * as graph from './graphContracts';
-import * as graphTools from './graphToolContracts';
-import * as resources from './resourceContracts';
+import * as bb from './blackboard/blackboardContracts';
+import * as events from './bus/eventContracts';
+import * as graph from './plans/graphContracts';
+import * as graphTools from './plans/graphToolContracts';
+import * as resources from './resources/resourceContracts';
 
 /** Input and output schema of one tool. */
 export interface ToolContract {

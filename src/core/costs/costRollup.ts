@@ -1,7 +1,6 @@
-import type { AsyncSqlReader, LedgerEngine, SqlValue } from '../ports';
-import { notFound, parseId, taskKey, workflowKey } from '../ids';
+import type { AsyncSqlReader, LedgerEngine, SqlValue } from '../ports/store';
+import { notFound, parseId, taskKey, workflowKey, projectKey } from '../ids';
 import { LedgerError } from '../errors';
-import { projectKey } from '../projects/pmIds';
 import type { AgentCost, AgentCostRollup, CostTotals, TaskCost, WorkflowCost } from './costContracts';
 
 /**

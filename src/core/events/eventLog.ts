@@ -1,6 +1,6 @@
-import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import { fromJson } from '../json';
-import { legacyCorrelation } from '../coordination/coordinationEvents';
+import { legacyCorrelation } from './correlation';
 import { thisMachine } from '../machine';
 
 /**

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Clock } from '../time';
 import { StatCache } from './statCache';
 

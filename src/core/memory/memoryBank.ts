@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { confinedPath, listConfined, writeFileConfined, writeNewFileConfined } from '../files/confinedPath';
-import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports/store';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
 import type { Clock } from '../time';

@@ -1,6 +1,6 @@
 import { LedgerError } from '../errors';
 import type { CompletionStatus } from '../tasks/taskModel';
-import type { FileChanges } from '../ports';
+import type { FileChanges } from '../ports/workspaceTruth';
 import type { LedgerQueries } from '../tasks/ledgerQueries';
 import type { TrackingService } from '../tasks/trackingService';
 import { changedPaths } from '../tasks/scopeCheck';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { PhaseKind } from './engine/flowTemplate';
 import type { PipelineFilter, PipelineIndex } from './pipelineRepo';
 import { getPipelineIndex, listPipelineIndex, pipelineDecisions } from './pipelineRepo';

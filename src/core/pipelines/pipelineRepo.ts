@@ -1,4 +1,4 @@
-import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import { fromJson, toJson } from '../json';
 import type { DecisionRecord, PipelineState, PipelineStatus, WaitingDecision } from './engine/pipelineState';
 import { totals } from './engine/pipelineState';

@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Disposable, Event } from '../emitter';
 import { Emitter } from '../emitter';
 import type { Clock } from '../time';

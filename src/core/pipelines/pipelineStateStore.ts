@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { AsyncSqlWriter, LedgerEngine } from '../ports';
+import type { AsyncSqlWriter, LedgerEngine } from '../ports/store';
 import { stateError } from '../errors';
 import { parseId, workflowKey } from '../ids';
 import type { Clock } from '../time';

@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 
 /**
  * `pipeline_next_action` with `wait_ms`: at a checkpoint or human gate the agent's call waits

@@ -11,12 +11,11 @@ import * as path from 'node:path';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
 import { isConfined } from '../files/confinedPath';
-import { taskKey } from '../ids';
-import type { LedgerEngine } from '../ports';
-import { executionKey, handoffKey, projectKey } from '../projects/pmIds';
-import type { LogEntry, LogReaderPort, LogSlice, Liveness, ProcessSupervisorPort } from './processPort';
-import { executionRow } from './executionLogs';
-import { pendingHandoffRows } from '../handoffs/pendingHandoffs';
+import { taskKey, executionKey, handoffKey, projectKey } from '../ids';
+import type { LedgerEngine } from '../ports/store';
+import type { LogEntry, LogReaderPort, LogSlice, Liveness, ProcessSupervisorPort } from '../ports/processes';
+import { executionRow } from './pm/executionLogs';
+import { pendingHandoffRows } from './pm/pendingHandoffs';
 
 /** The label the runner puts on the processes it starts (runner.ts). */
 const runnerRole = 'agent-ledger-runner';

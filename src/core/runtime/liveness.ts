@@ -1,4 +1,4 @@
-import type { Liveness, ProcessProbe, ProcessRecord } from './processPort';
+import type { Liveness, ProcessProbe, ProcessRecord } from '../ports/processes';
 
 /**
  * Whether the process of a record is still the one running under its pid. Pure: the platform

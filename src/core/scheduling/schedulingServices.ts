@@ -1,14 +1,15 @@
-import type { LedgerEngine, WorkspaceTruth } from '../ports';
+import type { LedgerEngine } from '../ports/store';
+import type { WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from '../tasks/taskModel';
-import { ChangedMarks } from './changedMarks';
+import { ChangedMarks } from './stigmergy/changedMarks';
 import { scopeConflicts } from './startGates';
-import { ContractNetService } from './contractNetService';
-import type { BidderDefinition } from './contractNetService';
-import { noteFieldChange } from './contractNetWatcherStore';
-import { KnowledgeService } from './knowledgeService';
-import type { KnowledgeSources } from './knowledgeFeeds';
-import { StigmergyService } from './stigmergyService';
-import type { StigmergyOptions } from './stigmergyService';
+import { ContractNetService } from './contractNet/contractNetService';
+import type { BidderDefinition } from './contractNet/contractNetService';
+import { noteFieldChange } from './contractNet/contractNetWatcherStore';
+import { KnowledgeService } from './knowledge/knowledgeService';
+import type { KnowledgeSources } from './knowledge/knowledgeFeeds';
+import { StigmergyService } from './stigmergy/stigmergyService';
+import type { StigmergyOptions } from './stigmergy/stigmergyService';
 import { errorMessage } from '../errors';
 
 /**

@@ -15,16 +15,16 @@
  * whole workspace. A write scope of everything (`**`, the built-in agents' default) says nothing
  * about where a task writes; counting it would serialize every task of every default agent.
  */
-import type { AsyncSqlReader } from '../ports';
+import type { AsyncSqlReader } from '../ports/store';
 import type { LedgerError } from '../errors';
 import { stateError } from '../errors';
 import { taskKey } from '../ids';
-import type { TaskDependency } from '../coordination/taskDependencies';
-import { dependenciesOf } from '../coordination/taskDependencies';
-import type { CnpConflict } from './contractNet';
-import { conflictsOf } from './contractNet';
-import type { CnpAgent, CnpCall, RunningTask } from './contractNetModel';
-import { finishedStatuses, taskWriteScope } from './contractNetStore';
+import type { TaskDependency } from '../tasks/taskDependencies';
+import { dependenciesOf } from '../tasks/taskDependencies';
+import type { CnpConflict } from './contractNet/contractNet';
+import { conflictsOf } from './contractNet/contractNet';
+import type { CnpAgent, CnpCall, RunningTask } from './contractNet/contractNetModel';
+import { finishedStatuses, taskWriteScope } from './contractNet/contractNetStore';
 
 /** What overrides a gate: `force` starts a task whose dependencies are not done, `allowOverlap` one whose scope overlaps. */
 export interface GateOverrides {

@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { TaskStatus } from '../tasks/taskModel';
 import type { Session, SessionRow } from './sessionRepo';
 import { toSession } from './sessionRepo';

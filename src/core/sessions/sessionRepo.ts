@@ -1,4 +1,4 @@
-import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports/store';
 import { fromJson, toJson } from '../json';
 import { thisMachine } from '../machine';
 import type { AgentScope } from '../agents/agentModel';

@@ -1,4 +1,5 @@
-import type { LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
+import type { LedgerEngine } from '../ports/store';
+import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';

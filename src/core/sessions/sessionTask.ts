@@ -1,4 +1,5 @@
-import type { AsyncSqlReader, AsyncSqlWriter, Snapshot } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
+import type { Snapshot } from '../ports/workspaceTruth';
 import type { Task, WriteScope } from '../tasks/taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, taskKey } from '../ids';

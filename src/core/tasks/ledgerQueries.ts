@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Task, TaskStatus, TimelineEntry } from './taskModel';
 import type { Workflow } from '../workflows/workflowModel';
 import { notFound, parseId, workflowKey } from '../ids';

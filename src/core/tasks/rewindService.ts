@@ -1,4 +1,5 @@
-import type { AsyncSqlReader, LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
+import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';

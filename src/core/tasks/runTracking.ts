@@ -1,4 +1,5 @@
-import type { LedgerEngine, WorkspaceTruth } from '../ports';
+import type { LedgerEngine } from '../ports/store';
+import type { WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
 import { taskKey } from '../ids';
 import type { Clock } from '../time';

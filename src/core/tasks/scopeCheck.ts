@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { FileChanges } from '../ports';
+import type { FileChanges } from '../ports/workspaceTruth';
 import type { Verification, WriteScope } from './taskModel';
 
 /**

@@ -1,4 +1,4 @@
-import type { Snapshot, WorkspaceTruth } from '../ports';
+import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 
 /**
  * Pins a snapshot against `git gc` under a readable name (`task-12`, `task-12-end`). The ledger

@@ -1,7 +1,7 @@
-import type { AsyncSqlReader } from '../ports';
+import type { AsyncSqlReader } from '../ports/store';
 import { notFound } from '../ids';
-import { dependenciesOf } from '../coordination/taskDependencies';
-import type { TaskDependencies } from '../coordination/taskDependencies';
+import { dependenciesOf } from './taskDependencies';
+import type { TaskDependencies } from './taskDependencies';
 import { taskCostOf } from '../costs/costRollup';
 import { childTasks, getTask } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';

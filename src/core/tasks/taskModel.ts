@@ -1,4 +1,4 @@
-import type { CommitInfo, FileChanges, Snapshot } from '../ports';
+import type { CommitInfo, FileChanges, Snapshot } from '../ports/workspaceTruth';
 
 /** A task and what happens during it: the enums are the single source for contracts, views and the webviews' protocol. */
 export const taskStatuses = ['open', 'in_progress', 'done', 'failed', 'cancelled'] as const;

@@ -1,4 +1,5 @@
-import type { AsyncSqlReader, AsyncSqlWriter, CommitInfo, FileChanges, Snapshot, SqlValue } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports/store';
+import type { CommitInfo, FileChanges, Snapshot } from '../ports/workspaceTruth';
 import type { Outcome, Task, TaskStatus, Verification, WriteScope } from './taskModel';
 import { fromJson, toJson } from '../json';
 import { thisMachine } from '../machine';

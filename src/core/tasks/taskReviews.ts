@@ -1,11 +1,46 @@
 import { stateError, validationError } from '../errors';
 import { notFound, taskKey } from '../ids';
 import { appendEvent } from '../events/eventLog';
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { thisMachine } from '../machine';
-import { manualReviewOf, openReviewRequests } from '../board/boardModel';
+
+/** What a task asked a person to review, and what a person already marked reviewed. */
+export interface ReviewState {
+  /** complete_task's outcome said a person must review. */
+  manualReview: { reason: string | null } | null;
+  /** The latest issue of the task asking for a person's review (its id and description). */
+  reviewIssue: { id: number; description: string } | null;
+  /** A person marked the task's review requests reviewed (the ids and completion it covered). */
+  review: { issueThrough: number; completedAt: string | null } | null;
+  completedAt: string | null;
+}
+
+/** What a task's stored outcome (JSON) says about a manual review: asked, with its reason, or null. */
+export function manualReviewOf(outcome: string | null): { reason: string | null } | null {
+  if (!outcome) return null;
+  try {
+    const o = JSON.parse(outcome) as { manual_review_needed?: unknown; manual_review_reason?: unknown };
+    return o.manual_review_needed === true ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The review requests a person has not marked reviewed yet: a review covers the issues up to the
+ * one it saw last and the completion it saw (a task completed again asks again).
+ */
+export function openReviewRequests(task: ReviewState): Pick<ReviewState, 'manualReview' | 'reviewIssue'> {
+  const r = task.review;
+  if (!r) return { manualReview: task.manualReview, reviewIssue: task.reviewIssue };
+  return {
+    manualReview: task.manualReview && r.completedAt !== task.completedAt ? task.manualReview : null,
+    reviewIssue: task.reviewIssue && task.reviewIssue.id > r.issueThrough ? task.reviewIssue : null,
+  };
+}
+
 
 /** approved: the person checked the work and it stands; dismissed: the request needs nothing (the card leaves all the same). */
 export type ReviewVerdict = 'approved' | 'dismissed';

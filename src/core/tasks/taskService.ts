@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Task } from './taskModel';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';

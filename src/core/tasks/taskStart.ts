@@ -1,4 +1,5 @@
-import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine, Snapshot, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports/store';
+import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
 import { isFinished } from './taskModel';
 import { LedgerError, stateError } from '../errors';

@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Task } from './taskModel';
 import { toTask } from './taskRepo';
 import type { TaskRow } from './taskRepo';

@@ -1,4 +1,4 @@
-import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import type { Decision, Issue, Milestone, TimelineEntry } from './taskModel';
 import { fromJson, toJson } from '../json';
 import { thisMachine } from '../machine';

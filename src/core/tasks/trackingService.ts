@@ -1,4 +1,5 @@
-import type { AsyncSqlReader, LedgerEngine, WorkspaceTruth } from '../ports';
+import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
+import type { WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
 import { isFinished } from './taskModel';
 import { stateError } from '../errors';

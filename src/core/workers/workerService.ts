@@ -1,4 +1,6 @@
-import type { LedgerEngine, PreparedWorktree, Snapshot, WorkspaceTruth, Worktrees } from '../ports';
+import type { LedgerEngine } from '../ports/store';
+import type { PreparedWorktree, Worktrees } from '../ports/worktrees';
+import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from '../tasks/taskModel';
 import { parseId, taskKey } from '../ids';
 import type { Clock } from '../time';

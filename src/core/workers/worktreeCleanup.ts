@@ -1,4 +1,5 @@
-import type { LedgerEngine, Worktrees } from '../ports';
+import type { LedgerEngine } from '../ports/store';
+import type { Worktrees } from '../ports/worktrees';
 import { notFound, parseId } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';

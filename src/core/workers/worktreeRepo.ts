@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 
 /** The worktree of a task, as the ledger remembers it (the folder itself is Git's). */
 export interface WorktreeRecord {

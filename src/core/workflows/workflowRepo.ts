@@ -1,4 +1,4 @@
-import type { AsyncSqlReader, AsyncSqlWriter } from '../ports';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import type { PlanStep, Workflow } from './workflowModel';
 import { fromJson } from '../json';
 

@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import type { Decision, Issue, Milestone, Task, TimelineEntry } from '../tasks/taskModel';
 import type { Workflow } from './workflowModel';
 import { notFound, parseId, taskKey, workflowKey } from '../ids';

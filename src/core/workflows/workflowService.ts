@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports';
+import type { LedgerEngine } from '../ports/store';
 import { workflowKey } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';

@@ -13,7 +13,7 @@
  * - `additionalProperties: {}`: any other property was allowed already.
  *
  * Nothing that constrains a value is dropped: `required`, `additionalProperties: false`, bounds
- * and enums stay. test/unit/mcp/compactSchema.test.ts checks each rewrite with Ajv on documents
+ * and enums stay. test/unit/mcp/listing/compactSchema.test.ts checks each rewrite with Ajv on documents
  * that pass and fail, and test/mcp/outputSchemas.test.ts that every default tool's answer still
  * validates through the real SDK client.
  */

@@ -1,4 +1,4 @@
-import { contextSummaryPromptArgs } from '../../core/handoffs/promptContracts';
+import { contextSummaryPromptArgs } from '../../core/runtime/pm/promptContracts';
 import { definePrompt } from './promptDefinition';
 
 export const contextSummaryPrompt = definePrompt({

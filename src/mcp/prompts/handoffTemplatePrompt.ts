@@ -1,4 +1,4 @@
-import { handoffTemplatePromptArgs } from '../../core/handoffs/promptContracts';
+import { handoffTemplatePromptArgs } from '../../core/runtime/pm/promptContracts';
 import { definePrompt } from './promptDefinition';
 
 export const handoffTemplatePrompt = definePrompt({

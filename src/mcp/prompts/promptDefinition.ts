@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 
 /**
  * One MCP prompt: its arguments (a zod object of strings, checked like a tool's input) and the

@@ -1,4 +1,4 @@
-import { taskStartPromptArgs } from '../../core/handoffs/promptContracts';
+import { taskStartPromptArgs } from '../../core/runtime/pm/promptContracts';
 import { definePrompt } from './promptDefinition';
 
 export const taskStartPrompt = definePrompt({

@@ -1,4 +1,4 @@
-import { parseScUri } from '../../core/coordination/scUris';
+import { parseScUri } from '../../core/coordination/resources/scUris';
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 
 const prefix = 'sc://children/';

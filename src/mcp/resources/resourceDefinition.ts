@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '../../core/events/eventLog';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import type { Disposable } from '../../core/emitter';
 import { validationError } from '../../core/errors';
 

@@ -1,14 +1,14 @@
 import type { Disposable, Event } from '../../core/emitter';
-import type { SqlParams, StoreChange } from '../../core/ports';
+import type { SqlParams, StoreChange } from '../../core/ports/store';
 import { ChangeWaiters } from '../changeWaiters';
 import { insertedKey, withReturning } from '../engine';
 import type { AsyncSqlReader, AsyncSqlWriter, EngineDescription, LedgerEngine, WaitOptions, WaitResult } from '../engine';
 import { StoreError } from '../errors';
-import { Gate } from '../gate';
-import { watchJournal } from '../journalWatcher';
-import { LedgerStore } from '../ledgerStore';
-import type { StoreOptions } from '../ledgerStore';
-import type { RecordingWriter } from '../recordingWriter';
+import { Gate } from './gate';
+import { watchJournal } from './journalWatcher';
+import { LedgerStore } from './ledgerStore';
+import type { StoreOptions } from './storeWrites';
+import type { RecordingWriter } from './recordingWriter';
 import { StatementGuard } from '../statementGuard';
 import { sqliteStatementError } from './sqliteErrors';
 

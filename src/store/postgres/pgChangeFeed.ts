@@ -1,6 +1,6 @@
 import { Emitter } from '../../core/emitter';
 import type { Event } from '../../core/emitter';
-import type { StoreChange } from '../../core/ports';
+import type { StoreChange } from '../../core/ports/store';
 import { ChangeWaiters } from '../changeWaiters';
 import type { WaitOptions, WaitResult } from '../engine';
 import type { PgTarget } from './pgConnect';

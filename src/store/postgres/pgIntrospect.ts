@@ -1,5 +1,5 @@
 import type { AsyncSqlReader } from '../engine';
-import type { SchemaInfo, TableInfo } from '../schemaInfo';
+import type { SchemaInfo, TableInfo } from '../tableInfo';
 import { STORE_TABLE_NAMES } from './pgSchema';
 
 const TYPES: Record<string, string> = { bigint: 'integer', integer: 'integer', smallint: 'integer', 'double precision': 'real', real: 'real', text: 'text' };

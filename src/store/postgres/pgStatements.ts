@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { Row, SqlParams } from '../../core/ports';
+import type { Row, SqlParams } from '../../core/ports/store';
 import { insertedKey, withReturning } from '../engine';
 import type { AsyncSqlReader, AsyncSqlWriter } from '../engine';
 import { StoreError } from '../errors';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import type { Event } from '../../core/emitter';
-import type { StoreChange } from '../../core/ports';
+import type { StoreChange } from '../../core/ports/store';
 import type { AsyncSqlReader, AsyncSqlWriter, EngineDescription, LedgerEngine, WaitOptions, WaitResult } from '../engine';
 import { StoreError } from '../errors';
 import { latestVersion } from '../migrations';

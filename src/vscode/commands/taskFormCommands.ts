@@ -4,7 +4,7 @@ import { parseInput } from '../../core/contracts/inputValidation';
 import { priorities, taskTypes } from '../../core/tasks/taskModel';
 import type { AssigneeType, Priority, TaskType } from '../../core/tasks/taskModel';
 import type { TaskJson } from '../../core/tasks/taskContracts';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { truncate } from '../../core/format';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';

@@ -1,4 +1,4 @@
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { LedgerError } from '../../core/errors';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../../services';
+import type { Services } from '../../app/services';
 import { LedgerError } from '../../core/errors';
 import type { LedgerEvent } from '../../core/events/eventLog';
 import type { TaskTreeQueries } from '../../core/tasks/taskTree';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { familyInfos } from '../../mcp/familyCatalog';
 import { features } from '../../mcp/features';
-import { serverNodeFlags } from '../../core/runtime/serverNodeFlags';
+import { serverNodeFlags } from '../../app/serverNodeFlags';
 
 const families: readonly string[] = familyInfos.map((f) => f.name);
 const defaultFamilies: readonly string[] = familyInfos.filter((f) => f.enabledByDefault).map((f) => f.name);

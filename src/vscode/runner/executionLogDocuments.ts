@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Disposable as CoreDisposable } from '../../core/emitter';
-import type { LogEntry } from '../../core/runtime/processPort';
+import type { LogEntry } from '../../core/ports/processes';
 import { LedgerError } from '../../core/errors';
 import { Disposable } from '../lifecycle';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunnerProcess, RunnerProcessEvent } from '../../processes/runner/runnerProcess';
+import type { RunnerProcess, RunnerProcessEvent } from '../../app/runner/runnerProcess';
 import { LedgerError } from '../../core/errors';
 import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';

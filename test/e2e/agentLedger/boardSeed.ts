@@ -2,9 +2,9 @@
 // tasks in every column, and (for the first-paint figure) 2,000 more tasks in one transaction.
 // Written from the test process through the services' asynchronous port: for the editor, another
 // process writing the shared store.
-import type { LedgerEngine } from '../../../src/core/ports';
-import { workflowRunId } from '../../../src/core/coordination/coordinationEvents';
-import { normaliseGraph } from '../../../src/core/coordination/planGraph';
+import type { LedgerEngine } from '../../../src/core/ports/store';
+import { workflowRunId } from '../../../src/core/events/correlation';
+import { normaliseGraph } from '../../../src/core/coordination/plans/planGraph';
 
 export interface BoardSeed {
   workflowId: number;

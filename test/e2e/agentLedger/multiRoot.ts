@@ -5,7 +5,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServices } from '../../../src/services';
+import { createServices } from '../../../src/app/services';
 import { BrowserSession, Workbench } from '../harness/browser';
 import { CodeServer } from '../harness/codeServer';
 import type { PackagedExtension } from './extensionPackage';

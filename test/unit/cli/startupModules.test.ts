@@ -51,7 +51,7 @@ test('mcp serve evaluates no tool contract, no other command and no store before
   const unwanted = ours.filter(
     (f) =>
       f === 'src/mcp/catalog.ts' ||
-      f === 'src/services.ts' ||
+      f === 'src/app/services.ts' ||
       f === 'src/cli/toolGroups.ts' ||
       /Contracts\.ts$/.test(f) ||
       (f.startsWith('src/mcp/tools/') && !f.endsWith('/family.ts')) ||
@@ -65,7 +65,7 @@ test('mcp serve evaluates no tool contract, no other command and no store before
 test('mcp serve evaluates no YAML parser (agent:// loads it at its first read) and no events log code (features.ts takes only the idempotency settings)', async () => {
   const { evaluated } = await evaluatedModules('src/cli/commands/mcpServe.ts');
   assert.ok(evaluated.includes('src/mcp/features.ts') && evaluated.includes('src/mcp/resources/agentResource.ts'), 'the modules that pulled them are there');
-  const unwanted = evaluated.filter((f) => f.includes('node_modules/yaml/') || f === 'src/core/agents/agentFiles.ts' || f === 'src/core/coordination/coordinationEvents.ts' || f === 'src/core/coordination/idempotencyRuns.ts');
+  const unwanted = evaluated.filter((f) => f.includes('node_modules/yaml/') || f === 'src/core/agents/agentFiles.ts' || f === 'src/core/events/correlation.ts' || f === 'src/core/coordination/idempotency/idempotencyRuns.ts');
   assert.deepEqual(unwanted, []);
 });
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChanges, Snapshot } from '../../../src/core/ports';
+import type { FileChanges, Snapshot } from '../../../src/core/ports/workspaceTruth';
 import { GitRepo } from '../../../src/git/gitRepo';
 import { GitWorkspaceTruth } from '../../../src/git/gitWorkspaceTruth';
 import { commit, makeRepo, write } from './gitFixture';

@@ -76,7 +76,7 @@ export function userState(root: string): Record<string, string> {
     files: listWorkingFiles(root)
       .map((f) => `${f} ${fs.lstatSync(path.join(root, f)).mtimeMs} ${fs.lstatSync(path.join(root, f)).size}`)
       .join('\n'),
-    // Snapshots keep one private index of their own there (src/git/privateIndex.ts); nothing else.
+    // Snapshots keep one private index of their own there (src/git/snapshot/privateIndex.ts); nothing else.
     gitDirEntries: fs
       .readdirSync(gitDir)
       .filter((e) => e !== 'index' && !keptPrivateIndex.test(e))

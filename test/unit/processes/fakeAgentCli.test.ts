@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { maxPromptArgBytes } from '../../../src/core/runtime/clients/clientLaunch';
-import { buildLaunchPlan } from '../../../src/core/runtime/clients/clients';
-import type { ProcessExit, ProcessLimits } from '../../../src/core/runtime/processPort';
-import { launchClient, readRunUsage } from '../../../src/processes/clients/launchClient';
+import { maxPromptArgBytes } from '../../../src/core/runtime/launch/clientLaunch';
+import { buildLaunchPlan } from '../../../src/core/runtime/launch/clients';
+import type { ProcessExit, ProcessLimits } from '../../../src/core/ports/processes';
+import { launchClient, readRunUsage } from '../../../src/processes/launchClient';
 import type { FakeScript } from '../../helpers/fakeAgents';
 import { fakeAgents } from '../../helpers/fakeAgents';
 import { tempDir } from '../../helpers/tmp';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { LogEntry } from '../../../src/core/runtime/processPort';
+import type { LogEntry } from '../../../src/core/ports/processes';
 import { LineFramer, Redactor, redactionMark } from '../../../src/processes/lineFramer';
 import { followLog, readLog, tailLog } from '../../../src/processes/logReader';
 import { childSpec, supervisor } from './supervisorFixture';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { after } from 'node:test';
-import type { ProcessSpec } from '../../../src/core/runtime/processPort';
+import type { ProcessSpec } from '../../../src/core/ports/processes';
 import { readLog } from '../../../src/processes/logReader';
 import { probeProcess } from '../../../src/processes/processIdentity';
 import { ProcessSupervisor } from '../../../src/processes/processSupervisor';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ProcessError } from '../../../src/core/runtime/processErrors';
-import type { ProcessExit } from '../../../src/core/runtime/processPort';
+import type { ProcessExit } from '../../../src/core/ports/processes';
 import { readLog } from '../../../src/processes/logReader';
 import { childSpec, supervisor, waitForLine } from './supervisorFixture';
 

@@ -52,8 +52,12 @@ function buildSchemas() {
 let built: ReturnType<typeof buildSchemas> | undefined;
 const schemas = () => (built ??= buildSchemas());
 
-export type PhaseSchema = ReturnType<typeof buildSchemas>['phaseSchema'];
-export type FlowSchema = ReturnType<typeof buildSchemas>['flowSchema'];
+// The flow's types are written out in flowTemplate.ts (which must not load zod); the schema
+// must produce exactly them.
+type Parsed = z.infer<ReturnType<typeof buildSchemas>['flowSchema']>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const flowTypesMatch: Same<Parsed, Omit<FlowTemplate, 'source'>> = true;
+void flowTypesMatch;
 
 /** Kinds that spawn an agent, so they need `agent`; and the ones that must write `output`. */
 const needsAgent: ReadonlySet<PhaseKind> = new Set(['agent', 'tasks', 'review', 'implementation', 'code_review']);

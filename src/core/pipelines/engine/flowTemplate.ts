@@ -4,8 +4,6 @@
  * flowParse.ts, evaluated only where a flow is read: the `pipeline` commands load this file
  * to build their options, and neither a YAML parser nor a schema is needed for that.
  */
-import type { FlowSchema, PhaseSchema } from './flowParse';
-import type { z } from 'zod';
 
 /** Effort levels of seed 003 and the flow template each selects. */
 export const efforts = ['S', 'M', 'L'] as const;
@@ -19,11 +17,35 @@ export type PhaseKind = (typeof phaseKinds)[number];
 /** Flags that can skip a phase on their own (e.g. `--nopr` skips PR creation). */
 export const skipFlags = ['skip_pr'] as const;
 
-export type PhaseDef = z.infer<PhaseSchema>;
-export type FlowTemplate = z.infer<FlowSchema> & {
+/** One phase of a flow, as flowParse.ts's schema checks it (defaults applied). */
+export interface PhaseDef {
+  id: string;
+  label: string;
+  kind: PhaseKind;
+  agent?: string | undefined;
+  model?: string | undefined;
+  inputs: string[];
+  output?: string | undefined;
+  revises?: string | undefined;
+  present: string[];
+  command?: string[] | undefined;
+  skip_flag?: (typeof skipFlags)[number] | undefined;
+}
+
+interface TemplateSkips<E extends Effort> {
+  effort: E;
+  skip: string[];
+}
+
+export interface FlowTemplate {
+  version: 1;
+  default_model: string;
+  max_revisions: number;
+  templates: { light: TemplateSkips<'S'>; standard: TemplateSkips<'M'>; full: TemplateSkips<'L'> };
+  phases: PhaseDef[];
   /** Where the flow came from (the default resource or a repository override). */
   source: string;
-};
+}
 
 export function templateForEffort(effort: Effort): TemplateName {
   return effort === 'S' ? 'light' : effort === 'M' ? 'standard' : 'full';

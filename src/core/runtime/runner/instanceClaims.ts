@@ -4,10 +4,9 @@
  * pair get one launch; a run whose runner stops sending heartbeats is taken over after
  * `staleAfterMs`. The statements of LedgerForRunner's claim and release, inside its writes.
  */
-import type { AsyncSqlWriter } from '../../ports';
-import { parseId } from '../../ids';
-import { executionKey, parsePmId } from '../../projects/pmIds';
-import { closeExecution, openExecution } from '../executionLogs';
+import type { AsyncSqlWriter } from '../../ports/store';
+import { parseId, executionKey, parsePmId } from '../../ids';
+import { closeExecution, openExecution } from '../pm/executionLogs';
 import type { LaunchTarget } from './runnerPort';
 import { endRunSessions, endUnclaimedSession, endUntiedSessions, tieRunSession } from './runSessions';
 

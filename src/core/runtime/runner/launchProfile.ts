@@ -17,10 +17,10 @@
 import { z } from 'zod';
 import type { AgentDefinition } from '../../agents/agentModel';
 import { validationError } from '../../errors';
-import { aiTypeOf } from '../aiType';
-import type { ClientAccess, ClientKind } from '../clients/clientLaunch';
-import type { CommandTemplate } from '../clients/commandTemplate';
-import type { ProcessLimits } from '../processPort';
+import { aiTypeOf } from '../pm/aiType';
+import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { CommandTemplate } from '../launch/commandTemplate';
+import type { ProcessLimits } from '../../ports/processes';
 
 const launchBlock = z.strictObject({
   command: z.array(z.string().max(10_000)).min(1).max(200).optional(),

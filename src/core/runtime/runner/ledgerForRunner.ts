@@ -8,20 +8,19 @@
  * (instanceClaims.ts). What a run's start and end write: runRecords.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { LedgerEngine } from '../../ports';
-import { taskKey } from '../../ids';
-import { parsePmId, pmIdOf, projectKey } from '../../projects/pmIds';
-import { aiTypeOf } from '../aiType';
-import type { AgentDirectory } from '../../projects/projectRows';
-import { projectRowOf } from '../../projects/projectRows';
-import type { ProjectService } from '../../projects/projectService';
-import type { AgentRuntimeService } from '../agentRuntimeService';
-import { closeExecution } from '../executionLogs';
-import { hashSessionToken } from '../passkey';
+import type { LedgerEngine } from '../../ports/store';
+import { taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
+import { aiTypeOf } from '../pm/aiType';
+import type { AgentDirectory } from '../pm/projectRows';
+import { projectRowOf } from '../pm/projectRows';
+import type { ProjectService } from '../pm/projectService';
+import type { AgentRuntimeService } from '../pm/agentRuntimeService';
+import { closeExecution } from '../pm/executionLogs';
+import { hashSessionToken } from '../pm/passkey';
 import { launchProfileOf } from './launchProfile';
 import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
 import { LedgerError } from '../../errors';
-import { nextAssignedTask } from '../nextTask';
+import { nextAssignedTask } from '../pm/nextTask';
 import { endRunSessions, endUnclaimedSession } from './runSessions';
 import { claimInstanceIn, freeInstance } from './instanceClaims';
 import { readOpenRuns, recordRunEnd, recordRunStart } from './runRecords';

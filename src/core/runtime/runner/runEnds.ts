@@ -2,7 +2,7 @@
  * How a run ended, in words for an execution log and a cooldown, and the end recorded for a run
  * whose process vanished while no runner watched it.
  */
-import type { ProcessExit, ProcessRecord } from '../processPort';
+import type { ProcessExit, ProcessRecord } from '../../ports/processes';
 import type { RunStart } from './runnerPort';
 
 /** How a run ended, in a few words. */

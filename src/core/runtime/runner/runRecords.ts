@@ -4,11 +4,10 @@
  * the sessions it left open ended, the instance freed), and the runs a restarted runner finds
  * open. The statements of LedgerForRunner's writes and reads.
  */
-import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports';
-import { taskKey } from '../../ids';
-import { executionKey, parsePmId, projectKey } from '../../projects/pmIds';
-import { appendPmEvent } from '../../projects/projectRows';
-import { closeExecution } from '../executionLogs';
+import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
+import { taskKey, executionKey, parsePmId, projectKey } from '../../ids';
+import { appendPmEvent } from '../pm/projectRows';
+import { closeExecution } from '../pm/executionLogs';
 import { freeInstance } from './instanceClaims';
 import { endReason } from './runEnds';
 import type { RunEnd, RunStart } from './runnerPort';

@@ -9,13 +9,13 @@
  * Ending it records the run's exit on the session and says why; it does not settle the task
  * (report_completed does, and a crashed run's task stays in progress for the next launch).
  */
-import type { AsyncSqlWriter } from '../../ports';
+import type { AsyncSqlWriter } from '../../ports/store';
 import { appendEvent } from '../../events/eventLog';
 import type { Session, SessionError } from '../../sessions/sessionRepo';
 import { endSessionRow, getSession, toSession } from '../../sessions/sessionRepo';
 import type { SessionRow } from '../../sessions/sessionRepo';
 import { secondsBetween } from '../../time';
-import type { ProcessExit } from '../processPort';
+import type { ProcessExit } from '../../ports/processes';
 import { endReason } from './runEnds';
 
 /** How the run ended, for its session. */

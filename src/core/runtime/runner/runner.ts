@@ -18,9 +18,9 @@
  */
 import type { Disposable } from '../../emitter';
 import { Emitter } from '../../emitter';
-import type { LaunchPlan, McpServerLaunch } from '../clients/clientLaunch';
-import type { RunUsage } from '../clients/runUsage';
-import type { ProcessExit, ProcessRecord, ProcessSupervisorPort, RunningProcess } from '../processPort';
+import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { RunUsage } from '../launch/runUsage';
+import type { ProcessExit, ProcessRecord, ProcessSupervisorPort, RunningProcess } from '../../ports/processes';
 import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
 import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';

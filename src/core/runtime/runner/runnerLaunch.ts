@@ -5,10 +5,10 @@
  * client launcher (src/processes/clients), which spawns it under the supervisor.
  */
 import * as path from 'node:path';
-import type { LaunchPlan, McpServerLaunch } from '../clients/clientLaunch';
-import { buildLaunchPlan } from '../clients/clients';
-import type { RunUsage } from '../clients/runUsage';
-import type { ProcessExit, ProcessLimits, RunningProcess } from '../processPort';
+import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import { buildLaunchPlan } from '../launch/clients';
+import type { RunUsage } from '../launch/runUsage';
+import type { ProcessExit, ProcessLimits, RunningProcess } from '../../ports/processes';
 import type { LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
 import { launchPrompt } from './launchPrompt';
 

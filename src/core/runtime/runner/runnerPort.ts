@@ -10,10 +10,10 @@
  * where to run (the task's worktree) and how (the agent's client), because it must start the
  * process there.
  */
-import type { ClientAccess, ClientKind } from '../clients/clientLaunch';
-import type { CommandTemplate } from '../clients/commandTemplate';
-import type { RunUsage } from '../clients/runUsage';
-import type { ProcessExit, ProcessLimits } from '../processPort';
+import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { CommandTemplate } from '../launch/commandTemplate';
+import type { RunUsage } from '../launch/runUsage';
+import type { ProcessExit, ProcessLimits } from '../../ports/processes';
 
 export interface ActiveProject {
   projectId: string;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
-import { productName, version } from '../../../version';
+import { productName, version } from '../../../app/version';
 import { serverLimits } from '../../limits';
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_WALLCLOCK_MS, MAX_RUNNING_CHILDREN } from '../../../core/children/childLimits';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_WALLCLOCK_MS, MAX_RUNNING_CHILDREN } from '../../../core/runtime/children/childLimits';
 import { features as featureList, idempotencySettings, resolveFeatures } from '../../features';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;

@@ -1,5 +1,5 @@
-import type { Correlation } from '../../../core/coordination/coordinationEvents';
-import { opIdFor } from '../../../core/coordination/idempotencyRuns';
+import type { Correlation } from '../../../core/events/correlation';
+import { opIdFor } from '../../../core/coordination/idempotency/idempotencyRuns';
 
 /** The correlation ids a call passed (its op_id made up when absent), copied onto the events it emits. */
 export function correlationOf(

@@ -1,7 +1,7 @@
-import type { Correlation } from '../../../core/coordination/coordinationEvents';
-import { runIdempotent } from '../../../core/coordination/idempotencyRuns';
-import type { AnswerRecord } from '../../../core/coordination/idempotencyRuns';
-import type { AsyncSqlWriter } from '../../../core/ports';
+import type { Correlation } from '../../../core/events/correlation';
+import { runIdempotent } from '../../../core/coordination/idempotency/idempotencyRuns';
+import type { AnswerRecord } from '../../../core/coordination/idempotency/idempotencyRuns';
+import type { AsyncSqlWriter } from '../../../core/ports/store';
 import { idempotencySettings } from '../../features';
 import type { ToolContext } from '../../toolDefinition';
 

@@ -1,23 +1,23 @@
 import type { ToolFamily } from '../../toolDefinition';
 import { orchestratorInfo } from './family';
-import { bbSetTool } from './bbSet';
-import { bbBatchSetTool } from './bbBatchSet';
-import { bbGetTool } from './bbGet';
-import { bbQueryTool } from './bbQuery';
-import { bbDeleteTool } from './bbDelete';
-import { bbWatchTool } from './bbWatch';
-import { childTools } from './childTools';
+import { bbSetTool } from './blackboard/bbSet';
+import { bbBatchSetTool } from './blackboard/bbBatchSet';
+import { bbGetTool } from './blackboard/bbGet';
+import { bbQueryTool } from './blackboard/bbQuery';
+import { bbDeleteTool } from './blackboard/bbDelete';
+import { bbWatchTool } from './blackboard/bbWatch';
+import { childTools } from './children/childTools';
 import { schedulingTools } from './scheduling';
-import { graphMutateTool } from './graphMutate';
-import { graphBatchMutateTool } from './graphBatchMutate';
-import { graphDiffTool } from './graphDiff';
-import { graphPatchTool } from './graphPatch';
-import { graphLockTool } from './graphLock';
-import { graphUnlockTool } from './graphUnlock';
-import { resourcesListTool } from './resourcesList';
-import { resourcesReadTool } from './resourcesRead';
-import { resourcesWatchTool } from './resourcesWatch';
-import { eventsSubscribeTool } from './eventsSubscribe';
+import { graphMutateTool } from './plans/graphMutate';
+import { graphBatchMutateTool } from './plans/graphBatchMutate';
+import { graphDiffTool } from './plans/graphDiff';
+import { graphPatchTool } from './plans/graphPatch';
+import { graphLockTool } from './plans/graphLock';
+import { graphUnlockTool } from './plans/graphUnlock';
+import { resourcesListTool } from './resources/resourcesList';
+import { resourcesReadTool } from './resources/resourcesRead';
+import { resourcesWatchTool } from './resources/resourcesWatch';
+import { eventsSubscribeTool } from './bus/eventsSubscribe';
 
 /** Coordination of several agents: the blackboard, plan graphs, the sc:// registry and the event bus. */
 export const orchestratorFamily: ToolFamily = {

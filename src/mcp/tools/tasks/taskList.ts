@@ -1,6 +1,6 @@
 import { taskListInput, taskListOutput } from '../../../core/tasks/taskContracts';
 import type { TaskListInput, TaskListResult } from '../../../core/tasks/taskContracts';
-import type { Services } from '../../../services';
+import type { Services } from '../../../app/services';
 import { defineTool } from '../../toolDefinition';
 
 /** `ready: true`: open tasks none of whose dependencies is undone, paged like any list. */

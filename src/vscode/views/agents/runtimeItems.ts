@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PendingHandoff, RunningInstance } from '../../../core/runtime/agentInstances';
-import type { ExecutionLog } from '../../../core/runtime/runtimeContracts';
+import type { ExecutionLog } from '../../../core/runtime/pm/runtimeContracts';
 import { formatDuration, formatTokens, formatUsd, truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';

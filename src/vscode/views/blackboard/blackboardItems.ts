@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { BlackboardEntry } from '../../../core/coordination/blackboardRules';
-import { namespaceOf } from '../../../core/coordination/blackboardRules';
+import type { BlackboardEntry } from '../../../core/coordination/blackboard/blackboardRules';
+import { namespaceOf } from '../../../core/coordination/blackboard/blackboardRules';
 import { plural, truncate } from '../../../core/format';
 import type { FolderLedger } from '../../ledger/folderLedger';
 

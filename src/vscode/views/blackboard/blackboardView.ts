@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { BlackboardEntry } from '../../../core/coordination/blackboardRules';
+import type { BlackboardEntry } from '../../../core/coordination/blackboard/blackboardRules';
 import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';

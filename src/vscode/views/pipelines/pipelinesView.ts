@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Services } from '../../../services';
+import type { Services } from '../../../app/services';
 import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';

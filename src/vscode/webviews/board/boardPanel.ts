@@ -8,7 +8,7 @@ import { isLedgerError } from '../../ledger/loadDomain';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { coalesced } from '../../coalesced';
 import { errorMessage } from '../../../core/errors';
-import type { Services } from '../../../services';
+import type { Services } from '../../../app/services';
 
 /** What the webview measured of its first render of a model (tests and the log read it). */
 export interface BoardPaint {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { FlowTemplate } from '../../../core/pipelines/engine/flowTemplate';
 import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
-import type { Services } from '../../../services';
+import type { Services } from '../../../app/services';
 import type { PipelineArtifact, PipelineModel, PipelineWaiting } from '../../../shared/protocol';
 import { checkpointTitle, lastDecision } from '../../views/pipelines/pipelineText';
 

@@ -1,5 +1,5 @@
-import type { Services } from '../../../services';
-import type { FileChanges } from '../../../core/ports';
+import type { Services } from '../../../app/services';
+import type { FileChanges } from '../../../core/ports/workspaceTruth';
 import type { Task, TimelineEntry } from '../../../core/tasks/taskModel';
 import { taskKey, workflowKey } from '../../../core/ids';
 import { verifyScope } from '../../../core/tasks/scopeCheck';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FileChanges } from '../../../core/ports';
+import type { FileChanges } from '../../../core/ports/workspaceTruth';
 import { taskKey } from '../../../core/ids';
 import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../../shared/protocol';
 import { truncate } from '../../../core/format';

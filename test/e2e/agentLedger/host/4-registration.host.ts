@@ -10,7 +10,7 @@ import { extension, folder } from './hostHelpers';
 const readJson = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
 
 function expectedArgs(): string[] {
-  // The server's Node flags come first (src/core/runtime/serverNodeFlags.ts): a young generation capped at 1 MiB.
+  // The server's Node flags come first (src/app/serverNodeFlags.ts): a young generation capped at 1 MiB.
   return ['--max-semi-space-size=1', path.join(extension().extensionPath, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', folder()];
 }
 

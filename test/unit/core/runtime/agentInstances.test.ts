@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { AgentInstanceService } from '../../../../src/core/runtime/agentInstances';
-import type { ProcessSupervisorPort } from '../../../../src/core/runtime/processPort';
+import type { ProcessSupervisorPort } from '../../../../src/core/ports/processes';
 import { logReader } from '../../../../src/processes/logReader';
 import { engineCases } from '../../store/engines/engineKit';
 import { tempDir } from '../../../helpers/tmp';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { copyLedgerDb, initLedgerDb, migrateLedgerDb } from '../../../../src/store/dbAdmin';
+import { copyLedgerDb, initLedgerDb, migrateLedgerDb } from '../../../../src/store/admin/dbAdmin';
 import type { LedgerEngine } from '../../../../src/store/engine';
 import { StoreError } from '../../../../src/store/errors';
 import { openEngine } from '../../../../src/store/openEngine';

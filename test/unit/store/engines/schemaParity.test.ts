@@ -6,7 +6,7 @@ import { StoreError } from '../../../../src/store/errors';
 import { latestVersion } from '../../../../src/store/migrations';
 import { pgMigration, translateDdl } from '../../../../src/store/postgres/pgSchema';
 import { schemaInfo } from '../../../../src/store/schemaInfo';
-import type { SchemaInfo } from '../../../../src/store/schemaInfo';
+import type { SchemaInfo } from '../../../../src/store/tableInfo';
 import { engineCases } from './engineKit';
 
 function comparable(info: SchemaInfo): unknown {

@@ -1,17 +1,17 @@
 import type { ToolDefinition } from '../../../toolDefinition';
-import { stigMarkTool } from './stigMark';
-import { stigBatchTool } from './stigBatch';
-import { stigDecayTool } from './stigDecay';
-import { stigSnapshotTool } from './stigSnapshot';
-import { cnpAnnounceTool } from './cnpAnnounce';
-import { cnpBidTool } from './cnpBid';
-import { cnpAwardTool } from './cnpAward';
-import { cnpRefreshBoundsTool } from './cnpRefreshBounds';
-import { cnpWatcherTelemetryTool } from './cnpWatcherTelemetry';
-import { kgInsertTool } from './kgInsert';
-import { kgQueryTool } from './kgQuery';
-import { kgExportTool } from './kgExport';
-import { kgSuggestPlanTool } from './kgSuggestPlan';
+import { stigMarkTool } from './stigmergy/stigMark';
+import { stigBatchTool } from './stigmergy/stigBatch';
+import { stigDecayTool } from './stigmergy/stigDecay';
+import { stigSnapshotTool } from './stigmergy/stigSnapshot';
+import { cnpAnnounceTool } from './contractNet/cnpAnnounce';
+import { cnpBidTool } from './contractNet/cnpBid';
+import { cnpAwardTool } from './contractNet/cnpAward';
+import { cnpRefreshBoundsTool } from './contractNet/cnpRefreshBounds';
+import { cnpWatcherTelemetryTool } from './contractNet/cnpWatcherTelemetry';
+import { kgInsertTool } from './knowledge/kgInsert';
+import { kgQueryTool } from './knowledge/kgQuery';
+import { kgExportTool } from './knowledge/kgExport';
+import { kgSuggestPlanTool } from './knowledge/kgSuggestPlan';
 
 /** The scheduling tools of the orchestrator family: stigmergy, contract-net, knowledge graph. */
 export const schedulingTools: ToolDefinition[] = [

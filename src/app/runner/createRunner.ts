@@ -1,0 +1,109 @@
+/**
+ * Builds the runner of a workspace's ledger: the ledger side (LedgerForRunner over the services'
+ * asynchronous store port), the process supervisor, and the MCP server every instance is wired
+ * to — this same program, `agent-ledger mcp serve` with the agent-PM tools on, started by the
+ * agent's client. The CLI (`agent-ledger runner`) and the editor (Start Runner) both use it.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { McpServerLaunch } from '../../core/runtime/launch/clientLaunch';
+import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
+import { Runner } from '../../core/runtime/runner/runner';
+import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
+import type { Services } from '../services';
+import { launchClient, readRunUsage } from '../../processes/launchClient';
+import { ProcessSupervisor } from '../../processes/processSupervisor';
+import { localFolders } from '../../core/ledgerFiles';
+import { parseId } from '../../core/ids';
+import { serverNodeFlags } from '../serverNodeFlags';
+
+export interface RunnerSetup {
+  /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
+  cliCommand: readonly [string, ...string[]];
+  /** `--db` as given (a file; a URL travels in AGENT_LEDGER_DB instead, never on a command line). */
+  dbPath?: string;
+  worktreesDir?: string;
+  /** The clients' environment (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  maxParallel?: number;
+  /** Launch tasks whose write scope overlaps a running task's (conflict-aware scheduling off). */
+  allowOverlap?: boolean;
+}
+
+export interface LedgerRunner {
+  runner: Runner;
+  supervisor: ProcessSupervisor;
+  logDir: string;
+  /** Stops every instance (their execution logs are written) and the supervisor. */
+  dispose(): Promise<void>;
+}
+
+/** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
+export function runLogDir(services: Services): string {
+  return path.join(services.paths.dataDir, localFolders.runs);
+}
+
+export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
+  const logDir = runLogDir(services);
+  const supervisor = new ProcessSupervisor();
+  const env = cleanEnv(setup.env ?? process.env);
+  const ledger = new LedgerForRunner({
+    engine: services.engine,
+    projects: services.projects,
+    runtime: services.runtime,
+    agents: services.agents,
+    runnerId: `${os.hostname()}:${logDir}`,
+    // The task's own worktree and a tracked session, as worker_command prepares them.
+    // worker_command checks the scope again in the write that records the session (a race is a hold).
+    worktreeFor: async (taskId, agentId, { allowOverlap }) => {
+      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap }, { sessionGroupId: untiedRunGroup });
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+    },
+    allowOverlap: setup.allowOverlap,
+  });
+  const runner = new Runner({
+    ledger,
+    supervisor,
+    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    ledgerServer: ledgerServerFor(services, setup, env),
+    logDir,
+    env,
+    maxParallel: setup.maxParallel,
+  });
+  // worker_command started watching the files of each launched task (changed:task-N marks); a
+  // run that ends without finishing its task stops the watch, the marks fade.
+  const runEnds = runner.onDidChange((e) => {
+    if (e.kind === 'ended' && e.instance.taskId !== null) services.scheduling.changedMarks?.unwatch(parseId('task', e.instance.taskId));
+  });
+  return {
+    runner,
+    supervisor,
+    logDir,
+    dispose: async () => {
+      await runner.stopAll();
+      runEnds.dispose();
+      await supervisor.dispose();
+    },
+  };
+}
+
+function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<Record<string, string>>): McpServerLaunch {
+  const [command, ...prefix] = setup.cliCommand;
+  // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
+  const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
+  const isUrl = setup.dbPath !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(setup.dbPath);
+  if (setup.dbPath !== undefined && !isUrl) args.push('--db', path.resolve(setup.dbPath));
+  if (setup.worktreesDir !== undefined) args.push('--worktrees-dir', setup.worktreesDir);
+  // A database URL and its password reach the server by name, from the client's environment.
+  const forwardEnv = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'].filter((name) => env[name] !== undefined);
+  // Started by the editor, `command` is the editor's own runtime (Electron), which runs a plain
+  // Node script only with this variable; clients start servers with a reduced environment.
+  const plainEnv = env.ELECTRON_RUN_AS_NODE ? { env: { ELECTRON_RUN_AS_NODE: env.ELECTRON_RUN_AS_NODE } } : {};
+  return { name: 'agent-ledger', command, args, forwardEnv, ...plainEnv };
+}
+
+function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * How an agent CLI is launched for a real non-interactive run, as data: the program, its
+ * arguments (every value bound to its option or placed after `--`, so text from a task, an agent
+ * or a prompt can never become an option), the configuration files to write first, and what its
+ * stdout will look like. Pure: the process supervisor (src/processes) writes the files and runs it.
+ *
+ * Secrets never appear here. The MCP server of the ledger gets them by *name*: the client's own
+ * environment holds the values (`ProcessSpec.secretEnv`), and each client's configuration says
+ * "pass variable X through" (Claude Code and Gemini CLI: `${X}` in the server's `env`, expanded by
+ * the client; Codex: `env_vars = ["X"]`), so no file, argument or log line holds the value.
+ */
+import type { StdinSpec } from '../../ports/processes';
+import { ProcessError } from '../processErrors';
+
+/** The clients with built-in adapters (seed 004's `ai_type`). */
+export type ClientKind = 'claude' | 'codex' | 'gemini';
+
+/** How much the agent may do without asking (nobody is there to answer). */
+export type ClientAccess =
+  /** Read and call the allowed tools only. */
+  | 'readOnly'
+  /** Edit files in its working folder (the task's worktree). */
+  | 'workspaceWrite'
+  /** Everything, no sandbox: only inside an externally sandboxed machine. */
+  | 'fullAccess';
+
+/** An MCP server (stdio) the agent must be wired to: this ledger's `agent-ledger mcp serve`. */
+export interface McpServerLaunch {
+  /** `[A-Za-z0-9_-]+`: the client's name for it (Claude Code's tools become `mcp__<name>__<tool>`). */
+  name: string;
+  /** Absolute path of the program (the client starts it; its PATH may differ from ours). */
+  command: string;
+  args: readonly string[];
+  /** Plain variables for the server (never a secret: they are written into configuration). */
+  env?: Readonly<Record<string, string>>;
+  /** Names of variables the server receives from the client's environment: how secrets travel. */
+  forwardEnv?: readonly string[];
+}
+
+export interface ClientLaunchInput {
+  prompt: string;
+  /** Absolute working folder of the agent (the task's worktree). */
+  cwd: string;
+  /** Absolute folder private to this run where configuration files are written. */
+  configDir: string;
+  mcpServers?: readonly McpServerLaunch[];
+  model?: string;
+  /** Default `workspaceWrite`. */
+  access?: ClientAccess;
+  /** Claude Code appends it to its system prompt; the other clients have no such flag, so it leads the prompt. */
+  appendSystemPrompt?: string;
+  /** Claude Code `--max-turns`; Gemini CLI `model.maxSessionTurns`; Codex has no turn limit (the wall clock still applies). */
+  maxTurns?: number;
+  /** Tools allowed without asking, in the client's own syntax, besides the MCP servers' tools. */
+  allowedTools?: readonly string[];
+}
+
+/** What a client prints on stdout, for the parsers of runUsage.ts. */
+export type OutputFormat = 'claude-json' | 'codex-jsonl' | 'gemini-json' | 'text';
+
+/** A file to write (mode 0600) before the launch. */
+export interface LaunchFile {
+  path: string;
+  content: string;
+}
+
+export interface LaunchPlan {
+  client: ClientKind | 'command';
+  /** A bare name found on the child's PATH, or an absolute path. */
+  program: string;
+  args: string[];
+  /** The working folder (the input's). */
+  cwd: string;
+  /** Variables to add to the child's environment (not secret). */
+  env: Record<string, string>;
+  files: LaunchFile[];
+  /** `ignore` (end of file at once: these CLIs read stdin when it is not a TTY), or the prompt when it is too long for argv. */
+  stdin: StdinSpec;
+  output: OutputFormat;
+}
+
+/**
+ * Above this the prompt goes through stdin: Linux refuses any single argument over 128 KiB
+ * (MAX_ARG_STRLEN), and all three clients read the prompt from stdin in non-interactive mode.
+ */
+export const maxPromptArgBytes = 100 * 1024;
+
+export function promptOnStdin(prompt: string): boolean {
+  return Buffer.byteLength(prompt, 'utf8') > maxPromptArgBytes;
+}
+
+const serverName = /^[A-Za-z0-9_-]{1,64}$/;
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks names that end up in configuration keys and `${…}` references. */
+export function checkServers(servers: readonly McpServerLaunch[]): void {
+  const seen = new Set<string>();
+  for (const server of servers) {
+    if (!serverName.test(server.name) || seen.has(server.name)) {
+      throw new ProcessError('invalidLaunch', `"${server.name}" is not a usable MCP server name: letters, digits, "_" and "-", each name once.`, { name: server.name });
+    }
+    seen.add(server.name);
+    for (const name of [...Object.keys(server.env ?? {}), ...(server.forwardEnv ?? [])]) {
+      if (!envName.test(name)) throw new ProcessError('invalidLaunch', `"${name}" is not an environment variable name.`, { name });
+    }
+  }
+}
+
+/**
+ * The server's `env` for clients that expand `${NAME}` in their MCP configuration (Claude Code,
+ * Gemini CLI): plain values as given, forwarded ones as a reference to the client's own variable.
+ */
+export function envWithReferences(server: McpServerLaunch): Record<string, string> {
+  const env: Record<string, string> = { ...server.env };
+  for (const name of server.forwardEnv ?? []) env[name] = `\${${name}}`;
+  return env;
+}
+
+/** The prompt with the text the client cannot take as a system prompt in front of it. */
+export function promptWithPreamble(input: ClientLaunchInput): string {
+  return input.appendSystemPrompt ? `${input.appendSystemPrompt}\n\n${input.prompt}` : input.prompt;
+}
+
+/** `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients read. */
+export function mcpServersJson(servers: readonly McpServerLaunch[], extra: (server: McpServerLaunch) => Record<string, unknown> = () => ({})): Record<string, unknown> {
+  const mcpServers: Record<string, unknown> = {};
+  for (const server of servers) {
+    mcpServers[server.name] = { command: server.command, args: [...server.args], env: envWithReferences(server), ...extra(server) };
+  }
+  return { mcpServers };
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs a launch plan of an agent CLI (core/runtime/clients) under the supervisor: writes its
+ * configuration files (owner-only), starts it with the plan's arguments and an explicit
+ * environment, and reads back the tokens and cost its output reported.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
+import { parseRunOutput } from '../core/runtime/launch/clients';
+import type { RunUsage } from '../core/runtime/launch/runUsage';
+import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
+import { readLog } from './logReader';
+
+export interface ClientRunOptions {
+  /** Id of the run (an execution id): names its log. */
+  id: string;
+  logDir: string;
+  /** The environment to start from (PATH, HOME, the client's own API keys…); the plan's variables are added. */
+  env: Readonly<Record<string, string>>;
+  /** Secrets for the ledger's MCP server (forwarded by name in the plan): in env only, redacted from the log. */
+  secretEnv?: Readonly<Record<string, string>>;
+  limits?: ProcessLimits;
+  labels?: Readonly<Record<string, string>>;
+}
+
+/** Writes the plan's files and starts it. */
+export async function launchClient(supervisor: ProcessSupervisorPort, plan: LaunchPlan, options: ClientRunOptions): Promise<RunningProcess> {
+  for (const file of plan.files) {
+    await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
+    await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
+  }
+  return supervisor.start({
+    id: options.id,
+    program: plan.program,
+    args: plan.args,
+    cwd: plan.cwd,
+    env: { ...options.env, ...plan.env },
+    secretEnv: options.secretEnv,
+    stdin: plan.stdin,
+    logDir: options.logDir,
+    limits: options.limits,
+    labels: options.labels,
+  });
+}
+
+/** What a run printed on stdout, rebuilt from its log (redacted, and cut at the output limit). */
+export async function stdoutOf(logFile: string): Promise<string> {
+  let text = '';
+  let offset = 0;
+  for (;;) {
+    const slice = await readLog(logFile, { offset, maxBytes: 1024 * 1024 });
+    for (const entry of slice.entries) if (entry.stream === 'stdout') text += entry.eol === false ? entry.message : `${entry.message}\n`;
+    if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return text;
+    offset = slice.nextOffset;
+  }
+}
+
+/** Tokens and cost the client reported in its output, or null (a crash, plain text). */
+export async function readRunUsage(exit: Pick<ProcessExit, 'logFile'>, format: LaunchPlan['output']): Promise<RunUsage | null> {
+  return parseRunOutput(format, await stdoutOf(exit.logFile));
+}
