@@ -34,9 +34,15 @@ const asciiOutput = {
         const text = readFileSync(out, 'utf8');
         if (!/[^\x00-\x7f]/.test(text)) continue;
         for (const line of text.split('\n')) {
-          if (/[^\x00-\x7f]/.test(line) && line.includes('String.raw')) throw new Error(`${out}: a non-ASCII character beside String.raw cannot be escaped safely: ${line.slice(0, 200)}`);
+          if (/[^\x00-\x7f]/.test(line) && line.includes('String.raw'))
+            throw new Error(
+              `${out}: a non-ASCII character beside String.raw cannot be escaped safely: ${line.slice(0, 200)}`,
+            );
         }
-        writeFileSync(out, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+        writeFileSync(
+          out,
+          text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        );
       }
     });
   },
@@ -56,8 +62,19 @@ const toolsListing = {
       const tmp = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-listing-'));
       try {
         const script = path.join(tmp, 'writeListing.js');
-        await esbuild.build({ entryPoints: ['src/mcp/listing/writeListing.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: script, logLevel: 'warning' });
-        writeFileSync('dist/toolsListing.json', execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+        await esbuild.build({
+          entryPoints: ['src/mcp/listing/writeListing.ts'],
+          bundle: true,
+          platform: 'node',
+          target: 'node20',
+          format: 'cjs',
+          outfile: script,
+          logLevel: 'warning',
+        });
+        writeFileSync(
+          'dist/toolsListing.json',
+          execFileSync(process.execPath, [script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }),
+        );
       } finally {
         rmSync(tmp, { recursive: true, force: true });
       }

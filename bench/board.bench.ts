@@ -27,17 +27,34 @@ async function main(): Promise<void> {
       const board = await measure(runs, () => services.board.board());
       const bytes = JSON.stringify(await services.board.board()).length;
       const p50 = percentile(board, 50);
-      rows.push([size, ms(p50), ms(percentile(board, 95)), `${(bytes / 1024).toFixed(0)} KiB`, size === 2000 ? verdict(p50 < 250) : '']);
+      rows.push([
+        size,
+        ms(p50),
+        ms(percentile(board, 95)),
+        `${(bytes / 1024).toFixed(0)} KiB`,
+        size === 2000 ? verdict(p50 < 250) : '',
+      ]);
     } finally {
       services.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  printTable(`board() read model, ${runs} runs (embedded store)`, ['tasks', 'p50 ms', 'p95 ms', 'model', '< 250 ms'], rows);
+  printTable(
+    `board() read model, ${runs} runs (embedded store)`,
+    ['tasks', 'p50 ms', 'p95 ms', 'model', '< 250 ms'],
+    rows,
+  );
 
   const layoutRows: (string | number)[][] = [];
   for (const n of [50, 300]) {
-    const tasks: PlanTaskRow[] = Array.from({ length: n }, (_, i) => ({ id: i + 1, title: `T${i + 1}`, status: 'open', result: null, agent: null, progress: null }));
+    const tasks: PlanTaskRow[] = Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      title: `T${i + 1}`,
+      status: 'open',
+      result: null,
+      agent: null,
+      progress: null,
+    }));
     const deps = new Map(tasks.slice(1).map((t) => [t.id, [Math.max(1, Math.floor(t.id / 2)), Math.max(1, t.id - 1)]]));
     const input = layoutInput(tasks, deps);
     const times = await measure(5, () => layoutGraph(input));

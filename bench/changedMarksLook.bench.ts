@@ -14,12 +14,14 @@ import path from 'node:path';
 import { openWorkspaceTruth } from '../src/git/workspaceTruth';
 import { ms, percentile, printTable } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 
 async function child(repo: string, ballastMiB: number, looks: number): Promise<void> {
   // Extra memory as the serving process would hold it: many small JavaScript objects, all touched.
   const ballast: { a: number; b: string }[][] = [];
-  for (let mb = 0; mb < ballastMiB; mb++) ballast.push(Array.from({ length: 16_000 }, (_, i) => ({ a: i, b: `x${i}` })));
+  for (let mb = 0; mb < ballastMiB; mb++)
+    ballast.push(Array.from({ length: 16_000 }, (_, i) => ({ a: i, b: `x${i}` })));
   const truth = await openWorkspaceTruth(repo, path.join(repo, '.data'));
   const start = await truth.snapshot('bench');
   const watch = await truth.watchChanges!(start);
@@ -57,7 +59,8 @@ async function child(repo: string, ballastMiB: number, looks: number): Promise<v
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--child')) return child(arg('--repo', ''), Number(arg('--ballast', '0')), Number(arg('--looks', '20')));
+  if (process.argv.includes('--child'))
+    return child(arg('--repo', ''), Number(arg('--ballast', '0')), Number(arg('--looks', '20')));
   const files = Number(arg('--files', '2000'));
   const looks = Number(arg('--looks', '20'));
   const rounds = Number(arg('--rounds', '3'));
@@ -74,13 +77,32 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       for (const level of levels) {
         const out = await new Promise<string>((resolve, reject) => {
-          const c = spawn(process.execPath, [...process.execArgv, process.argv[1], '--child', '--repo', repo, '--ballast', String(level), '--looks', String(looks)], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const c = spawn(
+            process.execPath,
+            [
+              ...process.execArgv,
+              process.argv[1],
+              '--child',
+              '--repo',
+              repo,
+              '--ballast',
+              String(level),
+              '--looks',
+              String(looks),
+            ],
+            { stdio: ['ignore', 'pipe', 'inherit'] },
+          );
           let text = '';
           c.stdout.on('data', (d: Buffer) => (text += d.toString()));
           c.on('error', reject);
           c.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`child exited ${code}`))));
         });
-        const r = JSON.parse(out.trim().split('\n').pop()!) as { rss: number; wall: number[]; longest: number[]; blocked: number[] };
+        const r = JSON.parse(out.trim().split('\n').pop()!) as {
+          rss: number;
+          wall: number[];
+          longest: number[];
+          blocked: number[];
+        };
         const acc = results.get(level) ?? { rss: [], wall: [], longest: [], blocked: [] };
         acc.rss.push(r.rss);
         acc.wall.push(...r.wall);
@@ -91,16 +113,35 @@ async function main(): Promise<void> {
     }
     const base = results.get(levels[0])!;
     const x = (v: number, b: number) => `${(v / b).toFixed(2)}×`;
-    printTable(`One changed-files look at ${files} tracked files, one file changed per look (${looks} looks × ${rounds} interleaved rounds per level)`, ['extra JS objects', 'RSS MiB', 'look p50 ms', 'look p95 ms', 'event loop blocked p50 ms (total)', 'longest block p50 ms', 'blocked vs none'], [...results].map(([level, r]) => [
-      `${level * 16}k`,
-      percentile(r.rss, 50).toFixed(0),
-      ms(percentile(r.wall, 50)),
-      ms(percentile(r.wall, 95)),
-      ms(percentile(r.blocked, 50)),
-      ms(percentile(r.longest, 50)),
-      x(percentile(r.blocked, 50), percentile(base.blocked, 50)),
-    ]));
-    console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; a watched task looks every 5 s: blocked ms per look × watched tasks / 5000 ms is the share of the event loop`);
+    printTable(
+      `One changed-files look at ${files} tracked files, one file changed per look (${looks} looks × ${rounds} interleaved rounds per level)`,
+      [
+        'extra JS objects',
+        'RSS MiB',
+        'look p50 ms',
+        'look p95 ms',
+        'event loop blocked p50 ms (total)',
+        'longest block p50 ms',
+        'blocked vs none',
+      ],
+      [...results].map(([level, r]) => [
+        `${level * 16}k`,
+        percentile(r.rss, 50).toFixed(0),
+        ms(percentile(r.wall, 50)),
+        ms(percentile(r.wall, 95)),
+        ms(percentile(r.blocked, 50)),
+        ms(percentile(r.longest, 50)),
+        x(percentile(r.blocked, 50), percentile(base.blocked, 50)),
+      ]),
+    );
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(
+          ' ',
+        )}; a watched task looks every 5 s: blocked ms per look × watched tasks / 5000 ms is the share of the event loop`,
+    );
   } finally {
     rmSync(repo, { recursive: true, force: true });
   }

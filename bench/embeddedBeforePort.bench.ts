@@ -17,7 +17,8 @@ import { tempRepo } from '../test/helpers/tmp';
 import { cliPath } from '../test/helpers/mcpClient';
 import { measure, ms, percentile, printTable, verdict } from './lib/report';
 
-const arg = (name: string, fallback: string | undefined) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string | undefined) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const runs = Number(arg('--runs', '200'));
 const tasks = Number(arg('--tasks', '500'));
 const commit = arg('--commit', 'de29838')!;
@@ -53,8 +54,15 @@ interface Side {
 
 async function side(name: string, cli: string): Promise<Side> {
   const repo = tempRepo({ 'src/a.ts': 'a\n' });
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('AGENT_LEDGER_DB'))) as Record<string, string>;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', 'serve', '--workspace', repo], env, stderr: 'ignore' });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('AGENT_LEDGER_DB')),
+  ) as Record<string, string>;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', 'serve', '--workspace', repo],
+    env,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'agent-ledger-bench', version: '1.0.0' });
   await client.connect(transport);
   const call = async <T>(tool: string, args: Record<string, unknown>): Promise<T> => {
@@ -76,14 +84,38 @@ const pick = (s: Side): number => s.taskIds[Math.floor(Math.random() * s.taskIds
 
 const calls: [string, Call][] = [
   ['SDK ping (stdio round trip)', (s) => s.client.ping()],
-  ['task_create', async (s, i) => s.taskIds.push((await s.call<{ id: number }>('task_create', { title: `bench ${i}` })).id)],
+  [
+    'task_create',
+    async (s, i) => s.taskIds.push((await s.call<{ id: number }>('task_create', { title: `bench ${i}` })).id),
+  ],
   ['task_get', (s) => s.call('task_get', { id: pick(s) })],
   ['task_list (50)', (s) => s.call('task_list', { limit: 50 })],
   ['task_update', (s, i) => s.call('task_update', { id: pick(s), description: `edit ${i}` })],
-  ['start_task (Git snapshot)', async (s) => s.started.push((await s.call<{ task_id: string }>('start_task', { workflow_id: s.workflowId, name: 't', goal: 'g', areas: ['src'] })).task_id)],
+  [
+    'start_task (Git snapshot)',
+    async (s) =>
+      s.started.push(
+        (
+          await s.call<{ task_id: string }>('start_task', {
+            workflow_id: s.workflowId,
+            name: 't',
+            goal: 'g',
+            areas: ['src'],
+          })
+        ).task_id,
+      ),
+  ],
   ['log_milestone', (s, i) => s.call('log_milestone', { task_id: s.started[0], message: `m${i}`, progress: 50 })],
   // Each started task but the first (which takes the milestones) is completed once.
-  ['complete_task (Git diff)', (s) => s.call('complete_task', { task_id: s.started[1 + s.completed++], status: 'success', outcome: { summary: 'done' } })],
+  [
+    'complete_task (Git diff)',
+    (s) =>
+      s.call('complete_task', {
+        task_id: s.started[1 + s.completed++],
+        status: 'success',
+        outcome: { summary: 'done' },
+      }),
+  ],
 ];
 
 async function main(): Promise<void> {
@@ -95,22 +127,40 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     for (const [label, call] of calls) {
       // --only <regex>: those rows (and the ping); start_task still runs when complete_task is asked, for its started tasks.
-      if (only && !label.startsWith('SDK') && !new RegExp(only).test(label) && !(label.startsWith('start_task') && /complete|milestone/.test(only))) continue;
+      if (
+        only &&
+        !label.startsWith('SDK') &&
+        !new RegExp(only).test(label) &&
+        !(label.startsWith('start_task') && /complete|milestone/.test(only))
+      )
+        continue;
       const samples = new Map<Side, number[]>([
         [before, []],
         [now, []],
       ]);
       const slice = Math.max(5, Math.floor(runs / 10));
       // complete_task needs a started task per call: at most as many as start_task made.
-      const total = label.startsWith('complete_task') ? Math.min(runs, before.started.length - 1, now.started.length - 1) : runs;
+      const total = label.startsWith('complete_task')
+        ? Math.min(runs, before.started.length - 1, now.started.length - 1)
+        : runs;
       for (let done = 0, turn = 0; done < total; done += slice, turn++) {
         // Turn about, the order flipped each slice: neither side always runs first.
-        for (const s of turn % 2 === 0 ? [before, now] : [now, before]) samples.get(s)!.push(...(await measure(Math.min(slice, total - done), (i) => call(s, done + i), 0)));
+        for (const s of turn % 2 === 0 ? [before, now] : [now, before])
+          samples.get(s)!.push(...(await measure(Math.min(slice, total - done), (i) => call(s, done + i), 0)));
       }
       const b = samples.get(before)!;
       const n = samples.get(now)!;
       const ratio = percentile(n, 50) / percentile(b, 50);
-      rows.push([label, String(n.length), ms(percentile(b, 50)), ms(percentile(n, 50)), `${ratio.toFixed(2)}×`, ms(percentile(b, 99)), ms(percentile(n, 99)), label.startsWith('SDK') ? '-' : verdict(ratio <= 1.1)]);
+      rows.push([
+        label,
+        String(n.length),
+        ms(percentile(b, 50)),
+        ms(percentile(n, 50)),
+        `${ratio.toFixed(2)}×`,
+        ms(percentile(b, 99)),
+        ms(percentile(n, 99)),
+        label.startsWith('SDK') ? '-' : verdict(ratio <= 1.1),
+      ]);
     }
     await before.client.close();
     await now.client.close();

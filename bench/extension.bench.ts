@@ -30,7 +30,10 @@ function activationLines(userDataDir: string): { activate: number; load: number 
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name === 'Agent Ledger.log') {
-        for (const m of readFileSync(p, 'utf8').matchAll(/activated in ([\d.]+) ms \(\+ ([\d.]+) ms loading the bundle\)/g)) out.push({ activate: Number(m[1]), load: Number(m[2]) });
+        for (const m of readFileSync(p, 'utf8').matchAll(
+          /activated in ([\d.]+) ms \(\+ ([\d.]+) ms loading the bundle\)/g,
+        ))
+          out.push({ activate: Number(m[1]), load: Number(m[2]) });
       }
     }
   };
@@ -44,12 +47,22 @@ function activationLines(userDataDir: string): { activate: number; load: number 
  * in constants): every `vscode.X` the sources name, as a constructible no-op.
  */
 const vscodeStandIn = Object.fromEntries(
-  [...new Set(sourcesOf(path.join(__dirname, '..', 'src', 'vscode')).flatMap((text) => [...text.matchAll(/\bvscode\.([A-Z]\w*)/g)].map((m) => m[1])))].map((name) => [name, class {}]),
+  [
+    ...new Set(
+      sourcesOf(path.join(__dirname, '..', 'src', 'vscode')).flatMap((text) =>
+        [...text.matchAll(/\bvscode\.([A-Z]\w*)/g)].map((m) => m[1]),
+      ),
+    ),
+  ].map((name) => [name, class {}]),
 );
 
 function sourcesOf(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourcesOf(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [readFileSync(path.join(dir, e.name), 'utf8')] : [],
+    e.isDirectory()
+      ? sourcesOf(path.join(dir, e.name))
+      : e.name.endsWith('.ts')
+        ? [readFileSync(path.join(dir, e.name), 'utf8')]
+        : [],
   );
 }
 
@@ -91,9 +104,15 @@ async function growLedger(services: Services): Promise<void> {
   const now = new Date(Date.now() - 3_600_000).toISOString();
   await services.engine.write(async (tx) => {
     for (let w = 0; w < 200; w++) {
-      const wf = await tx.insert("INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, NULL, '[]', 'workflow', ?, ?)", [`Older workflow ${w}`, now, now]);
+      const wf = await tx.insert(
+        "INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, NULL, '[]', 'workflow', ?, ?)",
+        [`Older workflow ${w}`, now, now],
+      );
       for (let t = 0; t < 10; t++) {
-        await tx.run("INSERT INTO tasks (workflow_id, title, goal, status, result, areas, duration_seconds, started_at, completed_at, created_at, updated_at) VALUES (?, ?, 'a goal', 'done', 'success', '[]', 42, ?, ?, ?, ?)", [wf, `Task ${w}.${t}`, now, now, now, now]);
+        await tx.run(
+          "INSERT INTO tasks (workflow_id, title, goal, status, result, areas, duration_seconds, started_at, completed_at, created_at, updated_at) VALUES (?, ?, 'a goal', 'done', 'success', '[]', 42, ?, ?, ?, ?)",
+          [wf, `Task ${w}.${t}`, now, now, now, now],
+        );
       }
     }
   });
@@ -113,7 +132,11 @@ async function main(): Promise<void> {
   let browser: BrowserSession | undefined;
   try {
     const { workflow_id } = await services.workflows.start({ name: 'Benchmark workflow' });
-    const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Benchmark task', goal: 'Measure the refresh' });
+    const { task_id } = await services.tracking.startTask({
+      workflow_id,
+      name: 'Benchmark task',
+      goal: 'Measure the refresh',
+    });
     await server.installExtension(pkg.vsixPath);
     await server.start();
     browser = await BrowserSession.launch();
@@ -132,24 +155,51 @@ async function main(): Promise<void> {
     const small = await refreshSamples(wb, services, task_id, 'Benchmark task');
     await growLedger(services);
     const newestWorkflow = await services.workflows.start({ name: 'Newest workflow' });
-    const newest = await services.tracking.startTask({ workflow_id: newestWorkflow.workflow_id, name: 'Newest task', goal: 'At the top of the view' });
+    const newest = await services.tracking.startTask({
+      workflow_id: newestWorkflow.workflow_id,
+      name: 'Newest task',
+      goal: 'At the top of the view',
+    });
     await treeRow(page, 'Newest task').waitFor({ state: 'visible', timeout: 30_000 });
     const large = await refreshSamples(wb, services, newest.task_id, 'Newest task');
 
     const total = activations.map((a) => a.activate + a.load);
     const req = requireBundleMs(path.join(pkg.unpackedDir, 'dist', 'extension.js'));
-    const row = (name: string, s: number[], target: number | null): (string | number)[] => [name, s.length, ms(percentile(s, 50)), ms(percentile(s, 95)), ms(Math.max(...s)), target === null ? '-' : `< ${target} ms`, target === null ? '-' : verdict(percentile(s, 95) < target)];
-    printTable('Activation (real VS Code 1.139 in code-server, VSIX installed, production bundle)', ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', 'target', 'verdict'], [
-      row('extension code: evaluate bundle + activate()', total, 100),
-      row('  of which activate()', activations.map((a) => a.activate), null),
-      row('  of which evaluating dist/extension.js', activations.map((a) => a.load), null),
-      row('require(dist/extension.js) in plain Node (read + parse + evaluate)', [req], null),
-    ]);
-    printTable(`Live refresh: another process starts a write (log_milestone) → the next frame after the Tasks view's DOM shows it, ${runs} writes each`, ['ledger', 'n', 'p50 ms', 'p95 ms', 'max ms', 'target', 'verdict'], [
-      row('1 workflow, 1 task', small, 500),
-      row('201 workflows, 2,001 tasks', large, 500),
-    ]);
-    console.log(`\nVSIX ${(pkg.bytes / 1024).toFixed(0)} KiB; dist/extension.js ${(readFileSync(path.join(pkg.unpackedDir, 'dist', 'extension.js')).length / 1024).toFixed(0)} KiB. The store notices other processes' writes by fs.watch on its journal (250 ms polling as a fallback).`);
+    const row = (name: string, s: number[], target: number | null): (string | number)[] => [
+      name,
+      s.length,
+      ms(percentile(s, 50)),
+      ms(percentile(s, 95)),
+      ms(Math.max(...s)),
+      target === null ? '-' : `< ${target} ms`,
+      target === null ? '-' : verdict(percentile(s, 95) < target),
+    ];
+    printTable(
+      'Activation (real VS Code 1.139 in code-server, VSIX installed, production bundle)',
+      ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', 'target', 'verdict'],
+      [
+        row('extension code: evaluate bundle + activate()', total, 100),
+        row(
+          '  of which activate()',
+          activations.map((a) => a.activate),
+          null,
+        ),
+        row(
+          '  of which evaluating dist/extension.js',
+          activations.map((a) => a.load),
+          null,
+        ),
+        row('require(dist/extension.js) in plain Node (read + parse + evaluate)', [req], null),
+      ],
+    );
+    printTable(
+      `Live refresh: another process starts a write (log_milestone) → the next frame after the Tasks view's DOM shows it, ${runs} writes each`,
+      ['ledger', 'n', 'p50 ms', 'p95 ms', 'max ms', 'target', 'verdict'],
+      [row('1 workflow, 1 task', small, 500), row('201 workflows, 2,001 tasks', large, 500)],
+    );
+    console.log(
+      `\nVSIX ${(pkg.bytes / 1024).toFixed(0)} KiB; dist/extension.js ${(readFileSync(path.join(pkg.unpackedDir, 'dist', 'extension.js')).length / 1024).toFixed(0)} KiB. The store notices other processes' writes by fs.watch on its journal (250 ms polling as a fallback).`,
+    );
   } finally {
     await browser?.close();
     await server.stop();

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     const targets = Array.from({ length: 20 }, () => randomEdit(r, base, 20));
     const patches = targets.map((t) => diffGraphs(base, t).operations);
     const diff = await measure(runs, (i) => diffGraphs(base, targets[Math.abs(i) % targets.length]));
-    const patch = await measure(runs, (i) => planGraphPatch(base, { patch: patches[Math.abs(i) % patches.length], base_version: base.graph_version }));
+    const patch = await measure(runs, (i) =>
+      planGraphPatch(base, { patch: patches[Math.abs(i) % patches.length], base_version: base.graph_version }),
+    );
     const check = await measure(runs, () => checkGraph(base));
     const keyedOps = patches.reduce((s, p) => s + p.length, 0) / patches.length;
     const indexOps = targets.reduce((s, t) => s + compare(base, t).length, 0) / targets.length;
@@ -42,7 +44,17 @@ async function main(): Promise<void> {
   }
   printTable(
     `graph_diff / graph_patch on plan graphs (20 random edits each, ${runs} runs)`,
-    ['nodes', 'edges', 'diff p50 ms', 'patch+invariants p50 ms', 'patch p95 ms', 'invariants p50 ms', 'ops (by id)', 'ops (by index)', '< 20 ms'],
+    [
+      'nodes',
+      'edges',
+      'diff p50 ms',
+      'patch+invariants p50 ms',
+      'patch p95 ms',
+      'invariants p50 ms',
+      'ops (by id)',
+      'ops (by index)',
+      '< 20 ms',
+    ],
     rows,
   );
 }

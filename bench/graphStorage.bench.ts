@@ -20,14 +20,16 @@ import { tempRepo } from '../test/helpers/tmp';
 import { buildBaseline, commitBefore } from './lib/baselineBuild';
 import { measure, ms, percentile, printTable, ratio, verdict, bytes } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const sizes = arg('--sizes', '100,1000,5000').split(',').map(Number);
 const runs = Number(arg('--runs', '30'));
 const history = Number(arg('--history', '64'));
 
 function dagOperations(nodes: number): Record<string, unknown>[] {
   const ops: Record<string, unknown>[] = [];
-  for (let i = 0; i < nodes; i++) ops.push({ op: 'add_node', node: { id: `n${i}`, attributes: { status: 'open', title: `step ${i}` } } });
+  for (let i = 0; i < nodes; i++)
+    ops.push({ op: 'add_node', node: { id: `n${i}`, attributes: { status: 'open', title: `step ${i}` } } });
   for (let i = 1; i < nodes; i++) {
     ops.push({ op: 'add_edge', edge: { from: `n${i - 1}`, to: `n${i}`, label: 'depends_on' } });
     if (i >= 7) ops.push({ op: 'add_edge', edge: { from: `n${i - 7}`, to: `n${i}`, label: 'depends_on' } });
@@ -53,17 +55,38 @@ interface Side {
 
 async function seed(side: Side, nodes: number): Promise<void> {
   const ops = dagOperations(nodes);
-  for (let i = 0; i < ops.length; i += 200) await side.client.call('graph_batch_mutate', { graph_id: 'big', operations: ops.slice(i, i + 200) });
+  for (let i = 0; i < ops.length; i += 200)
+    await side.client.call('graph_batch_mutate', { graph_id: 'big', operations: ops.slice(i, i + 200) });
   for (let i = 0; i < history; i++) {
-    await side.client.call('graph_patch', { graph_id: 'big', patch: [{ op: 'replace', path: `/nodes/n${i % nodes}/attributes/status`, value: `h${i}` }] });
+    await side.client.call('graph_patch', {
+      graph_id: 'big',
+      patch: [{ op: 'replace', path: `/nodes/n${i % nodes}/attributes/status`, value: `h${i}` }],
+    });
   }
 }
 
 type Tool = { name: string; call: (c: LedgerClient, i: number, nodes: number) => Promise<unknown> };
 const tools: Tool[] = [
-  { name: 'graph_patch (1 op)', call: (c, i, n) => c.call('graph_patch', { graph_id: 'big', patch: [{ op: 'replace', path: `/nodes/n${Math.abs(i) % n}/attributes/status`, value: `s${i}` }] }) },
-  { name: 'graph_batch_mutate (1 op)', call: (c, i, n) => c.call('graph_batch_mutate', { graph_id: 'big', operations: [{ op: 'set_node_attribute', id: `n${Math.abs(i) % n}`, key: 'owner', value: `a${i}` }] }) },
-  { name: 'graph_diff v1 → latest', call: (c) => c.call('graph_diff', { graph_id: 'big', from: { version: 1 }, to: { latest: true } }) },
+  {
+    name: 'graph_patch (1 op)',
+    call: (c, i, n) =>
+      c.call('graph_patch', {
+        graph_id: 'big',
+        patch: [{ op: 'replace', path: `/nodes/n${Math.abs(i) % n}/attributes/status`, value: `s${i}` }],
+      }),
+  },
+  {
+    name: 'graph_batch_mutate (1 op)',
+    call: (c, i, n) =>
+      c.call('graph_batch_mutate', {
+        graph_id: 'big',
+        operations: [{ op: 'set_node_attribute', id: `n${Math.abs(i) % n}`, key: 'owner', value: `a${i}` }],
+      }),
+  },
+  {
+    name: 'graph_diff v1 → latest',
+    call: (c) => c.call('graph_diff', { graph_id: 'big', from: { version: 1 }, to: { latest: true } }),
+  },
 ];
 
 /** Reading a version in process: the checkpoint's JSON alone vs the same plus 32 one-operation patches. */
@@ -73,14 +96,21 @@ async function replayTable(): Promise<void> {
     const ops = dagOperations(nodes);
     const graph = normaliseGraph({
       graph_id: 'big',
-      nodes: ops.filter((o) => o.op === 'add_node').map((o) => o.node as { id: string; attributes: Record<string, string> }),
+      nodes: ops
+        .filter((o) => o.op === 'add_node')
+        .map((o) => o.node as { id: string; attributes: Record<string, string> }),
       edges: ops.filter((o) => o.op === 'add_edge').map((o) => o.edge as { from: string; to: string; label: string }),
     });
     const json = JSON.stringify(graph);
     const patches: ReturnType<typeof versionPatch>[] = [];
     let g: PlanGraph = graph;
     for (let i = 0; i < CHECKPOINT_EVERY; i++) {
-      const next = { ...g, nodes: g.nodes.map((n, k) => (k === (i * 37) % g.nodes.length ? { ...n, attributes: { ...n.attributes, status: `r${i}` } } : n)) };
+      const next = {
+        ...g,
+        nodes: g.nodes.map((n, k) =>
+          k === (i * 37) % g.nodes.length ? { ...n, attributes: { ...n.attributes, status: `r${i}` } } : n,
+        ),
+      };
       patches.push(versionPatch(g, next));
       g = next;
     }
@@ -88,12 +118,33 @@ async function replayTable(): Promise<void> {
     const parseOnly = await measure(runs, () => JSON.parse(json) as PlanGraph, 20);
     // Replay never changes the checkpoint it is given, so one parsed copy serves every run.
     const parsed = JSON.parse(json) as PlanGraph;
-    const replay = await measure(runs, () => replayVersion(parsed, stored.map((p) => JSON.parse(p) as ReturnType<typeof versionPatch>), { graph_id: 'big', graph_version: 2 }), 20);
-    rows.push([nodes, bytes(json.length), bytes(Math.round(stored.reduce((sum, p) => sum + p.length, 0) / stored.length)), ms(percentile(parseOnly, 50)), ms(percentile(replay, 50))]);
+    const replay = await measure(
+      runs,
+      () =>
+        replayVersion(
+          parsed,
+          stored.map((p) => JSON.parse(p) as ReturnType<typeof versionPatch>),
+          { graph_id: 'big', graph_version: 2 },
+        ),
+      20,
+    );
+    rows.push([
+      nodes,
+      bytes(json.length),
+      bytes(Math.round(stored.reduce((sum, p) => sum + p.length, 0) / stored.length)),
+      ms(percentile(parseOnly, 50)),
+      ms(percentile(replay, 50)),
+    ]);
   }
   printTable(
     `reading a version in process (${runs} runs): parsing its checkpoint vs replaying the longest chain, ${CHECKPOINT_EVERY} one-operation patches, on it`,
-    ['nodes', 'checkpoint', 'one patch', 'parse the checkpoint p50 ms', `replay ${CHECKPOINT_EVERY} patches on it p50 ms`],
+    [
+      'nodes',
+      'checkpoint',
+      'one patch',
+      'parse the checkpoint p50 ms',
+      `replay ${CHECKPOINT_EVERY} patches on it p50 ms`,
+    ],
     rows,
   );
 }
@@ -102,7 +153,9 @@ async function main(): Promise<void> {
   if (process.argv.includes('--in-process')) return replayTable();
   const baseRef = arg('--base', '');
   const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/plans/graphHistory.ts'));
-  console.log(`before: whole-graph versions, built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js`);
+  console.log(
+    `before: whole-graph versions, built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js`,
+  );
   const rows: (string | number)[][] = [];
   const sizeRows: (string | number)[][] = [];
   try {
@@ -111,7 +164,11 @@ async function main(): Promise<void> {
       try {
         for (const name of ['before', 'after'] as const) {
           const repo = tempRepo();
-          sides.push({ name, repo, client: await connect(repo, ['--enable-orchestrator'], name === 'before' ? { cli: baseline.cli } : {}) });
+          sides.push({
+            name,
+            repo,
+            client: await connect(repo, ['--enable-orchestrator'], name === 'before' ? { cli: baseline.cli } : {}),
+          });
         }
         for (const side of sides) await seed(side, nodes);
         const n = Math.max(5, Math.round(runs * (nodes > 2000 ? 0.3 : 1)));
@@ -126,10 +183,25 @@ async function main(): Promise<void> {
             }
           }
           const p50 = percentile(after, 50);
-          rows.push([nodes, tool.name, ms(percentile(before, 50)), ms(percentile(before, 95)), ms(p50), ms(percentile(after, 95)), ratio(p50, percentile(before, 50)), nodes === 1000 ? verdict(p50 <= 50) : '']);
+          rows.push([
+            nodes,
+            tool.name,
+            ms(percentile(before, 50)),
+            ms(percentile(before, 95)),
+            ms(p50),
+            ms(percentile(after, 95)),
+            ratio(p50, percentile(before, 50)),
+            nodes === 1000 ? verdict(p50 <= 50) : '',
+          ]);
         }
         const [b, a] = sides.map((s) => folderBytes(path.join(s.repo, '.agent-ledger')));
-        sizeRows.push([nodes, history + Math.ceil(dagOperations(nodes).length / 200) + n * 2, bytes(b), bytes(a), ratio(a, b)]);
+        sizeRows.push([
+          nodes,
+          history + Math.ceil(dagOperations(nodes).length / 200) + n * 2,
+          bytes(b),
+          bytes(a),
+          ratio(a, b),
+        ]);
       } finally {
         await Promise.all(sides.map((s) => s.client.close()));
       }
@@ -139,10 +211,23 @@ async function main(): Promise<void> {
   }
   printTable(
     `plan-graph tools through the MCP server, whole-graph versions (before) vs patches (after), ${history} versions of history first (${runs} calls each, ${Math.round(runs * 0.3)} at 5,000 nodes)`,
-    ['nodes', 'tool', 'before p50 ms', 'before p95 ms', 'after p50 ms', 'after p95 ms', 'after / before', 'p50 ≤ 50 ms'],
+    [
+      'nodes',
+      'tool',
+      'before p50 ms',
+      'before p95 ms',
+      'after p50 ms',
+      'after p95 ms',
+      'after / before',
+      'p50 ≤ 50 ms',
+    ],
     rows,
   );
-  printTable('the ledger folder (.agent-ledger) after the run', ['nodes', 'versions', 'before', 'after', 'after / before'], sizeRows);
+  printTable(
+    'the ledger folder (.agent-ledger) after the run',
+    ['nodes', 'versions', 'before', 'after', 'after / before'],
+    sizeRows,
+  );
   await replayTable();
 }
 

@@ -20,23 +20,40 @@ import { jsonSchema, liveListing } from '../src/mcp/listing/liveListing';
 import type { ToolListing } from '../src/mcp/listing/builtListing';
 import { ms, percentile, printTable, ratio } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const rounds = Number(arg('--rounds', '40'));
 const coldRuns = Number(arg('--cold', '7'));
-const families = arg('--families', [introspectionFamily, ...toolFamilies].filter((f) => f.enabledByDefault !== false).map((f) => f.name).join(',')).split(',');
+const families = arg(
+  '--families',
+  [introspectionFamily, ...toolFamilies]
+    .filter((f) => f.enabledByDefault !== false)
+    .map((f) => f.name)
+    .join(','),
+).split(',');
 const other = process.argv.includes('--listing') ? path.resolve(arg('--listing', '')) : undefined;
 
 type Schemas = Map<string, Record<string, unknown>>;
 
 /** Output schemas of the chosen families' tools, by tool name, in listing order. */
 function outputSchemas(listing: ToolListing): Schemas {
-  return new Map(listing.families.filter((f) => families.includes(f.name)).flatMap((f) => f.tools.filter((t) => t.outputSchema).map((t) => [t.name, t.outputSchema as Record<string, unknown>] as const)));
+  return new Map(
+    listing.families
+      .filter((f) => families.includes(f.name))
+      .flatMap((f) =>
+        f.tools.filter((t) => t.outputSchema).map((t) => [t.name, t.outputSchema as Record<string, unknown>] as const),
+      ),
+  );
 }
 
 const listed = outputSchemas(liveListing());
 const baseline: Schemas = other
   ? outputSchemas(JSON.parse(fs.readFileSync(other, 'utf8')) as ToolListing)
-  : new Map([introspectionFamily, ...toolFamilies].filter((f) => families.includes(f.name)).flatMap((f) => f.tools.filter((t) => t.output).map((t) => [t.name, jsonSchema(t.output!, 'output')] as const)));
+  : new Map(
+      [introspectionFamily, ...toolFamilies]
+        .filter((f) => families.includes(f.name))
+        .flatMap((f) => f.tools.filter((t) => t.output).map((t) => [t.name, jsonSchema(t.output!, 'output')] as const)),
+    );
 const baselineName = other ? path.relative(process.cwd(), other) : 'as zod gives it';
 
 const cpuMs = (): number => {
@@ -73,7 +90,12 @@ function main(): void {
   const missing = [...listed.keys()].filter((n) => !baseline.has(n));
   if (missing.length) throw new Error(`${baselineName} has no output schema for ${missing.join(', ')}`);
   const load = loadavg()[0];
-  const samples = { base: new Map<string, number[]>(), listed: new Map<string, number[]>(), baseTotal: [] as number[], listedTotal: [] as number[] };
+  const samples = {
+    base: new Map<string, number[]>(),
+    listed: new Map<string, number[]>(),
+    baseTotal: [] as number[],
+    listedTotal: [] as number[],
+  };
   for (let warm = 0; warm < 3; warm++) {
     compileAll(baseline);
     compileAll(listed);
@@ -94,10 +116,31 @@ function main(): void {
   const med = (xs: number[]) => percentile(xs, 50);
   const size = (s: unknown) => JSON.stringify(s).length;
   const names = [...listed.keys()].sort((a, b) => med(samples.base.get(b)!) - med(samples.base.get(a)!));
-  const rows = names.map((n) => [n, size(baseline.get(n)), size(listed.get(n)), ms(med(samples.base.get(n)!)), ms(med(samples.listed.get(n)!)), ratio(med(samples.listed.get(n)!), med(samples.base.get(n)!))]);
+  const rows = names.map((n) => [
+    n,
+    size(baseline.get(n)),
+    size(listed.get(n)),
+    ms(med(samples.base.get(n)!)),
+    ms(med(samples.listed.get(n)!)),
+    ratio(med(samples.listed.get(n)!), med(samples.base.get(n)!)),
+  ]);
   const sum = (s: Schemas) => [...s.values()].reduce((a, x) => a + size(x), 0);
-  rows.push([`all ${listed.size}, warm (one client's listTools)`, sum(baseline), sum(listed), ms(med(samples.baseTotal)), ms(med(samples.listedTotal)), ratio(med(samples.listedTotal), med(samples.baseTotal))]);
-  rows.push([`all ${listed.size}, cold (a fresh process, median of ${coldRuns})`, '', '', ms(med(coldBase)), ms(med(coldListed)), ratio(med(coldListed), med(coldBase))]);
+  rows.push([
+    `all ${listed.size}, warm (one client's listTools)`,
+    sum(baseline),
+    sum(listed),
+    ms(med(samples.baseTotal)),
+    ms(med(samples.listedTotal)),
+    ratio(med(samples.listedTotal), med(samples.baseTotal)),
+  ]);
+  rows.push([
+    `all ${listed.size}, cold (a fresh process, median of ${coldRuns})`,
+    '',
+    '',
+    ms(med(coldBase)),
+    ms(med(coldListed)),
+    ratio(med(coldListed), med(coldBase)),
+  ]);
   printTable(
     `Output schemas of the ${families.join(', ')} tools compiled by the MCP SDK client's AjvJsonSchemaValidator: CPU ms, median of ${rounds} rounds, turn about (load average ${load.toFixed(1)} on ${cpus().length} cores${load > 4 ? ': under load' : ''})`,
     ['tool', `bytes, ${baselineName}`, 'bytes, listed', `compile ms, ${baselineName}`, 'compile ms, listed', 'ratio'],

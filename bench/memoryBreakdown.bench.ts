@@ -17,7 +17,8 @@ import { rawSession } from './lib/rawMcp';
 import type { RawSession } from './lib/rawMcp';
 import { seedTasks } from './lib/replicaLoad';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const sizes = arg('--sizes', '1000').split(',').map(Number);
 const extraFlags = arg('--flags', '').split(' ').filter(Boolean);
 const cli = path.resolve(arg('--cli', path.resolve(__dirname, '..', 'dist', 'cli.js')));
@@ -85,13 +86,31 @@ function rows(label: string, pid: number, probed: Probe): (string | number)[][] 
   const out: (string | number)[][] = [];
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  out.push([label, 'VmRSS (RssAnon + RssFile)', mib(kb('VmRSS')), `${mib(kb('RssAnon'))} anon + ${mib(kb('RssFile'))} file`]);
+  out.push([
+    label,
+    'VmRSS (RssAnon + RssFile)',
+    mib(kb('VmRSS')),
+    `${mib(kb('RssAnon'))} anon + ${mib(kb('RssFile'))} file`,
+  ]);
   const groups = [...smapsGroups(pid)].sort((a, b) => b[1].rss - a[1].rss);
-  for (const [group, g] of groups) if (g.rss >= 256) out.push([label, `smaps ${group}`, mib(g.rss * 1024), `${g.count} mapping(s), ${mib(g.size * 1024)} MiB virtual`]);
+  for (const [group, g] of groups)
+    if (g.rss >= 256)
+      out.push([
+        label,
+        `smaps ${group}`,
+        mib(g.rss * 1024),
+        `${g.count} mapping(s), ${mib(g.size * 1024)} MiB virtual`,
+      ]);
   const u = probed.usage;
   out.push([label, 'V8 heap total / used', `${mib(u.heapTotal)} / ${mib(u.heapUsed)}`, '']);
-  for (const [space, s] of Object.entries(probed.spaces)) if (s.size > 0) out.push([label, `  ${space}`, `${mib(s.size)} / ${mib(s.used)}`, '']);
-  out.push([label, 'external (of which arrayBuffers)', `${mib(u.external)} (${mib(u.arrayBuffers)})`, 'sql.js WebAssembly memory + Buffers']);
+  for (const [space, s] of Object.entries(probed.spaces))
+    if (s.size > 0) out.push([label, `  ${space}`, `${mib(s.size)} / ${mib(s.used)}`, '']);
+  out.push([
+    label,
+    'external (of which arrayBuffers)',
+    `${mib(u.external)} (${mib(u.arrayBuffers)})`,
+    'sql.js WebAssembly memory + Buffers',
+  ]);
   return out;
 }
 
@@ -112,16 +131,24 @@ async function main(): Promise<void> {
     await engine.checkpoint();
     await engine.close();
     const image = fs.statSync(path.join(workspace, '.agent-ledger', 'ledger.db')).size;
-    const s = rawSession(process.execPath, [...serverNodeFlags, ...extraFlags, '--import', probe, cli, 'mcp', 'serve', '--workspace', workspace], workspace);
+    const s = rawSession(
+      process.execPath,
+      [...serverNodeFlags, ...extraFlags, '--import', probe, cli, 'mcp', 'serve', '--workspace', workspace],
+      workspace,
+    );
     try {
       await s.initialize();
       await s.request('tools/list', {});
       await call(s, 'task_create', { title: 'written by the memory benchmark', description: 'first write' });
       await sleep(1000);
       table.push(...rows(`${size} tasks (image ${mib(image)} MiB), idle`, s.pid, await probeOf(s.pid)));
-      if (process.argv.includes('--snapshot')) console.log(`heap snapshot at rest, ${size} tasks: ${await snapshotOf(s.pid)}`);
+      if (process.argv.includes('--snapshot'))
+        console.log(`heap snapshot at rest, ${size} tasks: ${await snapshotOf(s.pid)}`);
       let offset: number | null = 0;
-      while (offset !== null) offset = ((await call(s, 'task_list', { limit: 500, offset })).structuredContent as { nextOffset: number | null }).nextOffset;
+      while (offset !== null)
+        offset = (
+          (await call(s, 'task_list', { limit: 500, offset })).structuredContent as { nextOffset: number | null }
+        ).nextOffset;
       await sleep(2000);
       table.push(...rows(`${size} tasks, 2 s after paging every task`, s.pid, await probeOf(s.pid)));
     } finally {

@@ -16,14 +16,16 @@ import { tempDir } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable } from './lib/report';
 import { benchPostgres } from './lib/benchPostgres';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const runs = Number(arg('--runs', '500'));
 const tasks = Number(arg('--tasks', '500'));
 
 async function seed(engine: LedgerEngine): Promise<number[]> {
   const service = new TaskService(engine, systemClock);
   const ids: number[] = [];
-  for (let i = 0; i < tasks; i++) ids.push(Number((await service.create({ title: `task ${i}`, priority: 'medium', type: 'feature' } as never)).id));
+  for (let i = 0; i < tasks; i++)
+    ids.push(Number((await service.create({ title: `task ${i}`, priority: 'medium', type: 'feature' } as never)).id));
   return ids;
 }
 
@@ -42,14 +44,24 @@ async function main(): Promise<void> {
     for (const [, e] of engines) ids.set(e, await seed(e));
     const pick = (e: LedgerEngine): number => ids.get(e)![Math.floor(Math.random() * tasks)];
     const cases: [string, (e: LedgerEngine) => Promise<unknown>][] = [
-      ['task_get: three reads (before)', async (e) => {
-        const id = pick(e);
-        const task = await new TaskService(e, systemClock).get(id);
-        return { ...task, dependencies: await e.read((r) => dependenciesOf(r, id)), cost: await new CostRollupService(e).ofTask(id) };
-      }],
+      [
+        'task_get: three reads (before)',
+        async (e) => {
+          const id = pick(e);
+          const task = await new TaskService(e, systemClock).get(id);
+          return {
+            ...task,
+            dependencies: await e.read((r) => dependenciesOf(r, id)),
+            cost: await new CostRollupService(e).ofTask(id),
+          };
+        },
+      ],
       ['task_get: one read (now)', (e) => new TaskService(e, systemClock).answer(pick(e))],
       ['task_list (50)', (e) => new TaskService(e, systemClock).list({ limit: 50, offset: 0 })],
-      ['one-statement read (SELECT 1 row)', (e) => e.read((r) => r.get('SELECT id FROM tasks WHERE id = ?', [pick(e)]))],
+      [
+        'one-statement read (SELECT 1 row)',
+        (e) => e.read((r) => r.get('SELECT id FROM tasks WHERE id = ?', [pick(e)])),
+      ],
     ];
     const rows: string[][] = [];
     const base = new Map<string, number>();
@@ -57,13 +69,18 @@ async function main(): Promise<void> {
       const samples = new Map<string, number[]>(engines.map(([n]) => [n, []]));
       const slice = Math.max(10, Math.floor(runs / 10));
       for (let done = 0; done < runs; done += slice) {
-        for (const [name, e] of engines) samples.get(name)!.push(...(await measure(Math.min(slice, runs - done), () => fn(e), done === 0 ? 5 : 0)));
+        for (const [name, e] of engines)
+          samples.get(name)!.push(...(await measure(Math.min(slice, runs - done), () => fn(e), done === 0 ? 5 : 0)));
       }
       const cells = engines.flatMap(([name]) => {
         const p50 = percentile(samples.get(name)!, 50);
         if (label.includes('three reads')) base.set(name, p50);
         const b = base.get(name);
-        return [ms(p50), ms(percentile(samples.get(name)!, 99)), label.startsWith('task_get') && b ? `${(p50 / b).toFixed(2)}×` : '-'];
+        return [
+          ms(p50),
+          ms(percentile(samples.get(name)!, 99)),
+          label.startsWith('task_get') && b ? `${(p50 / b).toFixed(2)}×` : '-',
+        ];
       });
       rows.push([label, ...cells]);
     }

@@ -12,7 +12,8 @@ import { tempRepo } from '../test/helpers/tmp';
 import { buildBaseline, commitBefore } from './lib/baselineBuild';
 import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const runs = Number(arg('--runs', '20'));
 const after = path.resolve(__dirname, '..', 'dist', 'cli.js');
 
@@ -20,14 +21,21 @@ function run(cli: string, args: string[], cwd: string): number {
   const start = performance.now();
   const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
   const took = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${path.basename(path.dirname(path.dirname(cli)))} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${path.basename(path.dirname(path.dirname(cli)))} ${args.join(' ')} exited ${r.status}: ${r.stderr}`,
+    );
   return took;
 }
 
 function main(): void {
   const baseRef = arg('--base', '');
   const baseline = buildBaseline(baseRef || commitBefore('src/core/pipelines/engine/flowParse.ts'));
-  console.log(`before: built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js. Load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `before: built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js. Load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const repo = tempRepo();
   const lines: { name: string; args: string[] }[] = [
     { name: 'agent-ledger --version (no command)', args: ['--version'] },
@@ -50,12 +58,17 @@ function main(): void {
       }
       const [b, a] = samples.map((s) => percentile(s, 50));
       rows.push([line.name, ms(b), ms(a), ms(b - a), ratio(a, b)]);
-      if (line.args[0] === 'pipeline') verdicts += `${line.name}: ${ratio(a, b)} of before (${ms(b)} → ${ms(a)} ms p50) — ${verdict(a < b)}\n`;
+      if (line.args[0] === 'pipeline')
+        verdicts += `${line.name}: ${ratio(a, b)} of before (${ms(b)} → ${ms(a)} ms p50) — ${verdict(a < b)}\n`;
     }
   } finally {
     baseline.dispose();
   }
-  printTable(`pipeline command lines, wall time of the whole process (${runs} runs each, alternating; ms)`, ['command line', 'before p50', 'after p50', 'saved', 'after / before'], rows);
+  printTable(
+    `pipeline command lines, wall time of the whole process (${runs} runs each, alternating; ms)`,
+    ['command line', 'before p50', 'after p50', 'saved', 'after / before'],
+    rows,
+  );
   process.stdout.write(verdicts);
 }
 

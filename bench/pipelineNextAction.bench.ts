@@ -71,7 +71,13 @@ const findingPool = [
   'The config option is undocumented',
   'Race condition when two workers take the same job',
 ];
-const frictionPool = ['Integration tests need a running proxy', 'The build takes four minutes', 'No docs on the event bus payloads', 'Flaky e2e test in the login flow', 'Lint rules differ between packages'];
+const frictionPool = [
+  'Integration tests need a running proxy',
+  'The build takes four minutes',
+  'No docs on the event bus payloads',
+  'Flaky e2e test in the login flow',
+  'Lint rules differ between packages',
+];
 
 function pastIndex(count: number): Record<string, unknown> {
   const rnd = prng(42);
@@ -92,7 +98,11 @@ function pastIndex(count: number): Record<string, unknown> {
       created_at: '2025-01-01T00:00:00.000Z',
       completed_at: '2025-01-01T01:00:00.000Z',
       request: `${title}\n${request}`,
-      findings: Array.from({ length: 3 }, () => ({ phase: pick(['phase-3b', 'phase-6']), severity: pick(['CRITICAL', 'MAJOR', 'MINOR']), description: variant(pick(findingPool)) })),
+      findings: Array.from({ length: 3 }, () => ({
+        phase: pick(['phase-3b', 'phase-6']),
+        severity: pick(['CRITICAL', 'MAJOR', 'MINOR']),
+        description: variant(pick(findingPool)),
+      })),
       friction: [pick(frictionPool), pick(frictionPool)],
       revisions: Math.floor(rnd() * 3),
       total_tokens: Math.floor(rnd() * 200_000),
@@ -126,13 +136,20 @@ const pct = (xs: number[], p: number): number => {
 async function newPipeline(c: LedgerClient, text: string): Promise<string> {
   const init = await c.call('pipeline_init', { arguments: text, current_branch: 'main' });
   const base = { workspace: init.workspace, flags: init.flags, task_text: init.core_text };
-  const ready = await c.call('pipeline_init_with_context', { ...base, user_confirmation: { effort: 'M', use_current_branch: true } });
+  const ready = await c.call('pipeline_init_with_context', {
+    ...base,
+    user_confirmation: { effort: 'M', use_current_branch: true },
+  });
   return String(ready.workspace);
 }
 
 async function main(): Promise<void> {
-  const repo = tempRepo({ 'package.json': '{"scripts":{"build":"tsc","test":"node --test"}}\n', 'src/index.ts': 'export {};\n' });
-  for (let i = 0; i < 200; i++) writeFiles(repo, { [`src/mod${i}/file${i}.ts`]: `export const v${i} = ${i};\n`.repeat(20) });
+  const repo = tempRepo({
+    'package.json': '{"scripts":{"build":"tsc","test":"node --test"}}\n',
+    'src/index.ts': 'export {};\n',
+  });
+  for (let i = 0; i < 200; i++)
+    writeFiles(repo, { [`src/mod${i}/file${i}.ts`]: `export const v${i} = ${i};\n`.repeat(20) });
   writeFiles(repo, { '.specs/index.json': JSON.stringify(pastIndex(PAST)) });
   const c = await connect(repo);
   const started = performance.now();
@@ -143,16 +160,26 @@ async function main(): Promise<void> {
 
     const ws = await newPipeline(c, 'Retry HTTP requests of the client on timeout with exponential backoff');
     const first = await c.call<{ prompt: string }>('pipeline_next_action', { workspace: ws });
-    if (PAST > 0 && !first.prompt.includes('## Similar Past Pipelines')) throw new Error('the flywheel did not load the past pipelines');
-    rows.push({ name: `pipeline_next_action, same action again (prompt with BM25 over ${PAST})`, samples: await time(N, () => c.call('pipeline_next_action', { workspace: ws })) });
+    if (PAST > 0 && !first.prompt.includes('## Similar Past Pipelines'))
+      throw new Error('the flywheel did not load the past pipelines');
+    rows.push({
+      name: `pipeline_next_action, same action again (prompt with BM25 over ${PAST})`,
+      samples: await time(N, () => c.call('pipeline_next_action', { workspace: ws })),
+    });
 
     // The same call in a repository without past pipelines: what the flywheel costs.
-    const bare = tempRepo({ 'package.json': '{"scripts":{"build":"tsc","test":"node --test"}}\n', 'src/index.ts': 'export {};\n' });
+    const bare = tempRepo({
+      'package.json': '{"scripts":{"build":"tsc","test":"node --test"}}\n',
+      'src/index.ts': 'export {};\n',
+    });
     const c0 = await connect(bare);
     try {
       const ws0 = await newPipeline(c0, 'Retry HTTP requests of the client on timeout with exponential backoff');
       await time(20, () => c0.call('pipeline_next_action', { workspace: ws0 }));
-      rows.push({ name: 'pipeline_next_action, same action again, no past pipelines', samples: await time(N, () => c0.call('pipeline_next_action', { workspace: ws0 })) });
+      rows.push({
+        name: 'pipeline_next_action, same action again, no past pipelines',
+        samples: await time(N, () => c0.call('pipeline_next_action', { workspace: ws0 })),
+      });
     } finally {
       await c0.close();
     }
@@ -168,7 +195,14 @@ async function main(): Promise<void> {
     }
     rows.push({
       name: 'pipeline_next_action with previous_action_complete (report + advance + next prompt)',
-      samples: await time(steps, (i) => c.call('pipeline_next_action', { workspace: workspaces[i], previous_action_complete: true, previous_tokens: 1000, previous_duration_ms: 10 })),
+      samples: await time(steps, (i) =>
+        c.call('pipeline_next_action', {
+          workspace: workspaces[i],
+          previous_action_complete: true,
+          previous_tokens: 1000,
+          previous_duration_ms: 10,
+        }),
+      ),
     });
 
     // Last: rewriting a 1 MB file dirties the page cache, which slows the fsyncs of whatever runs next.

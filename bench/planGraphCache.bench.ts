@@ -17,7 +17,8 @@ import { tempRepo } from '../test/helpers/tmp';
 import { buildBaseline, commitBefore } from './lib/baselineBuild';
 import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const nodes = Number(arg('--nodes', '1200'));
 const runs = Number(arg('--runs', '60'));
 const history = Number(arg('--history', '20'));
@@ -27,23 +28,47 @@ async function populate(workspace: string): Promise<{ workflowId: number; taskId
   const services = await createServices({ workspace });
   const now = new Date().toISOString();
   const seeded = await services.engine.write(async (tx) => {
-    const workflowId = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['big plan', now, now]);
+    const workflowId = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [
+      'big plan',
+      now,
+      now,
+    ]);
     const taskIds: number[] = [];
-    for (let i = 0; i < nodes; i++) taskIds.push(await insertTask(tx, { title: `step ${i}`, status: i % 3 === 0 ? 'done' : 'open', workflowId }, now));
+    for (let i = 0; i < nodes; i++)
+      taskIds.push(
+        await insertTask(tx, { title: `step ${i}`, status: i % 3 === 0 ? 'done' : 'open', workflowId }, now),
+      );
     return { workflowId, taskIds };
   });
   const graphId = `wf-${seeded.workflowId}`;
   const ops: Record<string, unknown>[] = [];
   seeded.taskIds.forEach((id, i) => {
     ops.push({ op: 'add_node', node: { id: `task-${id}`, attributes: { status: 'open', title: `step ${i}` } } });
-    if (i >= 1) ops.push({ op: 'add_edge', edge: { from: `task-${seeded.taskIds[i - 1]}`, to: `task-${id}`, label: 'depends_on' } });
-    if (i >= 7) ops.push({ op: 'add_edge', edge: { from: `task-${seeded.taskIds[i - 7]}`, to: `task-${id}`, label: 'depends_on' } });
+    if (i >= 1)
+      ops.push({
+        op: 'add_edge',
+        edge: { from: `task-${seeded.taskIds[i - 1]}`, to: `task-${id}`, label: 'depends_on' },
+      });
+    if (i >= 7)
+      ops.push({
+        op: 'add_edge',
+        edge: { from: `task-${seeded.taskIds[i - 7]}`, to: `task-${id}`, label: 'depends_on' },
+      });
   });
-  await services.engine.write((tx) => services.graphs.batchMutateInTransaction(tx, { graph_id: graphId, operations: ops as never }, { correlation: {} }));
+  await services.engine.write((tx) =>
+    services.graphs.batchMutateInTransaction(tx, { graph_id: graphId, operations: ops as never }, { correlation: {} }),
+  );
   for (let h = 0; h < history; h++) {
     const id = seeded.taskIds[(h * 37) % nodes];
     await services.engine.write((tx) =>
-      services.graphs.batchMutateInTransaction(tx, { graph_id: graphId, operations: [{ op: 'set_node_attribute', id: `task-${id}`, key: 'owner', value: `h${h}` }] as never }, { correlation: {} }),
+      services.graphs.batchMutateInTransaction(
+        tx,
+        {
+          graph_id: graphId,
+          operations: [{ op: 'set_node_attribute', id: `task-${id}`, key: 'owner', value: `h${h}` }] as never,
+        },
+        { correlation: {} },
+      ),
     );
   }
   await services.dispose();
@@ -59,29 +84,48 @@ interface Side {
 async function main(): Promise<void> {
   const baseRef = arg('--base', '');
   const baseline = buildBaseline(baseRef || commitBefore('src/core/coordination/plans/graphCache.ts'));
-  console.log(`before: built from ${baseline.commit.slice(0, 10)} (every task_get replays the plan); after: this checkout's dist/cli.js. Load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `before: built from ${baseline.commit.slice(0, 10)} (every task_get replays the plan); after: this checkout's dist/cli.js. Load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const sides: Side[] = [];
   const rows: (string | number)[][] = [];
   try {
     for (const cli of [baseline.cli, undefined]) {
       const repo = tempRepo();
       const seeded = await populate(repo);
-      sides.push({ client: await connect(repo, ['--enable-orchestrator'], cli ? { cli } : {}), taskIds: seeded.taskIds, graphId: `wf-${seeded.workflowId}` });
+      sides.push({
+        client: await connect(repo, ['--enable-orchestrator'], cli ? { cli } : {}),
+        taskIds: seeded.taskIds,
+        graphId: `wf-${seeded.workflowId}`,
+      });
     }
     const task = (s: Side, i: number) => s.taskIds[(Math.abs(i) * 7919) % s.taskIds.length];
-    type Case = { name: string; prepare?: (s: Side, i: number) => Promise<unknown>; call: (s: Side, i: number) => Promise<unknown> };
+    type Case = {
+      name: string;
+      prepare?: (s: Side, i: number) => Promise<unknown>;
+      call: (s: Side, i: number) => Promise<unknown>;
+    };
     const cases: Case[] = [
       { name: 'mcp_info (round trip)', call: (s) => s.client.call('mcp_info') },
       {
         name: 'task_get, plan unchanged',
         call: async (s, i) => {
-          const r = (await s.client.call('task_get', { id: task(s, i) })) as { dependencies?: { depends_on: unknown[] } };
-          if (task(s, i) !== s.taskIds[0] && !r.dependencies?.depends_on.length) throw new Error('task_get found no dependency: the plan was not read');
+          const r = (await s.client.call('task_get', { id: task(s, i) })) as {
+            dependencies?: { depends_on: unknown[] };
+          };
+          if (task(s, i) !== s.taskIds[0] && !r.dependencies?.depends_on.length)
+            throw new Error('task_get found no dependency: the plan was not read');
         },
       },
       {
         name: 'task_get right after a graph_patch',
-        prepare: (s, i) => s.client.call('graph_patch', { graph_id: s.graphId, patch: [{ op: 'replace', path: `/nodes/task-${task(s, i + 1)}/attributes/status`, value: `p${i}` }] }),
+        prepare: (s, i) =>
+          s.client.call('graph_patch', {
+            graph_id: s.graphId,
+            patch: [{ op: 'replace', path: `/nodes/task-${task(s, i + 1)}/attributes/status`, value: `p${i}` }],
+          }),
         call: (s, i) => s.client.call('task_get', { id: task(s, i) }),
       },
     ];
@@ -99,7 +143,14 @@ async function main(): Promise<void> {
       }
       const [before, after] = samples.map((s) => percentile(s, 50));
       p50s.set(c.name, [before, after]);
-      rows.push([c.name, ms(before), ms(percentile(samples[0], 95)), ms(after), ms(percentile(samples[1], 95)), ratio(after, before)]);
+      rows.push([
+        c.name,
+        ms(before),
+        ms(percentile(samples[0], 95)),
+        ms(after),
+        ms(percentile(samples[1], 95)),
+        ratio(after, before),
+      ]);
     }
     const [before, after] = p50s.get('task_get, plan unchanged')!;
     const [round] = p50s.get('mcp_info (round trip)')!;
@@ -108,7 +159,9 @@ async function main(): Promise<void> {
       ['call', 'before p50', 'before p95', 'after p50', 'after p95', 'after / before'],
       rows,
     );
-    console.log(`task_get with the plan unchanged: ${ratio(after, before)} of before (${ms(before)} → ${ms(after)} ms p50; the round trip alone ${ms(round)} ms) — ${verdict(after < before)}`);
+    console.log(
+      `task_get with the plan unchanged: ${ratio(after, before)} of before (${ms(before)} → ${ms(after)} ms p50; the round trip alone ${ms(round)} ms) — ${verdict(after < before)}`,
+    );
   } finally {
     await Promise.all(sides.map((s) => s.client.close()));
     baseline.dispose();

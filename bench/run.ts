@@ -8,7 +8,9 @@ import * as path from 'node:path';
 
 if (process.argv.includes('--peers')) {
   const args = process.argv.slice(2).filter((a) => a !== '--peers');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'runner.ts'), ...args], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'runner.ts'), ...args], {
+    stdio: 'inherit',
+  });
   process.exit(r.status ?? 1);
 }
 

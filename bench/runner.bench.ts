@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     const template = defaultAgents[0];
     for (let a = 0; a < AGENTS; a++) {
       const name = `agent-${a}`;
-      fs.writeFileSync(path.join(ws, '.agent-ledger', 'agents', `${name}.yaml`), agentYaml({ ...template, name, file: '' }));
+      fs.writeFileSync(
+        path.join(ws, '.agent-ledger', 'agents', `${name}.yaml`),
+        agentYaml({ ...template, name, file: '' }),
+      );
     }
     for (let p = 0; p < PROJECTS; p++) fs.mkdirSync(path.join(ws, 'packages', `p${p}`), { recursive: true });
     const services = await createServices({ workspace: ws });
@@ -47,18 +50,27 @@ async function main(): Promise<void> {
       }
       console.log(`(set-up: ${TASKS} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
-      const ledger = new LedgerForRunner({ engine: services.engine, projects: services.projects, runtime: services.runtime, agents: services.agents, runnerId: 'bench' });
+      const ledger = new LedgerForRunner({
+        engine: services.engine,
+        projects: services.projects,
+        runtime: services.runtime,
+        agents: services.agents,
+        runnerId: 'bench',
+      });
       // What the runner does once per poll: health, the pairs, their decisions in one read.
       const poll = async (): Promise<number> => {
         if (!(await ledger.healthCheck())) throw new Error('unhealthy');
-        const pairs = (await ledger.listActiveProjectsWithAgents()).flatMap((p) => p.agents.map((agentId) => ({ agentId, projectId: p.projectId })));
+        const pairs = (await ledger.listActiveProjectsWithAgents()).flatMap((p) =>
+          p.agents.map((agentId) => ({ agentId, projectId: p.projectId })),
+        );
         return (await ledger.startDecisions(pairs)).filter((d) => d.shouldStart).length;
       };
       // The same poll through should_start one pair at a time (what a runner in another process pays per call, minus JSON-RPC).
       const pollOneByOne = async (): Promise<number> => {
         let yes = 0;
         for (const project of await ledger.listActiveProjectsWithAgents()) {
-          for (const agent of project.agents) if ((await ledger.shouldStart(agent, project.projectId)).shouldStart) yes++;
+          for (const agent of project.agents)
+            if ((await ledger.shouldStart(agent, project.projectId)).shouldStart) yes++;
         }
         return yes;
       };
@@ -94,16 +106,27 @@ async function main(): Promise<void> {
       const base = percentile(baseline, 50);
       const row = (what: string, samples: number[], target: number | null): (string | number)[] => {
         const p50 = percentile(samples, 50);
-        return [what, ms(p50), ms(percentile(samples, 95)), ratio(p50, base), target === null ? '—' : `≤ ${target}`, target === null ? 'by design' : verdict(p50 <= target)];
+        return [
+          what,
+          ms(p50),
+          ms(percentile(samples, 95)),
+          ratio(p50, base),
+          target === null ? '—' : `≤ ${target}`,
+          target === null ? 'by design' : verdict(p50 <= target),
+        ];
       };
-      printTable(`Runner at ${AGENTS} agents × ${PROJECTS} projects, ${TASKS.toLocaleString('en')} tasks (embedded store, in-process)`, ['what', 'p50', 'p95', '× baseline', 'target ms', ''], [
-        row('baseline: one store read (SELECT 1)', baseline, null),
-        row(`one poll: health + projects + ${AGENTS * PROJECTS} decisions in one read`, polls, 50),
-        row(`the same poll, should_start pair by pair`, slowPolls, null),
-        row('authenticate with the launch ticket', ticketLogins, 5),
-        row('get_my_task (claims the task, binds the run)', myTasks, 5),
-        row('authenticate with a passkey (scrypt)', passkeyLogins, null),
-      ]);
+      printTable(
+        `Runner at ${AGENTS} agents × ${PROJECTS} projects, ${TASKS.toLocaleString('en')} tasks (embedded store, in-process)`,
+        ['what', 'p50', 'p95', '× baseline', 'target ms', ''],
+        [
+          row('baseline: one store read (SELECT 1)', baseline, null),
+          row(`one poll: health + projects + ${AGENTS * PROJECTS} decisions in one read`, polls, 50),
+          row(`the same poll, should_start pair by pair`, slowPolls, null),
+          row('authenticate with the launch ticket', ticketLogins, 5),
+          row('get_my_task (claims the task, binds the run)', myTasks, 5),
+          row('authenticate with a passkey (scrypt)', passkeyLogins, null),
+        ],
+      );
     } finally {
       services.dispose();
     }

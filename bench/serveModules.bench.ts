@@ -16,7 +16,8 @@ import { rawSession } from './lib/rawMcp';
 import { vmRss } from './peers/session';
 import { ms, percentile, printTable, ratio, verdict } from './lib/report';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const spawns = Number(arg('--spawns', '12'));
 const root = path.resolve(__dirname, '..');
 const after = path.join(root, 'dist', 'cli.js');
@@ -25,14 +26,29 @@ const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, mse
 
 /** The parent of the commit that made agent:// load the YAML writer lazily. */
 function commitBeforeChange(): string {
-  const changed = execFileSync('git', ['log', '-1', '--format=%H', "-Sawait import('../../core/agents/agentFiles.js')", '--', 'src/mcp/resources/agentResource.ts'], { cwd: root, encoding: 'utf8' }).trim();
+  const changed = execFileSync(
+    'git',
+    [
+      'log',
+      '-1',
+      '--format=%H',
+      "-Sawait import('../../core/agents/agentFiles.js')",
+      '--',
+      'src/mcp/resources/agentResource.ts',
+    ],
+    { cwd: root, encoding: 'utf8' },
+  ).trim();
   if (!changed) throw new Error('no commit makes agent:// lazy; pass --base');
   return `${changed}^`;
 }
 
 async function trial(cli: string, workspace: string): Promise<{ listedMs: number; rss: number }> {
   const started = performance.now();
-  const s = rawSession(process.execPath, [...serverNodeFlags, cli, 'mcp', 'serve', '--workspace', workspace], workspace);
+  const s = rawSession(
+    process.execPath,
+    [...serverNodeFlags, cli, 'mcp', 'serve', '--workspace', workspace],
+    workspace,
+  );
   try {
     await s.initialize();
     await s.request('tools/list', {});
@@ -46,9 +62,16 @@ async function trial(cli: string, workspace: string): Promise<{ listedMs: number
 
 async function main(): Promise<void> {
   const baseline = buildBaseline(arg('--base', '') || commitBeforeChange());
-  console.log(`before: built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js. Load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `before: built from ${baseline.commit.slice(0, 10)}; after: this checkout's dist/cli.js. Load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const workspace = tempRepo();
-  const samples = { before: [] as { listedMs: number; rss: number }[], after: [] as { listedMs: number; rss: number }[] };
+  const samples = {
+    before: [] as { listedMs: number; rss: number }[],
+    after: [] as { listedMs: number; rss: number }[],
+  };
   try {
     for (let i = -1; i < spawns; i++) {
       const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
@@ -60,15 +83,22 @@ async function main(): Promise<void> {
   } finally {
     baseline.dispose();
   }
-  const p50 = (side: 'before' | 'after', f: (t: { listedMs: number; rss: number }) => number) => percentile(samples[side].map(f), 50);
+  const p50 = (side: 'before' | 'after', f: (t: { listedMs: number; rss: number }) => number) =>
+    percentile(samples[side].map(f), 50);
   const [lb, la] = [p50('before', (t) => t.listedMs), p50('after', (t) => t.listedMs)];
   const [rb, ra] = [p50('before', (t) => t.rss), p50('after', (t) => t.rss)];
-  printTable(`mcp serve, ${spawns} spawns each, alternating (p50)`, ['measure', 'before', 'after', 'after / before'], [
-    ['spawn → tools listed (bare client), ms', ms(lb), ms(la), ratio(la, lb)],
-    ['RSS 1 s after the list, MiB', (rb / MiB).toFixed(1), (ra / MiB).toFixed(1), ratio(ra, rb)],
-  ]);
+  printTable(
+    `mcp serve, ${spawns} spawns each, alternating (p50)`,
+    ['measure', 'before', 'after', 'after / before'],
+    [
+      ['spawn → tools listed (bare client), ms', ms(lb), ms(la), ratio(la, lb)],
+      ['RSS 1 s after the list, MiB', (rb / MiB).toFixed(1), (ra / MiB).toFixed(1), ratio(ra, rb)],
+    ],
+  );
   // What the change claims is fewer modules at start (test/unit/cli/startupModules.test.ts): here it must cost nothing.
-  console.log(`spawn → tools listed: ${ratio(la, lb)} of before; RSS ${ratio(ra, rb)} — no slower and no bigger (within 5%): ${verdict(la <= lb * 1.05 && ra <= rb * 1.05)}`);
+  console.log(
+    `spawn → tools listed: ${ratio(la, lb)} of before; RSS ${ratio(ra, rb)} — no slower and no bigger (within 5%): ${verdict(la <= lb * 1.05 && ra <= rb * 1.05)}`,
+  );
 }
 
 void main();

@@ -18,7 +18,8 @@ import type { RawSession } from './lib/rawMcp';
 import { seedTasks } from './lib/replicaLoad';
 import { vmRss } from './peers/session';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const tasks = Number(arg('--tasks', '1000'));
 const spawns = Number(arg('--spawns', '5'));
 const calls = Number(arg('--calls', '40'));
@@ -28,7 +29,13 @@ const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, mse
 
 const given = process.argv.flatMap((a, i) => (a === '--set' ? [process.argv[i + 1]] : []));
 const sets: { name: string; flags: string[] }[] = given.length
-  ? given.map((s) => ({ name: s.split('=')[0], flags: s.slice(s.indexOf('=') + 1).split(' ').filter(Boolean) }))
+  ? given.map((s) => ({
+      name: s.split('=')[0],
+      flags: s
+        .slice(s.indexOf('=') + 1)
+        .split(' ')
+        .filter(Boolean),
+    }))
   : [
       { name: 'semi-space only (session 6)', flags: ['--max-semi-space-size=1'] },
       { name: `now: ${serverNodeFlags.join(' ')}`, flags: [...serverNodeFlags] },
@@ -54,7 +61,9 @@ async function trial(flags: string[], workspace: string): Promise<Sample> {
   try {
     await s.initialize();
     await s.request('tools/list', {});
-    const created = (await call(s, 'task_create', { title: 'written by the flags benchmark', description: 'first write' })).structuredContent as { id: number };
+    const created = (
+      await call(s, 'task_create', { title: 'written by the flags benchmark', description: 'first write' })
+    ).structuredContent as { id: number };
     const firstWrite = performance.now() - started;
     await sleep(1000);
     const rss = vmRss(s.pid);
@@ -92,16 +101,36 @@ async function main(): Promise<void> {
   const med = (xs: number[]) => percentile(xs, 50);
   const of = (set: (typeof sets)[number]) => {
     const ss = samples.get(set)!;
-    return { rss: med(ss.map((x) => x.rss)), first: med(ss.map((x) => x.firstWrite)), get: med(ss.flatMap((x) => x.get)), list: med(ss.flatMap((x) => x.list)), update: med(ss.flatMap((x) => x.update)) };
+    return {
+      rss: med(ss.map((x) => x.rss)),
+      first: med(ss.map((x) => x.firstWrite)),
+      get: med(ss.flatMap((x) => x.get)),
+      list: med(ss.flatMap((x) => x.list)),
+      update: med(ss.flatMap((x) => x.update)),
+    };
   };
   const base = of(sets[0]);
   const rows = sets.map((set) => {
     const m = of(set);
-    return [set.name, `${(m.rss / MiB).toFixed(1)} (${ratio(m.rss, base.rss)})`, `${ms(m.first)} (${ratio(m.first, base.first)})`, `${ms(m.get)} (${ratio(m.get, base.get)})`, `${ms(m.list)} (${ratio(m.list, base.list)})`, `${ms(m.update)} (${ratio(m.update, base.update)})`];
+    return [
+      set.name,
+      `${(m.rss / MiB).toFixed(1)} (${ratio(m.rss, base.rss)})`,
+      `${ms(m.first)} (${ratio(m.first, base.first)})`,
+      `${ms(m.get)} (${ratio(m.get, base.get)})`,
+      `${ms(m.list)} (${ratio(m.list, base.list)})`,
+      `${ms(m.update)} (${ratio(m.update, base.update)})`,
+    ];
   });
   printTable(
     `Server launch flags at ${tasks} tasks: medians of ${spawns} spawns each, interleaved, ${calls} calls of each tool per spawn (load average ${load.toFixed(1)} on ${cpus().length} cores${load > 4 ? ': under load' : ''})`,
-    ['flags', 'RSS idle after the first write (MiB)', 'first write after restart (ms)', 'task_get p50 (ms)', 'task_list 50 p50 (ms)', 'task_update p50 (ms)'],
+    [
+      'flags',
+      'RSS idle after the first write (MiB)',
+      'first write after restart (ms)',
+      'task_get p50 (ms)',
+      'task_list 50 p50 (ms)',
+      'task_update p50 (ms)',
+    ],
     rows,
   );
   for (const set of sets) console.log(`- ${set.name}: node ${set.flags.join(' ')}`);

@@ -44,7 +44,10 @@ class Samples {
   /** p50 of `name`'s samples each divided by `baseline`'s sample of the same run. */
   paired(name: string, baseline: string): number {
     const base = this.times.get(baseline) ?? [];
-    return percentile((this.times.get(name) ?? []).map((t, i) => t / base[i]), 50);
+    return percentile(
+      (this.times.get(name) ?? []).map((t, i) => t / base[i]),
+      50,
+    );
   }
   procs(name: string): string {
     const list = this.processes.get(name) ?? [];
@@ -53,7 +56,12 @@ class Samples {
 }
 
 async function main(): Promise<void> {
-  console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  console.error(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   const rows: (string | number)[][] = [];
   const breakdown: (string | number)[][] = [];
   const calls: (string | number)[][] = [];
@@ -97,12 +105,20 @@ async function main(): Promise<void> {
         },
         record,
       );
-      const started = await s.time('start-now', () => services.tracking.startTask({ workflow_id, name: 't', goal: 'g' }), record);
+      const started = await s.time(
+        'start-now',
+        () => services.tracking.startTask({ workflow_id, name: 't', goal: 'g' }),
+        record,
+      );
       // The same git work outside the call (snapshot + pin), to tell the call's own cost from it.
       await s.time('start-git-now', async () => truth.keep(await truth.snapshot('start'), `bench-now-${i}`), record);
       fs.writeFileSync(path.join(repo, 'src', 'm0', 'd0', `f${i}.ts`), `changed ${i}\n`);
       const startSnapshot: Snapshot = { type: 'git', id: started.snapshot_id, head: headSha, takenAt: '' };
-      await s.time('complete-git-now', async () => truth.keep((await truth.changesSince(startSnapshot)).to, `bench-now-${i}-end`), record);
+      await s.time(
+        'complete-git-now',
+        async () => truth.keep((await truth.changesSince(startSnapshot)).to, `bench-now-${i}-end`),
+        record,
+      );
       await s.time(
         'complete-before',
         async () => {
@@ -113,21 +129,42 @@ async function main(): Promise<void> {
       );
       // git status again right before the call: its pair for the paired ratio.
       await s.time('status-complete', () => git(repo, 'status', '--porcelain'), record);
-      await s.time('complete-now', () => services.tracking.completeTask({ task_id: started.task_id, status: 'success', outcome: { summary: 's' } }), record);
+      await s.time(
+        'complete-now',
+        () =>
+          services.tracking.completeTask({ task_id: started.task_id, status: 'success', outcome: { summary: 's' } }),
+        record,
+      );
       // session_start on a task that has no snapshot yet: the first session takes it.
       const created = await services.tasks.create({ title: `s${i}`, priority: 'medium', type: 'task' });
       await s.time('agent-lookup', () => services.agents.get('coder'), record);
       await s.time('snapshot-now', () => truth.snapshot('alone'), record);
-      await s.time('session-start', () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }), record);
+      await s.time(
+        'session-start',
+        () => services.sessions.start({ taskId: created.id, agent: 'coder', allowConcurrent: false }),
+        record,
+      );
     }
     const routes = treeRoutesTaken();
-    const routeCounts = (Object.keys(routes) as (keyof typeof routes)[]).map((r) => `${r} ${routes[r] - routesBefore[r]}`).join(', ');
-    console.error(`${size} files: working trees built by route while changed (full = the ${2 * runs} "before" rows): ${routeCounts}`);
+    const routeCounts = (Object.keys(routes) as (keyof typeof routes)[])
+      .map((r) => `${r} ${routes[r] - routesBefore[r]}`)
+      .join(', ');
+    console.error(
+      `${size} files: working trees built by route while changed (full = the ${2 * runs} "before" rows): ${routeCounts}`,
+    );
     const base = s.p50('status');
     const row = (what: string, key: string, baselineKey = 'status', target = true, pairKey = baselineKey) => {
       const p = s.p50(key);
       const baseline = s.p50(baselineKey);
-      rows.push([size, what, ms(p), ratio(p, baseline), `${s.paired(key, pairKey).toFixed(2)}×`, s.procs(key), target ? verdict(p <= 1.5 * baseline) : '']);
+      rows.push([
+        size,
+        what,
+        ms(p),
+        ratio(p, baseline),
+        `${s.paired(key, pairKey).toFixed(2)}×`,
+        s.procs(key),
+        target ? verdict(p <= 1.5 * baseline) : '',
+      ]);
     };
     rows.push([size, 'git status --porcelain (clean work tree)', ms(s.p50('status-clean')), '1.00×', '', '1', '']);
     row('snapshot of a clean work tree, before', 'clean-before', 'status-clean', false);
@@ -140,21 +177,64 @@ async function main(): Promise<void> {
     const snapshotAlone = s.p50('snapshot-now');
     row('snapshot alone, now', 'snapshot-now');
     const session = s.p50('session-start');
-    rows.push([size, 'session_start (first session: snapshot), now', ms(session), `${ratio(session, snapshotAlone)} of its snapshot`, `${s.paired('session-start', 'snapshot-now').toFixed(2)}×`, s.procs('session-start'), verdict(session <= 1.5 * snapshotAlone)]);
-    breakdown.push([size, ms(session), ms(s.p50('agent-lookup')), ms(snapshotAlone), ms(session - s.p50('agent-lookup') - snapshotAlone)]);
-    calls.push([size, 'start_task', ms(s.p50('start-now')), ms(s.p50('start-git-now')), ms(s.p50('start-now') - s.p50('start-git-now'))]);
-    calls.push([size, 'complete_task', ms(s.p50('complete-now')), ms(s.p50('complete-git-now')), ms(s.p50('complete-now') - s.p50('complete-git-now'))]);
+    rows.push([
+      size,
+      'session_start (first session: snapshot), now',
+      ms(session),
+      `${ratio(session, snapshotAlone)} of its snapshot`,
+      `${s.paired('session-start', 'snapshot-now').toFixed(2)}×`,
+      s.procs('session-start'),
+      verdict(session <= 1.5 * snapshotAlone),
+    ]);
+    breakdown.push([
+      size,
+      ms(session),
+      ms(s.p50('agent-lookup')),
+      ms(snapshotAlone),
+      ms(session - s.p50('agent-lookup') - snapshotAlone),
+    ]);
+    calls.push([
+      size,
+      'start_task',
+      ms(s.p50('start-now')),
+      ms(s.p50('start-git-now')),
+      ms(s.p50('start-now') - s.p50('start-git-now')),
+    ]);
+    calls.push([
+      size,
+      'complete_task',
+      ms(s.p50('complete-now')),
+      ms(s.p50('complete-git-now')),
+      ms(s.p50('complete-now') - s.p50('complete-git-now')),
+    ]);
     services.dispose();
     removeRepo(repo);
     // Each size as soon as it is done (a 100,000-file run takes minutes).
-    printTable(`Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`, ['files', 'operation', 'p50', 'vs git status', 'paired', 'git processes', 'target'], rows);
-    printTable('Where session_start goes (p50, ms)', ['files', 'session_start', 'agent definition lookup', 'snapshot', 'rest: reads, write, pin'], breakdown);
-    printTable('Where start_task / complete_task go (p50, ms)', ['files', 'call', 'whole call', 'its git work alone (snapshot [+ diff] + pin)', 'rest: reads, write'], calls);
+    printTable(
+      `Snapshots vs git status (p50 of ${runs} interleaved runs, ms; target ≤ 1.5×)`,
+      ['files', 'operation', 'p50', 'vs git status', 'paired', 'git processes', 'target'],
+      rows,
+    );
+    printTable(
+      'Where session_start goes (p50, ms)',
+      ['files', 'session_start', 'agent definition lookup', 'snapshot', 'rest: reads, write, pin'],
+      breakdown,
+    );
+    printTable(
+      'Where start_task / complete_task go (p50, ms)',
+      ['files', 'call', 'whole call', 'its git work alone (snapshot [+ diff] + pin)', 'rest: reads, write'],
+      calls,
+    );
     rows.length = 0;
     breakdown.length = 0;
     calls.length = 0;
   }
-  console.error(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.error(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 void main();

@@ -26,7 +26,8 @@ import { seedTasks } from './lib/replicaLoad';
 import { vmRss } from './peers/session';
 import { serverNodeFlags } from '../src/app/serverNodeFlags';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const spawns = Number(arg('--spawns', '5'));
 const sizes = arg('--sizes', '1000,50000').split(',').map(Number);
 // --cli: another build of the server (a before/after comparison runs the bench on each).
@@ -44,11 +45,18 @@ interface Server {
   firstCall: { name: string; arguments: Record<string, unknown> };
 }
 
-const baseline: Server = { name: 'minimal one-tool server', args: () => [minimal], firstCall: { name: 'echo', arguments: { text: 'hello' } } };
+const baseline: Server = {
+  name: 'minimal one-tool server',
+  args: () => [minimal],
+  firstCall: { name: 'echo', arguments: { text: 'hello' } },
+};
 const ours: Server = {
   name: 'Agent Ledger',
   args: (workspace) => [...nodeFlags, cli, 'mcp', 'serve', '--workspace', workspace],
-  firstCall: { name: 'task_create', arguments: { title: 'written by the start-up benchmark', description: 'The first write of a restarted server.' } },
+  firstCall: {
+    name: 'task_create',
+    arguments: { title: 'written by the start-up benchmark', description: 'The first write of a restarted server.' },
+  },
 };
 
 interface Trial {
@@ -100,7 +108,12 @@ async function call(s: RawSession, what: Server['firstCall']): Promise<Record<st
  */
 async function sdkTrial(server: Server, workspace: string): Promise<{ listedMs: number; firstCallMs: number }> {
   const started = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: server.args(workspace), cwd: workspace, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: server.args(workspace),
+    cwd: workspace,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'agent-ledger-startup-bench', version: '1.0.0' });
   try {
     await client.connect(transport);
@@ -125,7 +138,9 @@ async function memoryAt(workspace: string): Promise<{ idle: number; paged: numbe
     const idle = vmRss(s.pid);
     let offset: number | null = 0;
     while (offset !== null) {
-      const page = (await call(s, { name: 'task_list', arguments: { limit: 500, offset } })).structuredContent as { nextOffset: number | null };
+      const page = (await call(s, { name: 'task_list', arguments: { limit: 500, offset } })).structuredContent as {
+        nextOffset: number | null;
+      };
       offset = page.nextOffset;
     }
     const paged = vmRss(s.pid);
@@ -143,8 +158,14 @@ async function main(): Promise<void> {
   for (const size of sizes) workspaces.set(size, await workspaceWith(size));
   const small = workspaces.get(sizes[0])!;
 
-  const raw = new Map<Server, Trial[]>([[baseline, []], [ours, []]]);
-  const sdk = new Map<Server, { listedMs: number; firstCallMs: number }[]>([[baseline, []], [ours, []]]);
+  const raw = new Map<Server, Trial[]>([
+    [baseline, []],
+    [ours, []],
+  ]);
+  const sdk = new Map<Server, { listedMs: number; firstCallMs: number }[]>([
+    [baseline, []],
+    [ours, []],
+  ]);
   for (let t = 0; t < spawns; t++) {
     const order = t % 2 === 0 ? [baseline, ours] : [ours, baseline];
     for (const server of order) raw.get(server)!.push(await rawTrial(server, small));
@@ -162,16 +183,65 @@ async function main(): Promise<void> {
   const rssBase = m(baseline, (t) => t.rssIdle);
   const rssOurs = m(ours, (t) => t.rssIdle);
   const rows: (string | number)[][] = [
-    ['spawn → tools listed (bare client)', ms(listedBase), ms(listedOurs), ratio(listedOurs, listedBase), '≤ 1.5×', verdict(listedOurs <= 1.5 * listedBase)],
-    ['spawn → tools listed (SDK client, compiles output schemas)', ms(sdkBase), ms(sdkOurs), ratio(sdkOurs, sdkBase), '≤ 1.5×', verdict(sdkOurs <= 1.5 * sdkBase)],
-    ['restarted server → first acknowledged write (ms)', ms(firstBase), ms(firstOurs), ratio(firstOurs, firstBase), '≤ 500 ms', verdict(firstOurs <= 500)],
-    ['first call after the list (ms)', ms(firstBase - listedBase), ms(firstOurs - listedOurs), ratio(firstOurs - listedOurs, firstBase - listedBase), '-', '-'],
-    ['first call after the list, SDK client (ms)', ms(sdkFirstBase), ms(sdkFirstOurs), ratio(sdkFirstOurs, sdkFirstBase), '-', '-'],
-    [`RSS idle after the first write, ${sizes[0]} tasks (MiB)`, (rssBase / MiB).toFixed(1), (rssOurs / MiB).toFixed(1), ratio(rssOurs, rssBase), '≤ 75 MiB', verdict(rssOurs <= 75 * MiB)],
+    [
+      'spawn → tools listed (bare client)',
+      ms(listedBase),
+      ms(listedOurs),
+      ratio(listedOurs, listedBase),
+      '≤ 1.5×',
+      verdict(listedOurs <= 1.5 * listedBase),
+    ],
+    [
+      'spawn → tools listed (SDK client, compiles output schemas)',
+      ms(sdkBase),
+      ms(sdkOurs),
+      ratio(sdkOurs, sdkBase),
+      '≤ 1.5×',
+      verdict(sdkOurs <= 1.5 * sdkBase),
+    ],
+    [
+      'restarted server → first acknowledged write (ms)',
+      ms(firstBase),
+      ms(firstOurs),
+      ratio(firstOurs, firstBase),
+      '≤ 500 ms',
+      verdict(firstOurs <= 500),
+    ],
+    [
+      'first call after the list (ms)',
+      ms(firstBase - listedBase),
+      ms(firstOurs - listedOurs),
+      ratio(firstOurs - listedOurs, firstBase - listedBase),
+      '-',
+      '-',
+    ],
+    [
+      'first call after the list, SDK client (ms)',
+      ms(sdkFirstBase),
+      ms(sdkFirstOurs),
+      ratio(sdkFirstOurs, sdkFirstBase),
+      '-',
+      '-',
+    ],
+    [
+      `RSS idle after the first write, ${sizes[0]} tasks (MiB)`,
+      (rssBase / MiB).toFixed(1),
+      (rssOurs / MiB).toFixed(1),
+      ratio(rssOurs, rssBase),
+      '≤ 75 MiB',
+      verdict(rssOurs <= 75 * MiB),
+    ],
   ];
   for (const size of sizes) {
     const mem = await memoryAt(workspaces.get(size)!);
-    rows.push([`RSS at ${size} tasks: idle / after paging every task / 2 s later (MiB)`, '-', `${(mem.idle / MiB).toFixed(1)} / ${(mem.paged / MiB).toFixed(1)} / ${(mem.pagedIdle / MiB).toFixed(1)}`, '-', '≤ 150 MiB', verdict(Math.max(mem.idle, mem.paged) <= 150 * MiB)]);
+    rows.push([
+      `RSS at ${size} tasks: idle / after paging every task / 2 s later (MiB)`,
+      '-',
+      `${(mem.idle / MiB).toFixed(1)} / ${(mem.paged / MiB).toFixed(1)} / ${(mem.pagedIdle / MiB).toFixed(1)}`,
+      '-',
+      '≤ 150 MiB',
+      verdict(Math.max(mem.idle, mem.paged) <= 150 * MiB),
+    ]);
   }
   printTable(
     `MCP server start-up and memory: median of ${spawns} spawns each, interleaved (load average ${load.toFixed(1)} on ${cpus().length} cores${load > 4 ? ': under load' : ''}; ours: node ${nodeFlags.join(' ')} ${path.relative(process.cwd(), cli)})`,

@@ -22,7 +22,8 @@ import { measure, ms, percentile, printTable, ratio, verdict } from './lib/repor
 import { replicaLoad, seedTasks } from './lib/replicaLoad';
 import { benchPostgres } from './lib/benchPostgres';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const runs = Number(arg('--runs', '500'));
 const replicaSizes = arg('--replica', '10000,50000').split(',').map(Number);
 const TASKS = 1000;
@@ -72,7 +73,12 @@ async function syncOps(dbPath: string): Promise<{ write: number[]; read: number[
 }
 
 /** Wake-up of a waiting call in this process after a write by another process (engineWriter.fixture.ts ping). */
-async function wakeUps(engine: LedgerEngine, location: string, env: NodeJS.ProcessEnv, count = 30): Promise<{ fromCall: number[]; fromAck: number[] }> {
+async function wakeUps(
+  engine: LedgerEngine,
+  location: string,
+  env: NodeJS.ProcessEnv,
+  count = 30,
+): Promise<{ fromCall: number[]; fromAck: number[] }> {
   const fixture = path.join(__dirname, '..', 'test', 'unit', 'store', 'engines', 'engineWriter.fixture.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', fixture, location, 'ping'], { env, stdio: 'pipe' });
   const waiting: ((line: string) => void)[] = [];
@@ -108,7 +114,18 @@ async function wakeUps(engine: LedgerEngine, location: string, env: NodeJS.Proce
 /** The same writes without the commit lock (plain BEGIN … COMMIT through node-postgres): what the lock costs. */
 async function unlockedThroughput(url: string, writers: number, durationMs = 2000): Promise<number> {
   const target = new URL(url);
-  const pools = Array.from({ length: writers }, () => new Pool({ host: target.hostname, port: Number(target.port), user: target.username, database: target.pathname.slice(1), password: pgEnv.AGENT_LEDGER_DB_PASSWORD, max: 1 }));
+  const pools = Array.from(
+    { length: writers },
+    () =>
+      new Pool({
+        host: target.hostname,
+        port: Number(target.port),
+        user: target.username,
+        database: target.pathname.slice(1),
+        password: pgEnv.AGENT_LEDGER_DB_PASSWORD,
+        max: 1,
+      }),
+  );
   let done = 0;
   const until = Date.now() + durationMs;
   await Promise.all(
@@ -116,8 +133,14 @@ async function unlockedThroughput(url: string, writers: number, durationMs = 200
       const client = await pool.connect();
       while (Date.now() < until) {
         await client.query('BEGIN');
-        await client.query('INSERT INTO milestones (task_id, message, progress, created_at) VALUES ($1, $2, $3, $4) RETURNING id', [pick(), 'tp', 1, 't']);
-        await client.query("INSERT INTO events (ts, kind, task_id, payload) VALUES ($1, 'milestone.logged', $2, $3) RETURNING seq", ['t', 1, '{}']);
+        await client.query(
+          'INSERT INTO milestones (task_id, message, progress, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
+          [pick(), 'tp', 1, 't'],
+        );
+        await client.query(
+          "INSERT INTO events (ts, kind, task_id, payload) VALUES ($1, 'milestone.logged', $2, $3) RETURNING seq",
+          ['t', 1, '{}'],
+        );
         await client.query('COMMIT');
         done++;
       }
@@ -176,12 +199,23 @@ async function main(): Promise<void> {
     printTable(
       `Per-call latency, ${runs} calls each, ${TASKS} tasks (ms; ratios against the synchronous embedded store, measured in this run)`,
       ['store', 'write p50', 'write p99', 'write ×', 'read p50', 'read p99', 'read ×', 'target'],
-      [row('embedded, synchronous (today)', sync, false), row('embedded, async engine', asyncOps, true), row('PostgreSQL 15, loopback', pgOps, true)],
+      [
+        row('embedded, synchronous (today)', sync, false),
+        row('embedded, async engine', asyncOps, true),
+        row('PostgreSQL 15, loopback', pgOps, true),
+      ],
     );
 
     const wakeEmbedded = await wakeUps(embedded, embeddedPath, { ...process.env });
     const wakePg = await wakeUps(pg, db.url, pgEnv);
-    const wakeRow = (name: string, w: { fromCall: number[]; fromAck: number[] }) => [name, ms(percentile(w.fromCall, 50)), ms(percentile(w.fromCall, 99)), ms(percentile(w.fromAck, 50)), ms(percentile(w.fromAck, 99)), verdict(percentile(w.fromCall, 50) <= 100)];
+    const wakeRow = (name: string, w: { fromCall: number[]; fromAck: number[] }) => [
+      name,
+      ms(percentile(w.fromCall, 50)),
+      ms(percentile(w.fromCall, 99)),
+      ms(percentile(w.fromAck, 50)),
+      ms(percentile(w.fromAck, 99)),
+      verdict(percentile(w.fromCall, 50) <= 100),
+    ];
     printTable(
       'Wake-up of a waiting call after another process’s write (ms, 30 writes): from the writer’s call, and from its acknowledgement',
       ['engine', 'from call p50', 'from call p99', 'from ack p50', 'from ack p99', 'target ≤ 100 p50'],
@@ -198,13 +232,11 @@ async function main(): Promise<void> {
       single ||= locked;
       tpRows.push([String(writers), locked.toFixed(0), ratio(locked, single), free.toFixed(0), ratio(locked, free)]);
     }
-    printTable('PostgreSQL write throughput (writes/s, 2 s each): the engine (every write holds the commit lock) against the same statements without it', [
-      'writers (own pools)',
-      'engine writes/s',
-      '× one writer',
-      'no lock writes/s',
-      'engine / no lock',
-    ], tpRows);
+    printTable(
+      'PostgreSQL write throughput (writes/s, 2 s each): the engine (every write holds the commit lock) against the same statements without it',
+      ['writers (own pools)', 'engine writes/s', '× one writer', 'no lock writes/s', 'engine / no lock'],
+      tpRows,
+    );
     await db.drop();
 
     const replicaRows: (string | number)[][] = [];
@@ -213,10 +245,19 @@ async function main(): Promise<void> {
       const seeder = await PostgresEngine.open({ url: rdb.url, env: pgEnv, migrate: true });
       await seedTasks(seeder, size);
       await seeder.close();
-      const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--replica-child', rdb.url], { env: { ...pgEnv }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--replica-child', rdb.url], {
+        env: { ...pgEnv },
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(r.stderr);
       const m = JSON.parse(r.stdout.trim().split('\n').pop()!);
-      replicaRows.push([size, ms(m.loadMs), `${m.imageMiB.toFixed(1)} MiB`, `${m.rssMiB.toFixed(0)} MiB`, `${m.baseRssMiB.toFixed(0)} MiB`]);
+      replicaRows.push([
+        size,
+        ms(m.loadMs),
+        `${m.imageMiB.toFixed(1)} MiB`,
+        `${m.rssMiB.toFixed(0)} MiB`,
+        `${m.baseRssMiB.toFixed(0)} MiB`,
+      ]);
       await rdb.drop();
     }
     printTable(

@@ -23,7 +23,13 @@ async function main(): Promise<void> {
     const services = await createServices({ workspace });
     await populateTasks(services, size);
     const paths = storePaths(services.paths.dbPath);
-    const write = await measure(runs, (i) => services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 }));
+    const write = await measure(runs, (i) =>
+      services.tracking.logMilestone({
+        task_id: 1 + Math.floor(Math.random() * size),
+        message: `bench ${i}`,
+        progress: 60,
+      }),
+    );
     const read = await measure(runs, () => services.queries.task(1 + Math.floor(Math.random() * size)));
     const size_ = fs.statSync(paths.image).size + fs.statSync(paths.journal).size;
     const w50 = percentile(write, 50);
@@ -45,7 +51,17 @@ async function main(): Promise<void> {
   }
   printTable(
     `Store at scale (${runs} writes and reads each, ms)`,
-    ['tasks', 'store size', 'write p50', 'write p95', 'write vs 1k', 'write target', 'read p50', 'read p95', 'read target'],
+    [
+      'tasks',
+      'store size',
+      'write p50',
+      'write p95',
+      'write vs 1k',
+      'write target',
+      'read p50',
+      'read p95',
+      'read target',
+    ],
     rows,
   );
 }

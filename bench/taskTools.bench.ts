@@ -52,13 +52,27 @@ async function main(): Promise<void> {
       const p50 = percentile(samples, 50);
       if (!first.has(name)) first.set(name, p50);
       const flat = p50 / first.get(name)!;
-      rows.push([size, name, ms(p50), ms(percentile(samples, 95)), ratio(p50, base), `${flat.toFixed(2)}×`, verdict(p50 < 5 && flat <= 1.5)]);
+      rows.push([
+        size,
+        name,
+        ms(p50),
+        ms(percentile(samples, 95)),
+        ratio(p50, base),
+        `${flat.toFixed(2)}×`,
+        verdict(p50 < 5 && flat <= 1.5),
+      ]);
     };
     rows.push([size, 'mcp_info (baseline)', ms(base), '', '1.00×', '', '']);
     row('task_list (first page of 20)', await measure(runs, () => c.call('task_list')));
-    row('task_list status=open, limit 100', await measure(runs, () => c.call('task_list', { status: 'open', limit: 100 })));
-    row('task_list assignee=coder, deep page', await measure(runs, () => c.call('task_list', { assignee: 'coder', offset: Math.floor(size / 6) })));
-    row('task_get', await measure(runs, (i) => c.call('task_get', { id: 1 + (Math.abs(i) * 7919) % size })));
+    row(
+      'task_list status=open, limit 100',
+      await measure(runs, () => c.call('task_list', { status: 'open', limit: 100 })),
+    );
+    row(
+      'task_list assignee=coder, deep page',
+      await measure(runs, () => c.call('task_list', { assignee: 'coder', offset: Math.floor(size / 6) })),
+    );
+    row('task_get', await measure(runs, (i) => c.call('task_get', { id: 1 + ((Math.abs(i) * 7919) % size) })));
     await c.close();
   }
   printTable(

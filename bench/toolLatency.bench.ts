@@ -29,23 +29,55 @@ async function main(): Promise<void> {
   const taskIds: string[] = [];
   record(
     'start_task (git snapshot)',
-    await measure(runs, async () => taskIds.push((await c.call<{ task_id: string }>('start_task', { workflow_id, name: 't', goal: 'g', areas: ['src'] })).task_id), 0),
+    await measure(
+      runs,
+      async () =>
+        taskIds.push(
+          (await c.call<{ task_id: string }>('start_task', { workflow_id, name: 't', goal: 'g', areas: ['src'] }))
+            .task_id,
+        ),
+      0,
+    ),
     base,
   );
   const target = taskIds[0];
-  record('log_decision', await measure(runs, () => c.call('log_decision', { task_id: target, category: 'other', question: 'q', chosen: 'c', reasoning: 'r' })), base);
-  record('log_issue', await measure(runs, () => c.call('log_issue', { task_id: target, type: 'other', description: 'd', resolution: 'r' })), base);
-  record('log_milestone', await measure(runs, (i) => c.call('log_milestone', { task_id: target, message: `m${i}`, progress: 50 })), base);
+  record(
+    'log_decision',
+    await measure(runs, () =>
+      c.call('log_decision', { task_id: target, category: 'other', question: 'q', chosen: 'c', reasoning: 'r' }),
+    ),
+    base,
+  );
+  record(
+    'log_issue',
+    await measure(runs, () =>
+      c.call('log_issue', { task_id: target, type: 'other', description: 'd', resolution: 'r' }),
+    ),
+    base,
+  );
+  record(
+    'log_milestone',
+    await measure(runs, (i) => c.call('log_milestone', { task_id: target, message: `m${i}`, progress: 50 })),
+    base,
+  );
   writeFiles(repo, { 'src/a.ts': 'changed\n', 'src/new.ts': 'new\n' });
   let next = 0;
   record(
     'complete_task (git diff)',
-    await measure(Math.min(runs, taskIds.length), () => c.call('complete_task', { task_id: taskIds[next++], status: 'success', outcome: { summary: 's' } }), 0),
+    await measure(
+      Math.min(runs, taskIds.length),
+      () => c.call('complete_task', { task_id: taskIds[next++], status: 'success', outcome: { summary: 's' } }),
+      0,
+    ),
     base,
   );
   record('resources/read task://', await measure(runs, () => c.client.readResource({ uri: `task://${target}` })), base);
   await c.close();
-  printTable(`Tool latency over stdio, ${runs} calls each (ms; load average ${loadavg()[0].toFixed(1)}${cli ? `; ${cli}` : ''})`, ['call', 'p50', 'p95', 'p50 vs ping'], rows);
+  printTable(
+    `Tool latency over stdio, ${runs} calls each (ms; load average ${loadavg()[0].toFixed(1)}${cli ? `; ${cli}` : ''})`,
+    ['call', 'p50', 'p95', 'p50 vs ping'],
+    rows,
+  );
 }
 
 void main();

@@ -16,7 +16,8 @@ import { initLedgerDb } from '../src/store/admin/dbAdmin';
 import { measure, ms, percentile, printTable } from './lib/report';
 import { benchPostgres } from './lib/benchPostgres';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
 const runs = Number(arg('--runs', '200'));
 const tasks = Number(arg('--tasks', '500'));
 
@@ -34,7 +35,8 @@ async function side(name: string, extraArgs: string[], env?: NodeJS.ProcessEnv):
   const started = performance.now();
   const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'bench' });
   const taskIds: number[] = [];
-  for (let i = 0; i < tasks; i++) taskIds.push((await c.call<{ id: number }>('task_create', { title: `seed ${i}` })).id);
+  for (let i = 0; i < tasks; i++)
+    taskIds.push((await c.call<{ id: number }>('task_create', { title: `seed ${i}` })).id);
   console.error(`${name}: ${tasks} tasks made in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { name, c, workflowId: workflow_id, taskIds, startedIds: [] };
 }
@@ -47,10 +49,32 @@ const calls: [string, 'read' | 'write' | 'baseline', Call][] = [
   ['SDK ping (stdio round trip)', 'baseline', (s) => s.c.client.ping()],
   ['task_get', 'read', (s) => s.c.call('task_get', { id: pickTask(s) })],
   ['task_list (50 of them)', 'read', (s) => s.c.call('task_list', { limit: 50 })],
-  ['task_create', 'write', async (s, i) => s.taskIds.push((await s.c.call<{ id: number }>('task_create', { title: `bench ${i}` })).id)],
+  [
+    'task_create',
+    'write',
+    async (s, i) => s.taskIds.push((await s.c.call<{ id: number }>('task_create', { title: `bench ${i}` })).id),
+  ],
   ['task_update', 'write', (s, i) => s.c.call('task_update', { id: pickTask(s), description: `edit ${i}` })],
-  ['start_task (git snapshot)', 'write', async (s) => s.startedIds.push((await s.c.call<{ task_id: string }>('start_task', { workflow_id: s.workflowId, name: 't', goal: 'g', areas: ['src'] })).task_id)],
-  ['log_milestone', 'write', (s, i) => s.c.call('log_milestone', { task_id: s.startedIds[0], message: `m${i}`, progress: 50 })],
+  [
+    'start_task (git snapshot)',
+    'write',
+    async (s) =>
+      s.startedIds.push(
+        (
+          await s.c.call<{ task_id: string }>('start_task', {
+            workflow_id: s.workflowId,
+            name: 't',
+            goal: 'g',
+            areas: ['src'],
+          })
+        ).task_id,
+      ),
+  ],
+  [
+    'log_milestone',
+    'write',
+    (s, i) => s.c.call('log_milestone', { task_id: s.startedIds[0], message: `m${i}`, progress: 50 }),
+  ],
 ];
 
 async function main(): Promise<void> {
@@ -61,20 +85,39 @@ async function main(): Promise<void> {
     const password = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
     await initLedgerDb(db.url, { env: { AGENT_LEDGER_DB_PASSWORD: password } });
     const embedded = await side('embedded', []);
-    const postgres = await side('PostgreSQL', ['--db', db.url], { ...process.env, AGENT_LEDGER_DB: undefined, AGENT_LEDGER_DB_PASSWORD: password, PGPASSWORD: undefined });
+    const postgres = await side('PostgreSQL', ['--db', db.url], {
+      ...process.env,
+      AGENT_LEDGER_DB: undefined,
+      AGENT_LEDGER_DB_PASSWORD: password,
+      PGPASSWORD: undefined,
+    });
     const rows: string[][] = [];
     for (const [label, kind, call] of calls) {
       // Turn about, in slices, so both sides see the same moments of the machine's load.
-      const samples = new Map<Side, number[]>([[embedded, []], [postgres, []]]);
+      const samples = new Map<Side, number[]>([
+        [embedded, []],
+        [postgres, []],
+      ]);
       const slice = Math.max(10, Math.floor(runs / 10));
       for (let done = 0; done < runs; done += slice) {
-        for (const s of [embedded, postgres]) samples.get(s)!.push(...(await measure(Math.min(slice, runs - done), (i) => call(s, done + i), done === 0 ? 3 : 0)));
+        for (const s of [embedded, postgres])
+          samples
+            .get(s)!
+            .push(...(await measure(Math.min(slice, runs - done), (i) => call(s, done + i), done === 0 ? 3 : 0)));
       }
       const e = samples.get(embedded)!;
       const p = samples.get(postgres)!;
       const e50 = percentile(e, 50);
       const p50 = percentile(p, 50);
-      rows.push([label, kind, ms(e50), ms(percentile(e, 99)), ms(p50), ms(percentile(p, 99)), `${(p50 / e50).toFixed(2)}×`]);
+      rows.push([
+        label,
+        kind,
+        ms(e50),
+        ms(percentile(e, 99)),
+        ms(p50),
+        ms(percentile(p, 99)),
+        `${(p50 / e50).toFixed(2)}×`,
+      ]);
     }
     await embedded.c.close();
     await postgres.c.close();

@@ -44,21 +44,44 @@ async function main(): Promise<void> {
     into.push(performance.now() - start);
   };
   for (let i = 0; i < runs; i++) {
-    await timed(rawAdd, () => git(repo, 'worktree', 'add', '-q', '-b', `baseline-${i}`, path.join(scratch, `w${i}`), 'HEAD'));
+    await timed(rawAdd, () =>
+      git(repo, 'worktree', 'add', '-q', '-b', `baseline-${i}`, path.join(scratch, `w${i}`), 'HEAD'),
+    );
     const fullTask = await newTask();
     await timed(full, async () => created.push((await c.call<Worker>('worker_command', { taskId: fullTask })).task.id));
     const sparseTask = await newTask();
-    await timed(sparse, async () => created.push((await c.call<Worker>('worker_command', { taskId: sparseTask, agent: 'sparse' })).task.id));
+    await timed(sparse, async () =>
+      created.push((await c.call<Worker>('worker_command', { taskId: sparseTask, agent: 'sparse' })).task.id),
+    );
   }
   const base = percentile(rawAdd, 50);
   let next = 0;
-  const reuse = await measure(Math.min(runs, created.length), () => c.call('worker_command', { taskId: created[next++], agent: 'reviewer' }), 0);
-  const size = (await c.call<{ removed: { freedBytes: number }[] }>('worktree_cleanup', { taskId: created[0], force: true, dryRun: true })).removed[0]?.freedBytes ?? 0;
+  const reuse = await measure(
+    Math.min(runs, created.length),
+    () => c.call('worker_command', { taskId: created[next++], agent: 'reviewer' }),
+    0,
+  );
+  const size =
+    (
+      await c.call<{ removed: { freedBytes: number }[] }>('worktree_cleanup', {
+        taskId: created[0],
+        force: true,
+        dryRun: true,
+      })
+    ).removed[0]?.freedBytes ?? 0;
 
-  const rows: (string | number)[][] = [[`git worktree add (baseline)`, ms(base), ms(percentile(rawAdd, 95)), '1.00×', '']];
+  const rows: (string | number)[][] = [
+    [`git worktree add (baseline)`, ms(base), ms(percentile(rawAdd, 95)), '1.00×', ''],
+  ];
   const row = (name: string, samples: number[], target?: number) => {
     const p50 = percentile(samples, 50);
-    rows.push([name, ms(p50), ms(percentile(samples, 95)), ratio(p50, base), target === undefined ? '' : verdict(p50 <= target * base)]);
+    rows.push([
+      name,
+      ms(p50),
+      ms(percentile(samples, 95)),
+      ratio(p50, base),
+      target === undefined ? '' : verdict(p50 <= target * base),
+    ]);
   };
   row('worker_command, new worktree', full, 1.5);
   row('worker_command, new sparse worktree', sparse, 1.5);

@@ -33,7 +33,13 @@ interface Checkpointing {
 }
 
 /** A stream of `log_milestone` writes; returns each write's time and how many checkpoints were installed during it. */
-async function stream(services: Services, size: number, count: number, untilCheckpoint: boolean, trace?: WriteTrace): Promise<{ samples: number[]; checkpoints: number; offMainMs: number }> {
+async function stream(
+  services: Services,
+  size: number,
+  count: number,
+  untilCheckpoint: boolean,
+  trace?: WriteTrace,
+): Promise<{ samples: number[]; checkpoints: number; offMainMs: number }> {
   const cpu = process.cpuUsage();
   const main = mainThreadCpuMs();
   const paths = storePaths(services.paths.dbPath);
@@ -47,7 +53,11 @@ async function stream(services: Services, size: number, count: number, untilChec
   for (let i = 0; i < count || (untilCheckpoint && checkpoints === 0 && Date.now() < deadline); i++) {
     trace?.begin();
     const started = performance.now();
-    await services.tracking.logMilestone({ task_id: 1 + Math.floor(Math.random() * size), message: `bench ${i}`, progress: 60 });
+    await services.tracking.logMilestone({
+      task_id: 1 + Math.floor(Math.random() * size),
+      message: `bench ${i}`,
+      progress: 60,
+    });
     samples.push(performance.now() - started);
     trace?.end();
     const now = fs.statSync(paths.image).ino;
@@ -73,7 +83,9 @@ function mainThreadCpuMs(): number {
 async function main(): Promise<void> {
   // Each burner in a session of its own (detached), as another user's process is: with the
   // kernel's autogroups, priorities only weigh within a session.
-  const burning = Array.from({ length: burners }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore', detached: true }));
+  const burning = Array.from({ length: burners }, () =>
+    spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore', detached: true }),
+  );
   try {
     await run();
   } finally {
@@ -105,18 +117,30 @@ async function run(): Promise<void> {
     };
     const floorBefore = await floor();
     load.push(os.loadavg()[0].toFixed(1));
-    const trace = tracing ? new WriteTrace((engine.store as unknown as ConstructorParameters<typeof WriteTrace>[0])) : undefined;
+    const trace = tracing
+      ? new WriteTrace(engine.store as unknown as ConstructorParameters<typeof WriteTrace>[0])
+      : undefined;
     const ours = await stream(services, size, writes, true, trace);
     if (trace) await new Promise((resolve) => setTimeout(resolve, 100)); // the last GC entries
     trace?.dispose();
-    if (trace) console.log(`\nWrites over 15 ms at ${size.toLocaleString('en')} tasks (checkpoints on):\n${trace.report().map((line) => `- ${line}`).join('\n') || '- none'}`);
+    if (trace)
+      console.log(
+        `\nWrites over 15 ms at ${size.toLocaleString('en')} tasks (checkpoints on):\n${
+          trace
+            .report()
+            .map((line) => `- ${line}`)
+            .join('\n') || '- none'
+        }`,
+      );
     load.push(os.loadavg()[0].toFixed(1));
     const floorAfter = await floor();
     const floorSamples = [...floorBefore.samples, ...floorAfter.samples];
     // CPU the checkpoints cost off the main thread: the checkpointed stream's, less what the floor
     // streams used off the main thread per write (GC helpers, libuv) for as many writes.
     const offMainPerWrite = (floorBefore.offMainMs + floorAfter.offMainMs) / floorSamples.length;
-    const checkpointCpu = ours.checkpoints ? (ours.offMainMs - offMainPerWrite * ours.samples.length) / ours.checkpoints : NaN;
+    const checkpointCpu = ours.checkpoints
+      ? (ours.offMainMs - offMainPerWrite * ours.samples.length) / ours.checkpoints
+      : NaN;
     load.push(os.loadavg()[0].toFixed(1));
     const checkpointMs = percentile(forced, 50);
     const image = bytes(fs.statSync(storePaths(services.paths.dbPath).image).size);
@@ -153,11 +177,25 @@ async function run(): Promise<void> {
   }
   printTable(
     'Every write of a stream of log_milestone calls, with and without the periodic checkpoint, ms',
-    ['tasks', 'image', 'stream', 'whole-image checkpoint in this thread (baseline)', 'background checkpoint: CPU off the main thread, each', 'write p50', 'write p99', 'slowest write', 'writes / checkpoints during them', 'slowest / floor', 'target max ≤ 50, p99 ≤ 10'],
+    [
+      'tasks',
+      'image',
+      'stream',
+      'whole-image checkpoint in this thread (baseline)',
+      'background checkpoint: CPU off the main thread, each',
+      'write p50',
+      'write p99',
+      'slowest write',
+      'writes / checkpoints during them',
+      'slowest / floor',
+      'target max ≤ 50, p99 ≤ 10',
+    ],
     rows,
   );
   const burning = burners ? ` (${burners} CPU burner${burners > 1 ? 's' : ''} started by the bench)` : '';
-  console.log(`\nLoad average (1 min) at the start and after each stream: ${load.join(', ')} on ${os.cpus().length} cores${burning}.`);
+  console.log(
+    `\nLoad average (1 min) at the start and after each stream: ${load.join(', ')} on ${os.cpus().length} cores${burning}.`,
+  );
 }
 
 void main();

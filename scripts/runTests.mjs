@@ -61,7 +61,9 @@ if (needsPostgres && !process.env.AGENT_LEDGER_TEST_PG_URL) {
     console.error('PostgreSQL server binaries not found: .ci/run installs them (apt-get install -y postgresql)');
     process.exit(1);
   } else {
-    console.error('note: PostgreSQL server binaries not found; the PostgreSQL suites skip (apt-get install -y postgresql)');
+    console.error(
+      'note: PostgreSQL server binaries not found; the PostgreSQL suites skip (apt-get install -y postgresql)',
+    );
   }
 }
 // The tests get a temporary folder of their own (TMPDIR): whatever is still in it when they end
@@ -83,7 +85,9 @@ try {
 const leftovers = readdirSync(tmp).filter((name) => !/^tsx-/.test(name)); // tsx's compile cache is the runner's own
 rmSync(tmp, { recursive: true, force: true });
 if (leftovers.length > 0) {
-  console.error(`\n✖ the tests left ${leftovers.length} temporary file(s) behind (clean up with test/helpers/tmp.ts tempDir): ${leftovers.join(', ')}`);
+  console.error(
+    `\n✖ the tests left ${leftovers.length} temporary file(s) behind (clean up with test/helpers/tmp.ts tempDir): ${leftovers.join(', ')}`,
+  );
   process.exit(status || 1);
 }
 process.exit(status);

@@ -43,11 +43,18 @@ async function seedSample() {
     mkdirSync(path.dirname(path.join(sample, file)), { recursive: true });
     writeFileSync(path.join(sample, file), text);
   };
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=Sample', '-c', 'user.email=sample@example.com', ...a], { cwd: sample, encoding: 'utf8' });
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=Sample', '-c', 'user.email=sample@example.com', ...a], {
+      cwd: sample,
+      encoding: 'utf8',
+    });
   mkdirSync(sample, { recursive: true });
   git('init', '-q', '-b', 'main');
   write('README.md', '# Bookshop\n\nA sample project for trying Agent Ledger.\n');
-  write('src/cart.ts', 'export function total(prices: number[]): number {\n  let sum = 0;\n  for (const p of prices) sum += p;\n  return sum;\n}\n');
+  write(
+    'src/cart.ts',
+    'export function total(prices: number[]): number {\n  let sum = 0;\n  for (const p of prices) sum += p;\n  return sum;\n}\n',
+  );
   write('src/checkout.ts', "export function checkout(): string {\n  return 'TODO';\n}\n");
   write('docs/notes.md', '# Notes\n\nOld notes, to be removed.\n');
   git('add', '-A');
@@ -55,27 +62,88 @@ async function seedSample() {
 
   // An agent's session, through the real server over stdio.
   const client = new Client({ name: 'agent-ledger-sample', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(root, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', sample], env: process.env, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(root, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', sample],
+      env: process.env,
+      stderr: 'ignore',
+    }),
+  );
   const call = async (name, input) => {
     const r = await client.callTool({ name, arguments: input });
     if (r.isError) throw new Error(`${name}: ${r.content[0].text}`);
     return r.structuredContent;
   };
-  const { workflow_id } = await call('start_workflow', { name: 'Checkout', description: 'A working checkout for the bookshop', plan: [{ step: 'cart', goal: 'Totals with discounts' }, { step: 'checkout', goal: 'Pay for the cart' }] });
-  const cart = await call('start_task', { workflow_id, name: 'Cart totals with discounts', goal: 'total() applies a percentage discount', areas: ['src/cart.ts', 'test'] });
-  write('src/cart.ts', 'export function total(prices: number[], discountPercent = 0): number {\n  const sum = prices.reduce((a, b) => a + b, 0);\n  return Math.round(sum * (100 - discountPercent)) / 100;\n}\n');
+  const { workflow_id } = await call('start_workflow', {
+    name: 'Checkout',
+    description: 'A working checkout for the bookshop',
+    plan: [
+      { step: 'cart', goal: 'Totals with discounts' },
+      { step: 'checkout', goal: 'Pay for the cart' },
+    ],
+  });
+  const cart = await call('start_task', {
+    workflow_id,
+    name: 'Cart totals with discounts',
+    goal: 'total() applies a percentage discount',
+    areas: ['src/cart.ts', 'test'],
+  });
+  write(
+    'src/cart.ts',
+    'export function total(prices: number[], discountPercent = 0): number {\n  const sum = prices.reduce((a, b) => a + b, 0);\n  return Math.round(sum * (100 - discountPercent)) / 100;\n}\n',
+  );
   write('test/cart.test.ts', "import { total } from '../src/cart';\n// total([10, 20], 10) === 27\n");
   write('CHANGELOG.md', '- Discounts in the cart\n');
-  await call('log_decision', { task_id: cart.task_id, category: 'trade_off', question: 'Round per item or on the total?', options_considered: ['per item', 'on the total'], chosen: 'on the total', reasoning: 'One rounding step cannot drift', trade_offs: 'Line items may not add up to the cent' });
+  await call('log_decision', {
+    task_id: cart.task_id,
+    category: 'trade_off',
+    question: 'Round per item or on the total?',
+    options_considered: ['per item', 'on the total'],
+    chosen: 'on the total',
+    reasoning: 'One rounding step cannot drift',
+    trade_offs: 'Line items may not add up to the cent',
+  });
   await call('log_milestone', { task_id: cart.task_id, message: 'Discount applied, test written', progress: 80 });
-  await call('complete_task', { task_id: cart.task_id, status: 'success', outcome: { summary: 'total() takes a discount percentage and rounds once, on the total.', achievements: ['discountPercent parameter', 'a test'], limitations: ['No per-item discounts'] } });
-  const checkout = await call('start_task', { workflow_id, name: 'Checkout page', goal: 'checkout() charges the cart', areas: ['src/checkout.ts'] });
-  write('src/checkout.ts', "import { total } from './cart';\n\nexport function checkout(prices: number[]): string {\n  return `Charged ${total(prices)}`;\n}\n");
+  await call('complete_task', {
+    task_id: cart.task_id,
+    status: 'success',
+    outcome: {
+      summary: 'total() takes a discount percentage and rounds once, on the total.',
+      achievements: ['discountPercent parameter', 'a test'],
+      limitations: ['No per-item discounts'],
+    },
+  });
+  const checkout = await call('start_task', {
+    workflow_id,
+    name: 'Checkout page',
+    goal: 'checkout() charges the cart',
+    areas: ['src/checkout.ts'],
+  });
+  write(
+    'src/checkout.ts',
+    "import { total } from './cart';\n\nexport function checkout(prices: number[]): string {\n  return `Charged ${total(prices)}`;\n}\n",
+  );
   rmSync(path.join(sample, 'docs', 'notes.md'));
-  await call('log_issue', { task_id: checkout.task_id, type: 'unclear_requirement', description: 'Which payment provider?', resolution: 'Stubbed for now', requires_human_review: true });
+  await call('log_issue', {
+    task_id: checkout.task_id,
+    type: 'unclear_requirement',
+    description: 'Which payment provider?',
+    resolution: 'Stubbed for now',
+    requires_human_review: true,
+  });
   await call('log_milestone', { task_id: checkout.task_id, message: 'Charging stubbed', progress: 60 });
   await client.close();
-  execFileSync(process.execPath, [path.join(root, 'dist', 'cli.js'), 'task', 'create', 'Write the release notes', '--assignee', 'docs-bot', '--workspace', sample]);
+  execFileSync(process.execPath, [
+    path.join(root, 'dist', 'cli.js'),
+    'task',
+    'create',
+    'Write the release notes',
+    '--assignee',
+    'docs-bot',
+    '--workspace',
+    sample,
+  ]);
 }
 
 async function main() {
@@ -93,23 +161,68 @@ async function main() {
   run(process.execPath, [path.join(root, 'scripts', 'e2e', 'setup.mjs')]);
   const vsix = path.join(root, 'out', 'agent-ledger.vsix');
   log('packaging the extension (vsce)');
-  run(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '--out', vsix], { env: { ...process.env, CI: 'true' } });
+  run(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '--no-rewrite-relative-links',
+      '--out',
+      vsix,
+    ],
+    { env: { ...process.env, CI: 'true' } },
+  );
   const node24 = path.join(cache, 'node24', 'bin', 'node');
   const entry = path.join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   const home = path.join(cache, 'start');
   const dirs = ['--user-data-dir', path.join(home, 'user-data'), '--extensions-dir', path.join(home, 'extensions')];
   // Its config and state stay in the clone, not in the home folder.
-  const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, 'xdg-config'), XDG_DATA_HOME: path.join(home, 'xdg-data'), XDG_CACHE_HOME: path.join(home, 'xdg-cache') };
-  for (const v of ['VSCODE_IPC_HOOK_CLI', 'ELECTRON_RUN_AS_NODE', 'NODE_OPTIONS', 'PASSWORD', 'HASHED_PASSWORD']) delete env[v];
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(home, 'xdg-config'),
+    XDG_DATA_HOME: path.join(home, 'xdg-data'),
+    XDG_CACHE_HOME: path.join(home, 'xdg-cache'),
+  };
+  for (const v of ['VSCODE_IPC_HOOK_CLI', 'ELECTRON_RUN_AS_NODE', 'NODE_OPTIONS', 'PASSWORD', 'HASHED_PASSWORD'])
+    delete env[v];
   const settingsFile = path.join(home, 'user-data', 'User', 'settings.json');
   if (!existsSync(settingsFile)) {
     mkdirSync(path.dirname(settingsFile), { recursive: true });
-    writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, 'telemetry.telemetryLevel': 'off' }, null, 2));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify(
+        {
+          'workbench.startupEditor': 'none',
+          'security.workspace.trust.enabled': false,
+          'telemetry.telemetryLevel': 'off',
+        },
+        null,
+        2,
+      ),
+    );
   }
   run(node24, [entry, ...dirs, '--install-extension', vsix, '--force'], { env });
   if (!(await portFree(port))) throw new Error(`port ${port} is taken; choose another: npm start -- --port N`);
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(sample)}`;
-  const server = spawn(node24, [entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...dirs, sample], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const server = spawn(
+    node24,
+    [
+      entry,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      ...dirs,
+      sample,
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   const logFile = path.join(home, 'code-server.log');
   const out = createWriteStream(logFile);
   server.stdout.pipe(out);
@@ -130,7 +243,10 @@ async function main() {
     process.exit(c ?? 1);
   });
   for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -39,7 +39,10 @@ function serverUser() {
 }
 
 function ids(user) {
-  return { uid: Number(execFileSync('id', ['-u', user], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', user], { encoding: 'utf8' })) };
+  return {
+    uid: Number(execFileSync('id', ['-u', user], { encoding: 'utf8' })),
+    gid: Number(execFileSync('id', ['-g', user], { encoding: 'utf8' })),
+  };
 }
 
 /** Runs a server binary, as `user` when given (root). */
@@ -47,7 +50,8 @@ function runAs(user, bin, args, options = {}) {
   const command = user ? 'runuser' : bin;
   const argv = user ? ['-u', user, '--', bin, ...args] : args;
   const r = spawnSync(command, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  if (r.status !== 0) throw new Error(`${path.basename(bin)} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
+  if (r.status !== 0)
+    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
   return r.stdout;
 }
 
@@ -75,7 +79,8 @@ function startArgs(server) {
 /** Starts a fresh server; resolves with its URL (no password), password and env for child processes. */
 export async function startTestPostgres() {
   const bin = findPostgresBin();
-  if (!bin) throw new Error('PostgreSQL server binaries not found: apt-get install -y postgresql (or set AGENT_LEDGER_PG_BIN)');
+  if (!bin)
+    throw new Error('PostgreSQL server binaries not found: apt-get install -y postgresql (or set AGENT_LEDGER_PG_BIN)');
   const user = serverUser();
   const base = mkdtempSync(path.join(tmpdir(), 'agent-ledger-pg-'));
   const dataDir = path.join(base, 'data');
@@ -88,7 +93,19 @@ export async function startTestPostgres() {
     chownSync(pwfile, uid, gid);
     chmodSync(base, 0o700);
   }
-  runAs(user, path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'ledger_admin', '--pwfile', pwfile, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  runAs(user, path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'ledger_admin',
+    '--pwfile',
+    pwfile,
+    '--auth=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
   rmSync(pwfile, { force: true });
   const server = { bin, user, base, dataDir, password, port: await freePort() };
   pgCtl(server, ...startArgs(server));
@@ -107,7 +124,12 @@ export async function startTestPostgres() {
 /** The server described by the environment runTests.mjs exported (for tests that restart it). */
 export function testPostgresFromEnv(env = process.env) {
   if (!env.AGENT_LEDGER_TEST_PG_DATA) return undefined;
-  return { bin: env.AGENT_LEDGER_TEST_PG_BIN, user: env.AGENT_LEDGER_TEST_PG_USER || undefined, dataDir: env.AGENT_LEDGER_TEST_PG_DATA, port: Number(env.AGENT_LEDGER_TEST_PG_PORT) };
+  return {
+    bin: env.AGENT_LEDGER_TEST_PG_BIN,
+    user: env.AGENT_LEDGER_TEST_PG_USER || undefined,
+    dataDir: env.AGENT_LEDGER_TEST_PG_DATA,
+    port: Number(env.AGENT_LEDGER_TEST_PG_PORT),
+  };
 }
 
 /** Stops the server (`fast`: clients are disconnected) and starts it again on the same port. */

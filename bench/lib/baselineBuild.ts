@@ -20,13 +20,19 @@ export interface BaselineBuild {
 
 /** The parent of the commit that added `file`: the code just before a change (stays right after a merge). */
 export function commitBefore(file: string): string {
-  const added = execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=A', '--', file], { cwd: root, encoding: 'utf8' }).trim();
+  const added = execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=A', '--', file], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
   if (!added) throw new Error(`no commit adds ${file}`);
   return execFileSync('git', ['rev-parse', `${added}^`], { cwd: root, encoding: 'utf8' }).trim();
 }
 
 export function buildBaseline(ref: string): BaselineBuild {
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-baseline-'));
   try {
     const tree = execFileSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 1 << 30 });

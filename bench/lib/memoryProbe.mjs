@@ -8,7 +8,9 @@ import * as v8 from 'node:v8';
 
 const base = path.join(os.tmpdir(), `agent-ledger-memprobe-${process.pid}`);
 process.on('SIGUSR2', () => {
-  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
+  const spaces = Object.fromEntries(
+    v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),
+  );
   fs.writeFileSync(`${base}.json`, JSON.stringify({ usage: process.memoryUsage(), spaces }));
 });
 process.on('SIGTTIN', () => {

@@ -5,7 +5,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'minimal', version: '1.0.0' });
-server.registerTool('echo', { description: 'Answers with the text it was given.', inputSchema: { text: z.string() } }, ({ text }) => ({
-  content: [{ type: 'text', text }],
-}));
+server.registerTool(
+  'echo',
+  { description: 'Answers with the text it was given.', inputSchema: { text: z.string() } },
+  ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }),
+);
 await server.connect(new StdioServerTransport());

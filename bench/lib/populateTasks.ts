@@ -15,10 +15,26 @@ export async function populateTasks(services: Services, count: number): Promise<
         const id = await tx.insert(
           `INSERT INTO tasks (workflow_id, title, goal, status, areas, snapshot_type, snapshot_id, started_at, created_at, updated_at)
            VALUES (?, ?, ?, 'in_progress', '["src/auth","api"]', 'git', ?, ?, ?, ?)`,
-          [wf, `Task ${i}: implement something meaningful`, 'A goal of a realistic length for a task of an agent.', 'f'.repeat(40), now, now, now],
+          [
+            wf,
+            `Task ${i}: implement something meaningful`,
+            'A goal of a realistic length for a task of an agent.',
+            'f'.repeat(40),
+            now,
+            now,
+            now,
+          ],
         );
-        await tx.run('INSERT INTO milestones (task_id, message, progress, created_at) VALUES (?, ?, ?, ?)', [id, 'Running tests…', 50, now]);
-        await tx.run("INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, 'task.started', ?, ?, '{}')", [now, wf, id]);
+        await tx.run('INSERT INTO milestones (task_id, message, progress, created_at) VALUES (?, ?, ?, ?)', [
+          id,
+          'Running tests…',
+          50,
+          now,
+        ]);
+        await tx.run(
+          "INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, 'task.started', ?, ?, '{}')",
+          [now, wf, id],
+        );
       }
     });
   }

@@ -17,7 +17,11 @@ export interface RawSession {
 
 /** Starts `command args` and speaks JSON-RPC with it over stdin/stdout. */
 export function rawSession(command: string, args: string[], cwd: string): RawSession {
-  const child: ChildProcess = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
   let buffer = '';
   let stderr = '';
   let nextId = 1;
@@ -29,7 +33,11 @@ export function rawSession(command: string, args: string[], cwd: string): RawSes
     while ((end = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, end);
       buffer = buffer.slice(end + 1);
-      const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+      const message = JSON.parse(line) as {
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+      };
       const w = message.id === undefined ? undefined : waiting.get(message.id);
       if (!w) continue;
       waiting.delete(message.id!);
@@ -41,7 +49,8 @@ export function rawSession(command: string, args: string[], cwd: string): RawSes
     for (const w of waiting.values()) w.reject(new Error(`server exited (${code}): ${stderr.slice(-600)}`));
     waiting.clear();
   });
-  const send = (message: Record<string, unknown>): void => void child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const send = (message: Record<string, unknown>): void =>
+    void child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const session: RawSession = {
     pid: child.pid ?? 0,
     request(method, params, timeoutMs = 60_000) {
@@ -62,7 +71,11 @@ export function rawSession(command: string, args: string[], cwd: string): RawSes
       send({ method, params });
     },
     async initialize() {
-      await session.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent-ledger-startup-bench', version: '1.0.0' } });
+      await session.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'agent-ledger-startup-bench', version: '1.0.0' },
+      });
       session.notify('notifications/initialized');
     },
     async close() {

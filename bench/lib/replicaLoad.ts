@@ -20,16 +20,37 @@ export async function seedTasks(engine: LedgerEngine, count: number): Promise<vo
           ),
         );
       }
-      await tx.run(`INSERT INTO milestones (task_id, message, progress, created_at) VALUES ${ids.map(() => "(?, 'Running tests…', 50, 't')").join(', ')}`, ids);
-      await tx.run(`INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES ${ids.map(() => "('t', 'task.started', 1, ?, '{}')").join(', ')}`, ids);
+      await tx.run(
+        `INSERT INTO milestones (task_id, message, progress, created_at) VALUES ${ids.map(() => "(?, 'Running tests…', 50, 't')").join(', ')}`,
+        ids,
+      );
+      await tx.run(
+        `INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES ${ids.map(() => "('t', 'task.started', 1, ?, '{}')").join(', ')}`,
+        ids,
+      );
     });
   }
 }
 
-const TABLES = ['workflows', 'tasks', 'milestones', 'events', 'decisions', 'issues', 'sessions', 'worktrees', 'agents', 'memories', 'pipelines', 'pipeline_decisions'];
+const TABLES = [
+  'workflows',
+  'tasks',
+  'milestones',
+  'events',
+  'decisions',
+  'issues',
+  'sessions',
+  'worktrees',
+  'agents',
+  'memories',
+  'pipelines',
+  'pipeline_decisions',
+];
 
 /** Loads every row of `engine` into a fresh in-memory sql.js database; the cost a replica pays on every process start. */
-export async function replicaLoad(engine: LedgerEngine): Promise<{ loadMs: number; imageMiB: number; rssMiB: number; baseRssMiB: number }> {
+export async function replicaLoad(
+  engine: LedgerEngine,
+): Promise<{ loadMs: number; imageMiB: number; rssMiB: number; baseRssMiB: number }> {
   const SQL = await loadSqlJs();
   global.gc?.();
   const baseRss = process.memoryUsage().rss;
@@ -42,7 +63,9 @@ export async function replicaLoad(engine: LedgerEngine): Promise<{ loadMs: numbe
       const rows = await reader.all<Record<string, string | number | null>>(`SELECT * FROM ${table}`);
       if (!rows.length) continue;
       const columns = Object.keys(rows[0]);
-      const stmt = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      const stmt = db.prepare(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
       for (const row of rows) stmt.run(columns.map((c) => row[c]));
       stmt.free();
     }

@@ -8,7 +8,11 @@ export function percentile(samples: number[], p: number): number {
 }
 
 /** Runs `fn` `warmup` times, then `runs` times, returning each run's duration in ms. */
-export async function measure(runs: number, fn: (i: number) => Promise<unknown> | unknown, warmup = 3): Promise<number[]> {
+export async function measure(
+  runs: number,
+  fn: (i: number) => Promise<unknown> | unknown,
+  warmup = 3,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(-1 - i);
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {

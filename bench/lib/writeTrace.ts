@@ -43,7 +43,8 @@ export class WriteTrace {
     private readonly thresholdMs = 15,
   ) {
     this.observer = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) this.spans.push({ what: 'gc', start: e.startTime, end: e.startTime + e.duration });
+      for (const e of list.getEntries())
+        this.spans.push({ what: 'gc', start: e.startTime, end: e.startTime + e.duration });
     });
     this.observer.observe({ entryTypes: ['gc'] });
     this.wrapSync(store.journal, 'append', 'append+fdatasync');
@@ -107,7 +108,14 @@ export class WriteTrace {
     });
   }
 
-  private readonly slowWrites: { start: number; end: number; onCpu: number; waiting: number; active: number; worker: number }[] = [];
+  private readonly slowWrites: {
+    start: number;
+    end: number;
+    onCpu: number;
+    waiting: number;
+    active: number;
+    worker: number;
+  }[] = [];
 
   /**
    * One line per slow write. Called after the stream: GC entries reach the observer a moment
@@ -117,9 +125,11 @@ export class WriteTrace {
     return this.slowWrites.map((w) => {
       const overlapping = this.spans.filter((s) => s.end >= w.start && s.start <= w.end);
       const sums = new Map<string, number>();
-      for (const s of overlapping) sums.set(s.what, (sums.get(s.what) ?? 0) + Math.min(s.end, w.end) - Math.max(s.start, w.start));
+      for (const s of overlapping)
+        sums.set(s.what, (sums.get(s.what) ?? 0) + Math.min(s.end, w.end) - Math.max(s.start, w.start));
       const parts = [...sums].map(([what, ms]) => `${what} ${ms.toFixed(1)}`);
-      if (w.worker !== 0 && !overlapping.some((s) => s.what === 'worker preparing')) parts.push(`worker preparing (for ${(w.end - w.worker).toFixed(0)} ms)`);
+      if (w.worker !== 0 && !overlapping.some((s) => s.what === 'worker preparing'))
+        parts.push(`worker preparing (for ${(w.end - w.worker).toFixed(0)} ms)`);
       return `${(w.end - w.start).toFixed(1)} ms at +${(w.start / 1000).toFixed(1)} s: main thread on CPU ${w.onCpu.toFixed(1)}, runnable and waiting for a CPU ${w.waiting.toFixed(1)}, event loop active ${w.active.toFixed(1)}; ${parts.join(', ') || 'nothing traced overlapped'}`;
     });
   }

@@ -76,7 +76,13 @@ export function tempFolder(prefix: string): string {
 /** A temporary Git repository with one commit: every server gets the same kind of project. */
 export function tempProject(prefix: string): string {
   const dir = tempFolder(prefix);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@x' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'b@x',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'b@x',
+  };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(dir, 'README.md'), '# bench project\n');

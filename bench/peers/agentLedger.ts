@@ -18,7 +18,10 @@ async function allRows(s: Session): Promise<Row[]> {
   const rows: Row[] = [];
   let offset: number | null = 0;
   while (offset !== null) {
-    const page = (await s.call('task_list', { limit: 500, offset })).structured as { tasks: Row[]; nextOffset: number | null };
+    const page = (await s.call('task_list', { limit: 500, offset })).structured as {
+      tasks: Row[];
+      nextOffset: number | null;
+    };
     rows.push(...page.tasks);
     offset = page.nextOffset;
   }
@@ -46,14 +49,21 @@ export const agentLedger: ServerAdapter = {
     return tempProject('ours');
   },
   launch(project) {
-    return { command: process.execPath, args: [cli, 'mcp', 'serve', '--workspace', project], env: { HOME: peerHome() }, cwd: project };
+    return {
+      command: process.execPath,
+      args: [cli, 'mcp', 'serve', '--workspace', project],
+      env: { HOME: peerHome() },
+      cwd: project,
+    };
   },
   async create(s, _project, title) {
     const answer = await s.call('task_create', { title, description: 'Created by the peer benchmark.' });
-    if (typeof answer.structured?.id !== 'number') throw new Error(`task_create answered without an id: ${answer.text.slice(0, 200)}`);
+    if (typeof answer.structured?.id !== 'number')
+      throw new Error(`task_create answered without an id: ${answer.text.slice(0, 200)}`);
   },
   async seed(s, _project, from, count) {
-    for (let i = from; i < from + count; i++) await s.call('task_create', { title: seedTitle(i), description: seedDescription(i) });
+    for (let i = from; i < from + count; i++)
+      await s.call('task_create', { title: seedTitle(i), description: seedDescription(i) });
   },
   async ids(s) {
     return (await allRows(s)).map((r) => String(r.id)).reverse();

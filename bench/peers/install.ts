@@ -54,7 +54,11 @@ export function ensurePeer(pkg: PeerPackage, log: (line: string) => void): strin
     { encoding: 'utf8', timeout: 15 * 60_000 },
   );
   if (result.status !== 0 || installedVersion(pkg) !== pkg.version || !fs.existsSync(entry)) {
-    const tail = `${result.stderr ?? ''}${result.stdout ?? ''}${result.error ? String(result.error) : ''}`.trim().split('\n').slice(-5).join(' / ');
+    const tail = `${result.stderr ?? ''}${result.stdout ?? ''}${result.error ? String(result.error) : ''}`
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join(' / ');
     throw new Error(`npm install ${pkg.name}@${pkg.version} failed (exit ${result.status}): ${tail}`);
   }
   log(`installed ${pkg.name}@${pkg.version} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -63,7 +67,8 @@ export function ensurePeer(pkg: PeerPackage, log: (line: string) => void): strin
 
 function installedVersion(pkg: PeerPackage): string | undefined {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(packageDir(pkg), 'package.json'), 'utf8')) as { version?: string }).version;
+    return (JSON.parse(fs.readFileSync(path.join(packageDir(pkg), 'package.json'), 'utf8')) as { version?: string })
+      .version;
   } catch {
     return undefined;
   }

@@ -34,13 +34,22 @@ export interface SizeFigures {
 }
 
 /** Runs `step` for every contender still alive, first one rotating with `round`. */
-async function roundRobin(contenders: Contender[], round: number, step: (c: Contender) => Promise<void>): Promise<void> {
+async function roundRobin(
+  contenders: Contender[],
+  round: number,
+  step: (c: Contender) => Promise<void>,
+): Promise<void> {
   const alive = contenders.filter((c) => !c.failure);
   for (let i = 0; i < alive.length; i++) await step(alive[(i + round) % alive.length]);
 }
 
 /** Grows each store to `size` tasks through its own tools, timing it. */
-export async function seedTo(contenders: Contender[], size: number, figures: Map<Contender, SizeFigures>, log: (l: string) => void): Promise<void> {
+export async function seedTo(
+  contenders: Contender[],
+  size: number,
+  figures: Map<Contender, SizeFigures>,
+  log: (l: string) => void,
+): Promise<void> {
   await roundRobin(contenders, 0, async (c) => {
     const count = size - c.tasks;
     if (count <= 0) return;
@@ -64,7 +73,11 @@ export async function seedTo(contenders: Contender[], size: number, figures: Map
 }
 
 /** Spawn → tools listed, then → first acknowledged create, `trials` times per server. */
-export async function spawnTrials(contenders: Contender[], trials: number, figures: Map<Contender, SizeFigures>): Promise<void> {
+export async function spawnTrials(
+  contenders: Contender[],
+  trials: number,
+  figures: Map<Contender, SizeFigures>,
+): Promise<void> {
   for (let t = 0; t < trials; t++) {
     await roundRobin(contenders, t, async (c) => {
       const f = figures.get(c)!;
@@ -91,7 +104,11 @@ export async function spawnTrials(contenders: Contender[], trials: number, figur
  * get / list / status change / create, `runs` timed rounds (after 2 untimed), one session per
  * server, with its RSS read after 1 s idle and again after the calls.
  */
-export async function operationRounds(contenders: Contender[], runs: number, figures: Map<Contender, SizeFigures>): Promise<void> {
+export async function operationRounds(
+  contenders: Contender[],
+  runs: number,
+  figures: Map<Contender, SizeFigures>,
+): Promise<void> {
   const sessions = new Map<Contender, Session>();
   const ids = new Map<Contender, string[]>();
   try {
@@ -116,7 +133,9 @@ export async function operationRounds(contenders: Contender[], runs: number, fig
           if (!s || f.opErrors[op] || (op !== 'create' && !run)) return;
           const list = ids.get(c) ?? [];
           const id =
-            op === 'status' ? list[list.length - 1 - c.statusUsed++] : list[(Math.abs(round) * 7919) % Math.max(1, list.length)];
+            op === 'status'
+              ? list[list.length - 1 - c.statusUsed++]
+              : list[(Math.abs(round) * 7919) % Math.max(1, list.length)];
           const started = performance.now();
           try {
             if (op === 'create') {

@@ -29,7 +29,16 @@ function show(cell: Cell): string {
 }
 
 function ratioOf(peer: Cell, ours: Cell): string {
-  if (!peer || !ours || 'text' in peer || 'text' in ours || !Number.isFinite(peer.value) || !Number.isFinite(ours.value) || ours.value <= 0) return '—';
+  if (
+    !peer ||
+    !ours ||
+    'text' in peer ||
+    'text' in ours ||
+    !Number.isFinite(peer.value) ||
+    !Number.isFinite(ours.value) ||
+    ours.value <= 0
+  )
+    return '—';
   return `${(peer.value / ours.value).toFixed(peer.value / ours.value >= 10 ? 0 : 1)}×`;
 }
 
@@ -43,7 +52,13 @@ export function markdownTable(header: string[], rows: string[][]): string {
 /** The figures table: servers in `order`, ours last, then one ratio column per peer. */
 export function figuresTable(adapters: ServerAdapter[], rows: FigureRow[]): string {
   const peers = adapters.filter((a) => a.key !== 'ours');
-  const header = ['figure', 'tasks', ...peers.map((a) => a.name), 'Agent Ledger', ...peers.map((a) => `${a.short} / ours`)];
+  const header = [
+    'figure',
+    'tasks',
+    ...peers.map((a) => a.name),
+    'Agent Ledger',
+    ...peers.map((a) => `${a.short} / ours`),
+  ];
   const body = rows.map((r) => [
     r.figure,
     r.tasks,

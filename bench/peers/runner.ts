@@ -16,8 +16,13 @@ import { taskMaster } from './taskMaster';
 import type { KillCount, WriteCount } from './trials';
 import { concurrentWriters, killTrial } from './trials';
 
-const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const numbers = (text: string) => text.split(',').map(Number).filter((n) => n > 0);
+const arg = (name: string, fallback: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
+const numbers = (text: string) =>
+  text
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
 const opts = {
   sizes: numbers(arg('--sizes', '1000,5000')),
   runs: Number(arg('--runs', '20')),
@@ -30,7 +35,11 @@ const opts = {
 };
 
 const log = (line: string) => console.log(line);
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 
 /** Sets up a store of `tasks` tasks for a durability stage: a fresh project, seeded through the server. */
 async function stageProject(c: Contender, tasks: number): Promise<string> {
@@ -44,7 +53,9 @@ async function stageProject(c: Contender, tasks: number): Promise<string> {
 function countCell(count: WriteCount | undefined, failure?: string): Cell {
   if (failure) return { text: failure.length > 40 ? `${failure.slice(0, 40)}…` : failure };
   if (!count) return undefined;
-  const extra = [count.failed ? `${count.failed} failed` : '', count.unreadable ? 'store unreadable' : ''].filter(Boolean).join(', ');
+  const extra = [count.failed ? `${count.failed} failed` : '', count.unreadable ? 'store unreadable' : '']
+    .filter(Boolean)
+    .join(', ');
   return { text: `${count.lost} lost / ${count.doubled} doubled of ${count.acked}${extra ? ` (${extra})` : ''}` };
 }
 
@@ -83,9 +94,12 @@ async function main(): Promise<void> {
   }
   const rows: FigureRow[] = [];
   const notes = new Set<string>();
-  const cellsOf = (pick: (c: Contender) => Cell) => Object.fromEntries(contenders.map((c) => [c.adapter.key, c.failure && !pick(c) ? { text: 'failed' } : pick(c)]));
+  const cellsOf = (pick: (c: Contender) => Cell) =>
+    Object.fromEntries(contenders.map((c) => [c.adapter.key, c.failure && !pick(c) ? { text: 'failed' } : pick(c)]));
   for (const size of opts.sizes) {
-    const figures = new Map<Contender, SizeFigures>(contenders.map((c) => [c, { spawnMs: [], firstWriteMs: [], opMs: {}, opErrors: {} }]));
+    const figures = new Map<Contender, SizeFigures>(
+      contenders.map((c) => [c, { spawnMs: [], firstWriteMs: [], opMs: {}, opErrors: {} }]),
+    );
     log(`\n${size} tasks — seeding (load ${load()})`);
     await seedTo(contenders, size, figures, log);
     log(`${size} tasks — spawn trials (load ${load()})`);
@@ -93,14 +107,35 @@ async function main(): Promise<void> {
     log(`${size} tasks — operations, ${opts.runs} rounds (load ${load()})`);
     await operationRounds(contenders, opts.runs, figures);
     const f = (c: Contender) => figures.get(c)!;
-    const timed = (pick: (x: SizeFigures) => number | undefined, unit: 'ms' | 's' | 'bytes' = 'ms'): ((c: Contender) => Cell) => (c) => {
-      const v = pick(f(c));
-      return v === undefined || !Number.isFinite(v) ? (f(c).error ? { text: 'failed' } : undefined) : { value: v, unit };
-    };
+    const timed =
+      (pick: (x: SizeFigures) => number | undefined, unit: 'ms' | 's' | 'bytes' = 'ms'): ((c: Contender) => Cell) =>
+      (c) => {
+        const v = pick(f(c));
+        return v === undefined || !Number.isFinite(v)
+          ? f(c).error
+            ? { text: 'failed' }
+            : undefined
+          : { value: v, unit };
+      };
     const tag = `${size.toLocaleString('en')}`;
-    rows.push({ figure: `seed to ${tag} tasks (through its tools)`, tasks: tag, ratio: true, cells: cellsOf((c) => (f(c).seedMs ? { value: f(c).seedMs! / 1000, unit: 's' } : undefined)) });
-    rows.push({ figure: `spawn → tools listed (median of ${opts.spawns})`, tasks: tag, ratio: true, cells: cellsOf(timed((x) => median(x.spawnMs))) });
-    rows.push({ figure: 'spawn → first acknowledged write', tasks: tag, ratio: true, cells: cellsOf(timed((x) => median(x.firstWriteMs))) });
+    rows.push({
+      figure: `seed to ${tag} tasks (through its tools)`,
+      tasks: tag,
+      ratio: true,
+      cells: cellsOf((c) => (f(c).seedMs ? { value: f(c).seedMs! / 1000, unit: 's' } : undefined)),
+    });
+    rows.push({
+      figure: `spawn → tools listed (median of ${opts.spawns})`,
+      tasks: tag,
+      ratio: true,
+      cells: cellsOf(timed((x) => median(x.spawnMs))),
+    });
+    rows.push({
+      figure: 'spawn → first acknowledged write',
+      tasks: tag,
+      ratio: true,
+      cells: cellsOf(timed((x) => median(x.firstWriteMs))),
+    });
     for (const op of operations) {
       rows.push({
         figure: `${operationLabels[op]} (p50 of ${opts.runs})`,
@@ -114,12 +149,26 @@ async function main(): Promise<void> {
         }),
       });
     }
-    rows.push({ figure: 'RSS idle (after tools listed + 1 s)', tasks: tag, ratio: true, cells: cellsOf(timed((x) => x.rssIdle, 'bytes')) });
-    rows.push({ figure: 'RSS after the calls', tasks: tag, ratio: true, cells: cellsOf(timed((x) => x.rssAfter, 'bytes')) });
+    rows.push({
+      figure: 'RSS idle (after tools listed + 1 s)',
+      tasks: tag,
+      ratio: true,
+      cells: cellsOf(timed((x) => x.rssIdle, 'bytes')),
+    });
+    rows.push({
+      figure: 'RSS after the calls',
+      tasks: tag,
+      ratio: true,
+      cells: cellsOf(timed((x) => x.rssAfter, 'bytes')),
+    });
     for (const c of contenders) {
       if (f(c).error) log(`  ${c.adapter.name}: ${f(c).error}`);
-      if (f(c).stray) notes.add(`${c.adapter.name} writes non-protocol text on stdout (the client reports: ${f(c).stray!.slice(0, 90)}).`);
-      for (const [op, error] of Object.entries(f(c).opErrors)) notes.add(`${c.adapter.name}, ${op} at ${tag} tasks: ${error}`);
+      if (f(c).stray)
+        notes.add(
+          `${c.adapter.name} writes non-protocol text on stdout (the client reports: ${f(c).stray!.slice(0, 90)}).`,
+        );
+      for (const [op, error] of Object.entries(f(c).opErrors))
+        notes.add(`${c.adapter.name}, ${op} at ${tag} tasks: ${error}`);
     }
   }
 
@@ -135,13 +184,19 @@ async function main(): Promise<void> {
         cells[c.adapter.key] = countCell(count);
         log(`  ${c.adapter.name}: ${JSON.stringify(count)}`);
         if (count.unreadable) notes.add(unreadableNote(c, `${writers} writers`, count.unreadable));
-        if (count.failed) notes.add(`${c.adapter.name}, ${writers} writers: ${count.failed} creates not acknowledged, e.g. ${count.firstError?.slice(0, 120).replace(/\s+/g, ' ')}`);
+        if (count.failed)
+          notes.add(
+            `${c.adapter.name}, ${writers} writers: ${count.failed} creates not acknowledged, e.g. ${count.firstError?.slice(0, 120).replace(/\s+/g, ' ')}`,
+          );
       } catch (e) {
         cells[c.adapter.key] = countCell(undefined, `failed: ${(e as Error).message}`);
         log(`  ${c.adapter.name}: ${(e as Error).message}`);
       }
     }
-    durability.push({ figure: `${writers} concurrent writer processes × ${opts.perWriter} creates: lost / doubled of acknowledged`, cells });
+    durability.push({
+      figure: `${writers} concurrent writer processes × ${opts.perWriter} creates: lost / doubled of acknowledged`,
+      cells,
+    });
   }
   log(`\nkill -9 trials × ${opts.killTrials} on ${opts.base} tasks (load ${load()})`);
   const kills = new Map<Contender, KillCount[]>();
@@ -165,7 +220,10 @@ async function main(): Promise<void> {
         kills.get(c)!.push(result);
         log(`  ${c.adapter.name} trial ${t + 1} (kill after ${killAfter} ms): ${JSON.stringify(result)}`);
         if (result.unreadable) notes.add(unreadableNote(c, `kill -9 trial ${t + 1}`, result.unreadable));
-        if (result.restartError) notes.add(`${c.adapter.name}, kill -9 trial ${t + 1}: the restarted server refused the first write: ${result.restartError.split('\n')[0].slice(0, 160)}`);
+        if (result.restartError)
+          notes.add(
+            `${c.adapter.name}, kill -9 trial ${t + 1}: the restarted server refused the first write: ${result.restartError.split('\n')[0].slice(0, 160)}`,
+          );
       } catch (e) {
         log(`  ${c.adapter.name} trial ${t + 1}: ${(e as Error).message}`);
       }
@@ -173,15 +231,36 @@ async function main(): Promise<void> {
   }
   durability.push({
     figure: `kill -9 mid-write × ${opts.killTrials}: lost / doubled of acknowledged`,
-    cells: Object.fromEntries(contenders.map((c) => [c.adapter.key, kills.get(c)?.length ? countCell(sum(kills.get(c)!)) : { text: 'not run' }])),
+    cells: Object.fromEntries(
+      contenders.map((c) => [
+        c.adapter.key,
+        kills.get(c)?.length ? countCell(sum(kills.get(c)!)) : { text: 'not run' },
+      ]),
+    ),
   });
   rows.push({
     figure: 'restarted after kill -9 → first acknowledged write (median)',
     tasks: `${opts.base.toLocaleString('en')}+`,
     ratio: true,
-    cells: Object.fromEntries(contenders.map((c) => [c.adapter.key, kills.get(c)?.length ? { value: median(kills.get(c)!.map((k) => k.restartToWriteMs).filter(Number.isFinite)), unit: 'ms' as const } : undefined])),
+    cells: Object.fromEntries(
+      contenders.map((c) => [
+        c.adapter.key,
+        kills.get(c)?.length
+          ? {
+              value: median(
+                kills
+                  .get(c)!
+                  .map((k) => k.restartToWriteMs)
+                  .filter(Number.isFinite),
+              ),
+              unit: 'ms' as const,
+            }
+          : undefined,
+      ]),
+    ),
   });
-  for (const d of durability) rows.push({ figure: d.figure, tasks: `${opts.base.toLocaleString('en')}+`, ratio: false, cells: d.cells });
+  for (const d of durability)
+    rows.push({ figure: d.figure, tasks: `${opts.base.toLocaleString('en')}+`, ratio: false, cells: d.cells });
 
   const failures = contenders.filter((c) => c.failure).map((c) => `- ${c.adapter.name}: ${c.failure}`);
   const markdown = [

@@ -44,7 +44,11 @@ export interface Session {
 }
 
 const live = new Set<number>();
-const setsid = existsSync('/usr/bin/setsid') ? '/usr/bin/setsid' : existsSync('/bin/setsid') ? '/bin/setsid' : undefined;
+const setsid = existsSync('/usr/bin/setsid')
+  ? '/usr/bin/setsid'
+  : existsSync('/bin/setsid')
+    ? '/bin/setsid'
+    : undefined;
 
 /** Kills every process group still open (also run at exit, so a failed run leaves nothing behind). */
 export function killAll(): void {
@@ -80,7 +84,9 @@ export async function openSession(launch: Launch, timeoutMs = 60_000): Promise<S
   });
   const stray: string[] = [];
   const client = new Client({ name: 'agent-ledger-peer-bench', version: '1.0.0' }, { capabilities: { roots: {} } });
-  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(launch.cwd).href, name: path.basename(launch.cwd) }] }));
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: pathToFileURL(launch.cwd).href, name: path.basename(launch.cwd) }],
+  }));
   client.onerror = (e) => {
     if (stray.length < 20) stray.push(e.message.slice(0, 200));
   };

@@ -9,7 +9,11 @@ import type { PeerPackage } from './install';
 import type { Session } from './session';
 
 /** The pinned package. */
-export const shrimpPackage: PeerPackage = { name: 'mcp-shrimp-task-manager', version: '1.0.21', entry: 'dist/index.js' };
+export const shrimpPackage: PeerPackage = {
+  name: 'mcp-shrimp-task-manager',
+  version: '1.0.21',
+  entry: 'dist/index.js',
+};
 
 let entry: string | undefined;
 
@@ -30,7 +34,8 @@ async function append(s: Session, tasks: { name: string; description: string }[]
   // Shrimp reports a refused or failed batch as ordinary text (no isError; a failed write is an
   // empty "Task List"): the created tasks' names must be in the answer to count as acknowledged.
   for (const t of tasks) {
-    if (!text.includes(t.name)) throw new Error(`split_tasks answered without "${t.name}" in its task list (how it reports a failed write)`);
+    if (!text.includes(t.name))
+      throw new Error(`split_tasks answered without "${t.name}" in its task list (how it reports a failed write)`);
   }
   return text;
 }

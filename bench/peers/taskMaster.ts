@@ -12,7 +12,11 @@ import type { PeerPackage } from './install';
 import type { Session } from './session';
 
 /** The pinned package. */
-export const taskMasterPackage: PeerPackage = { name: 'task-master-ai', version: '0.43.1', entry: 'dist/mcp-server.js' };
+export const taskMasterPackage: PeerPackage = {
+  name: 'task-master-ai',
+  version: '0.43.1',
+  entry: 'dist/mcp-server.js',
+};
 
 let entry: string | undefined;
 
@@ -27,7 +31,9 @@ function data<T>(text: string): T {
 }
 
 async function allTasks(s: Session, project: string): Promise<{ id: number | string; title: string }[]> {
-  return data<{ tasks: { id: number | string; title: string }[] }>((await s.call('get_tasks', { projectRoot: project })).text).tasks;
+  return data<{ tasks: { id: number | string; title: string }[] }>(
+    (await s.call('get_tasks', { projectRoot: project })).text,
+  ).tasks;
 }
 
 /** The adapter for Task Master AI. */
@@ -51,14 +57,21 @@ export const taskMaster: ServerAdapter = {
     // Telemetry (Sentry) is on unless the project's config says otherwise, and the server reads
     // that config at start: opt out before anything runs. `init` keeps the existing setting.
     fs.mkdirSync(path.join(project, '.taskmaster'), { recursive: true });
-    fs.writeFileSync(path.join(project, '.taskmaster', 'config.json'), JSON.stringify({ global: { anonymousTelemetry: false } }));
+    fs.writeFileSync(
+      path.join(project, '.taskmaster', 'config.json'),
+      JSON.stringify({ global: { anonymousTelemetry: false } }),
+    );
     const cliPath = path.join(packageDir(taskMasterPackage), 'dist', 'task-master.js');
-    execFileSync(process.execPath, [cliPath, 'init', '--yes', '--no-git', '--no-aliases', '--skip-install', '--no-git-tasks', '--rules', 'cursor'], {
-      cwd: project,
-      env: { PATH: process.env.PATH ?? '', ...env() },
-      stdio: 'ignore',
-      timeout: 120_000,
-    });
+    execFileSync(
+      process.execPath,
+      [cliPath, 'init', '--yes', '--no-git', '--no-aliases', '--skip-install', '--no-git-tasks', '--rules', 'cursor'],
+      {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', ...env() },
+        stdio: 'ignore',
+        timeout: 120_000,
+      },
+    );
     return project;
   },
   launch(project) {
@@ -66,12 +79,18 @@ export const taskMaster: ServerAdapter = {
     return { command: process.execPath, args: [entry], env: env(), cwd: project };
   },
   async create(s, project, title) {
-    const answer = data<{ taskId?: number }>((await s.call('add_task', { projectRoot: project, title, description: 'Created by the peer benchmark.' })).text);
+    const answer = data<{ taskId?: number }>(
+      (await s.call('add_task', { projectRoot: project, title, description: 'Created by the peer benchmark.' })).text,
+    );
     if (typeof answer.taskId !== 'number') throw new Error(`add_task answered without a task id`);
   },
   async seed(s, project, from, count) {
     for (let i = from; i < from + count; i++) {
-      await s.call('add_task', { projectRoot: project, title: seedTitle(i), description: seedDescription(i), priority: 'medium' }, 120_000);
+      await s.call(
+        'add_task',
+        { projectRoot: project, title: seedTitle(i), description: seedDescription(i), priority: 'medium' },
+        120_000,
+      );
     }
   },
   async ids(s, project) {

@@ -22,7 +22,13 @@ export interface WriteCount {
 }
 
 /** Counts `acked` titles in what a fresh server lists. */
-async function countSurvivors(adapter: ServerAdapter, project: string, acked: string[], failed: number, firstError?: string): Promise<WriteCount> {
+async function countSurvivors(
+  adapter: ServerAdapter,
+  project: string,
+  acked: string[],
+  failed: number,
+  firstError?: string,
+): Promise<WriteCount> {
   let s: Session | undefined;
   try {
     s = await openSession(adapter.launch(project));
@@ -37,7 +43,14 @@ async function countSurvivors(adapter: ServerAdapter, project: string, acked: st
     }
     return { acked: acked.length, lost, doubled, failed, firstError };
   } catch (e) {
-    return { acked: acked.length, lost: acked.length, doubled: 0, failed, firstError, unreadable: (e as Error).message.slice(0, 160) };
+    return {
+      acked: acked.length,
+      lost: acked.length,
+      doubled: 0,
+      failed,
+      firstError,
+      unreadable: (e as Error).message.slice(0, 160),
+    };
   } finally {
     await s?.close();
   }
@@ -47,7 +60,13 @@ async function countSurvivors(adapter: ServerAdapter, project: string, acked: st
  * `writers` server processes on one project (like as many MCP clients), each creating
  * `perWriter` tasks one after another, all writers at once.
  */
-export async function concurrentWriters(adapter: ServerAdapter, project: string, writers: number, perWriter: number, tag: string): Promise<WriteCount> {
+export async function concurrentWriters(
+  adapter: ServerAdapter,
+  project: string,
+  writers: number,
+  perWriter: number,
+  tag: string,
+): Promise<WriteCount> {
   const sessions = await Promise.all(Array.from({ length: writers }, () => openSession(adapter.launch(project))));
   const acked: string[] = [];
   let failed = 0;
@@ -86,7 +105,12 @@ export interface KillCount extends WriteCount {
  * (a create is almost always in flight then), restarts it, times the first acknowledged write,
  * and counts which acknowledged creates survived.
  */
-export async function killTrial(adapter: ServerAdapter, project: string, killAfterMs: number, tag: string): Promise<KillCount> {
+export async function killTrial(
+  adapter: ServerAdapter,
+  project: string,
+  killAfterMs: number,
+  tag: string,
+): Promise<KillCount> {
   const s = await openSession(adapter.launch(project));
   const acked: string[] = [];
   let failed = 0;

@@ -95,7 +95,10 @@ async function ensureSystemPackages() {
 }
 
 async function ensureNode() {
-  if (capture(nodeBinary, ['--version']) === `v${NODE_VERSION}` && existsSync(join(nodeDir, 'include', 'node', 'node.h'))) {
+  if (
+    capture(nodeBinary, ['--version']) === `v${NODE_VERSION}` &&
+    existsSync(join(nodeDir, 'include', 'node', 'node.h'))
+  ) {
     return `present (${nodeBinary})`;
   }
   rmSync(nodeDir, { recursive: true, force: true });
@@ -125,7 +128,9 @@ async function ensureNode() {
  * postinstall refuses to run. So none of them are passed on.
  */
 function npmEnv(path) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+  );
   return {
     ...inherited,
     PATH: path,
@@ -205,21 +210,30 @@ async function ensureCodeServer() {
     // setting beats the user config and reaches the nested npm and node-gyp.
     npm_config_nodedir: nodeDir,
   };
-  run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', '--no-save', '--loglevel=warn'], {
-    cwd: codeServerDir,
-    env,
-  });
-  if (!hostFilesPresent()) throw new Error('code-server installed, but its VS Code modules are missing: did its postinstall run?');
+  run(
+    'npm',
+    ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', '--no-save', '--loglevel=warn'],
+    {
+      cwd: codeServerDir,
+      env,
+    },
+  );
+  if (!hostFilesPresent())
+    throw new Error('code-server installed, but its VS Code modules are missing: did its postinstall run?');
   verifyNativeModules();
   const version = codeServerVersion();
-  writeFileSync(markerPath, JSON.stringify({ ...wanted, codeServerVersion: version, completedAt: new Date().toISOString() }, null, 2) + '\n');
+  writeFileSync(
+    markerPath,
+    JSON.stringify({ ...wanted, codeServerVersion: version, completedAt: new Date().toISOString() }, null, 2) + '\n',
+  );
   // The download cache is only needed during the install; 200+ MB otherwise.
   rmSync(join(cacheDir, 'npm-cache'), { recursive: true, force: true });
   return `installed ${version}`;
 }
 
 async function main() {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`only linux-x64 is supported, not ${process.platform}-${process.arch}`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`only linux-x64 is supported, not ${process.platform}-${process.arch}`);
   mkdirSync(cacheDir, { recursive: true });
   log(`host cache: ${cacheDir}${force ? ' (--force)' : ''}`);
   await step('system packages (chromium, libkrb5-dev)', ensureSystemPackages);

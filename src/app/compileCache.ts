@@ -15,7 +15,8 @@ import * as path from 'node:path';
 export function enablePrivateCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
   try {
     const enable = nodeModule().enableCompileCache;
-    if (typeof enable !== 'function' || process.platform === 'win32' || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+    if (typeof enable !== 'function' || process.platform === 'win32' || env.NODE_DISABLE_COMPILE_CACHE)
+      return undefined;
     const dir = privateCacheFolder(env);
     if (dir === undefined) return undefined;
     enable(dir);
@@ -48,12 +49,14 @@ function nodeModule(): { enableCompileCache?: (dir: string) => unknown; flushCom
 export function privateCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   const ours = path.join(base, 'agent-ledger');
   const dir = path.join(ours, 'compile-cache');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The parent of our folder could be used to swap it for another: it must not be writable by anyone else either.
-  if (!isSafeFolder(base, uid, true) || !isSafeFolder(ours, uid, false) || !isSafeFolder(dir, uid, false)) return undefined;
+  if (!isSafeFolder(base, uid, true) || !isSafeFolder(ours, uid, false) || !isSafeFolder(dir, uid, false))
+    return undefined;
   return dir;
 }
 

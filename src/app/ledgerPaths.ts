@@ -40,4 +40,7 @@ export function confineStore(paths: LedgerPaths, explicitDb: boolean): void {
 }
 
 /** Machine-local files kept out of Git (DESIGN.md); memory/ and agents/ are meant to be committed. */
-export const excludedFromGit = [storeFilesExclude, ...Object.values(localFolders).map((folder) => `${ledgerFolder}/${folder}/`)];
+export const excludedFromGit = [
+  storeFilesExclude,
+  ...Object.values(localFolders).map((folder) => `${ledgerFolder}/${folder}/`),
+];

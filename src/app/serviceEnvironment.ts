@@ -30,7 +30,6 @@ export interface ServiceOptions {
   worktreesDir?: string;
 }
 
-
 /*
  * What createServices reads from the process's environment and passes on to the processes it
  * starts: the session time-out, the database's password and retry time, and how a child runtime
@@ -45,7 +44,11 @@ export function sessionTtlSeconds(): number | undefined {
   const raw = process.env.AGENT_LEDGER_SESSION_TTL_SECONDS?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new LedgerError('ConfigError', `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new LedgerError(
+      'ConfigError',
+      `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`,
+    );
   return n;
 }
 
@@ -54,7 +57,11 @@ export function sessionTtlSeconds(): number | undefined {
  * under the node running us, on the same workspace and store. Unknown (undefined) when running
  * from sources or inside the editor (whose executable is not node).
  */
-export function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options: ServiceOptions): McpServerLaunch | undefined {
+export function ledgerServerLaunch(
+  paths: LedgerPaths,
+  dbFile: boolean,
+  options: ServiceOptions,
+): McpServerLaunch | undefined {
   const cli = path.join(__dirname, 'cli.js');
   if (process.versions.electron !== undefined || !fs.existsSync(cli)) return undefined;
   const args = [...serverNodeFlags, cli, 'mcp', 'serve', '--workspace', paths.workspace, '--enable-orchestrator'];
@@ -62,7 +69,15 @@ export function ledgerServerLaunch(paths: LedgerPaths, dbFile: boolean, options:
   if (options.worktreesDir !== undefined) args.push('--worktrees-dir', paths.worktreesDir);
   // A database URL (and its password) is never an argument nor written in a configuration: the
   // child has it in its environment (childEnv) and passes it on to the server by name.
-  const forwardEnv = dbFile || options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined ? [] : databaseVariables.filter((name) => name === 'AGENT_LEDGER_DB' || process.env[name] !== undefined || (name === 'AGENT_LEDGER_DB_PASSWORD' && options.dbPassword !== undefined));
+  const forwardEnv =
+    dbFile || (options.dbPath === undefined && process.env.AGENT_LEDGER_DB === undefined)
+      ? []
+      : databaseVariables.filter(
+          (name) =>
+            name === 'AGENT_LEDGER_DB' ||
+            process.env[name] !== undefined ||
+            (name === 'AGENT_LEDGER_DB_PASSWORD' && options.dbPassword !== undefined),
+        );
   return { name: 'agent-ledger', command: process.execPath, args, forwardEnv };
 }
 
@@ -72,13 +87,16 @@ const databaseVariables = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPAS
 export function childEnv(location: LedgerLocation, options: ServiceOptions): Record<string, string> {
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   if (location.kind === 'postgres' && options.dbPath !== undefined) env.AGENT_LEDGER_DB = options.dbPath;
-  if (location.kind === 'postgres' && options.dbPassword !== undefined) env.AGENT_LEDGER_DB_PASSWORD = options.dbPassword;
+  if (location.kind === 'postgres' && options.dbPassword !== undefined)
+    env.AGENT_LEDGER_DB_PASSWORD = options.dbPassword;
   return env;
 }
 
 /** Where the engine reads the password: the one given (the editor's secret storage) before this process's environment. */
 export function databaseEnv(options: ServiceOptions): NodeJS.ProcessEnv {
-  return options.dbPassword === undefined ? process.env : { ...process.env, AGENT_LEDGER_DB_PASSWORD: options.dbPassword, PGPASSWORD: undefined };
+  return options.dbPassword === undefined
+    ? process.env
+    : { ...process.env, AGENT_LEDGER_DB_PASSWORD: options.dbPassword, PGPASSWORD: undefined };
 }
 
 /** AGENT_LEDGER_DB_RETRY_MS: how long a PostgreSQL call keeps retrying while the server is out of reach (default 15 s). */

@@ -142,16 +142,26 @@ export interface Services {
 /** The one composition root: the extension, every MCP server process and the CLI build these. */
 export async function createServices(options: ServiceOptions): Promise<Services> {
   const location = options.dbPath === undefined ? undefined : parseLedgerLocation(options.dbPath, process.cwd());
-  const paths = ledgerPaths(options.workspace, location?.kind === 'embedded' ? location.dbPath : undefined, options.worktreesDir);
+  const paths = ledgerPaths(
+    options.workspace,
+    location?.kind === 'embedded' ? location.dbPath : undefined,
+    options.worktreesDir,
+  );
   confineStore(paths, location !== undefined);
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
-  const engine = await openEngine(where, { readonly: options.readonly, retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS), env: databaseEnv(options) });
+  const engine = await openEngine(where, {
+    readonly: options.readonly,
+    retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
+    env: databaseEnv(options),
+  });
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
   const watching = options.watch ? engine.onDidChange(() => undefined) : undefined;
   if (!options.readonly) {
-    await ensureExcluded(paths.workspace, excludedFromGit).catch((err) => console.error('[agent-ledger] could not update .git/info/exclude:', err));
+    await ensureExcluded(paths.workspace, excludedFromGit).catch((err) =>
+      console.error('[agent-ledger] could not update .git/info/exclude:', err),
+    );
   }
   let truth: Promise<WorkspaceTruth> | undefined;
   const getTruth = (): Promise<WorkspaceTruth> => {
@@ -163,7 +173,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
   // A task started by a worker is measured in its worktree, where the work happens.
-  const truthOf = (task?: Task): Promise<WorkspaceTruth> => (task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth());
+  const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
+    task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
   const tracking = new TrackingService(engine, truthOf, clock);
   const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
@@ -192,11 +203,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const blackboard = new BlackboardService(engine, epochMs);
   const graphs = new GraphService(engine, epochMs);
   const eventBus = new EventBusService(engine, epochMs);
-  const scheduling = createSchedulingServices(engine, () => agents.current().agents, epochMs, {}, {
-    knowledge: knowledgeSources({ pipelines, memory }),
-    truth: truthOf,
-    changedMarksMs: changedMarksMsFromEnv(process.env),
-  });
+  const scheduling = createSchedulingServices(
+    engine,
+    () => agents.current().agents,
+    epochMs,
+    {},
+    {
+      knowledge: knowledgeSources({ pipelines, memory }),
+      truth: truthOf,
+      changedMarksMs: changedMarksMsFromEnv(process.env),
+    },
+  );
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
@@ -233,10 +250,19 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
-    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, { sessionTtlSeconds: sessionTtlSeconds(), tracking: trackRuns }),
+    runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
+      sessionTtlSeconds: sessionTtlSeconds(),
+      tracking: trackRuns,
+    }),
     executions,
     costs: new CostRollupService(engine),
-    instances: new AgentInstanceService({ engine, supervisor: new ProcessSupervisor(), logs: logReader, workspace: paths.workspace, runsDir: path.join(paths.dataDir, 'runs') }),
+    instances: new AgentInstanceService({
+      engine,
+      supervisor: new ProcessSupervisor(),
+      logs: logReader,
+      workspace: paths.workspace,
+      runsDir: path.join(paths.dataDir, 'runs'),
+    }),
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
     children,
     scheduling,

@@ -64,7 +64,10 @@ function embeddedOnly(db: string | undefined, command: string): string | undefin
   if (db === undefined) return undefined;
   const where = parseLedgerLocation(db);
   if (where.kind === 'postgres') {
-    throw new StoreError('badLocation', `db ${command} examines the embedded store's files; ${redactUrl(db)} is a PostgreSQL server, which checks its own (use its tools)`);
+    throw new StoreError(
+      'badLocation',
+      `db ${command} examines the embedded store's files; ${redactUrl(db)} is a PostgreSQL server, which checks its own (use its tools)`,
+    );
   }
   return where.dbPath;
 }

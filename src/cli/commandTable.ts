@@ -24,18 +24,55 @@ function toolGroup(pick: () => Promise<ToolGroup>): TopCommand['load'] {
 
 /** Every top-level command, in the order `--help` lists them. */
 export const topCommands: readonly TopCommand[] = [
-  { name: 'mcp', description: 'The MCP server', load: async () => (await import('./commands/mcpServe.js')).registerMcpCommands },
-  { name: 'workflow', description: 'Workflows: containers of tracked tasks', load: async () => (await import('./commands/workflowCommands.js')).registerWorkflowCommands },
-  { name: 'task', description: 'Tasks: the backlog, over the same tasks the tracking tools record', load: async () => (await import('./commands/taskCommands.js')).registerTaskCommands },
-  { name: 'agent', description: 'Agent definitions (.agent-ledger/agents/<name>.yaml or .md)', load: async () => (await import('./commands/agentCommands.js')).registerAgentCommands },
-  { name: 'worker', description: 'Workers: a Git worktree per task and the command that launches an agent in it', load: async () => (await import('./commands/workerCommands.js')).registerWorkerCommands },
-  { name: 'session', description: 'Sessions: one run of an agent on a task', load: async () => (await import('./commands/sessionCommands.js')).registerSessionCommands },
-  { name: 'memory', description: 'Memory Bank: project decisions in .agent-ledger/memory/<category>/<id>.md', load: async () => (await import('./commands/memoryCommands.js')).registerMemoryCommands },
-  { name: 'pipeline', description: 'Pipelines: phases with reviews and human checkpoints, driven by the engine', load: async () => (await import('./commands/pipelineCommands.js')).registerPipelineCommands },
-  { name: 'project', description: 'Projects of agents that run by themselves: a folder of the workspace with agents assigned', load: async () => (await import('./commands/projectCommands.js')).registerProjectCommands },
+  {
+    name: 'mcp',
+    description: 'The MCP server',
+    load: async () => (await import('./commands/mcpServe.js')).registerMcpCommands,
+  },
+  {
+    name: 'workflow',
+    description: 'Workflows: containers of tracked tasks',
+    load: async () => (await import('./commands/workflowCommands.js')).registerWorkflowCommands,
+  },
+  {
+    name: 'task',
+    description: 'Tasks: the backlog, over the same tasks the tracking tools record',
+    load: async () => (await import('./commands/taskCommands.js')).registerTaskCommands,
+  },
+  {
+    name: 'agent',
+    description: 'Agent definitions (.agent-ledger/agents/<name>.yaml or .md)',
+    load: async () => (await import('./commands/agentCommands.js')).registerAgentCommands,
+  },
+  {
+    name: 'worker',
+    description: 'Workers: a Git worktree per task and the command that launches an agent in it',
+    load: async () => (await import('./commands/workerCommands.js')).registerWorkerCommands,
+  },
+  {
+    name: 'session',
+    description: 'Sessions: one run of an agent on a task',
+    load: async () => (await import('./commands/sessionCommands.js')).registerSessionCommands,
+  },
+  {
+    name: 'memory',
+    description: 'Memory Bank: project decisions in .agent-ledger/memory/<category>/<id>.md',
+    load: async () => (await import('./commands/memoryCommands.js')).registerMemoryCommands,
+  },
+  {
+    name: 'pipeline',
+    description: 'Pipelines: phases with reviews and human checkpoints, driven by the engine',
+    load: async () => (await import('./commands/pipelineCommands.js')).registerPipelineCommands,
+  },
+  {
+    name: 'project',
+    description: 'Projects of agents that run by themselves: a folder of the workspace with agents assigned',
+    load: async () => (await import('./commands/projectCommands.js')).registerProjectCommands,
+  },
   {
     name: 'db',
-    description: 'The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL',
+    description:
+      'The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL',
     load: async () => (await import('./commands/dbCommands.js')).registerDbCommands,
   },
   {
@@ -45,21 +82,32 @@ export const topCommands: readonly TopCommand[] = [
     load: async () => (await import('./commands/runnerCommands.js')).registerRunnerCommands,
   },
   // The orchestrator family's tools, one group per concept, options read from each tool's schema.
-  { name: 'bb', description: 'Blackboard: key → JSON value entries shared by every agent of the workspace', load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).blackboardGroup) },
+  {
+    name: 'bb',
+    description: 'Blackboard: key → JSON value entries shared by every agent of the workspace',
+    load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).blackboardGroup),
+  },
   {
     name: 'graph',
-    description: "Plan graphs: a workflow's tasks and depends_on edges (graph wf-<id>), versioned, with diff, patch and locks",
+    description:
+      "Plan graphs: a workflow's tasks and depends_on edges (graph wf-<id>), versioned, with diff, patch and locks",
     load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).graphGroup),
   },
   {
     name: 'resources',
-    description: 'The sc:// registry: graphs and their versions, runs and their events, child logs, snapshots, blackboard namespaces',
+    description:
+      'The sc:// registry: graphs and their versions, runs and their events, child logs, snapshots, blackboard namespaces',
     load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).resourcesGroup),
   },
-  { name: 'events', description: 'The event bus: every change of the ledger, with its correlation ids', load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).eventsGroup) },
+  {
+    name: 'events',
+    description: 'The event bus: every change of the ledger, with its correlation ids',
+    load: toolGroup(async () => (await import('./commands/coordinationCommands.js')).eventsGroup),
+  },
   {
     name: 'stig',
-    description: 'Stigmergy: marks agents leave on the files and scopes they change; they fade and vanish when their task ends',
+    description:
+      'Stigmergy: marks agents leave on the files and scopes they change; they fade and vanish when their task ends',
     load: toolGroup(async () => (await import('./commands/schedulingCommands.js')).stigmergyGroup),
   },
   {
@@ -69,12 +117,14 @@ export const topCommands: readonly TopCommand[] = [
   },
   {
     name: 'kg',
-    description: 'Knowledge graph: facts as subject–predicate–object triples, and plan fragments suggested from what worked before',
+    description:
+      'Knowledge graph: facts as subject–predicate–object triples, and plan fragments suggested from what worked before',
     load: toolGroup(async () => (await import('./commands/schedulingCommands.js')).knowledgeGroup),
   },
   {
     name: 'child',
-    description: 'Child runtimes: programs started under limits, with their logs recorded; listed and stopped from any process of this machine',
+    description:
+      'Child runtimes: programs started under limits, with their logs recorded; listed and stopped from any process of this machine',
     load: toolGroup(async () => (await import('./commands/childCommands.js')).childGroup),
   },
 ];

@@ -8,7 +8,10 @@ async function main(argv: string[]): Promise<void> {
     const program = await buildProgram(argv);
     await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')) {
+    if (
+      err instanceof CommanderError &&
+      (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+    ) {
       process.exitCode = 0;
       return;
     }

@@ -54,11 +54,14 @@ export function reportError(err: unknown, json: boolean): number {
   if (err instanceof CommanderError) return code; // commander already printed its message
   if (json) {
     // A store failure shows its own reason (`damaged`, `badLocation`…) as the CLI always did.
-    const error = LedgerError.is(err) ? { ...err.toJSON(), reason: storeReasonOf(err) ?? err.code } : { reason: 'InternalError', message: errorMessage(err) };
+    const error = LedgerError.is(err)
+      ? { ...err.toJSON(), reason: storeReasonOf(err) ?? err.code }
+      : { reason: 'InternalError', message: errorMessage(err) };
     process.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
     printErrorLines([`${style.red('error:')} ${visibleBlock(errorMessage(err))}`]);
-    if (!LedgerError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG) printErrorLines([visibleBlock(err.stack)]);
+    if (!LedgerError.is(err) && err instanceof Error && process.env.AGENT_LEDGER_DEBUG)
+      printErrorLines([visibleBlock(err.stack)]);
   }
   return code;
 }
@@ -81,5 +84,7 @@ export function duration(seconds: number | null): string {
 export function table(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - visibleWidth(cell)))).join('  '));
+  return rows.map((row) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - visibleWidth(cell)))).join('  '),
+  );
 }

@@ -3,11 +3,15 @@ import { version } from '../app/version';
 import { topCommands } from './commandTable';
 
 const worktreesFlag = '--worktrees-dir <dir>';
-const worktreesHelp = 'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
+const worktreesHelp =
+  'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
 
 /** `--db`, or the environment variable AGENT_LEDGER_DB when the flag is absent (the password never belongs in either: AGENT_LEDGER_DB_PASSWORD or PGPASSWORD). */
 function dbOption(): Option {
-  return new Option('--db <file|url>', 'ledger database: a file (default: <workspace>/.agent-ledger/ledger.db) or a postgres:// URL (password from AGENT_LEDGER_DB_PASSWORD or PGPASSWORD)').env('AGENT_LEDGER_DB');
+  return new Option(
+    '--db <file|url>',
+    'ledger database: a file (default: <workspace>/.agent-ledger/ledger.db) or a postgres:// URL (password from AGENT_LEDGER_DB_PASSWORD or PGPASSWORD)',
+  ).env('AGENT_LEDGER_DB');
 }
 
 /**
@@ -18,7 +22,9 @@ function dbOption(): Option {
  */
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('agent-ledger')
-    .description('Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.')
+    .description(
+      'Agent Ledger: the shared ledger of what AI coding agents did in a workspace, with exact Git changes per task.',
+    )
     .version(version, '-v, --version')
     .option('-w, --workspace <dir>', 'workspace folder (default: the current folder)')
     .addOption(dbOption())

@@ -14,7 +14,7 @@ export function resultLines(result: unknown): string[] {
 
 /** A value on one line: text as is, anything else as compact JSON, inert either way. */
 export function inline(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
   return visible(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }
 

@@ -17,7 +17,11 @@ const catalog = (): Promise<typeof Catalog> => import('../mcp/catalog.js');
 async function toolNamed(name: string): Promise<CatalogTool> {
   const tools = (await catalog()).allTools();
   const tool = tools.find((t) => t.name === name);
-  if (!tool) throw unknownTool(name, tools.map((t) => t.name));
+  if (!tool)
+    throw unknownTool(
+      name,
+      tools.map((t) => t.name),
+    );
   return tool;
 }
 
@@ -52,7 +56,11 @@ export async function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promis
 }
 
 /** One tool call with the command line's arguments (undefined ones left out, as an agent would). */
-export async function callTool(services: Services, tool: CatalogTool | string, args: Record<string, unknown>): Promise<unknown> {
+export async function callTool(
+  services: Services,
+  tool: CatalogTool | string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
   const definition = typeof tool === 'string' ? await toolNamed(tool) : tool;
   const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
   return invokeTool(definition, given, await cliContext(services));
@@ -61,7 +69,12 @@ export async function callTool(services: Services, tool: CatalogTool | string, a
 async function cliContext(services: Services): Promise<ToolContext> {
   const { allTools, introspectionFamily, toolFamilies } = await catalog();
   const tools = allTools();
-  return { services, enabledTools: () => tools, enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)), families: () => [introspectionFamily, ...toolFamilies] };
+  return {
+    services,
+    enabledTools: () => tools,
+    enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)),
+    families: () => [introspectionFamily, ...toolFamilies],
+  };
 }
 
 /** A number when the text is one (`--limit 5`), else the text itself, for zod to refuse as the MCP tool would. */

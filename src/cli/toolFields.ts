@@ -20,7 +20,14 @@ export interface ToolField {
   choices?: readonly string[];
 }
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; entries?: Record<string, string>; values?: unknown[] };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  entries?: Record<string, string>;
+  values?: unknown[];
+};
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const wrappers = new Set(['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
@@ -71,7 +78,10 @@ export function toolFields(schema: z.ZodObject): ToolField[] {
 
 /** `ttl_ms` → `ttl-ms`, `writeScope` → `write-scope`. */
 export function flagName(field: string): string {
-  return field.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return field
+    .replace(/_/g, '-')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }
 
 let stdinTaken = false;
@@ -79,7 +89,8 @@ let stdinTaken = false;
 /** JSON text (or `-`: read from standard input, once per command). */
 function jsonText(text: string, field: string): string {
   if (text !== '-') return text;
-  if (stdinTaken) throw new LedgerError('ValidationError', `${field}: standard input was already read for another field`);
+  if (stdinTaken)
+    throw new LedgerError('ValidationError', `${field}: standard input was already read for another field`);
   stdinTaken = true;
   return fs.readFileSync(0, 'utf8');
 }

@@ -65,10 +65,11 @@ function addSubcommand(parent: Command, sub: ToolSubcommand, tool: CatalogTool):
   for (const field of positional) cmd.addArgument(argumentOf(field));
   const flagged = fields.filter((f) => !positional.includes(f));
   const optionKeys = new Map<string, string>();
-  for (const field of flagged) for (const option of optionsOf(field)) {
-    cmd.addOption(option);
-    optionKeys.set(field.name, option.attributeName());
-  }
+  for (const field of flagged)
+    for (const option of optionsOf(field)) {
+      cmd.addOption(option);
+      optionKeys.set(field.name, option.attributeName());
+    }
   cmd.addHelpText('after', `\n${tool.description}${sub.help ? `\n\n${sub.help}` : ''}`);
   cmd.action((...params: unknown[]) => {
     const command = params[params.length - 1] as Command;
@@ -80,21 +81,25 @@ function addSubcommand(parent: Command, sub: ToolSubcommand, tool: CatalogTool):
     for (const field of fields) {
       const value = raw[field.name];
       const own = sub.parse?.[field.name];
-      args[field.name] = value !== undefined && own && typeof value === 'string' ? own(value) : fieldValue(field, value);
+      args[field.name] =
+        value !== undefined && own && typeof value === 'string' ? own(value) : fieldValue(field, value);
     }
     return runToolCommand(command, {
       tool: tool.name,
       args,
       readonly: sub.writes ? false : undefined,
       format: (result: unknown) => (sub.format ? sub.format(result as never) : resultLines(result)),
-      then: sub.then ? (result: unknown, services: Services, json: boolean) => sub.then!(result as never, services, json) : undefined,
+      then: sub.then
+        ? (result: unknown, services: Services, json: boolean) => sub.then!(result as never, services, json)
+        : undefined,
     });
   });
 }
 
 function describe(field: ToolField): string {
   const choices = field.choices?.length ? ` (${field.choices.join(', ')})` : '';
-  const json = field.kind === 'json' ? ' [JSON; - reads standard input]' : field.kind === 'value' ? ' [JSON, or plain text]' : '';
+  const json =
+    field.kind === 'json' ? ' [JSON; - reads standard input]' : field.kind === 'value' ? ' [JSON, or plain text]' : '';
   return `${field.description}${choices}${json}`;
 }
 

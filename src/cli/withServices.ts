@@ -10,14 +10,23 @@ import { reportError } from './output';
  * Opens the workspace's store for one command, runs it, closes the store, and turns a
  * failure into seed 002's exit code. Read-only commands never create `.agent-ledger/`.
  */
-export async function withServices(cmd: Command, mode: { readonly: boolean }, run: (services: Services) => Promise<void> | void): Promise<void> {
+export async function withServices(
+  cmd: Command,
+  mode: { readonly: boolean },
+  run: (services: Services) => Promise<void> | void,
+): Promise<void> {
   const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
   let services: Services | undefined;
   try {
     const workspace = resolveWorkspace(opts.workspace);
     // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
     const { createServices } = await import('../app/services.js');
-    services = await createServices({ workspace, dbPath: opts.db, readonly: mode.readonly, worktreesDir: worktreesDirOption(opts) });
+    services = await createServices({
+      workspace,
+      dbPath: opts.db,
+      readonly: mode.readonly,
+      worktreesDir: worktreesDirOption(opts),
+    });
     await run(services);
   } catch (err) {
     process.exitCode = reportError(err, opts.json === true);

@@ -67,7 +67,12 @@ export class LedgerError extends Error {
   }
 
   toJSON(): { code: number; reason: LedgerErrorCode; message: string; data?: Record<string, unknown> } {
-    return { code: errorNumbers[this.code], reason: this.code, message: this.message, ...(this.data ? { data: this.data } : {}) };
+    return {
+      code: errorNumbers[this.code],
+      reason: this.code,
+      message: this.message,
+      ...(this.data ? { data: this.data } : {}),
+    };
   }
 }
 

@@ -82,10 +82,21 @@ export function formatUsd(usd: number): string {
  * with `1 running` and `1 run without a reported cost` when they apply. Structural, so the
  * webviews can use it without importing core/costs.
  */
-export function formatCostSummary(c: { runs: number; running: number; costUsd: number; unpricedRuns: number; inputTokens: number; outputTokens: number; cacheReadTokens: number }): string {
+export function formatCostSummary(c: {
+  runs: number;
+  running: number;
+  costUsd: number;
+  unpricedRuns: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+}): string {
   if (c.runs === 0) return 'no runs';
   const parts = [formatUsd(c.costUsd), plural(c.runs, 'run')];
-  if (c.inputTokens || c.outputTokens) parts.push(`${formatTokens(c.inputTokens)} in, ${formatTokens(c.outputTokens)} out${c.cacheReadTokens ? `, ${formatTokens(c.cacheReadTokens)} from cache` : ''}`);
+  if (c.inputTokens || c.outputTokens)
+    parts.push(
+      `${formatTokens(c.inputTokens)} in, ${formatTokens(c.outputTokens)} out${c.cacheReadTokens ? `, ${formatTokens(c.cacheReadTokens)} from cache` : ''}`,
+    );
   if (c.running) parts.push(`${c.running} running`);
   if (c.unpricedRuns) parts.push(`${plural(c.unpricedRuns, 'run')} without a reported cost`);
   return parts.join(' · ');

@@ -34,17 +34,28 @@ export function parseId(kind: EntityKind, ref: unknown): number {
       if (Number.isSafeInteger(n) && n > 0) return n;
     }
   }
-  throw new LedgerError('ValidationError', `${JSON.stringify(ref)} is not a ${kind} id: use the id a tool returned, like "${key}12" or 12`, {
-    [`${kind}Id`]: ref as never,
-  });
+  throw new LedgerError(
+    'ValidationError',
+    `${JSON.stringify(ref)} is not a ${kind} id: use the id a tool returned, like "${key}12" or 12`,
+    {
+      [`${kind}Id`]: ref as never,
+    },
+  );
 }
 
 /** The not-found error of an entity, in seed 002's codes. */
 export function notFound(kind: EntityKind, ref: unknown): LedgerError {
   const { key, notFound: code } = prefixes[kind];
   const id = typeof ref === 'number' ? `${key}${ref}` : String(ref);
-  const hint = kind === 'task' ? 'list tasks with task_list or `agent-ledger task list`' : kind === 'workflow' ? 'list workflows with `agent-ledger workflow list`' : 'list sessions with session_list';
-  return new LedgerError(code, `${kind[0].toUpperCase()}${kind.slice(1)} ${id} not found (${hint})`, { [`${kind}Id`]: ref as never });
+  const hint =
+    kind === 'task'
+      ? 'list tasks with task_list or `agent-ledger task list`'
+      : kind === 'workflow'
+        ? 'list workflows with `agent-ledger workflow list`'
+        : 'list sessions with session_list';
+  return new LedgerError(code, `${kind[0].toUpperCase()}${kind.slice(1)} ${id} not found (${hint})`, {
+    [`${kind}Id`]: ref as never,
+  });
 }
 
 /**
@@ -79,9 +90,15 @@ export function pmIdOf(kind: PmEntity, ref: unknown): number | undefined {
 export function parsePmId(kind: PmEntity, ref: unknown, field: string): number {
   const id = pmIdOf(kind, ref);
   if (id !== undefined) return id;
-  throw new LedgerError('ValidationError', `${JSON.stringify(ref)} is not a ${kind} id: use the id a tool returned, like "${shapes[kind].key}3"`, { [field]: ref as never });
+  throw new LedgerError(
+    'ValidationError',
+    `${JSON.stringify(ref)} is not a ${kind} id: use the id a tool returned, like "${shapes[kind].key}3"`,
+    { [field]: ref as never },
+  );
 }
 
 export function pmNotFound(kind: PmEntity, ref: unknown, field: string, hint: string): LedgerError {
-  return new LedgerError('NotFound', `${kind[0].toUpperCase()}${kind.slice(1)} ${String(ref)} not found (${hint})`, { [field]: ref as never });
+  return new LedgerError('NotFound', `${kind[0].toUpperCase()}${kind.slice(1)} ${String(ref)} not found (${hint})`, {
+    [field]: ref as never,
+  });
 }

@@ -12,7 +12,12 @@ const storeBaseName = 'ledger';
 export const storeImageName = `${storeBaseName}.db`;
 
 /** Machine-local folders inside {@link ledgerFolder}, kept out of Git. */
-export const localFolders = { worktrees: 'worktrees', snapshots: 'snapshots', runs: 'runs', children: 'children' } as const;
+export const localFolders = {
+  worktrees: 'worktrees',
+  snapshots: 'snapshots',
+  runs: 'runs',
+  children: 'children',
+} as const;
 
 /** Agent definitions, relative to the workspace (committed with the project: the files are the truth). */
 export const agentsFolder = `${ledgerFolder}/agents`;

@@ -23,7 +23,10 @@ export function thisMachine(): MachineIdentity {
 
 /** This process's machine and user (environment overrides first: containers and tests simulate machines with them). */
 export function localMachine(env: NodeJS.ProcessEnv = process.env): MachineIdentity {
-  return { id: env.AGENT_LEDGER_MACHINE?.trim() || os.hostname() || 'unknown', user: env.AGENT_LEDGER_OS_USER?.trim() || osUser(env) };
+  return {
+    id: env.AGENT_LEDGER_MACHINE?.trim() || os.hostname() || 'unknown',
+    user: env.AGENT_LEDGER_OS_USER?.trim() || osUser(env),
+  };
 }
 
 function osUser(env: NodeJS.ProcessEnv): string {

@@ -52,12 +52,17 @@ export async function watchChanges(repo: GitRepo, scope: FolderScope, start: str
         repo.run([...config, 'diff-files', '-z', '--name-only', '--', ...spec], { env: specEnv }),
         repo.run([...config, 'ls-files', '-z', '--others', '--exclude-standard', '--', ...spec], { env: specEnv }),
       ]);
-      const paths = [...new Set([...splitNul(tracked.stdout.toString('utf8')), ...splitNul(untracked.stdout.toString('utf8'))])];
+      const paths = [
+        ...new Set([...splitNul(tracked.stdout.toString('utf8')), ...splitNul(untracked.stdout.toString('utf8'))]),
+      ];
       // A repository inside the work tree shows as `name/`: marked, not recorded (an index holds files).
       const files = paths.filter((p) => !p.endsWith('/'));
       if (files.length > 0) {
         // Recorded as they are now (ids computed, no object written); a deleted file leaves the index.
-        await repo.run([...config, 'update-index', '-z', '--info-only', '--add', '--remove', '--stdin'], { env, input: Buffer.from(files.map((p) => `${p}\0`).join('')) });
+        await repo.run([...config, 'update-index', '-z', '--info-only', '--add', '--remove', '--stdin'], {
+          env,
+          input: Buffer.from(files.map((p) => `${p}\0`).join('')),
+        });
       } else {
         const now = new Date();
         await utimes(file, now, now).catch(() => undefined); // looked at: not abandoned

@@ -78,7 +78,10 @@ export class ChecksumWorkspaceTruth implements WorkspaceTruth {
       return JSON.parse(await readFile(confinedPath(this.root, this.manifestPath(snapshot.id)), 'utf8')) as Manifest;
     } catch (ex) {
       if ((ex as NodeJS.ErrnoException).code !== 'ENOENT' && !(ex instanceof SyntaxError)) throw ex;
-      throw new GitError('snapshotMissing', `The manifest of snapshot ${snapshot.id} is missing or damaged in ${this.dataDir}.`);
+      throw new GitError(
+        'snapshotMissing',
+        `The manifest of snapshot ${snapshot.id} is missing or damaged in ${this.dataDir}.`,
+      );
     }
   }
 
@@ -96,6 +99,8 @@ function newer(a: Manifest | undefined, b: Manifest): Manifest {
 }
 
 function unsupported(): GitError {
-  return new GitError('unsupported', 'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.');
+  return new GitError(
+    'unsupported',
+    'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.',
+  );
 }
-

@@ -120,7 +120,8 @@ export async function scanManifest(
       const size = stats.size;
       const mtimeMs = Math.trunc(stats.mtimeMs);
       const known = base?.files[relative];
-      const reusable = known && known[1] === size && known[2] === mtimeMs && mtimeMs <= base!.scannedAtMs - racyWindowMs;
+      const reusable =
+        known && known[1] === size && known[2] === mtimeMs && mtimeMs <= base!.scannedAtMs - racyWindowMs;
       const md5 = reusable ? known[0] : await hashFile(absolute, stats.isSymbolicLink());
       files[relative] = [md5, size, mtimeMs];
     }
@@ -158,7 +159,10 @@ export function diffManifests(from: Manifest, to: Manifest): FileChanges {
     const candidates = addedByHash.get(from.files[file][0]);
     if (!candidates?.length) continue;
     // Prefer a move that keeps the file name, then the first by path.
-    const index = Math.max(0, candidates.findIndex((c) => path.posix.basename(c) === path.posix.basename(file)));
+    const index = Math.max(
+      0,
+      candidates.findIndex((c) => path.posix.basename(c) === path.posix.basename(file)),
+    );
     const [to] = candidates.splice(index, 1);
     renamed.push({ from: file, to });
     renamedFrom.add(file);

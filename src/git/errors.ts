@@ -64,7 +64,10 @@ const stderrReasons: ReadonlyArray<[RegExp, GitErrorReason]> = [
   [/detected dubious ownership/i, 'unsafeRepository'],
   [/not a git repository|must be run in a work tree/i, 'notARepository'],
   [/path '.*' does not exist in|path '.*' exists on disk, but not in|bad file$/im, 'pathMissing'],
-  [/bad object|is not a valid object|invalid object name|unknown revision|bad revision|not a valid commit name/i, 'snapshotMissing'],
+  [
+    /bad object|is not a valid object|invalid object name|unknown revision|bad revision|not a valid commit name/i,
+    'snapshotMissing',
+  ],
   [/\.lock'?: File exists|cannot lock ref|unable to create .*\.lock/i, 'locked'],
   [/permission denied/i, 'permissionDenied'],
 ];
@@ -75,7 +78,11 @@ export function toGitError(failure: GitFailure): GitError {
   // Our `-c` settings are noise in a message meant for people.
   const command = `git ${args.filter((a, i) => a !== '-c' && args[i - 1] !== '-c').join(' ')}`;
   if (spawnErrorCode === 'ENOENT') {
-    return new GitError('gitNotFound', 'Git was not found on PATH. Install Git (https://git-scm.com) or add it to PATH.', args);
+    return new GitError(
+      'gitNotFound',
+      'Git was not found on PATH. Install Git (https://git-scm.com) or add it to PATH.',
+      args,
+    );
   }
   if (spawnErrorCode === 'ENOENT_CWD') {
     return new GitError('notARepository', 'The folder does not exist, so it is not in a Git repository.', args);

@@ -47,8 +47,12 @@ type RepositoryPlace = Pick<GitRepo, 'commonDir' | 'prefix'>;
  */
 async function plainRepository(workspace: string): Promise<RepositoryPlace | undefined> {
   const gitDir = path.join(path.resolve(workspace), '.git');
-  const kind = async (name: string) => (await lstat(path.join(gitDir, name)).catch(() => undefined));
-  const [dotGit, head, commonDir] = await Promise.all([lstat(gitDir).catch(() => undefined), kind('HEAD'), kind('commondir')]);
+  const kind = async (name: string) => await lstat(path.join(gitDir, name)).catch(() => undefined);
+  const [dotGit, head, commonDir] = await Promise.all([
+    lstat(gitDir).catch(() => undefined),
+    kind('HEAD'),
+    kind('commondir'),
+  ]);
   if (!dotGit?.isDirectory() || !head?.isFile() || commonDir) return undefined;
   return { commonDir: gitDir, prefix: '' };
 }

@@ -22,7 +22,8 @@ export async function withFolderLock<T>(lock: string, fn: () => Promise<T>, time
         fs.rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new GitError('locked', `${lock} is held by another Agent Ledger process; try again when it is done.`);
+      if (Date.now() > deadline)
+        throw new GitError('locked', `${lock} is held by another Agent Ledger process; try again when it is done.`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

@@ -50,7 +50,12 @@ export class FolderScope {
   narrow(changes: FileChanges): FileChanges {
     if (this.isWhole) return changes;
     const inside = (list: string[]) => list.map((p) => this.fromRepo(p)).filter((p): p is string => p !== null);
-    const out: FileChanges = { added: inside(changes.added), modified: inside(changes.modified), deleted: inside(changes.deleted), renamed: [] };
+    const out: FileChanges = {
+      added: inside(changes.added),
+      modified: inside(changes.modified),
+      deleted: inside(changes.deleted),
+      renamed: [],
+    };
     for (const { from, to } of changes.renamed) {
       const [f, t] = [this.fromRepo(from), this.fromRepo(to)];
       if (f !== null && t !== null) out.renamed.push({ from: f, to: t });

@@ -33,7 +33,8 @@ export interface GitRunResult {
  * Variables that would point git at another repository, index or pathspec mode, or change the
  * identity of our snapshot commits. They are set when we run inside a git hook or an alias.
  */
-const strippedEnv = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|QUARANTINE_PATH|NAMESPACE|PREFIX|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS|AUTHOR_\w+|COMMITTER_\w+)$/i;
+const strippedEnv =
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|QUARANTINE_PATH|NAMESPACE|PREFIX|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS|AUTHOR_\w+|COMMITTER_\w+)$/i;
 
 function gitEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -90,7 +91,11 @@ export function runGit(cwd: string, args: readonly string[], options: GitRunOpti
  * Starts `git <args>` in `cwd` that stays running (a `cat-file --batch` served over its pipes,
  * batchReader.ts), with the same sanitised environment as runGit.
  */
-export function startGit(cwd: string, args: readonly string[], env?: Record<string, string>): ChildProcessWithoutNullStreams {
+export function startGit(
+  cwd: string,
+  args: readonly string[],
+  env?: Record<string, string>,
+): ChildProcessWithoutNullStreams {
   started++;
   return spawn('git', args, { cwd, env: gitEnv(env), windowsHide: true, stdio: 'pipe' });
 }
@@ -114,7 +119,13 @@ export class GitRepo {
    */
   static async open(folder: string): Promise<GitRepo> {
     const cwd = path.resolve(folder);
-    const { stdout } = await runGit(cwd, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--show-prefix']);
+    const { stdout } = await runGit(cwd, [
+      'rev-parse',
+      '--show-toplevel',
+      '--absolute-git-dir',
+      '--git-common-dir',
+      '--show-prefix',
+    ]);
     // Each value is one line; --show-prefix prints an empty line at the top level.
     const [root, gitDir, commonDir, prefix = ''] = stdout.toString('utf8').replace(/\n$/, '').split('\n');
     return new GitRepo(path.resolve(root), path.resolve(gitDir), path.resolve(cwd, commonDir), prefix);

@@ -58,14 +58,25 @@ export class GitWorkspaceTruth implements WorkspaceTruth {
   async changesSince(from: Snapshot, to?: Snapshot): Promise<ChangesSince> {
     assertGitSnapshot(from);
     if (to) {
-      const [files, commits] = await Promise.all([diffSnapshots(this.repo, from, to, this.scope), commitsBetween(this.repo, from.head, to.head, this.scope)]);
+      const [files, commits] = await Promise.all([
+        diffSnapshots(this.repo, from, to, this.scope),
+        commitsBetween(this.repo, from.head, to.head, this.scope),
+      ]);
       return { files, commits, to };
     }
     // Snapshot of now; the diff runs on its tree while the commit object is being written.
-    const { snapshot: now, value, submodules } = await takeSnapshotWith(
+    const {
+      snapshot: now,
+      value,
+      submodules,
+    } = await takeSnapshotWith(
       this.repo,
       'now',
-      (tree, head) => Promise.all([diffToTree(this.repo, from, tree, this.scope), commitsBetween(this.repo, from.head, head, this.scope)]),
+      (tree, head) =>
+        Promise.all([
+          diffToTree(this.repo, from, tree, this.scope),
+          commitsBetween(this.repo, from.head, head, this.scope),
+        ]),
       this.scope,
       this.options,
     );

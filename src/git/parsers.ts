@@ -24,7 +24,7 @@ export function splitNul(output: string): string[] {
 export function parseNameStatus(output: string): FileChanges {
   const changes: FileChanges = { added: [], modified: [], deleted: [], renamed: [] };
   const fields = splitNul(output);
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i++].charAt(0);
     if (status === 'R' || status === 'C') {
       const from = fields[i++];
@@ -64,7 +64,7 @@ export const gitlinkMode = '160000';
 export function parseRawDiff(output: string): RawChange[] {
   const fields = splitNul(output);
   const changes: RawChange[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const [oldMode, newMode, oldSha, newSha, score] = fields[i++].replace(/^:/, '').split(' ');
     const status = score.charAt(0);
     if (status === 'R' || status === 'C') {

@@ -38,7 +38,12 @@ export function normalizeRepoPath(input: string): string {
 }
 
 /** The content of `file` (relative to `scope`) in the snapshot, or null when the snapshot has no such file. */
-export async function readFileAt(repo: GitRepo, snapshot: Snapshot, file: string, scope = wholeRepository): Promise<Buffer | null> {
+export async function readFileAt(
+  repo: GitRepo,
+  snapshot: Snapshot,
+  file: string,
+  scope = wholeRepository,
+): Promise<Buffer | null> {
   assertGitSnapshot(snapshot);
   return readBlobAt(repo, snapshot.id, scope.toRepo(normalizeRepoPath(file)));
 }
@@ -89,7 +94,12 @@ async function readBlobs(repo: GitRepo, shas: string[]): Promise<Map<string, Buf
  * the submodule's recorded state. Never writes outside the workspace folder, even through a
  * symbolic link (core/files/confinedPath.ts decides, and names the link).
  */
-export async function restoreFiles(repo: GitRepo, snapshot: Snapshot, paths: readonly string[], scope = wholeRepository): Promise<void> {
+export async function restoreFiles(
+  repo: GitRepo,
+  snapshot: Snapshot,
+  paths: readonly string[],
+  scope = wholeRepository,
+): Promise<void> {
   assertGitSnapshot(snapshot);
   const wanted = [...new Set(paths.map(normalizeRepoPath))].map((p) => scope.toRepo(p));
   if (wanted.length === 0) return;
@@ -98,7 +108,11 @@ export async function restoreFiles(repo: GitRepo, snapshot: Snapshot, paths: rea
 
 async function restoreIn(repo: GitRepo, commit: string, wanted: string[], confineRoot: string): Promise<void> {
   const entries = await lookUp(repo, commit, wanted);
-  const located = await locateInSubmodules(repo, commit, wanted.filter((p) => !entries.has(p)));
+  const located = await locateInSubmodules(
+    repo,
+    commit,
+    wanted.filter((p) => !entries.has(p)),
+  );
   const inSubmodule = new Map<string, { commit: string; rest: string[] }>();
   for (const { submodule, commit: recorded, rest } of located.values()) {
     const group = inSubmodule.get(submodule) ?? { commit: recorded, rest: [] };
@@ -110,7 +124,8 @@ async function restoreIn(repo: GitRepo, commit: string, wanted: string[], confin
   const root = realPathOf(confineRoot);
 
   // Deletions first: a path that was a file may now be a folder the snapshot needs, and back.
-  for (const p of wanted.filter((w) => !entries.has(w) && !located.has(w))) await removeFile(repo, confineRoot, root, p);
+  for (const p of wanted.filter((w) => !entries.has(w) && !located.has(w)))
+    await removeFile(repo, confineRoot, root, p);
   for (const p of files) {
     const entry = entries.get(p)!;
     const content = blobs.get(entry.sha);
@@ -119,7 +134,8 @@ async function restoreIn(repo: GitRepo, commit: string, wanted: string[], confin
   }
   for (const [submodule, group] of inSubmodule) {
     const sub = await openSubmodule(repo, submodule);
-    if (!sub) throw new GitError('unsupported', `Cannot restore files of the submodule ${submodule}: it is not checked out.`);
+    if (!sub)
+      throw new GitError('unsupported', `Cannot restore files of the submodule ${submodule}: it is not checked out.`);
     await restoreIn(sub, group.commit, group.rest, confineRoot);
   }
 }
@@ -157,7 +173,13 @@ async function pruneEmptyFolders(root: string, folder: string): Promise<void> {
   }
 }
 
-async function writeEntry(repo: GitRepo, confineRoot: string, repoPath: string, mode: string, content: Buffer): Promise<void> {
+async function writeEntry(
+  repo: GitRepo,
+  confineRoot: string,
+  repoPath: string,
+  mode: string,
+  content: Buffer,
+): Promise<void> {
   const target = safeTarget(repo, confineRoot, repoPath, true)!;
   const existing = await lstat(target).catch(() => null);
   if (existing?.isDirectory()) {
@@ -168,7 +190,10 @@ async function writeEntry(repo: GitRepo, confineRoot: string, repoPath: string, 
   }
   // Write beside and rename over: atomic for watchers, and a symlink in the way is replaced,
   // never written through.
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.agent-ledger-${randomBytes(4).toString('hex')}`);
+  const temp = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.agent-ledger-${randomBytes(4).toString('hex')}`,
+  );
   try {
     if (mode === '120000') await symlink(content.toString('utf8'), temp);
     else await writeFile(temp, content, { mode: mode === '100755' ? 0o755 : 0o644, flag: 'wx' });

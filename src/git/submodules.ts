@@ -42,13 +42,19 @@ export type SnapshotSubmodule = (repo: GitRepo, path: string) => Promise<Submodu
 /** A path from `.gitmodules` that may be used as a literal pathspec: relative, no `..`, no `.git`. */
 function isPlainPath(p: string): boolean {
   const segments = p.split('/');
-  return p !== '' && !p.startsWith('/') && !segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git');
+  return (
+    p !== '' &&
+    !p.startsWith('/') &&
+    !segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git')
+  );
 }
 
 /** Paths of the checked-out submodules inside `scope`: gitlinks of the user's index with a work tree of their own. */
 export async function checkedOutSubmodules(repo: GitRepo, scope: FolderScope): Promise<string[]> {
   if (!existsSync(path.join(repo.root, '.gitmodules'))) return [];
-  const config = await repo.run(['config', '-f', '.gitmodules', '-z', '--get-regexp', '^submodule\\..*\\.path$'], { okExitCodes: [1] });
+  const config = await repo.run(['config', '-f', '.gitmodules', '-z', '--get-regexp', '^submodule\\..*\\.path$'], {
+    okExitCodes: [1],
+  });
   const listed = splitNul(config.stdout.toString('utf8'))
     .map((record) => record.slice(record.indexOf('\n') + 1))
     .filter((p) => isPlainPath(p) && scope.fromRepo(p) !== null);
@@ -75,7 +81,11 @@ export async function openSubmodule(repo: GitRepo, repoPath: string): Promise<Gi
  * gitlink in the temporary index, to call once the `add` is done. Resolves with what was
  * recorded (for pinning).
  */
-export async function snapshotSubmodules(repo: GitRepo, scope: FolderScope, snapshotSubmodule: SnapshotSubmodule): Promise<SubmoduleState[]> {
+export async function snapshotSubmodules(
+  repo: GitRepo,
+  scope: FolderScope,
+  snapshotSubmodule: SnapshotSubmodule,
+): Promise<SubmoduleState[]> {
   const paths = await checkedOutSubmodules(repo, scope);
   const states = await Promise.all(
     paths.map(async (p) => {
@@ -87,7 +97,11 @@ export async function snapshotSubmodules(repo: GitRepo, scope: FolderScope, snap
 }
 
 /** Records the submodule snapshots among `states` as gitlinks in the private index `index.env` points at. */
-export async function recordSubmodules(repo: GitRepo, index: { env: Record<string, string>; config: string[] }, states: readonly SubmoduleState[]): Promise<void> {
+export async function recordSubmodules(
+  repo: GitRepo,
+  index: { env: Record<string, string>; config: string[] },
+  states: readonly SubmoduleState[],
+): Promise<void> {
   const changed = states.filter((s) => s.snapshot);
   if (changed.length === 0) return;
   const lines = changed.map((s) => `${gitlinkMode} ${s.commit}\t${s.path}\0`).join('');
@@ -96,7 +110,10 @@ export async function recordSubmodules(repo: GitRepo, index: { env: Record<strin
 
 /** Every snapshot commit in `states` and below, with the repository that holds it. */
 export function snapshotCommits(states: readonly SubmoduleState[]): { repo: GitRepo; commit: string }[] {
-  return states.flatMap((s) => [...(s.snapshot ? [{ repo: s.repo, commit: s.commit }] : []), ...snapshotCommits(s.nested)]);
+  return states.flatMap((s) => [
+    ...(s.snapshot ? [{ repo: s.repo, commit: s.commit }] : []),
+    ...snapshotCommits(s.nested),
+  ]);
 }
 
 /**
@@ -128,7 +145,9 @@ async function submoduleFiles(repo: GitRepo, change: RawChange): Promise<FileCha
   if (!sub) return null;
   let raw: RawChange[];
   try {
-    raw = parseRawDiff(await sub.text(['diff-tree', '-r', '-z', '--raw', '--find-renames', change.oldSha, change.newSha]));
+    raw = parseRawDiff(
+      await sub.text(['diff-tree', '-r', '-z', '--raw', '--find-renames', change.oldSha, change.newSha]),
+    );
   } catch (ex) {
     if (GitError.is(ex, 'snapshotMissing')) return null;
     throw ex;
@@ -156,7 +175,12 @@ export interface SubmodulePath {
  * For each of `paths` that lies inside a gitlink of `treeish` (the outermost one), where.
  * One `ls-tree` for all their parent folders.
  */
-export async function locateInSubmodules(repo: GitRepo, treeish: string, paths: readonly string[], options: GitRunOptions = {}): Promise<Map<string, SubmodulePath>> {
+export async function locateInSubmodules(
+  repo: GitRepo,
+  treeish: string,
+  paths: readonly string[],
+  options: GitRunOptions = {},
+): Promise<Map<string, SubmodulePath>> {
   const located = new Map<string, SubmodulePath>();
   const parents = new Set<string>();
   for (const p of paths) {
@@ -164,7 +188,10 @@ export async function locateInSubmodules(repo: GitRepo, treeish: string, paths: 
     for (let i = 1; i < segments.length; i++) parents.add(segments.slice(0, i).join('/'));
   }
   if (parents.size === 0) return located;
-  const output = await repo.text(['ls-tree', '-z', '--full-tree', treeish, '--', ...parents], { ...options, env: { ...options.env, GIT_LITERAL_PATHSPECS: '1' } });
+  const output = await repo.text(['ls-tree', '-z', '--full-tree', treeish, '--', ...parents], {
+    ...options,
+    env: { ...options.env, GIT_LITERAL_PATHSPECS: '1' },
+  });
   const gitlinks = parseLsTree(output).filter((e) => e.type === 'commit');
   for (const p of paths) {
     const link = gitlinks.filter((g) => p.startsWith(`${g.path}/`)).sort((a, b) => a.path.length - b.path.length)[0];

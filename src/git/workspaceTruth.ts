@@ -17,7 +17,8 @@ export async function openWorkspaceTruth(workspace: string, dataDir: string): Pr
     return new GitWorkspaceTruth(await GitRepo.open(workspace));
   } catch (ex) {
     if (GitError.is(ex, 'notARepository')) return new ChecksumWorkspaceTruth(workspace, dataDir);
-    if (GitError.is(ex, 'gitNotFound') && !hasGitFolderAbove(workspace)) return new ChecksumWorkspaceTruth(workspace, dataDir);
+    if (GitError.is(ex, 'gitNotFound') && !hasGitFolderAbove(workspace))
+      return new ChecksumWorkspaceTruth(workspace, dataDir);
     throw ex;
   }
 }

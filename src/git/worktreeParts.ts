@@ -45,7 +45,10 @@ export async function listWorktrees(repo: GitRepo): Promise<ListedWorktree[]> {
 export function sparsePatterns(scope: CheckoutScope, prefix = ''): string[] | null {
   const everything = scope.read.some((g) => g === '**' || g === '**/*');
   if (everything && scope.exclude.length === 0) return null;
-  const folder = prefix.replace(/\/*$/, '/').replace(/^\/$/, '').replace(/[\\*?[!#]/g, '\\$&');
+  const folder = prefix
+    .replace(/\/*$/, '/')
+    .replace(/^\/$/, '')
+    .replace(/[\\*?[!#]/g, '\\$&');
   const anchor = (glob: string) => `/${folder}${glob.replace(/^\/+/, '')}`;
   // Everything readable stays the whole repository (a package builds with the root's files); excludes still apply.
   return [...(everything ? ['/*'] : scope.read.map(anchor)), ...scope.exclude.map((g) => `!${anchor(g)}`)];

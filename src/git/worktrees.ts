@@ -5,7 +5,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckoutScope, PreparedWorktree, WorktreeRemoval, WorktreeState, Worktrees } from '../core/ports/worktrees';
+import type {
+  CheckoutScope,
+  PreparedWorktree,
+  WorktreeRemoval,
+  WorktreeState,
+  Worktrees,
+} from '../core/ports/worktrees';
 import type { WorkspaceTruth } from '../core/ports/workspaceTruth';
 import { LedgerError } from '../core/errors';
 import { confinedPath, mkdirConfined } from '../core/files/confinedPath';
@@ -35,9 +41,15 @@ export class GitWorktrees implements Worktrees {
     private readonly options: { explicit: boolean } = { explicit: false },
   ) {}
 
-  async prepare(target: string, branch: string, scope: CheckoutScope, options: { keepScope: boolean }): Promise<PreparedWorktree> {
+  async prepare(
+    target: string,
+    branch: string,
+    scope: CheckoutScope,
+    options: { keepScope: boolean },
+  ): Promise<PreparedWorktree> {
     const dir = this.confine(target);
-    if (!branchName.test(branch)) throw new GitError('invalidName', `Worktree branch "${branch}" must look like task-<id>-s<sessionId>.`);
+    if (!branchName.test(branch))
+      throw new GitError('invalidName', `Worktree branch "${branch}" must look like task-<id>-s<sessionId>.`);
     const repo = await this.repo();
     if (this.options.explicit) fs.mkdirSync(this.root, { recursive: true });
     else mkdirConfined(this.workspace, this.root);
@@ -47,18 +59,41 @@ export class GitWorktrees implements Worktrees {
       if (known && fs.existsSync(dir)) {
         const sparse = options.keepScope ? await isSparse(dir) : await applyScope(repo, dir, scope);
         const current = known.branch ?? branch;
-        return { path: dir, cwd: path.join(dir, repo.prefix), branch: current, base: known.head ?? '', created: false, sparse };
+        return {
+          path: dir,
+          cwd: path.join(dir, repo.prefix),
+          branch: current,
+          base: known.head ?? '',
+          created: false,
+          sparse,
+        };
       }
       await repo.run(['worktree', 'prune']);
       clearStrayFolder(dir, this.workspace);
       const base = await repo.head();
-      if (!base) throw new GitError('unsupported', 'A worktree needs a commit to branch from, and this repository has none yet: make a first commit.');
+      if (!base)
+        throw new GitError(
+          'unsupported',
+          'A worktree needs a commit to branch from, and this repository has none yet: make a first commit.',
+        );
       const patterns = sparsePatterns(scope, repo.prefix);
       // Hooks off: a user's post-checkout hook (npm install…) must not run for every worker.
-      await repo.run([...repo.noHooks(), 'worktree', 'add', '--quiet', ...(patterns ? ['--no-checkout'] : []), '-b', branch, dir, base]);
+      await repo.run([
+        ...repo.noHooks(),
+        'worktree',
+        'add',
+        '--quiet',
+        ...(patterns ? ['--no-checkout'] : []),
+        '-b',
+        branch,
+        dir,
+        base,
+      ]);
       if (patterns) {
         // Patterns through stdin: a glob starting with "-" must never be read as an option.
-        await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'set', '--no-cone', '--stdin'], { input: `${patterns.join('\n')}\n` });
+        await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'set', '--no-cone', '--stdin'], {
+          input: `${patterns.join('\n')}\n`,
+        });
         await runGit(dir, [...repo.noHooks(), 'checkout', '--quiet']);
       }
       return { path: dir, cwd: path.join(dir, repo.prefix), branch, base, created: true, sparse: patterns !== null };
@@ -70,7 +105,13 @@ export class GitWorktrees implements Worktrees {
     if (!fs.existsSync(dir)) return { exists: false, branch, dirty: false, merged: false, sizeBytes: 0 };
     const repo = await this.repo();
     const status = await runGit(dir, ['status', '--porcelain', '--untracked-files=normal']);
-    return { exists: true, branch, dirty: status.stdout.length > 0, merged: branch ? await isMerged(repo, branch) : false, sizeBytes: diskUsage(dir) };
+    return {
+      exists: true,
+      branch,
+      dirty: status.stdout.length > 0,
+      merged: branch ? await isMerged(repo, branch) : false,
+      sizeBytes: diskUsage(dir),
+    };
   }
 
   async remove(target: string, options: { force: boolean }): Promise<WorktreeRemoval> {
@@ -101,7 +142,11 @@ export class GitWorktrees implements Worktrees {
     const dir = this.confine(target);
     if (!fs.existsSync(dir)) {
       const rel = path.relative(this.workspace, dir).split(path.sep).join('/');
-      throw new LedgerError('InvalidStatus', `the worktree ${rel} no longer exists, so its changes cannot be measured; it was removed by a cleanup or by hand`, { worktree: rel });
+      throw new LedgerError(
+        'InvalidStatus',
+        `the worktree ${rel} no longer exists, so its changes cannot be measured; it was removed by a cleanup or by hand`,
+        { worktree: rel },
+      );
     }
     // Measured like the workspace: a subfolder workspace sees the same folder of its worktree.
     const [worktree, repo] = await Promise.all([GitRepo.open(dir), this.repo()]);
@@ -147,7 +192,10 @@ function clearStrayFolder(dir: string, workspace: string): void {
     return;
   }
   const rel = path.relative(workspace, dir).split(path.sep).join('/');
-  throw new GitError('commandFailed', `${rel} exists but is not a Git worktree of this repository; move it away or delete it, then try again.`);
+  throw new GitError(
+    'commandFailed',
+    `${rel} exists but is not a Git worktree of this repository; move it away or delete it, then try again.`,
+  );
 }
 
 async function isSparse(dir: string): Promise<boolean> {
@@ -163,9 +211,13 @@ async function applyScope(repo: GitRepo, dir: string, scope: CheckoutScope): Pro
     if (sparse) await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'disable']);
     return false;
   }
-  const current = sparse ? (await runGit(dir, ['sparse-checkout', 'list'])).stdout.toString().split('\n').filter(Boolean) : [];
+  const current = sparse
+    ? (await runGit(dir, ['sparse-checkout', 'list'])).stdout.toString().split('\n').filter(Boolean)
+    : [];
   if (current.join('\n') !== wanted.join('\n')) {
-    await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'set', '--no-cone', '--stdin'], { input: `${wanted.join('\n')}\n` });
+    await runGit(dir, [...repo.noHooks(), 'sparse-checkout', 'set', '--no-cone', '--stdin'], {
+      input: `${wanted.join('\n')}\n`,
+    });
   }
   return true;
 }
@@ -174,7 +226,9 @@ async function applyScope(repo: GitRepo, dir: string, scope: CheckoutScope): Pro
 async function isMerged(repo: GitRepo, branch: string): Promise<boolean> {
   if (!branchName.test(branch)) return false;
   try {
-    const { exitCode } = await repo.run(['merge-base', '--is-ancestor', `refs/heads/${branch}`, 'HEAD'], { okExitCodes: [1] });
+    const { exitCode } = await repo.run(['merge-base', '--is-ancestor', `refs/heads/${branch}`, 'HEAD'], {
+      okExitCodes: [1],
+    });
     return exitCode === 0;
   } catch {
     return false; // branch deleted or HEAD unborn

@@ -19,10 +19,17 @@ export function describeFamily(family: ToolFamily): string {
 }
 
 /** Applies `--enable-x` / `--disable-x` switches (later ones win) to the defaults. */
-export function resolveFamilies(all: readonly Pick<ToolFamily, 'name' | 'enabledByDefault'>[], enable: readonly string[] = [], disable: readonly string[] = []): Set<string> {
+export function resolveFamilies(
+  all: readonly Pick<ToolFamily, 'name' | 'enabledByDefault'>[],
+  enable: readonly string[] = [],
+  disable: readonly string[] = [],
+): Set<string> {
   const known = all.map((f) => f.name);
   const unknown = [...enable, ...disable].filter((f) => !known.includes(f));
-  if (unknown.length) throw new Error(`unknown tool famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown tool famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; known: ${known.join(', ')}`,
+    );
   const set = new Set(all.filter((f) => f.enabledByDefault).map((f) => f.name));
   for (const f of enable) set.add(f);
   for (const f of disable) set.delete(f);

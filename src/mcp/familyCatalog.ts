@@ -18,7 +18,10 @@ export interface LazyFamily {
 }
 
 /** mcp_info and mcp_capabilities: always on, never switched. */
-export const lazyIntrospection: LazyFamily = { info: introspectionInfo, load: async () => (await import('./tools/meta/index.js')).introspectionFamily };
+export const lazyIntrospection: LazyFamily = {
+  info: introspectionInfo,
+  load: async () => (await import('./tools/meta/index.js')).introspectionFamily,
+};
 
 /**
  * The switchable families, in the order of catalog.ts's `toolFamilies` (a test holds the two

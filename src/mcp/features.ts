@@ -26,23 +26,68 @@ export const features: readonly Feature[] = [
     name: 'resources',
     toggle: 'enableResources',
     family: 'orchestrator',
-    description: 'the sc:// registry: resources_list, resources_read, resources_watch over plan graphs and their versions, runs, child logs, blackboard namespaces',
+    description:
+      'the sc:// registry: resources_list, resources_read, resources_watch over plan graphs and their versions, runs, child logs, blackboard namespaces',
     tools: ['resources_list', 'resources_read', 'resources_watch'],
   },
-  { name: 'events-bus', toggle: 'enableEventsBus', family: 'orchestrator', description: 'events_subscribe: the events log filtered by kind, level and correlation ids, with waits', tools: ['events_subscribe'] },
-  { name: 'blackboard', toggle: 'enableBlackboard', family: 'orchestrator', description: 'the shared blackboard: bb_set, bb_batch_set, bb_get, bb_query, bb_delete, bb_watch', tools: ['bb_set', 'bb_batch_set', 'bb_get', 'bb_query', 'bb_delete', 'bb_watch'] },
-  { name: 'bulk', toggle: 'enableBulk', family: 'orchestrator', description: 'atomic batches: graph_batch_mutate, bb_batch_set', tools: ['graph_batch_mutate', 'bb_batch_set'] },
-  { name: 'diff-patch', toggle: 'enableDiffPatch', family: 'orchestrator', description: 'graph_diff and graph_patch (RFC 6902 patches between plan-graph versions)', tools: ['graph_diff', 'graph_patch'] },
-  { name: 'locks', toggle: 'enableLocks', family: 'orchestrator', description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers', tools: ['graph_lock', 'graph_unlock'] },
-  { name: 'idempotency', toggle: 'enableIdempotency', family: 'orchestrator', description: 'idempotency_key is remembered: a retried call returns the first answer without doing the change twice', tools: [] },
+  {
+    name: 'events-bus',
+    toggle: 'enableEventsBus',
+    family: 'orchestrator',
+    description: 'events_subscribe: the events log filtered by kind, level and correlation ids, with waits',
+    tools: ['events_subscribe'],
+  },
+  {
+    name: 'blackboard',
+    toggle: 'enableBlackboard',
+    family: 'orchestrator',
+    description: 'the shared blackboard: bb_set, bb_batch_set, bb_get, bb_query, bb_delete, bb_watch',
+    tools: ['bb_set', 'bb_batch_set', 'bb_get', 'bb_query', 'bb_delete', 'bb_watch'],
+  },
+  {
+    name: 'bulk',
+    toggle: 'enableBulk',
+    family: 'orchestrator',
+    description: 'atomic batches: graph_batch_mutate, bb_batch_set',
+    tools: ['graph_batch_mutate', 'bb_batch_set'],
+  },
+  {
+    name: 'diff-patch',
+    toggle: 'enableDiffPatch',
+    family: 'orchestrator',
+    description: 'graph_diff and graph_patch (RFC 6902 patches between plan-graph versions)',
+    tools: ['graph_diff', 'graph_patch'],
+  },
+  {
+    name: 'locks',
+    toggle: 'enableLocks',
+    family: 'orchestrator',
+    description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers',
+    tools: ['graph_lock', 'graph_unlock'],
+  },
+  {
+    name: 'idempotency',
+    toggle: 'enableIdempotency',
+    family: 'orchestrator',
+    description:
+      'idempotency_key is remembered: a retried call returns the first answer without doing the change twice',
+    tools: [],
+  },
 ];
 
 export const featureNames: readonly string[] = features.map((f) => f.name);
 
 /** Applies `--enable-x` / `--disable-x` feature switches on top of the families switched on. */
-export function resolveFeatures(families: ReadonlySet<string>, enable: readonly string[] = [], disable: readonly string[] = []): Set<string> {
+export function resolveFeatures(
+  families: ReadonlySet<string>,
+  enable: readonly string[] = [],
+  disable: readonly string[] = [],
+): Set<string> {
   const unknown = [...enable, ...disable].filter((f) => !featureNames.includes(f));
-  if (unknown.length) throw new Error(`unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${featureNames.join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${featureNames.join(', ')}`,
+    );
   const on = new Set(features.filter((f) => families.has(f.family)).map((f) => f.name));
   for (const f of enable) on.add(f);
   // Retries must never double a change: keys are remembered whenever a feature of the family is on, unless switched off.
@@ -52,15 +97,25 @@ export function resolveFeatures(families: ReadonlySet<string>, enable: readonly 
 }
 
 /** Whether a tool is exposed under these families and features. */
-export function isToolExposed(tool: Pick<CatalogTool, 'name' | 'family'>, families: ReadonlySet<string>, on: ReadonlySet<string>): boolean {
+export function isToolExposed(
+  tool: Pick<CatalogTool, 'name' | 'family'>,
+  families: ReadonlySet<string>,
+  on: ReadonlySet<string>,
+): boolean {
   const listing = features.filter((f) => f.tools.includes(tool.name));
   if (listing.length === 0) return families.has(tool.family);
   return listing.every((f) => on.has(f.name));
 }
 
 /** The families with at least one tool exposed. */
-export function familiesExposed<F extends { name: string; tools: readonly { name: string }[] }>(all: readonly F[], families: ReadonlySet<string>, on: ReadonlySet<string>): F[] {
-  return all.filter((f) => families.has(f.name) || f.tools.some((t) => isToolExposed({ name: t.name, family: f.name }, families, on)));
+export function familiesExposed<F extends { name: string; tools: readonly { name: string }[] }>(
+  all: readonly F[],
+  families: ReadonlySet<string>,
+  on: ReadonlySet<string>,
+): F[] {
+  return all.filter(
+    (f) => families.has(f.name) || f.tools.some((t) => isToolExposed({ name: t.name, family: f.name }, families, on)),
+  );
 }
 
 /** How `idempotency_key` behaves under these features (every feature on when none were given: the CLI). */

@@ -10,14 +10,25 @@ import { serverLimits } from './limits';
  * an exit code. A context given as a function is asked for once the arguments are valid (the MCP
  * server opens its services then: bad input is refused the same way whether or not they open).
  */
-export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext | (() => Promise<ToolContext>)): Promise<unknown> {
+export async function invokeTool(
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: ToolContext | (() => Promise<ToolContext>),
+): Promise<unknown> {
   const size = JSON.stringify(args ?? {}).length;
-  if (size > serverLimits.maxInputBytes) throw new LedgerError('ValidationError', `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`);
+  if (size > serverLimits.maxInputBytes)
+    throw new LedgerError(
+      'ValidationError',
+      `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`,
+    );
   const input = parseInput(tool.name, tool.input, args);
   return tool.handler(input, typeof ctx === 'function' ? await ctx() : ctx);
 }
 
 /** The refusal of a tool name nobody serves, listing those that are. */
 export function unknownTool(name: string, known: readonly string[]): LedgerError {
-  return new LedgerError('ValidationError', `unknown tool "${name}"; enabled tools: ${known.join(', ')}. Families are switched with --enable-<family> / --disable-<family>.`);
+  return new LedgerError(
+    'ValidationError',
+    `unknown tool "${name}"; enabled tools: ${known.join(', ')}. Families are switched with --enable-<family> / --disable-<family>.`,
+  );
 }

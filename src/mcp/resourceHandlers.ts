@@ -1,5 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from './lazyServices';
 import type { Disposable } from '../core/emitter';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
@@ -11,7 +17,12 @@ import { ResourceNotifier } from './resourceNotifier';
  * what does not exist with MCP's resource codes (resourceErrors.ts); subscribing reads the
  * resource first, so `workflow://999999` is refused instead of waiting forever.
  */
-export function registerResourceHandlers(server: Server, lazy: LazyServices, templates: ResourceTemplateDefinition[], fixed: FixedResourceDefinition[]): Disposable {
+export function registerResourceHandlers(
+  server: Server,
+  lazy: LazyServices,
+  templates: ResourceTemplateDefinition[],
+  fixed: FixedResourceDefinition[],
+): Disposable {
   const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
   const read = async (uri: string): Promise<{ mimeType: string; text: string }> => {
     const services = await lazy.get();
@@ -41,13 +52,25 @@ export function registerResourceHandlers(server: Server, lazy: LazyServices, tem
   };
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: templates.map((t) => ({ name: t.name, uriTemplate: t.uriTemplate, title: t.title, description: t.description, mimeType: t.mimeType })),
+    resourceTemplates: templates.map((t) => ({
+      name: t.name,
+      uriTemplate: t.uriTemplate,
+      title: t.title,
+      description: t.description,
+      mimeType: t.mimeType,
+    })),
   }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     const services = await lazy.get();
     return {
       resources: [
-        ...fixed.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+        ...fixed.map((r) => ({
+          uri: r.uri,
+          name: r.name,
+          title: r.title,
+          description: r.description,
+          mimeType: r.mimeType,
+        })),
         ...(await Promise.all(templates.map((t) => t.list(services)))).flat(),
       ],
     };

@@ -38,7 +38,10 @@ export class ResourceNotifier {
     // A fixed resource that changes outside the store (files edited by hand) is watched while subscribed.
     const resource = this.fixed.find((r) => r.uri === uri);
     if (resource?.watch && !this.watchers.has(uri)) {
-      this.watchers.set(uri, resource.watch(this.services, () => void this.server.sendResourceUpdated({ uri }).catch(() => undefined)));
+      this.watchers.set(
+        uri,
+        resource.watch(this.services, () => void this.server.sendResourceUpdated({ uri }).catch(() => undefined)),
+      );
     }
   }
 

@@ -58,7 +58,11 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
-  process.on('unhandledRejection', (err) => log(`unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  process.on('unhandledRejection', (err) =>
+    log(
+      `unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    ),
+  );
   // sql.js compiles on another core while this one answers initialize and tools/list.
   warmUpStore(options.dbPath);
   const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
@@ -68,7 +72,13 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
     const { createServices } = await import('../app/services.js');
-    return createServices({ workspace, dbPath: options.dbPath, watch: true, allowAgentCheckpoints: options.allowAgentCheckpoints === true, worktreesDir: options.worktreesDir });
+    return createServices({
+      workspace,
+      dbPath: options.dbPath,
+      watch: true,
+      allowAgentCheckpoints: options.allowAgentCheckpoints === true,
+      worktreesDir: options.worktreesDir,
+    });
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   services.whenOpen((open) => {
@@ -76,10 +86,11 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
-    const retain = (what: string, run: () => Promise<unknown>): Promise<void> => run().then(
-      () => undefined,
-      (err: unknown) => log(`${what}: ${errorMessage(err)}`),
-    );
+    const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
+      run().then(
+        () => undefined,
+        (err: unknown) => log(`${what}: ${errorMessage(err)}`),
+      );
     const prune = (): void =>
       void (async () => {
         await retain('event retention', () => open.eventBus.prune());
@@ -94,7 +105,12 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   // before the server answers, so a wrong or unreachable location stops it at once with the reason;
   // the workspace's own ledger cannot be misnamed and opens on first use.
   if (options.dbPath !== undefined) await services.get();
-  const warmUp = (): void => void services.get().catch((err: unknown) => log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`));
+  const warmUp = (): void =>
+    void services
+      .get()
+      .catch((err: unknown) =>
+        log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`),
+      );
   let warmUpTimer: NodeJS.Timeout | undefined;
   let listed = false;
   const warmUpIn = (ms: number): void => {
@@ -118,17 +134,26 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   server.oninitialized = () => {
     if (!listed) warmUpIn(WARM_UP_AFTER_INITIALIZED_MS);
   };
-  const transport = new GuardedStdioTransport({ maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth }, log);
+  const transport = new GuardedStdioTransport(
+    { maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth },
+    log,
+  );
   let closing: Promise<void> | undefined;
   // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
       clearTimeout(warmUpTimer);
       const open = services.current();
-      if (open) await Promise.race([open.children.dispose(), new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref())]);
+      if (open)
+        await Promise.race([
+          open.children.dispose(),
+          new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref()),
+        ]);
       clearInterval(pruneTimer);
       dispose();
-      await services.dispose((s: Services) => s.dispose()).catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
+      await services
+        .dispose((s: Services) => s.dispose())
+        .catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
     })());
   server.onclose = () => void shutdown();
   server.onerror = (err) => log(`protocol error: ${err.message}`);
@@ -141,11 +166,15 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     const inner = transport.onmessage;
     transport.onmessage = (message) => {
       const m = message as { method?: string; id?: unknown; params?: { name?: string } };
-      log(`← ${m.method ? JSON.stringify(m.method) : 'response'}${m.params?.name ? ` ${JSON.stringify(m.params.name)}` : ''}${m.id !== undefined ? ` #${JSON.stringify(m.id)}` : ''}`);
+      log(
+        `← ${m.method ? JSON.stringify(m.method) : 'response'}${m.params?.name ? ` ${JSON.stringify(m.params.name)}` : ''}${m.id !== undefined ? ` #${JSON.stringify(m.id)}` : ''}`,
+      );
       inner?.(message);
     };
   }
-  const familyList = listing.families.filter((f) => familySet.has(f.name)).map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
+  const familyList = listing.families
+    .filter((f) => familySet.has(f.name))
+    .map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
   const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);
@@ -154,7 +183,10 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
 
 /** What a person who started the server by hand in a terminal reads: this is not interactive. */
 function terminalHint(workspace: string): string {
-  const self = path.basename(process.argv[1] ?? '') === 'agent-ledger' ? ['agent-ledger'] : ['node', process.argv[1] ?? 'dist/cli.js'];
+  const self =
+    path.basename(process.argv[1] ?? '') === 'agent-ledger'
+      ? ['agent-ledger']
+      : ['node', process.argv[1] ?? 'dist/cli.js'];
   return [
     'This is an MCP server: it speaks JSON-RPC over stdin/stdout with the MCP client that starts it (VS Code, Claude Code, Cursor…); typing here does nothing useful.',
     'To try it by hand, open the MCP Inspector on it:',

@@ -51,17 +51,26 @@ function instructionsFor(enabled: readonly FamilyInfo[]): string {
 export async function createServer(services: LazyServices, options: ServerOptions): Promise<LedgerServer> {
   const on = options.features ?? resolveFeatures(options.families);
   const [introspection, ...switchable] = options.listing.families;
-  const exposed = (family: string, tool: string): boolean => family === introspection.name || isToolExposed({ name: tool, family }, options.families, on);
-  const listedTools: (Tool & { family: string })[] = options.listing.families.flatMap((f) => f.tools.filter((t) => exposed(f.name, t.name)).map((t) => ({ ...t, family: f.name })));
+  const exposed = (family: string, tool: string): boolean =>
+    family === introspection.name || isToolExposed({ name: tool, family }, options.families, on);
+  const listedTools: (Tool & { family: string })[] = options.listing.families.flatMap((f) =>
+    f.tools.filter((t) => exposed(f.name, t.name)).map((t) => ({ ...t, family: f.name })),
+  );
   const familyOf = new Map(listedTools.map((t) => [t.name, t.family]));
   const enabledNames = new Set(familiesExposed(switchable, options.families, on).map((f) => f.name));
   const lazy = new Map(options.catalog.map((f) => [f.info.name, f]));
   const enabled = switchable.filter((f) => enabledNames.has(f.name));
-  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap((f) => f.prompts ?? []);
+  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap(
+    (f) => f.prompts ?? [],
+  );
   const server = new Server(
     { name: productName, title: 'Agent Ledger', version },
     {
-      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}) },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: true, listChanged: true },
+        ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+      },
       instructions: instructionsFor(enabled.map((f) => lazy.get(f.name)!.info)),
     },
   );
@@ -77,7 +86,9 @@ export async function createServer(services: LazyServices, options: ServerOption
   const catalog = (): Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> =>
     (whole ??= Promise.all(options.catalog.map((f) => load(f.info.name))).then((families) => ({
       families,
-      tools: families.flatMap((f) => f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name }))),
+      tools: families.flatMap((f) =>
+        f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name })),
+      ),
     })));
   const definition = async (name: string): Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }> => {
     const family = familyOf.get(name);
@@ -86,7 +97,13 @@ export async function createServer(services: LazyServices, options: ServerOption
     if (!tool) throw unknownTool(name, [...familyOf.keys()]);
     // Only the introspection tools read the rest of the catalog: they load every family.
     const rest = family === introspection.name ? await catalog() : { families: [], tools: [] };
-    const base: Omit<ToolContext, 'services'> = { enabledTools: () => rest.tools, enabledFamilies: () => options.families, families: () => rest.families, login: options.login, features: on };
+    const base: Omit<ToolContext, 'services'> = {
+      enabledTools: () => rest.tools,
+      enabledFamilies: () => options.families,
+      families: () => rest.families,
+      login: options.login,
+      features: on,
+    };
     return { tool: { ...tool, family }, context: async () => ({ ...base, services: await services.get() }) };
   };
 
@@ -96,7 +113,9 @@ export async function createServer(services: LazyServices, options: ServerOption
     options.afterToolsListed?.();
     return { tools: listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(definition, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(definition, request.params.name, request.params.arguments),
+  );
 
   const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
   if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
@@ -104,7 +123,11 @@ export async function createServer(services: LazyServices, options: ServerOption
 }
 
 /** Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
-async function callTool(definition: (name: string) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(
+  definition: (name: string) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>,
+  name: string,
+  args: unknown,
+): Promise<CallToolResult> {
   try {
     const { tool, context } = await definition(name);
     return okResult(await invokeTool(tool, args, context));

@@ -49,7 +49,11 @@ export class ServerLogin {
   tokenFor(given: string | undefined): string {
     if (given !== undefined && given !== heldTokenPlaceholder) return given;
     if (this.token !== undefined) return this.token;
-    throw new LedgerError('Unauthorized', 'session_token is required: call authenticate first and pass the session_token it returned', { error: 'session_token is required' });
+    throw new LedgerError(
+      'Unauthorized',
+      'session_token is required: call authenticate first and pass the session_token it returned',
+      { error: 'session_token is required' },
+    );
   }
 }
 

@@ -3,7 +3,10 @@ import { LedgerError, errorMessage } from '../core/errors';
 
 /** A successful call: the result as structured content and the same JSON as text. */
 export function okResult(value: unknown): CallToolResult {
-  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+  const structured =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { result: value };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 

@@ -24,7 +24,11 @@ export interface ClientRunOptions {
 }
 
 /** Writes the plan's files and starts it. */
-export async function launchClient(supervisor: ProcessSupervisorPort, plan: LaunchPlan, options: ClientRunOptions): Promise<RunningProcess> {
+export async function launchClient(
+  supervisor: ProcessSupervisorPort,
+  plan: LaunchPlan,
+  options: ClientRunOptions,
+): Promise<RunningProcess> {
   for (const file of plan.files) {
     await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
     await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
@@ -49,13 +53,17 @@ export async function stdoutOf(logFile: string): Promise<string> {
   let offset = 0;
   for (;;) {
     const slice = await readLog(logFile, { offset, maxBytes: 1024 * 1024 });
-    for (const entry of slice.entries) if (entry.stream === 'stdout') text += entry.eol === false ? entry.message : `${entry.message}\n`;
+    for (const entry of slice.entries)
+      if (entry.stream === 'stdout') text += entry.eol === false ? entry.message : `${entry.message}\n`;
     if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return text;
     offset = slice.nextOffset;
   }
 }
 
 /** Tokens and cost the client reported in its output, or null (a crash, plain text). */
-export async function readRunUsage(exit: Pick<ProcessExit, 'logFile'>, format: LaunchPlan['output']): Promise<RunUsage | null> {
+export async function readRunUsage(
+  exit: Pick<ProcessExit, 'logFile'>,
+  format: LaunchPlan['output'],
+): Promise<RunUsage | null> {
   return parseRunOutput(format, await stdoutOf(exit.logFile));
 }

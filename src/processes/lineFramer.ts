@@ -20,7 +20,14 @@ export const redactionMark = '[REDACTED]';
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
   const base64 = Buffer.from(secret, 'utf8').toString('base64');
-  const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), base64, base64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')];
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    base64,
+    base64.replace(/=+$/, ''),
+    Buffer.from(secret, 'utf8').toString('base64url'),
+  ];
   return forms.filter((form, i) => i === 0 || form.length >= 8);
 }
 

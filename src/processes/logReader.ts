@@ -21,7 +21,10 @@ function parseLines(text: string): LogEntry[] {
 }
 
 /** Complete entries from `offset`, about `maxBytes` of them (more if one line is longer). */
-export async function readLog(logFile: string, options: { offset?: number; maxBytes?: number } = {}): Promise<LogSlice> {
+export async function readLog(
+  logFile: string,
+  options: { offset?: number; maxBytes?: number } = {},
+): Promise<LogSlice> {
   const offset = Math.max(0, options.offset ?? 0);
   const maxBytes = Math.max(1024, options.maxBytes ?? defaultMaxBytes);
   let handle: fs.promises.FileHandle;
@@ -40,7 +43,11 @@ export async function readLog(logFile: string, options: { offset?: number; maxBy
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
       const lastNewline = buffer.subarray(0, bytesRead).lastIndexOf(0x0a);
       if (lastNewline >= 0) {
-        return { entries: parseLines(buffer.subarray(0, lastNewline).toString('utf8')), nextOffset: offset + lastNewline + 1, size };
+        return {
+          entries: parseLines(buffer.subarray(0, lastNewline).toString('utf8')),
+          nextOffset: offset + lastNewline + 1,
+          size,
+        };
       }
       // One line longer than maxBytes: read further, or wait for its newline.
       if (end >= size) return { entries: [], nextOffset: offset, size };

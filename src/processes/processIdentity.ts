@@ -13,7 +13,10 @@ export function parseProcStat(text: string): { state: string; startTicks: string
   // Field 2 is the command name in parentheses and may itself hold spaces and parentheses.
   const close = text.lastIndexOf(')');
   if (close < 0) return null;
-  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state); start time is field 22.
   const state = fields[0];
   const startTicks = fields[19];
@@ -54,10 +57,15 @@ function probeLinux(pid: number): ProcessProbe | null {
 
 function probePs(pid: number): Promise<ProcessProbe | null> {
   return new Promise((resolve) => {
-    execFile('ps', ['-o', 'stat=,lstart=', '-p', String(pid)], { env: { ...process.env, LC_ALL: 'C' }, timeout: 5000 }, (error, stdout) => {
-      const parsed = error ? null : parsePsStatLstart(String(stdout).split('\n')[0] ?? '');
-      resolve(parsed ? { startToken: `ps:${parsed.lstart}`, zombie: parsed.zombie } : null);
-    });
+    execFile(
+      'ps',
+      ['-o', 'stat=,lstart=', '-p', String(pid)],
+      { env: { ...process.env, LC_ALL: 'C' }, timeout: 5000 },
+      (error, stdout) => {
+        const parsed = error ? null : parsePsStatLstart(String(stdout).split('\n')[0] ?? '');
+        resolve(parsed ? { startToken: `ps:${parsed.lstart}`, zombie: parsed.zombie } : null);
+      },
+    );
   });
 }
 

@@ -83,7 +83,10 @@ export class ProcessOutput {
     // A held-back tail that could have become a secret is dropped with the rest.
     this.flushAll(false);
     this.cutOff = true;
-    this.log.meta(`output limit of ${budget} bytes reached: the rest of the output is not logged`, { limit: 'outputBytes', maxOutputBytes: budget });
+    this.log.meta(`output limit of ${budget} bytes reached: the rest of the output is not logged`, {
+      limit: 'outputBytes',
+      maxOutputBytes: budget,
+    });
     this.options.onLimit();
   }
 

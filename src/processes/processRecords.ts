@@ -47,8 +47,12 @@ export async function listRecords(logDir: string): Promise<ProcessRecord[]> {
   } catch {
     return [];
   }
-  const records = await Promise.all(names.filter((n) => n.endsWith(suffix)).map((n) => readRecord(logDir, n.slice(0, -suffix.length))));
-  return records.filter((r): r is ProcessRecord => r !== undefined).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  const records = await Promise.all(
+    names.filter((n) => n.endsWith(suffix)).map((n) => readRecord(logDir, n.slice(0, -suffix.length))),
+  );
+  return records
+    .filter((r): r is ProcessRecord => r !== undefined)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
 /** Whether the process a record names is still that process. A record with an exit is 'gone'. */

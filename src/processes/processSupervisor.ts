@@ -35,8 +35,12 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   readonly onDidExit = this._onDidExit.event;
 
   async start(spec: ProcessSpec): Promise<RunningProcess> {
-    if (!validId.test(spec.id)) throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, { id: spec.id });
-    if (this.running.has(spec.id) || this.starting.has(spec.id)) throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
+    if (!validId.test(spec.id))
+      throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, {
+        id: spec.id,
+      });
+    if (this.running.has(spec.id) || this.starting.has(spec.id))
+      throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
     this.starting.add(spec.id);
     try {
       return await this.startChecked(spec);
@@ -102,11 +106,16 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
     const secrets = [...Object.values(spec.secretEnv ?? {}), ...(spec.redact ?? [])].filter((s) => s.length > 0);
     refuseSecretsInArgs(spec, secrets);
     const programPath = resolveProgram(spec.program, env.PATH);
-    if (!isFolder(spec.cwd)) throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
+    if (!isFolder(spec.cwd))
+      throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
     fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
     const previous = await readRecord(spec.logDir, spec.id);
     if (previous && (await checkRecord(previous)) === 'running') {
-      throw new ProcessError('duplicateId', `Process ${spec.id} (pid ${previous.pid}) is still running, started by another supervisor.`, { id: spec.id, pid: previous.pid });
+      throw new ProcessError(
+        'duplicateId',
+        `Process ${spec.id} (pid ${previous.pid}) is still running, started by another supervisor.`,
+        { id: spec.id, pid: previous.pid },
+      );
     }
     const plan = { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
     const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
@@ -142,7 +151,11 @@ function isFolder(dir: string): boolean {
 function refuseSecretsInArgs(spec: ProcessSpec, secrets: readonly string[]): void {
   for (const [index, arg] of [spec.program, ...spec.args].entries()) {
     if (secrets.some((secret) => secretForms(secret).some((form) => arg.includes(form)))) {
-      throw new ProcessError('secretInArgs', `Argument ${index} contains a secret; pass secrets in the environment (secretEnv), never on the command line.`, { index });
+      throw new ProcessError(
+        'secretInArgs',
+        `Argument ${index} contains a secret; pass secrets in the environment (secretEnv), never on the command line.`,
+        { index },
+      );
     }
   }
 }

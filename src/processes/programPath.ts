@@ -51,5 +51,9 @@ export function resolveProgram(program: string, pathVariable: string | undefined
       if (isExecutableFile(candidate)) return candidate;
     }
   }
-  throw new ProcessError('programNotFound', `${program} was not found on the PATH given to the process. Install it or add its folder to PATH.`, { program });
+  throw new ProcessError(
+    'programNotFound',
+    `${program} was not found on the PATH given to the process. Install it or add its folder to PATH.`,
+    { program },
+  );
 }

@@ -6,7 +6,15 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ProcessError } from '../core/runtime/processErrors';
-import type { LimitKind, ProcessExit, ProcessLimits, ProcessRecord, ProcessSpec, ProcessStatus, RunningProcess } from '../core/ports/processes';
+import type {
+  LimitKind,
+  ProcessExit,
+  ProcessLimits,
+  ProcessRecord,
+  ProcessSpec,
+  ProcessStatus,
+  RunningProcess,
+} from '../core/ports/processes';
 import type { Redactor } from './lineFramer';
 import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess, probeProcessSync, startTokensSupported } from './processIdentity';
@@ -38,7 +46,12 @@ export class SupervisedProcess implements RunningProcess {
   private terminating = false;
   private leaderExit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private result: ProcessExit | null = null;
-  private readonly timers: { wall?: NodeJS.Timeout; idle?: NodeJS.Timeout; kill?: NodeJS.Timeout; drain?: NodeJS.Timeout } = {};
+  private readonly timers: {
+    wall?: NodeJS.Timeout;
+    idle?: NodeJS.Timeout;
+    kill?: NodeJS.Timeout;
+    drain?: NodeJS.Timeout;
+  } = {};
   private child!: ChildProcess;
   record!: ProcessRecord;
 
@@ -60,7 +73,10 @@ export class SupervisedProcess implements RunningProcess {
   }
 
   /** Spawns the process; resolves once it runs and its record is written. */
-  static async start(plan: SpawnPlan, onExit: (exit: ProcessExit, status: ProcessStatus) => void): Promise<SupervisedProcess> {
+  static async start(
+    plan: SpawnPlan,
+    onExit: (exit: ProcessExit, status: ProcessStatus) => void,
+  ): Promise<SupervisedProcess> {
     const proc = new SupervisedProcess(plan, onExit);
     await proc.spawn();
     return proc;
@@ -81,12 +97,27 @@ export class SupervisedProcess implements RunningProcess {
   /** Writes to the child's stdin pipe. */
   send(text: string): Promise<void> {
     const stdin = this.child.stdin;
-    if (!this.running) return Promise.reject(new ProcessError('notRunning', `Process ${this.id} has ended.`, { id: this.id }));
+    if (!this.running)
+      return Promise.reject(new ProcessError('notRunning', `Process ${this.id} has ended.`, { id: this.id }));
     if (!stdin || stdin.writableEnded || stdin.destroyed) {
-      return Promise.reject(new ProcessError('stdinClosed', `The input of process ${this.id} is closed (start it with stdin: pipe to send input).`, { id: this.id }));
+      return Promise.reject(
+        new ProcessError(
+          'stdinClosed',
+          `The input of process ${this.id} is closed (start it with stdin: pipe to send input).`,
+          { id: this.id },
+        ),
+      );
     }
     return new Promise((resolve, reject) =>
-      stdin.write(text, (error) => (error ? reject(new ProcessError('stdinClosed', `Could not write to process ${this.id}: ${error.message}`, { id: this.id })) : resolve())),
+      stdin.write(text, (error) =>
+        error
+          ? reject(
+              new ProcessError('stdinClosed', `Could not write to process ${this.id}: ${error.message}`, {
+                id: this.id,
+              }),
+            )
+          : resolve(),
+      ),
     );
   }
 
@@ -98,7 +129,11 @@ export class SupervisedProcess implements RunningProcess {
   updateLimits(limits: ProcessLimits): void {
     if (!this.running) throw new ProcessError('notRunning', `Process ${this.id} has ended.`, { id: this.id });
     this.limits = { ...limits, killGraceMs: this.graceMs };
-    this.output.log.meta('limits changed', { wallClockMs: limits.wallClockMs ?? null, maxOutputBytes: limits.maxOutputBytes ?? null, idleMs: limits.idleMs ?? null });
+    this.output.log.meta('limits changed', {
+      wallClockMs: limits.wallClockMs ?? null,
+      maxOutputBytes: limits.maxOutputBytes ?? null,
+      idleMs: limits.idleMs ?? null,
+    });
     this.armWallClock();
     this.armIdle();
     this.output.setBudget(limits.maxOutputBytes);
@@ -143,8 +178,13 @@ export class SupervisedProcess implements RunningProcess {
     this.child = child;
     if (child.pid === undefined) {
       const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-      this.output.end({ message: `could not start: ${error.message}`, data: { error: (error as NodeJS.ErrnoException).code ?? error.message } });
-      throw new ProcessError('spawnFailed', `Could not start ${spec.program}: ${error.message}`, { program: spec.program });
+      this.output.end({
+        message: `could not start: ${error.message}`,
+        data: { error: (error as NodeJS.ErrnoException).code ?? error.message },
+      });
+      throw new ProcessError('spawnFailed', `Could not start ${spec.program}: ${error.message}`, {
+        program: spec.program,
+      });
     }
     const probe = probeProcessSync(child.pid) ?? (await probeProcess(child.pid));
     this.record = {
@@ -160,7 +200,12 @@ export class SupervisedProcess implements RunningProcess {
       labels: Object.fromEntries(Object.entries(spec.labels ?? {}).map(([k, v]) => [k, this.plan.redactor.redact(v)])),
     };
     writeRecord(spec.logDir, this.record);
-    this.output.log.meta(`started ${spec.program} (pid ${child.pid})`, { pid: child.pid, program: programPath, args: this.record.args, cwd: spec.cwd });
+    this.output.log.meta(`started ${spec.program} (pid ${child.pid})`, {
+      pid: child.pid,
+      program: programPath,
+      args: this.record.args,
+      cwd: spec.cwd,
+    });
     this.wire(child);
   }
 
@@ -183,7 +228,10 @@ export class SupervisedProcess implements RunningProcess {
     clearTimeout(this.timers.wall);
     const wallClockMs = this.limits.wallClockMs;
     if (wallClockMs === undefined || !this.running || this.leaderExit) return;
-    this.timers.wall = setTimeout(() => this.hitLimit('wallClock'), Math.max(0, this.startedAtMs + wallClockMs - Date.now()));
+    this.timers.wall = setTimeout(
+      () => this.hitLimit('wallClock'),
+      Math.max(0, this.startedAtMs + wallClockMs - Date.now()),
+    );
   }
 
   private armIdle(): void {
@@ -198,7 +246,11 @@ export class SupervisedProcess implements RunningProcess {
     if (this.limitHit || this.stopped || this.leaderExit || !this.running) return;
     this.limitHit = kind;
     const limits = this.limits;
-    const what = { wallClock: `wall-clock limit of ${limits.wallClockMs} ms`, idle: `no output for ${limits.idleMs} ms`, outputBytes: `output limit of ${limits.maxOutputBytes} bytes` }[kind];
+    const what = {
+      wallClock: `wall-clock limit of ${limits.wallClockMs} ms`,
+      idle: `no output for ${limits.idleMs} ms`,
+      outputBytes: `output limit of ${limits.maxOutputBytes} bytes`,
+    }[kind];
     this.output.log.meta(`${what} reached: SIGTERM to the process group`, { limit: kind, graceMs: this.graceMs });
     this.terminate(this.graceMs);
   }
@@ -253,7 +305,10 @@ export class SupervisedProcess implements RunningProcess {
       logFile: this.plan.logFile,
     };
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    this.output.end({ message: `${how} after ${exit.durationMs} ms`, data: { exitCode: code, signal, durationMs: exit.durationMs, limit: this.limitHit, stopped: this.stopped } });
+    this.output.end({
+      message: `${how} after ${exit.durationMs} ms`,
+      data: { exitCode: code, signal, durationMs: exit.durationMs, limit: this.limitHit, stopped: this.stopped },
+    });
     exit.tail = this.output.tail();
     this.result = exit;
     this.record = { ...this.record, exit };

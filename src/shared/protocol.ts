@@ -276,6 +276,7 @@ export interface PlanGraphViewModel extends PlanGraphModel {
   folderName: string;
 }
 
-export type PlanGraphHostMessage = { type: 'planGraph'; model: PlanGraphViewModel } | { type: 'error'; message: string };
+export type PlanGraphHostMessage =
+  { type: 'planGraph'; model: PlanGraphViewModel } | { type: 'error'; message: string };
 
 export type PlanGraphWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };

@@ -35,7 +35,7 @@ export function withReturning(sql: string): string {
 /** The key `insert` returns: the first column of the returned row. */
 export function insertedKey(row: Row | undefined, sql: string): number {
   const value = row ? Object.values(row)[0] : undefined;
-  if (value === undefined || value === null) throw new StoreError('sql', `insert() inserted no row: ${sql.trim().slice(0, 80)}`);
+  if (value === undefined || value === null)
+    throw new StoreError('sql', `insert() inserted no row: ${sql.trim().slice(0, 80)}`);
   return Number(value);
 }
-

@@ -18,21 +18,31 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
  */
 export function parseLedgerLocation(value: string, cwd = process.cwd()): LedgerLocation {
   const text = value.trim();
-  if (!text) throw new StoreError('badLocation', 'the database location is empty: give a file path or a postgres:// URL');
+  if (!text)
+    throw new StoreError('badLocation', 'the database location is empty: give a file path or a postgres:// URL');
   const scheme = SCHEME.exec(text)?.[1].toLowerCase();
-  const isUrl = scheme !== undefined && (text.slice(scheme.length + 1).startsWith('//') || scheme === 'postgres' || scheme === 'postgresql');
+  const isUrl =
+    scheme !== undefined &&
+    (text.slice(scheme.length + 1).startsWith('//') || scheme === 'postgres' || scheme === 'postgresql');
   if (!isUrl) return { kind: 'embedded', dbPath: path.resolve(cwd, text) };
   if (scheme === 'file') return { kind: 'embedded', dbPath: fileURLToPath(text) };
   if (scheme !== 'postgres' && scheme !== 'postgresql') {
-    throw new StoreError('badLocation', `${scheme}:// databases are not supported: give a postgres:// URL (PostgreSQL) or a file path (the embedded store)`);
+    throw new StoreError(
+      'badLocation',
+      `${scheme}:// databases are not supported: give a postgres:// URL (PostgreSQL) or a file path (the embedded store)`,
+    );
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new StoreError('badLocation', `not a valid PostgreSQL URL: ${redactUrl(text)} (expected postgres://user@host:5432/database)`);
+    throw new StoreError(
+      'badLocation',
+      `not a valid PostgreSQL URL: ${redactUrl(text)} (expected postgres://user@host:5432/database)`,
+    );
   }
-  if (!url.hostname && !url.searchParams.get('host')) throw new StoreError('badLocation', `the PostgreSQL URL names no host: ${redactUrl(text)}`);
+  if (!url.hostname && !url.searchParams.get('host'))
+    throw new StoreError('badLocation', `the PostgreSQL URL names no host: ${redactUrl(text)}`);
   return { kind: 'postgres', url: text };
 }
 

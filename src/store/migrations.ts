@@ -23,7 +23,25 @@ import { v17StigChanges } from './migrations/v17StigChanges';
  * (postgres/pgSchema.ts translates them, or takes a hand-written override for a version whose
  * SQLite statements do not translate; a test compares the two schemas column by column).
  */
-export const migrations: ReadonlyArray<readonly string[]> = [v1Tracking, v2TaskManagement, v3Pipelines, v4SessionsByAgent, v5TaskLocation, v6Coordination, v7AgentRuntime, v8Machines, v9Events, v10Children, v11Scheduling, v12Runner, v13Reviews, v14StigWeights, v15GraphDiffs, v16StigLooseNodes, v17StigChanges];
+export const migrations: ReadonlyArray<readonly string[]> = [
+  v1Tracking,
+  v2TaskManagement,
+  v3Pipelines,
+  v4SessionsByAgent,
+  v5TaskLocation,
+  v6Coordination,
+  v7AgentRuntime,
+  v8Machines,
+  v9Events,
+  v10Children,
+  v11Scheduling,
+  v12Runner,
+  v13Reviews,
+  v14StigWeights,
+  v15GraphDiffs,
+  v16StigLooseNodes,
+  v17StigChanges,
+];
 
 export const latestVersion = migrations.length;
 

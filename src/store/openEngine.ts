@@ -15,7 +15,10 @@ export interface OpenEngineOptions extends Omit<EmbeddedEngineOptions, 'dbPath'>
  * Opens the ledger at `location`: a `postgres://` URL opens the PostgreSQL engine, a path the
  * embedded one (see `parseLedgerLocation` for the rule; other URL schemes are refused).
  */
-export async function openEngine(location: string | LedgerLocation, options: OpenEngineOptions = {}): Promise<LedgerEngine> {
+export async function openEngine(
+  location: string | LedgerLocation,
+  options: OpenEngineOptions = {},
+): Promise<LedgerEngine> {
   const where = typeof location === 'string' ? parseLedgerLocation(location, options.cwd) : location;
   if (where.kind === 'postgres') {
     // pg (and the fetch machinery it wakes) is loaded only for a PostgreSQL ledger: ~35 ms of every embedded start otherwise.

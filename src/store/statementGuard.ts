@@ -56,7 +56,10 @@ export class StatementGuard {
 
   private refuseAfterFailure(): void {
     if (this.failure !== undefined) {
-      throw new StoreError('aborted', `a statement after a failed one in the same write: the write is already rolled back (${(this.failure as Error).message ?? this.failure})`);
+      throw new StoreError(
+        'aborted',
+        `a statement after a failed one in the same write: the write is already rolled back (${(this.failure as Error).message ?? this.failure})`,
+      );
     }
   }
 

@@ -90,25 +90,62 @@ export class AgentLedgerExtension extends Disposable {
     this.databaseStatus = this._register(new DatabaseStatusBar(this.registry, this.log));
     this.pressure = this._register(new PressureDecorations(this.registry, this.log));
     const uri = context.extensionUri;
-    this.boards = this._register(new LivePanels(WebviewTypes.Board, this.registry, () => 'board', (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored), () => 'board' as const));
+    this.boards = this._register(
+      new LivePanels(
+        WebviewTypes.Board,
+        this.registry,
+        () => 'board',
+        (ledger, _key, restored) => new BoardPanel(uri, this.log, ledger, restored),
+        () => 'board' as const,
+      ),
+    );
     this.planGraphs = this._register(
-      new LivePanels(WebviewTypes.PlanGraph, this.registry, String, (ledger, id: number, restored) => new PlanGraphPanel(uri, this.log, ledger, id, restored), (state) =>
-        typeof state.workflowId === 'number' ? state.workflowId : undefined,
+      new LivePanels(
+        WebviewTypes.PlanGraph,
+        this.registry,
+        String,
+        (ledger, id: number, restored) => new PlanGraphPanel(uri, this.log, ledger, id, restored),
+        (state) => (typeof state.workflowId === 'number' ? state.workflowId : undefined),
       ),
     );
     this.runners = this._register(new RunnerController(context.extensionPath, this.log, database));
     this.runnerStatusBar = this._register(new RunnerStatusBar(this.runners, this.registry));
     this.executionLogs = this._register(new ExecutionLogDocuments(this.registry));
-    this._register(vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)));
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)),
+    );
     const tasks = new TaskCommands(this.registry, this.panels);
     const mcpCommands = new McpCommands(this.registry, this.mcp);
-    const forms = { taskForms: new TaskFormCommands(this.registry), memory: new MemoryCommands(this.registry), sessions: new SessionCommands(this.registry) };
+    const forms = {
+      taskForms: new TaskFormCommands(this.registry),
+      memory: new MemoryCommands(this.registry),
+      sessions: new SessionCommands(this.registry),
+    };
     const views = { memoryView: this.memoryView, agentsView: this.agentsView };
-    const pipelines = { pipelines: new PipelineCommands(this.registry, this.pipelinePanels), pipelinesView: this.pipelinesView };
-    const board = { board: new BoardCommands(this.registry, this.boards, this.planGraphs), blackboardView: this.blackboardView };
+    const pipelines = {
+      pipelines: new PipelineCommands(this.registry, this.pipelinePanels),
+      pipelinesView: this.pipelinesView,
+    };
+    const board = {
+      board: new BoardCommands(this.registry, this.boards, this.planGraphs),
+      blackboardView: this.blackboardView,
+    };
     const team = { database: new DatabaseCommands(this.registry) };
     const runner = new RunnerCommands(this.registry, this.runners, this.executionLogs);
-    for (const d of registerCommands({ registry: this.registry, tasks, mcp: mcpCommands, tasksView: this.tasksView, ...forms, ...views, ...pipelines, ...board, ...team, runner, log: this.log })) this._register(d);
+    for (const d of registerCommands({
+      registry: this.registry,
+      tasks,
+      mcp: mcpCommands,
+      tasksView: this.tasksView,
+      ...forms,
+      ...views,
+      ...pipelines,
+      ...board,
+      ...team,
+      runner,
+      log: this.log,
+    }))
+      this._register(d);
   }
 
   get version(): string {

@@ -47,7 +47,9 @@ export interface AgentLedgerApi {
     /** The Blackboard view's rows: namespace, then `key — value · expires …`, then its facts when expanded. */
     blackboardView(): Promise<string[]>;
     /** The Board of a folder, if open: the model it last showed and the first renders its webview reported. */
-    board(folder: string): { model: BoardModel | undefined; paints: { ms: number; cards: number; rendered: number }[] } | undefined;
+    board(
+      folder: string,
+    ): { model: BoardModel | undefined; paints: { ms: number; cards: number; rendered: number }[] } | undefined;
     /** The model the plan graph panel of a workflow last showed, if it is open. */
     planGraph(folder: string, workflowId: number): PlanGraphViewModel | undefined;
     /** The Explorer decoration of a file or folder (rolled up again first), or undefined. */

@@ -8,7 +8,10 @@ import { cliJson } from '../helpers/cli';
 /** `agent-ledger … | head`: the reader closes the pipe before the command has printed everything. */
 function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.destroy(); // the reader is gone before the first line
@@ -28,5 +31,8 @@ test('a reader that closes the pipe early (| head) never crashes the command, an
   const listed = await runIntoClosedPipe(['task', 'create', 'Written while nobody reads', '--workspace', repo]);
   assert.equal(listed.code, 0, listed.stderr);
   const all = cliJson<{ tasks: { title: string }[] }>(['task', 'list', '--workspace', repo]);
-  assert.ok(all.tasks.some((t) => t.title === 'Written while nobody reads'), 'the write landed though its output went nowhere');
+  assert.ok(
+    all.tasks.some((t) => t.title === 'Written while nobody reads'),
+    'the write landed though its output went nowhere',
+  );
 });

@@ -33,7 +33,10 @@ test('30 tasks, 40 bytes overwritten mid-journal: every face says the ledger is 
   assert.equal(create.code, 4);
   assert.equal(cliError(create).reason, 'damaged');
   assert.deepEqual(fs.readFileSync(journal), damaged, 'the journal was not truncated');
-  assert.ok(fs.readdirSync(dir).some((n) => n.startsWith('ledger.journal.damaged-')), 'a copy of the damaged journal is kept');
+  assert.ok(
+    fs.readdirSync(dir).some((n) => n.startsWith('ledger.journal.damaged-')),
+    'a copy of the damaged journal is kept',
+  );
 
   // An MCP server started on it answers every tool call with a coded error.
   const server = await connect(repo);
@@ -43,7 +46,11 @@ test('30 tasks, 40 bytes overwritten mid-journal: every face says the ledger is 
 
   const check = run('db', 'check', '--json');
   assert.equal(check.code, 4, check.stderr);
-  const report = JSON.parse(check.stdout) as { ok: boolean; journal: { status: string; damagedBytes: unknown[] }; repair: { lost: Range[] } };
+  const report = JSON.parse(check.stdout) as {
+    ok: boolean;
+    journal: { status: string; damagedBytes: unknown[] };
+    repair: { lost: Range[] };
+  };
   assert.equal(report.ok, false);
   assert.equal(report.journal.status, 'damaged');
   assert.ok(report.journal.damagedBytes.length > 0);
@@ -63,7 +70,10 @@ test('30 tasks, 40 bytes overwritten mid-journal: every face says the ledger is 
   await server.close();
   for (const t of tasks) assert.equal(t.title, `task ${t.id}`, 'every recovered task keeps its id');
   const lostCount = repair.lost.reduce((n, r) => n + r.to - r.from + 1, 0);
-  assert.ok(tasks.length >= 30 - lostCount && tasks.length < 30, `${tasks.length} tasks recovered, ${lostCount} record(s) lost`);
+  assert.ok(
+    tasks.length >= 30 - lostCount && tasks.length < 30,
+    `${tasks.length} tasks recovered, ${lostCount} record(s) lost`,
+  );
   const after = JSON.parse(run('task', 'create', 'after', '--json').stdout) as { id: number };
   assert.equal(after.id, 31, 'no id is reused');
   assert.equal(run('db', 'check').code, 0);

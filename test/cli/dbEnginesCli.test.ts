@@ -8,8 +8,16 @@ import { cliPath } from '../helpers/mcpClient';
 import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
 import { tempDir } from '../helpers/tmp';
 
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', PGPASSWORD: '', ...env } });
+function run(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', PGPASSWORD: '', ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -25,7 +33,9 @@ test('a URL is never a path: unsupported schemes are refused with exit 3 and no 
 
 test('the other commands and mcp serve take no URL for a path: postgres:// opens the server (unreachable: unavailable, password redacted), other schemes are badLocation, and no folder appears', () => {
   const cwd = tempDir();
-  const pg = run(['task', 'list', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger', '--json'], cwd, { AGENT_LEDGER_DB_RETRY_MS: '200' });
+  const pg = run(['task', 'list', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger', '--json'], cwd, {
+    AGENT_LEDGER_DB_RETRY_MS: '200',
+  });
   assert.equal(pg.code, 1, pg.stderr);
   assert.equal(JSON.parse(pg.stderr).error.reason, 'unavailable');
   assert.ok(!pg.stderr.includes('secret-pw'), 'the password is not printed');
@@ -35,7 +45,9 @@ test('the other commands and mcp serve take no URL for a path: postgres:// opens
   const fromEnv = run(['task', 'list', '--json'], cwd, { AGENT_LEDGER_DB: 'mysql://root@localhost/ledger' });
   assert.equal(fromEnv.code, 3, fromEnv.stderr);
   assert.equal(JSON.parse(fromEnv.stderr).error.reason, 'badLocation', 'AGENT_LEDGER_DB stands for --db');
-  const serve = run(['mcp', 'serve', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger'], cwd, { AGENT_LEDGER_DB_RETRY_MS: '200' });
+  const serve = run(['mcp', 'serve', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger'], cwd, {
+    AGENT_LEDGER_DB_RETRY_MS: '200',
+  });
   assert.equal(serve.code, 1, serve.stderr);
   assert.match(serve.stderr, /cannot be reached/);
   assert.ok(!serve.stderr.includes('secret-pw'), 'the password is not printed');
@@ -61,7 +73,9 @@ test('db init, migrate and copy against PostgreSQL; the password never shows', {
     assert.ok(!again.stdout.includes(pgPassword!), 'the password from the URL is not printed');
     assert.match(again.stdout, /:\*\*\*@/);
 
-    const refused = run(['db', 'migrate', '--db', db.url, '--json'], cwd, { AGENT_LEDGER_DB_PASSWORD: 'not-the-password' });
+    const refused = run(['db', 'migrate', '--db', db.url, '--json'], cwd, {
+      AGENT_LEDGER_DB_PASSWORD: 'not-the-password',
+    });
     assert.equal(refused.code, 3);
     assert.equal(JSON.parse(refused.stderr).error.reason, 'authFailed');
     assert.ok(!refused.stderr.includes('not-the-password'));
@@ -77,7 +91,11 @@ test('db init, migrate and copy against PostgreSQL; the password never shows', {
     assert.equal(twice.code, 6, 'a target that holds a ledger is refused');
     assert.equal(JSON.parse(twice.stderr).error.reason, 'notEmpty');
     const back = tempDir();
-    const home = run(['db', 'copy', '--from', db.url, '--to', path.join(back, '.agent-ledger', 'ledger.db')], back, env);
+    const home = run(
+      ['db', 'copy', '--from', db.url, '--to', path.join(back, '.agent-ledger', 'ledger.db')],
+      back,
+      env,
+    );
     assert.equal(home.code, 0, home.stderr);
     assert.match(home.stdout, /Copied \d+ rows/);
     const list = run(['task', 'list', '--workspace', back, '--json'], back);

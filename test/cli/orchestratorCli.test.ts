@@ -15,25 +15,45 @@ import { contractNetGroup, knowledgeGroup, stigmergyGroup } from '../../src/cli/
 import { childGroup } from '../../src/cli/commands/childCommands';
 import { alive } from '../helpers/processes';
 
-const groups = [blackboardGroup, graphGroup, resourcesGroup, eventsGroup, stigmergyGroup, contractNetGroup, knowledgeGroup, childGroup];
+const groups = [
+  blackboardGroup,
+  graphGroup,
+  resourcesGroup,
+  eventsGroup,
+  stigmergyGroup,
+  contractNetGroup,
+  knowledgeGroup,
+  childGroup,
+];
 const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
 /** The runnable block of the README's "From the command line" section. */
 function readmeBlock(): string {
-  const m = /#### From the command line\n[\s\S]*?<!-- readme-example: run in a new Git repository -->\n```sh\n([\s\S]*?)\n```/.exec(readme);
+  const m =
+    /#### From the command line\n[\s\S]*?<!-- readme-example: run in a new Git repository -->\n```sh\n([\s\S]*?)\n```/.exec(
+      readme,
+    );
   assert.ok(m, 'README has a runnable block under "From the command line"');
   return m[1];
 }
 
 /** The CLI started without waiting for it (to interrupt it, or to write while it waits); `--workspace` goes first, before any `--`. */
-function cliAsync(args: string[], workspace: string): { pid: number; done: Promise<CliResult & { ms: number }>; signal(s: NodeJS.Signals): void } {
+function cliAsync(
+  args: string[],
+  workspace: string,
+): { pid: number; done: Promise<CliResult & { ms: number }>; signal(s: NodeJS.Signals): void } {
   const started = Date.now();
-  const child = spawn(process.execPath, [cliPath, '--workspace', workspace, ...args], { env: { ...ledgerEnv(workspace), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, '--workspace', workspace, ...args], {
+    env: { ...ledgerEnv(workspace), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<CliResult & { ms: number }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
+  const done = new Promise<CliResult & { ms: number }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+  );
   return { pid: child.pid ?? 0, done, signal: (s) => child.kill(s) };
 }
 
@@ -68,11 +88,19 @@ describe('the orchestrator tools from the command line', () => {
 
   test('the README example of every group works when pasted in a new repository', () => {
     const block = readmeBlock();
-    for (const g of groups) assert.match(block, new RegExp(`^agent-ledger ${g.name} `, 'm'), `the README shows ${g.name}`);
+    for (const g of groups)
+      assert.match(block, new RegExp(`^agent-ledger ${g.name} `, 'm'), `the README shows ${g.name}`);
     const bin = tempDir('agent-ledger-bin-');
-    fs.writeFileSync(path.join(bin, 'agent-ledger'), `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'agent-ledger'), `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`, {
+      mode: 0o755,
+    });
     const repo = tempRepo();
-    const r = spawnSync('bash', ['-e', '-c', block], { cwd: repo, encoding: 'utf8', timeout: 240_000, env: { ...ledgerEnv(repo), PATH: `${bin}${path.delimiter}${process.env.PATH}`, NO_COLOR: '1' } });
+    const r = spawnSync('bash', ['-e', '-c', block], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...ledgerEnv(repo), PATH: `${bin}${path.delimiter}${process.env.PATH}`, NO_COLOR: '1' },
+    });
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     const expected: [string, RegExp][] = [
       ['bb', /^plan\/status = \{"phase":"build"\}  v1 \[team\]$/m],
@@ -110,15 +138,27 @@ describe('the orchestrator tools from the command line', () => {
         [['bb', 'get', 'team:plan', '--op-id', 'op-1'], 'bb_get', { key: 'team:plan', op_id: 'op-1' }],
         [['bb', 'query', '--tags', 'team', '--op-id', 'op-1'], 'bb_query', { tags: ['team'], op_id: 'op-1' }],
         [['bb', 'watch', '--wait-ms', '0', '--op-id', 'op-1'], 'bb_watch', { wait_ms: 0, op_id: 'op-1' }],
-        [['graph', 'diff', 'g', 'v1', 'latest', '--op-id', 'op-1'], 'graph_diff', { graph_id: 'g', from: { version: 1 }, to: { latest: true }, op_id: 'op-1' }],
+        [
+          ['graph', 'diff', 'g', 'v1', 'latest', '--op-id', 'op-1'],
+          'graph_diff',
+          { graph_id: 'g', from: { version: 1 }, to: { latest: true }, op_id: 'op-1' },
+        ],
         [['resources', 'list', '--prefix', 'sc://graphs/'], 'resources_list', { prefix: 'sc://graphs/' }],
         [['resources', 'read', 'sc://graphs/g@v1'], 'resources_read', { uri: 'sc://graphs/g@v1' }],
-        [['events', 'subscribe', '--wait-ms', '0', '--cats', 'graph'], 'events_subscribe', { wait_ms: 0, cats: ['graph'] }],
+        [
+          ['events', 'subscribe', '--wait-ms', '0', '--cats', 'graph'],
+          'events_subscribe',
+          { wait_ms: 0, cats: ['graph'] },
+        ],
         [['kg', 'query', '--subject', 's'], 'kg_query', { subject: 's' }],
         [['kg', 'export'], 'kg_export', {}],
       ];
       for (const [argv, tool, args] of same) {
-        assert.deepEqual(cliJson([...argv, '--workspace', repo]), await server.call(tool, args), `agent-ledger ${argv.join(' ')} = ${tool}`);
+        assert.deepEqual(
+          cliJson([...argv, '--workspace', repo]),
+          await server.call(tool, args),
+          `agent-ledger ${argv.join(' ')} = ${tool}`,
+        );
       }
     });
 
@@ -134,34 +174,65 @@ describe('the orchestrator tools from the command line', () => {
       for (const [argv, pattern] of shown) {
         const r = cli([...argv, '--workspace', repo]);
         assert.equal(r.code, 0, r.stderr);
-        assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b-\x1f\x7f]/, `${argv.join(' ')}: no control character reaches the terminal`);
+        assert.doesNotMatch(
+          r.stdout,
+          /[\x00-\x08\x0b-\x1f\x7f]/,
+          `${argv.join(' ')}: no control character reaches the terminal`,
+        );
         assert.match(r.stdout, pattern, argv.join(' '));
       }
-      assert.equal(cliJson<{ entry: { value: unknown } }>(['bb', 'get', 'evil', '--workspace', repo]).entry.value, evil);
+      assert.equal(
+        cliJson<{ entry: { value: unknown } }>(['bb', 'get', 'evil', '--workspace', repo]).entry.value,
+        evil,
+      );
     });
 
     test('a waiting command returns the moment another process writes, and by --wait-ms when nothing comes', async () => {
-      const { next_version } = cliJson<{ next_version: number }>(['bb', 'watch', '--wait-ms', '0', '--limit', '200', '--workspace', repo]);
-      const idle = cliAsync(['bb', 'watch', '--start-version', String(next_version), '--wait-ms', '700', '--json'], repo);
+      const { next_version } = cliJson<{ next_version: number }>([
+        'bb',
+        'watch',
+        '--wait-ms',
+        '0',
+        '--limit',
+        '200',
+        '--workspace',
+        repo,
+      ]);
+      const idle = cliAsync(
+        ['bb', 'watch', '--start-version', String(next_version), '--wait-ms', '700', '--json'],
+        repo,
+      );
       const quiet = await idle.done;
       assert.equal(quiet.code, 0, quiet.stderr);
       assert.deepEqual((JSON.parse(quiet.stdout) as { events: unknown[] }).events, []);
       assert.ok(quiet.ms >= 700, `returned after ${quiet.ms} ms, before its wait`);
 
-      const watching = cliAsync(['bb', 'watch', '--start-version', String(next_version), '--wait-ms', '45000', '--json'], repo);
+      const watching = cliAsync(
+        ['bb', 'watch', '--start-version', String(next_version), '--wait-ms', '45000', '--json'],
+        repo,
+      );
       await new Promise((r) => setTimeout(r, 1500)); // it is waiting by now (or starting: either way the write is after next_version)
       const written = Date.now();
       await server.call('bb_set', { key: 'wake', value: 'up' });
       const woke = await watching.done;
       assert.equal(woke.code, 0, woke.stderr);
       const events = (JSON.parse(woke.stdout) as { events: { key: string }[] }).events;
-      assert.deepEqual(events.map((e) => e.key), ['wake']);
+      assert.deepEqual(
+        events.map((e) => e.key),
+        ['wake'],
+      );
       assert.ok(Date.now() - written < 20_000, 'woken by the write, long before its 45 s wait');
     });
 
     test('a child started by another process: listed, refused the same way to the CLI and to another server, stopped from the CLI', async () => {
-      await server.call('child_create', { child_id: 'srv', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
-      const listed = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find((c) => c.child_id === 'srv');
+      await server.call('child_create', {
+        child_id: 'srv',
+        command: process.execPath,
+        args: ['-e', 'setInterval(() => {}, 1000)'],
+      });
+      const listed = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find(
+        (c) => c.child_id === 'srv',
+      );
       assert.equal(listed?.runtime_status.state, 'running');
       const r = cli(['child', 'send', 'srv', 'hello', '--workspace', repo, '--json']);
       assert.equal(r.code, 6, r.stderr);
@@ -169,7 +240,10 @@ describe('the orchestrator tools from the command line', () => {
       try {
         const viaMcp = await other.fail('child_send', { child_id: 'srv', payload: 'hello' });
         const viaCli = cliError(r);
-        assert.deepEqual({ code: viaCli.code, reason: viaCli.reason, message: viaCli.message, error: viaCli.data?.error }, { code: viaMcp.code, reason: viaMcp.reason, message: viaMcp.message, error: 'E-CHILD-REMOTE' });
+        assert.deepEqual(
+          { code: viaCli.code, reason: viaCli.reason, message: viaCli.message, error: viaCli.data?.error },
+          { code: viaMcp.code, reason: viaMcp.reason, message: viaMcp.message, error: 'E-CHILD-REMOTE' },
+        );
       } finally {
         await other.close();
       }
@@ -180,12 +254,30 @@ describe('the orchestrator tools from the command line', () => {
     });
 
     test('child create runs its child in the foreground; Ctrl-C stops it and its end is recorded', async () => {
-      const fg = cliAsync(['child', 'create', '--child-id', 'fg', '--', process.execPath, '-e', 'console.log("ready"); setInterval(() => {}, 1000)'], repo);
+      const fg = cliAsync(
+        [
+          'child',
+          'create',
+          '--child-id',
+          'fg',
+          '--',
+          process.execPath,
+          '-e',
+          'console.log("ready"); setInterval(() => {}, 1000)',
+        ],
+        repo,
+      );
       const running = await until('the foreground child to print', () => {
-        const c = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find((x) => x.child_id === 'fg');
-        const logs = c ? cliJson<{ logs: { message: string }[] }>(['child', 'logs', 'fg', '--wait-ms', '0', '--workspace', repo]).logs : [];
+        const c = cliJson<{ children: ChildJson[] }>(['child', 'list', '--workspace', repo]).children.find(
+          (x) => x.child_id === 'fg',
+        );
+        const logs = c
+          ? cliJson<{ logs: { message: string }[] }>(['child', 'logs', 'fg', '--wait-ms', '0', '--workspace', repo])
+              .logs
+          : [];
         // Listed `starting` until its pid is recorded (the child can print before that): `running` always comes with its pid.
-        if (c?.runtime_status.state === 'running') assert.ok(c.runtime_status.pid, 'a running child is listed with its pid');
+        if (c?.runtime_status.state === 'running')
+          assert.ok(c.runtime_status.pid, 'a running child is listed with its pid');
         return c?.runtime_status.state === 'running' && logs.some((l) => l.message === 'ready') ? c : undefined;
       });
       fg.signal('SIGINT');

@@ -8,17 +8,36 @@ import { tempRepo } from '../helpers/tmp';
 /** `agent-ledger project …` and `agent-ledger agent passkey`, as a person runs them. */
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 test('project create / add-agent / remove-agent / archive / list / show', () => {
   const repo = tempRepo({ 'README.md': '# r\n', 'svc/a.txt': 'a\n' });
   const ws = ['--workspace', repo];
-  const p = cliJson<{ project_id: string; working_directory: string; agents: string[]; status: string }>(['project', 'create', 'svc', '--dir', 'svc', '--description', 'the service', ...ws]);
-  assert.deepEqual([p.project_id, p.working_directory, p.agents, p.status], ['prj-1', path.join(repo, 'svc'), [], 'active']);
+  const p = cliJson<{ project_id: string; working_directory: string; agents: string[]; status: string }>([
+    'project',
+    'create',
+    'svc',
+    '--dir',
+    'svc',
+    '--description',
+    'the service',
+    ...ws,
+  ]);
+  assert.deepEqual(
+    [p.project_id, p.working_directory, p.agents, p.status],
+    ['prj-1', path.join(repo, 'svc'), [], 'active'],
+  );
   assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'add-agent', 'svc', 'coder', ...ws]).agents, ['coder']);
-  assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'add-agent', 'prj-1', 'reviewer', ...ws]).agents, ['coder', 'reviewer']);
-  assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'remove-agent', '1', 'reviewer', ...ws]).agents, ['coder']);
+  assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'add-agent', 'prj-1', 'reviewer', ...ws]).agents, [
+    'coder',
+    'reviewer',
+  ]);
+  assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'remove-agent', '1', 'reviewer', ...ws]).agents, [
+    'coder',
+  ]);
   const root = cliJson<{ project_id: string; working_directory: string }>(['project', 'create', 'whole', ...ws]);
   assert.equal(root.working_directory, repo, 'the workspace itself by default');
 
@@ -28,7 +47,11 @@ test('project create / add-agent / remove-agent / archive / list / show', () => 
   const missing = cli(['project', 'create', 'ghost', '--dir', 'nope', ...ws, '--json']);
   assert.equal(cliError(missing).reason, 'ValidationError');
   assert.equal(cliError(cli(['project', 'create', 'svc', ...ws, '--json'])).message.includes('already exists'), true);
-  assert.equal(cliError(cli(['project', 'create', 'prj-9', ...ws, '--json'])).reason, 'ValidationError', 'a name shaped like an id is refused');
+  assert.equal(
+    cliError(cli(['project', 'create', 'prj-9', ...ws, '--json'])).reason,
+    'ValidationError',
+    'a name shaped like an id is refused',
+  );
   assert.equal(cliError(cli(['project', 'add-agent', 'svc', 'ghost', ...ws, '--json'])).reason, 'AgentNotFound');
   assert.equal(cli(['project', 'add-agent', 'nope', 'coder', ...ws]).code, 5);
 

@@ -13,9 +13,15 @@ import { tempRepo } from '../helpers/tmp';
 const preload = path.resolve(__dirname, '../fixtures/signals/sigtermOnBundleLoad.cjs');
 
 /** Runs the built CLI with the preload; resolves with how it ended (bounded: 45 s). */
-function runSignalled(args: string[], repo: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function runSignalled(
+  args: string[],
+  repo: string,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', preload, cliPath, ...args], { env: { ...ledgerEnv(repo), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', preload, cliPath, ...args], {
+      env: { ...ledgerEnv(repo), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.resume();
@@ -37,7 +43,11 @@ test('a SIGTERM while the CLI loads stops the runner cleanly (exit 0, its stop r
     ['--workspace', repo, 'runner', '--interval', '0.5'],
   ]) {
     const ended = await runSignalled(args, repo);
-    assert.deepEqual({ code: ended.code, signal: ended.signal }, { code: 0, signal: null }, `${args.join(' ')}: ${ended.stderr}`);
+    assert.deepEqual(
+      { code: ended.code, signal: ended.signal },
+      { code: 0, signal: null },
+      `${args.join(' ')}: ${ended.stderr}`,
+    );
     assert.match(ended.stderr, /runner: stopping 0 agent\(s\)/);
   }
 });

@@ -24,9 +24,15 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   session_list: { argv: ['session', 'list', '--status', 'bogus'], args: { status: 'bogus' } },
   agent_get: { argv: ['agent', 'get', ''], args: { name: '' } },
   memory_list: { argv: ['memory', 'list', '--status', 'bogus'], args: { status: 'bogus' } },
-  memory_add: { argv: ['memory', 'add', 'x', '--category', 'c', '--title', 't', '--status', 'bogus'], args: { id: 'x', category: 'c', title: 't', status: 'bogus' } },
+  memory_add: {
+    argv: ['memory', 'add', 'x', '--category', 'c', '--title', 't', '--status', 'bogus'],
+    args: { id: 'x', category: 'c', title: 't', status: 'bogus' },
+  },
   memory_preview: { argv: ['memory', 'preview', '--max-chars', 'abc'], args: { maxChars: 'abc' } },
-  pipeline_next_action: { argv: ['pipeline', 'next', 'w', '--tokens', '-5'], args: { workspace: 'w', previous_action_complete: false, previous_tokens: -5 } },
+  pipeline_next_action: {
+    argv: ['pipeline', 'next', 'w', '--tokens', '-5'],
+    args: { workspace: 'w', previous_action_complete: false, previous_tokens: -5 },
+  },
   pipeline_report_result: { argv: ['pipeline', 'report', 'w', '--phase', ''], args: { workspace: 'w', phase: '' } },
   get_project: { argv: ['project', 'show', ''], args: { project_id: '' } },
   // The orchestrator family (src/cli/commands/coordinationCommands.ts, schedulingCommands.ts, childCommands.ts).
@@ -37,32 +43,53 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   bb_delete: { argv: ['bb', 'delete', ''], args: { key: '' } },
   bb_watch: { argv: ['bb', 'watch', '--wait-ms', '60000'], args: { wait_ms: 60000 } },
   graph_mutate: { argv: ['graph', 'mutate', '{}', '[]'], args: { graph: {}, operations: [] } },
-  graph_batch_mutate: { argv: ['graph', 'batch-mutate', 'wf-1', 'not json'], args: { graph_id: 'wf-1', operations: 'not json' } },
-  graph_diff: { argv: ['graph', 'diff', 'wf-1', 'latest', 'v-1'], args: { graph_id: 'wf-1', from: { latest: true }, to: 'v-1' } },
-  graph_patch: { argv: ['graph', 'patch', 'wf-1', '[{"op":"bogus","path":"/x"}]'], args: { graph_id: 'wf-1', patch: [{ op: 'bogus', path: '/x' }] } },
+  graph_batch_mutate: {
+    argv: ['graph', 'batch-mutate', 'wf-1', 'not json'],
+    args: { graph_id: 'wf-1', operations: 'not json' },
+  },
+  graph_diff: {
+    argv: ['graph', 'diff', 'wf-1', 'latest', 'v-1'],
+    args: { graph_id: 'wf-1', from: { latest: true }, to: 'v-1' },
+  },
+  graph_patch: {
+    argv: ['graph', 'patch', 'wf-1', '[{"op":"bogus","path":"/x"}]'],
+    args: { graph_id: 'wf-1', patch: [{ op: 'bogus', path: '/x' }] },
+  },
   graph_lock: { argv: ['graph', 'lock', 'wf-1'], args: { graph_id: 'wf-1' } },
   graph_unlock: { argv: ['graph', 'unlock', ''], args: { lock_id: '' } },
   resources_list: { argv: ['resources', 'list', '--limit', 'abc'], args: { limit: 'abc' } },
   resources_read: { argv: ['resources', 'read', ''], args: { uri: '' } },
-  resources_watch: { argv: ['resources', 'watch', 'sc://runs/wf-1/events', '--format', 'xml'], args: { uri: 'sc://runs/wf-1/events', format: 'xml' } },
+  resources_watch: {
+    argv: ['resources', 'watch', 'sc://runs/wf-1/events', '--format', 'xml'],
+    args: { uri: 'sc://runs/wf-1/events', format: 'xml' },
+  },
   events_subscribe: { argv: ['events', 'subscribe', '--levels', 'loud'], args: { levels: ['loud'] } },
   child_create: { argv: ['child', 'create', 'ls -la'], args: { command: 'ls -la', args: [] } },
   child_spawn_codex: { argv: ['child', 'spawn-codex', 'bad id!', 'hi'], args: { child_id: 'bad id!', prompt: 'hi' } },
   child_batch_create: { argv: ['child', 'batch-create', '[]'], args: { entries: [] } },
   child_attach: { argv: ['child', 'attach', 'bad id!'], args: { child_id: 'bad id!' } },
   child_set_role: { argv: ['child', 'set-role', 'c1', ''], args: { child_id: 'c1', role: '' } },
-  child_set_limits: { argv: ['child', 'set-limits', 'c1', '{"wallclock_ms":5}'], args: { child_id: 'c1', limits: { wallclock_ms: 5 } } },
+  child_set_limits: {
+    argv: ['child', 'set-limits', 'c1', '{"wallclock_ms":5}'],
+    args: { child_id: 'c1', limits: { wallclock_ms: 5 } },
+  },
   child_status: { argv: ['child', 'status', 'bad id!'], args: { child_id: 'bad id!' } },
   child_list: { argv: ['child', 'list', '--state', 'sleeping'], args: { state: 'sleeping' } },
   child_send: { argv: ['child', 'send', 'bad id!', 'x'], args: { child_id: 'bad id!', payload: 'x' } },
   child_kill: { argv: ['child', 'kill', 'c1', '--grace-ms', '-1'], args: { child_id: 'c1', grace_ms: -1 } },
   child_logs: { argv: ['child', 'logs', 'c1', '--limit', '0'], args: { child_id: 'c1', limit: 0 } },
-  stig_mark: { argv: ['stig', 'mark', 'src/a.ts', 'write', 'abc'], args: { node_id: 'src/a.ts', type: 'write', intensity: 'abc' } },
+  stig_mark: {
+    argv: ['stig', 'mark', 'src/a.ts', 'write', 'abc'],
+    args: { node_id: 'src/a.ts', type: 'write', intensity: 'abc' },
+  },
   stig_batch: { argv: ['stig', 'batch', '{}'], args: { entries: {} } },
   stig_decay: { argv: ['stig', 'decay', '0'], args: { half_life_ms: 0 } },
   stig_snapshot: { argv: ['stig', 'snapshot', '--limit', '0'], args: { limit: 0 } },
   cnp_announce: { argv: ['cnp', 'announce', ''], args: { task_id: '' } },
-  cnp_bid: { argv: ['cnp', 'bid', 'call-1', 'coder', 'abc'], args: { call_id: 'call-1', agent_id: 'coder', cost: 'abc' } },
+  cnp_bid: {
+    argv: ['cnp', 'bid', 'call-1', 'coder', 'abc'],
+    args: { call_id: 'call-1', agent_id: 'coder', cost: 'abc' },
+  },
   cnp_award: { argv: ['cnp', 'award', ''], args: { call_id: '' } },
   cnp_refresh_bounds: { argv: ['cnp', 'refresh-bounds', ''], args: { call_id: '' } },
   kg_insert: { argv: ['kg', 'insert', '[]'], args: { triples: [] } },
@@ -76,13 +103,15 @@ const noCliCommand: Record<string, string> = {
   mcp_info: 'describes the running MCP server itself; `agent-ledger --version` is the CLI’s',
   mcp_capabilities: 'lists what the running MCP server exposes; the CLI exposes every family',
   start_workflow: 'an agent’s record of its own work; the CLI only reads workflows (workflow list/show)',
-  start_task: 'an agent’s record of its own work; the CLI reads tasks (task get) and creates backlog tasks (task create)',
+  start_task:
+    'an agent’s record of its own work; the CLI reads tasks (task get) and creates backlog tasks (task create)',
   log_decision: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   log_issue: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   log_milestone: 'an agent’s record of its own work; the CLI shows it in task get’s timeline',
   complete_task: 'an agent’s record of its own work; the CLI shows the outcome in task get',
   health_check: '`agent-ledger --version` and `db check` answer a person; this answers the runner’s poll',
-  list_active_projects_with_agents: 'the runner’s poll, answered for a program; the runner calls it in-process; a person reads `project list`',
+  list_active_projects_with_agents:
+    'the runner’s poll, answered for a program; the runner calls it in-process; a person reads `project list`',
   should_start: 'the runner’s poll, answered for a program; the runner calls it in-process',
   authenticate: 'an agent instance’s login; a person sets the passkey with `agent passkey`',
   logout: 'an agent instance’s call with its session token; a person has no session',
@@ -104,7 +133,8 @@ const noCliCommand: Record<string, string> = {
   create_handoff: 'an agent hands work to another agent',
   accept_handoff: 'an agent accepts work handed to it',
   get_pending_handoffs: 'a bounded wait for an agent; no CLI command yet',
-  pipeline_init_with_context: '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
+  pipeline_init_with_context:
+    '`pipeline init` runs pipeline_init and pipeline_init_with_context in one go (--effort, --title, --body, …)',
 };
 
 /** A command that takes no arguments: there is no bad input the CLI can send. */
@@ -116,7 +146,8 @@ const noArgumentsToRefuse: Record<string, string> = {
 
 /** `pipeline init` validates the request text itself (its schema, arguments: string, has no bad input the command line can spell). */
 const noBadInputFromCli: Record<string, string> = {
-  pipeline_init: '`pipeline init <request...>`: any text is a string; the engine judges the request (too short, unknown flag) the same way for both faces',
+  pipeline_init:
+    '`pipeline init <request...>`: any text is a string; the engine judges the request (too short, unknown flag) the same way for both faces',
 };
 
 const contractMessage = (name: string, args: Record<string, unknown>): string => {
@@ -139,13 +170,25 @@ describe('the CLI and the MCP server refuse the same bad input with the same mes
     tasks: cliJson<{ total: number }>(['task', 'list', '--workspace', repo]).total,
     workflows: cliJson<{ total: number }>(['workflow', 'list', '--workspace', repo]).total,
     // The last event of the log: any write (a blackboard entry, a graph version, a child, a mark) appends one.
-    lastEvent: cliJson<{ next_seq: number }>(['events', 'subscribe', '--wait-ms', '0', '--limit', '500', '--workspace', repo]).next_seq,
+    lastEvent: cliJson<{ next_seq: number }>([
+      'events',
+      'subscribe',
+      '--wait-ms',
+      '0',
+      '--limit',
+      '500',
+      '--workspace',
+      repo,
+    ]).next_seq,
     children: cliJson<{ children: unknown[] }>(['child', 'list', '--workspace', repo]).children.length,
   });
 
   before(async () => {
     repo = tempRepo();
-    server = await connect(repo, families.map((f) => `--enable-${f}`));
+    server = await connect(
+      repo,
+      families.map((f) => `--enable-${f}`),
+    );
     // Task 1 exists, so the refusals below are about the input, not a missing id.
     const task = await server.call<{ id: number }>('task_create', { title: 'Seed' });
     assert.equal(task.id, 1);
@@ -154,15 +197,30 @@ describe('the CLI and the MCP server refuse the same bad input with the same mes
   after(() => server.close());
 
   test('every tool in the catalog is placed in exactly one list, with its reason', () => {
-    const lists = [Object.keys(sameContract), Object.keys(noCliCommand), Object.keys(noArgumentsToRefuse), Object.keys(noBadInputFromCli)];
+    const lists = [
+      Object.keys(sameContract),
+      Object.keys(noCliCommand),
+      Object.keys(noArgumentsToRefuse),
+      Object.keys(noBadInputFromCli),
+    ];
     const placed = lists.flat();
     assert.equal(new Set(placed).size, placed.length, 'a tool is in two lists');
-    assert.deepEqual([...placed].sort(), allTools().map((t) => t.name).sort());
+    assert.deepEqual(
+      [...placed].sort(),
+      allTools()
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   test('the MCP server serves every tool (all families enabled)', async () => {
     const { tools } = await server.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), allTools().map((t) => t.name).sort());
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      allTools()
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   for (const [name, c] of Object.entries(sameContract)) {
@@ -173,7 +231,10 @@ describe('the CLI and the MCP server refuse the same bad input with the same mes
       const r = cli([...c.argv, '--workspace', repo, '--json']);
       assert.equal(r.code, 2, `${name}: exit code 2 (usage) for a refused input; stderr: ${r.stderr}`);
       const viaCli = cliError(r);
-      assert.deepEqual({ code: viaCli.code, reason: viaCli.reason, message: viaCli.message }, { code: viaMcp.code, reason: viaMcp.reason, message: viaMcp.message });
+      assert.deepEqual(
+        { code: viaCli.code, reason: viaCli.reason, message: viaCli.message },
+        { code: viaMcp.code, reason: viaMcp.reason, message: viaMcp.message },
+      );
       assert.equal(viaMcp.reason, 'ValidationError');
       assert.equal(viaMcp.message, expected, 'the message is the contract’s (inputValidation via invokeTool)');
     });

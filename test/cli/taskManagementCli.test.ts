@@ -39,16 +39,68 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
   });
 
   test('task commands and task tools create, list, get and update the same tasks', async () => {
-    const viaCli = json<Record<string, unknown>>('task', 'create', 'Same task', '--description', 'd', '--priority', 'high', '--type', 'bug', '--assignee', 'coder', '--assignee-type', 'ai', '--labels', 'a, b');
-    const viaMcp = await c.call<Record<string, unknown>>('task_create', { title: 'Same task', description: 'd', priority: 'high', type: 'bug', assignee: 'coder', assigneeType: 'ai', labels: 'a, b' });
+    const viaCli = json<Record<string, unknown>>(
+      'task',
+      'create',
+      'Same task',
+      '--description',
+      'd',
+      '--priority',
+      'high',
+      '--type',
+      'bug',
+      '--assignee',
+      'coder',
+      '--assignee-type',
+      'ai',
+      '--labels',
+      'a, b',
+    );
+    const viaMcp = await c.call<Record<string, unknown>>('task_create', {
+      title: 'Same task',
+      description: 'd',
+      priority: 'high',
+      type: 'bug',
+      assignee: 'coder',
+      assigneeType: 'ai',
+      labels: 'a, b',
+    });
     assert.deepEqual(withoutIdentity(viaCli), withoutIdentity(viaMcp));
     assert.deepEqual(json('task', 'get', String(viaCli.id)), await c.call('task_get', { id: viaCli.id }));
-    assert.deepEqual(json('task', 'list', '--status', 'open', '--limit', '1'), await c.call('task_list', { status: 'open', limit: 1 }));
-    assert.deepEqual(json('task', 'list', '--assignee', 'coder', '--offset', '1'), await c.call('task_list', { assignee: 'coder', offset: 1 }));
-    const updated = json<Record<string, unknown>>('task', 'update', `task-${viaMcp.id}`, '--title', 'Renamed', '--labels', '', '--priority', 'low');
+    assert.deepEqual(
+      json('task', 'list', '--status', 'open', '--limit', '1'),
+      await c.call('task_list', { status: 'open', limit: 1 }),
+    );
+    assert.deepEqual(
+      json('task', 'list', '--assignee', 'coder', '--offset', '1'),
+      await c.call('task_list', { assignee: 'coder', offset: 1 }),
+    );
+    const updated = json<Record<string, unknown>>(
+      'task',
+      'update',
+      `task-${viaMcp.id}`,
+      '--title',
+      'Renamed',
+      '--labels',
+      '',
+      '--priority',
+      'low',
+    );
     assert.deepEqual([updated.title, updated.labels, updated.priority], ['Renamed', [], 'low']);
-    const { counts: _counts, subTasks: _subTasks, timeline: _timeline, dependencies: _dependencies, cost: _cost, completionReview: _review, ...stored } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
-    assert.deepEqual(updated, stored, 'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost and review)');
+    const {
+      counts: _counts,
+      subTasks: _subTasks,
+      timeline: _timeline,
+      dependencies: _dependencies,
+      cost: _cost,
+      completionReview: _review,
+      ...stored
+    } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
+    assert.deepEqual(
+      updated,
+      stored,
+      'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost and review)',
+    );
     const text = run('task', 'list');
     assert.equal(text.code, 0);
     assert.match(text.stdout, new RegExp(`task-${viaMcp.id}\\s+open\\s+low\\s+bug\\s+coder\\s+Renamed`));
@@ -56,27 +108,91 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
 
   test('agents, sessions and the Memory Bank read the same through both faces', async () => {
     const id = (await c.call<{ id: number }>('task_create', { title: 'sessions' })).id;
-    const started = json<{ sessionId: number; replayed: boolean; taskId: number }>('session', 'start', String(id), '--agent', 'coder', '--group', 'g1', '--idempotency-key', 'k1');
+    const started = json<{ sessionId: number; replayed: boolean; taskId: number }>(
+      'session',
+      'start',
+      String(id),
+      '--agent',
+      'coder',
+      '--group',
+      'g1',
+      '--idempotency-key',
+      'k1',
+    );
     assert.equal(started.replayed, false);
-    const replay = await c.call<{ sessionId: number; replayed: boolean }>('session_start', { taskId: id, agent: 'coder', sessionGroupId: 'g1', idempotencyKey: 'k1' });
-    assert.deepEqual([replay.sessionId, replay.replayed], [started.sessionId, true], 'one idempotency key across CLI and MCP');
+    const replay = await c.call<{ sessionId: number; replayed: boolean }>('session_start', {
+      taskId: id,
+      agent: 'coder',
+      sessionGroupId: 'g1',
+      idempotencyKey: 'k1',
+    });
+    assert.deepEqual(
+      [replay.sessionId, replay.replayed],
+      [started.sessionId, true],
+      'one idempotency key across CLI and MCP',
+    );
     assert.deepEqual(json('session', 'list', '--task', String(id)), await c.call('session_list', { taskId: id }));
-    const ended = json<{ status: string; artifacts: string[]; dodResult: string; taskStatus: string }>('session', 'end', String(started.sessionId), '--exit-code', '0', '--dod-result', 'merged', '--artifact', 'src/a.ts', '--artifact', 'src/b.ts');
-    assert.deepEqual([ended.status, ended.artifacts, ended.dodResult, ended.taskStatus], ['completed', ['src/a.ts', 'src/b.ts'], 'merged', 'done']);
-    assert.deepEqual(json('session', 'list', '--status', 'completed'), await c.call('session_list', { status: 'completed' }));
+    const ended = json<{ status: string; artifacts: string[]; dodResult: string; taskStatus: string }>(
+      'session',
+      'end',
+      String(started.sessionId),
+      '--exit-code',
+      '0',
+      '--dod-result',
+      'merged',
+      '--artifact',
+      'src/a.ts',
+      '--artifact',
+      'src/b.ts',
+    );
+    assert.deepEqual(
+      [ended.status, ended.artifacts, ended.dodResult, ended.taskStatus],
+      ['completed', ['src/a.ts', 'src/b.ts'], 'merged', 'done'],
+    );
+    assert.deepEqual(
+      json('session', 'list', '--status', 'completed'),
+      await c.call('session_list', { status: 'completed' }),
+    );
 
     assert.deepEqual(json('agent', 'list'), await c.call('agent_list'));
     assert.deepEqual(json('agent', 'show', 'reviewer'), await c.call('agent_get', { name: 'reviewer' }));
     const yaml = run('agent', 'get', 'coder');
     assert.match(yaml.stdout, /^# \.agent-ledger\/agents\/coder\.yaml\nname: coder\n/);
 
-    const added = json('memory', 'add', 'linter', '--category', 'tooling', '--title', 'Linter', '--summary', 'ESLint + Biome', '--content', '# Linter\n');
+    const added = json(
+      'memory',
+      'add',
+      'linter',
+      '--category',
+      'tooling',
+      '--title',
+      'Linter',
+      '--summary',
+      'ESLint + Biome',
+      '--content',
+      '# Linter\n',
+    );
     assert.deepEqual((await c.call<{ memories: unknown[] }>('memory_list')).memories, [added]);
     writeFiles(repo, { 'body.md': 'From a file.\n' });
-    json('memory', 'add', 'db', '--category', 'architecture', '--title', 'DB', '--status', 'draft', '--content-file', path.join(repo, 'body.md'));
+    json(
+      'memory',
+      'add',
+      'db',
+      '--category',
+      'architecture',
+      '--title',
+      'DB',
+      '--status',
+      'draft',
+      '--content-file',
+      path.join(repo, 'body.md'),
+    );
     assert.match(fs.readFileSync(path.join(repo, '.agent-ledger/memory/architecture/db.md'), 'utf8'), /From a file\./);
     assert.deepEqual(json('memory', 'list', '--status', 'draft'), await c.call('memory_list', { status: 'draft' }));
-    assert.deepEqual(json('memory', 'preview', '--max-chars', '300'), await c.call('memory_preview', { maxChars: 300 }));
+    assert.deepEqual(
+      json('memory', 'preview', '--max-chars', '300'),
+      await c.call('memory_preview', { maxChars: 300 }),
+    );
     assert.equal(run('memory', 'preview').stdout.trim(), (await c.call<{ context: string }>('memory_preview')).context);
   });
 
@@ -91,9 +207,15 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
     assert.deepEqual(launched.argv.slice(0, 3), ['exec', '--model=sonnet', '--full-auto']);
     assert.match(launched.argv.at(-1)!, /## Task #\d+: Ship it; \$\(touch nope\) 'now'/);
     assert.ok(!fs.existsSync(path.join(repo, 'nope')));
-    const viaMcp = await c.call<{ worktree: string; reused: boolean }>('worker_command', { taskId: id, agent: 'reviewer' });
+    const viaMcp = await c.call<{ worktree: string; reused: boolean }>('worker_command', {
+      taskId: id,
+      agent: 'reviewer',
+    });
     assert.equal(viaMcp.reused, true);
-    assert.deepEqual(json('worker', 'cleanup', '--dry-run', '--older-than-days', '0'), await c.call('worktree_cleanup', { dryRun: true, olderThanDays: 0 }));
+    assert.deepEqual(
+      json('worker', 'cleanup', '--dry-run', '--older-than-days', '0'),
+      await c.call('worktree_cleanup', { dryRun: true, olderThanDays: 0 }),
+    );
     const text = run('worker', 'cleanup', '--task', String(id), '--dry-run');
     assert.match(text.stdout, /kept \.agent-ledger\/worktrees\/task-\d+ \(sessions \d+, \d+ are still running there/);
   });
@@ -107,8 +229,18 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
       [['task', 'create', '  '], 'task_create', { title: '  ' }, 2],
       [['task', 'list', '--limit', 'abc'], 'task_list', { limit: 'abc' }, 2],
       [['session', 'list', '--status', 'paused'], 'session_list', { status: 'paused' }, 2],
-      [['session', 'end', '1', '--exit-code', '0', '--artifact', '../x'], 'session_end', { sessionId: 1, exitCode: 0, artifacts: ['../x'] }, 2],
-      [['memory', 'add', '../x', '--category', 'c', '--title', 't'], 'memory_add', { id: '../x', category: 'c', title: 't' }, 2],
+      [
+        ['session', 'end', '1', '--exit-code', '0', '--artifact', '../x'],
+        'session_end',
+        { sessionId: 1, exitCode: 0, artifacts: ['../x'] },
+        2,
+      ],
+      [
+        ['memory', 'add', '../x', '--category', 'c', '--title', 't'],
+        'memory_add',
+        { id: '../x', category: 'c', title: 't' },
+        2,
+      ],
       [['task', 'get', '999'], 'task_get', { id: 999 }, 5],
       [['task', 'get', 'banana'], 'task_get', { id: 'banana' }, 2],
       [['session', 'end', '999', '--exit-code', '0'], 'session_end', { sessionId: 999, exitCode: 0 }, 5],
@@ -128,6 +260,9 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
     assert.equal(git.code, 5);
     assert.equal(cliError(git).code, -32008);
     const textError = run('task', 'get', '999');
-    assert.equal(textError.stderr, 'error: Task task-999 not found (list tasks with task_list or `agent-ledger task list`)\n');
+    assert.equal(
+      textError.stderr,
+      'error: Task task-999 not found (list tasks with task_list or `agent-ledger task list`)\n',
+    );
   });
 });

@@ -10,10 +10,23 @@ test('agent-ledger task review: a person answers the review requests once; bad f
   let taskId: string;
   let issueIds: number[];
   try {
-    const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'Reviewed work', plan: [{ step: '1', goal: 'Change a' }] });
-    const t = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Change a', goal: 'Change a' });
+    const wf = await c.call<{ workflow_id: string }>('start_workflow', {
+      name: 'Reviewed work',
+      plan: [{ step: '1', goal: 'Change a' }],
+    });
+    const t = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Change a',
+      goal: 'Change a',
+    });
     taskId = t.task_id;
-    const first = await c.call<{ issue_id: number }>('log_issue', { task_id: taskId, type: 'other', description: 'Check the migration by hand', resolution: 'left as is', requires_human_review: true });
+    const first = await c.call<{ issue_id: number }>('log_issue', {
+      task_id: taskId,
+      type: 'other',
+      description: 'Check the migration by hand',
+      resolution: 'left as is',
+      requires_human_review: true,
+    });
     await c.call('log_issue', { task_id: taskId, type: 'other', description: 'Nothing to see', resolution: 'none' });
     issueIds = [first.issue_id];
   } finally {
@@ -30,7 +43,12 @@ test('agent-ledger task review: a person answers the review requests once; bad f
   assert.notEqual(missing.code, 0);
   assert.match(cliError(missing).message, /task-999/);
 
-  const review = cliJson<{ taskId: string; verdict: string; note: string | null; answered: { issues: number[]; completion: boolean } }>(['task', 'review', taskId, '--approve', '--note', 'migration checked', '--workspace', repo]);
+  const review = cliJson<{
+    taskId: string;
+    verdict: string;
+    note: string | null;
+    answered: { issues: number[]; completion: boolean };
+  }>(['task', 'review', taskId, '--approve', '--note', 'migration checked', '--workspace', repo]);
   assert.equal(review.taskId, taskId);
   assert.equal(review.verdict, 'approved');
   assert.equal(review.note, 'migration checked');
@@ -52,10 +70,21 @@ test('agent-ledger task get: a completion a person reviewed no longer says "manu
   const c = await connect(repo);
   let taskId: string;
   try {
-    const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'Checked work', plan: [{ step: '1', goal: 'Change a' }] });
-    const t = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Change a', goal: 'Change a' });
+    const wf = await c.call<{ workflow_id: string }>('start_workflow', {
+      name: 'Checked work',
+      plan: [{ step: '1', goal: 'Change a' }],
+    });
+    const t = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Change a',
+      goal: 'Change a',
+    });
     taskId = t.task_id;
-    await c.call('complete_task', { task_id: taskId, status: 'success', outcome: { summary: 'changed a', manual_review_needed: true, manual_review_reason: 'touches auth' } });
+    await c.call('complete_task', {
+      task_id: taskId,
+      status: 'success',
+      outcome: { summary: 'changed a', manual_review_needed: true, manual_review_reason: 'touches auth' },
+    });
   } finally {
     await c.close();
   }
@@ -63,7 +92,10 @@ test('agent-ledger task get: a completion a person reviewed no longer says "manu
   const before = show();
   assert.equal(before.code, 0, before.stderr);
   assert.match(before.stdout, /⚠ manual review needed: touches auth/);
-  assert.equal(cliJson<{ completionReview: unknown }>(['task', 'get', taskId, '--workspace', repo]).completionReview, null);
+  assert.equal(
+    cliJson<{ completionReview: unknown }>(['task', 'get', taskId, '--workspace', repo]).completionReview,
+    null,
+  );
 
   cliJson(['task', 'review', taskId, '--approve', '--note', 'auth checked', '--workspace', repo]);
   const after = show();
@@ -71,7 +103,9 @@ test('agent-ledger task get: a completion a person reviewed no longer says "manu
   assert.doesNotMatch(after.stdout, /manual review needed/, after.stdout);
   assert.match(after.stdout, /✓ review asked \(touches auth\): approved by \S+/);
   assert.match(after.stdout, /auth checked/);
-  const json = cliJson<{ completionReview: { verdict: string; note: string | null; reviewedBy: string; reviewedAt: string } | null }>(['task', 'get', taskId, '--workspace', repo]);
+  const json = cliJson<{
+    completionReview: { verdict: string; note: string | null; reviewedBy: string; reviewedAt: string } | null;
+  }>(['task', 'get', taskId, '--workspace', repo]);
   assert.equal(json.completionReview?.verdict, 'approved');
   assert.equal(json.completionReview?.note, 'auth checked');
 

@@ -28,31 +28,64 @@ const hostTestsDir = path.join(__dirname, 'agentLedger', 'host');
 before(async () => {
   assertHostInstalled();
   pkg = await packageAgentLedger();
-  console.log(`packaged ${path.relative(process.cwd(), pkg.vsixPath)} (${(pkg.bytes / 1024).toFixed(0)} KiB, ${pkg.files.length} files)`);
+  console.log(
+    `packaged ${path.relative(process.cwd(), pkg.vsixPath)} (${(pkg.bytes / 1024).toFixed(0)} KiB, ${pkg.files.length} files)`,
+  );
 });
 
 after(() => {
-  if (liveTimings.length) console.log(`live refresh in the workbench:\n${liveTimings.map((t) => `  ${t.step}: ${t.ms} ms`).join('\n')}`);
+  if (liveTimings.length)
+    console.log(`live refresh in the workbench:\n${liveTimings.map((t) => `  ${t.step}: ${t.ms} ms`).join('\n')}`);
 });
 
 describe('the packaged VSIX', () => {
   it('holds the bundles and assets, and no sources', () => {
     const files = pkg!.files.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
-    for (const f of ['package.json', 'readme.md', 'changelog.md', 'dist/extension.js', 'dist/ledger.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/toolsListing.json', 'dist/webview.js', 'dist/sql-wasm.wasm', 'dist/sql-wasm.js', 'dist/resources/pipeline/flow.yaml', 'media/webview.css', 'media/agent-ledger.svg']) {
+    for (const f of [
+      'package.json',
+      'readme.md',
+      'changelog.md',
+      'dist/extension.js',
+      'dist/ledger.js',
+      'dist/cli.js',
+      'dist/cliMain.js',
+      'dist/toolsListing.json',
+      'dist/webview.js',
+      'dist/sql-wasm.wasm',
+      'dist/sql-wasm.js',
+      'dist/resources/pipeline/flow.yaml',
+      'media/webview.css',
+      'media/agent-ledger.svg',
+    ]) {
       assert.ok(files.includes(f), `${f} is missing from the VSIX`);
     }
-    assert.deepEqual(files.filter((f) => /^(src|test|node_modules|webview-ui)\/|\.map$|\.ts$/.test(f)), []);
+    assert.deepEqual(
+      files.filter((f) => /^(src|test|node_modules|webview-ui)\/|\.map$|\.ts$/.test(f)),
+      [],
+    );
   });
 });
 
 describe('in-host tests (mocha inside the extension host)', { timeout: 300_000 }, () => {
   it('pass', async () => {
-    const testFiles = readdirSync(hostTestsDir).filter((f) => f.endsWith('.host.ts')).sort().map((f) => path.join(hostTestsDir, f));
-    const extensionTestsPath = await buildHostTests({ testFiles, outDir: path.join(outRoot, 'agent-ledger-host-tests') });
+    const testFiles = readdirSync(hostTestsDir)
+      .filter((f) => f.endsWith('.host.ts'))
+      .sort()
+      .map((f) => path.join(hostTestsDir, f));
+    const extensionTestsPath = await buildHostTests({
+      testFiles,
+      outDir: path.join(outRoot, 'agent-ledger-host-tests'),
+    });
     // No `.mcp.json` here: `workbench.mcp.startServer '*'` would wait on the server it names.
     const workspace = createWorkspace('al-e2e-host-', false);
     try {
-      const result = await runExtensionTests({ name: 'agent-ledger-host-tests', extensionDevelopmentPath: pkg!.unpackedDir, extensionTestsPath, workspace, timeoutMs: 240_000 });
+      const result = await runExtensionTests({
+        name: 'agent-ledger-host-tests',
+        extensionDevelopmentPath: pkg!.unpackedDir,
+        extensionTestsPath,
+        workspace,
+        timeoutMs: 240_000,
+      });
       const summary = `${formatReport(result.report)}\n(run folder: ${result.runDir}, ${(result.durationMs / 1000).toFixed(1)} s)`;
       console.log(summary);
       assert.equal(result.timedOut, false, `timed out\n${summary}`);

@@ -35,7 +35,14 @@ const script: FakeScript = {
       steps: [
         logIn,
         { call: 'get_my_task', args: {} },
-        { call: 'create_handoff', args: { task_id: { $result: [1, 'task.task_id'] }, from_agent_id: 'coder', summary: 'Form done; someone please review' } },
+        {
+          call: 'create_handoff',
+          args: {
+            task_id: { $result: [1, 'task.task_id'] },
+            from_agent_id: 'coder',
+            summary: 'Form done; someone please review',
+          },
+        },
         { print: 'first line of the coder' },
         { sleep: 4000 },
         { print: 'second line of the coder' },
@@ -53,33 +60,51 @@ const script: FakeScript = {
   },
 };
 
-describe('the runner in the editor (Start/Stop Runner, status bar, Agents view, live log, Stop Instance)', { timeout: 420_000 }, () => {
-  it('passes in the extension host', async () => {
-    const workspace = createWorkspace('al-e2e-runner-', false);
-    const fakes = fakeAgents();
-    try {
-      cliJson(['project', 'create', 'web', '--dir', '.', '--workspace', workspace]);
-      cliJson(['project', 'add-agent', 'web', 'coder', '--workspace', workspace]);
-      cliJson(['project', 'add-agent', 'web', 'reviewer', '--workspace', workspace]);
-      const c = await connect(workspace, ['--enable-pm']);
+describe(
+  'the runner in the editor (Start/Stop Runner, status bar, Agents view, live log, Stop Instance)',
+  { timeout: 420_000 },
+  () => {
+    it('passes in the extension host', async () => {
+      const workspace = createWorkspace('al-e2e-runner-', false);
+      const fakes = fakeAgents();
       try {
-        await runningTask(c, 'Login form', 'coder', 'web');
-        await runningTask(c, 'Review the API', 'reviewer', 'web');
+        cliJson(['project', 'create', 'web', '--dir', '.', '--workspace', workspace]);
+        cliJson(['project', 'add-agent', 'web', 'coder', '--workspace', workspace]);
+        cliJson(['project', 'add-agent', 'web', 'reviewer', '--workspace', workspace]);
+        const c = await connect(workspace, ['--enable-pm']);
+        try {
+          await runningTask(c, 'Login form', 'coder', 'web');
+          await runningTask(c, 'Review the API', 'reviewer', 'web');
+        } finally {
+          await c.close();
+        }
+        const extensionTestsPath = await buildHostTests({
+          testFiles: [path.join(__dirname, 'agentLedger', 'runnerHost', 'runner.host.ts')],
+          outDir: path.join(outRoot, 'agent-ledger-runner-host-tests'),
+        });
+        const env = fakes.env(script);
+        // code-server's extension host resolves PATH from a login shell: the fakes' folder travels apart.
+        const result = await runExtensionTests({
+          name: 'agent-ledger-runner',
+          extensionDevelopmentPath: pkg!.unpackedDir,
+          extensionTestsPath,
+          workspace,
+          timeoutMs: 300_000,
+          env: { ...env, AGENT_LEDGER_E2E_PATH: env.PATH },
+        });
+        const summary = `${formatReport(result.report)}\n(run folder: ${result.runDir}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+        console.log(summary);
+        assert.equal(result.timedOut, false, `timed out\n${summary}`);
+        assert.equal(result.exitCode, 0, summary);
+        assert.equal(result.report?.stats.passes, 1, summary);
+        assert.equal(
+          fakes.runs().filter((r) => r.client === 'claude').length,
+          2,
+          'the runner launched the coder and the reviewer, once each',
+        );
       } finally {
-        await c.close();
+        rmSync(workspace, { recursive: true, force: true });
       }
-      const extensionTestsPath = await buildHostTests({ testFiles: [path.join(__dirname, 'agentLedger', 'runnerHost', 'runner.host.ts')], outDir: path.join(outRoot, 'agent-ledger-runner-host-tests') });
-      const env = fakes.env(script);
-      // code-server's extension host resolves PATH from a login shell: the fakes' folder travels apart.
-      const result = await runExtensionTests({ name: 'agent-ledger-runner', extensionDevelopmentPath: pkg!.unpackedDir, extensionTestsPath, workspace, timeoutMs: 300_000, env: { ...env, AGENT_LEDGER_E2E_PATH: env.PATH } });
-      const summary = `${formatReport(result.report)}\n(run folder: ${result.runDir}, ${(result.durationMs / 1000).toFixed(1)} s)`;
-      console.log(summary);
-      assert.equal(result.timedOut, false, `timed out\n${summary}`);
-      assert.equal(result.exitCode, 0, summary);
-      assert.equal(result.report?.stats.passes, 1, summary);
-      assert.equal(fakes.runs().filter((r) => r.client === 'claude').length, 2, 'the runner launched the coder and the reviewer, once each');
-    } finally {
-      rmSync(workspace, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+);

@@ -84,7 +84,10 @@ describe('hello-ext installed from its VSIX, driven through the workbench', { ti
 
 describe('hello-ext extension tests inside the real extension host', { timeout: 240_000 }, () => {
   it('pass: exit code 0 and a mocha report with every test passed', async () => {
-    const extensionTestsPath = await buildHostTests({ testFiles: helloExtHostTests, outDir: path.join(outRoot, 'hello-ext-host-tests') });
+    const extensionTestsPath = await buildHostTests({
+      testFiles: helloExtHostTests,
+      outDir: path.join(outRoot, 'hello-ext-host-tests'),
+    });
     const result = await runExtensionTests({
       name: 'smoke-host-tests',
       extensionDevelopmentPath: extensionDir,
@@ -104,7 +107,10 @@ describe('hello-ext extension tests inside the real extension host', { timeout: 
 
 describe('@vscode/test-electron pointed at code-server', { timeout: 240_000 }, () => {
   it('runTests({ vscodeExecutablePath: vscodeShim.mjs }) resolves 0', async () => {
-    const extensionTestsPath = await buildHostTests({ testFiles: helloExtHostTests, outDir: path.join(outRoot, 'hello-ext-host-tests-te') });
+    const extensionTestsPath = await buildHostTests({
+      testFiles: helloExtHostTests,
+      outDir: path.join(outRoot, 'hello-ext-host-tests-te'),
+    });
     const code = await runTests({
       vscodeExecutablePath: path.join(__dirname, 'harness', 'vscodeShim.mjs'),
       extensionDevelopmentPath: extensionDir,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServices } from '../../src/app/services';
 import { initLedgerDb } from '../../src/store/admin/dbAdmin';
+// prettier-ignore
 // @ts-expect-error: a plain .mjs script without types
 import { findPostgresBin, pauseTestPostgres, resumeTestPostgres, startTestPostgres, stopTestPostgres } from '../../scripts/testPostgres.mjs';
 import { formatReport, runExtensionTests } from './harness/extensionTests';
@@ -19,7 +20,8 @@ import { outRoot, packageAgentLedger } from './agentLedger/extensionPackage';
 import type { PackagedExtension } from './agentLedger/extensionPackage';
 import { createWorkspace } from './agentLedger/workspace';
 
-const skip = findPostgresBin() || process.env.CI ? false : 'PostgreSQL server binaries not found (apt-get install -y postgresql)';
+const skip =
+  findPostgresBin() || process.env.CI ? false : 'PostgreSQL server binaries not found (apt-get install -y postgresql)';
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -56,7 +58,13 @@ describe('a team ledger on PostgreSQL in the editor', { skip, timeout: 600_000 }
     url = new URL('/team', server.url).toString();
     const admin = new URL(server.url);
     const { Client } = await import('pg');
-    const client = new Client({ host: admin.hostname, port: Number(admin.port), user: admin.username, database: 'postgres', password: server.password });
+    const client = new Client({
+      host: admin.hostname,
+      port: Number(admin.port),
+      user: admin.username,
+      database: 'postgres',
+      password: server.password,
+    });
     await client.connect();
     await client.query('CREATE DATABASE team');
     await client.end();
@@ -73,7 +81,10 @@ describe('a team ledger on PostgreSQL in the editor', { skip, timeout: 600_000 }
   });
 
   it('the setting and the stored password lead the views and the MCP server to it; it reconnects by itself', async () => {
-    const extensionTestsPath = await buildHostTests({ testFiles: [path.join(__dirname, 'agentLedger', 'teamHost', 'teamLedger.host.ts')], outDir: path.join(outRoot, 'agent-ledger-team-tests') });
+    const extensionTestsPath = await buildHostTests({
+      testFiles: [path.join(__dirname, 'agentLedger', 'teamHost', 'teamLedger.host.ts')],
+      outDir: path.join(outRoot, 'agent-ledger-team-tests'),
+    });
     // The outer side of the conversation: stop / start the server and write as another machine when asked.
     let stopped = false;
     const handled = new Set<string>();
@@ -92,7 +103,8 @@ describe('a team ledger on PostgreSQL in the editor', { skip, timeout: 600_000 }
           stopped = false;
           done();
         }
-        if (what === 'write') void writeAs('Written after the restart').then(done, (err) => console.error('write failed:', err));
+        if (what === 'write')
+          void writeAs('Written after the restart').then(done, (err) => console.error('write failed:', err));
       }
     }, 200);
     let result;
@@ -105,7 +117,12 @@ describe('a team ledger on PostgreSQL in the editor', { skip, timeout: 600_000 }
         timeoutMs: 480_000,
         // The password reaches the in-host tests only to type it into the command; the extension
         // and its MCP servers read AGENT_LEDGER_DB_PASSWORD / PGPASSWORD, which stay unset.
-        env: { E2E_TEAM_PG_URL: url, E2E_TEAM_PG_PASSWORD: server.password, E2E_TEAM_SIGNALS: signals, AGENT_LEDGER_DB_RETRY_MS: '3000' },
+        env: {
+          E2E_TEAM_PG_URL: url,
+          E2E_TEAM_PG_PASSWORD: server.password,
+          E2E_TEAM_SIGNALS: signals,
+          AGENT_LEDGER_DB_RETRY_MS: '3000',
+        },
       });
     } finally {
       clearInterval(poll);
@@ -115,10 +132,14 @@ describe('a team ledger on PostgreSQL in the editor', { skip, timeout: 600_000 }
     console.log(summary);
     assert.equal(result.timedOut, false, `timed out\n${summary}`);
     assert.equal(result.exitCode, 0, summary);
-    const declared = readFileSync(path.join(__dirname, 'agentLedger', 'teamHost', 'teamLedger.host.ts'), 'utf8').match(/^\s*it\(/gm)?.length ?? 0;
+    const declared =
+      readFileSync(path.join(__dirname, 'agentLedger', 'teamHost', 'teamLedger.host.ts'), 'utf8').match(/^\s*it\(/gm)
+        ?.length ?? 0;
     assert.equal(result.report?.stats.passes, declared, summary);
     // No log of the run (code-server, extension host, output channels, MCP servers) holds the password.
-    const leaking = filesUnder(result.runDir).filter((f) => !f.endsWith('.png') && readFileSync(f, 'utf8').includes(server.password));
+    const leaking = filesUnder(result.runDir).filter(
+      (f) => !f.endsWith('.png') && readFileSync(f, 'utf8').includes(server.password),
+    );
     assert.deepEqual(leaking, [], 'files holding the password');
     // What Copilot's server wrote is in PostgreSQL, not in a local file.
     const services = await createServices({ workspace: otherMachine, dbPath: url, dbPassword: server.password });

@@ -24,13 +24,23 @@ export interface FakeScript {
   /** A script per agent, chosen by the prompt's `agent_id: …` line (then `steps` is ignored). */
   byAgent?: Record<string, Omit<FakeScript, 'byAgent'>>;
   /** What the final output reports (cost only where the real client prints one: Claude Code). */
-  usage?: { costUsd?: number; inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
+  usage?: {
+    costUsd?: number;
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+  };
   /** The final answer. */
   result?: string;
 }
 
 /** The launched agent logs in as its prompt says (the runner's ticket stands in for the passkey). */
-export const logIn: FakeStep = { call: 'authenticate', args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } } };
+export const logIn: FakeStep = {
+  call: 'authenticate',
+  args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } },
+};
 
 /** Logs in, takes its task, says `line`, then works until it is stopped (a run to stop from outside). */
 export function workingUntilStopped(line: string, ...more: FakeStep[]): FakeScript {
@@ -69,12 +79,24 @@ export function fakeAgents(): FakeAgents {
       const file = path.join(dir, `script-${++scripts}.json`);
       fs.writeFileSync(file, JSON.stringify(script));
       // The fakes are `#!/usr/bin/env node` scripts: this node's folder must be on PATH too.
-      const pathVar = [fakeAgentsBin, path.dirname(process.execPath), base.PATH ?? process.env.PATH ?? ''].join(path.delimiter);
-      return { HOME: process.env.HOME ?? dir, ...base, PATH: pathVar, AGENT_LEDGER_FAKE_SCRIPT: file, AGENT_LEDGER_FAKE_RECORD: recordFile };
+      const pathVar = [fakeAgentsBin, path.dirname(process.execPath), base.PATH ?? process.env.PATH ?? ''].join(
+        path.delimiter,
+      );
+      return {
+        HOME: process.env.HOME ?? dir,
+        ...base,
+        PATH: pathVar,
+        AGENT_LEDGER_FAKE_SCRIPT: file,
+        AGENT_LEDGER_FAKE_RECORD: recordFile,
+      };
     },
     runs() {
       if (!fs.existsSync(recordFile)) return [];
-      return fs.readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as FakeRun);
+      return fs
+        .readFileSync(recordFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as FakeRun);
     },
   };
 }

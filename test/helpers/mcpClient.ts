@@ -37,12 +37,18 @@ if (process.env.NODE_TEST_CONTEXT) {
  * server's whole environment (a simulated machine: AGENT_LEDGER_MACHINE, its database password).
  * `cli`: another build of the server (a benchmark's baseline); dist/cli.js by default.
  */
-export async function connect(workspace: string, extraArgs: string[] = [], options: { env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<LedgerClient> {
+export async function connect(
+  workspace: string,
+  extraArgs: string[] = [],
+  options: { env?: NodeJS.ProcessEnv; cli?: string } = {},
+): Promise<LedgerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [options.cli ?? cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
     // On `AGENT_LEDGER_TEST_DB=postgres`, the workspace's own PostgreSQL database (testLedger.ts).
-    env: { ...((options.env ?? (extraArgs.includes('--db') ? process.env : ledgerEnv(workspace))) as Record<string, string>) },
+    env: {
+      ...((options.env ?? (extraArgs.includes('--db') ? process.env : ledgerEnv(workspace))) as Record<string, string>),
+    },
     stderr: 'pipe',
   });
   let stderr = '';

@@ -9,7 +9,9 @@ export const pgUrl = process.env.AGENT_LEDGER_TEST_PG_URL;
 export const pgPassword = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
 
 /** `skip` value for node:test when no server is available. */
-export const pgSkip: string | false = pgUrl ? false : 'no PostgreSQL test server (scripts/runTests.mjs starts one when the postgresql package is installed)';
+export const pgSkip: string | false = pgUrl
+  ? false
+  : 'no PostgreSQL test server (scripts/runTests.mjs starts one when the postgresql package is installed)';
 
 /** The environment engines and child processes read the password from. */
 export const pgEnv: NodeJS.ProcessEnv = { ...process.env, AGENT_LEDGER_DB_PASSWORD: pgPassword, PGPASSWORD: undefined };
@@ -31,7 +33,13 @@ function urlFor(name: string): string {
 /** Runs `fn` with a client connected to the server's `postgres` database as the admin. */
 export async function withAdmin<T>(fn: (client: Client) => Promise<T>, database = 'postgres'): Promise<T> {
   const url = new URL(urlFor(database));
-  const client = new Client({ host: url.hostname, port: Number(url.port), user: url.username, database, password: process.env.AGENT_LEDGER_TEST_PG_PASSWORD });
+  const client = new Client({
+    host: url.hostname,
+    port: Number(url.port),
+    user: url.username,
+    database,
+    password: process.env.AGENT_LEDGER_TEST_PG_PASSWORD,
+  });
   await client.connect();
   try {
     return await fn(client);

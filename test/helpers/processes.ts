@@ -14,7 +14,11 @@ export function alive(pid: number): boolean {
 }
 
 /** Polls `probe` every 100 ms until it returns a truthy value (returned), or fails naming `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 45_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -30,7 +30,11 @@ export interface RawServer {
 
 /** Starts the built server on `workspace` and completes the MCP handshake. */
 export async function startRawServer(workspace: string, extraArgs: string[] = []): Promise<RawServer> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs], { stdio: 'pipe', env: ledgerEnv(workspace) });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
+    { stdio: 'pipe', env: ledgerEnv(workspace) },
+  );
   let out = '';
   let err = '';
   let exit: number | null | undefined;
@@ -77,7 +81,9 @@ export async function startRawServer(workspace: string, extraArgs: string[] = []
   const server: RawServer = {
     write: (bytes) => child.stdin.write(bytes),
     request: (id, method, params) => {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) })}\n`);
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) })}\n`,
+      );
       return server.answer(id);
     },
     answer: (id, timeoutMs) => next((m) => m.id === id, timeoutMs),
@@ -100,7 +106,11 @@ export async function startRawServer(workspace: string, extraArgs: string[] = []
       await exited;
     },
   };
-  await server.request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-frames', version: '1.0.0' } });
+  await server.request(0, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw-frames', version: '1.0.0' },
+  });
   server.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   return server;
 }

@@ -27,7 +27,11 @@ export function stubClients(): { bin: string; run(command: string, cwdForShell: 
     bin,
     run(command: string, cwdForShell: string): StubRun {
       const out = path.join(tempDir('agent-ledger-stub-out-'), 'run.out');
-      execFileSync('bash', ['-c', command], { cwd: cwdForShell, env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, STUB_OUT: out }, stdio: 'pipe' });
+      execFileSync('bash', ['-c', command], {
+        cwd: cwdForShell,
+        env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, STUB_OUT: out },
+        stdio: 'pipe',
+      });
       const [client, cwd, ...argv] = fs.readFileSync(out, 'utf8').split('\0').slice(0, -1);
       return { client, cwd, argv };
     },

@@ -9,7 +9,8 @@ import * as path from 'node:path';
  * the server scripts/runTests.mjs started (`npm run test:pg`); otherwise the embedded store in the
  * workspace, as a user gets by default.
  */
-export const testStore: 'embedded' | 'postgres' = process.env.AGENT_LEDGER_TEST_DB === 'postgres' ? 'postgres' : 'embedded';
+export const testStore: 'embedded' | 'postgres' =
+  process.env.AGENT_LEDGER_TEST_DB === 'postgres' ? 'postgres' : 'embedded';
 
 const cliPath = path.resolve(__dirname, '../../dist/cli.js');
 const databases = new Map<string, string>();
@@ -30,14 +31,21 @@ function workspaceKey(workspace: string): string {
 function createLedgerDatabase(): string {
   const base = process.env.AGENT_LEDGER_TEST_PG_URL;
   const password = process.env.AGENT_LEDGER_TEST_PG_PASSWORD;
-  if (!base) throw new Error('AGENT_LEDGER_TEST_DB=postgres needs the test server: run through scripts/runTests.mjs (npm run test:pg)');
+  if (!base)
+    throw new Error(
+      'AGENT_LEDGER_TEST_DB=postgres needs the test server: run through scripts/runTests.mjs (npm run test:pg)',
+    );
   const name = `ledger_ws_${randomBytes(5).toString('hex')}`;
   const admin = new URL(base);
   const script = `const { Client } = require('pg');
 const c = new Client({ host: ${JSON.stringify(admin.hostname)}, port: ${Number(admin.port)}, user: ${JSON.stringify(decodeURIComponent(admin.username))}, database: 'postgres', password: process.env.AGENT_LEDGER_DB_PASSWORD });
 c.connect().then(() => c.query('CREATE DATABASE ${name}')).then(() => c.end()).catch((e) => { console.error(e.message); process.exit(1); });`;
   const env = { ...process.env, AGENT_LEDGER_DB_PASSWORD: password, PGPASSWORD: '' };
-  const created = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env, cwd: path.resolve(__dirname, '../..') });
+  const created = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    env,
+    cwd: path.resolve(__dirname, '../..'),
+  });
   if (created.status !== 0) throw new Error(`could not create a test database: ${created.stderr}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -59,7 +67,12 @@ export function ledgerEnv(workspace: string | undefined, env: NodeJS.ProcessEnv 
     url = createLedgerDatabase();
     databases.set(key, url);
   }
-  return { ...env, AGENT_LEDGER_DB: url, AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD, PGPASSWORD: '' };
+  return {
+    ...env,
+    AGENT_LEDGER_DB: url,
+    AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD,
+    PGPASSWORD: '',
+  };
 }
 
 /** The workspace a CLI command line names (`--workspace <dir>`), else its cwd. */

@@ -21,14 +21,22 @@ import { PASSKEY, pmWorld, runningTask } from './pmHelpers';
 const lookMs = 150;
 
 test('worker_command: the write scope is marked at once, the files the task changes as they change; the marks go with the task', async () => {
-  const repo = tempRepo({ 'README.md': '# r\n', 'src/app.ts': 'export {};\n', '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n' });
+  const repo = tempRepo({
+    'README.md': '# r\n',
+    'src/app.ts': 'export {};\n',
+    '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n',
+  });
   const c = await connectLooking(repo, lookMs, ['--enable-orchestrator']);
   const reader = await connect(repo, ['--enable-orchestrator']);
   try {
     const task = await c.call<{ id: number }>('task_create', { title: 'Wire the router' });
     const w = await c.call<{ cwd: string }>('worker_command', { taskId: task.id, agent: 'web' });
     const type = `changed:task-${task.id}`;
-    assert.deepEqual((await marks(reader, `scope:task-${task.id}`)).map((p) => p.node_id), ['src/**'], "the agent's write scope, marked when the session starts");
+    assert.deepEqual(
+      (await marks(reader, `scope:task-${task.id}`)).map((p) => p.node_id),
+      ['src/**'],
+      "the agent's write scope, marked when the session starts",
+    );
     assert.deepEqual(await marks(reader, type), [], 'nothing changed yet');
 
     fs.writeFileSync(path.join(w.cwd, 'src/app.ts'), 'export const app = 1;\n');
@@ -36,7 +44,10 @@ test('worker_command: the write scope is marked at once, the files the task chan
       const m = await marks(reader, type);
       return m.length > 0 ? m : undefined;
     });
-    assert.deepEqual(first.map((p) => p.node_id), ['src/app.ts']);
+    assert.deepEqual(
+      first.map((p) => p.node_id),
+      ['src/app.ts'],
+    );
 
     await new Promise((r) => setTimeout(r, 400));
     fs.mkdirSync(path.join(w.cwd, 'src/routes'), { recursive: true });
@@ -45,7 +56,10 @@ test('worker_command: the write scope is marked at once, the files the task chan
       const m = await marks(reader, type);
       return m.length === 2 ? m : undefined;
     });
-    assert.deepEqual(both.map((p) => p.node_id), ['src/app.ts', 'src/routes/home.ts']);
+    assert.deepEqual(
+      both.map((p) => p.node_id),
+      ['src/app.ts', 'src/routes/home.ts'],
+    );
     const [app, home] = both;
     assert.ok(home.updated_at > app.updated_at, 'a file left alone is not marked again');
     assert.ok(app.intensity < home.intensity, `the older mark has faded: ${app.intensity} < ${home.intensity}`);
@@ -70,7 +84,15 @@ test('the runner marks the files its scripted agent changes while it runs; the m
     const taskId = await runningTask(c, 'Login page', 'coder', 'web');
     const type = `changed:${taskId}`;
     // A scripted Claude Code: changes one file, works a while, changes another, works, exits.
-    const env = fakes.env({ steps: [{ write: 'login.js', content: 'one\n' }, { sleep: 1500 }, { write: 'style.css', content: 'two\n' }, { sleep: 1500 }, { exit: 0 }] });
+    const env = fakes.env({
+      steps: [
+        { write: 'login.js', content: 'one\n' },
+        { sleep: 1500 },
+        { write: 'style.css', content: 'two\n' },
+        { sleep: 1500 },
+        { exit: 0 },
+      ],
+    });
     const runner = spawn(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo], {
       env: { ...ledgerEnv(repo), ...env, AGENT_LEDGER_CHANGED_MARKS_MS: String(lookMs) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,10 +113,19 @@ test('the runner marks the files its scripted agent changes while it runs; the m
       const m = await marks(reader, type);
       return m.length === 2 ? m : undefined;
     });
-    assert.deepEqual(both.map((p) => path.basename(p.node_id)), ['login.js', 'style.css']);
+    assert.deepEqual(
+      both.map((p) => path.basename(p.node_id)),
+      ['login.js', 'style.css'],
+    );
     assert.equal(await exited, 0, `runner: ${stderr}`);
-    const ended = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind?: string });
-    assert.ok(ended.some((e) => e.kind === 'ended'), 'the run ended');
+    const ended = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind?: string });
+    assert.ok(
+      ended.some((e) => e.kind === 'ended'),
+      'the run ended',
+    );
     assert.equal((await marks(reader, type)).length, 2, 'the task is still in progress: its marks stay, fading');
 
     await c.call('update_task_status', { task_id: taskId, status: 'done' });
@@ -111,14 +142,21 @@ test('get_my_task without the runner: the agent’s own MCP server marks the fil
   const c = await connectLooking(repo, lookMs, ['--enable-pm', '--enable-orchestrator']);
   try {
     const taskId = await runningTask(c, 'Login page', 'coder', 'web');
-    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', {
+      agent_id: 'coder',
+      passkey: PASSKEY,
+      project_id: 'web',
+    });
     const got = await c.call<{ task: { working_directory: string } }>('get_my_task', { session_token });
     fs.writeFileSync(path.join(got.task.working_directory, 'login.js'), 'login\n');
     const marked = await until('the run’s file marked', async () => {
       const m = await marks(c, `changed:${taskId}`);
       return m.length > 0 ? m : undefined;
     });
-    assert.deepEqual(marked.map((p) => p.node_id), ['packages/web/login.js']);
+    assert.deepEqual(
+      marked.map((p) => p.node_id),
+      ['packages/web/login.js'],
+    );
     await c.call('report_completed', { session_token, result: 'success', summary: 'done' });
     assert.deepEqual(await marks(c, `changed:${taskId}`), [], 'reported done: the marks are gone');
   } finally {

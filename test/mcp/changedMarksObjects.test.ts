@@ -32,7 +32,12 @@ function looseObjects(repo: string): string[] {
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('N looks at an unchanged, a changed and a partly deleted work tree write no Git object; the marks are the files changed since the previous look', async () => {
-  const repo = tempRepo({ 'README.md': '# r\n', 'src/app.ts': 'export {};\n', 'src/util.ts': 'export const u = 1;\n', '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n' });
+  const repo = tempRepo({
+    'README.md': '# r\n',
+    'src/app.ts': 'export {};\n',
+    'src/util.ts': 'export const u = 1;\n',
+    '.agent-ledger/agents/web.yaml': 'client: claude-code\nscope:\n  write: ["src/**"]\n',
+  });
   const c = await connectLooking(repo, lookMs, ['--enable-orchestrator']);
   const reader = await connect(repo, ['--enable-orchestrator']);
   try {
@@ -57,7 +62,11 @@ test('N looks at an unchanged, a changed and a partly deleted work tree write no
     await wait(lookMs * looks);
     assert.deepEqual(looseObjects(repo), atStart, 'a changed work tree: no commit, tree or blob per look');
     const when = (m: Point[]) => m.map((p) => `${p.node_id} @${p.updated_at}`);
-    assert.deepEqual(when(await marks(reader, type)), when([app]), 'a file left alone is not marked again (faded, not renewed)');
+    assert.deepEqual(
+      when(await marks(reader, type)),
+      when([app]),
+      'a file left alone is not marked again (faded, not renewed)',
+    );
 
     // Changed again, a new file, a deletion: exactly those, as a snapshot diff would name them.
     fs.writeFileSync(path.join(w.cwd, 'src/app.ts'), 'export const app = 2;\n');
@@ -68,15 +77,25 @@ test('N looks at an unchanged, a changed and a partly deleted work tree write no
       const m = await marks(reader, type);
       return m.length === 3 && m.every((p) => p.updated_at > app.updated_at) ? m : undefined;
     });
-    assert.deepEqual(all.map((p) => p.node_id), ['src/app.ts', 'src/routes/home.ts', 'src/util.ts']);
+    assert.deepEqual(
+      all.map((p) => p.node_id),
+      ['src/app.ts', 'src/routes/home.ts', 'src/util.ts'],
+    );
     await wait(lookMs * looks);
     assert.deepEqual(when(await marks(reader, type)), when(all), 'nothing changed since: nothing marked again');
     assert.deepEqual(looseObjects(repo), atStart, 'still no object written');
-    assert.ok(fs.readdirSync(gitDir).some((f) => f.startsWith('agent-ledger-changes-')), 'the watch keeps its index in the work tree’s git dir');
+    assert.ok(
+      fs.readdirSync(gitDir).some((f) => f.startsWith('agent-ledger-changes-')),
+      'the watch keeps its index in the work tree’s git dir',
+    );
 
     // The task ends: the watch stops and deletes its index.
     await c.call('task_update', { id: task.id, status: 'cancelled' });
-    await until('the watch index deleted', async () => (fs.readdirSync(gitDir).some((f) => f.startsWith('agent-ledger-changes-')) ? undefined : true), 5_000);
+    await until(
+      'the watch index deleted',
+      async () => (fs.readdirSync(gitDir).some((f) => f.startsWith('agent-ledger-changes-')) ? undefined : true),
+      5_000,
+    );
   } finally {
     await reader.close();
     await c.close();

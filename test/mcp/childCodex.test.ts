@@ -50,7 +50,10 @@ async function ended(c: LedgerClient, childId: string): Promise<Child> {
 }
 
 /** A server whose environment puts the scripted CLIs first on PATH, playing `script`. */
-async function serverWithFakes(repo: string, script: FakeScript): Promise<{ c: LedgerClient; fakes: ReturnType<typeof fakeAgents> }> {
+async function serverWithFakes(
+  repo: string,
+  script: FakeScript,
+): Promise<{ c: LedgerClient; fakes: ReturnType<typeof fakeAgents> }> {
   const fakes = fakeAgents();
   const saved = { ...process.env };
   Object.assign(process.env, fakes.env(script));
@@ -74,7 +77,12 @@ function noPwned(...dirs: string[]): void {
 test('child_spawn_codex runs `codex exec` with its real flags; the prompt and role stay one argument', async () => {
   const repo = tempRepo();
   fs.mkdirSync(path.join(repo, 'sub'));
-  const { c, fakes } = await serverWithFakes(repo, { steps: [{ call: 'bb_set', args: { key: 'from:codex-1', value: 'written by the codex child' } }, { print: 'working' }] });
+  const { c, fakes } = await serverWithFakes(repo, {
+    steps: [
+      { call: 'bb_set', args: { key: 'from:codex-1', value: 'written by the codex child' } },
+      { print: 'working' },
+    ],
+  });
   try {
     const role = `reviewer; rm -rf / $(id)`;
     const spawned = await c.call<Child>('child_spawn_codex', {
@@ -104,9 +112,18 @@ test('child_spawn_codex runs `codex exec` with its real flags; the prompt and ro
 
     const [run] = fakes.runs();
     const expectedPrompt = `Your role: ${role}\n\n${nasty}`;
-    assert.deepEqual(run.argv.slice(0, 5), ['exec', '--json', '--sandbox=read-only', `--cd=${path.join(repo, 'sub')}`, '--model=gpt-5-codex']);
+    assert.deepEqual(run.argv.slice(0, 5), [
+      'exec',
+      '--json',
+      '--sandbox=read-only',
+      `--cd=${path.join(repo, 'sub')}`,
+      '--model=gpt-5-codex',
+    ]);
     assert.deepEqual(run.argv.slice(-2), ['--', expectedPrompt], 'the prompt is one argument after --');
-    assert.ok(run.argv.slice(5, -2).every((a, i) => (i % 2 === 0 ? a === '-c' : a.startsWith('mcp_servers.agent-ledger.'))), 'only the ledger server overrides in between');
+    assert.ok(
+      run.argv.slice(5, -2).every((a, i) => (i % 2 === 0 ? a === '-c' : a.startsWith('mcp_servers.agent-ledger.'))),
+      'only the ledger server overrides in between',
+    );
     assert.deepEqual(
       run.mcpServers.map((m) => m.name),
       ['agent-ledger'],
@@ -116,7 +133,12 @@ test('child_spawn_codex runs `codex exec` with its real flags; the prompt and ro
     assert.equal(written.entry.value, 'written by the codex child');
     assert.equal(run.prompt, expectedPrompt);
     assert.equal(run.cwd, path.join(repo, 'sub'));
-    const logs = (await c.call<{ logs: { stream: string; message: string; parsed: unknown }[] }>('child_logs', { child_id: 'codex-1', wait_ms: 0 })).logs;
+    const logs = (
+      await c.call<{ logs: { stream: string; message: string; parsed: unknown }[] }>('child_logs', {
+        child_id: 'codex-1',
+        wait_ms: 0,
+      })
+    ).logs;
     assert.ok(
       logs.some((l) => (l.parsed as { type?: string } | null)?.type === 'thread.started'),
       'the JSON events of codex --json come back parsed',
@@ -156,11 +178,16 @@ test('child_batch_create: all or nothing; one child failing to start stops the o
     assert.equal(c3.runtime_status.state, 'failed');
     assert.equal((await c.fail('child_status', { child_id: 'd' })).data?.error, 'E-CHILD-NOT-FOUND');
     for (const id of ['a', 'b']) {
-      const logs = (await c.call<{ logs: { stream: string; message: string }[] }>('child_logs', { child_id: id, wait_ms: 0 })).logs.filter((l) => l.stream === 'meta');
+      const logs = (
+        await c.call<{ logs: { stream: string; message: string }[] }>('child_logs', { child_id: id, wait_ms: 0 })
+      ).logs.filter((l) => l.stream === 'meta');
       assert.match(logs[0].message, /^started codex \(pid \d+\)/, `${id} really started`);
       assert.match(logs[logs.length - 1].message, /killed by SIG(TERM|KILL)|exited with code/, `${id} really ended`);
     }
-    assert.ok(fakes.runs().every((r) => r.prompt === 'first' || r.prompt === 'second'), 'c and d were never launched');
+    assert.ok(
+      fakes.runs().every((r) => r.prompt === 'first' || r.prompt === 'second'),
+      'c and d were never launched',
+    );
     assert.deepEqual(
       (await c.call<{ children: Child[] }>('child_list', { state: 'running' })).children,
       [],
@@ -198,9 +225,12 @@ test('child_batch_create: all or nothing; one child failing to start stops the o
     while (launchesOf() < 2 && Date.now() < deadline) await sleep(100);
     await sleep(500);
     assert.equal(launchesOf(), 2, 'e and f were launched once each: the replay launched nothing');
-    const tooMany = await c.fail('child_batch_create', { entries: Array.from({ length: 17 }, (_, i) => ({ child_id: `x${i}`, prompt: 'p' })) });
+    const tooMany = await c.fail('child_batch_create', {
+      entries: Array.from({ length: 17 }, (_, i) => ({ child_id: `x${i}`, prompt: 'p' })),
+    });
     assert.equal((tooMany as ToolError).reason, 'ValidationError');
-    for (const id of ['e', 'f']) assert.equal((await c.call<Child>('child_kill', { child_id: id, grace_ms: 200 })).runtime_status.stopped, true);
+    for (const id of ['e', 'f'])
+      assert.equal((await c.call<Child>('child_kill', { child_id: id, grace_ms: 200 })).runtime_status.stopped, true);
   } finally {
     await c.close();
   }
@@ -211,12 +241,35 @@ test('injection: metacharacters in arguments, role and environment reach the pro
   const scratch = tempDir('agent-ledger-argv-');
   const out = path.join(scratch, 'argv.json');
   const script = path.join(scratch, 'argv.js');
-  fs.writeFileSync(script, `require('node:fs').writeFileSync(process.argv[2], JSON.stringify({ argv: process.argv.slice(3), env: process.env.CHILD_NOTE }));`);
+  fs.writeFileSync(
+    script,
+    `require('node:fs').writeFileSync(process.argv[2], JSON.stringify({ argv: process.argv.slice(3), env: process.env.CHILD_NOTE }));`,
+  );
   const c = await connect(repo, ['--enable-orchestrator']);
   try {
-    const args = [out, '; touch PWNED_1', '$(touch PWNED_2)', '`touch PWNED_3`', '| touch PWNED_4', '&& touch PWNED_5', '> PWNED_6', '*', '~', '$HOME', 'a b\tc\nd', '-e', '--inspect'];
+    const args = [
+      out,
+      '; touch PWNED_1',
+      '$(touch PWNED_2)',
+      '`touch PWNED_3`',
+      '| touch PWNED_4',
+      '&& touch PWNED_5',
+      '> PWNED_6',
+      '*',
+      '~',
+      '$HOME',
+      'a b\tc\nd',
+      '-e',
+      '--inspect',
+    ];
     const note = '$(touch PWNED_7); `touch PWNED_8`';
-    await c.call<Child>('child_create', { child_id: 'argv', command: process.execPath, args: [script, ...args], role: 'x; touch PWNED_9', env: { CHILD_NOTE: note } });
+    await c.call<Child>('child_create', {
+      child_id: 'argv',
+      command: process.execPath,
+      args: [script, ...args],
+      role: 'x; touch PWNED_9',
+      env: { CHILD_NOTE: note },
+    });
     const done = await ended(c, 'argv');
     assert.equal(done.runtime_status.exit_code, 0);
     const seen = JSON.parse(fs.readFileSync(out, 'utf8')) as { argv: string[]; env: string };

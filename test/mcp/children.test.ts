@@ -44,7 +44,14 @@ interface Child {
     owner_pid: number;
     error: string | null;
   };
-  manifest: { role: string | null; command: string; args: string[]; limits: Record<string, number | null>; attached_at: number | null; run_id: string | null };
+  manifest: {
+    role: string | null;
+    command: string;
+    args: string[];
+    limits: Record<string, number | null>;
+    attached_at: number | null;
+    run_id: string | null;
+  };
   role: string | null;
   limits: Record<string, number | null>;
   attached_at: number | null;
@@ -122,7 +129,10 @@ test('child_create, child_send, child_logs as written, and a second server proce
     assert.equal(created.log_uri, 'sc://children/echo-1/logs');
     assert.equal(created.limits.messages, 2);
     assert.equal(created.limits.cpu_percent, 50);
-    assert.ok((created.limits.wallclock_ms ?? 0) > 0 && (created.limits.max_output_bytes ?? 0) > 0, 'the enforced limits get defaults');
+    assert.ok(
+      (created.limits.wallclock_ms ?? 0) > 0 && (created.limits.max_output_bytes ?? 0) > 0,
+      'the enforced limits get defaults',
+    );
     assert.equal(created.sent_initial_payload, true);
     assert.equal(created.runtime_status.messages_sent, 1);
     assert.equal(created.idempotent, false);
@@ -146,7 +156,14 @@ test('child_create, child_send, child_logs as written, and a second server proce
     const t0 = Date.now();
     const waiting = b.call<Logs>('child_logs', { child_id: 'echo-1', from_seq: cursor, wait_ms: 20_000 });
     await sleep(300);
-    const sent = await a.call<{ child_id: string; sent_bytes: number; messages_sent: number; messages_limit: number | null; op_id: string; run_id: string | null }>('child_send', {
+    const sent = await a.call<{
+      child_id: string;
+      sent_bytes: number;
+      messages_sent: number;
+      messages_limit: number | null;
+      op_id: string;
+      run_id: string | null;
+    }>('child_send', {
       child_id: 'echo-1',
       payload: { n: 1 },
     });
@@ -178,7 +195,9 @@ test('child_create, child_send, child_logs as written, and a second server proce
     );
     assert.equal(listed.children[0].runtime_status.state, 'running');
     assert.equal(listed.child_id, null);
-    const resource = JSON.parse(((await b.client.readResource({ uri: 'sc://children/echo-1/logs' })).contents[0] as { text: string }).text) as { childId: string; logs: LogEntry[] };
+    const resource = JSON.parse(
+      ((await b.client.readResource({ uri: 'sc://children/echo-1/logs' })).contents[0] as { text: string }).text,
+    ) as { childId: string; logs: LogEntry[] };
     assert.equal(resource.childId, 'echo-1');
     assert.ok(resource.logs.some((l) => l.message === 'got:{"n":1}'));
     const templates = (await b.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
@@ -200,19 +219,37 @@ test('child_create, child_send, child_logs as written, and a second server proce
     assert.equal(killed.runtime_status.signal, 'SIGTERM');
     const after = await a.call<Child>('child_status', { child_id: 'echo-1' });
     assert.equal(after.runtime_status.state, 'exited');
-    assert.equal((await a.fail('child_send', { child_id: 'echo-1', payload: 'late' })).data?.error, 'E-CHILD-NOT-RUNNING');
+    assert.equal(
+      (await a.fail('child_send', { child_id: 'echo-1', payload: 'late' })).data?.error,
+      'E-CHILD-NOT-RUNNING',
+    );
     const last = (await allLogs(a, 'echo-1')).at(-1) as LogEntry;
     assert.equal(last.stream, 'meta');
     assert.match(last.message, /killed by SIGTERM/);
 
     // Ids are never reused; an idempotency key replays the first answer without starting again.
-    assert.equal((await a.fail('child_create', { child_id: 'echo-1', command: process.execPath, args: ['-e', ''] })).data?.error, 'E-CHILD-EXISTS');
-    const once = await a.call<Child>('child_create', { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 200)'], idempotency_key: 'k-1' });
-    const twice = await b.call<Child>('child_create', { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 200)'], idempotency_key: 'k-1' });
+    assert.equal(
+      (await a.fail('child_create', { child_id: 'echo-1', command: process.execPath, args: ['-e', ''] })).data?.error,
+      'E-CHILD-EXISTS',
+    );
+    const once = await a.call<Child>('child_create', {
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => {}, 200)'],
+      idempotency_key: 'k-1',
+    });
+    const twice = await b.call<Child>('child_create', {
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => {}, 200)'],
+      idempotency_key: 'k-1',
+    });
     assert.equal(twice.idempotent, true);
     assert.equal(twice.idempotency_key, 'k-1');
     assert.equal(twice.child_id, once.child_id);
-    assert.equal((await a.call<{ children: Child[] }>('child_list', {})).children.length, 2, 'the replay started nothing');
+    assert.equal(
+      (await a.call<{ children: Child[] }>('child_list', {})).children.length,
+      2,
+      'the replay started nothing',
+    );
     assert.equal((await a.fail('child_status', { child_id: 'nope' })).data?.error, 'E-CHILD-NOT-FOUND');
   } finally {
     await a.close();
@@ -226,24 +263,46 @@ test('limits: the wall clock ends a child, a shorter one set while it runs too, 
   try {
     const forever = ['-e', 'setInterval(() => {}, 1000)'];
     const t0 = Date.now();
-    await c.call<Child>('child_create', { child_id: 'slow', command: process.execPath, args: forever, limits: { wallclock_ms: 600 } });
+    await c.call<Child>('child_create', {
+      child_id: 'slow',
+      command: process.execPath,
+      args: forever,
+      limits: { wallclock_ms: 600 },
+    });
     const slow = await ended(c, 'slow');
     assert.equal(slow.runtime_status.limit, 'wallClock');
     assert.equal(slow.runtime_status.signal, 'SIGTERM');
     assert.equal(slow.runtime_status.stopped, false);
     assert.ok(Date.now() - t0 >= 600);
-    assert.ok((await allLogs(c, 'slow')).some((l) => l.stream === 'meta' && /wall-clock limit of 600 ms reached/.test(l.message)));
+    assert.ok(
+      (await allLogs(c, 'slow')).some(
+        (l) => l.stream === 'meta' && /wall-clock limit of 600 ms reached/.test(l.message),
+      ),
+    );
 
-    await c.call<Child>('child_create', { child_id: 'shortened', command: process.execPath, args: forever, limits: { wallclock_ms: 60_000 } });
+    await c.call<Child>('child_create', {
+      child_id: 'shortened',
+      command: process.execPath,
+      args: forever,
+      limits: { wallclock_ms: 60_000 },
+    });
     const changed = await c.call<Child>('child_set_limits', { child_id: 'shortened', limits: { wallclock_ms: 300 } });
     assert.equal(changed.limits.wallclock_ms, 300);
     assert.equal(changed.limits.max_output_bytes, changed.manifest.limits.max_output_bytes);
     const shortened = await ended(c, 'shortened');
     assert.equal(shortened.runtime_status.limit, 'wallClock');
-    assert.equal((await c.fail('child_set_limits', { child_id: 'shortened', limits: { messages: 3 } })).data?.error, 'E-CHILD-NOT-RUNNING');
+    assert.equal(
+      (await c.fail('child_set_limits', { child_id: 'shortened', limits: { messages: 3 } })).data?.error,
+      'E-CHILD-NOT-RUNNING',
+    );
 
     const flood = `const line = 'x'.repeat(99) + '\\n'; setInterval(() => { for (let i = 0; i < 50; i++) process.stdout.write(line); }, 5);`;
-    await c.call<Child>('child_create', { child_id: 'flood', command: process.execPath, args: ['-e', flood], limits: { max_output_bytes: 4000 } });
+    await c.call<Child>('child_create', {
+      child_id: 'flood',
+      command: process.execPath,
+      args: ['-e', flood],
+      limits: { max_output_bytes: 4000 },
+    });
     const flooded = await ended(c, 'flood');
     assert.equal(flooded.runtime_status.limit, 'outputBytes');
     const logs = await allLogs(c, 'flood');
@@ -269,7 +328,10 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
     const failed = await c.call<Child>('child_status', { child_id: 'unknown' });
     assert.equal(failed.runtime_status.state, 'failed');
     assert.match(failed.runtime_status.error ?? '', /not found on the PATH/);
-    const states = (await c.call<{ children: Child[] }>('child_list', {})).children.map((x) => [x.child_id, x.runtime_status.state]);
+    const states = (await c.call<{ children: Child[] }>('child_list', {})).children.map((x) => [
+      x.child_id,
+      x.runtime_status.state,
+    ]);
     assert.deepEqual(states, [['unknown', 'failed']], 'the refused shell line and outside folder left no child');
     assert.equal(fs.existsSync(path.join(repo, 'pwned')), false);
     const info = await c.call<{ safety: Record<string, unknown> }>('mcp_info');
@@ -284,9 +346,19 @@ test('a server that closes stops the children it started and records how they en
   const a = await connect(repo, ['--enable-orchestrator']);
   const b = await connect(repo, ['--enable-orchestrator']);
   try {
-    const child = await a.call<Child>('child_create', { child_id: 'orphan?', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }).catch(() => undefined);
+    const child = await a
+      .call<Child>('child_create', {
+        child_id: 'orphan?',
+        command: process.execPath,
+        args: ['-e', 'setInterval(() => {}, 1000)'],
+      })
+      .catch(() => undefined);
     assert.equal(child, undefined, 'a "?" is not allowed in a child id');
-    const started = await a.call<Child>('child_create', { child_id: 'left-behind', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] });
+    const started = await a.call<Child>('child_create', {
+      child_id: 'left-behind',
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+    });
     const pid = started.runtime_status.pid as number;
     await a.close();
     const gone = await until('the child to be stopped with its server', async () => {

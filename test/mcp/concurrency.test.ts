@@ -17,7 +17,11 @@ test('four server processes creating tasks at the same time lose nothing', async
     clients.map(async (c, i) => {
       const ids: string[] = [];
       for (let n = 0; n < perClient; n++) {
-        const { task_id } = await c.call<{ task_id: string }>('start_task', { workflow_id, name: `c${i}-t${n}`, goal: 'g' });
+        const { task_id } = await c.call<{ task_id: string }>('start_task', {
+          workflow_id,
+          name: `c${i}-t${n}`,
+          goal: 'g',
+        });
         await c.call('log_milestone', { task_id, message: `from client ${i}`, progress: n });
         ids.push(task_id);
       }
@@ -26,10 +30,13 @@ test('four server processes creating tasks at the same time lose nothing', async
   );
   const all = created.flat();
   assert.equal(new Set(all).size, 4 * perClient, 'every task got its own id');
-  const workflow = JSON.parse(((await clients[3].client.readResource({ uri: `workflow://${workflow_id}` })).contents[0] as { text: string }).text);
+  const workflow = JSON.parse(
+    ((await clients[3].client.readResource({ uri: `workflow://${workflow_id}` })).contents[0] as { text: string }).text,
+  );
   assert.equal(workflow.tasks.length, 4 * perClient);
   const names = new Set(workflow.tasks.map((t: { title: string }) => t.title));
-  for (let i = 0; i < 4; i++) for (let n = 0; n < perClient; n++) assert.ok(names.has(`c${i}-t${n}`), `c${i}-t${n} missing`);
+  for (let i = 0; i < 4; i++)
+    for (let n = 0; n < perClient; n++) assert.ok(names.has(`c${i}-t${n}`), `c${i}-t${n} missing`);
   for (const c of clients) await c.close();
 });
 
@@ -43,7 +50,10 @@ test('kill -9 of a server mid-stream keeps every acknowledged write (repeated)',
   const acknowledged: string[] = [];
   for (let round = 0; round < 8; round++) {
     // (On `npm run test:pg`, the workspace's database reaches the streamer's server through the environment.)
-    const child = spawn(process.execPath, ['--import', 'tsx', streamer, repo, `r${round}`], { stdio: ['ignore', 'pipe', 'pipe'], env: ledgerEnv(repo) });
+    const child = spawn(process.execPath, ['--import', 'tsx', streamer, repo, `r${round}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: ledgerEnv(repo),
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -63,7 +73,9 @@ test('kill -9 of a server mid-stream keeps every acknowledged write (repeated)',
     const c = await connect(repo);
     for (const name of acked) {
       const [taskId] = name.split(' ');
-      const read = JSON.parse(((await c.client.readResource({ uri: `task://${taskId}` })).contents[0] as { text: string }).text);
+      const read = JSON.parse(
+        ((await c.client.readResource({ uri: `task://${taskId}` })).contents[0] as { text: string }).text,
+      );
       assert.equal(read.lastMilestone, name, `round ${round}: acknowledged milestone of ${taskId} is missing`);
     }
     await c.close();

@@ -41,7 +41,14 @@ function runnerEnv(repo: string, fakeEnv: Record<string, string>): Record<string
 
 /** Start Runner's options for `repo`, polling every half second, with the fakes' environment. */
 function runnerOptions(repo: string, fakeEnv: Record<string, string>): RunnerProcessOptions {
-  return { node: process.execPath, cliPath, workspace: repo, logDir: path.join(repo, '.agent-ledger', 'runs'), env: runnerEnv(repo, fakeEnv), intervalSeconds: 0.5 };
+  return {
+    node: process.execPath,
+    cliPath,
+    workspace: repo,
+    logDir: path.join(repo, '.agent-ledger', 'runs'),
+    env: runnerEnv(repo, fakeEnv),
+    intervalSeconds: 0.5,
+  };
 }
 
 test('Start Runner’s child process launches an agent, Stop Instance ends it through its record, Stop Runner exits cleanly', async () => {
@@ -87,12 +94,20 @@ test('Start Runner’s child process launches an agent, Stop Instance ends it th
     });
     assert.equal(closed.signal, 'SIGTERM');
     assert.deepEqual(await services.instances.running(), [], 'the pair is free again');
-    await assert.rejects(services.instances.stop(instance.executionId!), (e: unknown) => (e as { code?: string }).code === 'InvalidStatus', 'a run that is over has nothing to stop');
+    await assert.rejects(
+      services.instances.stop(instance.executionId!),
+      (e: unknown) => (e as { code?: string }).code === 'InvalidStatus',
+      'a run that is over has nothing to stop',
+    );
 
     const stopAt = Date.now();
     const exit = await runner.stop();
     if (exit.exitCode !== 0) console.error(`stop took ${Date.now() - stopAt} ms`, readFileSync(runner.logFile, 'utf8'));
-    assert.equal(exit.exitCode, 0, `the runner stops cleanly: ${JSON.stringify({ ...exit, tail: exit.tail.slice(-3) })}`);
+    assert.equal(
+      exit.exitCode,
+      0,
+      `the runner stops cleanly: ${JSON.stringify({ ...exit, tail: exit.tail.slice(-3) })}`,
+    );
     assert.ok(!alive(runner.pid), 'the runner process is gone');
     runner = undefined;
   } finally {
@@ -158,7 +173,9 @@ test('SIGTERMs that keep arriving while the runner stops (a second stop, a super
       const events: RunnerProcessEvent[] = [];
       runner = await domain().startRunnerProcess(runnerOptions(repo, fakes.env()));
       runner.onDidEmit((e) => events.push(e));
-      await until('the runner to poll', () => events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')));
+      await until('the runner to poll', () =>
+        events.some((e) => e.kind === 'stderr' && e.message.includes('polling every')),
+      );
       const { pid } = runner;
       // Stop Runner closes its stdin and signals its group at once; more SIGTERMs follow, every
       // 2 ms, until it has exited: one of them lands while Node tears the process down.
@@ -185,10 +202,17 @@ test('SIGTERMs that keep arriving while the runner stops (a second stop, a super
       }
       const exit = await stopping;
       runner = undefined;
-      assert.deepEqual({ exitCode: exit.exitCode, signal: exit.signal }, { exitCode: 0, signal: null }, `a clean stop, whatever signals came meanwhile (${sent} sent): ${exit.tail.slice(-3).join(' | ')}`);
+      assert.deepEqual(
+        { exitCode: exit.exitCode, signal: exit.signal },
+        { exitCode: 0, signal: null },
+        `a clean stop, whatever signals came meanwhile (${sent} sent): ${exit.tail.slice(-3).join(' | ')}`,
+      );
       mostSent = Math.max(mostSent, sent);
     }
-    assert.ok(mostSent > 1, `more than the stop's own SIGTERM reached a runner in one of the trials (at most ${mostSent} sent)`);
+    assert.ok(
+      mostSent > 1,
+      `more than the stop's own SIGTERM reached a runner in one of the trials (at most ${mostSent} sent)`,
+    );
   } finally {
     await runner?.stop();
     await c.close();

@@ -17,14 +17,23 @@ const passkey = 'pk_test_Zq81-secret-value';
 function ledgerServer(workspace: string): McpServerLaunch {
   // On `npm run test:pg` the workspace's database comes with --db, its password forwarded by name too.
   const db = testStore === 'postgres' ? ['--db', ledgerEnv(workspace).AGENT_LEDGER_DB!] : [];
-  const forwardEnv = testStore === 'postgres' ? ['AGENT_LEDGER_PASSKEY', 'AGENT_LEDGER_DB_PASSWORD'] : ['AGENT_LEDGER_PASSKEY'];
-  return { name: 'agent-ledger', command: process.execPath, args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...db], forwardEnv };
+  const forwardEnv =
+    testStore === 'postgres' ? ['AGENT_LEDGER_PASSKEY', 'AGENT_LEDGER_DB_PASSWORD'] : ['AGENT_LEDGER_PASSKEY'];
+  return {
+    name: 'agent-ledger',
+    command: process.execPath,
+    args: [cliPath, 'mcp', 'serve', '--workspace', workspace, ...db],
+    forwardEnv,
+  };
 }
 
 const script = {
   steps: [
     { call: 'mcp_info' },
-    { call: 'task_create', args: { title: { $prompt: 'task_title' }, description: { $result: [0, 'server.name'] as [number, string] } } },
+    {
+      call: 'task_create',
+      args: { title: { $prompt: 'task_title' }, description: { $result: [0, 'server.name'] as [number, string] } },
+    },
     { call: 'task_update', args: { id: { $result: [1, 'id'] as [number, string] }, priority: 'high' } },
     // A careless agent prints what it found in its environment.
     { print: { $env: 'AGENT_LEDGER_PASSKEY' } },
@@ -50,7 +59,12 @@ for (const client of ['claude', 'codex', 'gemini'] as const satisfies readonly C
     const proc = await launchClient(supervisor, plan, {
       id: `exec-${client}`,
       logDir: path.join(run, 'logs'),
-      env: { ...fakes.env(script), ...(testStore === 'postgres' ? { AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD ?? '' } : {}) },
+      env: {
+        ...fakes.env(script),
+        ...(testStore === 'postgres'
+          ? { AGENT_LEDGER_DB_PASSWORD: process.env.AGENT_LEDGER_TEST_PG_PASSWORD ?? '' }
+          : {}),
+      },
       secretEnv: { AGENT_LEDGER_PASSKEY: passkey },
       limits: { wallClockMs: 60_000 },
     });
@@ -64,16 +78,29 @@ for (const client of ['claude', 'codex', 'gemini'] as const satisfies readonly C
     assert.ok(!JSON.stringify(launched.argv).includes(passkey), 'no secret in argv');
     assert.ok(launched.envKeys.includes('AGENT_LEDGER_PASSKEY'), 'the secret came in the environment');
     assert.ok(launched.prompt.includes(title));
-    assert.deepEqual(launched.mcpServers.map((s) => [s.name, s.unresolved]), [['agent-ledger', []]]);
-    assert.ok(launched.mcpServers[0].envKeys.includes('AGENT_LEDGER_PASSKEY'), 'the MCP server got the forwarded variable');
-    for (const file of plan.files) assert.ok(!fs.readFileSync(file.path, 'utf8').includes(passkey), `no secret in ${file.path}`);
-    assert.deepEqual(fs.readdirSync(run).filter((f) => f.startsWith('PWNED')), []);
+    assert.deepEqual(
+      launched.mcpServers.map((s) => [s.name, s.unresolved]),
+      [['agent-ledger', []]],
+    );
+    assert.ok(
+      launched.mcpServers[0].envKeys.includes('AGENT_LEDGER_PASSKEY'),
+      'the MCP server got the forwarded variable',
+    );
+    for (const file of plan.files)
+      assert.ok(!fs.readFileSync(file.path, 'utf8').includes(passkey), `no secret in ${file.path}`);
+    assert.deepEqual(
+      fs.readdirSync(run).filter((f) => f.startsWith('PWNED')),
+      [],
+    );
 
     // What the agent did is in the ledger.
     const ledger = await connect(workspace);
     const tasks = await ledger.call<{ tasks: { id: number; title: string; priority: string }[] }>('task_list', {});
     await ledger.close();
-    assert.deepEqual(tasks.tasks.map((t) => [t.title, t.priority]), [[title, 'high']]);
+    assert.deepEqual(
+      tasks.tasks.map((t) => [t.title, t.priority]),
+      [[title, 'high']],
+    );
 
     // Its output: the client's own format, tokens and cost read back; the printed secret redacted.
     const usage = await readRunUsage(exit, plan.output);

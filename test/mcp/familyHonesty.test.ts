@@ -16,11 +16,21 @@ const empty = families.filter((f) => !allTools().some((t) => t.family === f));
  * the setting) are held to it here.
  */
 test('families without tools say "no tools yet" in mcp_capabilities, mcp_info, the CLI help, the setting and the README', async () => {
-  const c = await connect(tempRepo(), families.map((f) => `--enable-${f}`));
+  const c = await connect(
+    tempRepo(),
+    families.map((f) => `--enable-${f}`),
+  );
   try {
     const caps = await c.call<{ namespaces: { name: string; description: string }[] }>('mcp_capabilities');
-    for (const f of families) assert.equal(caps.namespaces.find((n) => n.name === f)?.description.includes('no tools yet'), empty.includes(f), `mcp_capabilities: ${f}`);
-    const info = await c.call<{ families: Record<string, { enabled: boolean; tools: number; description: string }> }>('mcp_info');
+    for (const f of families)
+      assert.equal(
+        caps.namespaces.find((n) => n.name === f)?.description.includes('no tools yet'),
+        empty.includes(f),
+        `mcp_capabilities: ${f}`,
+      );
+    const info = await c.call<{ families: Record<string, { enabled: boolean; tools: number; description: string }> }>(
+      'mcp_info',
+    );
     for (const f of families) {
       assert.equal(info.families[f].tools === 0, empty.includes(f), `mcp_info: ${f}`);
       assert.equal(info.families[f].description.includes('no tools yet'), empty.includes(f), `mcp_info: ${f}`);
@@ -31,22 +41,38 @@ test('families without tools say "no tools yet" in mcp_capabilities, mcp_info, t
   }
 
   const help = cli(['mcp', 'serve', '--help']).stdout.replace(/\s+/g, ' ');
-  for (const f of families) assert.equal(new RegExp(`--enable-${f} expose the ${f} tools \\(no tools yet`).test(help), empty.includes(f), `mcp serve --help: ${f}`);
+  for (const f of families)
+    assert.equal(
+      new RegExp(`--enable-${f} expose the ${f} tools \\(no tools yet`).test(help),
+      empty.includes(f),
+      `mcp serve --help: ${f}`,
+    );
 
-  const setting = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).contributes.configuration.properties['agentLedger.toolFamilies'];
+  const setting = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).contributes.configuration
+    .properties['agentLedger.toolFamilies'];
   families.forEach((f, i) => {
     assert.equal(setting.items.enum[i], f);
-    assert.equal(setting.items.enumDescriptions[i].includes('no tools yet'), empty.includes(f), `setting agentLedger.toolFamilies: ${f}`);
+    assert.equal(
+      setting.items.enumDescriptions[i].includes('no tools yet'),
+      empty.includes(f),
+      `setting agentLedger.toolFamilies: ${f}`,
+    );
   });
   assert.doesNotMatch(JSON.stringify(setting), /seed \d/, 'no seed numbers in what a user reads');
 
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   const row = readme.split('\n').find((l) => l.startsWith('| `--enable-<family>`')) ?? '';
   for (const f of empty) assert.match(row, new RegExp(`\`${f}\`[^|]*no tools yet`), `README options table: ${f}`);
-  if (empty.length === 0) assert.doesNotMatch(readme, /no tools yet/, 'README: every family has tools now, drop the note');
+  if (empty.length === 0)
+    assert.doesNotMatch(readme, /no tools yet/, 'README: every family has tools now, drop the note');
 });
 
 test('no seed numbers in the CLI help a person reads', () => {
-  const help = [cli(['--help']), ...['task', 'pipeline', 'workflow', 'agent', 'worker', 'session', 'memory', 'mcp'].map((c) => cli([c, '--help']))].map((r) => r.stdout).join('\n');
+  const help = [
+    cli(['--help']),
+    ...['task', 'pipeline', 'workflow', 'agent', 'worker', 'session', 'memory', 'mcp'].map((c) => cli([c, '--help'])),
+  ]
+    .map((r) => r.stdout)
+    .join('\n');
   assert.doesNotMatch(help, /seed \d/i);
 });

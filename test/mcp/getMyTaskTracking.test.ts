@@ -21,10 +21,21 @@ test('get_my_task without the runner takes the task’s start snapshot, and repo
   try {
     fs.writeFileSync(path.join(repo, 'packages/web/dirty-before.js'), 'already here\n');
     const taskId = await runningTask(c, 'Login page', 'coder', 'web');
-    assert.equal((await c.call<TaskView>('task_get', { id: taskId })).snapshot, null, 'task_create + assign: no snapshot yet');
+    assert.equal(
+      (await c.call<TaskView>('task_get', { id: taskId })).snapshot,
+      null,
+      'task_create + assign: no snapshot yet',
+    );
 
-    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
-    const got = await c.call<{ has_task: boolean; task: { task_id: string; working_directory: string } }>('get_my_task', { session_token });
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', {
+      agent_id: 'coder',
+      passkey: PASSKEY,
+      project_id: 'web',
+    });
+    const got = await c.call<{ has_task: boolean; task: { task_id: string; working_directory: string } }>(
+      'get_my_task',
+      { session_token },
+    );
     assert.equal(got.task.task_id, taskId);
     const started = await c.call<TaskView>('task_get', { id: taskId });
     assert.equal(started.snapshot?.type, 'git', 'get_my_task took the start snapshot');
@@ -33,7 +44,11 @@ test('get_my_task without the runner takes the task’s start snapshot, and repo
     fs.writeFileSync(path.join(got.task.working_directory, 'login.js'), 'login\n');
     fs.appendFileSync(path.join(got.task.working_directory, 'index.js'), 'more\n');
     await c.call('get_my_task', { session_token });
-    assert.equal((await c.call<TaskView>('task_get', { id: taskId })).snapshot?.id, started.snapshot?.id, 'a second get_my_task keeps the first snapshot');
+    assert.equal(
+      (await c.call<TaskView>('task_get', { id: taskId })).snapshot?.id,
+      started.snapshot?.id,
+      'a second get_my_task keeps the first snapshot',
+    );
 
     await c.call('report_completed', { session_token, result: 'success', summary: 'login page done' });
     const done = await c.call<TaskView>('task_get', { id: taskId });

@@ -37,7 +37,9 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
 
   test('a frame over the size limit: -32600 with its id, nothing buffered, and the server goes on', async () => {
     const huge = 'x'.repeat(11 * 1024 * 1024);
-    s.write(`{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"mcp_info","arguments":{"a":"${huge}"}}}\n`);
+    s.write(
+      `{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"mcp_info","arguments":{"a":"${huge}"}}}\n`,
+    );
     const answer = await s.answer('huge', 20_000);
     assert.equal(answer.error?.code, INVALID_REQUEST);
     assert.match(answer.error!.message, /message too large: \d+ bytes, at most \d+/);
@@ -84,14 +86,19 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
     assert.equal(wrongVersion.error?.code, INVALID_REQUEST);
     await s.next(() => s.messages().length >= before + 4);
     const refusals = s.messages().slice(before, before + 4);
-    assert.deepEqual(refusals.map((m) => m.error?.code), [INVALID_REQUEST, INVALID_REQUEST, INVALID_REQUEST, INVALID_REQUEST]);
+    assert.deepEqual(
+      refusals.map((m) => m.error?.code),
+      [INVALID_REQUEST, INVALID_REQUEST, INVALID_REQUEST, INVALID_REQUEST],
+    );
     assert.match(refusals[0].error!.message, /"id" must be a string or an integer/);
     await stillServes();
   });
 
   test('100k-deep nesting: -32602 with the id, and no stack overflow', async () => {
     const depth = 100_000;
-    s.write(`{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"mcp_info","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}\n`);
+    s.write(
+      `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"mcp_info","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}\n`,
+    );
     const answer = await s.answer(13);
     assert.equal(answer.error?.code, INVALID_PARAMS);
     assert.match(answer.error!.message, /nest deeper than \d+ levels/);
@@ -110,11 +117,18 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
   test('resources/read of a file is a resource error with MCP’s code and reason, not AgentNotFound', async () => {
     const passwd = await s.request(14, 'resources/read', { uri: 'file:///etc/passwd' });
     assert.equal(passwd.error?.code, RESOURCE_NOT_FOUND);
-    assert.match(passwd.error!.message, /file:\/\/\/etc\/passwd is not a resource of this server; it serves workflow:\/\/\{id\}/);
+    assert.match(
+      passwd.error!.message,
+      /file:\/\/\/etc\/passwd is not a resource of this server; it serves workflow:\/\/\{id\}/,
+    );
     assert.deepEqual(passwd.error!.data, { uri: 'file:///etc/passwd', reason: 'UnknownResource' });
     const agent = await s.request(15, 'resources/read', { uri: 'agent://nobody' });
     assert.equal(agent.error?.code, RESOURCE_NOT_FOUND);
-    assert.deepEqual(agent.error!.data, { uri: 'agent://nobody', reason: 'AgentNotFound' }, 'no tool error number in a resource error');
+    assert.deepEqual(
+      agent.error!.data,
+      { uri: 'agent://nobody', reason: 'AgentNotFound' },
+      'no tool error number in a resource error',
+    );
     const malformed = await s.request(16, 'resources/read', { uri: 'workflow://abc' });
     assert.equal(malformed.error?.code, INVALID_PARAMS);
     const escape = await s.request(17, 'resources/read', { uri: 'task://%E0%A4%A' });
@@ -137,16 +151,26 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
 describe('mcp serve started by hand in a terminal', () => {
   const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
-  test('says on stderr that it speaks MCP on stdio and how to try it', { skip: hasScript ? false : 'needs util-linux `script` for a pseudo-terminal' }, () => {
-    const repo = tempRepo();
-    // `script` gives the server a pseudo-terminal as stdin; Ctrl+D (EOT) then ends it.
-    const command = quote([process.execPath, cliPath, 'mcp', 'serve', '--workspace', repo]);
-    const r = spawnSync('sh', ['-c', `(sleep 2; printf '\\004') | script -qec ${quote([command])} /dev/null`], { encoding: 'utf8', timeout: 30_000 });
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /This is an MCP server: it speaks JSON-RPC over stdin\/stdout/);
-    assert.match(r.stdout, new RegExp(`npx @modelcontextprotocol/inspector node \\S*cli\\.js mcp serve --workspace ${repo}`));
-    assert.match(r.stdout, /task list --workspace/);
-  });
+  test(
+    'says on stderr that it speaks MCP on stdio and how to try it',
+    { skip: hasScript ? false : 'needs util-linux `script` for a pseudo-terminal' },
+    () => {
+      const repo = tempRepo();
+      // `script` gives the server a pseudo-terminal as stdin; Ctrl+D (EOT) then ends it.
+      const command = quote([process.execPath, cliPath, 'mcp', 'serve', '--workspace', repo]);
+      const r = spawnSync('sh', ['-c', `(sleep 2; printf '\\004') | script -qec ${quote([command])} /dev/null`], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /This is an MCP server: it speaks JSON-RPC over stdin\/stdout/);
+      assert.match(
+        r.stdout,
+        new RegExp(`npx @modelcontextprotocol/inspector node \\S*cli\\.js mcp serve --workspace ${repo}`),
+      );
+      assert.match(r.stdout, /task list --workspace/);
+    },
+  );
 
   test('stays quiet about it when a client starts it (stdin is a pipe)', async () => {
     const s = await startRawServer(tempRepo());

@@ -24,7 +24,10 @@ const timeless = (t: Triple) => t.predicate !== 'duration';
 
 async function facts(c: LedgerClient): Promise<string[]> {
   const all = await c.call<{ triples: Triple[] }>('kg_export', { limit: 500 });
-  return all.triples.filter(timeless).map((t) => `${t.subject} ${t.predicate} ${t.object}`).sort();
+  return all.triples
+    .filter(timeless)
+    .map((t) => `${t.subject} ${t.predicate} ${t.object}`)
+    .sort();
 }
 
 test('a workflow edited after it was fed: kg_query shows exactly its new facts, fed once by two processes', async () => {
@@ -39,9 +42,14 @@ test('a workflow edited after it was fed: kg_query shows exactly its new facts, 
     };
     const design = await done('Design the cache');
     const write = await done('Write the cache');
-    await c.call('graph_patch', { graph_id: wf.workflow_id, patch: [{ op: 'add', path: `/edges/${design}`, value: { [write]: { label: 'depends_on', attributes: {} } } }] });
+    await c.call('graph_patch', {
+      graph_id: wf.workflow_id,
+      patch: [{ op: 'add', path: `/edges/${design}`, value: { [write]: { label: 'depends_on', attributes: {} } } }],
+    });
 
-    const before = (await c.call<{ triples: Triple[] }>('kg_query', { subject: `task:${write}` })).triples.filter(timeless).map((t) => `${t.predicate} ${t.object}`);
+    const before = (await c.call<{ triples: Triple[] }>('kg_query', { subject: `task:${write}` })).triples
+      .filter(timeless)
+      .map((t) => `${t.predicate} ${t.object}`);
     assert.deepEqual(before.sort(), [`depends_on ${design}`, 'label Write the cache']);
     assert.deepEqual(await facts(c), [
       `${goal} includes ${design}`,
@@ -72,8 +80,15 @@ test('a workflow edited after it was fed: kg_query shows exactly its new facts, 
         other.call<{ triples: Triple[] }>('kg_query', { subject: `task:${write}` }),
       ]);
       const expected = ['label Write the LRU cache'];
-      assert.deepEqual(mine.triples.filter(timeless).map((t) => `${t.predicate} ${t.object}`), expected, 'the old label and the dependency taken off the plan are gone');
-      assert.deepEqual(theirs.triples.filter(timeless).map((t) => `${t.predicate} ${t.object}`), expected);
+      assert.deepEqual(
+        mine.triples.filter(timeless).map((t) => `${t.predicate} ${t.object}`),
+        expected,
+        'the old label and the dependency taken off the plan are gone',
+      );
+      assert.deepEqual(
+        theirs.triples.filter(timeless).map((t) => `${t.predicate} ${t.object}`),
+        expected,
+      );
       const now = [
         `${goal} includes ${bench}`,
         `${goal} includes ${design}`,

@@ -23,8 +23,18 @@ interface Patch {
   skipped: { nodes: string[]; edges: string[] };
 }
 interface Suggestion {
-  coverage: { total_tasks: number; suggested_tasks: string[]; excluded_tasks: string[]; missing_dependencies: unknown[]; unknown_dependencies: unknown[] };
-  fragments: { id: string; nodes: { id: string; label?: string; attributes: Record<string, unknown> }[]; edges: { from: { nodeId: string }; to: { nodeId: string } }[] }[];
+  coverage: {
+    total_tasks: number;
+    suggested_tasks: string[];
+    excluded_tasks: string[];
+    missing_dependencies: unknown[];
+    unknown_dependencies: unknown[];
+  };
+  fragments: {
+    id: string;
+    nodes: { id: string; label?: string; attributes: Record<string, unknown> }[];
+    edges: { from: { nodeId: string }; to: { nodeId: string } }[];
+  }[];
   sources: { source: string; tasks: number }[];
   rationale: string[];
   patches: Patch[];
@@ -36,7 +46,11 @@ interface Graph {
 }
 
 const goal = 'Add the retry option';
-const repoFiles = { 'package.json': '{"scripts":{"build":"tsc -p .","test":"node --test"}}\n', 'src/http.ts': 'export function get() {}\n', 'README.md': '# demo\n' };
+const repoFiles = {
+  'package.json': '{"scripts":{"build":"tsc -p .","test":"node --test"}}\n',
+  'src/http.ts': 'export function get() {}\n',
+  'README.md': '# demo\n',
+};
 const edgesOf = (g: Graph) => g.edges.map((e) => `${e.from}->${e.to}`);
 
 test('finished workflow + completed pipeline + Memory Bank → kg_suggest_plan → graph_patch onto a new workflow’s plan graph', async () => {
@@ -46,12 +60,20 @@ test('finished workflow + completed pipeline + Memory Bank → kg_suggest_plan �
     // A finished workflow: design → implement → tests (a cancelled spike is left out of the plan).
     const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: goal, description: 'the first time' });
     const ids: string[] = [];
-    for (const [name, status] of [['Design the option', 'success'], ['Implement the retries', 'success'], ['Test the retries', 'partial_success']] as const) {
+    for (const [name, status] of [
+      ['Design the option', 'success'],
+      ['Implement the retries', 'success'],
+      ['Test the retries', 'partial_success'],
+    ] as const) {
       const t = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name, goal: name });
       await c.call('complete_task', { task_id: t.task_id, status, outcome: { summary: name } });
       ids.push(t.task_id);
     }
-    const spike = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Spike: backoff library', goal: 'g' });
+    const spike = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Spike: backoff library',
+      goal: 'g',
+    });
     await c.call('task_update', { id: spike.task_id, status: 'cancelled' });
     const [design, implement, tests] = ids;
     await c.call('graph_patch', {
@@ -65,15 +87,37 @@ test('finished workflow + completed pipeline + Memory Bank → kg_suggest_plan �
     // A pipeline with the same goal, driven to completion (effort S: the light flow, two tasks).
     const { workspace } = await start(c, `${goal} --nopr`, { effort: 'S', use_current_branch: false });
     await drive(c, repo, workspace, { tasksMd: twoTasks });
-    const state = JSON.parse(fs.readFileSync(path.join(repo, workspace, 'state.json'), 'utf8')) as { status: string; spec_name: string; tasks: { ledger_task_id: string }[] };
+    const state = JSON.parse(fs.readFileSync(path.join(repo, workspace, 'state.json'), 'utf8')) as {
+      status: string;
+      spec_name: string;
+      tasks: { ledger_task_id: string }[];
+    };
     assert.equal(state.status, 'completed');
     const spec = state.spec_name;
 
     // A decision recorded in the Memory Bank, naming a task and the goal.
-    await c.call('memory_add', { id: 'retry-budget', category: 'decisions', title: 'Three retries at most', summary: `Agreed in ${implement}`, content: `For ${goal.toLowerCase()}: exponential backoff.` });
+    await c.call('memory_add', {
+      id: 'retry-budget',
+      category: 'decisions',
+      title: 'Three retries at most',
+      summary: `Agreed in ${implement}`,
+      content: `For ${goal.toLowerCase()}: exponential backoff.`,
+    });
 
     const s = await c.call<Suggestion>('kg_suggest_plan', { goal, context: { preferred_sources: ['workflow'] } });
-    const phases = ['phase-1', 'phase-3', 'checkpoint-a', 'phase-4', 'phase-4b', 'checkpoint-b', 'phase-5', 'phase-6', 'final-verification', 'improvement', 'final-summary'].map((p) => `${spec}/${p}`);
+    const phases = [
+      'phase-1',
+      'phase-3',
+      'checkpoint-a',
+      'phase-4',
+      'phase-4b',
+      'checkpoint-b',
+      'phase-5',
+      'phase-6',
+      'final-verification',
+      'improvement',
+      'final-summary',
+    ].map((p) => `${spec}/${p}`);
     const pipelineTasks = [`${spec}/task-1`, `${spec}/task-2`];
     assert.deepEqual(s.coverage, {
       total_tasks: 3 + phases.length + 2,
@@ -82,27 +126,51 @@ test('finished workflow + completed pipeline + Memory Bank → kg_suggest_plan �
       missing_dependencies: [],
       unknown_dependencies: [],
     });
-    assert.deepEqual(s.sources, [{ source: 'pipeline', tasks: 13 }, { source: 'workflow', tasks: 3 }]);
-    assert.deepEqual(s.fragments.map((f) => f.id), ['add-the-retry-option-fragment-1', 'add-the-retry-option-fragment-2']);
-    assert.deepEqual(s.fragments[0].nodes.map((n) => [n.id, n.label, n.attributes.kg_source, n.attributes.kg_confidence]), [
-      [design, 'Design the option', 'workflow', 1],
-      [implement, 'Implement the retries', 'workflow', 1],
-      [tests, 'Test the retries', 'workflow', 0.6],
+    assert.deepEqual(s.sources, [
+      { source: 'pipeline', tasks: 13 },
+      { source: 'workflow', tasks: 3 },
     ]);
+    assert.deepEqual(
+      s.fragments.map((f) => f.id),
+      ['add-the-retry-option-fragment-1', 'add-the-retry-option-fragment-2'],
+    );
+    assert.deepEqual(
+      s.fragments[0].nodes.map((n) => [n.id, n.label, n.attributes.kg_source, n.attributes.kg_confidence]),
+      [
+        [design, 'Design the option', 'workflow', 1],
+        [implement, 'Implement the retries', 'workflow', 1],
+        [tests, 'Test the retries', 'workflow', 0.6],
+      ],
+    );
     const phase5 = s.fragments[1].nodes.find((n) => n.id === `${spec}/phase-5`);
     assert.equal(phase5?.attributes.kg_group, 'other sources');
     assert.equal(typeof phase5?.attributes.kg_duration, 'number', 'the phase duration the pipeline recorded');
     assert.deepEqual(
-      s.fragments[1].edges.filter((e) => e.to.nodeId === `${spec}/task-2`).map((e) => e.from.nodeId).sort(),
+      s.fragments[1].edges
+        .filter((e) => e.to.nodeId === `${spec}/task-2`)
+        .map((e) => e.from.nodeId)
+        .sort(),
       [`${spec}/checkpoint-b`, `${spec}/task-1`],
       'a pipeline task depends on the phase before its implementation phase and, sequential, on the task before it',
     );
 
     // The Memory Bank entry is linked to the task and the goal it names.
-    const about = await c.call<{ triples: { subject: string }[] }>('kg_query', { predicate: 'about', object: 'add-the-retry-option' });
-    assert.deepEqual(about.triples.map((t) => t.subject), ['memory:decisions/retry-budget']);
-    const mentions = await c.call<{ triples: { object: string }[] }>('kg_query', { subject: 'memory:decisions/retry-budget', predicate: 'mentions' });
-    assert.deepEqual(mentions.triples.map((t) => t.object), [implement]);
+    const about = await c.call<{ triples: { subject: string }[] }>('kg_query', {
+      predicate: 'about',
+      object: 'add-the-retry-option',
+    });
+    assert.deepEqual(
+      about.triples.map((t) => t.subject),
+      ['memory:decisions/retry-budget'],
+    );
+    const mentions = await c.call<{ triples: { object: string }[] }>('kg_query', {
+      subject: 'memory:decisions/retry-budget',
+      predicate: 'mentions',
+    });
+    assert.deepEqual(
+      mentions.triples.map((t) => t.object),
+      [implement],
+    );
 
     // Fed once: asking again (here or from another process) inserts nothing.
     const total = (await c.call<{ total: number }>('kg_export', {})).total;
@@ -116,38 +184,81 @@ test('finished workflow + completed pipeline + Memory Bank → kg_suggest_plan �
     assert.equal((await c.call<{ total: number }>('kg_export', {})).total, total);
 
     // A new workflow: the first fragment's ready patch, passed to graph_patch as it is.
-    const next = await c.call<{ workflow_id: string }>('start_workflow', { name: `${goal} to the upload client`, description: 'again' });
-    const own = await c.call<{ task_id: string }>('start_task', { workflow_id: next.workflow_id, name: 'Wire the option', goal: 'g' });
-    const forNext = await c.call<Suggestion>('kg_suggest_plan', { goal, context: { preferred_sources: ['workflow'] }, graph_id: next.workflow_id });
+    const next = await c.call<{ workflow_id: string }>('start_workflow', {
+      name: `${goal} to the upload client`,
+      description: 'again',
+    });
+    const own = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: next.workflow_id,
+      name: 'Wire the option',
+      goal: 'g',
+    });
+    const forNext = await c.call<Suggestion>('kg_suggest_plan', {
+      goal,
+      context: { preferred_sources: ['workflow'] },
+      graph_id: next.workflow_id,
+    });
     const [first, second] = forNext.patches;
     assert.deepEqual([first.graph_id, first.base_version], [next.workflow_id, 0]);
     const scoped = (id: string) => `add-the-retry-option:${id}`;
-    assert.deepEqual(first.node_ids, { [design]: scoped(design), [implement]: scoped(implement), [tests]: scoped(tests) });
-    const applied = await c.call<{ committed_version: number; graph: Graph }>('graph_patch', { graph_id: first.graph_id, patch: first.patch, base_version: first.base_version });
-    assert.deepEqual(applied.graph.nodes.map((n) => [n.id, n.label]), [
-      [scoped(design), 'Design the option'],
-      [scoped(implement), 'Implement the retries'],
-      [scoped(tests), 'Test the retries'],
-      [own.task_id, 'Wire the option'],
+    assert.deepEqual(first.node_ids, {
+      [design]: scoped(design),
+      [implement]: scoped(implement),
+      [tests]: scoped(tests),
+    });
+    const applied = await c.call<{ committed_version: number; graph: Graph }>('graph_patch', {
+      graph_id: first.graph_id,
+      patch: first.patch,
+      base_version: first.base_version,
+    });
+    assert.deepEqual(
+      applied.graph.nodes.map((n) => [n.id, n.label]),
+      [
+        [scoped(design), 'Design the option'],
+        [scoped(implement), 'Implement the retries'],
+        [scoped(tests), 'Test the retries'],
+        [own.task_id, 'Wire the option'],
+      ],
+    );
+    assert.deepEqual(edgesOf(applied.graph), [
+      `${scoped(design)}->${scoped(implement)}`,
+      `${scoped(implement)}->${scoped(tests)}`,
     ]);
-    assert.deepEqual(edgesOf(applied.graph), [`${scoped(design)}->${scoped(implement)}`, `${scoped(implement)}->${scoped(tests)}`]);
     assert.equal(applied.graph.nodes[0].attributes.kg_goal, 'add-the-retry-option');
 
     // The second patch was computed against the version before: refused, not merged blindly.
-    const stale = await c.fail('graph_patch', { graph_id: second.graph_id, patch: second.patch, base_version: second.base_version });
+    const stale = await c.fail('graph_patch', {
+      graph_id: second.graph_id,
+      patch: second.patch,
+      base_version: second.base_version,
+    });
     assert.equal(stale.data?.error ?? stale.reason, 'E-TX-CONFLICT');
     // Asked again for the graph as it is now, it applies; a third time there is nothing left to add.
-    const again = await c.call<Suggestion>('kg_suggest_plan', { goal, context: { preferred_sources: ['workflow'] }, graph_id: next.workflow_id });
+    const again = await c.call<Suggestion>('kg_suggest_plan', {
+      goal,
+      context: { preferred_sources: ['workflow'] },
+      graph_id: next.workflow_id,
+    });
     assert.deepEqual(again.patches[0].patch, [], 'the first fragment is already there');
     assert.equal(again.patches[0].skipped.nodes.length, 3);
-    const both = await c.call<{ graph: Graph }>('graph_patch', { graph_id: next.workflow_id, patch: again.patches[1].patch, base_version: again.patches[1].base_version });
+    const both = await c.call<{ graph: Graph }>('graph_patch', {
+      graph_id: next.workflow_id,
+      patch: again.patches[1].patch,
+      base_version: again.patches[1].base_version,
+    });
     assert.deepEqual(
       both.graph.nodes.map((n) => n.id),
-      [...[design, implement, tests].map(scoped), ...phases, ...pipelineTasks, own.task_id].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      [...[design, implement, tests].map(scoped), ...phases, ...pipelineTasks, own.task_id].sort((a, b) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      ),
     );
     assert.equal(both.graph.edges.length, 2 + s.fragments[1].edges.length);
     const last = await c.call<Suggestion>('kg_suggest_plan', { goal, graph_id: next.workflow_id });
-    assert.deepEqual(last.patches.map((p) => p.patch), [[]], 'nothing left to add');
+    assert.deepEqual(
+      last.patches.map((p) => p.patch),
+      [[]],
+      'nothing left to add',
+    );
     const missing = await c.fail('kg_suggest_plan', { goal, graph_id: 'no-such-graph' });
     assert.equal(missing.data?.error ?? missing.reason, 'E-RES-NOT-FOUND');
   } finally {

@@ -23,11 +23,18 @@ async function startTask(c: LedgerClient, name: string): Promise<string> {
   return task_id;
 }
 
-const complete = (c: LedgerClient, task_id: string | number) => c.call<Completed>('complete_task', { task_id, status: 'success', outcome: { summary: 'done' } });
+const complete = (c: LedgerClient, task_id: string | number) =>
+  c.call<Completed>('complete_task', { task_id, status: 'success', outcome: { summary: 'done' } });
 
 describe('a workspace that is a package of a monorepo', () => {
   test('complete_task and task_get: changes inside the package, relative to it, with the repository root stated', async () => {
-    const repo = tempRepo({ 'package.json': '{}\n', 'packages/app/main.ts': 'm\n', 'packages/app/old.ts': 'moves out\n', 'packages/lib/lib.ts': 'l\n', 'packages/lib/in.ts': 'moves in\n' });
+    const repo = tempRepo({
+      'package.json': '{}\n',
+      'packages/app/main.ts': 'm\n',
+      'packages/app/old.ts': 'moves out\n',
+      'packages/lib/lib.ts': 'l\n',
+      'packages/lib/in.ts': 'moves in\n',
+    });
     const app = path.join(repo, 'packages', 'app');
     const c = await connect(app);
     try {
@@ -38,11 +45,20 @@ describe('a workspace that is a package of a monorepo', () => {
       git(repo, 'add', '-A');
       git(repo, 'commit', '-q', '-m', 'outside only: lib and root', '--', 'packages/lib/lib.ts', 'package.json');
       const done = await complete(c, taskId);
-      assert.deepEqual(done.files_changed, { added: ['in.ts'], modified: ['main.ts'], deleted: ['old.ts'], renamed: [] });
+      assert.deepEqual(done.files_changed, {
+        added: ['in.ts'],
+        modified: ['main.ts'],
+        deleted: ['old.ts'],
+        renamed: [],
+      });
       assert.deepEqual(done.commits, [], 'a commit that touched only other packages is not this workspace’s');
       assert.equal(done.repositoryRoot, repo);
       assert.equal(done.workspacePath, 'packages/app');
-      const task = await c.call<{ filesChanged: Completed['files_changed']; repositoryRoot: string; workspacePath: string }>('task_get', { id: taskId });
+      const task = await c.call<{
+        filesChanged: Completed['files_changed'];
+        repositoryRoot: string;
+        workspacePath: string;
+      }>('task_get', { id: taskId });
       assert.deepEqual(task.filesChanged, done.files_changed);
       assert.equal(task.repositoryRoot, repo);
       assert.equal(task.workspacePath, 'packages/app');
@@ -83,8 +99,17 @@ describe('a repository with a submodule', () => {
       const taskId = await startTask(c, 'patch the vendored lib');
       writeFiles(path.join(repo, 'vendor', 'lib'), { 'x.txt': 'patched\n', 'z.txt': 'new\n' });
       const done = await complete(c, taskId);
-      assert.deepEqual(done.files_changed, { added: ['vendor/lib/z.txt'], modified: ['vendor/lib/x.txt'], deleted: [], renamed: [] });
-      assert.match(git(path.join(repo, 'vendor', 'lib'), 'status', '--porcelain'), /^ M x\.txt$/m, 'the submodule’s own state is untouched');
+      assert.deepEqual(done.files_changed, {
+        added: ['vendor/lib/z.txt'],
+        modified: ['vendor/lib/x.txt'],
+        deleted: [],
+        renamed: [],
+      });
+      assert.match(
+        git(path.join(repo, 'vendor', 'lib'), 'status', '--porcelain'),
+        /^ M x\.txt$/m,
+        'the submodule’s own state is untouched',
+      );
     } finally {
       await c.close();
     }

@@ -12,7 +12,12 @@ import { ledgerEnv } from '../helpers/testLedger';
  * runs the exec, writes the file), reports back, and never chooses a phase. Every response is
  * checked against the seed's shapes.
  */
-export type Action = Record<string, unknown> & { type: string; display_message: string; warning: string; report_result: Record<string, unknown> | null };
+export type Action = Record<string, unknown> & {
+  type: string;
+  display_message: string;
+  warning: string;
+  report_result: Record<string, unknown> | null;
+};
 
 const wrapper = ['type', 'warning', 'display_message', 'report_result'];
 export const actionKeys: Record<string, string[]> = {
@@ -23,7 +28,15 @@ export const actionKeys: Record<string, string[]> = {
   human_gate: [...wrapper, 'phase', 'name', 'present_to_user', 'options'],
   done: [...wrapper, 'summary', 'summary_path'],
 };
-export const reportKeys = ['state_updated', 'artifact_written', 'verdict_parsed', 'findings', 'next_action_hint', 'warning', 'display_message'];
+export const reportKeys = [
+  'state_updated',
+  'artifact_written',
+  'verdict_parsed',
+  'findings',
+  'next_action_hint',
+  'warning',
+  'display_message',
+];
 
 export function assertActionShape(a: Action): void {
   const keys = actionKeys[a.type];
@@ -37,8 +50,13 @@ export function assertActionShape(a: Action): void {
     assert.ok(Array.isArray(a.input_files));
     assert.ok(a.parallel_task_ids === null || (Array.isArray(a.parallel_task_ids) && a.parallel_task_ids.length > 1));
   }
-  if (a.type === 'exec') assert.ok(Array.isArray(a.commands) && (a.commands as unknown[]).every((c) => typeof c === 'string'), 'exec commands are an argument array');
-  if (a.type === 'checkpoint' || a.type === 'human_gate') assert.ok(Array.isArray(a.options) && (a.options as unknown[]).length > 0);
+  if (a.type === 'exec')
+    assert.ok(
+      Array.isArray(a.commands) && (a.commands as unknown[]).every((c) => typeof c === 'string'),
+      'exec commands are an argument array',
+    );
+  if (a.type === 'checkpoint' || a.type === 'human_gate')
+    assert.ok(Array.isArray(a.options) && (a.options as unknown[]).length > 0);
 }
 
 export function assertReportShape(r: Record<string, unknown>): void {
@@ -70,7 +88,10 @@ export interface TraceEntry {
 
 /** Runs `agent-ledger` like a person at a terminal would. */
 export function cli(repo: string, ...args: string[]): { stdout: string; stderr: string; status: number } {
-  const r = spawnSync(process.execPath, [cliPath, ...args, '--workspace', repo], { encoding: 'utf8', env: ledgerEnv(repo) });
+  const r = spawnSync(process.execPath, [cliPath, ...args, '--workspace', repo], {
+    encoding: 'utf8',
+    env: ledgerEnv(repo),
+  });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? -1 };
 }
 
@@ -79,7 +100,10 @@ export function artifactText(name: string, run: number, scenario: Scenario): str
   if (name === 'tasks.md') return scenario.tasksMd;
   if (name === 'review-design.md' || name === 'review-tasks.md') {
     const v = verdict('APPROVE');
-    const findings = v === 'REVISE' ? '**1. [CRITICAL] The design does not say how retries are bounded**\n**2. [MINOR] Name the config option**\n' : '**1. [MINOR] Consider adding error context to log lines**\n';
+    const findings =
+      v === 'REVISE'
+        ? '**1. [CRITICAL] The design does not say how retries are bounded**\n**2. [MINOR] Name the config option**\n'
+        : '**1. [MINOR] Consider adding error context to log lines**\n';
     return `# Review (run ${run})\n\n${findings}\n## Verdict: ${v}\n`;
   }
   const review = /^review-(\d+)\.md$/.exec(name);
@@ -88,18 +112,28 @@ export function artifactText(name: string, run: number, scenario: Scenario): str
     const findings = v === 'FAIL' ? '- [MAJOR] Missing error handling in the retry loop\n' : '- [INFO] Looks good\n';
     return `# Code review of task ${review[1]} (run ${run})\n\n${findings}\nVerdict: ${v}\n`;
   }
-  if (name === 'improvement.md') return '## AI Friction Points\n- The test command takes two minutes; add a fast unit target\n- The HTTP client has no docs on timeouts\n';
+  if (name === 'improvement.md')
+    return '## AI Friction Points\n- The test command takes two minutes; add a fast unit target\n- The HTTP client has no docs on timeouts\n';
   const impl = /^impl-(\d+)\.md$/.exec(name);
-  if (impl) return `Implemented task ${impl[1]} (run ${run}) in src/task-${impl[1]}.ts with its test.\n\n## Files changed\n- src/task-${impl[1]}.ts\n`;
+  if (impl)
+    return `Implemented task ${impl[1]} (run ${run}) in src/task-${impl[1]}.ts with its test.\n\n## Files changed\n- src/task-${impl[1]}.ts\n`;
   return `# ${name} (run ${run})\n\nContent of ${name}.\n`;
 }
 
 /** Drives the pipeline from `first` (or a fresh pipeline_next_action) until `done` or a stop. */
-export async function drive(c: LedgerClient, repo: string, workspace: string, scenario: Scenario, first?: Action, maxSteps = 120): Promise<{ trace: TraceEntry[]; last: Action; runs: Map<string, number> }> {
+export async function drive(
+  c: LedgerClient,
+  repo: string,
+  workspace: string,
+  scenario: Scenario,
+  first?: Action,
+  maxSteps = 120,
+): Promise<{ trace: TraceEntry[]; last: Action; runs: Map<string, number> }> {
   const trace: TraceEntry[] = [];
   const runs = new Map<string, number>();
   const seen = new Map<string, number>();
-  const next = (args: Record<string, unknown> = {}): Promise<Action> => c.call<Action>('pipeline_next_action', { workspace, ...args });
+  const next = (args: Record<string, unknown> = {}): Promise<Action> =>
+    c.call<Action>('pipeline_next_action', { workspace, ...args });
   let action = first ?? (await next());
   for (let step = 0; step < maxSteps; step++) {
     assertActionShape(action);
@@ -112,7 +146,12 @@ export async function drive(c: LedgerClient, repo: string, workspace: string, sc
       verdict: report ? (report.verdict_parsed as string | null) : null,
     });
     if ((await scenario.onAction?.(action, c)) === 'stop') return { trace, last: action, runs };
-    const metrics = { previous_action_complete: true, previous_tokens: 1000 + step, previous_duration_ms: 2000, previous_model: String(action.model ?? 'none') };
+    const metrics = {
+      previous_action_complete: true,
+      previous_tokens: 1000 + step,
+      previous_duration_ms: 2000,
+      previous_model: String(action.model ?? 'none'),
+    };
     switch (action.type) {
       case 'done':
         return { trace, last: action, runs };
@@ -123,7 +162,8 @@ export async function drive(c: LedgerClient, repo: string, workspace: string, sc
           const run = (runs.get(name) ?? 0) + 1;
           runs.set(name, run);
           const impl = /^impl-(\d+)\.md$/.exec(name);
-          if (impl) fs.writeFileSync(path.join(repo, 'src', `task-${impl[1]}.ts`), `export const run${impl[1]} = ${run};\n`);
+          if (impl)
+            fs.writeFileSync(path.join(repo, 'src', `task-${impl[1]}.ts`), `export const run${impl[1]} = ${run};\n`);
           fs.writeFileSync(path.join(repo, workspace, name), artifactText(name, run, scenario));
         }
         action = await next(metrics);
@@ -154,7 +194,17 @@ export async function drive(c: LedgerClient, repo: string, workspace: string, sc
         seen.set(name, k + 1);
         const d = scenario.decisions?.[name]?.[k] ?? { decision: 'approve' };
         const verb = d.decision === 'approve' || d.decision === 'reject' ? [d.decision] : ['decide', d.decision];
-        const r = cli(repo, 'pipeline', ...verb.slice(0, 1), workspace, ...verb.slice(1), ...(d.comment ? ['--comment', d.comment] : []), '--by', 'alice', '--json');
+        const r = cli(
+          repo,
+          'pipeline',
+          ...verb.slice(0, 1),
+          workspace,
+          ...verb.slice(1),
+          ...(d.comment ? ['--comment', d.comment] : []),
+          '--by',
+          'alice',
+          '--json',
+        );
         assert.equal(r.status, 0, `the CLI decision worked: ${r.stderr}`);
         action = await next();
         break;
@@ -163,14 +213,33 @@ export async function drive(c: LedgerClient, repo: string, workspace: string, sc
         assert.fail(`unexpected action ${action.type}`);
     }
   }
-  throw new Error(`the pipeline did not finish in ${maxSteps} steps; trace: ${JSON.stringify(trace.map((t) => t.where))}`);
+  throw new Error(
+    `the pipeline did not finish in ${maxSteps} steps; trace: ${JSON.stringify(trace.map((t) => t.where))}`,
+  );
 }
 
 /** Runs the seed's init handshake for a request; returns the workspace. */
-export async function start(c: LedgerClient, request: string, confirmation: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<{ workspace: string; init: Record<string, unknown>; first: Record<string, unknown>; ready: Record<string, unknown> }> {
+export async function start(
+  c: LedgerClient,
+  request: string,
+  confirmation: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<{
+  workspace: string;
+  init: Record<string, unknown>;
+  first: Record<string, unknown>;
+  ready: Record<string, unknown>;
+}> {
   const init = await c.call('pipeline_init', { arguments: request, current_branch: 'main' });
   assert.ok(!init.errors, `init accepted the input: ${JSON.stringify(init.errors)}`);
-  const base = { workspace: init.workspace, source_id: init.source_id, source_url: init.source_url, flags: init.flags, task_text: init.source_type === 'text' ? init.core_text : undefined, ...extra };
+  const base = {
+    workspace: init.workspace,
+    source_id: init.source_id,
+    source_url: init.source_url,
+    flags: init.flags,
+    task_text: init.source_type === 'text' ? init.core_text : undefined,
+    ...extra,
+  };
   const first = await c.call('pipeline_init_with_context', base);
   assert.ok(first.needs_user_confirmation, 'the first call asks for confirmation');
   const ready = await c.call('pipeline_init_with_context', { ...base, user_confirmation: confirmation });
@@ -178,4 +247,5 @@ export async function start(c: LedgerClient, request: string, confirmation: Reco
   return { workspace: String(ready.workspace), init, first, ready };
 }
 
-export const twoTasks = '# Tasks\n\n## Task 1: Add the retry option\nmode: sequential\nfiles: src/task-1.ts\n\nAdd it.\n\n## Task 2: Document the option\nmode: sequential\nfiles: src/task-2.ts\n\nDocument it.\n';
+export const twoTasks =
+  '# Tasks\n\n## Task 1: Add the retry option\nmode: sequential\nfiles: src/task-1.ts\n\nAdd it.\n\n## Task 2: Document the option\nmode: sequential\nfiles: src/task-2.ts\n\nDocument it.\n';

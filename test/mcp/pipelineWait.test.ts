@@ -7,12 +7,19 @@ import { tempRepo } from '../helpers/tmp';
 import type { Action } from './pipelineDriver';
 import { drive, start, twoTasks } from './pipelineDriver';
 
-const repoFiles = { 'package.json': '{"scripts":{"build":"tsc -p .","test":"node --test"}}\n', 'src/http.ts': 'export function get() {}\n', 'README.md': '# demo\n' };
+const repoFiles = {
+  'package.json': '{"scripts":{"build":"tsc -p .","test":"node --test"}}\n',
+  'src/http.ts': 'export function get() {}\n',
+  'README.md': '# demo\n',
+};
 
 /** The CLI in another process, without blocking this one's event loop (the wait runs meanwhile). */
 function cliAsync(repo: string, ...args: string[]): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args, '--workspace', repo], { stdio: 'ignore', env: ledgerEnv(repo) });
+    const child = spawn(process.execPath, [cliPath, ...args, '--workspace', repo], {
+      stdio: 'ignore',
+      env: ledgerEnv(repo),
+    });
     child.on('close', resolve);
   });
 }
@@ -21,7 +28,10 @@ test('pipeline_next_action with wait_ms at a checkpoint returns the next action 
   const repo = tempRepo(repoFiles);
   const c = await connect(repo);
   try {
-    const { workspace } = await start(c, 'Fix the typo in the README --nopr', { effort: 'S', use_current_branch: false });
+    const { workspace } = await start(c, 'Fix the typo in the README --nopr', {
+      effort: 'S',
+      use_current_branch: false,
+    });
     let checked = false;
     await drive(c, repo, workspace, {
       tasksMd: twoTasks,
@@ -42,7 +52,10 @@ test('pipeline_next_action with wait_ms at a checkpoint returns the next action 
         const next = await waiting;
         assert.notEqual(next.type, 'checkpoint', `resumed by itself after the approval: ${next.type}`);
         assert.ok(Date.now() - started < 30_000, 'woke on the decision, not at the end of the wait');
-        assert.ok(Date.now() - approvedAt < 10_000, `returned soon after the CLI wrote (${Date.now() - approvedAt} ms)`);
+        assert.ok(
+          Date.now() - approvedAt < 10_000,
+          `returned soon after the CLI wrote (${Date.now() - approvedAt} ms)`,
+        );
         return 'stop';
       },
     });

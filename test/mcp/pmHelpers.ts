@@ -40,7 +40,11 @@ export async function pmWorld(env: Record<string, string> = {}): Promise<PmWorld
 /** A task made with task_create (the tasks family), assigned in a project and put in progress with the pm tools. */
 export async function runningTask(c: LedgerClient, title: string, agent: string, project: string): Promise<string> {
   const t = await c.call<{ id: number }>('task_create', { title, description: `do ${title}` });
-  const a = await c.call<{ task_id: string; project_id: string | null }>('assign_task', { task_id: t.id, assignee_id: agent, project_id: project });
+  const a = await c.call<{ task_id: string; project_id: string | null }>('assign_task', {
+    task_id: t.id,
+    assignee_id: agent,
+    project_id: project,
+  });
   await c.call('update_task_status', { task_id: a.task_id, status: 'in_progress' });
   return a.task_id;
 }
@@ -50,8 +54,16 @@ export function readJson(file: string): unknown {
 }
 
 /** Runs `agent-ledger runner --once --json [...extra]` in `repo` with `env` (the fakes on PATH); its exit code, events and stderr. */
-export function runnerOnce(repo: string, env: Record<string, string>, extra: string[] = []): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
-  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo, ...extra], { env: { ...ledgerEnv(repo), ...env }, encoding: 'utf8', timeout: 90_000 });
+export function runnerOnce(
+  repo: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
+  const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo, ...extra], {
+    env: { ...ledgerEnv(repo), ...env },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
   const events = r.stdout
     .split('\n')
     .filter(Boolean)

@@ -23,7 +23,11 @@ import { parseId } from '../../src/core/ids';
 import { pmWorld, runningTask } from './pmHelpers';
 
 /** The runner's ledger as createRunner builds it: worker_command's worktree and session for each launch. */
-function ledgerOf(services: Services, runnerId: string, claim?: (target: LaunchTarget) => Promise<string | undefined>): LedgerForRunner {
+function ledgerOf(
+  services: Services,
+  runnerId: string,
+  claim?: (target: LaunchTarget) => Promise<string | undefined>,
+): LedgerForRunner {
   const ledger = new LedgerForRunner({
     engine: services.engine,
     projects: services.projects,
@@ -31,7 +35,10 @@ function ledgerOf(services: Services, runnerId: string, claim?: (target: LaunchT
     agents: services.agents,
     runnerId,
     worktreeFor: async (taskId, agentId, { allowOverlap }) => {
-      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap }, { sessionGroupId: untiedRunGroup });
+      const prepared = await services.workers.command(
+        { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
+        { sessionGroupId: untiedRunGroup },
+      );
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
   });
@@ -48,7 +55,10 @@ interface SessionState {
 
 async function sessionsOf(services: Services, taskId: string): Promise<SessionState[]> {
   const rows = await services.engine.read((db) =>
-    db.all<{ id: number; status: string; session_group_id: string | null; error: string | null }>('SELECT id, status, session_group_id, error FROM sessions WHERE task_id = ? ORDER BY id', [parseId('task', taskId)]),
+    db.all<{ id: number; status: string; session_group_id: string | null; error: string | null }>(
+      'SELECT id, status, session_group_id, error FROM sessions WHERE task_id = ? ORDER BY id',
+      [parseId('task', taskId)],
+    ),
   );
   return rows.map((r) => ({ id: Number(r.id), status: r.status, group: r.session_group_id, error: r.error }));
 }
@@ -64,7 +74,9 @@ test('worker_command then claim: a refused claim ends its session; a runner that
     const taskId = await runningTask(c, 'Web work', 'coder', 'web');
 
     // 1. The store refuses the claim (injected between the worktree and the claim).
-    const refusing = ledgerOf(services, 'runner-a', () => Promise.reject(new Error('injected: the store refused the claim')));
+    const refusing = ledgerOf(services, 'runner-a', () =>
+      Promise.reject(new Error('injected: the store refused the claim')),
+    );
     const runner = new Runner({
       ledger: refusing,
       supervisor,
@@ -83,7 +95,9 @@ test('worker_command then claim: a refused claim ends its session; a runner that
     assert.match(refused.error ?? '', /its run could not be claimed: injected: the store refused the claim/);
     const worktree = path.join(repo, '.agent-ledger', 'worktrees');
     assert.ok(fs.existsSync(worktree) && fs.readdirSync(worktree).length === 1, 'the worktree stays for the next try');
-    const open = await services.engine.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM agent_instances WHERE status = 'running'"));
+    const open = await services.engine.read((db) =>
+      db.get<{ n: number }>("SELECT COUNT(*) AS n FROM agent_instances WHERE status = 'running'"),
+    );
     assert.equal(Number(open?.n), 0, 'nothing was claimed');
 
     // 2. A runner prepares the worktree and dies before claiming (no cleanup ran at all).
@@ -91,7 +105,11 @@ test('worker_command then claim: a refused claim ends its session; a runner that
     const orphan = await dying.prepareLaunch('coder', 'prj-1');
     assert.ok(orphan.sessionId !== undefined);
     const left = (await sessionsOf(services, taskId)).find((s) => s.id === orphan.sessionId);
-    assert.deepEqual([left?.status, left?.group], ['running', untiedRunGroup], 'a session open with no run: what the crash leaves');
+    assert.deepEqual(
+      [left?.status, left?.group],
+      ['running', untiedRunGroup],
+      'a session open with no run: what the crash leaves',
+    );
 
     // The next runner's launch of that task and agent claims it and closes what the dead one left.
     const next = ledgerOf(services, 'runner-c');

@@ -30,8 +30,19 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
           steps: [
             logIn,
             { call: 'get_my_task', args: {} },
-            { call: 'save_context', args: { task_id: { $result: [1, 'task.task_id'] }, progress: 'form done', next_steps: 'review it' } },
-            { call: 'create_handoff', args: { task_id: { $result: [1, 'task.task_id'] }, from_agent_id: 'coder', to_agent_id: 'reviewer', summary: 'Login form done; please review' } },
+            {
+              call: 'save_context',
+              args: { task_id: { $result: [1, 'task.task_id'] }, progress: 'form done', next_steps: 'review it' },
+            },
+            {
+              call: 'create_handoff',
+              args: {
+                task_id: { $result: [1, 'task.task_id'] },
+                from_agent_id: 'coder',
+                to_agent_id: 'reviewer',
+                summary: 'Login form done; please review',
+              },
+            },
             { call: 'report_completed', args: { result: 'success', summary: 'handed over to the reviewer' } },
           ],
         },
@@ -41,7 +52,10 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
             logIn,
             { call: 'get_my_task', args: {} },
             { call: 'get_pending_handoffs', args: { agent_id: agentId } },
-            { call: 'accept_handoff', args: { handoff_id: { $result: [2, 'handoffs.0.handoff_id'] }, agent_id: agentId } },
+            {
+              call: 'accept_handoff',
+              args: { handoff_id: { $result: [2, 'handoffs.0.handoff_id'] }, agent_id: agentId },
+            },
             { call: 'report_completed', args: { result: 'success', summary: 'reviewed: fine' } },
           ],
         },
@@ -56,15 +70,25 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
     );
     const [coderRun] = fakes.runs();
     assert.ok(!JSON.stringify(coderRun).includes(PASSKEY), 'no passkey anywhere in the launch');
-    assert.ok(coderRun.cwd.includes(`${path.sep}worktrees${path.sep}`), `the coder ran in the task's worktree, not ${coderRun.cwd}`);
+    assert.ok(
+      coderRun.cwd.includes(`${path.sep}worktrees${path.sep}`),
+      `the coder ran in the task's worktree, not ${coderRun.cwd}`,
+    );
 
-    const context = await c.call<{ history: Array<{ progress: string | null }> }>('get_task_context', { task_id: taskId, include_history: true });
+    const context = await c.call<{ history: Array<{ progress: string | null }> }>('get_task_context', {
+      task_id: taskId,
+      include_history: true,
+    });
     assert.deepEqual(
       context.history.map((h) => h.progress),
       ['form done', 'handed over to the reviewer'],
       'the context it saved, then its report',
     );
-    assert.deepEqual(await c.call('should_start', { agent_id: 'reviewer', project_id: 'web' }), { should_start: true, ai_type: 'claude' }, 'the handoff gave the task to the reviewer');
+    assert.deepEqual(
+      await c.call('should_start', { agent_id: 'reviewer', project_id: 'web' }),
+      { should_start: true, ai_type: 'claude' },
+      'the handoff gave the task to the reviewer',
+    );
 
     const second = runnerOnce(repo, env);
     assert.equal(second.code, 0, second.stderr);
@@ -72,12 +96,26 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
       second.events.filter((e) => e.kind === 'launched').map((e) => (e.instance as { agentId: string }).agentId),
       ['reviewer'],
     );
-    const task = await c.call<{ task: { status: string; assignee_id: string | null } }>('get_task', { task_id: taskId });
+    const task = await c.call<{ task: { status: string; assignee_id: string | null } }>('get_task', {
+      task_id: taskId,
+    });
     assert.equal(task.task.status, 'done');
-    const handoffs = await c.call<{ handoffs: Array<{ status: string; accepted_by: string | null }> }>('get_pending_handoffs', { agent_id: 'reviewer' });
+    const handoffs = await c.call<{ handoffs: Array<{ status: string; accepted_by: string | null }> }>(
+      'get_pending_handoffs',
+      { agent_id: 'reviewer' },
+    );
     assert.deepEqual(handoffs.handoffs, [], 'the handoff was accepted');
 
-    const logs = await c.call<{ logs: Array<{ agentId: string; executionId: string; status: string; exitCode: number | null; costUsd: number | null; taskId: string | null }> }>('list_execution_logs', { task_id: taskId });
+    const logs = await c.call<{
+      logs: Array<{
+        agentId: string;
+        executionId: string;
+        status: string;
+        exitCode: number | null;
+        costUsd: number | null;
+        taskId: string | null;
+      }>;
+    }>('list_execution_logs', { task_id: taskId });
     const byAgent = Object.fromEntries(logs.logs.map((e) => [e.agentId, e]));
     assert.equal(logs.logs.length, 2, JSON.stringify(logs));
     assert.equal(byAgent.coder.status, 'completed');
@@ -86,14 +124,19 @@ test('a task goes from coder to reviewer by itself: authenticate → get_my_task
     assert.equal(byAgent.reviewer.costUsd, 0.01);
     assert.equal(byAgent.reviewer.taskId, taskId);
     // Each run worked in the task's worktree through a worker_command session, ended with the run.
-    const sessions = await c.call<{ sessions: Array<{ agent: string; origin: string; status: string; sessionGroupId: string | null; exitCode: number | null }> }>('session_list', { taskId });
-    assert.deepEqual(
-      sessions.sessions.map((s) => [s.agent, s.origin, s.status, s.sessionGroupId, s.exitCode]).sort(),
-      [
-        ['coder', 'worker_command', 'completed', byAgent.coder.executionId, 0],
-        ['reviewer', 'worker_command', 'completed', byAgent.reviewer.executionId, 0],
-      ],
-    );
+    const sessions = await c.call<{
+      sessions: Array<{
+        agent: string;
+        origin: string;
+        status: string;
+        sessionGroupId: string | null;
+        exitCode: number | null;
+      }>;
+    }>('session_list', { taskId });
+    assert.deepEqual(sessions.sessions.map((s) => [s.agent, s.origin, s.status, s.sessionGroupId, s.exitCode]).sort(), [
+      ['coder', 'worker_command', 'completed', byAgent.coder.executionId, 0],
+      ['reviewer', 'worker_command', 'completed', byAgent.reviewer.executionId, 0],
+    ]);
   } finally {
     await c.close();
   }
@@ -109,22 +152,57 @@ test('an agent that crashes leaves an execution log with its exit code, frees it
     assert.equal(run.code, 0, run.stderr);
     const ended = run.events.find((e) => e.kind === 'ended') as { exit: { exitCode: number } } | undefined;
     assert.equal(ended?.exit.exitCode, 1);
-    const logs = await c.call<{ logs: Array<{ status: string; exitCode: number | null; executionId: string }> }>('list_execution_logs', { task_id: taskId });
+    const logs = await c.call<{ logs: Array<{ status: string; exitCode: number | null; executionId: string }> }>(
+      'list_execution_logs',
+      { task_id: taskId },
+    );
     assert.equal(logs.logs.length, 1);
     assert.equal(logs.logs[0].status, 'error');
     assert.equal(logs.logs[0].exitCode, 1);
-    const { log: detail } = await c.call<{ log: { error: string | null; logFilePath: string | null } }>('get_execution_log', { execution_id: logs.logs[0].executionId });
+    const { log: detail } = await c.call<{ log: { error: string | null; logFilePath: string | null } }>(
+      'get_execution_log',
+      { execution_id: logs.logs[0].executionId },
+    );
     assert.match(detail.error ?? '', /exited with code 1/);
     assert.ok(detail.logFilePath && fs.existsSync(detail.logFilePath), 'its log file is kept');
-    assert.deepEqual(await c.call('should_start', { agent_id: 'coder', project_id: 'web' }), { should_start: true, ai_type: 'claude' }, 'the crashed session no longer holds the pair');
+    assert.deepEqual(
+      await c.call('should_start', { agent_id: 'coder', project_id: 'web' }),
+      { should_start: true, ai_type: 'claude' },
+      'the crashed session no longer holds the pair',
+    );
     // The worktree's session ended with the run, saying why: the task no longer counts as worked on
     // (it would hold every task whose write scope overlaps), and stays in progress for the next launch.
-    const sessions = await c.call<{ sessions: Array<{ origin: string; status: string; sessionGroupId: string | null; exitCode: number | null; error: unknown }> }>('session_list', { taskId });
+    const sessions = await c.call<{
+      sessions: Array<{
+        origin: string;
+        status: string;
+        sessionGroupId: string | null;
+        exitCode: number | null;
+        error: unknown;
+      }>;
+    }>('session_list', { taskId });
     assert.deepEqual(
-      sessions.sessions.map((s) => ({ origin: s.origin, status: s.status, group: s.sessionGroupId, exitCode: s.exitCode, error: s.error })),
-      [{ origin: 'worker_command', status: 'failed', group: logs.logs[0].executionId, exitCode: 1, error: { type: 'crash', message: 'its run exited with code 1' } }],
+      sessions.sessions.map((s) => ({
+        origin: s.origin,
+        status: s.status,
+        group: s.sessionGroupId,
+        exitCode: s.exitCode,
+        error: s.error,
+      })),
+      [
+        {
+          origin: 'worker_command',
+          status: 'failed',
+          group: logs.logs[0].executionId,
+          exitCode: 1,
+          error: { type: 'crash', message: 'its run exited with code 1' },
+        },
+      ],
     );
-    assert.equal((await c.call<{ task: { status: string } }>('get_task', { task_id: taskId })).task.status, 'in_progress');
+    assert.equal(
+      (await c.call<{ task: { status: string } }>('get_task', { task_id: taskId })).task.status,
+      'in_progress',
+    );
   } finally {
     await c.close();
   }
@@ -142,8 +220,16 @@ test('the runner’s one-read decisions for every pair are exactly should_start�
     await runningTask(c, 'Review', 'reviewer', 'web');
     // coder holds a session in web: rule 2 says no there, while api still says yes.
     await c.call('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
-    const ledger = new LedgerForRunner({ engine: services.engine, projects: services.projects, runtime: services.runtime, agents: services.agents, runnerId: 'test' });
-    const pairs = ['coder', 'reviewer', 'nobody'].flatMap((agentId) => ['prj-1', 'prj-2', 'prj-99'].map((projectId) => ({ agentId, projectId })));
+    const ledger = new LedgerForRunner({
+      engine: services.engine,
+      projects: services.projects,
+      runtime: services.runtime,
+      agents: services.agents,
+      runnerId: 'test',
+    });
+    const pairs = ['coder', 'reviewer', 'nobody'].flatMap((agentId) =>
+      ['prj-1', 'prj-2', 'prj-99'].map((projectId) => ({ agentId, projectId })),
+    );
     const batched = await ledger.startDecisions(pairs);
     const single = await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
     assert.deepEqual(batched, single);

@@ -14,7 +14,13 @@ import type { ProcessLimits } from '../../src/core/ports/processes';
 import { Runner, pairKey } from '../../src/core/runtime/runner/runner';
 import { launchTicketVariable } from '../../src/core/runtime/runner/runnerLaunch';
 import type { RunnerOptions } from '../../src/core/runtime/runner/runner';
-import type { ActiveProject, LaunchTarget, RunEnd, RunStart, RunnerLedger } from '../../src/core/runtime/runner/runnerPort';
+import type {
+  ActiveProject,
+  LaunchTarget,
+  RunEnd,
+  RunStart,
+  RunnerLedger,
+} from '../../src/core/runtime/runner/runnerPort';
 import { launchClient, readRunUsage } from '../../src/processes/launchClient';
 import { ProcessSupervisor } from '../../src/processes/processSupervisor';
 import type { FakeScript } from '../helpers/fakeAgents';
@@ -42,7 +48,10 @@ class MemoryLedger implements RunnerLedger {
     return this.projects;
   }
   async shouldStart(agentId: string, projectId: string): Promise<{ shouldStart: boolean; aiType?: string }> {
-    const open = this.starts.some((s) => s.agentId === agentId && s.projectId === projectId && !this.ends.some((e) => e.executionId === s.executionId));
+    const open = this.starts.some(
+      (s) =>
+        s.agentId === agentId && s.projectId === projectId && !this.ends.some((e) => e.executionId === s.executionId),
+    );
     const yes = this.wanted.has(pairKey(agentId, projectId)) && !open;
     return yes ? { shouldStart: true, aiType: this.clients.get(agentId) ?? 'claude' } : { shouldStart: false };
   }
@@ -115,7 +124,9 @@ test.after(async () => {
 function setup(script: FakeScript, projects?: ActiveProject[], logDir?: string): Setup {
   const workspace = tempDir('agent-ledger-runner-ws-');
   const fakes = fakeAgents();
-  const ledger = new MemoryLedger(projects ?? [{ projectId: 'prj_a', projectName: 'Project A', workingDirectory: workspace, agents: ['agt_x'] }]);
+  const ledger = new MemoryLedger(
+    projects ?? [{ projectId: 'prj_a', projectName: 'Project A', workingDirectory: workspace, agents: ['agt_x'] }],
+  );
   const supervisor = new ProcessSupervisor();
   supervisors.push(supervisor);
   const clock = { now: Date.now() };
@@ -124,7 +135,11 @@ function setup(script: FakeScript, projects?: ActiveProject[], logDir?: string):
     ledger,
     supervisor,
     launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
-    ledgerServer: { name: 'agent-ledger', command: process.execPath, args: [cliPath, 'mcp', 'serve', '--workspace', workspace] },
+    ledgerServer: {
+      name: 'agent-ledger',
+      command: process.execPath,
+      args: [cliPath, 'mcp', 'serve', '--workspace', workspace],
+    },
     logDir: dir,
     env: fakes.env(script),
     now: () => clock.now,
@@ -179,8 +194,13 @@ test('the launch ticket reaches the ledger server by name only: never in argv, t
   const server = run.mcpServers.find((m) => m.name === 'agent-ledger');
   assert.ok(server?.envKeys.includes(launchTicketVariable), 'and passes it on to the ledger server by name');
   assert.deepEqual(server?.unresolved, [], 'the reference resolved');
-  for (const file of walk(s.logDir)) assert.ok(!fs.readFileSync(file, 'utf8').includes(ticket), `${file} holds the ticket`);
-  assert.match(fs.readFileSync(s.ledger.ends[0].exit.logFile, 'utf8'), /\[REDACTED\]/, 'the agent printed it; the log shows it redacted');
+  for (const file of walk(s.logDir))
+    assert.ok(!fs.readFileSync(file, 'utf8').includes(ticket), `${file} holds the ticket`);
+  assert.match(
+    fs.readFileSync(s.ledger.ends[0].exit.logFile, 'utf8'),
+    /\[REDACTED\]/,
+    'the agent printed it; the log shows it redacted',
+  );
   assert.match(run.prompt, /^agent_id: agt_x$/m);
   assert.match(run.prompt, /^project_id: prj_a$/m);
 });
@@ -264,5 +284,7 @@ async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<vo
 }
 
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }

@@ -50,7 +50,8 @@ interface Announce {
 
 const agentFiles = {
   'README.md': '# test\n',
-  '.agent-ledger/agents/alice.yaml': 'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\nconfig:\n  tags: [backend]\n',
+  '.agent-ledger/agents/alice.yaml':
+    'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\nconfig:\n  tags: [backend]\n',
   '.agent-ledger/agents/bob.yaml': 'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\n',
 };
 
@@ -65,9 +66,16 @@ test('stig_batch with one bad entry leaves the field unchanged; another process 
   try {
     const markedAt = Date.now();
     const marked = await a.call<Change>('stig_mark', { node_id: './src\\auth/', type: 'Scope:Task-1', intensity: 2 });
-    assert.deepEqual([marked.point.node_id, marked.point.type, marked.point.intensity], ['src/auth', 'scope:task-1', 2]);
+    assert.deepEqual(
+      [marked.point.node_id, marked.point.type, marked.point.intensity],
+      ['src/auth', 'scope:task-1', 2],
+    );
     const before = await b.call<Snapshot>('stig_snapshot', {});
-    assert.deepEqual(before.points.map((p) => p.node_id), ['src/auth'], 'the other process sees the mark');
+    assert.deepEqual(
+      before.points.map((p) => p.node_id),
+      ['src/auth'],
+      'the other process sees the mark',
+    );
 
     const refused = await b.fail('stig_batch', {
       entries: [
@@ -94,17 +102,26 @@ test('stig_batch with one bad entry leaves the field unchanged; another process 
     assert.equal(batch.changes.length, 2);
     // The first mark faded (half-life) for at most the time since it was made, then 1 was added to it.
     const added = batch.changes[0].point.intensity;
-    assert.ok(added <= 3 + 1e-9 && added >= 2 * 2 ** (-elapsedMs / defaultStigHalfLifeMs) + 1 - 1e-9, `marks on the same node and type add up (${added} after ${elapsedMs} ms)`);
+    assert.ok(
+      added <= 3 + 1e-9 && added >= 2 * 2 ** (-elapsedMs / defaultStigHalfLifeMs) + 1 - 1e-9,
+      `marks on the same node and type add up (${added} after ${elapsedMs} ms)`,
+    );
     const snap = await a.call<Snapshot>('stig_snapshot', { limit: 10 });
     assert.equal(snap.pointCount, 2);
-    assert.deepEqual(snap.summary.rows.map((r) => r.label), ['Min intensity', 'Max intensity', 'Normalisation ceiling']);
+    assert.deepEqual(
+      snap.summary.rows.map((r) => r.label),
+      ['Min intensity', 'Max intensity', 'Normalisation ceiling'],
+    );
     assert.equal(snap.pheromone_bounds.max_intensity, null);
     assert.equal(snap.summary.rows[1].value, '∞');
     // The ceiling is the strongest node: the fresh 3 on src/api/routes.ts, faded for at most the time since.
     const ceiling = /^Min 0 • Max ∞ • Ceiling ([\d.]+)/.exec(snap.heatmap.bounds_tooltip);
     assert.ok(ceiling, snap.heatmap.bounds_tooltip);
     const sinceMs = Date.now() - markedAt;
-    assert.ok(Number(ceiling[1]) <= 3 + 1e-9 && Number(ceiling[1]) >= 3 * 2 ** (-sinceMs / defaultStigHalfLifeMs) - 1e-6, snap.heatmap.bounds_tooltip);
+    assert.ok(
+      Number(ceiling[1]) <= 3 + 1e-9 && Number(ceiling[1]) >= 3 * 2 ** (-sinceMs / defaultStigHalfLifeMs) - 1e-6,
+      snap.heatmap.bounds_tooltip,
+    );
     assert.equal(snap.heatmap.cells[0].normalised, 1);
   } finally {
     await a.close();
@@ -121,14 +138,20 @@ test('pressure decays on schedule: stig_decay halves per half-life, reads fade w
     const elapsed = faded.generated_at - marked.point.updated_at;
     assert.ok(elapsed >= 250);
     const expectedRead = 8 * Math.pow(0.5, elapsed / (15 * 60_000));
-    assert.ok(Math.abs(faded.points[0].intensity - expectedRead) < 1e-5, `read fades with the default half-life: ${faded.points[0].intensity} vs ${expectedRead}`);
+    assert.ok(
+      Math.abs(faded.points[0].intensity - expectedRead) < 1e-5,
+      `read fades with the default half-life: ${faded.points[0].intensity} vs ${expectedRead}`,
+    );
     assert.equal(faded.points[0].updated_at, marked.point.updated_at, 'a read does not count as a change');
 
     const decayed = await c.call<{ changes: Change[] }>('stig_decay', { half_life_ms: 100 });
     assert.equal(decayed.changes.length, 1);
     const at = decayed.changes[0].point.updated_at;
     const expected = 8 * Math.pow(0.5, (at - marked.point.updated_at) / 100);
-    assert.ok(Math.abs(decayed.changes[0].point.intensity - expected) < 1e-9, `${decayed.changes[0].point.intensity} vs ${expected}`);
+    assert.ok(
+      Math.abs(decayed.changes[0].point.intensity - expected) < 1e-9,
+      `${decayed.changes[0].point.intensity} vs ${expected}`,
+    );
     assert.ok(decayed.changes[0].point.intensity < 8 / 4, 'at least two half-lives passed');
 
     const gone = await c.call<{ changes: Change[] }>('stig_decay', { half_life_ms: 1 });
@@ -145,13 +168,25 @@ test('marks of a task follow its lifecycle: start_task marks its areas, complete
   const c = await connect(tempRepo(), ['--enable-orchestrator']);
   try {
     const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'Lifecycle', description: 'd' });
-    const started = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Edit auth', goal: 'g', areas: ['src/auth/**'] });
+    const started = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Edit auth',
+      goal: 'g',
+      areas: ['src/auth/**'],
+    });
     await c.call('stig_mark', { node_id: 'docs/other.md', type: 'note', intensity: 1 });
     const during = await c.call<Snapshot>('stig_snapshot', {});
-    assert.deepEqual(during.points.map((p) => [p.node_id, p.type]).sort(), [['docs/other.md', 'note'], ['src/auth/**', `scope:${started.task_id}`]]);
+    assert.deepEqual(during.points.map((p) => [p.node_id, p.type]).sort(), [
+      ['docs/other.md', 'note'],
+      ['src/auth/**', `scope:${started.task_id}`],
+    ]);
     await c.call('complete_task', { task_id: started.task_id, status: 'success', outcome: { summary: 'done' } });
     const afterwards = await c.call<Snapshot>('stig_snapshot', {});
-    assert.deepEqual(afterwards.points.map((p) => p.node_id), ['docs/other.md'], 'the ended task’s marks vanished');
+    assert.deepEqual(
+      afterwards.points.map((p) => p.node_id),
+      ['docs/other.md'],
+      'the ended task’s marks vanished',
+    );
   } finally {
     await c.close();
   }
@@ -167,18 +202,37 @@ test('awards avoid overlapping write scopes by default, a person can override, a
     const t3 = await createTask(a, 'Docs');
     await a.call('stig_mark', { node_id: 'src/auth/login.ts', type: 'changed:task-99', intensity: 4 });
 
-    const first = await a.call<Announce>('cnp_announce', { task_id: `task-${t1}`, writeScope: ['src/auth/**'], tags: ['backend'], idempotency_key: 'auth-1' });
+    const first = await a.call<Announce>('cnp_announce', {
+      task_id: `task-${t1}`,
+      writeScope: ['src/auth/**'],
+      tags: ['backend'],
+      idempotency_key: 'auth-1',
+    });
     assert.equal(first.status, 'awarded');
     assert.equal(first.awarded_agent_id, 'alice', 'the agent with the skill bids lower');
     assert.equal(first.auto_bid_enabled, true);
-    assert.deepEqual(first.bids.map((x) => [x.agent_id, x.kind, x.metadata.reason]).sort(), [['alice', 'heuristic', 'auto'], ['bob', 'heuristic', 'auto']]);
-    assert.ok(Number(first.bids[0].metadata.pheromone_pressure) > 1, 'pressure on the task’s areas raises the factor of the busy penalty');
-    const replay = await a.call<Announce>('cnp_announce', { task_id: `task-${t1}`, writeScope: ['src/auth/**'], tags: ['backend'], idempotency_key: 'auth-1' });
+    assert.deepEqual(first.bids.map((x) => [x.agent_id, x.kind, x.metadata.reason]).sort(), [
+      ['alice', 'heuristic', 'auto'],
+      ['bob', 'heuristic', 'auto'],
+    ]);
+    assert.ok(
+      Number(first.bids[0].metadata.pheromone_pressure) > 1,
+      'pressure on the task’s areas raises the factor of the busy penalty',
+    );
+    const replay = await a.call<Announce>('cnp_announce', {
+      task_id: `task-${t1}`,
+      writeScope: ['src/auth/**'],
+      tags: ['backend'],
+      idempotency_key: 'auth-1',
+    });
     assert.equal(replay.idempotent, true);
     assert.equal(replay.call_id, first.call_id);
     assert.equal((await a.call<{ assigneeName: string | null }>('task_get', { id: t1 })).assigneeName, 'alice');
 
-    const blocked = await b.call<Announce>('cnp_announce', { task_id: `task-${t2}`, writeScope: ['src/auth/login.ts'] });
+    const blocked = await b.call<Announce>('cnp_announce', {
+      task_id: `task-${t2}`,
+      writeScope: ['src/auth/login.ts'],
+    });
     assert.equal(blocked.status, 'open');
     assert.equal(blocked.notAwardedReason, 'scope_conflict');
     assert.equal(blocked.conflicts[0].runningTaskId, `task-${t1}`);
@@ -190,16 +244,26 @@ test('awards avoid overlapping write scopes by default, a person can override, a
     assert.equal(docs.status, 'awarded');
     assert.equal(docs.awarded_agent_id, 'bob', 'alice is busy: the busy penalty sends the next task to bob');
 
-    const check = await b.call<{ call_id: string; agent_id: string; conflicts: Conflict[] }>('cnp_award', { call_id: blocked.call_id, allowOverlap: true });
+    const check = await b.call<{ call_id: string; agent_id: string; conflicts: Conflict[] }>('cnp_award', {
+      call_id: blocked.call_id,
+      allowOverlap: true,
+    });
     assert.equal(check.conflicts[0].runningTaskId, `task-${t1}`, 'the override is visible in the answer');
     assert.equal((await b.call<{ assigneeName: string | null }>('task_get', { id: t2 })).assigneeName, check.agent_id);
 
     await a.call('task_update', { id: t1, status: 'cancelled' });
     const t4 = await createTask(a, 'Auth again');
-    const freed = await a.call<Announce>('cnp_announce', { task_id: `task-${t4}`, writeScope: ['src/auth/session.ts'] });
+    const freed = await a.call<Announce>('cnp_announce', {
+      task_id: `task-${t4}`,
+      writeScope: ['src/auth/session.ts'],
+    });
     assert.equal(freed.status, 'awarded', 'an ended task no longer blocks its scope');
 
-    const telemetry = await b.call<{ telemetry_enabled: boolean; emissions: number; last_snapshot: { reason: string } | null }>('cnp_watcher_telemetry', {});
+    const telemetry = await b.call<{
+      telemetry_enabled: boolean;
+      emissions: number;
+      last_snapshot: { reason: string } | null;
+    }>('cnp_watcher_telemetry', {});
     assert.equal(telemetry.telemetry_enabled, true);
     assert.ok(telemetry.emissions >= 1);
   } finally {
@@ -230,12 +294,18 @@ test('two processes announcing overlapping tasks at once: exactly one is awarded
 test('kg_suggest_plan on a known playbook reports coverage exactly; a finished workflow becomes a plan', async () => {
   const c = await connect(tempRepo(), ['--enable-orchestrator']);
   try {
-    const playbook = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/scheduling/release-playbook.json'), 'utf8')) as { triples: unknown[] };
+    const playbook = JSON.parse(
+      readFileSync(path.join(__dirname, '../fixtures/scheduling/release-playbook.json'), 'utf8'),
+    ) as { triples: unknown[] };
     const inserted = await c.call<{ created: number; total: number }>('kg_insert', { triples: playbook.triples });
     assert.equal(inserted.created, 18);
     const again = await c.call<{ created: number; unchanged: number }>('kg_insert', { triples: playbook.triples });
     assert.deepEqual([again.created, again.unchanged], [0, 18]);
-    const s = await c.call<{ coverage: unknown; rationale: string[]; fragments: { nodes: { id: string; attributes: Record<string, unknown> }[] }[] }>('kg_suggest_plan', {
+    const s = await c.call<{
+      coverage: unknown;
+      rationale: string[];
+      fragments: { nodes: { id: string; attributes: Record<string, unknown> }[] }[];
+    }>('kg_suggest_plan', {
       goal: 'release',
       context: { preferred_sources: ['Playbook', 'ops'], exclude_tasks: ['smoke_test'], max_fragments: 2 },
     });
@@ -249,20 +319,37 @@ test('kg_suggest_plan on a known playbook reports coverage exactly; a finished w
     assert.equal(s.rationale[0], "Plan 'release': 6/7 task(s) suggested.");
     assert.equal(s.fragments[0].nodes.find((n) => n.id === 'build')?.attributes.kg_goal, 'release');
 
-    const page = await c.call<{ triples: { subject: string }[]; next_cursor: number | null }>('kg_query', { subject: 'task:*', predicate: 'depends_on' });
+    const page = await c.call<{ triples: { subject: string }[]; next_cursor: number | null }>('kg_query', {
+      subject: 'task:*',
+      predicate: 'depends_on',
+    });
     assert.ok(page.triples.length >= 3);
 
     const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'Add OAuth login', description: 'd' });
-    const one = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Provider config', goal: 'g' });
+    const one = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Provider config',
+      goal: 'g',
+    });
     await c.call('complete_task', { task_id: one.task_id, status: 'success', outcome: { summary: 's' } });
-    const two = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'Callback route', goal: 'g' });
+    const two = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'Callback route',
+      goal: 'g',
+    });
     await c.call('complete_task', { task_id: two.task_id, status: 'partial_success', outcome: { summary: 's' } });
-    const plan = await c.call<{ coverage: { total_tasks: number; suggested_tasks: string[] }; fragments: { nodes: { label?: string; attributes: Record<string, unknown> }[] }[] }>('kg_suggest_plan', {
+    const plan = await c.call<{
+      coverage: { total_tasks: number; suggested_tasks: string[] };
+      fragments: { nodes: { label?: string; attributes: Record<string, unknown> }[] }[];
+    }>('kg_suggest_plan', {
       goal: 'add-oauth-login',
     });
     assert.deepEqual(plan.coverage.suggested_tasks, [one.task_id, two.task_id].sort());
     assert.equal(plan.coverage.total_tasks, 2);
-    assert.deepEqual(plan.fragments[0].nodes.map((n) => n.attributes.kg_source), ['workflow', 'workflow']);
+    assert.deepEqual(
+      plan.fragments[0].nodes.map((n) => n.attributes.kg_source),
+      ['workflow', 'workflow'],
+    );
     const exported = await c.call<{ total: number }>('kg_export', {});
     assert.ok(exported.total > 18);
   } finally {

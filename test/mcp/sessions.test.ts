@@ -36,20 +36,31 @@ describe('sessions (seed 002)', () => {
   after(() => c.close());
 
   const task = async (title = 'work') => (await c.call<{ id: number }>('task_create', { title })).id;
-  const status = async (id: number) => (await c.call<{ status: string; result: string | null }>('task_get', { id })).status;
+  const status = async (id: number) =>
+    (await c.call<{ status: string; result: string | null }>('task_get', { id })).status;
 
   test('the first session starts the task: in_progress with a pinned snapshot of the workspace', async () => {
     const id = await task();
     const s = await c.call<Started>('session_start', { taskId: id, agent: 'coder', sessionGroupId: 'run-1' });
     assert.equal(s.replayed, false);
     assert.ok(!Number.isNaN(Date.parse(s.startedAt)));
-    const t = await c.call<{ status: string; selectedSessionId: number; snapshot: { id: string }; worktree: string | null }>('task_get', { id });
+    const t = await c.call<{
+      status: string;
+      selectedSessionId: number;
+      snapshot: { id: string };
+      worktree: string | null;
+    }>('task_get', { id });
     assert.equal(t.status, 'in_progress');
     assert.equal(t.selectedSessionId, s.sessionId);
     assert.equal(t.worktree, null, 'an external worker is measured in the workspace');
     assert.equal(git(repo, 'rev-parse', `refs/agent-ledger/snapshots/task-${id}`).trim(), t.snapshot.id);
-    const listed = await c.call<{ sessions: { sessionGroupId: string; origin: string }[] }>('session_list', { taskId: id });
-    assert.deepEqual(listed.sessions.map((x) => [x.sessionGroupId, x.origin]), [['run-1', 'session_start']]);
+    const listed = await c.call<{ sessions: { sessionGroupId: string; origin: string }[] }>('session_list', {
+      taskId: id,
+    });
+    assert.deepEqual(
+      listed.sessions.map((x) => [x.sessionGroupId, x.origin]),
+      [['run-1', 'session_start']],
+    );
   });
 
   test('one running session per task and agent, unless asked; other agents are free', async () => {
@@ -67,13 +78,26 @@ describe('sessions (seed 002)', () => {
   test('an idempotencyKey returns the first session instead of starting another', async () => {
     const id = await task();
     const a = await c.call<Started>('session_start', { taskId: id, agent: 'coder', idempotencyKey: 'orchestrator-7' });
-    const b = await c.call<Started>('session_start', { taskId: `task-${id}`, agent: 'coder', idempotencyKey: 'orchestrator-7' });
+    const b = await c.call<Started>('session_start', {
+      taskId: `task-${id}`,
+      agent: 'coder',
+      idempotencyKey: 'orchestrator-7',
+    });
     assert.equal(b.sessionId, a.sessionId);
     assert.equal(b.replayed, true);
     assert.equal(b.startedAt, a.startedAt);
     await c.call('session_end', { sessionId: a.sessionId, exitCode: 0 });
-    assert.equal((await c.call<Started>('session_start', { taskId: id, agent: 'coder', idempotencyKey: 'orchestrator-7' })).sessionId, a.sessionId, 'even after it ended');
-    const misuse = await c.fail('session_start', { taskId: await task(), agent: 'coder', idempotencyKey: 'orchestrator-7' });
+    assert.equal(
+      (await c.call<Started>('session_start', { taskId: id, agent: 'coder', idempotencyKey: 'orchestrator-7' }))
+        .sessionId,
+      a.sessionId,
+      'even after it ended',
+    );
+    const misuse = await c.fail('session_start', {
+      taskId: await task(),
+      agent: 'coder',
+      idempotencyKey: 'orchestrator-7',
+    });
     assert.equal(misuse.code, -32007);
     assert.match(misuse.message, /already used by session/);
   });
@@ -82,24 +106,49 @@ describe('sessions (seed 002)', () => {
     const merged = await task('merged');
     const s1 = await c.call<Started>('session_start', { taskId: merged, agent: 'coder' });
     const helper = await c.call<Started>('session_start', { taskId: merged, agent: 'reviewer' });
-    const ended = await c.call<SessionJson>('session_end', { sessionId: s1.sessionId, exitCode: 0, dodResult: 'merged', artifacts: ['src/a.ts', './src/b.ts'] });
+    const ended = await c.call<SessionJson>('session_end', {
+      sessionId: s1.sessionId,
+      exitCode: 0,
+      dodResult: 'merged',
+      artifacts: ['src/a.ts', './src/b.ts'],
+    });
     assert.equal(ended.status, 'completed');
     assert.deepEqual(ended.artifacts, ['src/a.ts', 'src/b.ts']);
     assert.equal(ended.taskStatus, undefined, 'another session still runs');
     assert.equal(await status(merged), 'in_progress');
-    const last = await c.call<SessionJson>('session_end', { sessionId: helper.sessionId, exitCode: 0, dodResult: 'merged' });
+    const last = await c.call<SessionJson>('session_end', {
+      sessionId: helper.sessionId,
+      exitCode: 0,
+      dodResult: 'merged',
+    });
     assert.equal(last.taskStatus, 'done');
     assert.equal(await status(merged), 'done');
-    assert.equal((await c.fail('session_start', { taskId: merged, agent: 'coder' })).code, -32004, 'a done task takes no new session');
+    assert.equal(
+      (await c.fail('session_start', { taskId: merged, agent: 'coder' })).code,
+      -32004,
+      'a done task takes no new session',
+    );
 
     const crashed = await task('crashed');
     const s2 = await c.call<Started>('session_start', { taskId: crashed, agent: 'coder' });
-    const failed = await c.call<SessionJson>('session_end', { sessionId: s2.sessionId, exitCode: 137, signal: 'SIGKILL', error: { type: 'signal', message: 'killed' } });
-    assert.deepEqual([failed.status, failed.signal, failed.error?.type, failed.taskStatus], ['failed', 'SIGKILL', 'signal', 'failed']);
+    const failed = await c.call<SessionJson>('session_end', {
+      sessionId: s2.sessionId,
+      exitCode: 137,
+      signal: 'SIGKILL',
+      error: { type: 'signal', message: 'killed' },
+    });
+    assert.deepEqual(
+      [failed.status, failed.signal, failed.error?.type, failed.taskStatus],
+      ['failed', 'SIGKILL', 'signal', 'failed'],
+    );
     const retry = await c.call<Started>('session_start', { taskId: crashed, agent: 'coder' });
     assert.equal(await status(crashed), 'in_progress', 'a failed task can be retried');
 
-    const pending = await c.call<SessionJson>('session_end', { sessionId: retry.sessionId, exitCode: 0, dodResult: 'pending' });
+    const pending = await c.call<SessionJson>('session_end', {
+      sessionId: retry.sessionId,
+      exitCode: 0,
+      dodResult: 'pending',
+    });
     assert.equal(pending.status, 'completed');
     assert.equal(await status(crashed), 'in_progress', 'pending: the Definition of Done is not decided yet');
 
@@ -111,8 +160,13 @@ describe('sessions (seed 002)', () => {
     const id = await task();
     for (const agent of ['coder', 'reviewer']) await c.call('session_start', { taskId: id, agent });
     const reviewer = await c.call<{ sessions: SessionJson[] }>('session_list', { taskId: id, agent: 'reviewer' });
-    assert.deepEqual(reviewer.sessions.map((s) => s.agent), ['reviewer']);
-    const page = await c.call<{ sessions: SessionJson[]; total: number; nextOffset: number | null }>('session_list', { limit: 1 });
+    assert.deepEqual(
+      reviewer.sessions.map((s) => s.agent),
+      ['reviewer'],
+    );
+    const page = await c.call<{ sessions: SessionJson[]; total: number; nextOffset: number | null }>('session_list', {
+      limit: 1,
+    });
     assert.equal(page.sessions.length, 1);
     assert.equal(page.nextOffset, 1);
     assert.ok(page.total > 5);
@@ -131,7 +185,10 @@ describe('sessions (seed 002)', () => {
     const outside = await c.fail('session_end', { sessionId: 1, exitCode: 0, artifacts: ['../../etc/passwd'] });
     assert.equal(outside.code, -32007);
     assert.match(outside.message, /artifacts\.0: must be a path relative to the worktree/);
-    assert.match((await c.fail('session_end', { sessionId: 1, exitCode: 0, dodResult: 'shipped' })).message, /dodResult: expected one of "pending" \| "merged" \| "timeout" \| "error"/);
+    assert.match(
+      (await c.fail('session_end', { sessionId: 1, exitCode: 0, dodResult: 'shipped' })).message,
+      /dodResult: expected one of "pending" \| "merged" \| "timeout" \| "error"/,
+    );
     assert.match((await c.fail('session_end', { sessionId: 1 })).message, /exitCode: is required/);
   });
 });
@@ -143,11 +200,17 @@ describe('two clients at once lose nothing', () => {
     try {
       const n = 20;
       const createMany = (c: LedgerClient, who: string) =>
-        Promise.all(Array.from({ length: n }, (_, i) => c.call<{ id: number; title: string }>('task_create', { title: `${who}-${i}` })));
+        Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            c.call<{ id: number; title: string }>('task_create', { title: `${who}-${i}` }),
+          ),
+        );
       const [fromA, fromB] = await Promise.all([createMany(a, 'a'), createMany(b, 'b')]);
       const ids = [...fromA, ...fromB].map((t) => t.id);
       assert.equal(new Set(ids).size, 2 * n, 'no id given twice');
-      const listed = await a.call<{ tasks: { id: number; title: string }[]; total: number }>('task_list', { limit: 500 });
+      const listed = await a.call<{ tasks: { id: number; title: string }[]; total: number }>('task_list', {
+        limit: 500,
+      });
       assert.equal(listed.total, 2 * n);
       assert.deepEqual(listed.tasks.map((t) => t.title).sort(), [...fromA, ...fromB].map((t) => t.title).sort());
 
@@ -162,9 +225,15 @@ describe('two clients at once lose nothing', () => {
       // Racing for the same task and agent: exactly one wins, the other is told who did.
       const contested = fromA[0].id;
       await a.call('session_end', { sessionId: started.find((s) => s.taskId === contested)!.sessionId, exitCode: 0 });
-      const race = await Promise.allSettled([a.call<Started>('session_start', { taskId: contested, agent: 'coder' }), b.call<Started>('session_start', { taskId: contested, agent: 'coder' })]);
+      const race = await Promise.allSettled([
+        a.call<Started>('session_start', { taskId: contested, agent: 'coder' }),
+        b.call<Started>('session_start', { taskId: contested, agent: 'coder' }),
+      ]);
       assert.equal(race.filter((r) => r.status === 'fulfilled').length, 1);
-      assert.match(String((race.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason), /SessionAlreadyRunning/);
+      assert.match(
+        String((race.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason),
+        /SessionAlreadyRunning/,
+      );
 
       // Racing with one idempotency key: one session, the other call replays it.
       const keyed = fromA[1].id;

@@ -16,10 +16,23 @@ const edge = (from: string, to: string) => ({ op: 'add_edge', edge: { from, to, 
 const addNode = (id: string) => ({ op: 'add_node', node: { id, label: id } });
 
 /** A task of `workflow` assigned to `agent` in `project`, in progress (start_task took its snapshot). */
-async function plannedTask(c: LedgerClient, workflowId: string, title: string, agent: string, project: string, areas: string[] = []): Promise<string> {
+async function plannedTask(
+  c: LedgerClient,
+  workflowId: string,
+  title: string,
+  agent: string,
+  project: string,
+  areas: string[] = [],
+): Promise<string> {
   const t = await c.call<{ id: number }>('task_create', { title, description: `do ${title}` });
   await c.call('assign_task', { task_id: t.id, assignee_id: agent, project_id: project });
-  const started = await c.call<{ task_id: string }>('start_task', { task_id: t.id, workflow_id: workflowId, name: title, goal: `do ${title}`, areas });
+  const started = await c.call<{ task_id: string }>('start_task', {
+    task_id: t.id,
+    workflow_id: workflowId,
+    name: title,
+    goal: `do ${title}`,
+    areas,
+  });
   return started.task_id;
 }
 
@@ -30,7 +43,15 @@ test('start_task and worker_command refuse a task whose dependencies are not don
     const a = await c.call<{ task_id: string }>('start_task', { workflow_id, name: 'build', goal: 'build it' });
     const b = await c.call<{ id: number }>('task_create', { title: 'deploy' });
     const w = await c.call<{ id: number }>('task_create', { title: 'announce' });
-    await c.call('graph_batch_mutate', { graph_id: workflow_id, operations: [addNode(`task-${b.id}`), edge(a.task_id, `task-${b.id}`), addNode(`task-${w.id}`), edge(a.task_id, `task-${w.id}`)] });
+    await c.call('graph_batch_mutate', {
+      graph_id: workflow_id,
+      operations: [
+        addNode(`task-${b.id}`),
+        edge(a.task_id, `task-${b.id}`),
+        addNode(`task-${w.id}`),
+        edge(a.task_id, `task-${w.id}`),
+      ],
+    });
     // task_create tasks join the workflow when started; worker_command needs one in the workflow already.
     await c.call('start_task', { task_id: w.id, workflow_id, name: 'announce', goal: 'announce it', force: true });
 
@@ -41,10 +62,27 @@ test('start_task and worker_command refuse a task whose dependencies are not don
     assert.match(refused.message, new RegExp(`waits for ${a.task_id} \\(in_progress\\).*force: true`));
     const still = await c.call<{ status: string; snapshotId?: string | null }>('task_get', { id: b.id });
     assert.equal(still.status, 'open', 'a refused start changes nothing');
-    const resource = JSON.parse(((await c.client.readResource({ uri: `task://${w.id}` })).contents[0] as { text: string }).text) as { dependencies: unknown };
-    assert.deepEqual(resource.dependencies, { graph_id: workflow_id, depends_on: [{ id: a.task_id, status: 'in_progress', done: false }], dependents: [], ready: false }, 'task:// shows its dependencies');
+    const resource = JSON.parse(
+      ((await c.client.readResource({ uri: `task://${w.id}` })).contents[0] as { text: string }).text,
+    ) as { dependencies: unknown };
+    assert.deepEqual(
+      resource.dependencies,
+      {
+        graph_id: workflow_id,
+        depends_on: [{ id: a.task_id, status: 'in_progress', done: false }],
+        dependents: [],
+        ready: false,
+      },
+      'task:// shows its dependencies',
+    );
 
-    const forced = await c.call<{ task_id: string }>('start_task', { task_id: b.id, workflow_id, name: 'deploy', goal: 'deploy it', force: true });
+    const forced = await c.call<{ task_id: string }>('start_task', {
+      task_id: b.id,
+      workflow_id,
+      name: 'deploy',
+      goal: 'deploy it',
+      force: true,
+    });
     assert.equal(forced.task_id, `task-${b.id}`);
     assert.equal((await c.call<{ status: string }>('task_get', { id: b.id })).status, 'in_progress');
 
@@ -79,13 +117,20 @@ test('worker_command from two processes on overlapping tasks: one starts, the ot
       await one.call('task_update', { id, status: 'cancelled' });
       await one.call('task_update', { id, status: 'open' });
     }
-    const results = await Promise.allSettled([one.call('worker_command', { taskId: ids[0] }), two.call('worker_command', { taskId: ids[1] })]);
+    const results = await Promise.allSettled([
+      one.call('worker_command', { taskId: ids[0] }),
+      two.call('worker_command', { taskId: ids[1] }),
+    ]);
     const ok = results.filter((r) => r.status === 'fulfilled');
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(ok.length, 1, `exactly one starts: ${JSON.stringify(results.map((r) => r.status))}`);
     // The helper's call rejects with `<tool> failed: <the tool's JSON>`.
     const message = String((failed[0].reason as Error).message);
-    const error = (JSON.parse(message.slice(message.indexOf('{'))) as { error: { data?: { reason?: string; error?: string; blockedBy?: string[] } } }).error;
+    const error = (
+      JSON.parse(message.slice(message.indexOf('{'))) as {
+        error: { data?: { reason?: string; error?: string; blockedBy?: string[] } };
+      }
+    ).error;
     assert.equal(error.data?.reason, 'writeScopeConflict');
     assert.equal(error.data?.error, 'E-CNP-SCOPE-CONFLICT');
     const loser = results[0].status === 'rejected' ? ids[0] : ids[1];
@@ -108,7 +153,11 @@ test('get_my_task never hands out a task whose dependencies are not done: it nam
     const second = await plannedTask(c, workflow_id, 'Login page', 'coder', 'web');
     await orch.call('graph_batch_mutate', { graph_id: workflow_id, operations: [edge(first.task_id, second)] });
 
-    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'coder', passkey: PASSKEY, project_id: 'web' });
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', {
+      agent_id: 'coder',
+      passkey: PASSKEY,
+      project_id: 'web',
+    });
     const none = await c.call<{ has_task: boolean; instruction: string }>('get_my_task', { session_token });
     assert.equal(none.has_task, false);
     assert.match(none.instruction, new RegExp(`${second} waits for ${first.task_id}`));
@@ -131,7 +180,12 @@ test('the runner launches neither a task whose dependencies are not done nor one
   const fakes = fakeAgents();
   try {
     const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'plan' });
-    const schema = await c.call<{ task_id: string }>('start_task', { workflow_id, name: 'schema', goal: 'schema', areas: ['packages/web/db'] });
+    const schema = await c.call<{ task_id: string }>('start_task', {
+      workflow_id,
+      name: 'schema',
+      goal: 'schema',
+      areas: ['packages/web/db'],
+    });
     const login = await plannedTask(c, workflow_id, 'Login page', 'coder', 'web');
     const review = await plannedTask(c, workflow_id, 'Review the db', 'reviewer', 'web', ['packages/web/db']);
     await orch.call('graph_batch_mutate', { graph_id: workflow_id, operations: [edge(schema.task_id, login)] });
@@ -145,7 +199,11 @@ test('the runner launches neither a task whose dependencies are not done nor one
     });
     const held = runnerOnce(repo, env);
     assert.equal(held.code, 0, held.stderr);
-    assert.deepEqual(held.events.filter((e) => e.kind === 'launched'), [], 'nothing launched');
+    assert.deepEqual(
+      held.events.filter((e) => e.kind === 'launched'),
+      [],
+      'nothing launched',
+    );
     const holds = held.events.filter((e) => e.kind === 'held');
     const byAgent = Object.fromEntries(holds.map((e) => [e.agentId as string, e]));
     assert.equal(byAgent.coder?.reason, 'dependencies');
@@ -176,14 +234,30 @@ test('get_my_task skips a task whose write scope overlaps a running task’s, sa
   const { c } = await pmWorld();
   try {
     const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'plan' });
-    const schema = await c.call<{ task_id: string }>('start_task', { workflow_id, name: 'schema', goal: 'schema', areas: ['packages/web/db'] });
+    const schema = await c.call<{ task_id: string }>('start_task', {
+      workflow_id,
+      name: 'schema',
+      goal: 'schema',
+      areas: ['packages/web/db'],
+    });
     const migrate = await plannedTask(c, workflow_id, 'Migrate the db', 'reviewer', 'web', ['packages/web/db/**']);
 
-    const { session_token } = await c.call<{ session_token: string }>('authenticate', { agent_id: 'reviewer', passkey: PASSKEY, project_id: 'web' });
+    const { session_token } = await c.call<{ session_token: string }>('authenticate', {
+      agent_id: 'reviewer',
+      passkey: PASSKEY,
+      project_id: 'web',
+    });
     const none = await c.call<{ has_task: boolean; instruction: string }>('get_my_task', { session_token });
     assert.equal(none.has_task, false, 'its only task would write where schema writes');
-    assert.match(none.instruction, new RegExp(`${migrate} waits: it would write where a running task writes \\(${schema.task_id}.*packages/web/db`));
-    assert.equal((await c.call<{ logs: unknown[] }>('list_execution_logs', { task_id: migrate })).logs.length, 0, 'no run was opened for it');
+    assert.match(
+      none.instruction,
+      new RegExp(`${migrate} waits: it would write where a running task writes \\(${schema.task_id}.*packages/web/db`),
+    );
+    assert.equal(
+      (await c.call<{ logs: unknown[] }>('list_execution_logs', { task_id: migrate })).logs.length,
+      0,
+      'no run was opened for it',
+    );
 
     // A newer task that overlaps nothing is handed out instead.
     const page = await plannedTask(c, workflow_id, 'Login page', 'reviewer', 'web', ['packages/web/pages']);
@@ -193,8 +267,14 @@ test('get_my_task skips a task whose write scope overlaps a running task’s, sa
 
     // Once schema is done, the held task is free.
     await c.call('complete_task', { task_id: schema.task_id, status: 'success', outcome: { summary: 'done' } });
-    const again = await c.call<{ session_token: string }>('authenticate', { agent_id: 'reviewer', passkey: PASSKEY, project_id: 'web' });
-    const got = await c.call<{ has_task: boolean; task?: { task_id: string } }>('get_my_task', { session_token: again.session_token });
+    const again = await c.call<{ session_token: string }>('authenticate', {
+      agent_id: 'reviewer',
+      passkey: PASSKEY,
+      project_id: 'web',
+    });
+    const got = await c.call<{ has_task: boolean; task?: { task_id: string } }>('get_my_task', {
+      session_token: again.session_token,
+    });
     assert.equal(got.task?.task_id, migrate);
   } finally {
     await c.close();

@@ -13,7 +13,10 @@ test(`the server opens the ${testStore} store, and two processes of one workspac
     const info = await a.call<{ store: { path: string } }>('mcp_info');
     if (testStore === 'postgres') {
       assert.match(info.store.path, /^postgres(ql)?:\/\//);
-      assert.ok(!info.store.path.includes(process.env.AGENT_LEDGER_TEST_PG_PASSWORD ?? '\0'), 'no password in mcp_info');
+      assert.ok(
+        !info.store.path.includes(process.env.AGENT_LEDGER_TEST_PG_PASSWORD ?? '\0'),
+        'no password in mcp_info',
+      );
     } else assert.match(info.store.path, /ledger\.db$/);
     const created = await a.call<{ id: number }>('task_create', { title: 'shared' });
     const seen = await b.call<{ id: number; title: string }>('task_get', { id: created.id });

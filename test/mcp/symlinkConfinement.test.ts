@@ -14,7 +14,8 @@ import { git, tempDir, tempRepo, writeFiles } from '../helpers/tmp';
 import { testStore } from '../helpers/testLedger';
 
 /** The store's own files exist only on the embedded store. */
-const embeddedOnly = testStore === 'postgres' ? 'the ledger lives on PostgreSQL: there are no store files to link' : false;
+const embeddedOnly =
+  testStore === 'postgres' ? 'the ledger lives on PostgreSQL: there are no store files to link' : false;
 
 /** A repository and, beside it, a folder it must never reach. */
 function victim(): { repo: string; out: string } {
@@ -30,7 +31,10 @@ describe('symbolic links that lead outside the workspace', () => {
   test('memory add through a linked category folder is refused, naming the link; nothing is written outside', () => {
     const { repo, out } = victim();
     fs.mkdirSync(path.join(repo, '.agent-ledger', 'memory'), { recursive: true });
-    fs.symlinkSync(path.relative(path.join(repo, '.agent-ledger', 'memory'), out), path.join(repo, '.agent-ledger', 'memory', 'evil'));
+    fs.symlinkSync(
+      path.relative(path.join(repo, '.agent-ledger', 'memory'), out),
+      path.join(repo, '.agent-ledger', 'memory', 'evil'),
+    );
     const r = cli(['memory', 'add', 'planted', '--category', 'evil', '--title', 't', ...ws(repo), '--json']);
     assert.equal(r.code, 3, r.stderr);
     const error = cliError(r);
@@ -49,12 +53,18 @@ describe('symbolic links that lead outside the workspace', () => {
     fs.symlinkSync(path.join(out, 'leak.md'), path.join(repo, '.agent-ledger', 'memory', 'decisions', 'leak.md'));
     const c = await connect(repo);
     try {
-      const list = await c.call<{ memories: { id: string; category: string }[]; problems: { file: string; message: string }[] }>('memory_list');
+      const list = await c.call<{
+        memories: { id: string; category: string }[];
+        problems: { file: string; message: string }[];
+      }>('memory_list');
       assert.deepEqual(
         list.memories.map((m) => `${m.category}/${m.id}`),
         ['decisions/real'],
       );
-      assert.deepEqual(list.problems.map((p) => p.file).sort(), ['.agent-ledger/memory/decisions/leak.md', '.agent-ledger/memory/evil']);
+      assert.deepEqual(list.problems.map((p) => p.file).sort(), [
+        '.agent-ledger/memory/decisions/leak.md',
+        '.agent-ledger/memory/evil',
+      ]);
       assert.match(list.problems[0].message, /symbolic link/);
       const preview = await c.call<{ context: string }>('memory_preview');
       assert.doesNotMatch(JSON.stringify(preview), /SECRET/);
@@ -99,7 +109,10 @@ describe('symbolic links that lead outside the workspace', () => {
     const secret = path.join(out, 'credentials');
     fs.writeFileSync(secret, 'AWS_SECRET_ACCESS_KEY=do-not-leak\n');
     cliJson(['agent', 'list', ...ws(repo)]); // first use writes the default agents
-    assert.ok(fs.existsSync(path.join(repo, '.agent-ledger', 'agents', 'coder.yaml')) || cliJson(['task', 'create', 'x', ...ws(repo)]));
+    assert.ok(
+      fs.existsSync(path.join(repo, '.agent-ledger', 'agents', 'coder.yaml')) ||
+        cliJson(['task', 'create', 'x', ...ws(repo)]),
+    );
     fs.mkdirSync(path.join(repo, '.agent-ledger', 'agents'), { recursive: true });
     fs.symlinkSync(secret, path.join(repo, '.agent-ledger', 'agents', 'coder.md'));
     const task = cliJson<{ id: number }>(['task', 'create', 'work', ...ws(repo)]);
@@ -116,14 +129,18 @@ describe('symbolic links that lead outside the workspace', () => {
     assert.ok(agents.problems.some((p) => p.file === '.agent-ledger/agents/coder.md'));
   });
 
-  test('a linked .agent-ledger folder (the store itself) is refused before the store is opened', { skip: embeddedOnly }, () => {
-    const { repo, out } = victim();
-    fs.symlinkSync(out, path.join(repo, '.agent-ledger'));
-    const r = cli(['task', 'create', 'x', ...ws(repo), '--json']);
-    assert.equal(r.code, 3);
-    assert.equal(cliError(r).data?.link, '.agent-ledger');
-    assert.deepEqual(listOut(out), []);
-  });
+  test(
+    'a linked .agent-ledger folder (the store itself) is refused before the store is opened',
+    { skip: embeddedOnly },
+    () => {
+      const { repo, out } = victim();
+      fs.symlinkSync(out, path.join(repo, '.agent-ledger'));
+      const r = cli(['task', 'create', 'x', ...ws(repo), '--json']);
+      assert.equal(r.code, 3);
+      assert.equal(cliError(r).data?.link, '.agent-ledger');
+      assert.deepEqual(listOut(out), []);
+    },
+  );
 
   test('a journal committed as a link is refused: appends never follow it', { skip: embeddedOnly }, () => {
     const { repo, out } = victim();
@@ -150,9 +167,16 @@ describe('symbolic links that lead outside the workspace', () => {
       assert.equal(started.worktree, path.join(elsewhere, folder[0], `task-${task.id}`));
       assert.ok(fs.existsSync(path.join(started.worktree, 'README.md')));
       fs.writeFileSync(path.join(started.worktree, 'new.txt'), 'x');
-      const done = await c.call<{ files_changed: { added: string[] } }>('complete_task', { task_id: task.id, status: 'success', outcome: { summary: 'added a file' } });
+      const done = await c.call<{ files_changed: { added: string[] } }>('complete_task', {
+        task_id: task.id,
+        status: 'success',
+        outcome: { summary: 'added a file' },
+      });
       assert.deepEqual(done.files_changed.added, ['new.txt']);
-      const cleanup = await c.call<{ removed: { worktree: string }[] }>('worktree_cleanup', { taskId: task.id, force: true });
+      const cleanup = await c.call<{ removed: { worktree: string }[] }>('worktree_cleanup', {
+        taskId: task.id,
+        force: true,
+      });
       assert.deepEqual(
         cleanup.removed.map((r) => r.worktree),
         [started.worktree],

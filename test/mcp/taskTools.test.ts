@@ -22,7 +22,15 @@ interface TaskJson {
 }
 
 interface TaskList {
-  tasks: { id: number; title: string; status: string; priority: string; type: string; labels: string[]; assignee: string | null }[];
+  tasks: {
+    id: number;
+    title: string;
+    status: string;
+    priority: string;
+    type: string;
+    labels: string[];
+    assignee: string | null;
+  }[];
   total: number;
   nextOffset: number | null;
 }
@@ -59,7 +67,13 @@ describe('task tools (seed 002) over the one tasks table', () => {
       assert.equal((await c.call<TaskJson>('task_get', { id: shape })).id, created.id, `id shape ${shape}`);
     }
 
-    const updated = await c.call<TaskJson>('task_update', { id: created.id, title: 'JWT auth', priority: 'critical', labels: 'security', assignee: '' });
+    const updated = await c.call<TaskJson>('task_update', {
+      id: created.id,
+      title: 'JWT auth',
+      priority: 'critical',
+      labels: 'security',
+      assignee: '',
+    });
     assert.equal(updated.title, 'JWT auth');
     assert.equal(updated.priority, 'critical');
     assert.deepEqual(updated.labels, ['security']);
@@ -69,7 +83,19 @@ describe('task tools (seed 002) over the one tasks table', () => {
 
     const resource = await c.client.readResource({ uri: `task://${created.id}` });
     const view = JSON.parse((resource.contents[0] as { text: string }).text) as TaskJson;
-    for (const field of ['id', 'title', 'description', 'status', 'priority', 'type', 'assigneeType', 'assigneeName', 'selectedSessionId', 'createdAt', 'updatedAt']) {
+    for (const field of [
+      'id',
+      'title',
+      'description',
+      'status',
+      'priority',
+      'type',
+      'assigneeType',
+      'assigneeName',
+      'selectedSessionId',
+      'createdAt',
+      'updatedAt',
+    ]) {
       assert.ok(field in view, `task:// has seed 002's ${field}`);
     }
     assert.equal(view.title, 'JWT auth');
@@ -77,7 +103,8 @@ describe('task tools (seed 002) over the one tasks table', () => {
 
   test('task_list filters by status and assignee, pages with offset/nextOffset, newest first', async () => {
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await c.call<TaskJson>('task_create', { title: `page ${i}`, assignee: i % 2 ? 'alice' : 'bob' })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await c.call<TaskJson>('task_create', { title: `page ${i}`, assignee: i % 2 ? 'alice' : 'bob' })).id);
     const alice = await c.call<TaskList>('task_list', { assignee: 'alice' });
     assert.deepEqual(
       alice.tasks.map((t) => t.id),
@@ -98,14 +125,22 @@ describe('task tools (seed 002) over the one tasks table', () => {
     const all = await c.call<TaskList>('task_list', { limit: 500 });
     assert.equal(all.nextOffset, null);
     assert.equal(all.total, all.tasks.length);
-    assert.deepEqual(Object.keys(all.tasks[0]).sort(), ['assignee', 'assigneeType', 'id', 'labels', 'priority', 'status', 'title', 'type'], 'compact rows');
+    assert.deepEqual(
+      Object.keys(all.tasks[0]).sort(),
+      ['assignee', 'assigneeType', 'id', 'labels', 'priority', 'status', 'title', 'type'],
+      'compact rows',
+    );
     const open = await c.call<TaskList>('task_list', { status: 'open', limit: 500 });
     assert.ok(open.tasks.every((t) => t.status === 'open'));
   });
 
   test('tracked tasks (start_task) appear in task_list; a created task starts with start_task task_id', async () => {
     const wf = await c.call<{ workflow_id: string }>('start_workflow', { name: 'one domain' });
-    const tracked = await c.call<{ task_id: string }>('start_task', { workflow_id: wf.workflow_id, name: 'tracked', goal: 'g' });
+    const tracked = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: wf.workflow_id,
+      name: 'tracked',
+      goal: 'g',
+    });
     const trackedId = Number(tracked.task_id.replace('task-', ''));
     const inProgress = await c.call<TaskList>('task_list', { status: 'in_progress', limit: 500 });
     assert.ok(inProgress.tasks.some((t) => t.id === trackedId && t.title === 'tracked'));
@@ -130,9 +165,18 @@ describe('task tools (seed 002) over the one tasks table', () => {
     assert.equal(now.priority, 'low', 'the task keeps its seed 002 fields');
     assert.equal(now.workflowId, wf.workflow_id);
     writeFiles(repo, { 'src/auth.ts': 'v2\n' });
-    const done = await c.call<{ files_changed: { modified: string[] } }>('complete_task', { task_id: started.task_id, status: 'success', outcome: { summary: 'done' } });
+    const done = await c.call<{ files_changed: { modified: string[] } }>('complete_task', {
+      task_id: started.task_id,
+      status: 'success',
+      outcome: { summary: 'done' },
+    });
     assert.deepEqual(done.files_changed.modified, ['src/auth.ts']);
-    const again = await c.fail('start_task', { task_id: planned.id, workflow_id: wf.workflow_id, name: 'x', goal: 'y' });
+    const again = await c.fail('start_task', {
+      task_id: planned.id,
+      workflow_id: wf.workflow_id,
+      name: 'x',
+      goal: 'y',
+    });
     assert.equal(again.code, -32004);
   });
 
@@ -154,12 +198,26 @@ describe('task tools (seed 002) over the one tasks table', () => {
     assert.equal((await c.fail('task_update', { id: 99999, title: 'x' })).code, -32001);
     const badPriority = await c.fail('task_create', { title: 'x', priority: 'urgent' });
     assert.equal(badPriority.code, -32007);
-    assert.equal(badPriority.message, 'invalid arguments for task_create: priority: expected one of "low" | "medium" | "high" | "critical" (got "urgent")');
+    assert.equal(
+      badPriority.message,
+      'invalid arguments for task_create: priority: expected one of "low" | "medium" | "high" | "critical" (got "urgent")',
+    );
     assert.match((await c.fail('task_create', { title: '   ' })).message, /title: must not be empty/);
     assert.match((await c.fail('task_get', { id: true })).message, /id: expected number or string \(got true\)/);
     assert.match((await c.fail('task_get', { id: 'wf-3' })).message, /"wf-3" is not a task id/);
     assert.match((await c.fail('task_update', { id: 1 })).message, /nothing to update/);
     assert.match((await c.fail('task_list', { limit: 0 })).message, /limit: must be ≥ 1/);
-    assert.match((await c.fail('task_create', { title: 'x', labels: Array(60).fill('l').map((l, i) => l + i).join(',') })).message, /too many labels/);
+    assert.match(
+      (
+        await c.fail('task_create', {
+          title: 'x',
+          labels: Array(60)
+            .fill('l')
+            .map((l, i) => l + i)
+            .join(','),
+        })
+      ).message,
+      /too many labels/,
+    );
   });
 });

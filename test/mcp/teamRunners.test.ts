@@ -16,9 +16,15 @@ import { initLedgerDb } from '../../src/store/admin/dbAdmin';
 import { pmWorld, runningTask } from './pmHelpers';
 
 /** `agent-ledger runner --once --json` as a process; resolves with its exit code and events. */
-function runOnce(workspace: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; events: Array<Record<string, unknown>>; stderr: string }> {
+function runOnce(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; events: Array<Record<string, unknown>>; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', workspace], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,48 +41,77 @@ function runOnce(workspace: string, env: NodeJS.ProcessEnv): Promise<{ code: num
   });
 }
 
-test('three machines’ runners polling one PostgreSQL ledger at once launch a pair once', { skip: pgSkip, timeout: 480_000 }, async () => {
-  const db = await createTestDatabase();
-  const saved = { ...process.env };
-  // Every CLI call and server of this test (pmHelpers, the runners) reaches this database.
-  Object.assign(process.env, { AGENT_LEDGER_DB: db.url, AGENT_LEDGER_DB_PASSWORD: pgPassword });
-  const fakes = fakeAgents();
-  try {
-    await initLedgerDb(db.url, { env: { AGENT_LEDGER_DB_PASSWORD: pgPassword } });
-    const { repo, c } = await pmWorld();
+test(
+  'three machines’ runners polling one PostgreSQL ledger at once launch a pair once',
+  { skip: pgSkip, timeout: 480_000 },
+  async () => {
+    const db = await createTestDatabase();
+    const saved = { ...process.env };
+    // Every CLI call and server of this test (pmHelpers, the runners) reaches this database.
+    Object.assign(process.env, { AGENT_LEDGER_DB: db.url, AGENT_LEDGER_DB_PASSWORD: pgPassword });
+    const fakes = fakeAgents();
     try {
-      const taskId = await runningTask(c, 'Shared login page', 'coder', 'web');
-      // Each machine: its own copy of the repository (with the agent definitions), the same database.
-      const clones = [0, 1, 2].map(() => {
-        const clone = path.join(tempDir('agent-ledger-runner-machine-'), 'repo');
-        fs.cpSync(repo, clone, { recursive: true });
-        return clone;
-      });
-      const script: FakeScript = {
-        steps: [
-          { call: 'authenticate', args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } } },
-          { call: 'get_my_task', args: {} },
-          { sleep: 1500 },
-          { call: 'report_completed', args: { result: 'success', summary: 'done once' } },
-        ],
-      };
-      const env = fakes.env(script);
-      const results = await Promise.all(clones.map((clone, m) => runOnce(clone, { ...process.env, ...env, AGENT_LEDGER_MACHINE: `machine-${m}` })));
-      for (const r of results) assert.equal(r.code, 0, r.stderr);
-      const launches = results.flatMap((r, m) => r.events.filter((e) => e.kind === 'launched').map((e) => ({ machine: m, agent: (e.instance as { agentId: string }).agentId })));
-      assert.equal(launches.filter((l) => l.agent === 'coder').length, 1, `coder launched once across the machines: ${JSON.stringify(launches)}`);
-      assert.equal(fakes.runs().filter((r) => r.argv.join(' ').includes('coder') || JSON.stringify(r).includes('coder')).length, 1, 'one coder process ran');
-      const logs = await c.call<{ logs: Array<{ agentId: string; status: string }> }>('list_execution_logs', { task_id: taskId });
-      assert.deepEqual(logs.logs.map((l) => [l.agentId, l.status]), [['coder', 'completed']], 'one execution, recorded in the shared ledger');
-      // A second round finds the work done: nobody launches it again.
-      const again = await Promise.all(clones.map((clone, m) => runOnce(clone, { ...process.env, ...env, AGENT_LEDGER_MACHINE: `machine-${m}` })));
-      assert.equal(again.flatMap((r) => r.events.filter((e) => e.kind === 'launched')).length, 0);
+      await initLedgerDb(db.url, { env: { AGENT_LEDGER_DB_PASSWORD: pgPassword } });
+      const { repo, c } = await pmWorld();
+      try {
+        const taskId = await runningTask(c, 'Shared login page', 'coder', 'web');
+        // Each machine: its own copy of the repository (with the agent definitions), the same database.
+        const clones = [0, 1, 2].map(() => {
+          const clone = path.join(tempDir('agent-ledger-runner-machine-'), 'repo');
+          fs.cpSync(repo, clone, { recursive: true });
+          return clone;
+        });
+        const script: FakeScript = {
+          steps: [
+            {
+              call: 'authenticate',
+              args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } },
+            },
+            { call: 'get_my_task', args: {} },
+            { sleep: 1500 },
+            { call: 'report_completed', args: { result: 'success', summary: 'done once' } },
+          ],
+        };
+        const env = fakes.env(script);
+        const results = await Promise.all(
+          clones.map((clone, m) => runOnce(clone, { ...process.env, ...env, AGENT_LEDGER_MACHINE: `machine-${m}` })),
+        );
+        for (const r of results) assert.equal(r.code, 0, r.stderr);
+        const launches = results.flatMap((r, m) =>
+          r.events
+            .filter((e) => e.kind === 'launched')
+            .map((e) => ({ machine: m, agent: (e.instance as { agentId: string }).agentId })),
+        );
+        assert.equal(
+          launches.filter((l) => l.agent === 'coder').length,
+          1,
+          `coder launched once across the machines: ${JSON.stringify(launches)}`,
+        );
+        assert.equal(
+          fakes.runs().filter((r) => r.argv.join(' ').includes('coder') || JSON.stringify(r).includes('coder')).length,
+          1,
+          'one coder process ran',
+        );
+        const logs = await c.call<{ logs: Array<{ agentId: string; status: string }> }>('list_execution_logs', {
+          task_id: taskId,
+        });
+        assert.deepEqual(
+          logs.logs.map((l) => [l.agentId, l.status]),
+          [['coder', 'completed']],
+          'one execution, recorded in the shared ledger',
+        );
+        // A second round finds the work done: nobody launches it again.
+        const again = await Promise.all(
+          clones.map((clone, m) => runOnce(clone, { ...process.env, ...env, AGENT_LEDGER_MACHINE: `machine-${m}` })),
+        );
+        assert.equal(again.flatMap((r) => r.events.filter((e) => e.kind === 'launched')).length, 0);
+      } finally {
+        await c.close();
+      }
     } finally {
-      await c.close();
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+      await db.drop();
     }
-  } finally {
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-    await db.drop();
-  }
-});
+  },
+);

@@ -19,7 +19,11 @@ import { lazyFamilies, lazyIntrospection } from '../../src/mcp/familyCatalog';
 test('the built tools listing is the one the contracts give', () => {
   const built = readBuiltListing(path.dirname(cliPath));
   assert.ok(built, `${path.dirname(cliPath)}/toolsListing.json is missing: npm run build writes it`);
-  assert.deepEqual(built, JSON.parse(JSON.stringify(liveListing())), 'dist/toolsListing.json is stale or wrong: run npm run build');
+  assert.deepEqual(
+    built,
+    JSON.parse(JSON.stringify(liveListing())),
+    'dist/toolsListing.json is stale or wrong: run npm run build',
+  );
 });
 
 test('a server with every family on lists exactly the live listing, and calls tools of a family it loads on demand', async () => {
@@ -30,13 +34,19 @@ test('a server with every family on lists exactly the live listing, and calls to
     const expected = JSON.parse(JSON.stringify(live.families.flatMap((f) => f.tools)));
     assert.deepEqual(listed.result?.tools, expected);
     // A tool of a family not yet loaded runs (its contract validates), and so does introspection over every family.
-    const created = await server.request(2, 'tools/call', { name: 'task_create', arguments: { title: 'listed, then loaded' } });
+    const created = await server.request(2, 'tools/call', {
+      name: 'task_create',
+      arguments: { title: 'listed, then loaded' },
+    });
     assert.equal(created.result?.isError, undefined, JSON.stringify(created.result));
     const refused = await server.request(3, 'tools/call', { name: 'bb_set', arguments: { key: 1 } });
     assert.equal(refused.result?.isError, true);
     assert.match(JSON.stringify(refused.result), /invalid arguments for bb_set/);
     const caps = await server.request(4, 'tools/call', { name: 'mcp_capabilities', arguments: {} });
-    const content = caps.result?.structuredContent as { namespaces: { name: string }[]; schemas: Record<string, unknown> };
+    const content = caps.result?.structuredContent as {
+      namespaces: { name: string }[];
+      schemas: Record<string, unknown>;
+    };
     assert.deepEqual(Object.keys(content.schemas).sort(), expected.map((t: { name: string }) => t.name).sort());
     const unknown = await server.request(5, 'tools/call', { name: 'no_such_tool', arguments: {} });
     assert.equal(unknown.result?.isError, true);

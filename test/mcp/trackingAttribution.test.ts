@@ -38,7 +38,12 @@ describe('complete_task attributes exactly what the task changed', () => {
   after(() => c.close());
 
   async function run(areas: string[] | undefined, work: () => void): Promise<Completed> {
-    const { task_id } = await c.call<{ task_id: string }>('start_task', { workflow_id: workflowId, name: 'task', goal: 'goal', ...(areas ? { areas } : {}) });
+    const { task_id } = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: workflowId,
+      name: 'task',
+      goal: 'goal',
+      ...(areas ? { areas } : {}),
+    });
     work();
     return c.call<Completed>('complete_task', { task_id, status: 'success', outcome: { summary: 'done' } });
   }
@@ -48,7 +53,12 @@ describe('complete_task attributes exactly what the task changed', () => {
       writeFiles(repo, { 'src/auth/login.ts': 'login v2\n', 'src/auth/new file ü.ts': 'new\n' });
       fs.rmSync(path.join(repo, 'docs/guide.md'));
     });
-    assert.deepEqual(r.files_changed, { added: ['src/auth/new file ü.ts'], modified: ['src/auth/login.ts'], deleted: ['docs/guide.md'], renamed: [] });
+    assert.deepEqual(r.files_changed, {
+      added: ['src/auth/new file ü.ts'],
+      modified: ['src/auth/login.ts'],
+      deleted: ['docs/guide.md'],
+      renamed: [],
+    });
     assert.deepEqual(r.verification.unexpected_files, ['docs/guide.md']);
     assert.equal(r.verification.scope_match, false);
     git(repo, 'add', '-A');
@@ -72,7 +82,11 @@ describe('complete_task attributes exactly what the task changed', () => {
   });
 
   test('a file already dirty before start_task is not attributed; one edited further is', async () => {
-    writeFiles(repo, { 'src/api/routes.ts': 'dirty before the task\n', 'src/auth/login.ts': 'dirty too\n', 'scratch.txt': 'untracked before\n' });
+    writeFiles(repo, {
+      'src/api/routes.ts': 'dirty before the task\n',
+      'src/auth/login.ts': 'dirty too\n',
+      'scratch.txt': 'untracked before\n',
+    });
     const r = await run(undefined, () => {
       writeFiles(repo, { 'src/auth/login.ts': 'dirty, then changed by the task\n' });
     });
@@ -102,7 +116,11 @@ describe('complete_task attributes exactly what the task changed', () => {
   });
 
   test('a sub-task sees only its own changes; the parent sees both', async () => {
-    const parent = await c.call<{ task_id: string }>('start_task', { workflow_id: workflowId, name: 'parent', goal: 'g' });
+    const parent = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: workflowId,
+      name: 'parent',
+      goal: 'g',
+    });
     writeFiles(repo, { 'parent.txt': 'p\n' });
     const child = await c.call<{ task_id: string; parent_task_id: string }>('start_task', {
       workflow_id: workflowId,
@@ -112,11 +130,25 @@ describe('complete_task attributes exactly what the task changed', () => {
     });
     assert.equal(child.parent_task_id, parent.task_id);
     writeFiles(repo, { 'child.txt': 'c\n' });
-    const childDone = await c.call<Completed>('complete_task', { task_id: child.task_id, status: 'partial_success', outcome: { summary: 's' } });
+    const childDone = await c.call<Completed>('complete_task', {
+      task_id: child.task_id,
+      status: 'partial_success',
+      outcome: { summary: 's' },
+    });
     assert.deepEqual(childDone.files_changed.added, ['child.txt']);
-    const parentDone = await c.call<Completed>('complete_task', { task_id: parent.task_id, status: 'success', outcome: { summary: 's' } });
+    const parentDone = await c.call<Completed>('complete_task', {
+      task_id: parent.task_id,
+      status: 'success',
+      outcome: { summary: 's' },
+    });
     assert.deepEqual(parentDone.files_changed.added, ['child.txt', 'parent.txt']);
-    const tree = JSON.parse(((await c.client.readResource({ uri: `task://${parent.task_id.replace('task-', '')}` })).contents[0] as { text: string }).text);
+    const tree = JSON.parse(
+      (
+        (await c.client.readResource({ uri: `task://${parent.task_id.replace('task-', '')}` })).contents[0] as {
+          text: string;
+        }
+      ).text,
+    );
     assert.deepEqual(
       tree.subTasks.map((s: { key: string; status: string; result: string }) => [s.key, s.status, s.result]),
       [[child.task_id, 'done', 'partial_success']],
@@ -125,9 +157,21 @@ describe('complete_task attributes exactly what the task changed', () => {
 
   test('a sub-task still running is flagged when its parent completes', async () => {
     const parent = await c.call<{ task_id: string }>('start_task', { workflow_id: workflowId, name: 'p2', goal: 'g' });
-    const child = await c.call<{ task_id: string }>('start_task', { workflow_id: workflowId, parent_task_id: parent.task_id, name: 'c2', goal: 'g' });
-    const done = await c.call<Completed>('complete_task', { task_id: parent.task_id, status: 'success', outcome: { summary: 's' } });
-    assert.ok(done.verification.warnings.some((w) => w.includes(child.task_id) && w.includes('still running')), JSON.stringify(done.verification));
+    const child = await c.call<{ task_id: string }>('start_task', {
+      workflow_id: workflowId,
+      parent_task_id: parent.task_id,
+      name: 'c2',
+      goal: 'g',
+    });
+    const done = await c.call<Completed>('complete_task', {
+      task_id: parent.task_id,
+      status: 'success',
+      outcome: { summary: 's' },
+    });
+    assert.ok(
+      done.verification.warnings.some((w) => w.includes(child.task_id) && w.includes('still running')),
+      JSON.stringify(done.verification),
+    );
   });
 });
 
@@ -135,17 +179,43 @@ describe('outside Git: the MD5 checksum manifest', () => {
   test('attributes added, modified, deleted and renamed files and honours .gitignore', async () => {
     const dir = tempRepo();
     fs.rmSync(path.join(dir, '.git'), { recursive: true, force: true });
-    writeFiles(dir, { 'keep.txt': 'same\n', 'edit.txt': 'v1\n', 'gone.txt': 'bye\n', 'move.txt': 'moving content\n', '.gitignore': 'ignored/\n', 'node_modules/x/index.js': '1\n' });
+    writeFiles(dir, {
+      'keep.txt': 'same\n',
+      'edit.txt': 'v1\n',
+      'gone.txt': 'bye\n',
+      'move.txt': 'moving content\n',
+      '.gitignore': 'ignored/\n',
+      'node_modules/x/index.js': '1\n',
+    });
     const c = await connect(dir);
     try {
       const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'plain folder' });
-      const started = await c.call<{ task_id: string; snapshot_type: string }>('start_task', { workflow_id, name: 't', goal: 'g', areas: ['edit.txt'] });
+      const started = await c.call<{ task_id: string; snapshot_type: string }>('start_task', {
+        workflow_id,
+        name: 't',
+        goal: 'g',
+        areas: ['edit.txt'],
+      });
       assert.equal(started.snapshot_type, 'checksum');
-      writeFiles(dir, { 'edit.txt': 'v2\n', 'new.txt': 'n\n', 'ignored/a.txt': 'x\n', 'node_modules/x/index.js': '2\n' });
+      writeFiles(dir, {
+        'edit.txt': 'v2\n',
+        'new.txt': 'n\n',
+        'ignored/a.txt': 'x\n',
+        'node_modules/x/index.js': '2\n',
+      });
       fs.rmSync(path.join(dir, 'gone.txt'));
       fs.renameSync(path.join(dir, 'move.txt'), path.join(dir, 'moved.txt'));
-      const r = await c.call<Completed>('complete_task', { task_id: started.task_id, status: 'success', outcome: { summary: 's' } });
-      assert.deepEqual(r.files_changed, { added: ['new.txt'], modified: ['edit.txt'], deleted: ['gone.txt'], renamed: [{ from: 'move.txt', to: 'moved.txt' }] });
+      const r = await c.call<Completed>('complete_task', {
+        task_id: started.task_id,
+        status: 'success',
+        outcome: { summary: 's' },
+      });
+      assert.deepEqual(r.files_changed, {
+        added: ['new.txt'],
+        modified: ['edit.txt'],
+        deleted: ['gone.txt'],
+        renamed: [{ from: 'move.txt', to: 'moved.txt' }],
+      });
       assert.deepEqual(r.verification.unexpected_files, ['gone.txt', 'moved.txt', 'new.txt']);
       assert.deepEqual(r.commits, []);
     } finally {

@@ -34,15 +34,22 @@ describe('tracking lifecycle', () => {
     });
     assert.match(wf.workflow_id, /^wf-\d+$/);
     assert.ok(!Number.isNaN(Date.parse(wf.created_at)));
-    const t = await c.call<{ task_id: string; snapshot_id: string; snapshot_type: string; started_at: string }>('start_task', {
-      workflow_id: wf.workflow_id,
-      name: 'Setup JWT middleware',
-      goal: 'Create middleware to verify JWT tokens',
-      areas: ['auth', 'middleware'],
-    });
+    const t = await c.call<{ task_id: string; snapshot_id: string; snapshot_type: string; started_at: string }>(
+      'start_task',
+      {
+        workflow_id: wf.workflow_id,
+        name: 'Setup JWT middleware',
+        goal: 'Create middleware to verify JWT tokens',
+        areas: ['auth', 'middleware'],
+      },
+    );
     assert.equal(t.snapshot_type, 'git');
     assert.match(t.snapshot_id, /^[0-9a-f]{40}$/);
-    assert.equal(git(repo, 'rev-parse', `refs/agent-ledger/snapshots/${t.task_id}`).trim(), t.snapshot_id, 'the snapshot is pinned against gc');
+    assert.equal(
+      git(repo, 'rev-parse', `refs/agent-ledger/snapshots/${t.task_id}`).trim(),
+      t.snapshot_id,
+      'the snapshot is pinned against gc',
+    );
     await c.call('log_decision', {
       task_id: t.task_id,
       category: 'library_choice',
@@ -52,17 +59,38 @@ describe('tracking lifecycle', () => {
       reasoning: 'More mature',
       trade_offs: 'CommonJS only',
     });
-    await c.call('log_issue', { task_id: t.task_id, type: 'documentation_gap', description: 'Docs outdated', resolution: 'Used examples', requires_human_review: true });
+    await c.call('log_issue', {
+      task_id: t.task_id,
+      type: 'documentation_gap',
+      description: 'Docs outdated',
+      resolution: 'Used examples',
+      requires_human_review: true,
+    });
     await c.call('log_milestone', { task_id: t.task_id, message: 'Installing…', progress: 50, metadata: { step: 1 } });
     await c.close();
 
     c = await connect(repo); // a new process: everything must come from the store
     writeFiles(repo, { 'src/middleware/auth.ts': 'mw\n', 'src/auth/jwt.ts': 'v2\n' });
-    const done = await c.call<{ duration_seconds: number; counts: Record<string, number>; files_changed: { added: string[]; modified: string[] } }>('complete_task', {
+    const done = await c.call<{
+      duration_seconds: number;
+      counts: Record<string, number>;
+      files_changed: { added: string[]; modified: string[] };
+    }>('complete_task', {
       task_id: t.task_id,
       status: 'success',
-      outcome: { summary: 'JWT middleware created', achievements: ['verifies signatures'], limitations: [], manual_review_needed: true, manual_review_reason: 'security' },
-      metadata: { packages_added: ['jsonwebtoken'], commands_executed: ['npm test'], tests_status: 'passed', extra: 'kept' },
+      outcome: {
+        summary: 'JWT middleware created',
+        achievements: ['verifies signatures'],
+        limitations: [],
+        manual_review_needed: true,
+        manual_review_reason: 'security',
+      },
+      metadata: {
+        packages_added: ['jsonwebtoken'],
+        commands_executed: ['npm test'],
+        tests_status: 'passed',
+        extra: 'kept',
+      },
     });
     assert.deepEqual(done.counts, { decisions: 1, issues: 1, milestones: 1 });
     assert.deepEqual(done.files_changed.added, ['src/middleware/auth.ts']);
@@ -71,7 +99,9 @@ describe('tracking lifecycle', () => {
     await c.close();
 
     c = await connect(repo);
-    const resource = JSON.parse(((await c.client.readResource({ uri: `task://${t.task_id}` })).contents[0] as { text: string }).text);
+    const resource = JSON.parse(
+      ((await c.client.readResource({ uri: `task://${t.task_id}` })).contents[0] as { text: string }).text,
+    );
     assert.equal(resource.status, 'done');
     assert.equal(resource.result, 'success');
     assert.equal(resource.progress, 100);
@@ -83,7 +113,9 @@ describe('tracking lifecycle', () => {
       ['decision', 'issue', 'milestone'],
     );
     assert.deepEqual(resource.timeline[0].options, ['jsonwebtoken', 'jose']);
-    const workflow = JSON.parse(((await c.client.readResource({ uri: `workflow://${wf.workflow_id}` })).contents[0] as { text: string }).text);
+    const workflow = JSON.parse(
+      ((await c.client.readResource({ uri: `workflow://${wf.workflow_id}` })).contents[0] as { text: string }).text,
+    );
     assert.equal(workflow.status, 'done');
     assert.deepEqual(workflow.plan, [
       { step: '1', goal: 'Install library' },
@@ -107,7 +139,11 @@ describe('tracking lifecycle', () => {
     const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: 'w' });
     const { task_id } = await c.call<{ task_id: string }>('start_task', { workflow_id, name: 't', goal: 'g' });
     assert.deepEqual(repoState(repo), before, 'start_task changed the repository');
-    const done = await c.call<{ files_changed: Record<string, string[]> }>('complete_task', { task_id, status: 'success', outcome: { summary: 's' } });
+    const done = await c.call<{ files_changed: Record<string, string[]> }>('complete_task', {
+      task_id,
+      status: 'success',
+      outcome: { summary: 's' },
+    });
     assert.deepEqual(repoState(repo), before, 'complete_task changed the repository');
     assert.deepEqual(done.files_changed, { added: [], modified: [], deleted: [], renamed: [] });
     const exclude = fs.readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8');
@@ -126,9 +162,20 @@ describe('tracking lifecycle', () => {
     writeFiles(repo, { 'first.txt': '1\n' });
     git(repo, 'add', 'first.txt');
     git(repo, 'commit', '-qm', 'first commit');
-    const done = await c.call<{ files_changed: { added: string[] }; commits: { subject: string }[] }>('complete_task', { task_id, status: 'success', outcome: { summary: 's' } });
-    assert.deepEqual(done.files_changed.added, ['first.txt'], 'README.md was already there (untracked) before the task');
-    assert.deepEqual(done.commits.map((x) => x.subject), ['first commit']);
+    const done = await c.call<{ files_changed: { added: string[] }; commits: { subject: string }[] }>('complete_task', {
+      task_id,
+      status: 'success',
+      outcome: { summary: 's' },
+    });
+    assert.deepEqual(
+      done.files_changed.added,
+      ['first.txt'],
+      'README.md was already there (untracked) before the task',
+    );
+    assert.deepEqual(
+      done.commits.map((x) => x.subject),
+      ['first commit'],
+    );
     await c.close();
   });
 });
@@ -147,11 +194,21 @@ describe('introspection, families and resources', () => {
     assert.equal(info.features.enablePipeline, false);
     assert.equal(info.features.enablePm, true);
     assert.equal(info.features.enableOrchestrator, false);
-    assert.deepEqual(Object.keys(info.limits).sort(), ['defaultTimeoutMs', 'maxEventAgeMs', 'maxEventHistory', 'maxInputBytes', 'maxJsonDepth', 'maxMessageBytes']);
+    assert.deepEqual(Object.keys(info.limits).sort(), [
+      'defaultTimeoutMs',
+      'maxEventAgeMs',
+      'maxEventHistory',
+      'maxInputBytes',
+      'maxJsonDepth',
+      'maxMessageBytes',
+    ]);
     assert.equal(info.limits.maxEventAgeMs, 7 * 24 * 3_600_000, 'retention by age: 7 days');
     const caps = await c.call<Record<string, any>>('mcp_capabilities');
     const namespaces = caps.namespaces.map((n: { name: string }) => n.name);
-    assert.ok(namespaces.includes('tracking') && namespaces.includes('pm') && !namespaces.includes('pipeline'), namespaces.join());
+    assert.ok(
+      namespaces.includes('tracking') && namespaces.includes('pm') && !namespaces.includes('pipeline'),
+      namespaces.join(),
+    );
     assert.equal(caps.schemas.start_task.namespace, 'tracking');
     assert.equal(typeof caps.limits.maxEventHistory, 'number');
     await c.close();
@@ -175,7 +232,13 @@ describe('introspection, families and resources', () => {
     const milestone = tools.log_milestone.inputSchema as any;
     assert.equal(milestone.properties.progress.minimum, 0);
     assert.equal(milestone.properties.progress.maximum, 100);
-    assert.deepEqual((tools.log_issue.inputSchema as any).properties.type.enum, ['documentation_gap', 'bug_encountered', 'dependency_conflict', 'unclear_requirement', 'other']);
+    assert.deepEqual((tools.log_issue.inputSchema as any).properties.type.enum, [
+      'documentation_gap',
+      'bug_encountered',
+      'dependency_conflict',
+      'unclear_requirement',
+      'other',
+    ]);
     for (const t of Object.values(tools)) {
       assert.ok(t.annotations, `${t.name} has annotations`);
       assert.ok(t.outputSchema, `${t.name} has an output schema`);
@@ -194,10 +257,17 @@ describe('introspection, families and resources', () => {
     const templates = (await watcher.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
     assert.ok(templates.includes('task://{id}') && templates.includes('workflow://{id}'), templates.join());
     const { workflow_id } = await writer.call<{ workflow_id: string }>('start_workflow', { name: 'live' });
-    const { task_id } = await writer.call<{ task_id: string }>('start_task', { workflow_id, name: 'watched', goal: 'g' });
+    const { task_id } = await writer.call<{ task_id: string }>('start_task', {
+      workflow_id,
+      name: 'watched',
+      goal: 'g',
+    });
     const id = task_id.replace('task-', '');
     const listed = (await watcher.client.listResources()).resources.map((r) => r.uri);
-    assert.ok(listed.includes(`task://${id}`) && listed.includes(`workflow://${workflow_id.replace('wf-', '')}`), listed.join());
+    assert.ok(
+      listed.includes(`task://${id}`) && listed.includes(`workflow://${workflow_id.replace('wf-', '')}`),
+      listed.join(),
+    );
 
     const updates: string[] = [];
     const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
@@ -209,7 +279,9 @@ describe('introspection, families and resources', () => {
     const deadline = Date.now() + 3000;
     while (!updates.includes(`task://${id}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     assert.ok(updates.includes(`task://${id}`), 'subscriber notified within 3 s');
-    const read = JSON.parse(((await watcher.client.readResource({ uri: `task://${id}` })).contents[0] as { text: string }).text);
+    const read = JSON.parse(
+      ((await watcher.client.readResource({ uri: `task://${id}` })).contents[0] as { text: string }).text,
+    );
     assert.equal(read.lastMilestone, 'from another process');
     await assert.rejects(watcher.client.readResource({ uri: 'task://999' }), /not found/i);
     await watcher.close();

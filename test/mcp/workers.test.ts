@@ -28,13 +28,16 @@ describe('worker_command: a Git worktree per task', () => {
     c = await connect(repo);
     await c.call('agent_list');
     writeFiles(repo, {
-      '.agent-ledger/agents/frontend.yaml': 'name: frontend\nclient: codex\nmodel: gpt-5\nscope:\n  read: ["src/**"]\n  write: ["src/**"]\n  exclude: ["**/*.env"]\n',
-      '.agent-ledger/agents/docs.md': '---\nclient: gemini-cli\nscope:\n  read: ["**/*"]\n  write: ["src/**"]\n  exclude: []\n---\n# Docs writer\n',
+      '.agent-ledger/agents/frontend.yaml':
+        'name: frontend\nclient: codex\nmodel: gpt-5\nscope:\n  read: ["src/**"]\n  write: ["src/**"]\n  exclude: ["**/*.env"]\n',
+      '.agent-ledger/agents/docs.md':
+        '---\nclient: gemini-cli\nscope:\n  read: ["**/*"]\n  write: ["src/**"]\n  exclude: []\n---\n# Docs writer\n',
     });
   });
   after(() => c.close());
 
-  const create = async (title: string, extra: Record<string, unknown> = {}) => (await c.call<{ id: number }>('task_create', { title, ...extra })).id;
+  const create = async (title: string, extra: Record<string, unknown> = {}) =>
+    (await c.call<{ id: number }>('task_create', { title, ...extra })).id;
 
   test('creates .agent-ledger/worktrees/task-<id> on branch task-<id>-s<sessionId> and starts a session', async () => {
     const id = await create('Build the login form', { description: 'Email + password', priority: 'high' });
@@ -55,9 +58,19 @@ describe('worker_command: a Git worktree per task', () => {
     assert.match(prompt, new RegExp(`## Task #${id}: Build the login form`));
     assert.match(prompt, /Email \+ password/);
     assert.match(prompt, /# Coder/, "the agent's prompt");
-    const sessions = await c.call<{ sessions: { id: number; status: string; worktree: string; branch: string; origin: string }[] }>('session_list', { taskId: id });
-    assert.deepEqual(sessions.sessions.map((s) => [s.id, s.status, s.worktree, s.branch, s.origin]), [[w.sessionId, 'running', w.worktree, w.task.branch, 'worker_command']]);
-    const task = await c.call<{ status: string; selectedSessionId: number; worktree: string; snapshot: { id: string } }>('task_get', { id });
+    const sessions = await c.call<{
+      sessions: { id: number; status: string; worktree: string; branch: string; origin: string }[];
+    }>('session_list', { taskId: id });
+    assert.deepEqual(
+      sessions.sessions.map((s) => [s.id, s.status, s.worktree, s.branch, s.origin]),
+      [[w.sessionId, 'running', w.worktree, w.task.branch, 'worker_command']],
+    );
+    const task = await c.call<{
+      status: string;
+      selectedSessionId: number;
+      worktree: string;
+      snapshot: { id: string };
+    }>('task_get', { id });
     assert.equal(task.status, 'in_progress');
     assert.equal(task.selectedSessionId, w.sessionId);
     assert.equal(task.worktree, w.worktree);
@@ -83,11 +96,17 @@ describe('worker_command: a Git worktree per task', () => {
   });
 
   test("without an agent: the task's AI assignee when it names an agent, else coder", async () => {
-    const assigned = await c.call<Worker>('worker_command', { taskId: await create('for the reviewer', { assignee: 'reviewer', assigneeType: 'ai' }) });
+    const assigned = await c.call<Worker>('worker_command', {
+      taskId: await create('for the reviewer', { assignee: 'reviewer', assigneeType: 'ai' }),
+    });
     assert.equal(assigned.agent, 'reviewer');
-    const person = await c.call<Worker>('worker_command', { taskId: await create('for a person', { assignee: 'reviewer', assigneeType: 'human' }) });
+    const person = await c.call<Worker>('worker_command', {
+      taskId: await create('for a person', { assignee: 'reviewer', assigneeType: 'human' }),
+    });
     assert.equal(person.agent, 'coder');
-    const unknown = await c.call<Worker>('worker_command', { taskId: await create('for someone else', { assignee: 'alice' }) });
+    const unknown = await c.call<Worker>('worker_command', {
+      taskId: await create('for someone else', { assignee: 'alice' }),
+    });
     assert.equal(unknown.agent, 'coder');
     assert.equal((await c.fail('worker_command', { taskId: await create('x'), agent: 'ghost' })).code, -32002);
   });
@@ -98,15 +117,23 @@ describe('worker_command: a Git worktree per task', () => {
     assert.equal(w.client, 'codex');
     assert.deepEqual(w.argv.slice(0, 3), ['codex', 'exec', '--model=gpt-5']);
     assert.ok(fs.existsSync(path.join(w.cwd, 'src/a.ts')));
-    for (const hidden of ['src/.env', 'docs/guide.md', 'README.md']) assert.ok(!fs.existsSync(path.join(w.cwd, hidden)), `${hidden} is outside the scope`);
+    for (const hidden of ['src/.env', 'docs/guide.md', 'README.md'])
+      assert.ok(!fs.existsSync(path.join(w.cwd, hidden)), `${hidden} is outside the scope`);
     assert.equal(git(w.cwd, 'status', '--porcelain'), '');
     writeFiles(w.cwd, { 'src/a.ts': 'in scope\n', 'src/b.ts': 'new in scope\n' });
-    const inScope = await c.call<{ files_changed: { added: string[]; modified: string[]; deleted: string[] }; verification: { scope_match: boolean } }>('complete_task', {
+    const inScope = await c.call<{
+      files_changed: { added: string[]; modified: string[]; deleted: string[] };
+      verification: { scope_match: boolean };
+    }>('complete_task', {
       task_id: id,
       status: 'success',
       outcome: { summary: 'frontend work' },
     });
-    assert.deepEqual(inScope.files_changed, { added: ['src/b.ts'], modified: ['src/a.ts'], deleted: [], renamed: [] }, 'files outside the sparse checkout are not deletions');
+    assert.deepEqual(
+      inScope.files_changed,
+      { added: ['src/b.ts'], modified: ['src/a.ts'], deleted: [], renamed: [] },
+      'files outside the sparse checkout are not deletions',
+    );
     assert.equal(inScope.verification.scope_match, true);
 
     const docsTask = await create('Docs agent writes where it may not');
@@ -114,7 +141,10 @@ describe('worker_command: a Git worktree per task', () => {
     assert.deepEqual(d.argv.slice(0, 1), ['gemini']);
     assert.match(d.argv.at(-1)!, /^--prompt=# Worker: docs\n/);
     writeFiles(d.cwd, { 'src/a.ts': 'changed\n', 'docs/guide.md': 'rewritten\n' });
-    const done = await c.call<{ files_changed: { modified: string[] }; verification: { scope_match: boolean; unexpected_files: string[]; warnings: string[] } }>('complete_task', {
+    const done = await c.call<{
+      files_changed: { modified: string[] };
+      verification: { scope_match: boolean; unexpected_files: string[]; warnings: string[] };
+    }>('complete_task', {
       task_id: docsTask,
       status: 'success',
       outcome: { summary: 'edited' },
@@ -129,7 +159,10 @@ describe('worker_command: a Git worktree per task', () => {
     const id = await create('Writes a secret');
     const w = await c.call<Worker>('worker_command', { taskId: id, agent: 'frontend' });
     writeFiles(w.cwd, { 'src/new.env': 'LEAK=1\n' });
-    const done = await c.call<{ files_changed: { added: string[] }; verification: { unexpected_files: string[] } }>('complete_task', { task_id: id, status: 'success', outcome: { summary: 'x' } });
+    const done = await c.call<{ files_changed: { added: string[] }; verification: { unexpected_files: string[] } }>(
+      'complete_task',
+      { task_id: id, status: 'success', outcome: { summary: 'x' } },
+    );
     assert.deepEqual(done.files_changed.added, ['src/new.env']);
     assert.deepEqual(done.verification.unexpected_files, ['src/new.env']);
   });
@@ -142,7 +175,10 @@ describe('worker_command: a Git worktree per task', () => {
     git(w.cwd, 'add', '-A');
     git(w.cwd, 'commit', '-qm', 'Add feature');
     writeFiles(w.cwd, { 'src/a.ts': 'edited, not committed\n' });
-    const done = await c.call<{ files_changed: { added: string[]; modified: string[] }; commits: { subject: string }[] }>('complete_task', { task_id: id, status: 'success', outcome: { summary: 'feature' } });
+    const done = await c.call<{
+      files_changed: { added: string[]; modified: string[] };
+      commits: { subject: string }[];
+    }>('complete_task', { task_id: id, status: 'success', outcome: { summary: 'feature' } });
     assert.deepEqual(done.files_changed.added, ['src/feature.ts']);
     assert.deepEqual(done.files_changed.modified, ['src/a.ts']);
     assert.deepEqual(
@@ -158,11 +194,20 @@ describe('worker_command: a Git worktree per task', () => {
     const markers = fs.mkdtempSync('/tmp/m');
     t.after(() => fs.rmSync(markers, { recursive: true, force: true }));
     const attempts = injectionAttempts(path.join(markers, 'P'));
-    const clients = [['claude-code', 'claude'], ['codex', 'codex'], ['gemini-cli', 'gemini']] as const;
+    const clients = [
+      ['claude-code', 'claude'],
+      ['codex', 'codex'],
+      ['gemini-cli', 'gemini'],
+    ] as const;
     for (const [i, [client, executable]] of clients.entries()) {
       const name = `evil ${attempts[i]}'"$(touch ${path.join(markers, `A${i}`)})`;
       writeFiles(repo, {
-        [`.agent-ledger/agents/evil-${i}.yaml`]: YAML.stringify({ name, client, model: `m$(touch ${path.join(markers, `M${i}`)})`, scope: { read: ['**/*'], write: ['src/**'], exclude: [] } }),
+        [`.agent-ledger/agents/evil-${i}.yaml`]: YAML.stringify({
+          name,
+          client,
+          model: `m$(touch ${path.join(markers, `M${i}`)})`,
+          scope: { read: ['**/*'], write: ['src/**'], exclude: [] },
+        }),
       });
       for (const [j, hostile] of attempts.entries()) {
         const title = `Title ${j} ${hostile}`;
@@ -176,7 +221,10 @@ describe('worker_command: a Git worktree per task', () => {
         assert.deepEqual(run.argv, w.argv.slice(1), 'the shell passed every argument through unchanged');
         const prompt = run.argv.at(-1)!.replace(/^--prompt=/, '');
         assert.ok(prompt.startsWith(`# Worker: ${name}\n`), 'the agent name arrives verbatim');
-        assert.ok(prompt.includes(`## Task #${id}: ${title.trim().replace(/\s+/g, ' ')}\n`), 'the title arrives (trimmed, on one line)');
+        assert.ok(
+          prompt.includes(`## Task #${id}: ${title.trim().replace(/\s+/g, ' ')}\n`),
+          'the title arrives (trimmed, on one line)',
+        );
         assert.ok(prompt.includes(description), 'the description arrives verbatim');
         await c.call('session_end', { sessionId: w.sessionId, exitCode: 0 });
       }
@@ -219,11 +267,22 @@ describe('worker_command: a Git worktree per task', () => {
     assert.match(unused.skipped.find((s) => s.taskId === running.task.id)!.reason, /session \d+ is still running/);
 
     const forced = await c.call<Cleanup>('worktree_cleanup', { taskId: dirty.task.id, force: true });
-    assert.deepEqual(forced.removed.map((r) => [r.taskId, r.reason]), [[dirty.task.id, 'requested']]);
+    assert.deepEqual(
+      forced.removed.map((r) => [r.taskId, r.reason]),
+      [[dirty.task.id, 'requested']],
+    );
     assert.ok(!fs.existsSync(dirty.cwd));
-    assert.match(git(repo, 'branch', '--list', dirty.task.branch), new RegExp(dirty.task.branch), 'an unmerged branch is kept');
+    assert.match(
+      git(repo, 'branch', '--list', dirty.task.branch),
+      new RegExp(dirty.task.branch),
+      'an unmerged branch is kept',
+    );
 
-    const gone = await c.fail('complete_task', { task_id: dirty.task.id, status: 'success', outcome: { summary: 'x' } });
+    const gone = await c.fail('complete_task', {
+      task_id: dirty.task.id,
+      status: 'success',
+      outcome: { summary: 'x' },
+    });
     assert.equal(gone.code, -32004);
     assert.match(gone.message, /worktree .* no longer exists/);
 
@@ -239,10 +298,16 @@ describe('worker_command: a Git worktree per task', () => {
       const id = (await p.call<{ id: number }>('task_create', { title: 'no git here' })).id;
       const err = await p.fail('worker_command', { taskId: id });
       assert.deepEqual([err.code, err.reason], [-32008, 'GitError']);
-      const sessions = await p.call<{ sessions: { status: string; error: { message: string } }[] }>('session_list', { taskId: id });
+      const sessions = await p.call<{ sessions: { status: string; error: { message: string } }[] }>('session_list', {
+        taskId: id,
+      });
       assert.equal(sessions.sessions[0].status, 'failed');
       assert.match(sessions.sessions[0].error.message, /worktree not prepared/);
-      assert.equal((await p.fail('worker_command', { taskId: id })).code, -32008, 'retrying is not blocked by the failed session');
+      assert.equal(
+        (await p.fail('worker_command', { taskId: id })).code,
+        -32008,
+        'retrying is not blocked by the failed session',
+      );
     } finally {
       await p.close();
     }

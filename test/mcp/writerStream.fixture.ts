@@ -9,7 +9,11 @@ async function main(): Promise<void> {
   process.stdout.write(`SERVER ${pid}\n`);
   const { workflow_id } = await c.call<{ workflow_id: string }>('start_workflow', { name: `stream ${label}` });
   for (let n = 0; ; n++) {
-    const { task_id } = await c.call<{ task_id: string }>('start_task', { workflow_id, name: `${label}-${n}`, goal: 'g' });
+    const { task_id } = await c.call<{ task_id: string }>('start_task', {
+      workflow_id,
+      name: `${label}-${n}`,
+      goal: 'g',
+    });
     const message = `${task_id} ${label}-${n}`;
     await c.call('log_milestone', { task_id, message });
     process.stdout.write(`ACK ${message}\n`);

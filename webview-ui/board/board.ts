@@ -24,22 +24,30 @@ export function mountBoard(root: HTMLElement): void {
   let painted = false;
   let filter = host.getState()?.filter ?? '';
 
-  const lists = columns.map((c) => new ColumnList(c.id, c.title, c.hint, {
-    open: (card) => host.post({ type: 'openCard', id: card.id }),
-    review: (card, verdict) => card.taskId !== null && host.post({ type: 'review', taskId: card.taskId, verdict }),
-    dragStart: (card) => {
-      dragging = card;
-      root.classList.add('dragging');
-    },
-    dragEnd: () => {
-      dragging = undefined;
-      root.classList.remove('dragging');
-    },
-  }));
+  const lists = columns.map(
+    (c) =>
+      new ColumnList(c.id, c.title, c.hint, {
+        open: (card) => host.post({ type: 'openCard', id: card.id }),
+        review: (card, verdict) => card.taskId !== null && host.post({ type: 'review', taskId: card.taskId, verdict }),
+        dragStart: (card) => {
+          dragging = card;
+          root.classList.add('dragging');
+        },
+        dragEnd: () => {
+          dragging = undefined;
+          root.classList.remove('dragging');
+        },
+      }),
+  );
   const title = h('h1', null, 'Board');
   const total = h('span', { class: 'muted', 'data-testid': 'total' });
   const status = h('p', { class: 'acted', role: 'status', 'data-testid': 'acted' });
-  const search = h('input', { type: 'search', placeholder: 'Filter by title, task, agent, workflow', value: filter, 'aria-label': 'Filter cards' });
+  const search = h('input', {
+    type: 'search',
+    placeholder: 'Filter by title, task, agent, workflow',
+    value: filter,
+    'aria-label': 'Filter cards',
+  });
   search.addEventListener('input', () => {
     filter = search.value;
     save();
@@ -47,7 +55,19 @@ export function mountBoard(root: HTMLElement): void {
   });
   const targets = h('div', { class: 'drop-targets', 'data-testid': 'drop-targets' });
   const board = h('div', { class: 'board' }, ...lists.map((l) => l.el));
-  root.replaceChildren(h('header', { class: 'board-header' }, title, total, search, button('Refresh', () => host.post({ type: 'refresh' }))), targets, status, board);
+  root.replaceChildren(
+    h(
+      'header',
+      { class: 'board-header' },
+      title,
+      total,
+      search,
+      button('Refresh', () => host.post({ type: 'refresh' })),
+    ),
+    targets,
+    status,
+    board,
+  );
   window.addEventListener('resize', () => lists.forEach((l) => l.draw()));
 
   const save = (): void => {
@@ -76,19 +96,31 @@ export function mountBoard(root: HTMLElement): void {
   const drawTargets = (): void => {
     if (!model) return;
     const agents = model.agents.map((a) =>
-      target(a.client ? `${a.name} (${a.client})` : a.name, { 'data-agent': a.name }, (card) => card.taskId !== null && host.post({ type: 'assign', taskId: card.taskId, agent: a.name })),
+      target(
+        a.client ? `${a.name} (${a.client})` : a.name,
+        { 'data-agent': a.name },
+        (card) => card.taskId !== null && host.post({ type: 'assign', taskId: card.taskId, agent: a.name }),
+      ),
     );
     targets.replaceChildren(
       h('span', { class: 'muted' }, agents.length ? 'Drag a card to assign it:' : 'Drag a card here to cancel it:'),
       ...agents,
-      target('Cancel task', { class: 'drop cancel', 'data-testid': 'drop-cancel' }, (card) => card.taskId !== null && host.post({ type: 'cancel', taskId: card.taskId })),
+      target(
+        'Cancel task',
+        { class: 'drop cancel', 'data-testid': 'drop-cancel' },
+        (card) => card.taskId !== null && host.post({ type: 'cancel', taskId: card.taskId }),
+      ),
     );
   };
 
   const show = (): void => {
     if (!model) return;
     const needle = filter.trim().toLowerCase();
-    const visible = needle ? model.cards.filter((c) => [c.title, c.id, c.agent, c.client, c.workflow].some((v) => v?.toLowerCase().includes(needle))) : model.cards;
+    const visible = needle
+      ? model.cards.filter((c) =>
+          [c.title, c.id, c.agent, c.client, c.workflow].some((v) => v?.toLowerCase().includes(needle)),
+        )
+      : model.cards;
     for (const list of lists) list.set(visible.filter((c) => c.column === list.id));
     total.textContent = `${model.folderName} · ${visible.length === model.cards.length ? '' : `${visible.length} of `}${model.cards.length} cards`;
   };
@@ -107,7 +139,12 @@ export function mountBoard(root: HTMLElement): void {
             setTimeout(() => {
               const ms = performance.now();
               root.dataset.paintMs = ms.toFixed(0);
-              host.post({ type: 'painted', ms, cards: model?.cards.length ?? 0, rendered: lists.reduce((n, l) => n + l.rendered, 0) });
+              host.post({
+                type: 'painted',
+                ms,
+                cards: model?.cards.length ?? 0,
+                rendered: lists.reduce((n, l) => n + l.rendered, 0),
+              });
             }, 0),
           );
         }

@@ -45,7 +45,12 @@ export class ColumnList {
     this.spacer = h('div', { class: 'spacer' });
     const body = h('div', { class: 'column-body' }, this.spacer);
     body.addEventListener('scroll', () => this.draw(), { passive: true });
-    this.el = h('section', { class: `column column-${id}`, 'data-column': id }, h('header', { title: hint || undefined }, h('span', { class: 'name' }, title), this.count), body);
+    this.el = h(
+      'section',
+      { class: `column column-${id}`, 'data-column': id },
+      h('header', { title: hint || undefined }, h('span', { class: 'name' }, title), this.count),
+      body,
+    );
   }
 
   /** How many cards are in the DOM now. */
@@ -78,13 +83,25 @@ export class ColumnList {
     const who = card.agent ? `${card.agent}${card.client ? ` (${card.client})` : ''}` : '';
     const cost = card.cost === null ? '' : `$${card.cost.toFixed(2)}`;
     const overlap = overlapText(card);
-    const handoff = card.handoffs.length ? `handoff ${card.handoffs.map((x) => `${x.from} → ${x.to ?? 'any agent'}`).join(', ')}` : '';
-    const line = card.reason ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
+    const handoff = card.handoffs.length
+      ? `handoff ${card.handoffs.map((x) => `${x.from} → ${x.to ?? 'any agent'}`).join(', ')}`
+      : '';
+    const line =
+      card.reason ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
     const label = card.kind === 'task' ? card.id : card.kind === 'checkpoint' ? 'checkpoint' : 'human gate';
-    const status = card.status === 'cancelled' || (card.status === 'done' && card.result && card.result !== 'success') ? (card.result && card.status === 'done' ? card.result.replace('_', ' ') : card.status) : '';
+    const status =
+      card.status === 'cancelled' || (card.status === 'done' && card.result && card.result !== 'success')
+        ? card.result && card.status === 'done'
+          ? card.result.replace('_', ' ')
+          : card.status
+        : '';
     const reviewable = card.kind === 'task' && card.column === 'needs_person' && card.taskId !== null;
     const act = (label: string, verdict: 'approved' | 'dismissed', tip: string): HTMLElement => {
-      const b = h('button', { type: 'button', class: 'card-action', title: tip, 'data-testid': `review-${verdict}` }, label);
+      const b = h(
+        'button',
+        { type: 'button', class: 'card-action', title: tip, 'data-testid': `review-${verdict}` },
+        label,
+      );
       b.addEventListener('click', (e) => {
         e.stopPropagation();
         this.handlers.review(card, verdict);
@@ -102,7 +119,14 @@ export class ColumnList {
         title: [card.title, card.workflow, line, handoff, overlapDetail(card)].filter(Boolean).join('\n'),
       },
       h('div', { class: 'card-title' }, card.title),
-      h('div', { class: 'card-meta' }, h('span', { class: 'key' }, label), status ? h('span', { class: 'card-status' }, status) : null, h('span', { class: 'agent', 'data-testid': 'agent' }, who), h('span', { class: 'cost', 'data-testid': 'cost' }, cost)),
+      h(
+        'div',
+        { class: 'card-meta' },
+        h('span', { class: 'key' }, label),
+        status ? h('span', { class: 'card-status' }, status) : null,
+        h('span', { class: 'agent', 'data-testid': 'agent' }, who),
+        h('span', { class: 'cost', 'data-testid': 'cost' }, cost),
+      ),
       // The third row: the overlap warning first (it is about running work now), else the handoff and why it waits or its last milestone.
       h(
         'div',
@@ -110,7 +134,9 @@ export class ColumnList {
         overlap ? h('span', { class: 'overlap', 'data-testid': 'overlap' }, overlap) : null,
         !overlap && handoff ? h('span', { class: 'handoff', 'data-testid': 'handoff' }, handoff) : null,
         !overlap && line ? h('span', { class: 'muted' }, line) : null,
-        reviewable ? act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")') : null,
+        reviewable
+          ? act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")')
+          : null,
         reviewable ? act('Dismiss', 'dismissed', 'No review needed (the card leaves "needs a person")') : null,
       ),
     );
@@ -141,6 +167,9 @@ function overlapText(card: BoardCardItem): string {
 /** The same in full for the tooltip: the other task's title and agent too. */
 function overlapDetail(card: BoardCardItem): string {
   return card.overlaps
-    .map((o) => `May touch the same files as ${o.task}${o.title ? ` "${o.title}"` : ''}${o.agent ? ` (${o.agent})` : ''}: ${o.paths.join(', ')}`)
+    .map(
+      (o) =>
+        `May touch the same files as ${o.task}${o.title ? ` "${o.title}"` : ''}${o.agent ? ` (${o.agent})` : ''}: ${o.paths.join(', ')}`,
+    )
     .join('\n');
 }

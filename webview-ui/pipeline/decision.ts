@@ -28,13 +28,23 @@ export function choices(w: PipelineWaiting): Choice[] {
   }
   if (w.retryLimit) {
     return [
-      { decision: 'approve', label: 'Approve as it is', title: 'Accept the work despite the open findings and continue', primary: true },
+      {
+        decision: 'approve',
+        label: 'Approve as it is',
+        title: 'Accept the work despite the open findings and continue',
+        primary: true,
+      },
       { decision: 'reject', label: 'Reject', title: 'Abandon the pipeline' },
     ];
   }
   return [
     { decision: 'approve', label: 'Approve', title: 'Continue to the next phase', primary: true },
-    { decision: 'reject', label: 'Request changes', title: `Reject: the pipeline goes back to ${w.rejectTo ?? 'revise'}, and the agent reads your comment`, needsComment: true },
+    {
+      decision: 'reject',
+      label: 'Request changes',
+      title: `Reject: the pipeline goes back to ${w.rejectTo ?? 'revise'}, and the agent reads your comment`,
+      needsComment: true,
+    },
   ];
 }
 
@@ -48,7 +58,10 @@ export function decisionBox(w: PipelineWaiting, post: Post): HTMLElement {
     id: 'decision-comment',
     rows: 3,
     'aria-label': 'Comment',
-    placeholder: w.kind === 'checkpoint' && !w.retryLimit ? `What should change? (needed to request changes; optional to approve)` : 'A comment for the record (optional)',
+    placeholder:
+      w.kind === 'checkpoint' && !w.retryLimit
+        ? `What should change? (needed to request changes; optional to approve)`
+        : 'A comment for the record (optional)',
     // Typing answers the "say what should change" prompt: it goes.
     oninput: () => {
       if (status.className !== 'error') return;
@@ -71,15 +84,31 @@ export function decisionBox(w: PipelineWaiting, post: Post): HTMLElement {
     post({ type: 'decide', decision: c.decision, comment: text, checkpoint: w.name });
   };
   for (const c of choices(w)) {
-    buttons.push(h('button', { type: 'button', class: c.primary ? 'primary' : undefined, title: c.title, 'data-decision': c.decision, onclick: () => decide(c) }, c.label));
+    buttons.push(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: c.primary ? 'primary' : undefined,
+          title: c.title,
+          'data-decision': c.decision,
+          onclick: () => decide(c),
+        },
+        c.label,
+      ),
+    );
   }
-  const asked = w.requestedAt ? `The agent asked ${time(w.requestedAt)} and waits: it cannot pass this ${w.kind === 'human_gate' ? 'gate' : 'checkpoint'} by itself.` : 'The engine is here; the agent has not asked yet. Your decision counts when it does.';
+  const asked = w.requestedAt
+    ? `The agent asked ${time(w.requestedAt)} and waits: it cannot pass this ${w.kind === 'human_gate' ? 'gate' : 'checkpoint'} by itself.`
+    : 'The engine is here; the agent has not asked yet. Your decision counts when it does.';
   return h(
     'section',
     { class: 'decision', 'data-testid': 'decision', 'aria-label': `${w.label} waits for your decision` },
     h('h2', null, `${w.label} — waits for your decision`),
     h('p', { class: 'muted' }, asked),
-    w.present.length ? h('p', { class: 'read' }, 'Read: ', ...w.present.flatMap((a, i) => [i ? ' · ' : '', artifactLink(a, post)])) : null,
+    w.present.length
+      ? h('p', { class: 'read' }, 'Read: ', ...w.present.flatMap((a, i) => [i ? ' · ' : '', artifactLink(a, post)]))
+      : null,
     h('details', null, h('summary', null, 'What the engine presents'), h('pre', { class: 'present' }, w.presentToUser)),
     comment,
     h('div', { class: 'actions' }, ...buttons),

@@ -30,8 +30,19 @@ export function mountPipeline(root: HTMLElement): void {
     const key = w ? `${w.name}#${model.decisions.length}` : '';
     if (!w) box = undefined;
     else if (box?.key !== key) box = { key, el: decisionBox(w, host.post) };
-    const flash = result ? h('p', { class: `callout ${result.ok ? 'ok' : 'warn'}`, role: 'status', 'data-testid': 'decision-result' }, result.text) : null;
-    root.replaceChildren(header(model, host.post), ...(flash ? [flash] : []), ...(box ? [box.el] : []), ...body(model, host.post));
+    const flash = result
+      ? h(
+          'p',
+          { class: `callout ${result.ok ? 'ok' : 'warn'}`, role: 'status', 'data-testid': 'decision-result' },
+          result.text,
+        )
+      : null;
+    root.replaceChildren(
+      header(model, host.post),
+      ...(flash ? [flash] : []),
+      ...(box ? [box.el] : []),
+      ...body(model, host.post),
+    );
   };
   listen<PipelineHostMessage>((message) => {
     switch (message.type) {
@@ -66,19 +77,41 @@ function header(m: PipelineModel, post: Post): HTMLElement {
   return h(
     'header',
     null,
-    h('nav', { class: 'crumbs', 'aria-label': 'Where this pipeline is' }, m.folderName, ' › ', h('code', null, m.workspace)),
+    h(
+      'nav',
+      { class: 'crumbs', 'aria-label': 'Where this pipeline is' },
+      m.folderName,
+      ' › ',
+      h('code', null, m.workspace),
+    ),
     h('h1', null, m.title),
     h(
       'div',
       { class: 'facts' },
-      h('span', { class: `pill pipeline-${m.status}`, 'data-testid': 'status' }, m.status === 'awaiting_human' ? 'waits for you' : m.status),
+      h(
+        'span',
+        { class: `pill pipeline-${m.status}`, 'data-testid': 'status' },
+        m.status === 'awaiting_human' ? 'waits for you' : m.status,
+      ),
       ...facts.map((f) => h('span', { class: 'fact' }, f)),
-      m.source.url ? h('span', { class: 'fact' }, m.source.url) : h('span', { class: 'chip' }, m.source.type.replace('_', ' ')),
+      m.source.url
+        ? h('span', { class: 'fact' }, m.source.url)
+        : h('span', { class: 'chip' }, m.source.type.replace('_', ' ')),
     ),
-    h('div', { class: 'actions' }, button('Refresh', () => post({ type: 'refresh' }), 'Re-read the pipeline')),
+    h(
+      'div',
+      { class: 'actions' },
+      button('Refresh', () => post({ type: 'refresh' }), 'Re-read the pipeline'),
+    ),
   );
 }
 
 function body(m: PipelineModel, post: Post): HTMLElement[] {
-  return [timelineSection(m, post), findingsSection(m), metricsSection(m), decisionsSection(m), artifactsSection(m, post)].filter((s): s is HTMLElement => s !== null);
+  return [
+    timelineSection(m, post),
+    findingsSection(m),
+    metricsSection(m),
+    decisionsSection(m),
+    artifactsSection(m, post),
+  ].filter((s): s is HTMLElement => s !== null);
 }

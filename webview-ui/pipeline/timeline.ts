@@ -1,12 +1,28 @@
-import type { PipelineModel, PipelinePhaseItem, PipelineTaskItem, PipelineWebviewMessage } from '../../src/shared/protocol';
+import type {
+  PipelineModel,
+  PipelinePhaseItem,
+  PipelineTaskItem,
+  PipelineWebviewMessage,
+} from '../../src/shared/protocol';
 import { formatDuration, formatTokens, plural } from '../../src/core/format';
 import { h, link, section } from '../dom';
 import { artifactLink } from './decision';
 
 type Post = (message: PipelineWebviewMessage) => void;
 
-const statusWords: Record<PipelinePhaseItem['status'], string> = { pending: 'pending', in_progress: 'running', completed: 'completed', skipped: 'skipped' };
-const decisionWords: Record<string, string> = { approve: 'approved', reject: 'rejected', done: 'done', skip: 'skipped', abandon: 'abandoned' };
+const statusWords: Record<PipelinePhaseItem['status'], string> = {
+  pending: 'pending',
+  in_progress: 'running',
+  completed: 'completed',
+  skipped: 'skipped',
+};
+const decisionWords: Record<string, string> = {
+  approve: 'approved',
+  reject: 'rejected',
+  done: 'done',
+  skip: 'skipped',
+  abandon: 'abandoned',
+};
 
 /** The phases in flow order: state, metrics, verdict, revision round, artifact; tasks under the implementation. */
 export function timelineSection(m: PipelineModel, post: Post): HTMLElement {
@@ -21,11 +37,18 @@ function phaseRow(m: PipelineModel, p: PipelinePhaseItem, post: Post): HTMLEleme
     p.model,
     p.runs > 1 ? plural(p.runs, 'run') : null,
     p.revision > 0 ? `revision ${p.revision}` : null,
-    p.decision && !p.waiting ? `${decisionWords[p.decision.decision] ?? p.decision.decision} by ${p.decision.by}` : null,
+    p.decision && !p.waiting
+      ? `${decisionWords[p.decision.decision] ?? p.decision.decision} by ${p.decision.by}`
+      : null,
     p.findings.length ? plural(p.findings.length, 'finding') : null,
   ].filter((f): f is string => f !== null);
-  const classes = ['phase', `status-${p.status}`, p.waiting ? 'waiting' : '', p.current ? 'current' : ''].filter(Boolean).join(' ');
-  const tasks = p.kind === 'implementation' && m.tasks.length ? h('ul', { class: 'tasks' }, ...m.tasks.map((t) => taskRow(t, post))) : null;
+  const classes = ['phase', `status-${p.status}`, p.waiting ? 'waiting' : '', p.current ? 'current' : '']
+    .filter(Boolean)
+    .join(' ');
+  const tasks =
+    p.kind === 'implementation' && m.tasks.length
+      ? h('ul', { class: 'tasks' }, ...m.tasks.map((t) => taskRow(t, post)))
+      : null;
   return h(
     'li',
     { class: classes, 'data-phase': p.id, 'aria-current': p.current ? 'step' : undefined },
@@ -43,7 +66,11 @@ function phaseRow(m: PipelineModel, p: PipelinePhaseItem, post: Post): HTMLEleme
 }
 
 function taskRow(t: PipelineTaskItem, post: Post): HTMLElement {
-  const facts = [t.mode, t.attempts > 1 ? plural(t.attempts, 'attempt') : null, t.filesChanged !== null ? `${plural(t.filesChanged, 'file')} changed` : null].filter((f): f is string => f !== null);
+  const facts = [
+    t.mode,
+    t.attempts > 1 ? plural(t.attempts, 'attempt') : null,
+    t.filesChanged !== null ? `${plural(t.filesChanged, 'file')} changed` : null,
+  ].filter((f): f is string => f !== null);
   return h(
     'li',
     { class: `task status-${t.status}${t.waiting ? ' waiting' : ''}`, 'data-task': t.id },
@@ -52,6 +79,8 @@ function taskRow(t: PipelineTaskItem, post: Post): HTMLElement {
     h('span', { class: `pill task-${t.waiting ? 'waiting' : t.status}` }, t.waiting ? 'waits for you' : t.status),
     t.verdict ? [' ', h('span', { class: `verdict v-${t.verdict}` }, t.verdict)] : null,
     h('span', { class: 'muted' }, ` ${facts.join(' · ')}`),
-    t.ledgerTaskId ? [' · ', link(t.ledgerTaskId, () => post({ type: 'openTask', ledgerTaskId: t.ledgerTaskId! }))] : null,
+    t.ledgerTaskId
+      ? [' · ', link(t.ledgerTaskId, () => post({ type: 'openTask', ledgerTaskId: t.ledgerTaskId! }))]
+      : null,
   );
 }

@@ -1,4 +1,9 @@
-import type { PlanGraphHostMessage, PlanGraphNodeItem, PlanGraphViewModel, PlanGraphWebviewMessage } from '../../src/shared/protocol';
+import type {
+  PlanGraphHostMessage,
+  PlanGraphNodeItem,
+  PlanGraphViewModel,
+  PlanGraphWebviewMessage,
+} from '../../src/shared/protocol';
 import { truncate } from '../../src/core/format';
 import { button, h } from '../dom';
 import { hostChannel, listen } from '../vscodeApi';
@@ -10,7 +15,11 @@ interface State {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, ...children: (SVGElement | string)[]): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  ...children: (SVGElement | string)[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   for (const c of children) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
@@ -33,16 +42,32 @@ export function mountPlanGraph(root: HTMLElement): void {
   const render = (model: PlanGraphViewModel): void => {
     host.setState({ folder: model.folder, workflowId: model.workflowId });
     const edges = model.edges.map((e) =>
-      svg('polyline', { class: 'edge', 'data-from': e.from, 'data-to': e.to, points: e.points.map((p) => `${p.x},${p.y}`).join(' '), 'marker-end': 'url(#arrow)' }),
+      svg('polyline', {
+        class: 'edge',
+        'data-from': e.from,
+        'data-to': e.to,
+        points: e.points.map((p) => `${p.x},${p.y}`).join(' '),
+        'marker-end': 'url(#arrow)',
+      }),
     );
     const nodes = model.nodes.map((n) => {
       const g = svg(
         'g',
-        { class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}`, 'data-node': n.id, transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`, tabindex: 0, role: 'button' },
+        {
+          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}`,
+          'data-node': n.id,
+          transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`,
+          tabindex: 0,
+          role: 'button',
+        },
         svg('title', {}, `${n.id}: ${n.title}`),
         svg('rect', { width: n.width, height: n.height, rx: 6 }),
         svg('text', { x: 10, y: 20, class: 'node-title' }, truncate(n.title, 30)),
-        svg('text', { x: 10, y: 40, class: 'node-state' }, `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`),
+        svg(
+          'text',
+          { x: 10, y: 40, class: 'node-state' },
+          `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`,
+        ),
       );
       g.addEventListener('click', () => host.post({ type: 'openTask', taskId: n.taskId }));
       g.addEventListener('keydown', (e) => {
@@ -50,13 +75,48 @@ export function mountPlanGraph(root: HTMLElement): void {
       });
       return g;
     });
-    const arrow = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto-start-reverse' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }));
-    const drawing = svg('svg', { class: 'plan-graph', width: model.width, height: model.height, viewBox: `0 0 ${model.width} ${model.height}`, 'data-testid': 'plan-graph' }, svg('defs', {}, arrow), ...edges, ...nodes);
+    const arrow = svg(
+      'marker',
+      {
+        id: 'arrow',
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 8,
+        markerHeight: 8,
+        orient: 'auto-start-reverse',
+      },
+      svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }),
+    );
+    const drawing = svg(
+      'svg',
+      {
+        class: 'plan-graph',
+        width: model.width,
+        height: model.height,
+        viewBox: `0 0 ${model.width} ${model.height}`,
+        'data-testid': 'plan-graph',
+      },
+      svg('defs', {}, arrow),
+      ...edges,
+      ...nodes,
+    );
     const summary = `${model.workflowKey} · ${model.nodes.length} tasks · ${model.edges.length} dependencies`;
-    const note = model.nodes.length && !model.edges.length ? [h('p', { class: 'muted' }, 'No dependencies recorded between these tasks: each can start on its own.')] : [];
+    const note =
+      model.nodes.length && !model.edges.length
+        ? [h('p', { class: 'muted' }, 'No dependencies recorded between these tasks: each can start on its own.')]
+        : [];
     root.replaceChildren(
-      h('header', { class: 'board-header' }, h('h1', null, model.name), h('span', { class: 'muted' }, summary), button('Refresh', () => host.post({ type: 'refresh' }))),
-      model.nodes.length ? h('div', { class: 'graph-scroll' }, drawing) : h('p', { class: 'muted' }, 'This workflow has no tasks yet.'),
+      h(
+        'header',
+        { class: 'board-header' },
+        h('h1', null, model.name),
+        h('span', { class: 'muted' }, summary),
+        button('Refresh', () => host.post({ type: 'refresh' })),
+      ),
+      model.nodes.length
+        ? h('div', { class: 'graph-scroll' }, drawing)
+        : h('p', { class: 'muted' }, 'This workflow has no tasks yet.'),
       ...note,
     );
   };

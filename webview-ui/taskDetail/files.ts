@@ -9,7 +9,11 @@ const groups: { kind: FileChangeKind; title: string }[] = [
 ];
 
 /** Files changed, grouped by kind; each opens VS Code's diff editor against the snapshot. */
-export function filesSection(m: TaskDetailModel, busy: boolean, post: (message: TaskDetailWebviewMessage) => void): HTMLElement {
+export function filesSection(
+  m: TaskDetailModel,
+  busy: boolean,
+  post: (message: TaskDetailWebviewMessage) => void,
+): HTMLElement {
   const title = `Files changed${m.files.length ? ` (${m.files.length})` : ''}`;
   const note =
     m.filesSource === 'live'
@@ -20,13 +24,24 @@ export function filesSection(m: TaskDetailModel, busy: boolean, post: (message: 
   const busyNote = busy ? h('p', { class: 'muted', role: 'status' }, 'Measuring changes…') : null;
   const warnings = m.warnings.map((w) => h('p', { class: 'callout warn', 'data-testid': 'scope-warning' }, w));
   if (m.files.length === 0) {
-    return section(title, note, busyNote, ...warnings, m.filesSource === 'none' ? null : h('p', { class: 'muted' }, 'No files changed.'));
+    return section(
+      title,
+      note,
+      busyNote,
+      ...warnings,
+      m.filesSource === 'none' ? null : h('p', { class: 'muted' }, 'No files changed.'),
+    );
   }
   const lists = groups
     .map(({ kind, title: groupTitle }) => {
       const files = m.files.filter((f) => f.kind === kind);
       if (files.length === 0) return null;
-      return h('div', { class: `file-group ${kind}` }, h('h3', null, `${groupTitle} (${files.length})`), h('ul', { class: 'files' }, ...files.map((f) => fileRow(f, post))));
+      return h(
+        'div',
+        { class: `file-group ${kind}` },
+        h('h3', null, `${groupTitle} (${files.length})`),
+        h('ul', { class: 'files' }, ...files.map((f) => fileRow(f, post))),
+      );
     })
     .filter((g): g is HTMLDivElement => g !== null);
   return section(title, note, busyNote, ...warnings, ...lists);
@@ -41,7 +56,12 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
       class: `file ${file.kind}`,
       role: 'button',
       'data-path': file.path,
-      title: file.kind === 'added' ? 'Open the new file (diff against nothing)' : file.kind === 'deleted' ? 'See what was deleted' : 'Open the diff: snapshot ↔ now',
+      title:
+        file.kind === 'added'
+          ? 'Open the new file (diff against nothing)'
+          : file.kind === 'deleted'
+            ? 'See what was deleted'
+            : 'Open the diff: snapshot ↔ now',
       onclick: (e: Event) => {
         e.preventDefault();
         post({ type: 'openDiff', file });
@@ -50,5 +70,12 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
     h('span', { class: `badge ${file.kind}`, 'aria-hidden': 'true' }, file.kind[0].toUpperCase()),
     label,
   );
-  return h('li', null, open, file.outOfScope ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope') : null);
+  return h(
+    'li',
+    null,
+    open,
+    file.outOfScope
+      ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope')
+      : null,
+  );
 }

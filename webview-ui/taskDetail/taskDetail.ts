@@ -65,23 +65,41 @@ function header(m: TaskDetailModel, post: Post): HTMLElement {
     null,
     crumbs,
     h('h1', null, h('span', { class: 'key' }, t.key), ' ', t.title),
-    h('div', { class: 'facts' }, statusPill(t.status, t.result), ...facts.map((f) => h('span', { class: 'fact' }, f)), ...t.labels.map((l) => h('span', { class: 'chip' }, l))),
+    h(
+      'div',
+      { class: 'facts' },
+      statusPill(t.status, t.result),
+      ...facts.map((f) => h('span', { class: 'fact' }, f)),
+      ...t.labels.map((l) => h('span', { class: 'chip' }, l)),
+    ),
     t.status === 'in_progress' ? progress(t.progress, t.lastMilestone) : null,
     actions(m, post),
   );
 }
 
 function statusPill(status: string, result: string | null): HTMLElement {
-  const label = status === 'done' && result && result !== 'success' ? result.replace('_', ' ') : status.replace('_', ' ');
+  const label =
+    status === 'done' && result && result !== 'success' ? result.replace('_', ' ') : status.replace('_', ' ');
   return h('span', { class: `pill status-${status} result-${result ?? 'none'}`, 'data-testid': 'status' }, label);
 }
 
 function progress(value: number | null, milestone: string | null): HTMLElement {
-  const bar = h('div', { class: 'bar', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': value ?? undefined });
+  const bar = h('div', {
+    class: 'bar',
+    role: 'progressbar',
+    'aria-valuemin': 0,
+    'aria-valuemax': 100,
+    'aria-valuenow': value ?? undefined,
+  });
   const fill = h('div', { class: 'fill' });
   fill.style.width = `${value ?? 0}%`;
   bar.append(fill);
-  return h('div', { class: 'progress' }, bar, h('span', { class: 'muted' }, `${value !== null ? `${value}%` : ''}${milestone ? ` — ${milestone}` : ''}`));
+  return h(
+    'div',
+    { class: 'progress' },
+    bar,
+    h('span', { class: 'muted' }, `${value !== null ? `${value}%` : ''}${milestone ? ` — ${milestone}` : ''}`),
+  );
 }
 
 function actions(m: TaskDetailModel, post: Post): HTMLElement {
@@ -89,9 +107,19 @@ function actions(m: TaskDetailModel, post: Post): HTMLElement {
     'div',
     { class: 'actions' },
     button('Refresh', () => post({ type: 'refresh' }), 'Re-read the ledger (and re-measure a running task’s files)'),
-    m.canRewind ? button('Rewind…', () => post({ type: 'rewind' }), 'Put the files this task changed back as they were when it started') : null,
-    m.lastRewind?.undoable ? button('Undo Rewind', () => post({ type: 'undoRewind' }), 'Put back what the last rewind overwrote') : null,
-    m.workflow ? button('Export Workflow Report', () => post({ type: 'exportWorkflow' }), 'Open the workflow’s Markdown report') : null,
+    m.canRewind
+      ? button(
+          'Rewind…',
+          () => post({ type: 'rewind' }),
+          'Put the files this task changed back as they were when it started',
+        )
+      : null,
+    m.lastRewind?.undoable
+      ? button('Undo Rewind', () => post({ type: 'undoRewind' }), 'Put back what the last rewind overwrote')
+      : null,
+    m.workflow
+      ? button('Export Workflow Report', () => post({ type: 'exportWorkflow' }), 'Open the workflow’s Markdown report')
+      : null,
   );
 }
 
@@ -104,30 +132,77 @@ function body(m: TaskDetailModel, busy: boolean, post: Post): HTMLElement[] {
         'Goal',
         t.goal ? h('p', { class: 'goal' }, t.goal) : null,
         t.description && t.description !== t.goal ? h('p', { class: 'muted' }, t.description) : null,
-        t.areas.length ? h('p', { class: 'areas' }, h('span', { class: 'muted' }, 'Areas: '), ...t.areas.map((a) => h('code', { class: 'chip' }, a))) : null,
+        t.areas.length
+          ? h(
+              'p',
+              { class: 'areas' },
+              h('span', { class: 'muted' }, 'Areas: '),
+              ...t.areas.map((a) => h('code', { class: 'chip' }, a)),
+            )
+          : null,
       ),
     );
   }
   if (m.outcome) sections.push(outcome(m.outcome));
   if (m.lastRewind) {
     sections.push(
-      h('p', { class: `callout ${m.lastRewind.undoable ? 'warn' : ''}` }, m.lastRewind.undoable ? `Rewound ${plural(m.lastRewind.paths.length, 'file')} at ${new Date(m.lastRewind.at).toLocaleString()}. Undo Rewind puts them back.` : `The last rewind (${new Date(m.lastRewind.at).toLocaleString()}) was undone.`),
+      h(
+        'p',
+        { class: `callout ${m.lastRewind.undoable ? 'warn' : ''}` },
+        m.lastRewind.undoable
+          ? `Rewound ${plural(m.lastRewind.paths.length, 'file')} at ${new Date(m.lastRewind.at).toLocaleString()}. Undo Rewind puts them back.`
+          : `The last rewind (${new Date(m.lastRewind.at).toLocaleString()}) was undone.`,
+      ),
     );
   }
   sections.push(filesSection(m, busy, post));
-  if (m.commits.length) sections.push(section(`Commits (${m.commits.length})`, h('ul', { class: 'commits' }, ...m.commits.map((c) => h('li', null, h('code', null, c.sha.slice(0, 7)), ' ', c.subject)))));
+  if (m.commits.length)
+    sections.push(
+      section(
+        `Commits (${m.commits.length})`,
+        h(
+          'ul',
+          { class: 'commits' },
+          ...m.commits.map((c) => h('li', null, h('code', null, c.sha.slice(0, 7)), ' ', c.subject)),
+        ),
+      ),
+    );
   sections.push(timelineSection(m.timeline));
   if (m.subTasks.length) {
-    sections.push(section(`Sub-tasks (${m.subTasks.length})`, h('ul', { class: 'subtasks' }, ...m.subTasks.map((s) => h('li', null, statusPill(s.status, s.result), ' ', link(`${s.key} ${s.title}`, () => post({ type: 'openTask', taskId: s.id })))))));
+    sections.push(
+      section(
+        `Sub-tasks (${m.subTasks.length})`,
+        h(
+          'ul',
+          { class: 'subtasks' },
+          ...m.subTasks.map((s) =>
+            h(
+              'li',
+              null,
+              statusPill(s.status, s.result),
+              ' ',
+              link(`${s.key} ${s.title}`, () => post({ type: 'openTask', taskId: s.id })),
+            ),
+          ),
+        ),
+      ),
+    );
   }
   return sections;
 }
 
 function outcome(o: NonNullable<TaskDetailModel['outcome']>): HTMLElement {
-  const list = (title: string, items: string[] | undefined): HTMLElement | null => (items?.length ? h('div', null, h('h3', null, title), h('ul', null, ...items.map((i) => h('li', null, i)))) : null);
+  const list = (title: string, items: string[] | undefined): HTMLElement | null =>
+    items?.length ? h('div', null, h('h3', null, title), h('ul', null, ...items.map((i) => h('li', null, i)))) : null;
   return section(
     'Outcome',
-    o.manual_review_needed ? h('p', { class: 'callout warn', 'data-testid': 'manual-review' }, `Manual review needed${o.manual_review_reason ? `: ${o.manual_review_reason}` : ''}`) : null,
+    o.manual_review_needed
+      ? h(
+          'p',
+          { class: 'callout warn', 'data-testid': 'manual-review' },
+          `Manual review needed${o.manual_review_reason ? `: ${o.manual_review_reason}` : ''}`,
+        )
+      : null,
     h('p', null, o.summary),
     list('Achievements', o.achievements),
     list('Limitations', o.limitations),

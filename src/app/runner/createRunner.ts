@@ -56,7 +56,10 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
     worktreeFor: async (taskId, agentId, { allowOverlap }) => {
-      const prepared = await services.workers.command({ taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap }, { sessionGroupId: untiedRunGroup });
+      const prepared = await services.workers.command(
+        { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
+        { sessionGroupId: untiedRunGroup },
+      );
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
     allowOverlap: setup.allowOverlap,
@@ -73,7 +76,8 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   // worker_command started watching the files of each launched task (changed:task-N marks); a
   // run that ends without finishing its task stops the watch, the marks fade.
   const runEnds = runner.onDidChange((e) => {
-    if (e.kind === 'ended' && e.instance.taskId !== null) services.scheduling.changedMarks?.unwatch(parseId('task', e.instance.taskId));
+    if (e.kind === 'ended' && e.instance.taskId !== null)
+      services.scheduling.changedMarks?.unwatch(parseId('task', e.instance.taskId));
   });
   return {
     runner,
@@ -87,7 +91,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   };
 }
 
-function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<Record<string, string>>): McpServerLaunch {
+function ledgerServerFor(
+  services: Services,
+  setup: RunnerSetup,
+  env: Readonly<Record<string, string>>,
+): McpServerLaunch {
   const [command, ...prefix] = setup.cliCommand;
   // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
   const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
@@ -95,7 +103,9 @@ function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<R
   if (setup.dbPath !== undefined && !isUrl) args.push('--db', path.resolve(setup.dbPath));
   if (setup.worktreesDir !== undefined) args.push('--worktrees-dir', setup.worktreesDir);
   // A database URL and its password reach the server by name, from the client's environment.
-  const forwardEnv = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'].filter((name) => env[name] !== undefined);
+  const forwardEnv = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'].filter(
+    (name) => env[name] !== undefined,
+  );
   // Started by the editor, `command` is the editor's own runtime (Electron), which runs a plain
   // Node script only with this variable; clients start servers with a reduced environment.
   const plainEnv = env.ELECTRON_RUN_AS_NODE ? { env: { ELECTRON_RUN_AS_NODE: env.ELECTRON_RUN_AS_NODE } } : {};
@@ -104,6 +114,7 @@ function ledgerServerFor(services: Services, setup: RunnerSetup, env: Readonly<R
 
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+  for (const [key, value] of Object.entries(env))
+    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
   return out;
 }

@@ -103,7 +103,9 @@ export async function startRunnerProcess(o: RunnerProcessOptions): Promise<Runne
 function parseEvent(line: string): RunnerEvent | undefined {
   try {
     const value = JSON.parse(line) as { kind?: unknown };
-    return typeof value === 'object' && value !== null && typeof value.kind === 'string' ? (value as RunnerEvent) : undefined;
+    return typeof value === 'object' && value !== null && typeof value.kind === 'string'
+      ? (value as RunnerEvent)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,17 @@
-import type { BbDeleteOutput, BbGetOutput, BbQueryOutput, BbSetOutput, BbWatchOutput, BlackboardEntryOutput } from '../../core/coordination/blackboard/blackboardContracts';
+import type {
+  BbDeleteOutput,
+  BbGetOutput,
+  BbQueryOutput,
+  BbSetOutput,
+  BbWatchOutput,
+  BlackboardEntryOutput,
+} from '../../core/coordination/blackboard/blackboardContracts';
 import type { EventsSubscribeOutput } from '../../core/coordination/bus/eventContracts';
-import type { GraphLockOutput, GraphPatchOutput, GraphUnlockOutput } from '../../core/coordination/plans/graphToolContracts';
+import type {
+  GraphLockOutput,
+  GraphPatchOutput,
+  GraphUnlockOutput,
+} from '../../core/coordination/plans/graphToolContracts';
 import type { GraphBatchMutateOutput, GraphMutateOutput } from '../../core/coordination/plans/graphContracts';
 import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resources/resourceContracts';
 import { style } from '../output';
@@ -31,11 +42,15 @@ function graphLines(g: Graph): string[] {
   return [
     `${style.bold(visible(g.graph_id))} v${g.graph_version}: ${g.nodes.length} node(s), ${g.edges.length} edge(s)`,
     ...g.nodes.map((n) => `  ${visible(n.id)}${n.label ? ` “${visible(n.label)}”` : ''}${attributes(n.attributes)}`),
-    ...g.edges.map((e) => `  ${visible(e.from)} → ${visible(e.to)}${e.label ? ` ${style.dim(visible(e.label))}` : ''}${attributes(e.attributes)}`),
+    ...g.edges.map(
+      (e) =>
+        `  ${visible(e.from)} → ${visible(e.to)}${e.label ? ` ${style.dim(visible(e.label))}` : ''}${attributes(e.attributes)}`,
+    ),
   ];
 }
 
-const appliedLines = (applied: GraphMutateOutput['applied']): string[] => applied.map((a) => `${a.changed ? style.green('✓') : style.dim('·')} ${visible(a.description)}`);
+const appliedLines = (applied: GraphMutateOutput['applied']): string[] =>
+  applied.map((a) => `${a.changed ? style.green('✓') : style.dim('·')} ${visible(a.description)}`);
 
 const entryLine = (e: BlackboardEntryOutput): string =>
   `${style.bold(visible(e.key))} = ${inline(e.value)}  ${style.dim(`v${e.version}${e.tags.length ? ` [${e.tags.map(visible).join(', ')}]` : ''}${e.expires_at ? ` expires ${when(e.expires_at)}` : ''}`)}`;
@@ -44,22 +59,61 @@ const entryLine = (e: BlackboardEntryOutput): string =>
 export const blackboardGroup: ToolGroup = {
   name: 'bb',
   commands: [
-    { name: 'set', tool: 'bb_set', args: ['key', 'value'], summary: 'Write one entry; the value is JSON when it parses as JSON, else the text', format: (r: BbSetOutput) => [entryLine(r)] },
-    { name: 'batch-set', tool: 'bb_batch_set', args: ['entries'], summary: 'Write 1–100 entries at once (all or none)', format: (r: { entries: BlackboardEntryOutput[] }) => r.entries.map(entryLine) },
-    { name: 'get', tool: 'bb_get', args: ['key'], summary: 'Read one entry', format: (r: BbGetOutput) => [entryLine(r.entry)] },
+    {
+      name: 'set',
+      tool: 'bb_set',
+      args: ['key', 'value'],
+      summary: 'Write one entry; the value is JSON when it parses as JSON, else the text',
+      format: (r: BbSetOutput) => [entryLine(r)],
+    },
+    {
+      name: 'batch-set',
+      tool: 'bb_batch_set',
+      args: ['entries'],
+      summary: 'Write 1–100 entries at once (all or none)',
+      format: (r: { entries: BlackboardEntryOutput[] }) => r.entries.map(entryLine),
+    },
+    {
+      name: 'get',
+      tool: 'bb_get',
+      args: ['key'],
+      summary: 'Read one entry',
+      format: (r: BbGetOutput) => [entryLine(r.entry)],
+    },
     {
       name: 'query',
       tool: 'bb_query',
       summary: 'List entries by key, key prefix or tags, most recently updated first',
-      format: (r: BbQueryOutput) => headedTable(['KEY', 'VERSION', 'TAGS', 'VALUE'], r.entries.map((e) => [style.bold(visible(e.key)), `v${e.version}`, e.tags.map(visible).join(', ') || '-', inline(e.value)]), 'No blackboard entries match.'),
+      format: (r: BbQueryOutput) =>
+        headedTable(
+          ['KEY', 'VERSION', 'TAGS', 'VALUE'],
+          r.entries.map((e) => [
+            style.bold(visible(e.key)),
+            `v${e.version}`,
+            e.tags.map(visible).join(', ') || '-',
+            inline(e.value),
+          ]),
+          'No blackboard entries match.',
+        ),
     },
-    { name: 'delete', tool: 'bb_delete', args: ['key'], summary: 'Delete one entry', format: (r: BbDeleteOutput) => [`${style.green('deleted')} ${visible(r.key)}`] },
+    {
+      name: 'delete',
+      tool: 'bb_delete',
+      args: ['key'],
+      summary: 'Delete one entry',
+      format: (r: BbDeleteOutput) => [`${style.green('deleted')} ${visible(r.key)}`],
+    },
     {
       name: 'watch',
       tool: 'bb_watch',
       summary: 'Changes after a version; waits up to --wait-ms (≤ 50 s) for one',
       format: (r: BbWatchOutput) => [
-        ...(r.events.length ? r.events.map((e) => `v${e.version}  ${e.kind.padEnd(6)}  ${style.bold(visible(e.key))}${e.entry ? ` = ${inline(e.entry.value)}` : ''}`) : [style.dim('No changes.')]),
+        ...(r.events.length
+          ? r.events.map(
+              (e) =>
+                `v${e.version}  ${e.kind.padEnd(6)}  ${style.bold(visible(e.key))}${e.entry ? ` = ${inline(e.entry.value)}` : ''}`,
+            )
+          : [style.dim('No changes.')]),
         nextLine('--start-version', r.next_version),
       ],
     },
@@ -82,7 +136,11 @@ export const graphGroup: ToolGroup = {
       tool: 'graph_batch_mutate',
       args: ['graph_id', 'operations'],
       summary: 'Apply operations to a stored graph in one transaction',
-      format: (r: GraphBatchMutateOutput) => [`${visible(r.graph_id)} v${r.base_version} → v${r.committed_version}${r.changed ? '' : style.dim(' (unchanged)')}`, ...appliedLines(r.applied), ...graphLines(r.graph)],
+      format: (r: GraphBatchMutateOutput) => [
+        `${visible(r.graph_id)} v${r.base_version} → v${r.committed_version}${r.changed ? '' : style.dim(' (unchanged)')}`,
+        ...appliedLines(r.applied),
+        ...graphLines(r.graph),
+      ],
     },
     {
       name: 'diff',
@@ -102,8 +160,24 @@ export const graphGroup: ToolGroup = {
         ...graphLines(r.graph),
       ],
     },
-    { name: 'lock', tool: 'graph_lock', args: ['graph_id'], summary: 'Take or refresh the lock that keeps other writers out', format: (r: GraphLockOutput) => [`${style.bold(visible(r.lock_id))} on ${visible(r.graph_id)} held by ${visible(r.holder)} until ${when(r.expires_at)}`] },
-    { name: 'unlock', tool: 'graph_unlock', args: ['lock_id'], summary: 'Release a lock', format: (r: GraphUnlockOutput) => [`${style.green('released')} ${visible(r.lock_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`] },
+    {
+      name: 'lock',
+      tool: 'graph_lock',
+      args: ['graph_id'],
+      summary: 'Take or refresh the lock that keeps other writers out',
+      format: (r: GraphLockOutput) => [
+        `${style.bold(visible(r.lock_id))} on ${visible(r.graph_id)} held by ${visible(r.holder)} until ${when(r.expires_at)}`,
+      ],
+    },
+    {
+      name: 'unlock',
+      tool: 'graph_unlock',
+      args: ['lock_id'],
+      summary: 'Release a lock',
+      format: (r: GraphUnlockOutput) => [
+        `${style.green('released')} ${visible(r.lock_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`,
+      ],
+    },
   ],
 };
 
@@ -115,7 +189,12 @@ export const resourcesGroup: ToolGroup = {
       name: 'list',
       tool: 'resources_list',
       summary: 'List sc:// resources, optionally under a prefix',
-      format: (r: ResourcesListOutput) => headedTable(['URI', 'KIND'], r.items.map((i) => [visible(i.uri), i.kind]), 'No resources.'),
+      format: (r: ResourcesListOutput) =>
+        headedTable(
+          ['URI', 'KIND'],
+          r.items.map((i) => [visible(i.uri), i.kind]),
+          'No resources.',
+        ),
     },
     { name: 'read', tool: 'resources_read', args: ['uri'], summary: 'Read one sc:// resource' },
     {
@@ -123,7 +202,10 @@ export const resourcesGroup: ToolGroup = {
       tool: 'resources_watch',
       args: ['uri'],
       summary: 'Records of a resource after a seq; waits up to --wait-ms (≤ 50 s) for one',
-      format: (r: ResourcesWatchOutput) => [...(r.events.length ? resultLines(r.events) : [style.dim('No new records.')]), nextLine('--from-seq', r.next_seq)],
+      format: (r: ResourcesWatchOutput) => [
+        ...(r.events.length ? resultLines(r.events) : [style.dim('No new records.')]),
+        nextLine('--from-seq', r.next_seq),
+      ],
     },
   ],
 };
@@ -137,7 +219,11 @@ export const eventsGroup: ToolGroup = {
       tool: 'events_subscribe',
       summary: 'Events after a seq, filtered; waits up to --wait-ms (≤ 50 s) for one',
       format: (r: EventsSubscribeOutput) => [
-        ...headedTable(['SEQ', 'TIME', 'KIND', 'LEVEL', 'DATA'], r.events.map((e) => [String(e.seq), when(e.ts), visible(e.kind), e.level, inline(e.data, 60)]), 'No new events.'),
+        ...headedTable(
+          ['SEQ', 'TIME', 'KIND', 'LEVEL', 'DATA'],
+          r.events.map((e) => [String(e.seq), when(e.ts), visible(e.kind), e.level, inline(e.data, 60)]),
+          'No new events.',
+        ),
         nextLine('--from-seq', r.next_seq),
       ],
     },

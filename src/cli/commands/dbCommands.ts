@@ -18,9 +18,10 @@ export const DAMAGE_EXIT = 4;
  * a whole ledger moved between them. Exit 3 for a location or login that does not work.
  */
 export function registerDbCommands(db: Command): void {
-
   db.command('check')
-    .description(`Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`)
+    .description(
+      `Report what is intact and what is lost in the image and journal; changes nothing (exit ${DAMAGE_EXIT} when damaged)`,
+    )
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
         const report = await storeAdmin.check(resolveWorkspace(o.workspace), o.db);
@@ -31,7 +32,9 @@ export function registerDbCommands(db: Command): void {
     );
 
   db.command('repair')
-    .description(`Rebuild a damaged ledger from every intact record, keeping copies of the damaged files; says what it could not recover (exit ${DAMAGE_EXIT} then)`)
+    .description(
+      `Rebuild a damaged ledger from every intact record, keeping copies of the damaged files; says what it could not recover (exit ${DAMAGE_EXIT} then)`,
+    )
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
         const report = await storeAdmin.repair(resolveWorkspace(o.workspace), o.db);
@@ -42,7 +45,9 @@ export function registerDbCommands(db: Command): void {
     );
 
   db.command('init')
-    .description('Create the ledger schema at --db (an image file, or an existing PostgreSQL database: postgres://user@host/db), or upgrade an older one')
+    .description(
+      'Create the ledger schema at --db (an image file, or an existing PostgreSQL database: postgres://user@host/db), or upgrade an older one',
+    )
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
         const report = await storeAdmin.init(ledgerOf(o));
@@ -64,9 +69,17 @@ export function registerDbCommands(db: Command): void {
     );
 
   db.command('copy')
-    .description('Copy a whole ledger, ids kept, between the embedded store and PostgreSQL (either way) into an empty target')
-    .option('--from <db>', 'the ledger to copy: a file path or a postgres:// URL (default: --db, or the workspace ledger)')
-    .requiredOption('--to <db>', 'where to copy it: a file path or a postgres:// URL (created or upgraded first; must hold no ledger)')
+    .description(
+      'Copy a whole ledger, ids kept, between the embedded store and PostgreSQL (either way) into an empty target',
+    )
+    .option(
+      '--from <db>',
+      'the ledger to copy: a file path or a postgres:// URL (default: --db, or the workspace ledger)',
+    )
+    .requiredOption(
+      '--to <db>',
+      'where to copy it: a file path or a postgres:// URL (created or upgraded first; must hold no ledger)',
+    )
     .action((_opts: { from?: string; to: string }, cmd: Command) =>
       run(cmd, async (o) => {
         const { from, to } = cmd.opts<{ from?: string; to: string }>();
@@ -92,7 +105,10 @@ function schemaLine(r: SchemaReport, verb: string): string {
 
 function copyLines(r: CopyReport): string[] {
   const total = r.tables.reduce((n, t) => n + t.rows, 0);
-  return [`Copied ${total} rows (schema v${r.schemaVersion}) from ${r.from} to ${r.to}, ids kept:`, ...r.tables.filter((t) => t.rows > 0).map((t) => `  ${t.table.padEnd(20)} ${t.rows}`)];
+  return [
+    `Copied ${total} rows (schema v${r.schemaVersion}) from ${r.from} to ${r.to}, ids kept:`,
+    ...r.tables.filter((t) => t.rows > 0).map((t) => `  ${t.table.padEnd(20)} ${t.rows}`),
+  ];
 }
 
 /** Exit codes of the store's own refusals: 3 configuration (where the ledger is, how to log in, its schema), 6 state. */

@@ -9,7 +9,6 @@ import { numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger memory …`: memory_list, memory_add and memory_preview. */
 export function registerMemoryCommands(memory: Command): void {
-
   memory
     .command('list')
     .description('List Memory Bank entries (memory_list)')
@@ -21,7 +20,12 @@ export function registerMemoryCommands(memory: Command): void {
         args: { category: o.category, status: o.status },
         format: ({ memories, problems }: MemoryListResult) => {
           const rows = [[style.dim('ENTRY'), style.dim('STATUS'), style.dim('TITLE')]];
-          for (const m of memories) rows.push([style.bold(visible(`${m.category}/${m.id}`)), m.status, `${visible(m.title)}${m.summary ? style.dim(` — ${visible(m.summary)}`) : ''}`]);
+          for (const m of memories)
+            rows.push([
+              style.bold(visible(`${m.category}/${m.id}`)),
+              m.status,
+              `${visible(m.title)}${m.summary ? style.dim(` — ${visible(m.summary)}`) : ''}`,
+            ]);
           const lines = memories.length ? table(rows) : ['No Memory Bank entries match.'];
           return [...lines, ...problems.map((p) => style.yellow(`⚠ ${visible(p.file)}: ${visible(p.message)}`))];
         },
@@ -38,12 +42,31 @@ export function registerMemoryCommands(memory: Command): void {
     .option('--status <status>', `${memoryStatuses.join(', ')} (default active)`)
     .option('--content <markdown>', 'the body')
     .option('--content-file <file>', 'read the body from a file ("-" for stdin)')
-    .action((id: string, o: { category: string; title: string; summary?: string; status?: string; content?: string; contentFile?: string }, cmd: Command) =>
-      runToolCommand(cmd, {
-        tool: 'memory_add',
-        args: { id, category: o.category, title: o.title, summary: o.summary, status: o.status, content: o.content ?? readContent(o.contentFile) },
-        format: (m: MemorySummary) => [`${style.green('added')} ${visible(m.file)} ${style.dim(`(${m.status})`)}`],
-      }),
+    .action(
+      (
+        id: string,
+        o: {
+          category: string;
+          title: string;
+          summary?: string;
+          status?: string;
+          content?: string;
+          contentFile?: string;
+        },
+        cmd: Command,
+      ) =>
+        runToolCommand(cmd, {
+          tool: 'memory_add',
+          args: {
+            id,
+            category: o.category,
+            title: o.title,
+            summary: o.summary,
+            status: o.status,
+            content: o.content ?? readContent(o.contentFile),
+          },
+          format: (m: MemorySummary) => [`${style.green('added')} ${visible(m.file)} ${style.dim(`(${m.status})`)}`],
+        }),
     );
 
   memory
@@ -54,7 +77,9 @@ export function registerMemoryCommands(memory: Command): void {
       runToolCommand(cmd, {
         tool: 'memory_preview',
         args: { maxChars: numberArg(o.maxChars) },
-        format: (p: MemoryPreview) => [p.context ? visibleBlock(p.context) : style.dim('(no active Memory Bank entries)')],
+        format: (p: MemoryPreview) => [
+          p.context ? visibleBlock(p.context) : style.dim('(no active Memory Bank entries)'),
+        ],
       }),
     );
 }

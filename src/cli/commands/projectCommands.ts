@@ -32,7 +32,6 @@ function projectCommand(cmd: Command, run: (services: Services) => Promise<Proje
  * there for their in_progress tasks.
  */
 export function registerProjectCommands(project: Command): void {
-
   project
     .command('create')
     .description('Create a project: a folder of this workspace (the workspace itself by default)')
@@ -40,7 +39,9 @@ export function registerProjectCommands(project: Command): void {
     .option('--dir <folder>', 'working directory: a folder inside the workspace, absolute or relative to it', '.')
     .option('--description <text>', 'what the project is')
     .action((name: string, o: { dir: string; description?: string }, cmd: Command) =>
-      projectCommand(cmd, (s) => s.projects.create({ name, workingDirectory: o.dir, description: o.description ?? null })),
+      projectCommand(cmd, (s) =>
+        s.projects.create({ name, workingDirectory: o.dir, description: o.description ?? null }),
+      ),
     );
 
   project
@@ -48,26 +49,34 @@ export function registerProjectCommands(project: Command): void {
     .description('Assign an agent (by its definition’s name) to a project')
     .argument('<project>', 'project id (prj-1) or name')
     .argument('<agent>', 'agent name')
-    .action((ref: string, agent: string, _o: unknown, cmd: Command) => projectCommand(cmd, (s) => s.projects.addAgent(idArg(ref) ?? ref, agent)));
+    .action((ref: string, agent: string, _o: unknown, cmd: Command) =>
+      projectCommand(cmd, (s) => s.projects.addAgent(idArg(ref) ?? ref, agent)),
+    );
 
   project
     .command('remove-agent')
     .description('Take an agent off a project')
     .argument('<project>', 'project id (prj-1) or name')
     .argument('<agent>', 'agent name')
-    .action((ref: string, agent: string, _o: unknown, cmd: Command) => projectCommand(cmd, (s) => s.projects.removeAgent(idArg(ref) ?? ref, agent)));
+    .action((ref: string, agent: string, _o: unknown, cmd: Command) =>
+      projectCommand(cmd, (s) => s.projects.removeAgent(idArg(ref) ?? ref, agent)),
+    );
 
   project
     .command('archive')
     .description('Stop serving a project to the runner (its tasks stay)')
     .argument('<project>', 'project id (prj-1) or name')
-    .action((ref: string, _o: unknown, cmd: Command) => projectCommand(cmd, (s) => s.projects.setStatus(idArg(ref) ?? ref, 'archived')));
+    .action((ref: string, _o: unknown, cmd: Command) =>
+      projectCommand(cmd, (s) => s.projects.setStatus(idArg(ref) ?? ref, 'archived')),
+    );
 
   project
     .command('activate')
     .description('Serve an archived project to the runner again')
     .argument('<project>', 'project id (prj-1) or name')
-    .action((ref: string, _o: unknown, cmd: Command) => projectCommand(cmd, (s) => s.projects.setStatus(idArg(ref) ?? ref, 'active')));
+    .action((ref: string, _o: unknown, cmd: Command) =>
+      projectCommand(cmd, (s) => s.projects.setStatus(idArg(ref) ?? ref, 'active')),
+    );
 
   project
     .command('list')
@@ -77,9 +86,19 @@ export function registerProjectCommands(project: Command): void {
         tool: 'list_projects',
         args: {},
         format: ({ projects }: { projects: ProjectOutput[] }) => {
-          if (projects.length === 0) return [style.dim('no projects yet: agent-ledger project create <name> --dir <folder>')];
-          const rows = [[style.dim('ID'), style.dim('NAME'), style.dim('STATUS'), style.dim('AGENTS'), style.dim('FOLDER')]];
-          for (const p of projects) rows.push([style.bold(p.project_id), visible(p.name), p.status, p.agents.map(visible).join(', ') || '-', visible(p.working_directory)]);
+          if (projects.length === 0)
+            return [style.dim('no projects yet: agent-ledger project create <name> --dir <folder>')];
+          const rows = [
+            [style.dim('ID'), style.dim('NAME'), style.dim('STATUS'), style.dim('AGENTS'), style.dim('FOLDER')],
+          ];
+          for (const p of projects)
+            rows.push([
+              style.bold(p.project_id),
+              visible(p.name),
+              p.status,
+              p.agents.map(visible).join(', ') || '-',
+              visible(p.working_directory),
+            ]);
           return table(rows);
         },
       }),
@@ -96,7 +115,11 @@ export function registerProjectCommands(project: Command): void {
         args: { project_id: idArg(ref) ?? ref },
         format: ({ project: p }: { project: ProjectOutput & { task_counts: Record<string, number> } }) => [
           ...projectLines(p),
-          `  tasks: ${Object.entries(p.task_counts).map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
+          `  tasks: ${
+            Object.entries(p.task_counts)
+              .map(([s, n]) => `${n} ${s}`)
+              .join(', ') || 'none'
+          }`,
         ],
       }),
     );

@@ -16,52 +16,68 @@ export function registerRunnerCommands(runner: Command): void {
     .option('--interval <seconds>', 'seconds between polls (default 5)')
     .option('--max-parallel <n>', 'agents running at once (default 4)')
     .option('--once', 'poll once, wait for the agents it launched to end, and exit')
-    .option('--stop-with-stdin', 'also stop (with its agents) when standard input closes: for a program that starts the runner and could die without stopping it, such as the editor')
-    .option('--allow-overlap', 'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)')
-    .action(async (o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean }, cmd: Command) => {
-      const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
-      // Listening from the first moment: a stop that comes while the ledger opens is a stop too,
-      // and one that came while the CLI loaded (dist/cli.js held it: earlyStop.ts).
-      const stop = o.once ? undefined : stopRequest(o.stopWithStdin === true);
-      // Taken once these handlers listen: there is no moment without one.
-      if (stop && takeEarlyStop()) stop.stop();
-      // --once listens for nothing: a signal that came early has its default action.
-      if (!stop) passEarlyStopOn();
-      let services: Services | undefined;
-      try {
-        const workspace = resolveWorkspace(opts.workspace);
-        const [{ createServices }, { createRunner }] = await Promise.all([import('../../app/services.js'), import('../../app/runner/createRunner.js')]);
-        services = await createServices({ workspace, dbPath: opts.db, worktreesDir: worktreesDirOption(opts) });
-        const intervalSeconds = numberOption(o.interval, '--interval', 0.2, 3600) ?? 5;
-        const setup = createRunner(services, {
-          cliCommand: [process.execPath, path.resolve(process.argv[1] ?? 'agent-ledger')],
-          dbPath: opts.db,
-          worktreesDir: worktreesDirOption(opts),
-          maxParallel: numberOption(o.maxParallel, '--max-parallel', 1, 64, true),
-          allowOverlap: o.allowOverlap === true,
-        });
-        const print = opts.json === true ? printJson : printText;
-        setup.runner.onDidChange(print);
-        await setup.runner.recover();
-        if (o.once) {
-          const report = await setup.runner.poll();
-          if (!report.healthy) throw new Error('the ledger did not answer the health check');
-          await setup.runner.settled();
-        } else {
-          printErrorLines([style.dim(`runner: polling every ${intervalSeconds} s; logs in ${visible(setup.logDir)}; Ctrl-C to stop`)]);
-          const loop = stop?.requested ? undefined : setup.runner.start(intervalSeconds * 1000);
-          await stop?.promise;
-          loop?.dispose();
-          printErrorLines([style.dim(`runner: stopping ${setup.runner.list().length} agent(s)…`)]);
+    .option(
+      '--stop-with-stdin',
+      'also stop (with its agents) when standard input closes: for a program that starts the runner and could die without stopping it, such as the editor',
+    )
+    .option(
+      '--allow-overlap',
+      'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)',
+    )
+    .action(
+      async (
+        o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean },
+        cmd: Command,
+      ) => {
+        const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
+        // Listening from the first moment: a stop that comes while the ledger opens is a stop too,
+        // and one that came while the CLI loaded (dist/cli.js held it: earlyStop.ts).
+        const stop = o.once ? undefined : stopRequest(o.stopWithStdin === true);
+        // Taken once these handlers listen: there is no moment without one.
+        if (stop && takeEarlyStop()) stop.stop();
+        // --once listens for nothing: a signal that came early has its default action.
+        if (!stop) passEarlyStopOn();
+        let services: Services | undefined;
+        try {
+          const workspace = resolveWorkspace(opts.workspace);
+          const [{ createServices }, { createRunner }] = await Promise.all([
+            import('../../app/services.js'),
+            import('../../app/runner/createRunner.js'),
+          ]);
+          services = await createServices({ workspace, dbPath: opts.db, worktreesDir: worktreesDirOption(opts) });
+          const intervalSeconds = numberOption(o.interval, '--interval', 0.2, 3600) ?? 5;
+          const setup = createRunner(services, {
+            cliCommand: [process.execPath, path.resolve(process.argv[1] ?? 'agent-ledger')],
+            dbPath: opts.db,
+            worktreesDir: worktreesDirOption(opts),
+            maxParallel: numberOption(o.maxParallel, '--max-parallel', 1, 64, true),
+            allowOverlap: o.allowOverlap === true,
+          });
+          const print = opts.json === true ? printJson : printText;
+          setup.runner.onDidChange(print);
+          await setup.runner.recover();
+          if (o.once) {
+            const report = await setup.runner.poll();
+            if (!report.healthy) throw new Error('the ledger did not answer the health check');
+            await setup.runner.settled();
+          } else {
+            printErrorLines([
+              style.dim(`runner: polling every ${intervalSeconds} s; logs in ${visible(setup.logDir)}; Ctrl-C to stop`),
+            ]);
+            const loop = stop?.requested ? undefined : setup.runner.start(intervalSeconds * 1000);
+            await stop?.promise;
+            loop?.dispose();
+            printErrorLines([style.dim(`runner: stopping ${setup.runner.list().length} agent(s)…`)]);
+          }
+          await setup.dispose();
+        } catch (err) {
+          process.exitCode = reportError(err, opts.json === true);
+        } finally {
+          await services?.dispose().catch((err: unknown) => (process.exitCode = reportError(err, opts.json === true)));
         }
-        await setup.dispose();
-      } catch (err) {
-        process.exitCode = reportError(err, opts.json === true);
-      } finally {
-        await services?.dispose().catch((err: unknown) => (process.exitCode = reportError(err, opts.json === true)));
-      }
-      if (stop) await exitNow();
-    });
+        if (stop) await exitNow();
+      },
+    );
 }
 
 /**
@@ -101,16 +117,32 @@ function stopRequest(withStdin: boolean): { promise: Promise<void>; requested: b
  * keeps the handlers installed until the process is gone. Output is flushed first.
  */
 async function exitNow(): Promise<never> {
-  await Promise.all([process.stdout, process.stderr].map((out) => new Promise<void>((resolve) => (out.writableEnded || out.destroyed ? resolve() : out.write('', () => resolve())))));
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (out) =>
+        new Promise<void>((resolve) =>
+          out.writableEnded || out.destroyed ? resolve() : out.write('', () => resolve()),
+        ),
+    ),
+  );
   process.exit();
 }
 
 /** A number option within bounds, or a coded refusal naming it. */
-function numberOption(text: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
+function numberOption(
+  text: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+  integer = false,
+): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text.trim());
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw validationError(`${flag} takes ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${JSON.stringify(text)}`, { option: flag });
+    throw validationError(
+      `${flag} takes ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${JSON.stringify(text)}`,
+      { option: flag },
+    );
   }
   return n;
 }

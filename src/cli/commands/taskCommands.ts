@@ -14,7 +14,6 @@ import { withServices } from '../withServices';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(task: Command): void {
-
   task
     .command('list')
     .description('List tasks, newest first (task_list)')
@@ -23,18 +22,27 @@ export function registerTaskCommands(task: Command): void {
     .option('--workflow <id>', 'only tasks of this workflow (wf-3 or 3)')
     .option('--limit <n>', 'how many to show (default 20)')
     .option('--offset <n>', 'how many to skip (the nextOffset of the previous page)')
-    .action((o: { status?: string; assignee?: string; workflow?: string; limit?: string; offset?: string }, cmd: Command) =>
-      runToolCommand(cmd, {
-        tool: 'task_list',
-        args: { status: o.status, assignee: o.assignee, workflowId: idArg(o.workflow), limit: numberArg(o.limit), offset: numberArg(o.offset) },
-        format: formatTaskList,
-      }),
+    .action(
+      (o: { status?: string; assignee?: string; workflow?: string; limit?: string; offset?: string }, cmd: Command) =>
+        runToolCommand(cmd, {
+          tool: 'task_list',
+          args: {
+            status: o.status,
+            assignee: o.assignee,
+            workflowId: idArg(o.workflow),
+            limit: numberArg(o.limit),
+            offset: numberArg(o.offset),
+          },
+          format: formatTaskList,
+        }),
     );
 
   task
     .command('get')
     .alias('show')
-    .description('Show a task: fields, goal, cost of its agent runs, outcome, files changed, commits and timeline (task_get)')
+    .description(
+      'Show a task: fields, goal, cost of its agent runs, outcome, files changed, commits and timeline (task_get)',
+    )
     .argument('<id>', 'task id (12, task-12 or #12)')
     .action((id: string, _o: unknown, cmd: Command) =>
       runToolCommand(cmd, {
@@ -58,8 +66,18 @@ export function registerTaskCommands(task: Command): void {
     .action((title: string, o: TaskFieldOptions, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_create',
-        args: { title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels },
-        format: (t: TaskJson) => [`${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`],
+        args: {
+          title,
+          description: o.description,
+          priority: o.priority,
+          type: o.type,
+          assignee: o.assignee,
+          assigneeType: o.assigneeType,
+          labels: o.labels,
+        },
+        format: (t: TaskJson) => [
+          `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,
+        ],
       }),
     );
 
@@ -78,21 +96,40 @@ export function registerTaskCommands(task: Command): void {
     .action((id: string, o: TaskFieldOptions & { title?: string; status?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_update',
-        args: { id: idArg(id), title: o.title, description: o.description, priority: o.priority, type: o.type, assignee: o.assignee, assigneeType: o.assigneeType, labels: o.labels, status: o.status },
-        format: (t: TaskJson) => [`${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`],
+        args: {
+          id: idArg(id),
+          title: o.title,
+          description: o.description,
+          priority: o.priority,
+          type: o.type,
+          assignee: o.assignee,
+          assigneeType: o.assigneeType,
+          labels: o.labels,
+          status: o.status,
+        },
+        format: (t: TaskJson) => [
+          `${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`,
+        ],
       }),
     );
   task
     .command('review')
-    .description("A person answers a task's review requests (issues logged for review, a completion asking for manual review): the task leaves the Board's \"Needs a person\" column")
+    .description(
+      'A person answers a task\'s review requests (issues logged for review, a completion asking for manual review): the task leaves the Board\'s "Needs a person" column',
+    )
     .argument('<id>', 'task id (12, task-12 or #12)')
     .option('--approve', 'the work was checked and stands')
     .option('--dismiss', 'the request needs nothing')
     .option('--note <text>', 'why, kept with the review')
     .action((id: string, o: { approve?: boolean; dismiss?: boolean; note?: string }, cmd: Command) =>
       withServices(cmd, { readonly: false }, async (services) => {
-        if (o.approve === o.dismiss) throw new LedgerError('ValidationError', 'say --approve or --dismiss (exactly one)');
-        const record = await services.reviews.review({ taskId: parseId('task', id), verdict: o.approve ? 'approved' : 'dismissed', note: o.note });
+        if (o.approve === o.dismiss)
+          throw new LedgerError('ValidationError', 'say --approve or --dismiss (exactly one)');
+        const record = await services.reviews.review({
+          taskId: parseId('task', id),
+          verdict: o.approve ? 'approved' : 'dismissed',
+          note: o.note,
+        });
         if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(record);
         else printLines(formatReview(record));
       }),
@@ -100,8 +137,13 @@ export function registerTaskCommands(task: Command): void {
 }
 
 function formatReview(r: ReviewRecord): string[] {
-  const what = [...r.answered.issues.map((i) => `issue #${i}`), ...(r.answered.completion ? ['the completion'] : [])].join(', ');
-  const lines = [`${style.green(r.verdict)} ${style.bold(r.taskId)}  ${style.dim(`by ${visible(r.reviewedBy)} · answered ${what}`)}`];
+  const what = [
+    ...r.answered.issues.map((i) => `issue #${i}`),
+    ...(r.answered.completion ? ['the completion'] : []),
+  ].join(', ');
+  const lines = [
+    `${style.green(r.verdict)} ${style.bold(r.taskId)}  ${style.dim(`by ${visible(r.reviewedBy)} · answered ${what}`)}`,
+  ];
   if (r.note) lines.push(`  ${visible(r.note)}`);
   return lines;
 }
@@ -117,10 +159,28 @@ interface TaskFieldOptions {
 
 function formatTaskList({ tasks, total, nextOffset }: TaskListResult): string[] {
   if (tasks.length === 0) return [total ? 'No tasks on this page.' : 'No tasks match.'];
-  const rows = [['', style.dim('ID'), style.dim('STATUS'), style.dim('PRIORITY'), style.dim('TYPE'), style.dim('ASSIGNEE'), style.dim('TITLE')]];
+  const rows = [
+    [
+      '',
+      style.dim('ID'),
+      style.dim('STATUS'),
+      style.dim('PRIORITY'),
+      style.dim('TYPE'),
+      style.dim('ASSIGNEE'),
+      style.dim('TITLE'),
+    ],
+  ];
   for (const t of tasks) {
     const labels = t.labels.length ? style.dim(` [${t.labels.map(visible).join(', ')}]`) : '';
-    rows.push([statusMark({ status: t.status, result: null }), style.bold(taskKey(t.id)), t.status, t.priority, t.type, visible(t.assignee ?? '-'), `${visible(t.title)}${labels}`]);
+    rows.push([
+      statusMark({ status: t.status, result: null }),
+      style.bold(taskKey(t.id)),
+      t.status,
+      t.priority,
+      t.type,
+      visible(t.assignee ?? '-'),
+      `${visible(t.title)}${labels}`,
+    ]);
   }
   const lines = table(rows);
   if (nextOffset !== null) lines.push(style.dim(`… ${total - nextOffset} more (--offset ${nextOffset})`));

@@ -24,7 +24,9 @@ export function statusMark(t: Pick<Task, 'status' | 'result'>): string {
 /** The terminal rendering of `task get`: task_get's one answer, nothing read again. */
 export function formatTaskDetail(task: TaskAnswer): string[] {
   const state = task.result ? `${task.status} (${task.result})` : task.status;
-  const lines = [`${statusMark(task)} ${style.bold(task.key)}  ${style.bold(visible(task.title))}  ${style.dim(state)}`];
+  const lines = [
+    `${statusMark(task)} ${style.bold(task.key)}  ${style.bold(visible(task.title))}  ${style.dim(state)}`,
+  ];
   const where = [
     task.workflowId !== null ? `workflow ${task.workflowId}` : null,
     task.parentTaskId !== null ? `parent ${task.parentTaskId}` : null,
@@ -38,16 +40,25 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
   if (task.description) lines.push(...indented(task.description));
   if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.map(visible).join(', ')}`);
   if (task.labels.length) lines.push(`  ${style.bold('Labels')}: ${task.labels.map(visible).join(', ')}`);
-  if (task.status === 'in_progress') lines.push(`  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${visible(task.lastMilestone)}` : ''}`);
+  if (task.status === 'in_progress')
+    lines.push(
+      `  ${style.bold('Progress')}: ${task.progress ?? 0}%${task.lastMilestone ? ` — ${visible(task.lastMilestone)}` : ''}`,
+    );
   lines.push(...costLines(task.cost));
-  if (task.snapshot) lines.push(style.dim(`  snapshot ${task.snapshot.type} ${task.snapshot.id.slice(0, 12)}${task.endSnapshotId ? ` → ${task.endSnapshotId.slice(0, 12)}` : ''}`));
+  if (task.snapshot)
+    lines.push(
+      style.dim(
+        `  snapshot ${task.snapshot.type} ${task.snapshot.id.slice(0, 12)}${task.endSnapshotId ? ` → ${task.endSnapshotId.slice(0, 12)}` : ''}`,
+      ),
+    );
 
   if (task.outcome) {
     lines.push('', style.bold('Outcome'), ...indented(task.outcome.summary));
     for (const a of task.outcome.achievements ?? []) lines.push(`  ${style.green('+')} ${visible(a)}`);
     for (const l of task.outcome.limitations ?? []) lines.push(`  ${style.yellow('-')} ${visible(l)}`);
     for (const n of task.outcome.next_steps ?? []) lines.push(`  ${style.dim('→')} ${visible(n)}`);
-    if (task.outcome.manual_review_needed) lines.push(`  ${manualReviewLine(task.outcome.manual_review_reason, task.completionReview)}`);
+    if (task.outcome.manual_review_needed)
+      lines.push(`  ${manualReviewLine(task.outcome.manual_review_reason, task.completionReview)}`);
   }
 
   if (task.filesChanged) {
@@ -59,19 +70,29 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
     for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}`);
     for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}`);
     if (task.verification) {
-      lines.push(task.verification.scope_match ? `  ${style.green('✓')} all files within the declared areas` : `  ${style.yellow(task.verification.warnings.map(visible).join('; '))}: ${task.verification.unexpected_files.map(visible).join(', ')}`);
+      lines.push(
+        task.verification.scope_match
+          ? `  ${style.green('✓')} all files within the declared areas`
+          : `  ${style.yellow(task.verification.warnings.map(visible).join('; '))}: ${task.verification.unexpected_files.map(visible).join(', ')}`,
+      );
     }
   }
   if (task.commits?.length) {
     lines.push('', style.bold(`Commits (${task.commits.length})`));
-    for (const c of task.commits) lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
+    for (const c of task.commits)
+      lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
   }
   if (task.subTasks.length) {
     lines.push('', style.bold(`Sub-tasks (${task.subTasks.length})`));
     for (const c of task.subTasks) lines.push(`  ${statusMark(c)} ${c.key}  ${visible(c.title)}`);
   }
   const { counts } = task;
-  lines.push('', style.bold(`Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`));
+  lines.push(
+    '',
+    style.bold(
+      `Timeline (${plural(counts.decisions, 'decision')}, ${plural(counts.issues, 'issue')}, ${plural(counts.milestones, 'milestone')})`,
+    ),
+  );
   if (task.timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of task.timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
   return lines;
@@ -88,7 +109,8 @@ function manualReviewLine(reason: string | undefined, review: TaskAnswer['comple
 function costLines(cost: TaskCost): string[] {
   if (cost.runs === 0 && !cost.withSubtasks?.runs) return [];
   const lines = [`  ${style.bold('Cost')}: ${formatCostSummary(cost)}`];
-  if (cost.byAgent.length > 1) for (const a of cost.byAgent) lines.push(style.dim(`    ${visible(a.agent)}: ${formatCostSummary(a)}`));
+  if (cost.byAgent.length > 1)
+    for (const a of cost.byAgent) lines.push(style.dim(`    ${visible(a.agent)}: ${formatCostSummary(a)}`));
   if (cost.withSubtasks) lines.push(`  ${style.bold('With sub-tasks')}: ${formatCostSummary(cost.withSubtasks)}`);
   return lines;
 }
@@ -106,5 +128,7 @@ function timelineLine(e: TimelineEntry): string {
 
 /** Multi-line ledger text, indented under its heading. */
 function indented(text: string): string[] {
-  return visibleBlock(text).split('\n').map((l) => `  ${l}`);
+  return visibleBlock(text)
+    .split('\n')
+    .map((l) => `  ${l}`);
 }

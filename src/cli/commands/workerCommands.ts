@@ -8,35 +8,53 @@ import { idArg, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger worker …`: worker_command and worktree_cleanup. */
 export function registerWorkerCommands(worker: Command): void {
-
   worker
     .command('command')
-    .description('Prepare the task’s worktree, start a session and print the launch command (worker_command); run it with: eval "$(agent-ledger worker command 5)"')
+    .description(
+      'Prepare the task’s worktree, start a session and print the launch command (worker_command); run it with: eval "$(agent-ledger worker command 5)"',
+    )
     .argument('<taskId>', 'task id (5, task-5 or #5)')
     .option('--agent <name>', "agent (default: the task's AI assignee, else coder)")
     .option('--client <client>', `override the agent's client (${agentClients.join(', ')})`)
     .option('--auto', 'add the client’s auto-approval flag')
     .option('--allow-concurrent', 'start even though this agent already has a running session on the task')
-    .action((taskId: string, o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean }, cmd: Command) =>
-      runToolCommand(cmd, {
-        tool: 'worker_command',
-        args: { taskId: idArg(taskId), agent: o.agent, client: o.client, auto: o.auto, allowConcurrent: o.allowConcurrent },
-        format: (r: WorkerCommandResult) => {
-          // stdout carries only the command, so it can be eval'ed; the rest is for the person.
-          printErrorLines([style.dim(`session ${r.sessionId} · ${visible(r.agent)} (${r.client}) · ${visible(r.worktree)} on ${visible(r.task.branch)}${r.reused ? ' (reused)' : ''}`)]);
-          // Piped (eval "$(…)"), the command goes out exactly; on a terminal its control characters are shown instead.
-          if (!process.stdout.isTTY) {
-            process.stdout.write(`${r.command}\n`);
-            return [];
-          }
-          return [r.command];
-        },
-      }),
+    .action(
+      (
+        taskId: string,
+        o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean },
+        cmd: Command,
+      ) =>
+        runToolCommand(cmd, {
+          tool: 'worker_command',
+          args: {
+            taskId: idArg(taskId),
+            agent: o.agent,
+            client: o.client,
+            auto: o.auto,
+            allowConcurrent: o.allowConcurrent,
+          },
+          format: (r: WorkerCommandResult) => {
+            // stdout carries only the command, so it can be eval'ed; the rest is for the person.
+            printErrorLines([
+              style.dim(
+                `session ${r.sessionId} · ${visible(r.agent)} (${r.client}) · ${visible(r.worktree)} on ${visible(r.task.branch)}${r.reused ? ' (reused)' : ''}`,
+              ),
+            ]);
+            // Piped (eval "$(…)"), the command goes out exactly; on a terminal its control characters are shown instead.
+            if (!process.stdout.isTTY) {
+              process.stdout.write(`${r.command}\n`);
+              return [];
+            }
+            return [r.command];
+          },
+        }),
     );
 
   worker
     .command('cleanup')
-    .description('Remove a task’s worktree (--task), or every worktree merged into HEAD or unused for --older-than-days (worktree_cleanup)')
+    .description(
+      'Remove a task’s worktree (--task), or every worktree merged into HEAD or unused for --older-than-days (worktree_cleanup)',
+    )
     .option('--task <id>', 'only this task’s worktree')
     .option('--older-than-days <n>', 'retention in days (default 14)')
     .option('--force', 'also remove worktrees with uncommitted changes or a running session')
@@ -53,9 +71,11 @@ export function registerWorkerCommands(worker: Command): void {
 function formatCleanup(r: CleanupResult): string[] {
   const verb = r.dryRun ? 'would remove' : 'removed';
   const lines = r.removed.map(
-    (w) => `${style.green(verb)} ${visible(w.worktree)} ${style.dim(`(${visible(w.reason)}, ${formatBytes(w.freedBytes)}${w.branchDeleted ? `, branch ${visible(w.branch)} deleted` : ''})`)}`,
+    (w) =>
+      `${style.green(verb)} ${visible(w.worktree)} ${style.dim(`(${visible(w.reason)}, ${formatBytes(w.freedBytes)}${w.branchDeleted ? `, branch ${visible(w.branch)} deleted` : ''})`)}`,
   );
-  for (const s of r.skipped) lines.push(`${style.yellow('kept')} ${visible(s.worktree)} ${style.dim(`(${visible(s.reason)})`)}`);
+  for (const s of r.skipped)
+    lines.push(`${style.yellow('kept')} ${visible(s.worktree)} ${style.dim(`(${visible(s.reason)})`)}`);
   if (lines.length === 0) lines.push('No worktrees to clean up.');
   lines.push(style.bold(`${r.dryRun ? 'Would free' : 'Freed'} ${formatBytes(r.freedBytes)}`));
   return lines;

@@ -12,13 +12,14 @@ import { formatCostSummary, formatUsd } from '../../core/format';
 import { positiveInt } from '../args';
 
 export function registerWorkflowCommands(workflow: Command): void {
-
   workflow
     .command('list')
     .description('List workflows, most recently active first')
     .option('--limit <n>', 'how many to show', positiveInt, 50)
     .action((opts: CommonOptions & { limit: number }, cmd: Command) =>
-      withServices(cmd, { readonly: true }, (services) => listWorkflows(services, opts.limit, cmd.optsWithGlobals<CommonOptions>().json === true)),
+      withServices(cmd, { readonly: true }, (services) =>
+        listWorkflows(services, opts.limit, cmd.optsWithGlobals<CommonOptions>().json === true),
+      ),
     );
 
   workflow
@@ -26,7 +27,9 @@ export function registerWorkflowCommands(workflow: Command): void {
     .description('Show a workflow, its plan and its task tree')
     .argument('<id>', 'workflow id (wf-3 or 3)')
     .action((id: string, _opts: CommonOptions, cmd: Command) =>
-      withServices(cmd, { readonly: true }, (services) => showWorkflow(services, id, cmd.optsWithGlobals<CommonOptions>().json === true)),
+      withServices(cmd, { readonly: true }, (services) =>
+        showWorkflow(services, id, cmd.optsWithGlobals<CommonOptions>().json === true),
+      ),
     );
 }
 
@@ -50,11 +53,20 @@ async function listWorkflows(services: Services, limit: number, json: boolean): 
     return;
   }
   if (workflows.length === 0) {
-    printLines(['No workflows yet. An agent starts one with the start_workflow tool (see README: "Connect an agent").']);
+    printLines([
+      'No workflows yet. An agent starts one with the start_workflow tool (see README: "Connect an agent").',
+    ]);
     return;
   }
   const rows = [[style.dim('ID'), style.dim('TASKS'), style.dim('RUNNING'), style.dim('UPDATED'), style.dim('NAME')]];
-  for (const w of workflows) rows.push([style.bold(workflowKey(w.id)), String(w.taskCount), w.running ? style.cyan(String(w.running)) : '0', age(w.updatedAt), visible(w.name)]);
+  for (const w of workflows)
+    rows.push([
+      style.bold(workflowKey(w.id)),
+      String(w.taskCount),
+      w.running ? style.cyan(String(w.running)) : '0',
+      age(w.updatedAt),
+      visible(w.name),
+    ]);
   printLines(table(rows));
   if (total > workflows.length) printLines([style.dim(`… ${total - workflows.length} more (use --limit)`)]);
 }
@@ -66,8 +78,15 @@ async function showWorkflow(services: Services, id: string, json: boolean): Prom
     printJson({ ...workflowView(workflow, tasks), cost });
     return;
   }
-  const lines = [`${style.bold(workflowKey(workflow.id))}  ${style.bold(visible(workflow.name))}  ${style.dim(workflowStatus(tasks))}`];
-  if (workflow.description) lines.push(...visibleBlock(workflow.description).split('\n').map((l) => `  ${l}`));
+  const lines = [
+    `${style.bold(workflowKey(workflow.id))}  ${style.bold(visible(workflow.name))}  ${style.dim(workflowStatus(tasks))}`,
+  ];
+  if (workflow.description)
+    lines.push(
+      ...visibleBlock(workflow.description)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   lines.push(style.dim(`  created ${workflow.createdAt} · updated ${age(workflow.updatedAt)} ago`));
   if (cost.runs > 0) lines.push(`  ${style.bold('Cost')}: ${formatCostSummary(cost)}`);
   if (workflow.plan.length) {
@@ -79,7 +98,9 @@ async function showWorkflow(services: Services, id: string, json: boolean): Prom
   for (const { task: t, depth } of depthFirst(tasks)) {
     const spent = cost.byTask.find((c) => c.taskId === taskKey(t.id));
     const detail = `${t.status === 'in_progress' ? `${t.progress ?? 0}%${t.lastMilestone ? `  ${visible(t.lastMilestone)}` : ''}` : duration(t.durationSeconds)}${spent ? `  ${formatUsd(spent.costUsd)}` : ''}`;
-    lines.push(`${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(detail)}`);
+    lines.push(
+      `${'  '.repeat(depth + 1)}${statusMark(t)} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(detail)}`,
+    );
   }
   printLines(lines);
 }

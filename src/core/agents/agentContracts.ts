@@ -6,7 +6,11 @@ import { agentClients } from './agentModel';
 export const agentListInput = z.strictObject({});
 export const agentGetInput = z.strictObject({ name: agentName });
 
-export const scopeOutput = z.object({ read: z.array(z.string()), write: z.array(z.string()), exclude: z.array(z.string()) });
+export const scopeOutput = z.object({
+  read: z.array(z.string()),
+  write: z.array(z.string()),
+  exclude: z.array(z.string()),
+});
 
 /** agent_list's row: seed 002's fields (name, client, model, scope) plus description and file. */
 export const agentSummaryOutput = z.object({
@@ -21,7 +25,10 @@ export const agentSummaryOutput = z.object({
 export const agentListOutput = z.object({ agents: z.array(agentSummaryOutput), problems: z.array(fileProblemOutput) });
 
 /** agent_get: the whole definition. */
-export const agentGetOutput = agentSummaryOutput.extend({ config: z.record(z.string(), z.unknown()), promptContent: z.string() });
+export const agentGetOutput = agentSummaryOutput.extend({
+  config: z.record(z.string(), z.unknown()),
+  promptContent: z.string(),
+});
 
 export type AgentSummary = z.infer<typeof agentSummaryOutput>;
 export type AgentListResult = z.infer<typeof agentListOutput>;

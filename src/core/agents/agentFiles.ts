@@ -34,7 +34,8 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     prompt = doc.body;
   } else {
     const parsed: unknown = text.trim() === '' ? {} : YAML.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('an agent file must be a YAML mapping (name:, client:, scope:, …)');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('an agent file must be a YAML mapping (name:, client:, scope:, …)');
     data = parsed as Record<string, unknown>;
     prompt = stringField(data, 'promptContent');
   }
@@ -43,9 +44,11 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
   const nameProblem = checkAgentName(name);
   if (nameProblem) throw new Error(nameProblem);
   const client = stringField(data, 'client') ?? 'claude-code';
-  if (!(agentClients as readonly string[]).includes(client)) throw new Error(`"client" must be one of ${agentClients.join(', ')} (got "${client}")`);
+  if (!(agentClients as readonly string[]).includes(client))
+    throw new Error(`"client" must be one of ${agentClients.join(', ')} (got "${client}")`);
   const config = data.config ?? {};
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new Error('"config" must be a mapping');
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new Error('"config" must be a mapping');
   return {
     name: name.trim(),
     description: stringField(data, 'description') ?? null,
@@ -60,17 +63,24 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
 
 function parseScope(value: unknown): AgentScope {
   if (value === undefined || value === null) return { read: ['**/*'], write: ['**/*'], exclude: [] };
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Error('"scope" must be a mapping with read, write and exclude lists');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new Error('"scope" must be a mapping with read, write and exclude lists');
   const scope = value as Record<string, unknown>;
-  return { read: globs(scope, 'read', ['**/*']), write: globs(scope, 'write', ['**/*']), exclude: globs(scope, 'exclude', []) };
+  return {
+    read: globs(scope, 'read', ['**/*']),
+    write: globs(scope, 'write', ['**/*']),
+    exclude: globs(scope, 'exclude', []),
+  };
 }
 
 function globs(scope: Record<string, unknown>, key: string, fallback: string[]): string[] {
   const value = scope[key];
   if (value === undefined || value === null) return fallback;
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || !list.every((g) => typeof g === 'string' && g.trim() !== '')) throw new Error(`"scope.${key}" must be a list of globs`);
-  if (list.some((g: string) => /[\u0000-\u001f\u007f]/.test(g))) throw new Error(`"scope.${key}" globs must be single lines without control characters`);
+  if (!Array.isArray(list) || !list.every((g) => typeof g === 'string' && g.trim() !== ''))
+    throw new Error(`"scope.${key}" must be a list of globs`);
+  if (list.some((g: string) => /[\u0000-\u001f\u007f]/.test(g)))
+    throw new Error(`"scope.${key}" globs must be single lines without control characters`);
   const cleaned = list.map((g: string) => g.trim().replace(/\\/g, '/').replace(/^\.\//, ''));
   const outside = cleaned.find((g) => g.startsWith('/') || /^[A-Za-z]:/.test(g) || g.split('/').includes('..'));
   if (outside) throw new Error(`"scope.${key}" glob "${outside}" must be relative to the repository, without ".."`);
@@ -79,7 +89,10 @@ function globs(scope: Record<string, unknown>, key: string, fallback: string[]):
 
 /** The agent as seed 002's agent:// resource shows it: YAML, the prompt shortened when long. */
 export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string {
-  const prompt = agent.promptContent.length > maxPromptChars ? `${agent.promptContent.slice(0, maxPromptChars)}\n… (${agent.promptContent.length - maxPromptChars} more characters in ${agent.file})\n` : agent.promptContent;
+  const prompt =
+    agent.promptContent.length > maxPromptChars
+      ? `${agent.promptContent.slice(0, maxPromptChars)}\n… (${agent.promptContent.length - maxPromptChars} more characters in ${agent.file})\n`
+      : agent.promptContent;
   const doc: Record<string, unknown> = {
     name: agent.name,
     description: agent.description ?? undefined,

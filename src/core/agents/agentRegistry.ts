@@ -13,7 +13,6 @@ import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFi
 import type { AgentListResult, AgentSummary } from './agentContracts';
 import { agentsFolder } from '../ledgerFiles';
 
-
 /**
  * The agent definitions of a workspace. The files are the truth and are read again whenever
  * they change on disk; the `agents` table is an index of them that writable processes keep
@@ -60,7 +59,8 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
     // A link out (the folder or a definition) is refused: a definition's prompt goes into launch prompts.
     if (!fs.existsSync(folder) && !isLink(folder)) {
       // First use: write the defaults, or show them as they would be in a read-only process.
-      if (this.options.readonly) return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
+      if (this.options.readonly)
+        return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
       createDefaults(this.workspace, folder);
     }
     const agents: AgentDefinition[] = [];
@@ -78,7 +78,8 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
         const agent = this.cache.get(file);
         if (!agent) continue;
         const twin = agents.find((a) => a.name === agent.name);
-        if (twin) problems.push({ file: agent.file, message: `agent "${agent.name}" is already defined in ${twin.file}` });
+        if (twin)
+          problems.push({ file: agent.file, message: `agent "${agent.name}" is already defined in ${twin.file}` });
         else agents.push(agent);
       } catch (err) {
         problems.push({ file: this.relative(file), message: (err as Error).message });
@@ -106,7 +107,8 @@ function createDefaults(workspace: string, folder: string): void {
   mkdirConfined(workspace, path.dirname(folder));
   const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
   try {
-    for (const agent of defaultAgents) writeNewFile(path.join(staging, `${agent.name}.yaml`), agentYaml({ ...agent, file: '' }, Infinity));
+    for (const agent of defaultAgents)
+      writeNewFile(path.join(staging, `${agent.name}.yaml`), agentYaml({ ...agent, file: '' }, Infinity));
     fs.renameSync(staging, folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -138,9 +140,18 @@ function findAgent({ agents, problems }: AgentList, name: string): AgentDefiniti
   const agent = agents.find((a) => a.name === wanted);
   if (agent) return agent;
   const broken = problems.find((p) => path.posix.basename(p.file).replace(/\.(ya?ml|md)$/, '') === wanted);
-  if (broken) throw new LedgerError('ConfigError', `agent "${wanted}" is defined in ${broken.file}, which cannot be used: ${broken.message}`, { agent: wanted, file: broken.file });
+  if (broken)
+    throw new LedgerError(
+      'ConfigError',
+      `agent "${wanted}" is defined in ${broken.file}, which cannot be used: ${broken.message}`,
+      { agent: wanted, file: broken.file },
+    );
   const known = agents.map((a) => a.name).join(', ') || 'none';
-  throw new LedgerError('AgentNotFound', `Agent ${JSON.stringify(wanted)} not found (defined agents: ${known}; add one as ${agentsFolder}/<name>.yaml)`, { agent: wanted });
+  throw new LedgerError(
+    'AgentNotFound',
+    `Agent ${JSON.stringify(wanted)} not found (defined agents: ${known}; add one as ${agentsFolder}/<name>.yaml)`,
+    { agent: wanted },
+  );
 }
 
 async function indexDiffers(db: AsyncSqlReader, wanted: Map<string, string>): Promise<boolean> {
@@ -148,9 +159,19 @@ async function indexDiffers(db: AsyncSqlReader, wanted: Map<string, string>): Pr
   return rows.length !== wanted.size || rows.some((r) => wanted.get(r.name) !== r.definition);
 }
 
-async function applyIndex(tx: AsyncSqlWriter, agents: AgentDefinition[], wanted: Map<string, string>, now: string): Promise<void> {
+async function applyIndex(
+  tx: AsyncSqlWriter,
+  agents: AgentDefinition[],
+  wanted: Map<string, string>,
+  now: string,
+): Promise<void> {
   // Compared again under the lock: another process may have indexed the same change.
-  const rows = new Map((await tx.all<{ name: string; definition: string }>('SELECT name, definition FROM agents')).map((r) => [r.name, r.definition]));
+  const rows = new Map(
+    (await tx.all<{ name: string; definition: string }>('SELECT name, definition FROM agents')).map((r) => [
+      r.name,
+      r.definition,
+    ]),
+  );
   for (const agent of agents) {
     const definition = wanted.get(agent.name)!;
     if (rows.get(agent.name) === definition) continue;
@@ -160,7 +181,13 @@ async function applyIndex(tx: AsyncSqlWriter, agents: AgentDefinition[], wanted:
          description = excluded.description, definition = excluded.definition, indexed_at = excluded.indexed_at`,
       [agent.name, agent.file, agent.client, agent.model, agent.description, definition, now],
     );
-    await appendEvent(tx, { ts: now, kind: 'agent.indexed', entity: 'agent', entityId: agent.name, payload: { file: agent.file, added: !rows.has(agent.name) } });
+    await appendEvent(tx, {
+      ts: now,
+      kind: 'agent.indexed',
+      entity: 'agent',
+      entityId: agent.name,
+      payload: { file: agent.file, added: !rows.has(agent.name) },
+    });
   }
   for (const name of rows.keys()) {
     if (wanted.has(name)) continue;

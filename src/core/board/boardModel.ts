@@ -106,7 +106,10 @@ const closed = new Set(['done', 'failed', 'cancelled']);
  * the ledger (a person). A handoff to an agent does not: that agent takes it up
  * (get_pending_handoffs, the runner).
  */
-export function handoffForPerson(handoffs: readonly BoardHandoff[], isAgent: (name: string) => boolean): BoardHandoff | null {
+export function handoffForPerson(
+  handoffs: readonly BoardHandoff[],
+  isAgent: (name: string) => boolean,
+): BoardHandoff | null {
   return handoffs.find((h) => h.to === null || !isAgent(h.to)) ?? null;
 }
 
@@ -118,11 +121,16 @@ export function taskColumn(
   isAgent: (name: string) => boolean = () => true,
 ): Pick<BoardCard, 'column' | 'reason' | 'blockedBy'> {
   const { manualReview, reviewIssue } = openReviewRequests(task);
-  if (manualReview && task.status === 'done') return { column: 'needs_person', reason: manualReview.reason ?? 'review requested', blockedBy: [] };
-  if (reviewIssue && !closed.has(task.status)) return { column: 'needs_person', reason: `review requested: ${reviewIssue.description}`, blockedBy: [] };
+  if (manualReview && task.status === 'done')
+    return { column: 'needs_person', reason: manualReview.reason ?? 'review requested', blockedBy: [] };
+  if (reviewIssue && !closed.has(task.status))
+    return { column: 'needs_person', reason: `review requested: ${reviewIssue.description}`, blockedBy: [] };
   const handoff = closed.has(task.status) ? null : handoffForPerson(task.handoffs, isAgent);
   if (handoff) {
-    const reason = handoff.to === null ? `${handoff.id} from ${handoff.from} names no agent: choose who continues` : `${handoff.id} from ${handoff.from} waits for ${handoff.to}`;
+    const reason =
+      handoff.to === null
+        ? `${handoff.id} from ${handoff.from} names no agent: choose who continues`
+        : `${handoff.id} from ${handoff.from} waits for ${handoff.to}`;
     return { column: 'needs_person', reason, blockedBy: [] };
   }
   switch (task.status) {
@@ -155,7 +163,8 @@ export function boardCards(
   const status = new Map(tasks.map((t) => [t.id, t.status]));
   const cards = tasks.map((t): BoardCard => {
     const agent = t.assignee ?? t.session?.agent ?? null;
-    const client = t.session && t.session.agent === agent ? t.session.client : agent ? (agentClients.get(agent) ?? null) : null;
+    const client =
+      t.session && t.session.agent === agent ? t.session.client : agent ? (agentClients.get(agent) ?? null) : null;
     return {
       id: taskKey(t.id),
       kind: 'task',

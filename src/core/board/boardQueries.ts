@@ -58,13 +58,28 @@ export class BoardQueries {
   /** Every task of the ledger in its column, and the pipelines waiting for a person. */
   async board(): Promise<BoardSnapshot> {
     return this.engine.read(async (db) => {
-      const [tasks, dependencies, waiting, agents] = [await readTasks(db), await readDependencies(db), await readWaiting(db), await readAgents(db)];
+      const [tasks, dependencies, waiting, agents] = [
+        await readTasks(db),
+        await readDependencies(db),
+        await readWaiting(db),
+        await readAgents(db),
+      ];
       const clients = new Map(agents.map((a) => [a.name, a.client]));
-      for (const t of tasks) if (t.assignee && !clients.has(t.assignee)) clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
+      for (const t of tasks)
+        if (t.assignee && !clients.has(t.assignee))
+          clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
       const titles = new Map(tasks.map((t) => [t.id, t.title]));
       const overlaps = new Map<number, BoardOverlap[]>();
       for (const [task, list] of await this.runningOverlaps(db, (await runningState(db)).running)) {
-        overlaps.set(parseId('task', task), list.map((o) => ({ task: o.task, title: titles.get(parseId('task', o.task)) ?? null, agent: o.agent, paths: o.paths })));
+        overlaps.set(
+          parseId('task', task),
+          list.map((o) => ({
+            task: o.task,
+            title: titles.get(parseId('task', o.task)) ?? null,
+            agent: o.agent,
+            paths: o.paths,
+          })),
+        );
       }
       return {
         cards: boardCards(tasks, dependencies, waiting, clients, overlaps, await agentNames(db, agents)),
@@ -92,15 +107,24 @@ export class BoardQueries {
     await this.engine.read(async (db) => {
       for (let i = 0; i < ids.length; i += 500) {
         const slice = ids.slice(i, i + 500);
-        const rows = await db.all<{ id: number; title: string; assignee: string | null }>(`SELECT id, title, assignee FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`, slice);
-        for (const r of rows) tasks.set(taskKey(Number(r.id)), { key: taskKey(Number(r.id)), title: r.title, agent: r.assignee });
+        const rows = await db.all<{ id: number; title: string; assignee: string | null }>(
+          `SELECT id, title, assignee FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`,
+          slice,
+        );
+        for (const r of rows)
+          tasks.set(taskKey(Number(r.id)), { key: taskKey(Number(r.id)), title: r.title, agent: r.assignee });
       }
     });
     // A path the change did not touch is the same object as before (both lists sorted by path): its answer too, while the titles stay the same.
-    const same = last !== undefined && last.tasks.size === tasks.size && [...tasks].every(([k, t]) => last.tasks.get(k)?.title === t.title && last.tasks.get(k)?.agent === t.agent);
+    const same =
+      last !== undefined &&
+      last.tasks.size === tasks.size &&
+      [...tasks].every(([k, t]) => last.tasks.get(k)?.title === t.title && last.tasks.get(k)?.agent === t.agent);
     const before = same ? last.paths : [];
     // A path's lists are kept by the roll-up while its marks stay the same (also when its numbers move to a new moment).
-    const lists = same ? last.lists : { tasks: new WeakMap<string[], ExplorerPressure['tasks']>(), others: new WeakMap<string[], string[]>() };
+    const lists = same
+      ? last.lists
+      : { tasks: new WeakMap<string[], ExplorerPressure['tasks']>(), others: new WeakMap<string[], string[]>() };
     const named = (keys: string[]) => {
       let out = lists.tasks.get(keys);
       if (!out) lists.tasks.set(keys, (out = keys.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null })));
@@ -128,11 +152,22 @@ export class BoardQueries {
    * overlapsAmongRunning over the running tasks' own marks (read by their types, not the whole
    * field), kept while the running tasks, their scopes and the field's version stay the same.
    */
-  private async runningOverlaps(db: AsyncSqlReader, running: readonly RunningTask[]): Promise<Map<string, RunningOverlap[]>> {
+  private async runningOverlaps(
+    db: AsyncSqlReader,
+    running: readonly RunningTask[],
+  ): Promise<Map<string, RunningOverlap[]>> {
     const version = this.stigmergy ? await fieldVersion(db) : -1;
     const key = `${version}\u0001${running.map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`).join('\u0001')}`;
     if (this.lastOverlaps?.key !== key) {
-      const field = this.stigmergy ? createField(this.stigmergy.config, await this.stigmergy.marksOfTasksIn(db, running.map((r) => r.taskId))) : undefined;
+      const field = this.stigmergy
+        ? createField(
+            this.stigmergy.config,
+            await this.stigmergy.marksOfTasksIn(
+              db,
+              running.map((r) => r.taskId),
+            ),
+          )
+        : undefined;
       this.lastOverlaps = { key, value: overlapsAmongRunning(running, field) };
     }
     return this.lastOverlaps.value;
@@ -141,12 +176,20 @@ export class BoardQueries {
   /** A workflow's tasks and their dependencies, laid out as a DAG. */
   async planGraph(workflowId: number): Promise<PlanGraphModel> {
     const { workflow, tasks, dependencies } = await this.engine.read(async (db) => {
-      const workflow = await db.get<{ id: number; name: string }>('SELECT id, name FROM workflows WHERE id = ?', [workflowId]);
+      const workflow = await db.get<{ id: number; name: string }>('SELECT id, name FROM workflows WHERE id = ?', [
+        workflowId,
+      ]);
       if (!workflow) throw notFound('workflow', workflowId);
-      const rows = await db.all<{ id: number; title: string; status: string; result: string | null; assignee: string | null; progress: number | null }>(
-        'SELECT id, title, status, result, assignee, progress FROM tasks WHERE workflow_id = ? ORDER BY id',
-        [workflowId],
-      );
+      const rows = await db.all<{
+        id: number;
+        title: string;
+        status: string;
+        result: string | null;
+        assignee: string | null;
+        progress: number | null;
+      }>('SELECT id, title, status, result, assignee, progress FROM tasks WHERE workflow_id = ? ORDER BY id', [
+        workflowId,
+      ]);
       const sessions = await latestSessions(db, workflowId);
       const tasks = rows.map((r): PlanTaskRow => ({
         id: Number(r.id),
@@ -158,7 +201,12 @@ export class BoardQueries {
       }));
       return { workflow, tasks, dependencies: await readDependencies(db, workflowId) };
     });
-    return planGraphModel({ id: Number(workflow.id), key: workflowKey(Number(workflow.id)), name: workflow.name }, tasks, dependencies, (input) => this.place(workflowId, input));
+    return planGraphModel(
+      { id: Number(workflow.id), key: workflowKey(Number(workflow.id)), name: workflow.name },
+      tasks,
+      dependencies,
+      (input) => this.place(workflowId, input),
+    );
   }
 
   /** dagre's layout of `input`, reused while the workflow's nodes and edges stay the same. */

@@ -30,7 +30,9 @@ export async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
      FROM tasks t LEFT JOIN workflows w ON w.id = t.workflow_id`,
   );
   const reviews = new Map<number, { id: number; description: string }>();
-  for (const r of await db.all<{ id: number; task_id: number; description: string }>('SELECT id, task_id, description FROM issues WHERE requires_human_review = 1 ORDER BY id')) {
+  for (const r of await db.all<{ id: number; task_id: number; description: string }>(
+    'SELECT id, task_id, description FROM issues WHERE requires_human_review = 1 ORDER BY id',
+  )) {
     reviews.set(Number(r.task_id), { id: Number(r.id), description: r.description });
   }
   const sessions = await latestSessions(db);
@@ -66,7 +68,9 @@ export async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
  * left out; else only those.
  */
 export async function costByTask(db: AsyncSqlReader, taskIds?: readonly number[]): Promise<Map<number, number>> {
-  const priced = [...(await taskCosts(db, taskIds))].filter(([, c]) => c.costUsd > 0 || c.runs - c.running - c.unpricedRuns > 0);
+  const priced = [...(await taskCosts(db, taskIds))].filter(
+    ([, c]) => c.costUsd > 0 || c.runs - c.running - c.unpricedRuns > 0,
+  );
   return new Map(priced.map(([id, c]) => [id, c.costUsd]));
 }
 
@@ -82,13 +86,22 @@ export async function pendingHandoffs(db: AsyncSqlReader): Promise<Map<number, B
 }
 
 /** The latest review a person recorded on each task (core/tasks/taskReviews.ts). */
-async function latestReviews(db: AsyncSqlReader): Promise<Map<number, { issueThrough: number; completedAt: string | null }>> {
-  const rows = await db.all<{ task_id: number; issue_through: number; completed_at: string | null }>('SELECT task_id, issue_through, completed_at FROM task_reviews ORDER BY id');
-  return new Map(rows.map((r) => [Number(r.task_id), { issueThrough: Number(r.issue_through), completedAt: r.completed_at }]));
+async function latestReviews(
+  db: AsyncSqlReader,
+): Promise<Map<number, { issueThrough: number; completedAt: string | null }>> {
+  const rows = await db.all<{ task_id: number; issue_through: number; completed_at: string | null }>(
+    'SELECT task_id, issue_through, completed_at FROM task_reviews ORDER BY id',
+  );
+  return new Map(
+    rows.map((r) => [Number(r.task_id), { issueThrough: Number(r.issue_through), completedAt: r.completed_at }]),
+  );
 }
 
 /** The agent and client of each task's latest session. */
-export async function latestSessions(db: AsyncSqlReader, workflowId?: number): Promise<Map<number, { agent: string; client: string | null }>> {
+export async function latestSessions(
+  db: AsyncSqlReader,
+  workflowId?: number,
+): Promise<Map<number, { agent: string; client: string | null }>> {
   const rows = await db.all<{ task_id: number; agent: string; client: string | null }>(
     `SELECT s.task_id, s.agent, s.client FROM sessions s
      JOIN (SELECT task_id, MAX(id) AS id FROM sessions GROUP BY task_id) latest ON latest.id = s.id
@@ -99,7 +112,14 @@ export async function latestSessions(db: AsyncSqlReader, workflowId?: number): P
 }
 
 export async function readWaiting(db: AsyncSqlReader): Promise<BoardWaitingPipeline[]> {
-  const rows = await db.all<{ id: number; workspace: string; title: string; workflow: string | null; waiting: string | null; updated_at: string }>(
+  const rows = await db.all<{
+    id: number;
+    workspace: string;
+    title: string;
+    workflow: string | null;
+    waiting: string | null;
+    updated_at: string;
+  }>(
     `SELECT p.id, p.workspace, p.title, w.name AS workflow, p.waiting, p.updated_at FROM pipelines p LEFT JOIN workflows w ON w.id = p.workflow_id
      WHERE p.status = 'awaiting_human'`,
   );

@@ -65,7 +65,10 @@ export interface PlanGraphModel {
  * What dagre is given: a node per task (id order), an edge per dependency between two tasks of
  * the workflow (a dependency on a task outside it, or on itself, is left out), each once.
  */
-export function layoutInput(tasks: readonly PlanTaskRow[], dependencies: ReadonlyMap<number, readonly number[]>): LayoutInput {
+export function layoutInput(
+  tasks: readonly PlanTaskRow[],
+  dependencies: ReadonlyMap<number, readonly number[]>,
+): LayoutInput {
   const ids = new Set(tasks.map((t) => t.id));
   const sorted = [...tasks].sort((a, b) => a.id - b.id);
   const edges: LayoutInput['edges'] = [];
@@ -97,11 +100,18 @@ export function layoutGraph(input: LayoutInput): PlacedGraph {
   for (const n of input.nodes) g.setNode(n.id, { width: n.width, height: n.height });
   for (const e of input.edges) g.setEdge(e.from, e.to);
   layout(g);
-  const nodes = new Map(input.nodes.map((n) => {
-    const placed = g.node(n.id);
-    return [n.id, { x: placed.x ?? 0, y: placed.y ?? 0 }];
-  }));
-  const edges = new Map(input.edges.map((e) => [`${e.from}>${e.to}`, (g.edge(e.from, e.to)?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y }))]));
+  const nodes = new Map(
+    input.nodes.map((n) => {
+      const placed = g.node(n.id);
+      return [n.id, { x: placed.x ?? 0, y: placed.y ?? 0 }];
+    }),
+  );
+  const edges = new Map(
+    input.edges.map((e) => [
+      `${e.from}>${e.to}`,
+      (g.edge(e.from, e.to)?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })),
+    ]),
+  );
   const size = g.graph();
   return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
 }
@@ -123,7 +133,19 @@ export function planGraphModel(
     nodes: input.nodes.map((n) => {
       const t = byKey.get(n.id)!;
       const at = placed.nodes.get(n.id)!;
-      return { id: n.id, taskId: t.id, title: t.title, status: t.status, result: t.result, agent: t.agent, progress: t.progress, x: at.x, y: at.y, width: n.width, height: n.height };
+      return {
+        id: n.id,
+        taskId: t.id,
+        title: t.title,
+        status: t.status,
+        result: t.result,
+        agent: t.agent,
+        progress: t.progress,
+        x: at.x,
+        y: at.y,
+        width: n.width,
+        height: n.height,
+      };
     }),
     edges: input.edges.map((e) => ({ ...e, points: placed.edges.get(`${e.from}>${e.to}`) ?? [] })),
     width: placed.width,

@@ -39,7 +39,10 @@ export function runningAreas(running: readonly RunningTask[], field?: StigmergyF
  * Every pair of running tasks whose areas may overlap, as a list per task (both tasks of a pair
  * list each other), sorted by the other task's key. Tasks without areas overlap nothing.
  */
-export function overlapsAmongRunning(running: readonly RunningTask[], field?: StigmergyField): Map<string, RunningOverlap[]> {
+export function overlapsAmongRunning(
+  running: readonly RunningTask[],
+  field?: StigmergyField,
+): Map<string, RunningOverlap[]> {
   const areas = runningAreas(running, field);
   const agents = new Map(running.map((r) => [r.taskId, r.agentId]));
   // Pairs of tasks, each with the overlapping patterns of both sides, from the candidates the

@@ -64,7 +64,9 @@ export const correlationInputWithoutGraph = {
 export const opIdInput = { op_id: correlationInput.op_id };
 
 /** Operation id of a result: the caller's, or one the server made up. */
-export const opIdOutput = { op_id: z.string().describe('Operation id of this call: the one passed in, or a generated one') };
+export const opIdOutput = {
+  op_id: z.string().describe('Operation id of this call: the one passed in, or a generated one'),
+};
 
 /** Correlation ids on an output record: always present, `null` when unknown. */
 export const correlationOutput = {

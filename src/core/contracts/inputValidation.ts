@@ -12,8 +12,16 @@ export function parseInput<S extends z.ZodObject>(toolName: string, schema: S, i
   return parsed.data;
 }
 
-export function invalidArguments(toolName: string, schema: z.ZodObject, issues: readonly z.core.$ZodIssue[], input: unknown): LedgerError {
-  return new LedgerError('ValidationError', `invalid arguments for ${toolName}: ${describeIssues(schema, issues, input)}`);
+export function invalidArguments(
+  toolName: string,
+  schema: z.ZodObject,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+): LedgerError {
+  return new LedgerError(
+    'ValidationError',
+    `invalid arguments for ${toolName}: ${describeIssues(schema, issues, input)}`,
+  );
 }
 
 /**
@@ -53,7 +61,9 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: unkn
       return `${path}: expected ${issue.expected} (got ${show(got)})`;
     case 'invalid_union': {
       // e.g. an id that may be a number or a string: say both, not zod's "Invalid input".
-      const expected = [...new Set(issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [e.expected] : [])))].join(' or ');
+      const expected = [
+        ...new Set(issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [e.expected] : []))),
+      ].join(' or ');
       if (got === undefined) return `${path}: is required${expected ? ` (${expected})` : ''}`;
       return `${path}: ${expected ? `expected ${expected}` : issue.message} (got ${show(got)})`;
     }

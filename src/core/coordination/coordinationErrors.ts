@@ -71,7 +71,11 @@ const ledgerCodes: Record<CoordinationErrorName, LedgerErrorCode> = {
  * A {@link LedgerError} carrying an orchestrator error name in `data.error`, so faces keep
  * our numeric codes while the tool result says e.g. `E-GRAPH-MUTATION-LOCKED`.
  */
-export function coordinationError(name: CoordinationErrorName, message: string, data: Record<string, unknown> = {}): LedgerError {
+export function coordinationError(
+  name: CoordinationErrorName,
+  message: string,
+  data: Record<string, unknown> = {},
+): LedgerError {
   return new LedgerError(ledgerCodes[name], message, { error: name, ...data });
 }
 

@@ -38,7 +38,16 @@ export const orchestratorContracts = {
 export type OrchestratorToolName = keyof typeof orchestratorContracts;
 
 /** Tools whose calls wait (they take `wait_ms`). */
-export const waitingTools = ['resources_watch', 'events_subscribe', 'bb_watch'] as const satisfies readonly OrchestratorToolName[];
+export const waitingTools = [
+  'resources_watch',
+  'events_subscribe',
+  'bb_watch',
+] as const satisfies readonly OrchestratorToolName[];
 
 /** Tools that take an `idempotency_key` and answer with `idempotent` / `idempotency_key`. */
-export const idempotentTools = ['bb_set', 'bb_batch_set', 'graph_batch_mutate', 'graph_patch'] as const satisfies readonly OrchestratorToolName[];
+export const idempotentTools = [
+  'bb_set',
+  'bb_batch_set',
+  'graph_batch_mutate',
+  'graph_patch',
+] as const satisfies readonly OrchestratorToolName[];

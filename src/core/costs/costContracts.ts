@@ -17,12 +17,16 @@ export const costTotalsOutput = z.object({
 
 export const agentCostOutput = costTotalsOutput.extend({ agent: z.string().describe('Agent name') });
 export const taskCostRowOutput = costTotalsOutput.extend({ taskId: z.string().describe('Task key, e.g. "task-5"') });
-export const projectCostOutput = costTotalsOutput.extend({ projectId: z.string().nullable().describe('Project key ("prj-2"), null for runs outside any project') });
+export const projectCostOutput = costTotalsOutput.extend({
+  projectId: z.string().nullable().describe('Project key ("prj-2"), null for runs outside any project'),
+});
 
 /** A task's cost (task_get's `cost`): its own runs, per agent, and with its sub-tasks' runs. */
 export const taskCostOutput = costTotalsOutput.extend({
   byAgent: z.array(agentCostOutput).describe('The same runs per agent, most expensive first'),
-  withSubtasks: costTotalsOutput.nullable().describe('Its runs and every sub-task’s (any depth); null when it has no sub-tasks'),
+  withSubtasks: costTotalsOutput
+    .nullable()
+    .describe('Its runs and every sub-task’s (any depth); null when it has no sub-tasks'),
 });
 
 /** A workflow's cost: every run on its tasks, per agent and per task. */

@@ -14,7 +14,16 @@ import type { AgentCost, AgentCostRollup, CostTotals, TaskCost, WorkflowCost } f
  */
 
 /** Totals of no runs at all. */
-export const noCost: CostTotals = Object.freeze({ runs: 0, running: 0, costUsd: 0, unpricedRuns: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, durationSeconds: 0 });
+export const noCost: CostTotals = Object.freeze({
+  runs: 0,
+  running: 0,
+  costUsd: 0,
+  unpricedRuns: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  durationSeconds: 0,
+});
 
 /** The aggregate columns every roll-up selects (`e` = execution_logs). */
 const sums = `COUNT(*) AS runs,
@@ -97,14 +106,30 @@ async function grouped<K extends number | string>(
  * `taskIds`, every task of the ledger in one pass (the Board's case).
  */
 export async function taskCosts(db: AsyncSqlReader, taskIds?: readonly number[]): Promise<Map<number, CostTotals>> {
-  const map = await grouped<number>(db, { key: 'e.task_id', keyOf: Number, from: 'execution_logs e', where: 'e.task_id IS NOT NULL' }, taskIds);
+  const map = await grouped<number>(
+    db,
+    { key: 'e.task_id', keyOf: Number, from: 'execution_logs e', where: 'e.task_id IS NOT NULL' },
+    taskIds,
+  );
   map.delete(null);
   return map as Map<number, CostTotals>;
 }
 
 /** Every run on each workflow's tasks (sub-tasks belong to the workflow too), by workflow id. */
-export async function workflowCosts(db: AsyncSqlReader, workflowIds?: readonly number[]): Promise<Map<number, CostTotals>> {
-  const map = await grouped<number>(db, { key: 't.workflow_id', keyOf: Number, from: 'execution_logs e JOIN tasks t ON t.id = e.task_id', where: 't.workflow_id IS NOT NULL' }, workflowIds);
+export async function workflowCosts(
+  db: AsyncSqlReader,
+  workflowIds?: readonly number[],
+): Promise<Map<number, CostTotals>> {
+  const map = await grouped<number>(
+    db,
+    {
+      key: 't.workflow_id',
+      keyOf: Number,
+      from: 'execution_logs e JOIN tasks t ON t.id = e.task_id',
+      where: 't.workflow_id IS NOT NULL',
+    },
+    workflowIds,
+  );
   map.delete(null);
   return map as Map<number, CostTotals>;
 }
@@ -126,7 +151,8 @@ async function perAgent(db: AsyncSqlReader, from: string, where: string, params:
 }
 
 /** A task and every sub-task under it, any depth (a recursive CTE: both engines have it). */
-const subtreeCte = 'WITH RECURSIVE subtree(id) AS (SELECT id FROM tasks WHERE id = ? UNION ALL SELECT t.id FROM tasks t JOIN subtree s ON t.parent_id = s.id)';
+const subtreeCte =
+  'WITH RECURSIVE subtree(id) AS (SELECT id FROM tasks WHERE id = ? UNION ALL SELECT t.id FROM tasks t JOIN subtree s ON t.parent_id = s.id)';
 
 /** The cost questions the faces ask (task_get, `task get`, the workflow report, the Agents view). */
 export class CostRollupService {
@@ -150,24 +176,46 @@ export class CostRollupService {
       if (!(await db.get('SELECT id FROM workflows WHERE id = ?', [id]))) throw notFound('workflow', workflowKey(id));
       const from = 'execution_logs e JOIN tasks t ON t.id = e.task_id';
       const total = (await workflowCosts(db, [id])).get(id) ?? { ...noCost };
-      const tasks = await grouped<number>(db, { key: 'e.task_id', keyOf: Number, from, where: 't.workflow_id = ?', params: [id] });
+      const tasks = await grouped<number>(db, {
+        key: 'e.task_id',
+        keyOf: Number,
+        from,
+        where: 't.workflow_id = ?',
+        params: [id],
+      });
       const byTask = [...tasks]
         .map(([taskId, t]) => ({ key: taskKey(Number(taskId)), taskId: taskKey(Number(taskId)), ...t }))
         .sort(byCost)
         .map(({ key: _key, ...t }) => t);
-      return { workflowId: workflowKey(id), ...total, byAgent: await perAgent(db, from, 't.workflow_id = ?', [id]), byTask };
+      return {
+        workflowId: workflowKey(id),
+        ...total,
+        byAgent: await perAgent(db, from, 't.workflow_id = ?', [id]),
+        byTask,
+      };
     });
   }
 
   /** Every run of an agent, per project. An agent without runs costs nothing (it need not be defined any more). */
   async ofAgent(agent: string): Promise<AgentCostRollup> {
     const name = agent.trim();
-    if (name === '' || name.length > 100) throw new LedgerError('ValidationError', 'agent: give an agent name (1–100 characters)', { agent });
+    if (name === '' || name.length > 100)
+      throw new LedgerError('ValidationError', 'agent: give an agent name (1–100 characters)', { agent });
     return this.engine.read(async (db) => {
       const total = (await agentCosts(db, [name])).get(name) ?? { ...noCost };
-      const projects = await grouped<number>(db, { key: 'e.project_id', keyOf: Number, from: 'execution_logs e', where: 'e.agent = ?', params: [name] });
+      const projects = await grouped<number>(db, {
+        key: 'e.project_id',
+        keyOf: Number,
+        from: 'execution_logs e',
+        where: 'e.agent = ?',
+        params: [name],
+      });
       const byProject = [...projects]
-        .map(([p, t]) => ({ key: p === null ? '' : projectKey(Number(p)), projectId: p === null ? null : projectKey(Number(p)), ...t }))
+        .map(([p, t]) => ({
+          key: p === null ? '' : projectKey(Number(p)),
+          projectId: p === null ? null : projectKey(Number(p)),
+          ...t,
+        }))
         .sort(byCost)
         .map(({ key: _key, ...t }) => t);
       return { agent: name, ...total, byProject };
@@ -191,10 +239,19 @@ export async function taskCostIn(db: AsyncSqlReader, taskId: number): Promise<Ta
  * The cost of a task known to exist; `hasSubtasks` says whether to add the sum with its sub-tasks
  * (a promise: the caller may still be asking — the own runs are asked at once, beside it).
  */
-export async function taskCostOf(db: AsyncSqlReader, taskId: number, hasSubtasks: boolean | Promise<boolean>): Promise<TaskCost> {
+export async function taskCostOf(
+  db: AsyncSqlReader,
+  taskId: number,
+  hasSubtasks: boolean | Promise<boolean>,
+): Promise<TaskCost> {
   const ownPart = ownAndPerAgent(db, taskId);
   const withSubtasks = (await hasSubtasks)
-    ? totalsOf(await db.get<SumRow>(`${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`, [taskId]))
+    ? totalsOf(
+        await db.get<SumRow>(
+          `${subtreeCte} SELECT NULL AS k, ${sums} FROM execution_logs e WHERE e.task_id IN (SELECT id FROM subtree)`,
+          [taskId],
+        ),
+      )
     : null;
   const [own, byAgent] = await ownPart;
   return { ...own, byAgent, withSubtasks };

@@ -43,7 +43,10 @@ export function nodeTaskId(nodeId: string): number | null {
  * What an event written by the task services is about, in correlation terms: the workflow is
  * the run and its plan graph, the task is a node of that graph.
  */
-export function legacyCorrelation(workflowId: number | null, taskId: number | null): { run_id: string | null; graph_id: string | null; node_id: string | null } {
+export function legacyCorrelation(
+  workflowId: number | null,
+  taskId: number | null,
+): { run_id: string | null; graph_id: string | null; node_id: string | null } {
   const run = workflowId === null ? null : workflowRunId(workflowId);
   return { run_id: run, graph_id: run, node_id: taskId === null ? null : taskNodeId(taskId) };
 }
@@ -53,7 +56,10 @@ export function legacyCorrelation(workflowId: number | null, taskId: number | nu
  * ones included: `run_id`/`graph_id` of `wf-N` also match events of workflow N without the
  * column, and a `node_id` of `task-N` the events of that task.
  */
-export function correlationCondition(field: 'run_id' | 'graph_id' | 'node_id' | 'op_id' | 'job_id' | 'child_id', value: string): { sql: string; params: SqlValue[] } {
+export function correlationCondition(
+  field: 'run_id' | 'graph_id' | 'node_id' | 'op_id' | 'job_id' | 'child_id',
+  value: string,
+): { sql: string; params: SqlValue[] } {
   if (field === 'run_id' || field === 'graph_id') {
     const wf = workflowOfId(value);
     if (wf !== null) return { sql: `(${field} = ? OR (${field} IS NULL AND workflow_id = ?))`, params: [value, wf] };

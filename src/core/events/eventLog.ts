@@ -30,19 +30,19 @@ export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
   return tx.insert(
     'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, machine_id, os_user, run_id, graph_id, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
     [
-    e.ts,
-    e.kind,
-    e.workflowId ?? null,
-    e.taskId ?? null,
-    e.entity ?? null,
-    e.entityId ?? null,
-    JSON.stringify(e.payload ?? {}),
-    machine.id,
-    machine.user,
-    c.run_id,
-    c.graph_id,
-    c.node_id,
-  ],
+      e.ts,
+      e.kind,
+      e.workflowId ?? null,
+      e.taskId ?? null,
+      e.entity ?? null,
+      e.entityId ?? null,
+      JSON.stringify(e.payload ?? {}),
+      machine.id,
+      machine.user,
+      c.run_id,
+      c.graph_id,
+      c.node_id,
+    ],
   );
 }
 
@@ -73,7 +73,9 @@ function toEvent(r: EventRow): LedgerEvent {
 
 /** Events after `afterSeq`, oldest first, at most `limit`. */
 export async function eventsSince(db: AsyncSqlReader, afterSeq: number, limit = 500): Promise<LedgerEvent[]> {
-  return (await db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit])).map(toEvent);
+  return (await db.all<EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [afterSeq, limit])).map(
+    toEvent,
+  );
 }
 
 export async function lastEventSeq(db: AsyncSqlReader): Promise<number> {

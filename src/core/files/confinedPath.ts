@@ -34,7 +34,10 @@ export function realPathOf(target: string): string {
 
 function resolveWalking(abs: string, hops: number): string {
   const { root } = path.parse(abs);
-  const parts = abs.slice(root.length).split(path.sep).filter((p) => p !== '' && p !== '.');
+  const parts = abs
+    .slice(root.length)
+    .split(path.sep)
+    .filter((p) => p !== '' && p !== '.');
   let current = fs.realpathSync.native(root);
   for (let i = 0; i < parts.length; i++) {
     if (parts[i] === '..') {
@@ -50,7 +53,11 @@ function resolveWalking(abs: string, hops: number): string {
       return path.join(next, ...parts.slice(i + 1));
     }
     if (stats.isSymbolicLink()) {
-      if (hops >= maxLinkHops) throw new LedgerError('ConfigError', `too many symbolic links while resolving ${abs}`, { reason: outsideWorkspaceReason, path: abs });
+      if (hops >= maxLinkHops)
+        throw new LedgerError('ConfigError', `too many symbolic links while resolving ${abs}`, {
+          reason: outsideWorkspaceReason,
+          path: abs,
+        });
       current = resolveWalking(path.resolve(current, fs.readlinkSync(next)), hops + 1);
     } else {
       current = next;
@@ -96,11 +103,15 @@ function outsideError(root: string, realRoot: string, target: string): LedgerErr
       { reason: outsideWorkspaceReason, path: given, link, target: pointsTo },
     );
   }
-  return new LedgerError('ConfigError', `${given} resolves outside the workspace (${realPathOf(target)}); Agent Ledger reads and writes only inside ${root}`, {
-    reason: outsideWorkspaceReason,
-    path: given,
-    target: realPathOf(target),
-  });
+  return new LedgerError(
+    'ConfigError',
+    `${given} resolves outside the workspace (${realPathOf(target)}); Agent Ledger reads and writes only inside ${root}`,
+    {
+      reason: outsideWorkspaceReason,
+      path: given,
+      target: realPathOf(target),
+    },
+  );
 }
 
 /**
@@ -112,7 +123,10 @@ export function confinedPath(root: string, target: string): string {
   const absRoot = path.resolve(root);
   const abs = path.resolve(absRoot, target);
   if (!isInside(absRoot, abs)) {
-    throw new LedgerError('ValidationError', `${target} is not a path inside the workspace ${absRoot}`, { reason: outsideWorkspaceReason, path: target });
+    throw new LedgerError('ValidationError', `${target} is not a path inside the workspace ${absRoot}`, {
+      reason: outsideWorkspaceReason,
+      path: target,
+    });
   }
   const realRoot = realPathOf(absRoot);
   const real = realPathOf(abs);

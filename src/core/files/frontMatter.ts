@@ -24,7 +24,8 @@ export function parseFrontMatter(text: string): FrontMatterDocument {
   // Blank lines between the front matter and the text are layout, not content.
   const body = rest.slice(close.index + close[0].length).replace(/^(?:[ \t]*\r?\n)+/, '');
   const data: unknown = yamlText.trim() === '' ? {} : YAML.parse(yamlText);
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Error('front matter must be a YAML mapping (key: value lines)');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw new Error('front matter must be a YAML mapping (key: value lines)');
   return { data: data as Record<string, unknown>, body };
 }
 
@@ -50,7 +51,8 @@ export function setFrontMatterFields(text: string, fields: Record<string, string
   if (!close) throw new Error('front matter has no closing "---" line');
   const doc = YAML.parseDocument(rest.slice(0, close.index));
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
-  if (doc.contents !== null && !YAML.isMap(doc.contents)) throw new Error('front matter must be a YAML mapping (key: value lines)');
+  if (doc.contents !== null && !YAML.isMap(doc.contents))
+    throw new Error('front matter must be a YAML mapping (key: value lines)');
   for (const [key, value] of Object.entries(fields)) doc.set(key, value);
   return `${open[0]}${doc.toString({ lineWidth: 0 })}${rest.slice(close.index)}`;
 }

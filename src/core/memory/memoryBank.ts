@@ -71,14 +71,25 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
       content: input.content ?? '',
       file: rel,
     };
-    if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be added');
+    if (this.options.readonly)
+      throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be added');
     if (!writeNewFileConfined(this.workspace, rel, formatMemoryFile(entry))) {
-      throw new LedgerError('InvalidStatus', `memory entry ${input.category}/${input.id} already exists (${rel}); edit the file or choose another id`, { id: input.id, category: input.category, file: rel });
+      throw new LedgerError(
+        'InvalidStatus',
+        `memory entry ${input.category}/${input.id} already exists (${rel}); edit the file or choose another id`,
+        { id: input.id, category: input.category, file: rel },
+      );
     }
     const now = iso(this.clock.now());
     await this.db.write(async (tx) => {
       await upsert(tx, entry, now);
-      await appendEvent(tx, { ts: now, kind: 'memory.added', entity: 'memory', entityId: `${entry.category}/${entry.id}`, payload: { title: entry.title, status: entry.status } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'memory.added',
+        entity: 'memory',
+        entityId: `${entry.category}/${entry.id}`,
+        payload: { title: entry.title, status: entry.status },
+      });
     });
     return memorySummary(entry);
   }
@@ -89,15 +100,21 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
    */
   async setStatus(category: string, id: string, status: MemoryStatus): Promise<MemoryEntry> {
     const rel = `${memoryFolder}/${category}/${id}.md`;
-    if (!isMemoryName(category) || !isMemoryName(id)) throw new LedgerError('NotFound', `no memory entry ${category}/${id}`, { category, id });
-    if (this.options.readonly) throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be changed');
+    if (!isMemoryName(category) || !isMemoryName(id))
+      throw new LedgerError('NotFound', `no memory entry ${category}/${id}`, { category, id });
+    if (this.options.readonly)
+      throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be changed');
     // A link out is refused (ConfigError naming it) before anything is read.
     const file = confinedPath(this.workspace, rel);
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
-      throw new LedgerError('NotFound', `memory entry ${category}/${id} does not exist (${rel})`, { category, id, file: rel });
+      throw new LedgerError('NotFound', `memory entry ${category}/${id} does not exist (${rel})`, {
+        category,
+        id,
+        file: rel,
+      });
     }
     let entry: MemoryEntry;
     let next: string;
@@ -105,7 +122,9 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
       entry = parseMemoryFile(text, category, id, rel);
       next = setFrontMatterFields(text, { status });
     } catch (err) {
-      throw new LedgerError('ConfigError', `${rel} cannot be read as a memory entry: ${(err as Error).message}`, { file: rel });
+      throw new LedgerError('ConfigError', `${rel} cannot be read as a memory entry: ${(err as Error).message}`, {
+        file: rel,
+      });
     }
     if (entry.status === status) return entry;
     writeFileConfined(this.workspace, rel, next);
@@ -113,7 +132,13 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
     const now = iso(this.clock.now());
     await this.db.write(async (tx) => {
       await upsert(tx, updated, now);
-      await appendEvent(tx, { ts: now, kind: 'memory.updated', entity: 'memory', entityId: `${category}/${id}`, payload: { title: updated.title, status, previousStatus: entry.status } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'memory.updated',
+        entity: 'memory',
+        entityId: `${category}/${id}`,
+        payload: { title: updated.title, status, previousStatus: entry.status },
+      });
     });
     return updated;
   }
@@ -190,7 +215,10 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
         const file = path.join(dir, name);
         const rel = this.relative(file);
         if (!isMemoryName(category) || !isMemoryName(name.slice(0, -3))) {
-          problems.push({ file: rel, message: 'category folders and entry ids must be plain names of letters, digits, ".", "_" or "-"' });
+          problems.push({
+            file: rel,
+            message: 'category folders and entry ids must be plain names of letters, digits, ".", "_" or "-"',
+          });
           continue;
         }
         try {
@@ -214,7 +242,13 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
       for (const [key, entry] of wanted) {
         if (rows.get(key) === fingerprint(entry)) continue;
         await upsert(tx, entry, now);
-        await appendEvent(tx, { ts: now, kind: 'memory.indexed', entity: 'memory', entityId: key, payload: { title: entry.title, status: entry.status } });
+        await appendEvent(tx, {
+          ts: now,
+          kind: 'memory.indexed',
+          entity: 'memory',
+          entityId: key,
+          payload: { title: entry.title, status: entry.status },
+        });
       }
       for (const key of rows.keys()) {
         if (wanted.has(key)) continue;
@@ -227,7 +261,9 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
 }
 
 function applyFilter(entries: MemoryEntry[], filter: MemoryFilter): MemoryEntry[] {
-  return entries.filter((e) => (!filter.category || e.category === filter.category) && (!filter.status || e.status === filter.status));
+  return entries.filter(
+    (e) => (!filter.category || e.category === filter.category) && (!filter.status || e.status === filter.status),
+  );
 }
 
 function fingerprint(e: Pick<MemoryEntry, 'file' | 'title' | 'summary' | 'status'>): string {
@@ -235,7 +271,14 @@ function fingerprint(e: Pick<MemoryEntry, 'file' | 'title' | 'summary' | 'status
 }
 
 async function indexRows(db: AsyncSqlReader): Promise<Map<string, string>> {
-  const rows = await db.all<{ category: string; id: string; file: string; title: string; summary: string | null; status: string }>('SELECT category, id, file, title, summary, status FROM memories');
+  const rows = await db.all<{
+    category: string;
+    id: string;
+    file: string;
+    title: string;
+    summary: string | null;
+    status: string;
+  }>('SELECT category, id, file, title, summary, status FROM memories');
   return new Map(rows.map((r) => [`${r.category}/${r.id}`, fingerprint({ ...r, status: r.status as MemoryStatus })]));
 }
 
@@ -251,7 +294,6 @@ async function upsert(tx: AsyncSqlWriter, e: MemoryEntry, now: string): Promise<
     [e.category, e.id, e.file, e.title, e.summary, e.status, now],
   );
 }
-
 
 function isDirectory(p: string): boolean {
   try {

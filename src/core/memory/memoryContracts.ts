@@ -7,7 +7,10 @@ import { memoryNamePattern, memoryStatuses } from './memoryModel';
 const plainName = (what: string) =>
   z
     .string()
-    .regex(memoryNamePattern, `must be a plain name of letters, digits, ".", "_" or "-" (it becomes part of the file path)`)
+    .regex(
+      memoryNamePattern,
+      `must be a plain name of letters, digits, ".", "_" or "-" (it becomes part of the file path)`,
+    )
     .refine((v) => !v.includes('..'), 'must not contain ".."')
     .describe(what);
 
@@ -20,13 +23,26 @@ export const memoryAddInput = z.strictObject({
   id: plainName('Entry id, the file name without .md (e.g. "test-framework")'),
   category: plainName('Category, the folder (e.g. "tooling", "architecture", "rule")'),
   title: z.string().trim().min(1).max(300).describe('Short title (e.g. "Test framework")'),
-  summary: z.string().max(1000).optional().describe('One line given to every agent (e.g. "Vitest: fast, Vite compatible")'),
-  status: z.enum(memoryStatuses).default('active').describe('draft and archived entries are listed but not given to agents'),
+  summary: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('One line given to every agent (e.g. "Vitest: fast, Vite compatible")'),
+  status: z
+    .enum(memoryStatuses)
+    .default('active')
+    .describe('draft and archived entries are listed but not given to agents'),
   content: z.string().max(100_000).optional().describe('Markdown body: the decision, its reasons, alternatives'),
 });
 
 export const memoryPreviewInput = z.strictObject({
-  maxChars: z.number().int().min(200).max(100_000).optional().describe('Size budget of the context in characters (default 4000)'),
+  maxChars: z
+    .number()
+    .int()
+    .min(200)
+    .max(100_000)
+    .optional()
+    .describe('Size budget of the context in characters (default 4000)'),
 });
 
 /** memory_list's row: seed 002's fields plus the file (the body stays in the file). */

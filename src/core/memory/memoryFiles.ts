@@ -10,7 +10,8 @@ import { memoryStatuses } from './memoryModel';
 export function parseMemoryFile(text: string, category: string, id: string, file: string): MemoryEntry {
   const { data, body } = parseFrontMatter(text);
   const status = stringField(data, 'status') ?? 'active';
-  if (!(memoryStatuses as readonly string[]).includes(status)) throw new Error(`"status" must be one of ${memoryStatuses.join(', ')} (got "${status}")`);
+  if (!(memoryStatuses as readonly string[]).includes(status))
+    throw new Error(`"status" must be one of ${memoryStatuses.join(', ')} (got "${status}")`);
   const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
   return {
     id,

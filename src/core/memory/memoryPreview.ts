@@ -26,6 +26,14 @@ export function memoryContext(entries: readonly MemorySummary[], maxChars: numbe
   }
   const omitted = active.length - included;
   if (omitted > 0) files.push(`- … ${omitted} more active entr${omitted === 1 ? 'y' : 'ies'} not shown (size budget)`);
-  const context = ['## Memory Bank Summary', ...summary, '', '## Project Context (Memory Bank)', ...files, '', footer].join('\n');
+  const context = [
+    '## Memory Bank Summary',
+    ...summary,
+    '',
+    '## Project Context (Memory Bank)',
+    ...files,
+    '',
+    footer,
+  ].join('\n');
   return { context, entries: included, omitted };
 }

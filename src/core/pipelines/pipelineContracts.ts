@@ -16,11 +16,18 @@ export const workspaceInput = z
   .string()
   .min(1)
   .max(500)
-  .describe('The pipeline\'s folder (the "workspace" pipeline_init / pipeline_init_with_context returned), e.g. ".specs/20260401-fix-auth-timeout" (must stay inside .specs/)');
+  .describe(
+    'The pipeline\'s folder (the "workspace" pipeline_init / pipeline_init_with_context returned), e.g. ".specs/20260401-fix-auth-timeout" (must stay inside .specs/)',
+  );
 
 export const flagsSchema = z
   .looseObject({
-    auto: z.boolean().optional().describe('--auto: pass checkpoints automatically (only honoured when the server allows agent checkpoint decisions)'),
+    auto: z
+      .boolean()
+      .optional()
+      .describe(
+        '--auto: pass checkpoints automatically (only honoured when the server allows agent checkpoint decisions)',
+      ),
     skip_pr: z.boolean().optional().describe('--nopr: skip PR creation'),
     debug: z.boolean().optional().describe('--debug'),
     discuss: z.boolean().optional().describe('--discuss: ask clarifying questions first (text sources only)'),
@@ -37,9 +44,16 @@ export const findingOutput = z.object({
 export const reportResultOutput = z.object({
   state_updated: z.boolean().describe('True when the state advanced'),
   artifact_written: z.string().nullable().describe('The artifact(s) the phase wrote, e.g. "review-design.md"'),
-  verdict_parsed: z.string().nullable().describe('APPROVE | APPROVE_WITH_NOTES | REVISE | PASS | PASS_WITH_NOTES | FAIL, for review phases'),
+  verdict_parsed: z
+    .string()
+    .nullable()
+    .describe('APPROVE | APPROVE_WITH_NOTES | REVISE | PASS | PASS_WITH_NOTES | FAIL, for review phases'),
   findings: z.array(findingOutput).describe('Review findings with severities'),
-  next_action_hint: z.enum(['proceed', 'revision_required', 'setup_continue']).describe('proceed: call pipeline_next_action; revision_required: show the findings, the phase runs again; setup_continue: an internal setup step finished'),
+  next_action_hint: z
+    .enum(['proceed', 'revision_required', 'setup_continue'])
+    .describe(
+      'proceed: call pipeline_next_action; revision_required: show the findings, the phase runs again; setup_continue: an internal setup step finished',
+    ),
   warning: z.string(),
   display_message: z.string(),
 });
@@ -62,7 +76,10 @@ export const pipelineInitOutput = z.looseObject({
   source_id: z.string().nullable().optional(),
   core_text: z.string().optional(),
   flags: flagsSchema.optional(),
-  fetch_needed: z.looseObject({ type: z.string(), fields: z.array(z.string()), instruction: z.string() }).nullable().optional(),
+  fetch_needed: z
+    .looseObject({ type: z.string(), fields: z.array(z.string()), instruction: z.string() })
+    .nullable()
+    .optional(),
   errors: z.array(z.string()).optional().describe('Input errors; nothing else is returned then'),
 });
 
@@ -86,14 +103,33 @@ export const pipelineInitWithContextInput = z.strictObject({
   user_confirmation: z
     .strictObject({
       effort: z.enum(efforts).describe('Confirmed effort'),
-      workspace_slug: z.string().max(200).nullable().optional().describe('Final workspace slug, e.g. "fix-auth-timeout"'),
-      use_current_branch: z.boolean().nullable().optional().describe('Work on the current branch instead of creating one'),
-      enriched_request_body: z.string().max(100_000).nullable().optional().describe('The request body to write to request.md'),
+      workspace_slug: z
+        .string()
+        .max(200)
+        .nullable()
+        .optional()
+        .describe('Final workspace slug, e.g. "fix-auth-timeout"'),
+      use_current_branch: z
+        .boolean()
+        .nullable()
+        .optional()
+        .describe('Work on the current branch instead of creating one'),
+      enriched_request_body: z
+        .string()
+        .max(100_000)
+        .nullable()
+        .optional()
+        .describe('The request body to write to request.md'),
     })
     .nullable()
     .optional()
     .describe('Confirmed effort and branch decision (confirmation call)'),
-  discussion_answers: z.string().max(100_000).nullable().optional().describe("The user's answers to the discussion questions"),
+  discussion_answers: z
+    .string()
+    .max(100_000)
+    .nullable()
+    .optional()
+    .describe("The user's answers to the discussion questions"),
 });
 
 export const pipelineInitWithContextOutput = z.looseObject({
@@ -120,7 +156,10 @@ export const pipelineInitWithContextOutput = z.looseObject({
 
 export const pipelineNextActionInput = z.strictObject({
   workspace: workspaceInput,
-  previous_action_complete: z.boolean().optional().describe('true after the previous spawn_agent / exec / write_file action finished'),
+  previous_action_complete: z
+    .boolean()
+    .optional()
+    .describe('true after the previous spawn_agent / exec / write_file action finished'),
   previous_tokens: z.number().min(0).optional().describe('Tokens the previous action used'),
   previous_duration_ms: z.number().min(0).optional().describe('Duration of the previous action (ms)'),
   previous_model: z.string().max(200).optional().describe('Model the previous action used'),
@@ -129,7 +168,9 @@ export const pipelineNextActionInput = z.strictObject({
     .string()
     .max(20_000)
     .optional()
-    .describe("The user's answer to a checkpoint (\"approve\", \"reject: comment\"). Refused unless the server runs with --allow-agent-checkpoints: a person decides in VS Code or the CLI."),
+    .describe(
+      'The user\'s answer to a checkpoint ("approve", "reject: comment"). Refused unless the server runs with --allow-agent-checkpoints: a person decides in VS Code or the CLI.',
+    ),
   wait_ms: waitMs(
     0,
     'At a checkpoint or human gate: wait up to this many milliseconds for a person to decide (from any process) and return the next action the moment they do; 0 (default) returns at once',
@@ -143,12 +184,19 @@ export const pipelineNextActionOutput = z.looseObject({
   display_message: z.string(),
   report_result: reportResultOutput.nullable().describe('What the previous_action_complete report recorded'),
   agent: z.string().optional(),
-  prompt: z.string().optional().describe('The 4-layer prompt: agent instructions, artifact paths, repository context, past pipelines'),
+  prompt: z
+    .string()
+    .optional()
+    .describe('The 4-layer prompt: agent instructions, artifact paths, repository context, past pipelines'),
   model: z.string().optional(),
   phase: z.string().optional(),
   input_files: z.array(z.string()).optional(),
   output_file: z.string().optional(),
-  parallel_task_ids: z.array(z.string()).nullable().optional().describe('When set, start one agent per task id in parallel'),
+  parallel_task_ids: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .describe('When set, start one agent per task id in parallel'),
   name: z.string().optional(),
   present_to_user: z.string().optional(),
   options: z.array(z.string()).optional(),

@@ -2,15 +2,44 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError, validationError } from '../errors';
 import type { Effort } from './engine/flowTemplate';
-import { branchName, detectEffort, discussionQuestions, effortOptions, enrichWithDiscussion, isMainBranch, requestBody, requestMarkdown } from './engine/effort';
+import {
+  branchName,
+  detectEffort,
+  discussionQuestions,
+  effortOptions,
+  enrichWithDiscussion,
+  isMainBranch,
+  requestBody,
+  requestMarkdown,
+} from './engine/effort';
 import type { PipelineFlags, PipelineState, SourceType } from './engine/pipelineState';
 import { initialState } from './engine/pipelineState';
 import type { PipelineStateStore } from './pipelineStateStore';
 import type { PipelineResources } from './files/flowFiles';
-import { datePrefix, detectSource, fetchNeeded, parseArguments, proposeWorkspace, slugify } from './engine/requestSource';
-import { hasState, listPipelineNames, readArtifact, readState, resolvePipelineDir, SPECS_DIR } from './files/specsFiles';
+import {
+  datePrefix,
+  detectSource,
+  fetchNeeded,
+  parseArguments,
+  proposeWorkspace,
+  slugify,
+} from './engine/requestSource';
+import {
+  hasState,
+  listPipelineNames,
+  readArtifact,
+  readState,
+  resolvePipelineDir,
+  SPECS_DIR,
+} from './files/specsFiles';
 
-import type { ExternalContext, PipelineInitInput, PipelineInitResult, PipelineInitWithContextInput, PipelineInitWithContextResult } from './pipelineContracts';
+import type {
+  ExternalContext,
+  PipelineInitInput,
+  PipelineInitResult,
+  PipelineInitWithContextInput,
+  PipelineInitWithContextResult,
+} from './pipelineContracts';
 
 /**
  * Seed 003's pipeline_init (detection, no side effect) and pipeline_init_with_context (the
@@ -29,7 +58,10 @@ export class PipelineInitializer {
     const parsed = parseArguments(input.arguments, input.current_branch?.trim() || null);
     if (parsed.errors.length) return { errors: parsed.errors };
     const source = detectSource(parsed.coreText);
-    const bare = /^[A-Za-z0-9][\w.-]*$/.test(parsed.coreText) && listPipelineNames(this.root).includes(parsed.coreText) ? parsed.coreText : null;
+    const bare =
+      /^[A-Za-z0-9][\w.-]*$/.test(parsed.coreText) && listPipelineNames(this.root).includes(parsed.coreText)
+        ? parsed.coreText
+        : null;
     if (source.type === 'workspace' || bare) {
       let dir;
       try {
@@ -37,7 +69,12 @@ export class PipelineInitializer {
       } catch (err) {
         return { errors: [(err as Error).message] };
       }
-      if (!hasState(dir)) return { errors: [`${dir.rel} holds no pipeline (no state.json); start a new one with a task description, a GitHub or Jira issue URL`] };
+      if (!hasState(dir))
+        return {
+          errors: [
+            `${dir.rel} holds no pipeline (no state.json); start a new one with a task description, a GitHub or Jira issue URL`,
+          ],
+        };
       return { resume_mode: 'auto', workspace: dir.rel, instruction: 'call pipeline_next_action' };
     }
     const taken = (name: string): boolean => fs.existsSync(path.join(this.root, SPECS_DIR, name));
@@ -58,7 +95,10 @@ export class PipelineInitializer {
     const discussion = input.discussion_answers?.trim() ? input.discussion_answers : null;
     const confirmation = input.user_confirmation ?? null;
     if (discussion && confirmation) {
-      throw validationError('ambiguous call: pass discussion_answers (the discussion call) or user_confirmation (the confirmation call), not both', { fields: ['discussion_answers', 'user_confirmation'] });
+      throw validationError(
+        'ambiguous call: pass discussion_answers (the discussion call) or user_confirmation (the confirmation call), not both',
+        { fields: ['discussion_answers', 'user_confirmation'] },
+      );
     }
     // The workspace pipeline_init proposed: a new pipeline is only ever created under .specs/.
     const dir = resolvePipelineDir(this.root, input.workspace, { bare: false });
@@ -68,13 +108,23 @@ export class PipelineInitializer {
     const sourceUrl = input.source_url?.trim() || null;
     const sourceType = sourceTypeOf(sourceUrl);
     const coreText = (input.task_text ?? '').trim() || sourceUrl || '';
-    if (!coreText) throw validationError('task_text is required for a text source: pass the core_text pipeline_init returned', { field: 'task_text' });
+    if (!coreText)
+      throw validationError('task_text is required for a text source: pass the core_text pipeline_init returned', {
+        field: 'task_text',
+      });
     const request = requestBody(sourceType, coreText, external, input.task_text);
     const effortText = `${request.title}\n${request.body}`;
 
-    if (confirmation) return this.confirm(dir.rel, input, { flags, external, sourceType, sourceUrl, coreText, request });
+    if (confirmation)
+      return this.confirm(dir.rel, input, { flags, external, sourceType, sourceUrl, coreText, request });
     if (!discussion && flags.discuss && sourceType === 'text') {
-      return { needs_discussion: { questions: discussionQuestions, message: 'Please answer the following questions so the pipeline starts from a clear request, then call pipeline_init_with_context again with discussion_answers.' } };
+      return {
+        needs_discussion: {
+          questions: discussionQuestions,
+          message:
+            'Please answer the following questions so the pipeline starts from a clear request, then call pipeline_init_with_context again with discussion_answers.',
+        },
+      };
     }
     const body = discussion ? enrichWithDiscussion(request.body, discussion) : request.body;
     const detected = detectEffort({ flags, external, text: discussion ? `${effortText}\n${discussion}` : effortText });
@@ -94,7 +144,14 @@ export class PipelineInitializer {
   private async confirm(
     proposed: string,
     input: PipelineInitWithContextInput,
-    ctx: { flags: PipelineFlags; external: ExternalContext; sourceType: SourceType; sourceUrl: string | null; coreText: string; request: { title: string; body: string } },
+    ctx: {
+      flags: PipelineFlags;
+      external: ExternalContext;
+      sourceType: SourceType;
+      sourceUrl: string | null;
+      coreText: string;
+      request: { title: string; body: string };
+    },
   ): Promise<PipelineInitWithContextResult> {
     const confirmation = input.user_confirmation as NonNullable<PipelineInitWithContextInput['user_confirmation']>;
     const flow = this.resources.flow();
@@ -109,7 +166,14 @@ export class PipelineInitializer {
     }
     const dir = resolvePipelineDir(this.root, `${SPECS_DIR}/${name}`);
     const body = confirmation.enriched_request_body?.trim() || ctx.request.body;
-    if (hasState(dir)) return this.existing(dir.rel, readState(dir), confirmation.effort, ctx.coreText, readArtifact(dir, 'request.md') ?? '');
+    if (hasState(dir))
+      return this.existing(
+        dir.rel,
+        readState(dir),
+        confirmation.effort,
+        ctx.coreText,
+        readArtifact(dir, 'request.md') ?? '',
+      );
 
     const specName = name.replace(/^\d{8}-/, '');
     const useCurrent = confirmation.use_current_branch === true;
@@ -144,9 +208,19 @@ export class PipelineInitializer {
   }
 
   /** A confirmation repeated (a lost response) gets the same answer; a different one is refused. */
-  private existing(rel: string, state: PipelineState, effort: Effort, coreText: string, requestMd: string): PipelineInitWithContextResult {
+  private existing(
+    rel: string,
+    state: PipelineState,
+    effort: Effort,
+    coreText: string,
+    requestMd: string,
+  ): PipelineInitWithContextResult {
     if (state.effort !== effort || state.source.core_text !== coreText) {
-      throw new LedgerError('InvalidStatus', `${rel} already holds another pipeline (effort ${state.effort}, "${state.title}"); pass another workspace_slug, or resume it with pipeline_next_action`, { workspace: rel });
+      throw new LedgerError(
+        'InvalidStatus',
+        `${rel} already holds another pipeline (effort ${state.effort}, "${state.title}"); pass another workspace_slug, or resume it with pipeline_next_action`,
+        { workspace: rel },
+      );
     }
     return ready(state, requestMd);
   }

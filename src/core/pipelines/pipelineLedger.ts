@@ -26,7 +26,11 @@ export class PipelineLedger {
   ) {}
 
   /** Starts a ledger task (snapshot) for each task about to be implemented that has none. Returns task id → ledger id. */
-  async start(state: PipelineState, tasks: readonly PipelineTask[], warnings: string[]): Promise<Record<string, string>> {
+  async start(
+    state: PipelineState,
+    tasks: readonly PipelineTask[],
+    warnings: string[],
+  ): Promise<Record<string, string>> {
     const ids: Record<string, string> = {};
     if (!state.workflow_id) return ids;
     for (const t of tasks) {
@@ -48,14 +52,25 @@ export class PipelineLedger {
   }
 
   /** Completes the ledger task of every finished pipeline task whose ledger task is still open. */
-  async completeFinished(dir: PipelineDir, flow: FlowTemplate, state: PipelineState, warnings: string[]): Promise<PipelineState> {
-    const due = state.tasks.filter((t) => t.ledger_task_id && !t.ledger_completed && (isTaskFinished(t) || state.status === 'abandoned'));
+  async completeFinished(
+    dir: PipelineDir,
+    flow: FlowTemplate,
+    state: PipelineState,
+    warnings: string[],
+  ): Promise<PipelineState> {
+    const due = state.tasks.filter(
+      (t) => t.ledger_task_id && !t.ledger_completed && (isTaskFinished(t) || state.status === 'abandoned'),
+    );
     if (due.length === 0) return state;
     const done: Record<string, number | null> = {};
     for (const t of due) {
       const ledgerId = t.ledger_task_id as string;
       try {
-        const result = await this.tracking.completeTask({ task_id: ledgerId, status: completionOf(t), outcome: { summary: this.summary(dir, flow, state, t) } });
+        const result = await this.tracking.completeTask({
+          task_id: ledgerId,
+          status: completionOf(t),
+          outcome: { summary: this.summary(dir, flow, state, t) },
+        });
         done[t.id] = codeFiles(result.files_changed, state.workspace);
       } catch (err) {
         if (LedgerError.is(err, 'InvalidStatus')) {

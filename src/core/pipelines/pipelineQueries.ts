@@ -4,7 +4,14 @@ import type { LedgerEngine } from '../ports/store';
 import type { PhaseKind } from './engine/flowTemplate';
 import type { PipelineFilter, PipelineIndex } from './pipelineRepo';
 import { getPipelineIndex, listPipelineIndex, pipelineDecisions } from './pipelineRepo';
-import type { DecisionRecord, PhaseStatus, PipelineState, PipelineStatus, TaskMode, TaskStatus } from './engine/pipelineState';
+import type {
+  DecisionRecord,
+  PhaseStatus,
+  PipelineState,
+  PipelineStatus,
+  TaskMode,
+  TaskStatus,
+} from './engine/pipelineState';
 import { COMPLETED_PHASE, SETUP_PHASE, totals } from './engine/pipelineState';
 import type { PipelineResources } from './files/flowFiles';
 import { readState, resolvePipelineDir } from './files/specsFiles';
@@ -79,7 +86,14 @@ export interface PipelineDetail {
   source: PipelineState['source'];
   workflowId: string | null;
   totals: { tokens: number; durationMs: number };
-  waiting: { kind: 'checkpoint' | 'human_gate'; name: string; phase: string; options: string[]; presentToUser: string; requestedAt: string | null } | null;
+  waiting: {
+    kind: 'checkpoint' | 'human_gate';
+    name: string;
+    phase: string;
+    options: string[];
+    presentToUser: string;
+    requestedAt: string | null;
+  } | null;
   phases: PhaseView[];
   tasks: TaskView[];
   decisions: DecisionRecord[];
@@ -100,7 +114,8 @@ export class PipelineQueries {
   async list(filter: PipelineFilter = {}): Promise<{ pipelines: PipelineSummary[]; total: number }> {
     const { pipelines, total } = await this.db.read((db) => listPipelineIndex(db, filter));
     const summaries: PipelineSummary[] = [];
-    for (const p of pipelines) summaries.push({ ...p, presentToUser: p.waiting ? await this.presentToUser(p.workspace) : null });
+    for (const p of pipelines)
+      summaries.push({ ...p, presentToUser: p.waiting ? await this.presentToUser(p.workspace) : null });
     return { pipelines: summaries, total };
   }
 
@@ -137,7 +152,10 @@ export class PipelineQueries {
         artifact: artifact(output),
       };
     };
-    const phases = [...(state.phases[SETUP_PHASE] ? [phase(SETUP_PHASE, 'Create branch', 'setup')] : []), ...flow.phases.map((p) => phase(p.id, p.label, p.kind, p.output))];
+    const phases = [
+      ...(state.phases[SETUP_PHASE] ? [phase(SETUP_PHASE, 'Create branch', 'setup')] : []),
+      ...flow.phases.map((p) => phase(p.id, p.label, p.kind, p.output)),
+    ];
     const sum = totals(state);
     const waiting = step.type === 'checkpoint' || step.type === 'human_gate';
     return {
@@ -154,7 +172,16 @@ export class PipelineQueries {
       source: state.source,
       workflowId: state.workflow_id,
       totals: { tokens: sum.tokens, durationMs: sum.duration_ms },
-      waiting: waiting ? { kind: step.type, name: step.name, phase: step.phase, options: step.options, presentToUser: step.present, requestedAt: state.waiting?.requested_at ?? null } : null,
+      waiting: waiting
+        ? {
+            kind: step.type,
+            name: step.name,
+            phase: step.phase,
+            options: step.options,
+            presentToUser: step.present,
+            requestedAt: state.waiting?.requested_at ?? null,
+          }
+        : null,
       phases,
       tasks: state.tasks.map((t) => ({
         id: t.id,

@@ -70,7 +70,11 @@ function toIndex(r: PipelineRow): PipelineIndex {
 }
 
 /** Inserts or refreshes the row of `state`; returns its id. */
-export async function upsertPipeline(tx: AsyncSqlWriter, state: PipelineState, workflowId: number | null): Promise<number> {
+export async function upsertPipeline(
+  tx: AsyncSqlWriter,
+  state: PipelineState,
+  workflowId: number | null,
+): Promise<number> {
   const sum = totals(state);
   const values = [
     state.spec_name,
@@ -117,7 +121,10 @@ export interface PipelineFilter {
 }
 
 /** Pipelines, most recently active first; those waiting for a person come first. */
-export async function listPipelineIndex(db: AsyncSqlReader, filter: PipelineFilter = {}): Promise<{ pipelines: PipelineIndex[]; total: number }> {
+export async function listPipelineIndex(
+  db: AsyncSqlReader,
+  filter: PipelineFilter = {},
+): Promise<{ pipelines: PipelineIndex[]; total: number }> {
   const where = filter.status ? 'WHERE status = ?' : '';
   const params = filter.status ? [filter.status] : [];
   const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pipelines ${where}`, params))?.n ?? 0;
@@ -135,7 +142,10 @@ export function insertPipelineDecision(tx: AsyncSqlWriter, pipelineId: number, d
   );
 }
 
-export function pipelineDecisions(db: AsyncSqlReader, pipelineId: number): Promise<(DecisionRecord & { id: number })[]> {
+export function pipelineDecisions(
+  db: AsyncSqlReader,
+  pipelineId: number,
+): Promise<(DecisionRecord & { id: number })[]> {
   return db.all<DecisionRecord & { id: number }>(
     'SELECT id, name, phase, kind, decision, comment, decided_by, via, decided_at FROM pipeline_decisions WHERE pipeline_id = ? ORDER BY id',
     [pipelineId],

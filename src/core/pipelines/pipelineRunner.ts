@@ -48,11 +48,25 @@ export class PipelineRunner {
     let reportResult: ReportResult | null = null;
     if (input.previous_action_complete) {
       if (state.pending) {
-        const reported = await this.report(dir, flow, state, { phase: state.pending.phase, tokens: input.previous_tokens, durationMs: input.previous_duration_ms, model: input.previous_model, setupOnly: input.previous_setup_only }, warnings);
+        const reported = await this.report(
+          dir,
+          flow,
+          state,
+          {
+            phase: state.pending.phase,
+            tokens: input.previous_tokens,
+            durationMs: input.previous_duration_ms,
+            model: input.previous_model,
+            setupOnly: input.previous_setup_only,
+          },
+          warnings,
+        );
         state = reported.state;
         reportResult = reported.result;
       } else {
-        warnings.push(`previous_action_complete ignored: no agent, exec or write_file action was pending (the pipeline is at ${state.current_phase})`);
+        warnings.push(
+          `previous_action_complete ignored: no agent, exec or write_file action was pending (the pipeline is at ${state.current_phase})`,
+        );
       }
     }
     if (input.user_response !== undefined && input.user_response.trim() !== '') {
@@ -75,9 +89,17 @@ export class PipelineRunner {
       });
       step = nextStep(state, flow);
     }
-    if (state.waiting) warnings.push(`waiting for a person to decide ${state.waiting.name}: show present_to_user, then call pipeline_next_action again once they decided`);
+    if (state.waiting)
+      warnings.push(
+        `waiting for a person to decide ${state.waiting.name}: show present_to_user, then call pipeline_next_action again once they decided`,
+      );
     const prompt = step.type === 'spawn_agent' ? this.prompt(state, step) : '';
-    return { ...toAction(step, state.workspace, prompt), warning: warnings.join('; '), display_message: displayMessage(step), report_result: reportResult };
+    return {
+      ...toAction(step, state.workspace, prompt),
+      warning: warnings.join('; '),
+      display_message: displayMessage(step),
+      report_result: reportResult,
+    };
   }
 
   async reportResult(input: PipelineReportResultInput): Promise<ReportResult> {
@@ -85,13 +107,28 @@ export class PipelineRunner {
     const flow = this.resources.flow();
     const warnings: string[] = [];
     const state = readState(dir);
-    const reported = await this.report(dir, flow, state, { phase: input.phase, tokens: input.tokens_used, durationMs: input.duration_ms, model: input.model, setupOnly: input.setup_only }, warnings);
+    const reported = await this.report(
+      dir,
+      flow,
+      state,
+      {
+        phase: input.phase,
+        tokens: input.tokens_used,
+        durationMs: input.duration_ms,
+        model: input.model,
+        setupOnly: input.setup_only,
+      },
+      warnings,
+    );
     await this.ledger.completeFinished(dir, flow, reported.state, warnings);
     return { ...reported.result, warning: [reported.result.warning, ...warnings].filter(Boolean).join('; ') };
   }
 
   /** A person's decision (CLI, editor), or the agent's when the server allows it. */
-  async decide(workspace: string, input: Omit<DecisionInput, 'now'>): Promise<{ state: PipelineState; decision: DecisionRecord }> {
+  async decide(
+    workspace: string,
+    input: Omit<DecisionInput, 'now'>,
+  ): Promise<{ state: PipelineState; decision: DecisionRecord }> {
     const dir = resolvePipelineDir(this.root, workspace);
     const flow = this.resources.flow();
     let decision: DecisionRecord | undefined;
@@ -118,17 +155,34 @@ export class PipelineRunner {
     }
     let outcome: ReturnType<typeof applyReport>['outcome'] | undefined;
     const next = await this.states.update(dir, flow, state.rev, (current, now) => {
-      const result = applyReport(current, flow, { phase: r.phase, tokens: r.tokens ?? 0, durationMs: r.durationMs ?? 0, model: r.model ?? null, setupOnly: r.setupOnly === true, artifacts, now });
+      const result = applyReport(current, flow, {
+        phase: r.phase,
+        tokens: r.tokens ?? 0,
+        durationMs: r.durationMs ?? 0,
+        model: r.model ?? null,
+        setupOnly: r.setupOnly === true,
+        artifacts,
+        now,
+      });
       outcome = result.outcome;
       return { state: result.state };
     });
     const o = outcome as NonNullable<typeof outcome>;
     if (o.warning) warnings.push(o.warning);
     const after = nextStep(next, flow);
-    return { state: next, result: { state_updated: true, ...o, display_message: `${r.phase} recorded; next: ${displayMessage(after)}` } };
+    return {
+      state: next,
+      result: { state_updated: true, ...o, display_message: `${r.phase} recorded; next: ${displayMessage(after)}` },
+    };
   }
 
-  private async agentDecision(dir: PipelineDir, flow: FlowTemplate, state: PipelineState, response: string, warnings: string[]): Promise<PipelineState> {
+  private async agentDecision(
+    dir: PipelineDir,
+    flow: FlowTemplate,
+    state: PipelineState,
+    response: string,
+    warnings: string[],
+  ): Promise<PipelineState> {
     const waiting = nextStep(state, flow);
     const name = waiting.type === 'checkpoint' || waiting.type === 'human_gate' ? waiting.name : null;
     if (!this.options.allowAgentCheckpoints) {
@@ -141,7 +195,13 @@ export class PipelineRunner {
       );
     }
     const { option, comment } = parseUserResponse(response);
-    const decided = await this.decide(dir.rel, { option, comment, decidedBy: 'agent (user_response)', via: 'agent', expected: name });
+    const decided = await this.decide(dir.rel, {
+      option,
+      comment,
+      decidedBy: 'agent (user_response)',
+      via: 'agent',
+      expected: name,
+    });
     warnings.push(`${decided.decision.name}: ${decided.decision.decision} recorded from the agent's user_response`);
     return decided.state;
   }
@@ -152,7 +212,15 @@ export class PipelineRunner {
     for (let i = 0; i < 10 && current.flags.auto && this.options.allowAgentCheckpoints && !current.escalation; i++) {
       const step = nextStep(current, flow);
       if (step.type !== 'checkpoint') break;
-      current = (await this.decide(dir.rel, { option: 'approve', comment: '--auto', decidedBy: 'auto', via: 'auto', expected: step.name })).state;
+      current = (
+        await this.decide(dir.rel, {
+          option: 'approve',
+          comment: '--auto',
+          decidedBy: 'auto',
+          via: 'auto',
+          expected: step.name,
+        })
+      ).state;
     }
     return current;
   }

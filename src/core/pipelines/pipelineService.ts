@@ -12,7 +12,15 @@ import { PipelineLedger } from './pipelineLedger';
 import type { PipelineDetail, PipelineSummary } from './pipelineQueries';
 import { PipelineQueries } from './pipelineQueries';
 import type { PipelineFilter } from './pipelineRepo';
-import type { PipelineInitInput, PipelineInitResult, PipelineInitWithContextInput, PipelineInitWithContextResult, PipelineNextActionInput, PipelineReportResultInput, ReportResult } from './pipelineContracts';
+import type {
+  PipelineInitInput,
+  PipelineInitResult,
+  PipelineInitWithContextInput,
+  PipelineInitWithContextResult,
+  PipelineNextActionInput,
+  PipelineReportResultInput,
+  ReportResult,
+} from './pipelineContracts';
 import { PipelineRunner } from './pipelineRunner';
 import type { DecisionRecord } from './engine/pipelineState';
 import { PipelineStateStore } from './pipelineStateStore';
@@ -77,9 +85,17 @@ export class PipelineService {
     this.queries = new PipelineQueries(db, options.root, this.resources);
     this.initializer = new PipelineInitializer(options.root, this.resources, states, () => clock.now());
     const ledger = new PipelineLedger(tracking, ledgerQueries, states);
-    this.runner = new PipelineRunner(options.root, this.resources, states, ledger, new Flywheel(options.root), () => this.profile(), {
-      allowAgentCheckpoints: options.allowAgentCheckpoints,
-    });
+    this.runner = new PipelineRunner(
+      options.root,
+      this.resources,
+      states,
+      ledger,
+      new Flywheel(options.root),
+      () => this.profile(),
+      {
+        allowAgentCheckpoints: options.allowAgentCheckpoints,
+      },
+    );
   }
 
   get allowsAgentCheckpoints(): boolean {
@@ -110,7 +126,13 @@ export class PipelineService {
 
   /** Approve / reject (with a comment) the checkpoint or human gate a pipeline waits at. */
   async decide(workspace: string, d: HumanDecision): Promise<{ decision: DecisionRecord; pipeline: PipelineDetail }> {
-    const result = await this.runner.decide(workspace, { option: d.decision, comment: d.comment ?? null, decidedBy: d.by, via: d.via, expected: d.checkpoint ?? null });
+    const result = await this.runner.decide(workspace, {
+      option: d.decision,
+      comment: d.comment ?? null,
+      decidedBy: d.by,
+      via: d.via,
+      expected: d.checkpoint ?? null,
+    });
     return { decision: result.decision, pipeline: await this.queries.detail(result.state.workspace) };
   }
 
@@ -140,7 +162,10 @@ export class PipelineService {
     if (this.watching) return;
     // The cursor starts at the events that exist now; reads run one after another (a chain), so
     // no event is seen twice or skipped however fast changes come.
-    const watching: { seq: Promise<number>; listener: Disposable } = { seq: this.db.read(lastEventSeq).catch(() => 0), listener: { dispose: () => undefined } };
+    const watching: { seq: Promise<number>; listener: Disposable } = {
+      seq: this.db.read(lastEventSeq).catch(() => 0),
+      listener: { dispose: () => undefined },
+    };
     watching.listener = this.db.onDidChange(() => {
       if (this.watching !== watching) return;
       watching.seq = watching.seq.then((seq) => this.catchUp(seq).catch(() => seq));
@@ -153,7 +178,9 @@ export class PipelineService {
     if (events.length === 0) return seq;
     const mine = events.filter((e) => e.kind.startsWith('pipeline.'));
     if (mine.length) {
-      const workspaces = [...new Set(mine.map((e) => String((e.payload as { workspace?: string }).workspace ?? '')).filter(Boolean))];
+      const workspaces = [
+        ...new Set(mine.map((e) => String((e.payload as { workspace?: string }).workspace ?? '')).filter(Boolean)),
+      ];
       this._onDidChange.fire({ workspaces, kinds: [...new Set(mine.map((e) => e.kind))] });
     }
     return events[events.length - 1].seq;

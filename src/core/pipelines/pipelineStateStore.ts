@@ -41,12 +41,22 @@ export class PipelineStateStore {
   /** Writes a new pipeline: its workflow (kind 'pipeline'), its row, request.md and state.json. */
   create(dir: PipelineDir, state: PipelineState, flow: FlowTemplate, requestMd: string): Promise<PipelineState> {
     return this.db.write(async (tx) => {
-      if (readArtifact(dir, 'state.json') !== null) throw stateError(`${dir.rel} already holds a pipeline; resume it with pipeline_next_action`, { workspace: dir.rel });
+      if (readArtifact(dir, 'state.json') !== null)
+        throw stateError(`${dir.rel} already holds a pipeline; resume it with pipeline_next_action`, {
+          workspace: dir.rel,
+        });
       const s: PipelineState = { ...state };
       const workflowId = await this.newWorkflow(tx, s, flow);
       s.workflow_id = workflowKey(workflowId);
       const id = await upsertPipeline(tx, s, workflowId);
-      await appendEvent(tx, { ts: s.created_at, kind: 'pipeline.started', workflowId, entity: 'pipeline', entityId: String(id), payload: { workspace: s.workspace, effort: s.effort, phase: s.current_phase } });
+      await appendEvent(tx, {
+        ts: s.created_at,
+        kind: 'pipeline.started',
+        workflowId,
+        entity: 'pipeline',
+        entityId: String(id),
+        payload: { workspace: s.workspace, effort: s.effort, phase: s.current_phase },
+      });
       writeFileConfined(dir.root, path.join(dir.abs, 'request.md'), requestMd);
       writeState(dir, s);
       return s;
@@ -57,11 +67,19 @@ export class PipelineStateStore {
    * Applies `change` to the current state.json. `expectedRev` (when given) refuses the change
    * if another process moved the pipeline since the caller read it.
    */
-  update(dir: PipelineDir, flow: FlowTemplate, expectedRev: number | null, change: (current: PipelineState, now: string) => StateChange | null): Promise<PipelineState> {
+  update(
+    dir: PipelineDir,
+    flow: FlowTemplate,
+    expectedRev: number | null,
+    change: (current: PipelineState, now: string) => StateChange | null,
+  ): Promise<PipelineState> {
     return this.db.write(async (tx) => {
       const current = readState(dir);
       if (expectedRev !== null && current.rev !== expectedRev) {
-        throw stateError(`${dir.rel} changed while this call was handled (rev ${expectedRev} → ${current.rev}); call pipeline_next_action to see where it is now`, { workspace: dir.rel });
+        throw stateError(
+          `${dir.rel} changed while this call was handled (rev ${expectedRev} → ${current.rev}); call pipeline_next_action to see where it is now`,
+          { workspace: dir.rel },
+        );
       }
       const now = this.now();
       const result = change(current, now);
@@ -73,26 +91,61 @@ export class PipelineStateStore {
       if (result.decision) {
         await insertPipelineDecision(tx, id, result.decision);
         const d = result.decision;
-        await appendEvent(tx, { ...event, kind: 'pipeline.decided', payload: { workspace: next.workspace, checkpoint: d.name, decision: d.decision, by: d.decided_by, via: d.via } });
+        await appendEvent(tx, {
+          ...event,
+          kind: 'pipeline.decided',
+          payload: {
+            workspace: next.workspace,
+            checkpoint: d.name,
+            decision: d.decision,
+            by: d.decided_by,
+            via: d.via,
+          },
+        });
       }
       if (next.status === 'awaiting_human' && current.status !== 'awaiting_human') {
-        await appendEvent(tx, { ...event, kind: 'pipeline.waiting', payload: { workspace: next.workspace, checkpoint: next.waiting?.name, phase: next.waiting?.phase } });
+        await appendEvent(tx, {
+          ...event,
+          kind: 'pipeline.waiting',
+          payload: { workspace: next.workspace, checkpoint: next.waiting?.name, phase: next.waiting?.phase },
+        });
       }
       if (isFinal(next) && !isFinal(current)) {
         await appendEvent(tx, { ...event, kind: `pipeline.${next.status}`, payload: { workspace: next.workspace } });
         // The flywheel learns from every finished pipeline, this one included.
-        upsertSpecsIndex(this.root, indexEntry(next, flow, readArtifact(dir, 'request.md') ?? '', readArtifact(dir, 'improvement.md')), now);
+        upsertSpecsIndex(
+          this.root,
+          indexEntry(next, flow, readArtifact(dir, 'request.md') ?? '', readArtifact(dir, 'improvement.md')),
+          now,
+        );
       }
-      await appendEvent(tx, { ...event, kind: 'pipeline.updated', payload: { workspace: next.workspace, status: next.status, phase: next.current_phase, rev: next.rev } });
+      await appendEvent(tx, {
+        ...event,
+        kind: 'pipeline.updated',
+        payload: { workspace: next.workspace, status: next.status, phase: next.current_phase, rev: next.rev },
+      });
       writeState(dir, next);
       return next;
     });
   }
 
   private async newWorkflow(tx: AsyncSqlWriter, s: PipelineState, flow: FlowTemplate): Promise<number> {
-    const plan = flow.phases.filter((p) => !s.skipped_phases.includes(p.id)).map((p) => ({ step: p.id, goal: p.label }));
-    const id = await insertWorkflow(tx, { name: `Pipeline: ${s.title}`.slice(0, 500), description: `${s.workspace} (effort ${s.effort}, ${s.flow_template} flow)`, plan, kind: 'pipeline', createdAt: s.created_at });
-    await appendEvent(tx, { ts: s.created_at, kind: 'workflow.started', workflowId: id, payload: { name: `Pipeline: ${s.title}`, kind: 'pipeline' } });
+    const plan = flow.phases
+      .filter((p) => !s.skipped_phases.includes(p.id))
+      .map((p) => ({ step: p.id, goal: p.label }));
+    const id = await insertWorkflow(tx, {
+      name: `Pipeline: ${s.title}`.slice(0, 500),
+      description: `${s.workspace} (effort ${s.effort}, ${s.flow_template} flow)`,
+      plan,
+      kind: 'pipeline',
+      createdAt: s.created_at,
+    });
+    await appendEvent(tx, {
+      ts: s.created_at,
+      kind: 'workflow.started',
+      workflowId: id,
+      payload: { name: `Pipeline: ${s.title}`, kind: 'pipeline' },
+    });
     return id;
   }
 

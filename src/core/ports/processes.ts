@@ -187,7 +187,11 @@ export interface LogReaderPort {
   /** The last `lines` entries. */
   tail(logFile: string, lines: number): Promise<LogEntry[]>;
   /** Calls `listener` with new entries as the log grows, from `offset` (default 0) on. */
-  follow(logFile: string, listener: (entries: LogEntry[]) => void, options?: { offset?: number; intervalMs?: number }): Disposable;
+  follow(
+    logFile: string,
+    listener: (entries: LogEntry[]) => void,
+    options?: { offset?: number; intervalMs?: number },
+  ): Disposable;
 }
 
 /** A started process. */

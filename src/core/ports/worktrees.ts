@@ -52,7 +52,12 @@ export interface Worktrees {
    * `path` on its own branch. A reused one gets `scope` when it differs, unless `keepScope`
    * (another session works there: its checkout must not change under it).
    */
-  prepare(path: string, branch: string, scope: CheckoutScope, options: { keepScope: boolean }): Promise<PreparedWorktree>;
+  prepare(
+    path: string,
+    branch: string,
+    scope: CheckoutScope,
+    options: { keepScope: boolean },
+  ): Promise<PreparedWorktree>;
   inspect(path: string, branch: string | null): Promise<WorktreeState>;
   /** Removes the worktree (refusing uncommitted changes unless `force`) and deletes its branch when merged. */
   remove(path: string, options: { force: boolean }): Promise<WorktreeRemoval>;

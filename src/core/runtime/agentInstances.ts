@@ -162,23 +162,51 @@ export class AgentInstanceService {
    * when the run is over, was started by a runner on another machine or of another folder, or
    * left no process record. Resolves with what was found before stopping.
    */
-  async stop(executionRef: string | number, options: { graceMs?: number } = {}): Promise<{ executionId: string; liveness: Liveness }> {
+  async stop(
+    executionRef: string | number,
+    options: { graceMs?: number } = {},
+  ): Promise<{ executionId: string; liveness: Liveness }> {
     const row = await this.d.engine.read(async (db) => {
       const e = await executionRow(db, executionRef);
-      const extra = await db.get<{ runner_id: string | null; process_id: string | null }>('SELECT runner_id, process_id FROM execution_logs WHERE id = ?', [e.id]);
+      const extra = await db.get<{ runner_id: string | null; process_id: string | null }>(
+        'SELECT runner_id, process_id FROM execution_logs WHERE id = ?',
+        [e.id],
+      );
       return { ...e, runner_id: extra?.runner_id ?? null, process_id: extra?.process_id ?? null };
     });
     const executionId = executionKey(row.id);
-    if (row.status !== 'running') throw new LedgerError('InvalidStatus', `${executionId} is not running (it is ${row.status}): there is nothing to stop`, { executionId, status: row.status });
+    if (row.status !== 'running')
+      throw new LedgerError(
+        'InvalidStatus',
+        `${executionId} is not running (it is ${row.status}): there is nothing to stop`,
+        { executionId, status: row.status },
+      );
     const runner = runnerParts(row.runner_id);
     if (!runner || row.process_id === null) {
-      throw new LedgerError('InvalidStatus', `${executionId} was not started by a runner (no process is recorded for it): the agent ends it with report_completed`, { executionId });
+      throw new LedgerError(
+        'InvalidStatus',
+        `${executionId} was not started by a runner (no process is recorded for it): the agent ends it with report_completed`,
+        { executionId },
+      );
     }
-    if (runner.host !== this.host) throw new LedgerError('InvalidStatus', `${executionId} runs on ${runner.host}: stop it there`, { executionId, host: runner.host });
-    if (!this.isOurs(row.runner_id)) throw new LedgerError('InvalidStatus', `${executionId} was started by the runner of another folder (${runner.logDir}): stop it there`, { executionId });
+    if (runner.host !== this.host)
+      throw new LedgerError('InvalidStatus', `${executionId} runs on ${runner.host}: stop it there`, {
+        executionId,
+        host: runner.host,
+      });
+    if (!this.isOurs(row.runner_id))
+      throw new LedgerError(
+        'InvalidStatus',
+        `${executionId} was started by the runner of another folder (${runner.logDir}): stop it there`,
+        { executionId },
+      );
     const record = await this.d.supervisor.readRecord(this.d.runsDir, row.process_id);
     if (!record || record.labels.role !== runnerRole || record.labels.executionId !== executionId) {
-      throw new LedgerError('NotFound', `${executionId} left no process record in ${this.d.runsDir}: its runner never started it, or the record was removed`, { executionId });
+      throw new LedgerError(
+        'NotFound',
+        `${executionId} left no process record in ${this.d.runsDir}: its runner never started it, or the record was removed`,
+        { executionId },
+      );
     }
     const liveness = await this.d.supervisor.stopRecorded(record, { graceMs: options.graceMs });
     return { executionId, liveness };
@@ -187,10 +215,27 @@ export class AgentInstanceService {
   /** Where an execution's log is (confined to this folder's run logs). */
   async logFile(executionRef: string | number): Promise<ExecutionLogFile> {
     const row = await this.d.engine.read((db) => executionRow(db, executionRef));
-    const base = { executionId: executionKey(row.id), agentId: row.agent, taskId: row.task_id === null ? null : taskKey(Number(row.task_id)), status: row.status };
-    if (!row.log_path) return { ...base, logFile: null, missing: row.status === 'running' ? 'the run has not started its process yet' : 'this run left no log file (it was not started by a runner)' };
+    const base = {
+      executionId: executionKey(row.id),
+      agentId: row.agent,
+      taskId: row.task_id === null ? null : taskKey(Number(row.task_id)),
+      status: row.status,
+    };
+    if (!row.log_path)
+      return {
+        ...base,
+        logFile: null,
+        missing:
+          row.status === 'running'
+            ? 'the run has not started its process yet'
+            : 'this run left no log file (it was not started by a runner)',
+      };
     if (!isConfined(this.d.workspace, row.log_path) || !isConfined(this.d.runsDir, row.log_path)) {
-      return { ...base, logFile: null, missing: `its log is not in this folder's run logs (${row.log_path}): it was written by a runner of another folder or machine` };
+      return {
+        ...base,
+        logFile: null,
+        missing: `its log is not in this folder's run logs (${row.log_path}): it was written by a runner of another folder or machine`,
+      };
     }
     return { ...base, logFile: row.log_path };
   }
@@ -204,7 +249,8 @@ export class AgentInstanceService {
 
   /** Calls `listener` with new entries of a log file as it grows, from `offset` on. */
   followLog(logFile: string, listener: (entries: LogEntry[]) => void, offset: number): Disposable {
-    if (!isConfined(this.d.runsDir, logFile)) throw new LedgerError('ValidationError', `${logFile} is not a run log of this folder`, { logFile });
+    if (!isConfined(this.d.runsDir, logFile))
+      throw new LedgerError('ValidationError', `${logFile} is not a run log of this folder`, { logFile });
     return this.d.logs.follow(logFile, listener, { offset, intervalMs: 250 });
   }
 }

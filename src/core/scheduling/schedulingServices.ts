@@ -58,7 +58,9 @@ export function createSchedulingServices(
   const stigmergy = new StigmergyService(engine, clock, options);
   stigmergy.onFieldChange(noteFieldChange);
   const contractNet = new ContractNetService(engine, stigmergy, definitions, clock);
-  const changedMarks = sources.truth ? new ChangedMarks(engine, stigmergy, sources.truth, { intervalMs: sources.changedMarksMs }) : undefined;
+  const changedMarks = sources.truth
+    ? new ChangedMarks(engine, stigmergy, sources.truth, { intervalMs: sources.changedMarksMs })
+    : undefined;
   return {
     stigmergy,
     contractNet,

@@ -44,7 +44,11 @@ export interface GateHold {
 }
 
 /** The dependencies of a task that are not done yet (empty when it is ready). */
-export async function unmetDependencies(db: AsyncSqlReader, taskId: number, inWorkflow?: number): Promise<TaskDependency[]> {
+export async function unmetDependencies(
+  db: AsyncSqlReader,
+  taskId: number,
+  inWorkflow?: number,
+): Promise<TaskDependency[]> {
   return (await dependenciesOf(db, taskId, inWorkflow)).depends_on.filter((d) => !d.done);
 }
 
@@ -93,7 +97,8 @@ export async function workingTasks(db: AsyncSqlReader): Promise<RunningTask[]> {
   const out: RunningTask[] = [];
   for (const r of rows) {
     const working = Number(r.working) === 1;
-    const trackedByStartTask = r.status === 'in_progress' && r.selected_session_id === null && !(r.project_id !== null && r.assignee !== null);
+    const trackedByStartTask =
+      r.status === 'in_progress' && r.selected_session_id === null && !(r.project_id !== null && r.assignee !== null);
     if (!working && !trackedByStartTask) continue;
     out.push({ taskId: taskKey(Number(r.id)), agentId: r.assignee, writeScope: declaredTaskScope(r) });
   }
@@ -105,8 +110,15 @@ export async function workingTasks(db: AsyncSqlReader): Promise<RunningTask[]> {
  * (write scopes recorded by sessions, else its areas), else `fallbackScope` (the write scope of
  * the agent about to take it).
  */
-export async function scopeConflicts(db: AsyncSqlReader, taskId: number, fallbackScope: readonly string[] = []): Promise<{ writeScope: string[]; conflicts: CnpConflict[] }> {
-  const row = await db.get<{ areas: string; write_scope: string | null }>('SELECT areas, write_scope FROM tasks WHERE id = ?', [taskId]);
+export async function scopeConflicts(
+  db: AsyncSqlReader,
+  taskId: number,
+  fallbackScope: readonly string[] = [],
+): Promise<{ writeScope: string[]; conflicts: CnpConflict[] }> {
+  const row = await db.get<{ areas: string; write_scope: string | null }>(
+    'SELECT areas, write_scope FROM tasks WHERE id = ?',
+    [taskId],
+  );
   const own = row ? declaredTaskScope(row) : [];
   const writeScope = own.length > 0 ? own : declaredScope(fallbackScope);
   if (writeScope.length === 0) return { writeScope, conflicts: [] };
@@ -139,8 +151,18 @@ export async function startHold(
   if (options.checkConflicts && !options.allowOverlap) {
     const { conflicts } = await scopeConflicts(db, taskId, options.agentScope);
     if (conflicts.length > 0) {
-      const detail = conflicts.map((c) => `${c.runningTaskId}${c.runningAgentId ? ` (${c.runningAgentId})` : ''}: ${c.pairs.map((p) => `${p.left} ~ ${p.right}`).join(', ')}`).join('; ');
-      return { reason: 'conflict', detail: `${taskKey(taskId)} would write where a running task writes: ${detail}`, blockedBy: conflicts.map((c) => c.runningTaskId), conflicts };
+      const detail = conflicts
+        .map(
+          (c) =>
+            `${c.runningTaskId}${c.runningAgentId ? ` (${c.runningAgentId})` : ''}: ${c.pairs.map((p) => `${p.left} ~ ${p.right}`).join(', ')}`,
+        )
+        .join('; ');
+      return {
+        reason: 'conflict',
+        detail: `${taskKey(taskId)} would write where a running task writes: ${detail}`,
+        blockedBy: conflicts.map((c) => c.runningTaskId),
+        conflicts,
+      };
     }
   }
   return undefined;
@@ -166,7 +188,11 @@ export function holdRefusal(taskId: number, hold: GateHold): LedgerError {
 }
 
 /** Throws the coded refusal when the task is held. */
-export async function requireStartable(db: AsyncSqlReader, taskId: number, options: Parameters<typeof startHold>[2] = {}): Promise<void> {
+export async function requireStartable(
+  db: AsyncSqlReader,
+  taskId: number,
+  options: Parameters<typeof startHold>[2] = {},
+): Promise<void> {
   const hold = await startHold(db, taskId, options);
   if (hold) throw holdRefusal(taskId, hold);
 }

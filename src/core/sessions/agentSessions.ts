@@ -37,18 +37,25 @@ export class AgentSessionQueries {
   async agents(): Promise<AgentActivity[]> {
     return (
       await this.db.read((db) =>
-      db.all<{ agent: string; running: number; total: number; last_started_at: string }>(
-        `SELECT agent, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running, COUNT(*) AS total, MAX(started_at) AS last_started_at
+        db.all<{ agent: string; running: number; total: number; last_started_at: string }>(
+          `SELECT agent, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running, COUNT(*) AS total, MAX(started_at) AS last_started_at
          FROM sessions GROUP BY agent ORDER BY last_started_at DESC, agent`,
-      ),
-    )).map((r) => ({ agent: r.agent, running: r.running, total: r.total, lastStartedAt: r.last_started_at }));
+        ),
+      )
+    ).map((r) => ({ agent: r.agent, running: r.running, total: r.total, lastStartedAt: r.last_started_at }));
   }
 
   /** All running sessions of an agent (newest first), then its `recent` latest ended ones. */
   sessionsOf(agent: string, recent = 10): Promise<AgentSession[]> {
     return this.db.read(async (db) => {
-      const running = await db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`, [agent]);
-      const ended = await db.all<Row>(`${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`, [agent, recent]);
+      const running = await db.all<Row>(
+        `${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`,
+        [agent],
+      );
+      const ended = await db.all<Row>(
+        `${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`,
+        [agent, recent],
+      );
       return [...running, ...ended].map(toAgentSession);
     });
   }
@@ -61,11 +68,21 @@ export class AgentSessionQueries {
 
   /** The latest sessions of every agent, newest first: running ones, or those whose worktree is still there (the palette's pickers). */
   async latest(filter: { running?: boolean; withWorktree?: boolean }, limit = 100): Promise<AgentSession[]> {
-    const where = [filter.running ? "s.status = 'running'" : '1 = 1', filter.withWorktree ? 'w.task_id IS NOT NULL' : '1 = 1'].join(' AND ');
-    return (await this.db.read((db) => db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit]))).map(toAgentSession);
+    const where = [
+      filter.running ? "s.status = 'running'" : '1 = 1',
+      filter.withWorktree ? 'w.task_id IS NOT NULL' : '1 = 1',
+    ].join(' AND ');
+    return (
+      await this.db.read((db) => db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit]))
+    ).map(toAgentSession);
   }
 }
 
 function toAgentSession(r: Row): AgentSession {
-  return { session: toSession(r), taskTitle: r.task_title, taskStatus: r.task_status as TaskStatus, worktreeActive: r.worktree_active === 1 };
+  return {
+    session: toSession(r),
+    taskTitle: r.task_title,
+    taskStatus: r.task_status as TaskStatus,
+    worktreeActive: r.worktree_active === 1,
+  };
 }

@@ -11,9 +11,22 @@ export type { DodResult, SessionStatus } from './sessionValues';
 export const sessionStartInput = z.strictObject({
   taskId: taskRef,
   agent: agentName,
-  sessionGroupId: z.string().min(1).max(200).optional().describe('Groups sessions started together (e.g. one orchestrator run)'),
-  idempotencyKey: z.string().min(1).max(200).optional().describe('Retrying with the same key returns the session already started instead of a second one'),
-  allowConcurrent: z.boolean().default(false).describe('Start even though this agent already has a running session on the task'),
+  sessionGroupId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Groups sessions started together (e.g. one orchestrator run)'),
+  idempotencyKey: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Retrying with the same key returns the session already started instead of a second one'),
+  allowConcurrent: z
+    .boolean()
+    .default(false)
+    .describe('Start even though this agent already has a running session on the task'),
 });
 
 /** A worktree-relative path: never absolute, never climbing out with "..". */
@@ -21,7 +34,10 @@ const relativePath = z
   .string()
   .min(1)
   .max(1000)
-  .refine((p) => !/^([\\/]|[A-Za-z]:)/.test(p) && !p.split(/[\\/]/).includes('..'), 'must be a path relative to the worktree, without ".."');
+  .refine(
+    (p) => !/^([\\/]|[A-Za-z]:)/.test(p) && !p.split(/[\\/]/).includes('..'),
+    'must be a path relative to the worktree, without ".."',
+  );
 
 export const sessionEndInput = z.strictObject({
   sessionId: sessionRef,
@@ -43,7 +59,12 @@ export const sessionListInput = z.strictObject({
   status: z.enum(sessionStatuses).optional().describe('Only sessions in this state'),
   agent: agentName.optional(),
   limit: pageLimit(50, 'sessions'),
-  offset: z.number().int().min(0).default(0).describe('How many matching sessions to skip (nextOffset of the previous page)'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('How many matching sessions to skip (nextOffset of the previous page)'),
 });
 
 export const sessionStartOutput = z.object({
@@ -66,7 +87,11 @@ export const sessionOutput = z.looseObject({
   endedAt: z.string().nullable(),
 });
 
-export const sessionListOutput = z.object({ sessions: z.array(sessionOutput), total: z.number(), nextOffset: nextOffsetOutput });
+export const sessionListOutput = z.object({
+  sessions: z.array(sessionOutput),
+  total: z.number(),
+  nextOffset: nextOffsetOutput,
+});
 
 export type SessionStartInput = z.infer<typeof sessionStartInput>;
 export type SessionEndInput = z.infer<typeof sessionEndInput>;

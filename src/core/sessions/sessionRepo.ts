@@ -82,13 +82,28 @@ export function toSession(r: SessionRow): Session {
   };
 }
 
-export type NewSession = Pick<Session, 'taskId' | 'agent' | 'client' | 'origin' | 'sessionGroupId' | 'idempotencyKey' | 'worktree' | 'scope' | 'startedAt'>;
+export type NewSession = Pick<
+  Session,
+  'taskId' | 'agent' | 'client' | 'origin' | 'sessionGroupId' | 'idempotencyKey' | 'worktree' | 'scope' | 'startedAt'
+>;
 
 export function insertSession(tx: AsyncSqlWriter, s: NewSession): Promise<number> {
   return tx.insert(
     `INSERT INTO sessions (task_id, agent, client, origin, status, session_group_id, idempotency_key, worktree, scope, started_at, machine_id, os_user)
      VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
-    [s.taskId, s.agent, s.client, s.origin, s.sessionGroupId, s.idempotencyKey, s.worktree, toJson(s.scope), s.startedAt, thisMachine().id, thisMachine().user],
+    [
+      s.taskId,
+      s.agent,
+      s.client,
+      s.origin,
+      s.sessionGroupId,
+      s.idempotencyKey,
+      s.worktree,
+      toJson(s.scope),
+      s.startedAt,
+      thisMachine().id,
+      thisMachine().user,
+    ],
   );
 }
 
@@ -104,17 +119,20 @@ export interface SessionEnd {
 }
 
 export async function endSessionRow(tx: AsyncSqlWriter, id: number, e: SessionEnd): Promise<void> {
-  await tx.run('UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ? WHERE id = ?', [
-    e.status,
-    e.exitCode,
-    e.signal,
-    e.dodResult,
-    JSON.stringify(e.artifacts),
-    toJson(e.error),
-    e.endedAt,
-    e.durationSeconds,
-    id,
-  ]);
+  await tx.run(
+    'UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ? WHERE id = ?',
+    [
+      e.status,
+      e.exitCode,
+      e.signal,
+      e.dodResult,
+      JSON.stringify(e.artifacts),
+      toJson(e.error),
+      e.endedAt,
+      e.durationSeconds,
+      id,
+    ],
+  );
 }
 
 export async function setSessionBranch(tx: AsyncSqlWriter, id: number, branch: string): Promise<void> {
@@ -133,9 +151,15 @@ export async function sessionByKey(db: AsyncSqlReader, key: string): Promise<Ses
 
 /** Running sessions of a task, optionally of one agent, oldest first. */
 export async function runningSessions(db: AsyncSqlReader, taskId: number, agent?: string): Promise<Session[]> {
-  const rows = agent === undefined
-    ? await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? ORDER BY id", [taskId])
-    : await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? AND agent = ? ORDER BY id", [taskId, agent]);
+  const rows =
+    agent === undefined
+      ? await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running' AND task_id = ? ORDER BY id", [
+          taskId,
+        ])
+      : await db.all<SessionRow>(
+          "SELECT * FROM sessions WHERE status = 'running' AND task_id = ? AND agent = ? ORDER BY id",
+          [taskId, agent],
+        );
   return rows.map(toSession);
 }
 
@@ -148,7 +172,10 @@ export interface SessionFilter {
 }
 
 /** Sessions, newest first, and how many match in all. */
-export async function listSessions(db: AsyncSqlReader, f: SessionFilter): Promise<{ sessions: Session[]; total: number }> {
+export async function listSessions(
+  db: AsyncSqlReader,
+  f: SessionFilter,
+): Promise<{ sessions: Session[]; total: number }> {
   const where: string[] = [];
   const params: SqlValue[] = [];
   if (f.taskId !== undefined) {
@@ -165,7 +192,11 @@ export async function listSessions(db: AsyncSqlReader, f: SessionFilter): Promis
   }
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM sessions ${clause}`, params))?.n ?? 0;
-  const rows = await db.all<SessionRow>(`SELECT * FROM sessions ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, f.limit, f.offset]);
+  const rows = await db.all<SessionRow>(`SELECT * FROM sessions ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    f.limit,
+    f.offset,
+  ]);
   return { sessions: rows.map(toSession), total };
 }
 

@@ -66,7 +66,15 @@ export class SessionService {
         startedAt: now,
       });
       const tookSnapshot = await applySessionStart(tx, current, { sessionId, agent, snapshot, worktree: null, now });
-      await appendEvent(tx, { ts: now, kind: 'session.started', workflowId: current.workflowId, taskId, entity: 'session', entityId: String(sessionId), payload: { agent: agent.name } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'session.started',
+        workflowId: current.workflowId,
+        taskId,
+        entity: 'session',
+        entityId: String(sessionId),
+        payload: { agent: agent.name },
+      });
       return { sessionId, tookSnapshot };
     });
     if ('raced' in outcome) return replay(outcome.raced!, taskId, input.agent);
@@ -82,9 +90,17 @@ export class SessionService {
       const session = await getSession(tx, id);
       if (!session) throw notFound('session', id);
       if (session.status !== 'running') {
-        throw stateError(`session ${id} already ended (${session.status} at ${session.endedAt}); a session is ended once`, { sessionId: id, status: session.status });
+        throw stateError(
+          `session ${id} already ended (${session.status} at ${session.endedAt}); a session is ended once`,
+          { sessionId: id, status: session.status },
+        );
       }
-      const failed = input.exitCode !== 0 || input.error !== undefined || input.signal !== undefined || input.dodResult === 'timeout' || input.dodResult === 'error';
+      const failed =
+        input.exitCode !== 0 ||
+        input.error !== undefined ||
+        input.signal !== undefined ||
+        input.dodResult === 'timeout' ||
+        input.dodResult === 'error';
       const end: SessionEnd = {
         status: failed ? 'failed' : 'completed',
         exitCode: input.exitCode,
@@ -111,7 +127,9 @@ export class SessionService {
 
   async list(input: SessionListInput): Promise<{ sessions: SessionView[]; total: number; nextOffset: number | null }> {
     const taskId = input.taskId === undefined ? undefined : parseId('task', input.taskId);
-    const { sessions, total } = await this.db.read((db) => listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }));
+    const { sessions, total } = await this.db.read((db) =>
+      listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }),
+    );
     const next = input.offset + sessions.length;
     return { sessions: sessions.map(sessionView), total, nextOffset: next < total ? next : null };
   }
@@ -133,5 +151,11 @@ function replay(session: Session, taskId: number, agent: string): SessionStartRe
       { sessionId: session.id, taskId: session.taskId, agent: session.agent },
     );
   }
-  return { sessionId: session.id, startedAt: session.startedAt, taskId: session.taskId, agent: session.agent, replayed: true };
+  return {
+    sessionId: session.id,
+    startedAt: session.startedAt,
+    taskId: session.taskId,
+    agent: session.agent,
+    replayed: true,
+  };
 }

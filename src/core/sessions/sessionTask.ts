@@ -23,16 +23,24 @@ export async function requireSessionTask(db: AsyncSqlReader, taskId: number): Pr
   const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
   if (task.status === 'done' || task.status === 'cancelled') {
-    throw stateError(`${taskKey(taskId)} is ${task.status}; sessions start on open, in-progress or failed tasks (reopen it with task_update status "open" if it was cancelled)`, {
-      taskId,
-      status: task.status,
-    });
+    throw stateError(
+      `${taskKey(taskId)} is ${task.status}; sessions start on open, in-progress or failed tasks (reopen it with task_update status "open" if it was cancelled)`,
+      {
+        taskId,
+        status: task.status,
+      },
+    );
   }
   return task;
 }
 
 /** Seed 002: one running session per task and agent, unless the caller asks for more. */
-export async function requireNoRunningSession(db: AsyncSqlReader, taskId: number, agent: string, allowConcurrent: boolean): Promise<void> {
+export async function requireNoRunningSession(
+  db: AsyncSqlReader,
+  taskId: number,
+  agent: string,
+  allowConcurrent: boolean,
+): Promise<void> {
   if (allowConcurrent) return;
   const running = (await runningSessions(db, taskId, agent))[0];
   if (running) {
@@ -60,7 +68,14 @@ export async function applySessionStart(tx: AsyncSqlWriter, task: Task, e: Sessi
   const starting = task.status === 'open' || task.status === 'failed';
   if (starting) Object.assign(patch, { status: 'in_progress', result: null, completedAt: null, durationSeconds: null });
   const tookSnapshot = task.snapshot === null && e.snapshot !== null;
-  if (tookSnapshot) Object.assign(patch, { snapshot: e.snapshot, startedAt: e.now, worktree: e.worktree, machineId: thisMachine().id, osUser: thisMachine().user });
+  if (tookSnapshot)
+    Object.assign(patch, {
+      snapshot: e.snapshot,
+      startedAt: e.now,
+      worktree: e.worktree,
+      machineId: thisMachine().id,
+      osUser: thisMachine().user,
+    });
   await updateTask(tx, task.id, patch, e.now);
   if (starting) {
     await appendEvent(tx, {
@@ -68,7 +83,12 @@ export async function applySessionStart(tx: AsyncSqlWriter, task: Task, e: Sessi
       kind: 'task.started',
       workflowId: task.workflowId,
       taskId: task.id,
-      payload: { name: task.title, sessionId: e.sessionId, agent: e.agent.name, ...(tookSnapshot ? { snapshot: e.snapshot!.id } : {}) },
+      payload: {
+        name: task.title,
+        sessionId: e.sessionId,
+        agent: e.agent.name,
+        ...(tookSnapshot ? { snapshot: e.snapshot!.id } : {}),
+      },
     });
   }
   return tookSnapshot;
@@ -81,7 +101,11 @@ function mergeWriteScope(current: WriteScope[] | null, agent: AgentDefinition): 
 }
 
 /** Inside the write that ended `session`: settles the task once no session of it runs. */
-export async function applySessionEnd(tx: AsyncSqlWriter, session: Session, end: SessionEnd): Promise<Task['status'] | null> {
+export async function applySessionEnd(
+  tx: AsyncSqlWriter,
+  session: Session,
+  end: SessionEnd,
+): Promise<Task['status'] | null> {
   const task = await getTask(tx, session.taskId);
   if (!task || task.status !== 'in_progress') return null;
   if ((await runningSessions(tx, task.id)).some((s) => s.id !== session.id)) return null;
@@ -98,6 +122,12 @@ export async function applySessionEnd(tx: AsyncSqlWriter, session: Session, end:
     },
     end.endedAt,
   );
-  await appendEvent(tx, { ts: end.endedAt, kind: 'task.updated', workflowId: task.workflowId, taskId: task.id, payload: { status: outcome, via: 'session_end', sessionId: session.id } });
+  await appendEvent(tx, {
+    ts: end.endedAt,
+    kind: 'task.updated',
+    workflowId: task.workflowId,
+    taskId: task.id,
+    payload: { status: outcome, via: 'session_end', sessionId: session.id },
+  });
   return outcome;
 }

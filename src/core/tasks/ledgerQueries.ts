@@ -28,7 +28,10 @@ export class LedgerQueries {
   constructor(private readonly db: LedgerEngine) {}
 
   listWorkflows(limit = 50, offset = 0): Promise<{ workflows: WorkflowSummary[]; total: number }> {
-    return this.db.read(async (db) => ({ workflows: await listWorkflows(db, limit, offset), total: await countWorkflows(db) }));
+    return this.db.read(async (db) => ({
+      workflows: await listWorkflows(db, limit, offset),
+      total: await countWorkflows(db),
+    }));
   }
 
   workflow(ref: string | number): Promise<{ workflow: Workflow; tasks: Task[] }> {
@@ -64,12 +67,18 @@ export class LedgerQueries {
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     return this.db.read(async (db) => {
       const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params))?.n ?? 0;
-      const rows = await db.all<TaskRow>(`SELECT * FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, filter.limit ?? 50, filter.offset ?? 0]);
+      const rows = await db.all<TaskRow>(`SELECT * FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [
+        ...params,
+        filter.limit ?? 50,
+        filter.offset ?? 0,
+      ]);
       return { tasks: rows.map(toTask), total };
     });
   }
 
   runningTasks(): Promise<Task[]> {
-    return this.db.read(async (db) => (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC")).map(toTask));
+    return this.db.read(async (db) =>
+      (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC")).map(toTask),
+    );
   }
 }

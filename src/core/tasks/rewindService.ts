@@ -60,14 +60,21 @@ export class RewindService {
   /** Rewinds `paths` (those of {@link plan}, as confirmed) and records how to undo it. */
   async rewind(ref: string | number, paths: readonly string[]): Promise<RewindResult> {
     const task = await this.rewindable(ref);
-    if (paths.length === 0) throw new LedgerError('ValidationError', `${taskKey(task.id)} changed no files: there is nothing to rewind`);
+    if (paths.length === 0)
+      throw new LedgerError('ValidationError', `${taskKey(task.id)} changed no files: there is nothing to rewind`);
     const truth = await this.gitTruth();
     const backup = await truth.snapshot(`before rewinding ${taskKey(task.id)}`);
     await truth.keep(backup, `${taskKey(task.id)}-rewind-${Date.parse(backup.takenAt)}`).catch(() => undefined);
     await truth.restore(task.snapshot!, paths);
     const now = iso(this.clock.now());
     await this.db.write(async (tx) => {
-      await appendEvent(tx, { ts: now, kind: 'task.rewound', workflowId: task.workflowId, taskId: task.id, payload: { paths: [...paths], backup } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.rewound',
+        workflowId: task.workflowId,
+        taskId: task.id,
+        payload: { paths: [...paths], backup },
+      });
     });
     return { taskId: taskKey(task.id), paths: [...paths], backupSnapshotId: backup.id };
   }
@@ -87,7 +94,13 @@ export class RewindService {
     const now = iso(this.clock.now());
     await this.db.write(async (tx) => {
       const task = await getTask(tx, taskId);
-      await appendEvent(tx, { ts: now, kind: 'task.rewind_undone', workflowId: task?.workflowId ?? null, taskId, payload: { rewindSeq: last.seq, paths: last.paths } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.rewind_undone',
+        workflowId: task?.workflowId ?? null,
+        taskId,
+        payload: { rewindSeq: last.seq, paths: last.paths },
+      });
     });
     return { taskId: taskKey(taskId), paths: last.paths, backupSnapshotId: last.backup.id };
   }
@@ -96,27 +109,42 @@ export class RewindService {
     const taskId = parseId('task', ref);
     const task = await this.db.read((db) => getTask(db, taskId));
     if (!task) throw notFound('task', taskId);
-    if (!task.snapshot) throw stateError(`${taskKey(taskId)} was never started, so it has no snapshot to rewind to`, { taskId: taskKey(taskId) });
+    if (!task.snapshot)
+      throw stateError(`${taskKey(taskId)} was never started, so it has no snapshot to rewind to`, {
+        taskId: taskKey(taskId),
+      });
     // Git truth is local: the snapshot lives in the repository of the machine the task started on.
     const here = thisMachine().id;
     if (task.machineId && task.machineId !== here) {
-      throw stateError(`${taskKey(taskId)} started on the machine "${task.machineId}"${task.osUser ? ` (user ${task.osUser})` : ''}: its snapshot lives in that machine's repository, not on "${here}"; rewind it there`, {
-        taskId: taskKey(taskId),
-        reason: 'snapshotOnAnotherMachine',
-        machineId: task.machineId,
-        osUser: task.osUser,
-        thisMachine: here,
-      });
+      throw stateError(
+        `${taskKey(taskId)} started on the machine "${task.machineId}"${task.osUser ? ` (user ${task.osUser})` : ''}: its snapshot lives in that machine's repository, not on "${here}"; rewind it there`,
+        {
+          taskId: taskKey(taskId),
+          reason: 'snapshotOnAnotherMachine',
+          machineId: task.machineId,
+          osUser: task.osUser,
+          thisMachine: here,
+        },
+      );
     }
-    if (task.snapshot.type !== 'git') throw new LedgerError('GitError', 'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.');
+    if (task.snapshot.type !== 'git')
+      throw new LedgerError(
+        'GitError',
+        'Rewind needs a Git repository: this workspace is tracked by checksums, which record what changed but not the content to put back.',
+      );
     // Its files live in a worktree of their own; putting them back in the workspace would be wrong.
-    if (task.worktree) throw stateError(`${taskKey(taskId)} ran in the worktree ${task.worktree}: discard or reset that worktree's branch instead`, { taskId: taskKey(taskId) });
+    if (task.worktree)
+      throw stateError(
+        `${taskKey(taskId)} ran in the worktree ${task.worktree}: discard or reset that worktree's branch instead`,
+        { taskId: taskKey(taskId) },
+      );
     return task;
   }
 
   private async gitTruth(): Promise<WorkspaceTruth> {
     const truth = await this.truth();
-    if (truth.kind !== 'git') throw new LedgerError('GitError', 'Rewind needs a Git repository: this workspace is tracked by checksums.');
+    if (truth.kind !== 'git')
+      throw new LedgerError('GitError', 'Rewind needs a Git repository: this workspace is tracked by checksums.');
     return truth;
   }
 }
@@ -134,12 +162,21 @@ interface RewindEventRow {
 }
 
 async function lastRewind(db: AsyncSqlReader, taskId: number): Promise<RewindRecord | null> {
-  const rows = await db.all<RewindEventRow>("SELECT seq, ts, kind, payload FROM events WHERE task_id = ? AND kind IN ('task.rewound', 'task.rewind_undone') ORDER BY seq DESC LIMIT 2", [taskId]);
+  const rows = await db.all<RewindEventRow>(
+    "SELECT seq, ts, kind, payload FROM events WHERE task_id = ? AND kind IN ('task.rewound', 'task.rewind_undone') ORDER BY seq DESC LIMIT 2",
+    [taskId],
+  );
   const latest = rows[0];
   if (!latest) return null;
   const rewound = latest.kind === 'task.rewound' ? latest : rows.find((r) => r.kind === 'task.rewound');
   if (!rewound) return null;
   const payload = fromJson<{ paths?: string[]; backup?: Snapshot }>(rewound.payload, {});
   if (!payload.backup || !payload.paths) return null;
-  return { seq: rewound.seq, at: rewound.ts, paths: payload.paths, backup: payload.backup, undoable: latest.kind === 'task.rewound' };
+  return {
+    seq: rewound.seq,
+    at: rewound.ts,
+    paths: payload.paths,
+    backup: payload.backup,
+    undoable: latest.kind === 'task.rewound',
+  };
 }

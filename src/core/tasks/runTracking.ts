@@ -39,8 +39,19 @@ export class RunTracking {
       const latest = await getTask(tx, taskId);
       if (!latest || latest.snapshot !== null) return false;
       const machine = thisMachine();
-      await updateTask(tx, taskId, { snapshot, startedAt: latest.startedAt ?? now, machineId: machine.id, osUser: machine.user }, now);
-      await appendEvent(tx, { ts: now, kind: 'task.snapshot_taken', workflowId: latest.workflowId, taskId, payload: { snapshot: snapshot.id, by: 'get_my_task' } });
+      await updateTask(
+        tx,
+        taskId,
+        { snapshot, startedAt: latest.startedAt ?? now, machineId: machine.id, osUser: machine.user },
+        now,
+      );
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.snapshot_taken',
+        workflowId: latest.workflowId,
+        taskId,
+        payload: { snapshot: snapshot.id, by: 'get_my_task' },
+      });
       return true;
     });
     if (took) await pinSnapshot(truth, snapshot, taskKey(taskId));

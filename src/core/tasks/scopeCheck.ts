@@ -47,7 +47,9 @@ export function verifyScope(areas: readonly string[], files: FileChanges): Verif
   return {
     scope_match: unexpected.length === 0,
     unexpected_files: unexpected,
-    warnings: unexpected.length ? [`⚠️ ${unexpected.length} file(s) modified outside declared scope (${cleaned.join(', ')})`] : [],
+    warnings: unexpected.length
+      ? [`⚠️ ${unexpected.length} file(s) modified outside declared scope (${cleaned.join(', ')})`]
+      : [],
   };
 }
 
@@ -56,7 +58,11 @@ export function verifyScope(areas: readonly string[], files: FileChanges): Verif
  * when at least one agent that worked on the task could write it (a `write` glob matches and
  * no `exclude` glob does). Without a recorded scope the verification is returned as it is.
  */
-export function withWriteScope(verification: Verification, scopes: readonly WriteScope[] | null, files: FileChanges): Verification {
+export function withWriteScope(
+  verification: Verification,
+  scopes: readonly WriteScope[] | null,
+  files: FileChanges,
+): Verification {
   if (!scopes || scopes.length === 0) return verification;
   const judges = scopes.map((s) => {
     const write = s.write.map(areaMatcher);
@@ -65,10 +71,18 @@ export function withWriteScope(verification: Verification, scopes: readonly Writ
   });
   const outside = changedPaths(files).filter((p) => !judges.some((allowed) => allowed(p)));
   if (outside.length === 0) return verification;
-  const who = scopes.map((s) => `${s.agent}: ${s.write.length ? s.write.join(', ') : 'read-only'}${s.exclude.length ? ` except ${s.exclude.join(', ')}` : ''}`).join('; ');
+  const who = scopes
+    .map(
+      (s) =>
+        `${s.agent}: ${s.write.length ? s.write.join(', ') : 'read-only'}${s.exclude.length ? ` except ${s.exclude.join(', ')}` : ''}`,
+    )
+    .join('; ');
   return {
     scope_match: false,
     unexpected_files: [...new Set([...verification.unexpected_files, ...outside])].sort(),
-    warnings: [...verification.warnings, `⚠️ ${outside.length} file(s) modified outside the agents' write scope (${who})`],
+    warnings: [
+      ...verification.warnings,
+      `⚠️ ${outside.length} file(s) modified outside the agents' write scope (${who})`,
+    ],
   };
 }

@@ -81,7 +81,15 @@ function computeShape(source: string): ScopeShape {
     suffix: '',
     test: (s) => s.toLowerCase().startsWith(`${word}.`),
   };
-  return { source, nocase: true, word, sequences: [[anySegment, literal(word), anySegment], [anySegment, stem]] };
+  return {
+    source,
+    nocase: true,
+    word,
+    sequences: [
+      [anySegment, literal(word), anySegment],
+      [anySegment, stem],
+    ],
+  };
 }
 
 function literal(text: string): Segment {

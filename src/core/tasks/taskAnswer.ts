@@ -43,7 +43,8 @@ export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<Ta
 }
 
 /** task_get's answer as `readTaskAnswer` builds it: typed for the faces that render it (the CLI's `task get`). */
-export type TaskAnswer = TaskDetailView & Pick<TaskGetJson, 'cost' | 'completionReview'> & { dependencies: TaskDependencies };
+export type TaskAnswer = TaskDetailView &
+  Pick<TaskGetJson, 'cost' | 'completionReview'> & { dependencies: TaskDependencies };
 
 type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
 

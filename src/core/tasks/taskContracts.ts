@@ -9,16 +9,33 @@ export const taskListInput = z.strictObject({
   status: z.enum(taskStatuses).optional().describe('Filter by status'),
   assignee: z.string().min(1).max(200).optional().describe('Filter by assignee name'),
   workflowId: workflowRef.optional().describe('Only tasks of this workflow (e.g. "wf-2")'),
-  ready: z.boolean().optional().describe("true: only open tasks whose dependencies (edges of their workflow's plan graph) are all done — what can start now"),
+  ready: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: only open tasks whose dependencies (edges of their workflow's plan graph) are all done — what can start now",
+    ),
   limit: pageLimit(20, 'tasks'),
-  offset: z.number().int().min(0).default(0).describe('How many matching tasks to skip: pass the previous answer’s nextOffset for the next page'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('How many matching tasks to skip: pass the previous answer’s nextOffset for the next page'),
 });
 
 export const taskGetInput = z.strictObject({ id: taskRef });
 
 /** "a, b,,a" → ["a", "b"]: trimmed, without empties or duplicates. */
 export function splitLabels(text: string): string[] {
-  return [...new Set(text.split(',').map((l) => l.trim()).filter((l) => l !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+    ),
+  ];
 }
 
 const maxLabels = 50;
@@ -33,8 +50,13 @@ const labelsText = z
     if (text.length > maxLabelsText) return; // said once, by max()
     const labels = splitLabels(text);
     const long = labels.find((l) => l.length > maxLabelLength);
-    if (long) ctx.addIssue({ code: 'custom', message: `label "${long.slice(0, 40)}…" is too long (at most ${maxLabelLength} characters)` });
-    if (labels.length > maxLabels) ctx.addIssue({ code: 'custom', message: `too many labels (${labels.length}; at most ${maxLabels})` });
+    if (long)
+      ctx.addIssue({
+        code: 'custom',
+        message: `label "${long.slice(0, 40)}…" is too long (at most ${maxLabelLength} characters)`,
+      });
+    if (labels.length > maxLabels)
+      ctx.addIssue({ code: 'custom', message: `too many labels (${labels.length}; at most ${maxLabels})` });
   })
   .transform(splitLabels)
   .describe('Comma-separated labels, e.g. "auth,backend" ("" clears them)');
@@ -44,7 +66,13 @@ export const taskCreateInput = z.strictObject({
   description: z.string().max(20_000).optional().describe('What to do and how to know it is done'),
   priority: z.enum(priorities).default('medium').describe('Priority'),
   type: z.enum(taskTypes).default('task').describe('Kind of task'),
-  assignee: z.string().trim().min(1).max(200).optional().describe('Who should do it: an agent name (e.g. "coder") or a person'),
+  assignee: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Who should do it: an agent name (e.g. "coder") or a person'),
   assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
   labels: labelsText.optional(),
 });
@@ -61,7 +89,9 @@ export const taskUpdateInput = z.strictObject({
   status: z
     .enum(['open', 'cancelled'])
     .optional()
-    .describe('Cancel the task ("cancelled") or reopen a cancelled or failed one ("open"); in_progress, done and failed come from sessions and complete_task'),
+    .describe(
+      'Cancel the task ("cancelled") or reopen a cancelled or failed one ("open"); in_progress, done and failed come from sessions and complete_task',
+    ),
 });
 
 /** A row of task_list: seed 002's fields plus type and labels, nothing heavy. */
@@ -96,15 +126,35 @@ export const taskOutput = z.looseObject({
   selectedSessionId: z.number().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  repositoryRoot: z.string().nullable().optional().describe("Where complete_task measured filesChanged: the Git repository's top level (a worker's worktree for a task run there); null before completion or outside Git"),
-  workspacePath: z.string().nullable().optional().describe('The workspace folder inside repositoryRoot that filesChanged paths are relative to ("" = the top level)'),
-  machineId: z.string().nullable().optional().describe('The machine the task started on, where its snapshot lives (a ledger shared by several machines); null for older tasks'),
+  repositoryRoot: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "Where complete_task measured filesChanged: the Git repository's top level (a worker's worktree for a task run there); null before completion or outside Git",
+    ),
+  workspacePath: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The workspace folder inside repositoryRoot that filesChanged paths are relative to ("" = the top level)',
+    ),
+  machineId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The machine the task started on, where its snapshot lives (a ledger shared by several machines); null for older tasks',
+    ),
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
 });
 
 /** task_get: the task, and what its agents' runs cost (summed from its execution logs). */
 export const taskGetOutput = taskOutput.extend({
-  cost: taskCostOutput.describe("What agent runs on this task cost: runs, dollars and tokens summed from its execution logs, per agent, and with its sub-tasks' runs"),
+  cost: taskCostOutput.describe(
+    "What agent runs on this task cost: runs, dollars and tokens summed from its execution logs, per agent, and with its sub-tasks' runs",
+  ),
   completionReview: z
     .object({
       verdict: z.enum(['approved', 'dismissed']),
@@ -113,7 +163,9 @@ export const taskGetOutput = taskOutput.extend({
       reviewedAt: z.string(),
     })
     .nullable()
-    .describe("A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed"),
+    .describe(
+      "A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed",
+    ),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;
@@ -125,4 +177,3 @@ export type TaskListResult = z.infer<typeof taskListOutput>;
 export type TaskJson = z.infer<typeof taskOutput>;
 /** task_get's answer: the task's JSON with its cost. */
 export type TaskGetJson = z.infer<typeof taskGetOutput>;
-

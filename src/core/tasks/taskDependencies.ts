@@ -27,7 +27,9 @@ export interface TaskDependencies {
 }
 
 async function statuses(db: AsyncSqlReader, workflowId: number): Promise<Map<string, string>> {
-  const rows = await db.all<{ id: number; status: string }>('SELECT id, status FROM tasks WHERE workflow_id = ?', [workflowId]);
+  const rows = await db.all<{ id: number; status: string }>('SELECT id, status FROM tasks WHERE workflow_id = ?', [
+    workflowId,
+  ]);
   return new Map(rows.map((r) => [taskNodeId(Number(r.id)), r.status]));
 }
 
@@ -35,25 +37,40 @@ async function statuses(db: AsyncSqlReader, workflowId: number): Promise<Map<str
 const IDS_PER_STATEMENT = 500;
 
 /** The statuses of the workflow's tasks among `nodes` only (one task's edges, not a 50,000-task workflow). */
-async function statusesOf(db: AsyncSqlReader, workflowId: number, nodes: Iterable<string>): Promise<Map<string, string>> {
+async function statusesOf(
+  db: AsyncSqlReader,
+  workflowId: number,
+  nodes: Iterable<string>,
+): Promise<Map<string, string>> {
   const ids = [...new Set([...nodes].map(nodeTaskId).filter((id): id is number => id !== null))];
   const live = new Map<string, string>();
   for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
     const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
-    const rows = await db.all<{ id: number; status: string }>(`SELECT id, status FROM tasks WHERE workflow_id = ? AND id IN (${chunk.map(() => '?').join(', ')})`, [workflowId, ...chunk]);
+    const rows = await db.all<{ id: number; status: string }>(
+      `SELECT id, status FROM tasks WHERE workflow_id = ? AND id IN (${chunk.map(() => '?').join(', ')})`,
+      [workflowId, ...chunk],
+    );
     for (const r of rows) live.set(taskNodeId(Number(r.id)), r.status);
   }
   return live;
 }
 
 function dependency(node: string, live: Map<string, string>, graphStatus: unknown): TaskDependency {
-  const status = live.get(node) ?? (nodeTaskId(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
+  const status =
+    live.get(node) ?? (nodeTaskId(node) === null && typeof graphStatus === 'string' ? graphStatus : 'unknown');
   return { id: node, status, done: status === DONE_STATUS };
 }
 
-export async function dependenciesOf(db: AsyncSqlReader, taskId: number, inWorkflow?: number): Promise<TaskDependencies> {
+export async function dependenciesOf(
+  db: AsyncSqlReader,
+  taskId: number,
+  inWorkflow?: number,
+): Promise<TaskDependencies> {
   // `inWorkflow`: the workflow the task is about to join (start_task with task_id moves it there).
-  const task = inWorkflow === undefined ? await db.get<{ workflow_id: number | null }>('SELECT workflow_id FROM tasks WHERE id = ?', [taskId]) : { workflow_id: inWorkflow };
+  const task =
+    inWorkflow === undefined
+      ? await db.get<{ workflow_id: number | null }>('SELECT workflow_id FROM tasks WHERE id = ?', [taskId])
+      : { workflow_id: inWorkflow };
   if (!task || task.workflow_id === null) return { graph_id: null, depends_on: [], dependents: [], ready: true };
   const workflowId = Number(task.workflow_id);
   const graphId = workflowRunId(workflowId);
@@ -120,7 +137,11 @@ export function dependencyPairs(graph: GraphEdges): [number, number][] {
 export async function readDependencies(db: AsyncSqlReader, workflowId?: number): Promise<Map<number, number[]>> {
   const graphs =
     workflowId === undefined
-      ? (await db.all<{ graph_id: string }>("SELECT graph_id FROM plan_graphs WHERE graph_id LIKE 'wf-%' ORDER BY graph_id")).filter(({ graph_id }) => workflowOfId(graph_id) !== null)
+      ? (
+          await db.all<{ graph_id: string }>(
+            "SELECT graph_id FROM plan_graphs WHERE graph_id LIKE 'wf-%' ORDER BY graph_id",
+          )
+        ).filter(({ graph_id }) => workflowOfId(graph_id) !== null)
       : [{ graph_id: workflowRunId(workflowId) }];
   const deps = new Map<number, number[]>();
   for (const { graph_id } of graphs) {

@@ -4,7 +4,13 @@ import type { CommitInfo, FileChanges, Snapshot } from '../ports/workspaceTruth'
 export const taskStatuses = ['open', 'in_progress', 'done', 'failed', 'cancelled'] as const;
 export const completionStatuses = ['success', 'partial_success', 'failed'] as const;
 export const decisionCategories = ['architecture', 'library_choice', 'trade_off', 'workaround', 'other'] as const;
-export const issueTypes = ['documentation_gap', 'bug_encountered', 'dependency_conflict', 'unclear_requirement', 'other'] as const;
+export const issueTypes = [
+  'documentation_gap',
+  'bug_encountered',
+  'dependency_conflict',
+  'unclear_requirement',
+  'other',
+] as const;
 export const testsStatuses = ['passed', 'failed', 'not_run'] as const;
 export const priorities = ['low', 'medium', 'high', 'critical'] as const;
 export const taskTypes = ['task', 'feature', 'bug', 'refactor'] as const;
@@ -121,9 +127,7 @@ export interface Milestone {
 
 /** A timeline entry of a task, in time order. */
 export type TimelineEntry =
-  | ({ kind: 'decision' } & Decision)
-  | ({ kind: 'issue' } & Issue)
-  | ({ kind: 'milestone' } & Milestone);
+  ({ kind: 'decision' } & Decision) | ({ kind: 'issue' } & Issue) | ({ kind: 'milestone' } & Milestone);
 
 export function isFinished(status: TaskStatus): boolean {
   return status === 'done' || status === 'failed' || status === 'cancelled';

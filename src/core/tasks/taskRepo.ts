@@ -48,7 +48,12 @@ export interface TaskRow {
 export function toTask(r: TaskRow): Task {
   const snapshot: Snapshot | null =
     r.snapshot_type && r.snapshot_id
-      ? { type: r.snapshot_type as Snapshot['type'], id: r.snapshot_id, head: r.snapshot_head, takenAt: r.started_at ?? r.created_at }
+      ? {
+          type: r.snapshot_type as Snapshot['type'],
+          id: r.snapshot_id,
+          head: r.snapshot_head,
+          takenAt: r.started_at ?? r.created_at,
+        }
       : null;
   return {
     id: r.id,
@@ -129,7 +134,9 @@ const columns: Record<string, [string, (v: never) => SqlValue]> = {
   osUser: ['os_user', (v: string | null) => v],
 };
 
-export type TaskPatch = Partial<Omit<Task, 'id' | 'snapshot' | 'createdAt' | 'updatedAt'>> & { snapshot?: Snapshot | null };
+export type TaskPatch = Partial<Omit<Task, 'id' | 'snapshot' | 'createdAt' | 'updatedAt'>> & {
+  snapshot?: Snapshot | null;
+};
 
 function encode(patch: TaskPatch): [string[], SqlValue[]] {
   const names: string[] = [];
@@ -150,7 +157,11 @@ function encode(patch: TaskPatch): [string[], SqlValue[]] {
   return [names, values];
 }
 
-export function insertTask(tx: AsyncSqlWriter, fields: TaskPatch & { title: string; status: TaskStatus }, at: string): Promise<number> {
+export function insertTask(
+  tx: AsyncSqlWriter,
+  fields: TaskPatch & { title: string; status: TaskStatus },
+  at: string,
+): Promise<number> {
   const machine = thisMachine();
   const [names, values] = encode({ machineId: machine.id, osUser: machine.user, ...fields });
   names.push('created_at', 'updated_at');

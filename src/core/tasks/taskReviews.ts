@@ -22,7 +22,9 @@ export function manualReviewOf(outcome: string | null): { reason: string | null 
   if (!outcome) return null;
   try {
     const o = JSON.parse(outcome) as { manual_review_needed?: unknown; manual_review_reason?: unknown };
-    return o.manual_review_needed === true ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null } : null;
+    return o.manual_review_needed === true
+      ? { reason: typeof o.manual_review_reason === 'string' ? o.manual_review_reason : null }
+      : null;
   } catch {
     return null;
   }
@@ -40,7 +42,6 @@ export function openReviewRequests(task: ReviewState): Pick<ReviewState, 'manual
     reviewIssue: task.reviewIssue && task.reviewIssue.id > r.issueThrough ? task.reviewIssue : null,
   };
 }
-
 
 /** approved: the person checked the work and it stands; dismissed: the request needs nothing (the card leaves all the same). */
 export type ReviewVerdict = 'approved' | 'dismissed';
@@ -76,41 +77,62 @@ export class TaskReviewService {
   ) {}
 
   async review(input: ReviewInput): Promise<ReviewRecord> {
-    if (input.verdict !== 'approved' && input.verdict !== 'dismissed') throw validationError(`verdict must be approved or dismissed, not ${String(input.verdict)}`);
+    if (input.verdict !== 'approved' && input.verdict !== 'dismissed')
+      throw validationError(`verdict must be approved or dismissed, not ${String(input.verdict)}`);
     const note = input.note?.trim() ? input.note.trim().slice(0, 5_000) : null;
     const by = input.by?.trim() || thisMachine().user;
     return this.engine.write(async (tx) => {
-      const task = await tx.get<{ id: number; workflow_id: number | null; status: string; outcome: string | null; completed_at: string | null }>(
-        'SELECT id, workflow_id, status, outcome, completed_at FROM tasks WHERE id = ?',
-        [input.taskId],
-      );
+      const task = await tx.get<{
+        id: number;
+        workflow_id: number | null;
+        status: string;
+        outcome: string | null;
+        completed_at: string | null;
+      }>('SELECT id, workflow_id, status, outcome, completed_at FROM tasks WHERE id = ?', [input.taskId]);
       if (!task) throw notFound('task', input.taskId);
-      const issues = (await tx.all<{ id: number; description: string }>('SELECT id, description FROM issues WHERE task_id = ? AND requires_human_review = 1 ORDER BY id', [input.taskId])).map((r) => ({
+      const issues = (
+        await tx.all<{ id: number; description: string }>(
+          'SELECT id, description FROM issues WHERE task_id = ? AND requires_human_review = 1 ORDER BY id',
+          [input.taskId],
+        )
+      ).map((r) => ({
         id: Number(r.id),
         description: r.description,
       }));
-      const last = await tx.get<{ issue_through: number; completed_at: string | null }>('SELECT issue_through, completed_at FROM task_reviews WHERE task_id = ? ORDER BY id DESC LIMIT 1', [input.taskId]);
+      const last = await tx.get<{ issue_through: number; completed_at: string | null }>(
+        'SELECT issue_through, completed_at FROM task_reviews WHERE task_id = ? ORDER BY id DESC LIMIT 1',
+        [input.taskId],
+      );
       const review = last ? { issueThrough: Number(last.issue_through), completedAt: last.completed_at } : null;
       const manualReview = task.status === 'done' ? manualReviewOf(task.outcome) : null;
-      const open = openReviewRequests({ manualReview, reviewIssue: issues.at(-1) ?? null, review, completedAt: task.completed_at });
+      const open = openReviewRequests({
+        manualReview,
+        reviewIssue: issues.at(-1) ?? null,
+        review,
+        completedAt: task.completed_at,
+      });
       const answeredIssues = issues.filter((i) => i.id > (review?.issueThrough ?? 0)).map((i) => i.id);
       if (!open.manualReview && !open.reviewIssue) {
-        throw stateError(`${taskKey(input.taskId)} has no review request waiting for a person`, { task_id: taskKey(input.taskId), reason: 'nothingToReview' });
+        throw stateError(`${taskKey(input.taskId)} has no review request waiting for a person`, {
+          task_id: taskKey(input.taskId),
+          reason: 'nothingToReview',
+        });
       }
       const now = iso(this.clock.now());
       const issueThrough = issues.at(-1)?.id ?? 0;
-      await tx.insert('INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id', [
-        input.taskId,
-        input.verdict,
-        note,
-        issueThrough,
-        task.completed_at,
-        by,
-        now,
-      ]);
+      await tx.insert(
+        'INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+        [input.taskId, input.verdict, note, issueThrough, task.completed_at, by, now],
+      );
       await tx.run('UPDATE tasks SET updated_at = ? WHERE id = ?', [now, input.taskId]);
       const answered = { issues: open.reviewIssue ? answeredIssues : [], completion: open.manualReview !== null };
-      await appendEvent(tx, { ts: now, kind: 'task.reviewed', workflowId: task.workflow_id === null ? null : Number(task.workflow_id), taskId: input.taskId, payload: { verdict: input.verdict, note, by, answered } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.reviewed',
+        workflowId: task.workflow_id === null ? null : Number(task.workflow_id),
+        taskId: input.taskId,
+        payload: { verdict: input.verdict, note, by, answered },
+      });
       return { taskId: taskKey(input.taskId), verdict: input.verdict, note, reviewedBy: by, reviewedAt: now, answered };
     });
   }

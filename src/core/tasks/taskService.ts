@@ -10,12 +10,22 @@ import { fromJson } from '../json';
 import type { TaskPatch, TaskRow } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView, taskView } from './taskViews';
-import type { TaskCreateInput, TaskJson, TaskListInput, TaskListResult, TaskRowView, TaskUpdateInput } from './taskContracts';
+import type {
+  TaskCreateInput,
+  TaskJson,
+  TaskListInput,
+  TaskListResult,
+  TaskRowView,
+  TaskUpdateInput,
+} from './taskContracts';
 import { readTaskAnswer } from './taskAnswer';
 import type { TaskAnswer } from './taskAnswer';
 
 const rowColumns = 'id, title, status, priority, type, labels, assignee, assignee_type';
-type RowColumns = Pick<TaskRow, 'id' | 'title' | 'status' | 'priority' | 'type' | 'labels' | 'assignee' | 'assignee_type'>;
+type RowColumns = Pick<
+  TaskRow,
+  'id' | 'title' | 'status' | 'priority' | 'type' | 'labels' | 'assignee' | 'assignee_type'
+>;
 
 function rowFromColumns(r: RowColumns): TaskRowView {
   return {
@@ -57,7 +67,11 @@ export class TaskService {
       // Asked together (one round trip on PostgreSQL). Only the row's columns: reading whole task rows (outcome, files changed…) for a compact list costs 4×.
       const [count, rows] = await Promise.all([
         db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks ${clause}`, params),
-        db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]),
+        db.all<RowColumns>(`SELECT ${rowColumns} FROM tasks ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`, [
+          ...params,
+          input.limit,
+          input.offset,
+        ]),
       ]);
       const total = count?.n ?? 0;
       const next = input.offset + rows.length;
@@ -99,7 +113,12 @@ export class TaskService {
         },
         now,
       );
-      await appendEvent(tx, { ts: now, kind: 'task.created', taskId: id, payload: { title: input.title, priority: input.priority, type: input.type } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.created',
+        taskId: id,
+        payload: { title: input.title, priority: input.priority, type: input.type },
+      });
       return (await getTask(tx, id))!;
     });
     return taskView(task) as TaskJson;
@@ -116,15 +135,26 @@ export class TaskService {
     if (input.assigneeType !== undefined) patch.assigneeType = input.assigneeType;
     if (input.labels !== undefined) patch.labels = input.labels;
     if (Object.keys(patch).length === 0 && input.status === undefined) {
-      throw new LedgerError('ValidationError', 'nothing to update: pass at least one of title, description, priority, type, assignee, assigneeType, labels, status', { taskId: id });
+      throw new LedgerError(
+        'ValidationError',
+        'nothing to update: pass at least one of title, description, priority, type, assignee, assigneeType, labels, status',
+        { taskId: id },
+      );
     }
     const now = iso(this.clock.now());
     const task = await this.db.write(async (tx) => {
       const current = await getTask(tx, id);
       if (!current) throw notFound('task', id);
-      if (input.status !== undefined && input.status !== current.status) Object.assign(patch, statusChange(current, input.status));
+      if (input.status !== undefined && input.status !== current.status)
+        Object.assign(patch, statusChange(current, input.status));
       await updateTask(tx, id, patch, now);
-      await appendEvent(tx, { ts: now, kind: 'task.updated', workflowId: current.workflowId, taskId: id, payload: { fields: Object.keys(patch), ...(patch.status ? { status: patch.status } : {}) } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'task.updated',
+        workflowId: current.workflowId,
+        taskId: id,
+        payload: { fields: Object.keys(patch), ...(patch.status ? { status: patch.status } : {}) },
+      });
       return (await getTask(tx, id))!;
     });
     return taskView(task) as TaskJson;
@@ -134,11 +164,23 @@ export class TaskService {
 /** The status changes a person may make by hand: cancel, or reopen what was cancelled or failed. */
 function statusChange(task: Task, to: 'open' | 'cancelled'): TaskPatch {
   if (to === 'cancelled') {
-    if (task.status === 'done') throw stateError(`${taskKey(task.id)} is already done; a finished task cannot be cancelled`, { taskId: task.id, status: task.status });
+    if (task.status === 'done')
+      throw stateError(`${taskKey(task.id)} is already done; a finished task cannot be cancelled`, {
+        taskId: task.id,
+        status: task.status,
+      });
     return { status: 'cancelled' };
   }
-  if (task.status === 'in_progress') throw stateError(`${taskKey(task.id)} is in progress; end its sessions (session_end) or complete it (complete_task) instead of reopening it`, { taskId: task.id, status: task.status });
-  if (task.status === 'done') throw stateError(`${taskKey(task.id)} is done; create a new task for further work`, { taskId: task.id, status: task.status });
+  if (task.status === 'in_progress')
+    throw stateError(
+      `${taskKey(task.id)} is in progress; end its sessions (session_end) or complete it (complete_task) instead of reopening it`,
+      { taskId: task.id, status: task.status },
+    );
+  if (task.status === 'done')
+    throw stateError(`${taskKey(task.id)} is done; create a new task for further work`, {
+      taskId: task.id,
+      status: task.status,
+    });
   return { status: 'open', result: null, completedAt: null };
 }
 

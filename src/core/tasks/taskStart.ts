@@ -32,10 +32,18 @@ interface StartPlan {
  * task, or (with `task_id`) an open one task_create made. Every refusal is decided before the
  * snapshot and checked again inside the write: another process may have moved first.
  */
-export async function startTask(db: LedgerEngine, truth: () => Promise<WorkspaceTruth>, clock: Clock, input: StartTaskInput): Promise<StartTaskResult> {
+export async function startTask(
+  db: LedgerEngine,
+  truth: () => Promise<WorkspaceTruth>,
+  clock: Clock,
+  input: StartTaskInput,
+): Promise<StartTaskResult> {
   const plan: StartPlan = {
     workflowId: parseId('workflow', input.workflow_id),
-    parentId: input.parent_task_id === undefined || input.parent_task_id === null ? null : parseId('task', input.parent_task_id),
+    parentId:
+      input.parent_task_id === undefined || input.parent_task_id === null
+        ? null
+        : parseId('task', input.parent_task_id),
     existingId: input.task_id === undefined || input.task_id === null ? null : parseId('task', input.task_id),
     name: input.name,
     goal: input.goal,
@@ -48,14 +56,22 @@ export async function startTask(db: LedgerEngine, truth: () => Promise<Workspace
   const now = iso(clock.now());
   const id = await db.write(async (tx) => {
     await checkStartable(tx, plan);
-    const taskId = plan.existingId === null ? await insertStarted(tx, plan, snapshot, now) : await startExisting(tx, plan, snapshot, now);
+    const taskId =
+      plan.existingId === null
+        ? await insertStarted(tx, plan, snapshot, now)
+        : await startExisting(tx, plan, snapshot, now);
     await touchWorkflow(tx, plan.workflowId, now);
     await appendEvent(tx, {
       ts: now,
       kind: 'task.started',
       workflowId: plan.workflowId,
       taskId,
-      payload: { name: plan.name, parentId: plan.parentId, snapshot: snapshot.id, ...(plan.existingId === null ? {} : { existing: true }) },
+      payload: {
+        name: plan.name,
+        parentId: plan.parentId,
+        snapshot: snapshot.id,
+        ...(plan.existingId === null ? {} : { existing: true }),
+      },
     });
     return taskId;
   });
@@ -71,13 +87,37 @@ export async function startTask(db: LedgerEngine, truth: () => Promise<Workspace
 }
 
 function insertStarted(tx: AsyncSqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): Promise<number> {
-  return insertTask(tx, { workflowId: plan.workflowId, parentId: plan.parentId, title: plan.name, goal: plan.goal, areas: plan.areas, status: 'in_progress', snapshot, startedAt: now }, now);
+  return insertTask(
+    tx,
+    {
+      workflowId: plan.workflowId,
+      parentId: plan.parentId,
+      title: plan.name,
+      goal: plan.goal,
+      areas: plan.areas,
+      status: 'in_progress',
+      snapshot,
+      startedAt: now,
+    },
+    now,
+  );
 }
 
 async function startExisting(tx: AsyncSqlWriter, plan: StartPlan, snapshot: Snapshot, now: string): Promise<number> {
   const id = plan.existingId as number;
   const machine = thisMachine();
-  const patch = { workflowId: plan.workflowId, title: plan.name, goal: plan.goal, areas: plan.areas, status: 'in_progress' as const, snapshot, startedAt: now, worktree: null, machineId: machine.id, osUser: machine.user };
+  const patch = {
+    workflowId: plan.workflowId,
+    title: plan.name,
+    goal: plan.goal,
+    areas: plan.areas,
+    status: 'in_progress' as const,
+    snapshot,
+    startedAt: now,
+    worktree: null,
+    machineId: machine.id,
+    osUser: machine.user,
+  };
   await updateTask(tx, id, plan.parentId === null ? patch : { ...patch, parentId: plan.parentId }, now);
   return id;
 }
@@ -90,11 +130,19 @@ async function checkStartable(db: AsyncSqlReader, plan: StartPlan): Promise<void
     const parent = await getTask(db, parentId);
     if (!parent) throw notFound('task', parentId);
     if (parent.workflowId !== workflowId) {
-      throw new LedgerError('ValidationError', `parent task ${taskKey(parentId)} belongs to ${parent.workflowId === null ? 'no workflow' : workflowKey(parent.workflowId)}, not ${workflowKey(workflowId)}; pass the parent's workflow_id`, {
-        parentTaskId: taskKey(parentId),
-      });
+      throw new LedgerError(
+        'ValidationError',
+        `parent task ${taskKey(parentId)} belongs to ${parent.workflowId === null ? 'no workflow' : workflowKey(parent.workflowId)}, not ${workflowKey(workflowId)}; pass the parent's workflow_id`,
+        {
+          parentTaskId: taskKey(parentId),
+        },
+      );
     }
-    if (isFinished(parent.status)) throw stateError(`parent task ${taskKey(parentId)} is already ${parent.status}; sub-tasks can only be started under a task that is still running`, { parentTaskId: taskKey(parentId) });
+    if (isFinished(parent.status))
+      throw stateError(
+        `parent task ${taskKey(parentId)} is already ${parent.status}; sub-tasks can only be started under a task that is still running`,
+        { parentTaskId: taskKey(parentId) },
+      );
   }
   if (plan.existingId !== null) {
     await checkExisting(db, plan);
@@ -107,14 +155,24 @@ async function checkExisting(db: AsyncSqlReader, plan: StartPlan): Promise<Task>
   const task = await getTask(db, plan.existingId as number);
   if (!task) throw notFound('task', plan.existingId);
   if (task.status !== 'open') {
-    throw stateError(`${taskKey(task.id)} is already ${task.status}; start_task with task_id starts an open task (log on a running one directly with its task_id)`, {
-      taskId: taskKey(task.id),
-      status: task.status,
-    });
+    throw stateError(
+      `${taskKey(task.id)} is already ${task.status}; start_task with task_id starts an open task (log on a running one directly with its task_id)`,
+      {
+        taskId: taskKey(task.id),
+        status: task.status,
+      },
+    );
   }
   if (task.workflowId !== null && task.workflowId !== plan.workflowId) {
-    throw new LedgerError('ValidationError', `${taskKey(task.id)} belongs to ${workflowKey(task.workflowId)}, not ${workflowKey(plan.workflowId)}; pass its workflow_id`, { taskId: taskKey(task.id) });
+    throw new LedgerError(
+      'ValidationError',
+      `${taskKey(task.id)} belongs to ${workflowKey(task.workflowId)}, not ${workflowKey(plan.workflowId)}; pass its workflow_id`,
+      { taskId: taskKey(task.id) },
+    );
   }
-  if (plan.parentId === task.id) throw new LedgerError('ValidationError', `${taskKey(task.id)} cannot be its own parent task`, { taskId: taskKey(task.id) });
+  if (plan.parentId === task.id)
+    throw new LedgerError('ValidationError', `${taskKey(task.id)} cannot be its own parent task`, {
+      taskId: taskKey(task.id),
+    });
   return task;
 }

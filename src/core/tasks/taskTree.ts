@@ -43,7 +43,9 @@ export class TaskTreeQueries {
     return this.db.read(async (db) => ({
       workflows: await listWorkflows(db, limit, 0),
       totalWorkflows: await countWorkflows(db),
-      looseTasks: (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE workflow_id IS NULL AND parent_id IS NULL'))?.n ?? 0,
+      looseTasks:
+        (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks WHERE workflow_id IS NULL AND parent_id IS NULL'))
+          ?.n ?? 0,
     }));
   }
 
@@ -52,7 +54,10 @@ export class TaskTreeQueries {
     return this.db.read(async (db) => {
       const rows =
         workflowId === null
-          ? await db.all<TreeRow>(`${treeColumns} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`, [limit])
+          ? await db.all<TreeRow>(
+              `${treeColumns} WHERE t.workflow_id IS NULL AND t.parent_id IS NULL ORDER BY t.id LIMIT ?`,
+              [limit],
+            )
           : // A sub-task whose parent sits in another workflow still shows, at the top of its own.
             await db.all<TreeRow>(
               `${treeColumns} WHERE t.workflow_id = ? AND (t.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM tasks p WHERE p.id = t.parent_id AND p.workflow_id = t.workflow_id)) ORDER BY t.id LIMIT ?`,
@@ -70,7 +75,11 @@ export class TaskTreeQueries {
 
   /** Running tasks across the ledger, most recently updated first (status bar). */
   running(): Promise<Task[]> {
-    return this.db.read(async (db) => (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC, id DESC")).map(toTask));
+    return this.db.read(async (db) =>
+      (await db.all<TaskRow>("SELECT * FROM tasks WHERE status = 'in_progress' ORDER BY updated_at DESC, id DESC")).map(
+        toTask,
+      ),
+    );
   }
 }
 

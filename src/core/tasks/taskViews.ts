@@ -52,7 +52,13 @@ export function taskDetailView(task: Task, timeline: TimelineEntry[], children: 
   return {
     ...taskView(task),
     counts,
-    subTasks: children.map((c) => ({ id: c.id, key: taskKey(c.id), title: c.title, status: c.status, result: c.result })),
+    subTasks: children.map((c) => ({
+      id: c.id,
+      key: taskKey(c.id),
+      title: c.title,
+      status: c.status,
+      result: c.result,
+    })),
     timeline,
   };
 }

@@ -8,19 +8,26 @@ import { thisMachine } from '../machine';
 export function insertDecision(tx: AsyncSqlWriter, d: Omit<Decision, 'id'>): Promise<number> {
   return tx.insert(
     'INSERT INTO decisions (task_id, category, question, options, chosen, reasoning, trade_offs, created_at, machine_id, os_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [d.taskId, d.category, d.question, JSON.stringify(d.options), d.chosen, d.reasoning, d.tradeOffs, d.createdAt, thisMachine().id, thisMachine().user],
+    [
+      d.taskId,
+      d.category,
+      d.question,
+      JSON.stringify(d.options),
+      d.chosen,
+      d.reasoning,
+      d.tradeOffs,
+      d.createdAt,
+      thisMachine().id,
+      thisMachine().user,
+    ],
   );
 }
 
 export function insertIssue(tx: AsyncSqlWriter, i: Omit<Issue, 'id'>): Promise<number> {
-  return tx.insert('INSERT INTO issues (task_id, type, description, resolution, requires_human_review, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    i.taskId,
-    i.type,
-    i.description,
-    i.resolution,
-    i.requiresHumanReview ? 1 : 0,
-    i.createdAt,
-  ]);
+  return tx.insert(
+    'INSERT INTO issues (task_id, type, description, resolution, requires_human_review, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [i.taskId, i.type, i.description, i.resolution, i.requiresHumanReview ? 1 : 0, i.createdAt],
+  );
 }
 
 export function insertMilestone(tx: AsyncSqlWriter, m: Omit<Milestone, 'id'>): Promise<number> {
@@ -55,45 +62,47 @@ export async function timeline(db: AsyncSqlReader, taskId: number): Promise<Time
 }
 
 /** The timeline and how many of each kind it holds (the same numbers as `timelineCounts`, without asking again). */
-export async function timelineWithCounts(db: AsyncSqlReader, taskId: number): Promise<{ entries: TimelineEntry[]; counts: TimelineCounts }> {
+export async function timelineWithCounts(
+  db: AsyncSqlReader,
+  taskId: number,
+): Promise<{ entries: TimelineEntry[]; counts: TimelineCounts }> {
   // Asked together: one round trip on PostgreSQL.
   const [decisionRows, issueRows, milestoneRows] = await Promise.all(
-    ['decisions', 'issues', 'milestones'].map((table) => db.all<Record<string, never>>(`SELECT * FROM ${table} WHERE task_id = ? ORDER BY id`, [taskId])),
+    ['decisions', 'issues', 'milestones'].map((table) =>
+      db.all<Record<string, never>>(`SELECT * FROM ${table} WHERE task_id = ? ORDER BY id`, [taskId]),
+    ),
   );
-  const decisions = decisionRows
-    .map((r): TimelineEntry => ({
-      kind: 'decision',
-      id: r.id,
-      taskId: r.task_id,
-      category: r.category,
-      question: r.question,
-      options: fromJson<string[]>(r.options, []),
-      chosen: r.chosen,
-      reasoning: r.reasoning,
-      tradeOffs: r.trade_offs,
-      createdAt: r.created_at,
-    }));
-  const issues = issueRows
-    .map((r): TimelineEntry => ({
-      kind: 'issue',
-      id: r.id,
-      taskId: r.task_id,
-      type: r.type,
-      description: r.description,
-      resolution: r.resolution,
-      requiresHumanReview: r.requires_human_review === 1,
-      createdAt: r.created_at,
-    }));
-  const milestones = milestoneRows
-    .map((r): TimelineEntry => ({
-      kind: 'milestone',
-      id: r.id,
-      taskId: r.task_id,
-      message: r.message,
-      progress: r.progress,
-      metadata: fromJson<Record<string, unknown> | null>(r.metadata, null),
-      createdAt: r.created_at,
-    }));
+  const decisions = decisionRows.map((r): TimelineEntry => ({
+    kind: 'decision',
+    id: r.id,
+    taskId: r.task_id,
+    category: r.category,
+    question: r.question,
+    options: fromJson<string[]>(r.options, []),
+    chosen: r.chosen,
+    reasoning: r.reasoning,
+    tradeOffs: r.trade_offs,
+    createdAt: r.created_at,
+  }));
+  const issues = issueRows.map((r): TimelineEntry => ({
+    kind: 'issue',
+    id: r.id,
+    taskId: r.task_id,
+    type: r.type,
+    description: r.description,
+    resolution: r.resolution,
+    requiresHumanReview: r.requires_human_review === 1,
+    createdAt: r.created_at,
+  }));
+  const milestones = milestoneRows.map((r): TimelineEntry => ({
+    kind: 'milestone',
+    id: r.id,
+    taskId: r.task_id,
+    message: r.message,
+    progress: r.progress,
+    metadata: fromJson<Record<string, unknown> | null>(r.metadata, null),
+    createdAt: r.created_at,
+  }));
   // Stable: by time, then by kind order within the same instant.
   return {
     entries: [...decisions, ...issues, ...milestones].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),

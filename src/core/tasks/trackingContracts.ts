@@ -14,7 +14,9 @@ export const startTaskInput = z.strictObject({
   task_id: taskRef
     .nullable()
     .optional()
-    .describe('Start this existing open task (e.g. 5 from task_create) instead of creating a new one; name and goal replace its title and goal'),
+    .describe(
+      'Start this existing open task (e.g. 5 from task_create) instead of creating a new one; name and goal replace its title and goal',
+    ),
   workflow_id: workflowRef.describe('Parent workflow ID (from start_workflow)'),
   parent_task_id: taskRef.nullable().optional().describe('Parent task ID (null if top-level task)'),
   name: text(500).describe("Task name (e.g., 'Implement Stripe integration')"),
@@ -23,11 +25,15 @@ export const startTaskInput = z.strictObject({
     .array(z.string().min(1).max(500))
     .max(100)
     .optional()
-    .describe("Code areas this task will touch (e.g., ['auth', 'api']): a word matches a path segment or file name, a path matches by prefix, a glob by pattern"),
+    .describe(
+      "Code areas this task will touch (e.g., ['auth', 'api']): a word matches a path segment or file name, a path matches by prefix, a glob by pattern",
+    ),
   force: z
     .boolean()
     .optional()
-    .describe('With task_id: start it even though tasks it depends on (its workflow plan graph) are not done yet; without force that start is refused naming them'),
+    .describe(
+      'With task_id: start it even though tasks it depends on (its workflow plan graph) are not done yet; without force that start is refused naming them',
+    ),
 });
 
 export const startTaskOutput = z.object({
@@ -43,7 +49,11 @@ export const logDecisionInput = z.strictObject({
   task_id: trackedTask,
   category: z.enum(decisionCategories).describe('Kind of decision'),
   question: text(2000).describe("The decision question (e.g., 'Which auth library to use?')"),
-  options_considered: z.array(z.string().min(1).max(500)).max(50).optional().describe("Options evaluated (e.g., ['NextAuth', 'Clerk', 'Custom'])"),
+  options_considered: z
+    .array(z.string().min(1).max(500))
+    .max(50)
+    .optional()
+    .describe("Options evaluated (e.g., ['NextAuth', 'Clerk', 'Custom'])"),
   chosen: text(2000).describe('Chosen option'),
   reasoning: text(5000).describe('Why this choice (1-2 sentences)'),
   trade_offs: z.string().max(5000).optional().describe('Accepted compromises (optional)'),
@@ -59,7 +69,12 @@ export const logIssueInput = z.strictObject({
   requires_human_review: z.boolean().optional().describe('Does a human need to review this resolution?'),
 });
 
-export const logIssueOutput = z.object({ task_id: z.string(), issue_id: z.number(), logged_at: z.string(), requires_human_review: z.boolean() });
+export const logIssueOutput = z.object({
+  task_id: z.string(),
+  issue_id: z.number(),
+  logged_at: z.string(),
+  requires_human_review: z.boolean(),
+});
 
 export const logMilestoneInput = z.strictObject({
   task_id: trackedTask,
@@ -68,13 +83,26 @@ export const logMilestoneInput = z.strictObject({
   metadata: z.record(z.string(), z.unknown()).optional().describe('Optional additional data'),
 });
 
-export const logMilestoneOutput = z.object({ task_id: z.string(), milestone_id: z.number(), progress: z.number().nullable(), logged_at: z.string() });
+export const logMilestoneOutput = z.object({
+  task_id: z.string(),
+  milestone_id: z.number(),
+  progress: z.number().nullable(),
+  logged_at: z.string(),
+});
 
 export const outcomeInput = z
   .looseObject({
     summary: text(20_000).describe('Summary of what was accomplished (2-4 sentences)'),
-    achievements: z.array(z.string().max(2000)).max(100).optional().describe('Concrete achievements (empty array if none)'),
-    limitations: z.array(z.string().max(2000)).max(100).optional().describe('Limitations/compromises (empty array if none)'),
+    achievements: z
+      .array(z.string().max(2000))
+      .max(100)
+      .optional()
+      .describe('Concrete achievements (empty array if none)'),
+    limitations: z
+      .array(z.string().max(2000))
+      .max(100)
+      .optional()
+      .describe('Limitations/compromises (empty array if none)'),
     manual_review_needed: z.boolean().optional().describe('Does a human need to review before continuing?'),
     manual_review_reason: z.string().max(5000).optional().describe('Why manual review is needed'),
     next_steps: z.array(z.string().max(2000)).max(100).optional().describe('Suggested next steps (optional)'),
@@ -97,7 +125,11 @@ export const completeTaskInput = z.strictObject({
 });
 
 export const fileChangesOutput = z.object({
-  added: z.array(z.string()).describe('Files that did not exist at start_task (paths relative to the workspace folder; files inside a submodule under its path)'),
+  added: z
+    .array(z.string())
+    .describe(
+      'Files that did not exist at start_task (paths relative to the workspace folder; files inside a submodule under its path)',
+    ),
   modified: z.array(z.string()).describe('Files whose content or mode changed'),
   deleted: z.array(z.string()).describe('Files that existed at start_task and are gone'),
   renamed: z.array(z.object({ from: z.string(), to: z.string() })).describe('Files moved (content mostly kept)'),
@@ -114,11 +146,15 @@ export const commitOutput = z.object({ sha: z.string(), subject: z.string(), aut
 export const repositoryRootOutput = z
   .string()
   .nullable()
-  .describe("The Git repository's top level the changes were measured in (a worker's worktree for a task run there); null outside Git");
+  .describe(
+    "The Git repository's top level the changes were measured in (a worker's worktree for a task run there); null outside Git",
+  );
 
 export const workspacePathOutput = z
   .string()
-  .describe('The workspace folder inside repositoryRoot that every path is relative to ("" when the workspace is the top level, e.g. "packages/app" in a monorepo)');
+  .describe(
+    'The workspace folder inside repositoryRoot that every path is relative to ("" when the workspace is the top level, e.g. "packages/app" in a monorepo)',
+  );
 
 export const completeTaskOutput = z.object({
   task_id: z.string(),

@@ -61,7 +61,15 @@ export class TrackingService {
         createdAt: now,
       });
       await updateTask(tx, taskId, {}, now);
-      await appendEvent(tx, { ts: now, kind: 'decision.logged', workflowId: task.workflowId, taskId, entity: 'decision', entityId: String(id), payload: { category, chosen } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'decision.logged',
+        workflowId: task.workflowId,
+        taskId,
+        entity: 'decision',
+        entityId: String(id),
+        payload: { category, chosen },
+      });
       return id;
     });
     return { task_id: taskKey(taskId), decision_id: decisionId, logged_at: now };
@@ -74,7 +82,14 @@ export class TrackingService {
     const now = iso(this.clock.now());
     const issueId = await this.db.write(async (tx) => {
       const task = await requireLoggable(tx, taskId, 'log an issue on');
-      const id = await insertIssue(tx, { taskId, type, description, resolution, requiresHumanReview: review, createdAt: now });
+      const id = await insertIssue(tx, {
+        taskId,
+        type,
+        description,
+        resolution,
+        requiresHumanReview: review,
+        createdAt: now,
+      });
       await updateTask(tx, taskId, {}, now);
       await appendEvent(tx, {
         ts: now,
@@ -97,9 +112,23 @@ export class TrackingService {
     const now = iso(this.clock.now());
     const milestoneId = await this.db.write(async (tx) => {
       const task = await requireLoggable(tx, taskId, 'log a milestone on');
-      const id = await insertMilestone(tx, { taskId, message, progress, metadata: input.metadata ?? null, createdAt: now });
+      const id = await insertMilestone(tx, {
+        taskId,
+        message,
+        progress,
+        metadata: input.metadata ?? null,
+        createdAt: now,
+      });
       await updateTask(tx, taskId, { lastMilestone: message, ...(progress === null ? {} : { progress }) }, now);
-      await appendEvent(tx, { ts: now, kind: 'milestone.logged', workflowId: task.workflowId, taskId, entity: 'milestone', entityId: String(id), payload: { message, progress } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'milestone.logged',
+        workflowId: task.workflowId,
+        taskId,
+        entity: 'milestone',
+        entityId: String(id),
+        payload: { message, progress },
+      });
       return id;
     });
     return { task_id: taskKey(taskId), milestone_id: milestoneId, progress, logged_at: now };
@@ -110,7 +139,11 @@ export class TrackingService {
     const { status } = input;
     const task = await this.db.read((db) => requireCompletable(db, taskId));
     const snapshot = task.snapshot;
-    if (!snapshot) throw stateError(`${taskKey(taskId)} was never started, so there is no snapshot to compare with; start it with start_task first`, { taskId });
+    if (!snapshot)
+      throw stateError(
+        `${taskKey(taskId)} was never started, so there is no snapshot to compare with; start it with start_task first`,
+        { taskId },
+      );
 
     const truth = await this.truth(task);
     // The sub-tasks are read while git works (the store's reads run here, git in its own process).
@@ -120,7 +153,10 @@ export class TrackingService {
     const location = { repositoryRoot: truth.kind === 'git' ? truth.root : null, workspacePath: truth.workspacePath };
     const verification = withWriteScope(verifyScope(task.areas, changes.files), task.writeScope, changes.files);
     const running = (await children).filter((c) => !isFinished(c.status));
-    if (running.length) verification.warnings.push(`⚠️ ${running.length} sub-task(s) still running: ${running.map((c) => taskKey(c.id)).join(', ')}`);
+    if (running.length)
+      verification.warnings.push(
+        `⚠️ ${running.length} sub-task(s) still running: ${running.map((c) => taskKey(c.id)).join(', ')}`,
+      );
 
     const end = this.clock.now();
     const now = iso(end);
@@ -155,7 +191,11 @@ export class TrackingService {
         kind: 'task.completed',
         workflowId: current.workflowId,
         taskId,
-        payload: { status, manualReviewNeeded: input.outcome.manual_review_needed === true, scopeMatch: verification.scope_match },
+        payload: {
+          status,
+          manualReviewNeeded: input.outcome.manual_review_needed === true,
+          scopeMatch: verification.scope_match,
+        },
       });
       return timelineCounts(tx, taskId);
     });
@@ -179,13 +219,21 @@ export class TrackingService {
 async function requireLoggable(db: AsyncSqlReader, taskId: number, what: string): Promise<Task> {
   const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
-  if (isFinished(task.status)) throw stateError(`cannot ${what} ${taskKey(taskId)}: it is already ${task.status} (completed ${task.completedAt}); start a new task for further work`, { taskId: taskKey(taskId), status: task.status });
+  if (isFinished(task.status))
+    throw stateError(
+      `cannot ${what} ${taskKey(taskId)}: it is already ${task.status} (completed ${task.completedAt}); start a new task for further work`,
+      { taskId: taskKey(taskId), status: task.status },
+    );
   return task;
 }
 
 async function requireCompletable(db: AsyncSqlReader, taskId: number): Promise<Task> {
   const task = await getTask(db, taskId);
   if (!task) throw notFound('task', taskId);
-  if (isFinished(task.status)) throw stateError(`${taskKey(taskId)} is already ${task.status} (completed ${task.completedAt}); a task is completed once`, { taskId: taskKey(taskId), status: task.status });
+  if (isFinished(task.status))
+    throw stateError(
+      `${taskKey(taskId)} is already ${task.status} (completed ${task.completedAt}); a task is completed once`,
+      { taskId: taskKey(taskId), status: task.status },
+    );
   return task;
 }

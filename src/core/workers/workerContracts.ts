@@ -9,18 +9,39 @@ export const workerCommandInput = z.strictObject({
   agent: agentName.optional().describe("Agent name (default: the task's AI assignee, else 'coder')"),
   client: z.enum(agentClients).optional().describe('AI client (default: from agent definition)'),
   auto: z.boolean().default(false).describe('Add auto-approval flags'),
-  allowConcurrent: z.boolean().default(false).describe('Start even though this agent already has a running session on the task'),
-  force: z.boolean().default(false).describe('Start even though tasks this one depends on (its workflow plan graph) are not done; without it the start is refused naming them'),
+  allowConcurrent: z
+    .boolean()
+    .default(false)
+    .describe('Start even though this agent already has a running session on the task'),
+  force: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Start even though tasks this one depends on (its workflow plan graph) are not done; without it the start is refused naming them',
+    ),
   allowOverlap: z
     .boolean()
     .default(false)
-    .describe("Start even though the task's write scope may overlap what a running task writes; without it the start is refused naming the running tasks (conflict-aware scheduling)"),
+    .describe(
+      "Start even though the task's write scope may overlap what a running task writes; without it the start is refused naming the running tasks (conflict-aware scheduling)",
+    ),
 });
 
 export const worktreeCleanupInput = z.strictObject({
-  taskId: taskRef.optional().describe("Remove this task's worktree; without it, apply the retention rule to every worktree"),
-  olderThanDays: z.number().int().min(0).max(3650).default(14).describe('Retention: remove worktrees unused for this many days (merged ones go at once)'),
-  force: z.boolean().default(false).describe('Also remove worktrees with uncommitted changes or a running session (their uncommitted work is lost)'),
+  taskId: taskRef
+    .optional()
+    .describe("Remove this task's worktree; without it, apply the retention rule to every worktree"),
+  olderThanDays: z
+    .number()
+    .int()
+    .min(0)
+    .max(3650)
+    .default(14)
+    .describe('Retention: remove worktrees unused for this many days (merged ones go at once)'),
+  force: z
+    .boolean()
+    .default(false)
+    .describe('Also remove worktrees with uncommitted changes or a running session (their uncommitted work is lost)'),
   dryRun: z.boolean().default(false).describe('Only report what would be removed'),
 });
 

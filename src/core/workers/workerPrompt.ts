@@ -22,12 +22,24 @@ export const maxPromptBytes = 100_000;
 /** The prompt a worker starts with: who it is, the task, its scope, its instructions, the Memory Bank. */
 export function workerPrompt(i: WorkerPromptInput): string {
   const { agent, task } = i;
-  const details = [`Type: ${task.type}`, `Priority: ${task.priority}`, ...(task.labels.length ? [`Labels: ${task.labels.join(', ')}`] : [])].join(' · ');
+  const details = [
+    `Type: ${task.type}`,
+    `Priority: ${task.priority}`,
+    ...(task.labels.length ? [`Labels: ${task.labels.join(', ')}`] : []),
+  ].join(' · ');
   const scope = agent.scope.write.length
     ? [`You may change: ${agent.scope.write.join(', ')}`]
     : ['You are read-only: do not modify, create or delete files.'];
   if (agent.scope.exclude.length) scope.push(`Never read or change: ${agent.scope.exclude.join(', ')}`);
-  const head = [`# Worker: ${agent.name}`, ...(agent.description ? [agent.description] : []), '', `## Task #${task.id}: ${task.title.replace(/\s+/g, ' ')}`, details, `Branch: ${i.branch} (worktree ${i.worktree})`, ''];
+  const head = [
+    `# Worker: ${agent.name}`,
+    ...(agent.description ? [agent.description] : []),
+    '',
+    `## Task #${task.id}: ${task.title.replace(/\s+/g, ' ')}`,
+    details,
+    `Branch: ${i.branch} (worktree ${i.worktree})`,
+    '',
+  ];
   const tail = [
     '',
     '## Scope',
@@ -38,7 +50,10 @@ export function workerPrompt(i: WorkerPromptInput): string {
     '## When you are done',
     `Commit your work on branch ${i.branch}. Do not push or merge: the orchestrator reviews and merges it.`,
   ];
-  const body = [task.description, task.goal && task.goal !== task.description ? `Goal: ${task.goal}` : null].filter(Boolean).join('\n\n') || '(no description)';
+  const body =
+    [task.description, task.goal && task.goal !== task.description ? `Goal: ${task.goal}` : null]
+      .filter(Boolean)
+      .join('\n\n') || '(no description)';
   const fixed = `${head.join('\n')}\n${tail.join('\n')}\n`;
   const room = maxPromptBytes - Buffer.byteLength(fixed) - 100;
   return withoutNul(`${head.join('\n')}\n${shorten(body, room)}\n${tail.join('\n')}\n`);

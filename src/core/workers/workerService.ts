@@ -56,9 +56,24 @@ export class WorkerService {
       await requireSessionTask(tx, taskId);
       await requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
       // In the write that records the session: two processes starting overlapping tasks start one.
-      await requireStartable(tx, taskId, { force: input.force, allowOverlap: input.allowOverlap, checkConflicts: true, agentScope: agent.scope.write });
+      await requireStartable(tx, taskId, {
+        force: input.force,
+        allowOverlap: input.allowOverlap,
+        checkConflicts: true,
+        agentScope: agent.scope.write,
+      });
       const shared = (await runningSessions(tx, taskId)).some((s) => s.worktree === rel);
-      const sessionId = await insertSession(tx, { taskId, agent: agent.name, client, origin: 'worker_command', sessionGroupId: options.sessionGroupId ?? null, idempotencyKey: null, worktree: rel, scope: agent.scope, startedAt });
+      const sessionId = await insertSession(tx, {
+        taskId,
+        agent: agent.name,
+        client,
+        origin: 'worker_command',
+        sessionGroupId: options.sessionGroupId ?? null,
+        idempotencyKey: null,
+        worktree: rel,
+        scope: agent.scope,
+        startedAt,
+      });
       return { sessionId, shared };
     });
 
@@ -68,12 +83,19 @@ export class WorkerService {
     try {
       // Another agent's session working there keeps its checkout: the scope is not changed under it.
       const scope = { read: agent.scope.read, exclude: agent.scope.exclude };
-      prepared = await this.d.worktrees.prepare(worktreeFolder(this.d.workspace, rel), branchNameOf(taskId, sessionId), scope, { keepScope: shared });
+      prepared = await this.d.worktrees.prepare(
+        worktreeFolder(this.d.workspace, rel),
+        branchNameOf(taskId, sessionId),
+        scope,
+        { keepScope: shared },
+      );
       if (task.snapshot === null) {
         truth = await this.d.worktrees.truth(prepared.path);
         // A worktree just created holds exactly its base commit, which is then the exact start
         // snapshot: no need to read every file again (on 20,000 files that is most of the time).
-        snapshot = prepared.created ? { type: 'git', id: prepared.base, head: prepared.base, takenAt: iso(this.d.clock.now()) } : await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
+        snapshot = prepared.created
+          ? { type: 'git', id: prepared.base, head: prepared.base, takenAt: iso(this.d.clock.now()) }
+          : await truth.snapshot(`${taskKey(taskId)}: ${task.title}`);
       }
     } catch (err) {
       await this.failSession(sessionId, taskId, startedAt, err);
@@ -82,15 +104,38 @@ export class WorkerService {
 
     const memory = await this.d.memory.preview();
     const current = (await db.read((r) => getTask(r, taskId))) ?? task;
-    const prompt = workerPrompt({ agent, task: current, branch: prepared.branch, worktree: rel, memoryContext: memory.context, memoryFolder: this.d.memory.folder });
+    const prompt = workerPrompt({
+      agent,
+      task: current,
+      branch: prepared.branch,
+      worktree: rel,
+      memoryContext: memory.context,
+      memoryFolder: this.d.memory.folder,
+    });
     const argv = clientArgv(client, { model: agent.model, auto: input.auto, prompt });
 
     const tookSnapshot = await db.write(async (tx) => {
       const latest = (await getTask(tx, taskId))!;
       await setSessionBranch(tx, sessionId, prepared.branch);
-      await recordWorktreeUse(tx, { taskId, path: rel, branch: prepared.branch, baseCommit: prepared.base, sparse: prepared.sparse, lastUsedAt: startedAt, created: prepared.created });
+      await recordWorktreeUse(tx, {
+        taskId,
+        path: rel,
+        branch: prepared.branch,
+        baseCommit: prepared.base,
+        sparse: prepared.sparse,
+        lastUsedAt: startedAt,
+        created: prepared.created,
+      });
       const took = await applySessionStart(tx, latest, { sessionId, agent, snapshot, worktree: rel, now: startedAt });
-      if (prepared.created) await appendEvent(tx, { ts: startedAt, kind: 'worktree.created', taskId, entity: 'worktree', entityId: rel, payload: { branch: prepared.branch, sparse: prepared.sparse } });
+      if (prepared.created)
+        await appendEvent(tx, {
+          ts: startedAt,
+          kind: 'worktree.created',
+          taskId,
+          entity: 'worktree',
+          entityId: rel,
+          payload: { branch: prepared.branch, sparse: prepared.sparse },
+        });
       await appendEvent(tx, {
         ts: startedAt,
         kind: 'session.started',
@@ -134,8 +179,24 @@ export class WorkerService {
     const now = iso(this.d.clock.now());
     const message = errorMessage(err);
     await this.d.db.write(async (tx) => {
-      await endSessionRow(tx, sessionId, { status: 'failed', exitCode: null, signal: null, dodResult: null, artifacts: [], error: { type: 'unknown', message: `worktree not prepared: ${message}` }, endedAt: now, durationSeconds: 0 });
-      await appendEvent(tx, { ts: now, kind: 'session.ended', taskId, entity: 'session', entityId: String(sessionId), payload: { status: 'failed', startedAt, error: message } });
+      await endSessionRow(tx, sessionId, {
+        status: 'failed',
+        exitCode: null,
+        signal: null,
+        dodResult: null,
+        artifacts: [],
+        error: { type: 'unknown', message: `worktree not prepared: ${message}` },
+        endedAt: now,
+        durationSeconds: 0,
+      });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'session.ended',
+        taskId,
+        entity: 'session',
+        entityId: String(sessionId),
+        payload: { status: 'failed', startedAt, error: message },
+      });
     });
   }
 }

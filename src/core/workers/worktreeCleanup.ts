@@ -34,7 +34,8 @@ export class WorktreeCleanup {
     const result: CleanupResult = { removed: [], skipped: [], freedBytes: 0, dryRun: input.dryRun };
     for (const record of records) {
       const outcome = await this.consider(record, taskId !== undefined, input);
-      if ('skip' in outcome) result.skipped.push({ taskId: record.taskId, worktree: record.path, reason: outcome.skip });
+      if ('skip' in outcome)
+        result.skipped.push({ taskId: record.taskId, worktree: record.path, reason: outcome.skip });
       else {
         result.removed.push(outcome);
         result.freedBytes += outcome.freedBytes;
@@ -43,7 +44,11 @@ export class WorktreeCleanup {
     return result;
   }
 
-  private async consider(record: WorktreeRecord, requested: boolean, input: WorktreeCleanupInput): Promise<RemovedWorktree | { skip: string }> {
+  private async consider(
+    record: WorktreeRecord,
+    requested: boolean,
+    input: WorktreeCleanupInput,
+  ): Promise<RemovedWorktree | { skip: string }> {
     const abs = worktreeFolder(this.workspace, record.path);
     const state = await this.worktrees.inspect(abs, record.branch);
     const base = { taskId: record.taskId, worktree: record.path, branch: record.branch };
@@ -53,14 +58,29 @@ export class WorktreeCleanup {
       return { ...base, reason: 'already gone', freedBytes: 0, branchDeleted: false };
     }
     const unusedDays = Math.floor((this.clock.now().getTime() - Date.parse(record.lastUsedAt)) / day);
-    const reason = requested ? 'requested' : state.merged ? 'merged' : unusedDays >= input.olderThanDays ? `unused for ${unusedDays} days` : null;
-    if (!reason) return { skip: `not merged and used ${unusedDays} day(s) ago (retention: ${input.olderThanDays} days)` };
-    const running = (await this.db.read((db) => runningSessions(db, record.taskId))).filter((s) => s.worktree === record.path);
+    const reason = requested
+      ? 'requested'
+      : state.merged
+        ? 'merged'
+        : unusedDays >= input.olderThanDays
+          ? `unused for ${unusedDays} days`
+          : null;
+    if (!reason)
+      return { skip: `not merged and used ${unusedDays} day(s) ago (retention: ${input.olderThanDays} days)` };
+    const running = (await this.db.read((db) => runningSessions(db, record.taskId))).filter(
+      (s) => s.worktree === record.path,
+    );
     if (running.length && !input.force) {
       const ids = running.map((s) => s.id).join(', ');
-      return { skip: running.length === 1 ? `session ${ids} is still running there; end it with session_end, or force` : `sessions ${ids} are still running there; end them with session_end, or force` };
+      return {
+        skip:
+          running.length === 1
+            ? `session ${ids} is still running there; end it with session_end, or force`
+            : `sessions ${ids} are still running there; end them with session_end, or force`,
+      };
     }
-    if (state.dirty && !input.force) return { skip: 'it has uncommitted changes (commit them, or force to discard them)' };
+    if (state.dirty && !input.force)
+      return { skip: 'it has uncommitted changes (commit them, or force to discard them)' };
     if (input.dryRun) return { ...base, reason, freedBytes: state.sizeBytes, branchDeleted: false };
     const removal = await this.worktrees.remove(abs, { force: input.force });
     await this.markRemoved(record, removal.freedBytes, reason);
@@ -71,7 +91,14 @@ export class WorktreeCleanup {
     const now = iso(this.clock.now());
     await this.db.write(async (tx) => {
       await markWorktreeRemoved(tx, record.taskId, now, freedBytes);
-      await appendEvent(tx, { ts: now, kind: 'worktree.removed', taskId: record.taskId, entity: 'worktree', entityId: record.path, payload: { reason, freedBytes, branch: record.branch } });
+      await appendEvent(tx, {
+        ts: now,
+        kind: 'worktree.removed',
+        taskId: record.taskId,
+        entity: 'worktree',
+        entityId: record.path,
+        payload: { reason, freedBytes, branch: record.branch },
+      });
     });
   }
 }

@@ -53,7 +53,9 @@ export function worktreePathOf(taskId: number, workspace: string, worktreesDir?:
   const folder = path.resolve(workspace, worktreesDir ?? defaultWorktreesFolder);
   const rel = path.relative(path.resolve(workspace), folder);
   const inside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  return inside ? [...rel.split(path.sep).filter(Boolean), `task-${taskId}`].join('/') : path.join(folder, `task-${taskId}`);
+  return inside
+    ? [...rel.split(path.sep).filter(Boolean), `task-${taskId}`].join('/')
+    : path.join(folder, `task-${taskId}`);
 }
 
 /** The absolute folder of a recorded worktree path (workspace-relative or absolute). */
@@ -78,7 +80,10 @@ export function branchNameOf(taskId: number, sessionId: number): string {
 }
 
 /** Records a created worktree, or that an existing one was used again. */
-export async function recordWorktreeUse(tx: AsyncSqlWriter, w: Omit<WorktreeRecord, 'createdAt' | 'removedAt' | 'freedBytes'> & { created: boolean }): Promise<void> {
+export async function recordWorktreeUse(
+  tx: AsyncSqlWriter,
+  w: Omit<WorktreeRecord, 'createdAt' | 'removedAt' | 'freedBytes'> & { created: boolean },
+): Promise<void> {
   if (w.created) {
     await tx.run(
       `INSERT INTO worktrees (task_id, path, branch, base_commit, sparse, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -87,11 +92,19 @@ export async function recordWorktreeUse(tx: AsyncSqlWriter, w: Omit<WorktreeReco
       [w.taskId, w.path, w.branch, w.baseCommit, w.sparse ? 1 : 0, w.lastUsedAt, w.lastUsedAt],
     );
   } else {
-    await tx.run('UPDATE worktrees SET last_used_at = ?, removed_at = NULL WHERE task_id = ?', [w.lastUsedAt, w.taskId]);
+    await tx.run('UPDATE worktrees SET last_used_at = ?, removed_at = NULL WHERE task_id = ?', [
+      w.lastUsedAt,
+      w.taskId,
+    ]);
   }
 }
 
-export async function markWorktreeRemoved(tx: AsyncSqlWriter, taskId: number, at: string, freedBytes: number): Promise<void> {
+export async function markWorktreeRemoved(
+  tx: AsyncSqlWriter,
+  taskId: number,
+  at: string,
+  freedBytes: number,
+): Promise<void> {
   await tx.run('UPDATE worktrees SET removed_at = ?, freed_bytes = ? WHERE task_id = ?', [at, freedBytes, taskId]);
 }
 

@@ -25,14 +25,10 @@ function toWorkflow(r: WorkflowRow): Workflow {
 }
 
 export function insertWorkflow(tx: AsyncSqlWriter, w: Omit<Workflow, 'id' | 'updatedAt'>): Promise<number> {
-  return tx.insert('INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    w.name,
-    w.description,
-    JSON.stringify(w.plan),
-    w.kind,
-    w.createdAt,
-    w.createdAt,
-  ]);
+  return tx.insert(
+    'INSERT INTO workflows (name, description, plan, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [w.name, w.description, JSON.stringify(w.plan), w.kind, w.createdAt, w.createdAt],
+  );
 }
 
 export async function touchWorkflow(tx: AsyncSqlWriter, id: number, at: string): Promise<void> {
@@ -62,7 +58,13 @@ export async function listWorkflows(db: AsyncSqlReader, limit = 100, offset = 0)
      FROM workflows w ORDER BY w.updated_at DESC, w.id DESC LIMIT ? OFFSET ?`,
     [limit, offset],
   );
-  return rows.map((r) => ({ ...toWorkflow(r), taskCount: r.task_count, running: r.running, done: r.done, failed: r.failed }));
+  return rows.map((r) => ({
+    ...toWorkflow(r),
+    taskCount: r.task_count,
+    running: r.running,
+    done: r.done,
+    failed: r.failed,
+  }));
 }
 
 export async function countWorkflows(db: AsyncSqlReader): Promise<number> {

@@ -26,12 +26,25 @@ export async function workflowReport(db: LedgerEngine, ref: string | number, gen
     for (const t of tasks) timelines.set(t.id, await timeline(r, t.id));
     // What the agents' runs cost, summed by the database (core/costs).
     const cost = (await workflowCosts(r, [id])).get(id) ?? noCost;
-    return { workflow, tasks, timelines, cost, costs: await taskCosts(r, tasks.map((t) => t.id)) };
+    return {
+      workflow,
+      tasks,
+      timelines,
+      cost,
+      costs: await taskCosts(
+        r,
+        tasks.map((t) => t.id),
+      ),
+    };
   });
   const out: string[] = [...header(workflow, tasks, generatedAt, cost)];
   if (tasks.length === 0) out.push('_No tasks were recorded in this workflow._', '');
-  for (const { task, depth } of depthFirst(tasks)) out.push(...taskSection(task, timelines.get(task.id) ?? [], depth, costs.get(task.id)));
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  for (const { task, depth } of depthFirst(tasks))
+    out.push(...taskSection(task, timelines.get(task.id) ?? [], depth, costs.get(task.id)));
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function header(workflow: Workflow, tasks: Task[], generatedAt: Date, cost: CostTotals): string[] {
@@ -71,15 +84,23 @@ function taskSection(t: Task, entries: TimelineEntry[], depth: number, cost: Cos
   if (decisions.length) {
     lines.push('**Decisions**', '');
     for (const d of decisions) {
-      const extra = [d.options.length ? `options: ${d.options.join(' / ')}` : '', d.tradeOffs ? `trade-offs: ${d.tradeOffs}` : ''].filter(Boolean);
-      lines.push(`- _${d.category.replace('_', ' ')}_ — ${d.question} → **${d.chosen}**. ${d.reasoning}${extra.length ? ` (${extra.join('; ')})` : ''}`);
+      const extra = [
+        d.options.length ? `options: ${d.options.join(' / ')}` : '',
+        d.tradeOffs ? `trade-offs: ${d.tradeOffs}` : '',
+      ].filter(Boolean);
+      lines.push(
+        `- _${d.category.replace('_', ' ')}_ — ${d.question} → **${d.chosen}**. ${d.reasoning}${extra.length ? ` (${extra.join('; ')})` : ''}`,
+      );
     }
     lines.push('');
   }
   const issues = entries.filter((e): e is { kind: 'issue' } & Issue => e.kind === 'issue');
   if (issues.length) {
     lines.push('**Issues**', '');
-    for (const i of issues) lines.push(`- ${i.requiresHumanReview ? '🔎 **needs human review** — ' : ''}_${i.type.replace(/_/g, ' ')}_: ${i.description} — ${i.resolution}`);
+    for (const i of issues)
+      lines.push(
+        `- ${i.requiresHumanReview ? '🔎 **needs human review** — ' : ''}_${i.type.replace(/_/g, ' ')}_: ${i.description} — ${i.resolution}`,
+      );
     lines.push('');
   }
   if (t.status === 'in_progress') {
@@ -99,7 +120,8 @@ function outcome(t: Task): string[] {
   list('Achievements', o.achievements);
   list('Limitations', o.limitations);
   list('Next steps', o.next_steps);
-  if (o.manual_review_needed) lines.push(`> ⚠️ **Manual review needed**${o.manual_review_reason ? `: ${o.manual_review_reason}` : ''}`, '');
+  if (o.manual_review_needed)
+    lines.push(`> ⚠️ **Manual review needed**${o.manual_review_reason ? `: ${o.manual_review_reason}` : ''}`, '');
   return lines;
 }
 
@@ -115,7 +137,10 @@ function files(t: Task): string[] {
   group('added', f.added);
   group('modified', f.modified);
   group('deleted', f.deleted);
-  group('renamed', f.renamed.map((r) => `${r.from}\` → \`${r.to}`));
+  group(
+    'renamed',
+    f.renamed.map((r) => `${r.from}\` → \`${r.to}`),
+  );
   lines.push('');
   for (const w of t.verification?.warnings ?? []) lines.push(`> ${w}`, '');
   if (t.commits?.length) {

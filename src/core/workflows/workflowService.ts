@@ -16,7 +16,13 @@ export class WorkflowService {
   async start(input: StartWorkflowInput): Promise<StartWorkflowResult> {
     const now = iso(this.clock.now());
     const id = await this.db.write(async (tx) => {
-      const id = await insertWorkflow(tx, { name: input.name, description: input.description ?? null, plan: input.plan ?? [], kind: 'workflow', createdAt: now });
+      const id = await insertWorkflow(tx, {
+        name: input.name,
+        description: input.description ?? null,
+        plan: input.plan ?? [],
+        kind: 'workflow',
+        createdAt: now,
+      });
       await appendEvent(tx, { ts: now, kind: 'workflow.started', workflowId: id, payload: { name: input.name } });
       return id;
     });

@@ -110,7 +110,12 @@ class BatchReader {
 
   /** Keeps the process alive for a pending request only (pipes and the child handle). */
   private hold(child: ChildProcessWithoutNullStreams, pending: boolean): void {
-    for (const handle of [child, child.stdin as unknown as Socket, child.stdout as unknown as Socket, child.stderr as unknown as Socket]) {
+    for (const handle of [
+      child,
+      child.stdin as unknown as Socket,
+      child.stdout as unknown as Socket,
+      child.stderr as unknown as Socket,
+    ]) {
       if (pending) handle.ref?.();
       else handle.unref?.();
     }

@@ -53,7 +53,13 @@ interface WorkFile {
 }
 
 /** The tree id of the working state, or null when the index route must build it. */
-export async function changedTree(repo: GitRepo, head: string | null, entries: readonly StatusEntry[], submodules: readonly SubmoduleState[], settings: Promise<BlobSettings>): Promise<string | null> {
+export async function changedTree(
+  repo: GitRepo,
+  head: string | null,
+  entries: readonly StatusEntry[],
+  submodules: readonly SubmoduleState[],
+  settings: Promise<BlobSettings>,
+): Promise<string | null> {
   const algorithm = head ? objectAlgorithm(head) : null;
   if (!head || !algorithm) return null;
   if (entries.some((e) => e.kind === 'other' || e.path.includes('\n'))) return null;
@@ -62,7 +68,10 @@ export async function changedTree(repo: GitRepo, head: string | null, entries: r
   // The folders on the way to every changed path are known from the report: HEAD's entries of
   // them are read while the changed files are hashed.
   const folders = foldersOf([...entries.map((e) => e.path), ...submodules.map((s) => byteString(s.path))]);
-  const [finals, bases] = await Promise.all([finalEntries(repo, entries, submodules, algorithm, settings), baseListings(repo, head, folders, algorithm)]);
+  const [finals, bases] = await Promise.all([
+    finalEntries(repo, entries, submodules, algorithm, settings),
+    baseListings(repo, head, folders, algorithm),
+  ]);
   if (!finals || !bases) return null;
   return writeTrees(repo, folders, bases, finals, algorithm);
 }
@@ -107,7 +116,12 @@ async function finalEntries(
       if (st.isSymbolicLink()) {
         if (mode !== null && mode !== symlink) return null;
         // The link's target is the blob; what it points at is never read.
-        const id = await writeLooseObject(objectsDir(repo), 'blob', readlinkSync(file, { encoding: 'buffer' }), algorithm);
+        const id = await writeLooseObject(
+          objectsDir(repo),
+          'blob',
+          readlinkSync(file, { encoding: 'buffer' }),
+          algorithm,
+        );
         if (!id) return null;
         finals.set(p, { mode: symlink, id });
         continue;
@@ -133,9 +147,18 @@ async function finalEntries(
 }
 
 /** Each folder's entries in HEAD (empty where HEAD has no folder there), from the repository's running `cat-file --batch`. */
-async function baseListings(repo: GitRepo, head: string, folders: Set<string>, algorithm: ObjectAlgorithm): Promise<Map<string, Map<string, TreeEntry>> | null> {
+async function baseListings(
+  repo: GitRepo,
+  head: string,
+  folders: Set<string>,
+  algorithm: ObjectAlgorithm,
+): Promise<Map<string, Map<string, TreeEntry>> | null> {
   const names = [...folders];
-  const trees = await readTrees(repo, names.map((f) => (f === '' ? `${head}^{tree}` : `${head}:${f}`)), algorithm);
+  const trees = await readTrees(
+    repo,
+    names.map((f) => (f === '' ? `${head}^{tree}` : `${head}:${f}`)),
+    algorithm,
+  );
   // HEAD's own tree is always there: a reader that says otherwise is not to be believed.
   if (!trees[0]) return null;
   // Nothing there in HEAD, or a file or a submodule where a folder is now: the folder starts empty.
@@ -198,11 +221,18 @@ function treeBody(listing: Map<string, TreeEntry>): Buffer | null {
   const sorted = [...listing].map(([name, e]) => ({ key: e.mode === treeMode ? `${name}/` : name, name, e }));
   if (sorted.some(({ e }) => !canonicalModes.has(e.mode))) return null;
   sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return Buffer.concat(sorted.flatMap(({ name, e }) => [Buffer.from(`${e.mode} ${name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]));
+  return Buffer.concat(
+    sorted.flatMap(({ name, e }) => [Buffer.from(`${e.mode} ${name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]),
+  );
 }
 
 /** Regular files' blob ids written here where git would store their bytes unchanged (plainBlobs.ts), else null. */
-async function plainBlobIds(repo: GitRepo, files: readonly WorkFile[], settings: BlobSettings, algorithm: ObjectAlgorithm): Promise<string[] | null> {
+async function plainBlobIds(
+  repo: GitRepo,
+  files: readonly WorkFile[],
+  settings: BlobSettings,
+  algorithm: ObjectAlgorithm,
+): Promise<string[] | null> {
   if (!settings.plain) return null;
   const paths = files.map((f) => f.path);
   if (!noAttributesApply(repo, paths)) return null;

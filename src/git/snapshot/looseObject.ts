@@ -62,7 +62,12 @@ export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer, algorit
  * costs a hand-off each way — on this loaded 2-core machine the ~150 calls of a snapshot of 20
  * changed files took 10–20 ms that way.
  */
-export async function writeLooseObject(objectsDir: string, type: 'blob' | 'tree' | 'commit', body: Buffer, algorithm: ObjectAlgorithm): Promise<string | null> {
+export async function writeLooseObject(
+  objectsDir: string,
+  type: 'blob' | 'tree' | 'commit',
+  body: Buffer,
+  algorithm: ObjectAlgorithm,
+): Promise<string | null> {
   const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const id = createHash(algorithm).update(object).digest('hex');
   const folder = path.join(objectsDir, id.slice(0, 2));
@@ -95,7 +100,6 @@ function timezone(at: Date): string {
   const abs = Math.abs(offset);
   return `${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 }
-
 
 /**
  * The fan-out folder (`objects/ab`), created when missing — after `git gc` most are — with the

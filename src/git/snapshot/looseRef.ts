@@ -24,7 +24,8 @@ export async function writeLooseRef(commonDir: string, ref: string, id: string):
   try {
     fd = openSync(lock, 'wx', 0o666);
   } catch (ex) {
-    if ((ex as NodeJS.ErrnoException).code === 'EEXIST') throw new GitError('locked', `${ref} is being updated by another process (${lock} exists).`);
+    if ((ex as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new GitError('locked', `${ref} is being updated by another process (${lock} exists).`);
     throw ex;
   }
   try {

@@ -96,7 +96,11 @@ async function ask(repo: GitRepo): Promise<Probe> {
 function standardConfigFiles(repo: GitRepo): string[] {
   const home = process.env.HOME ?? os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  const files = [path.join(repo.commonDir, 'config'), path.join(repo.commonDir, 'config.worktree'), path.join(repo.gitDir, 'config.worktree')];
+  const files = [
+    path.join(repo.commonDir, 'config'),
+    path.join(repo.commonDir, 'config.worktree'),
+    path.join(repo.gitDir, 'config.worktree'),
+  ];
   files.push(process.env.GIT_CONFIG_SYSTEM || '/etc/gitconfig');
   if (process.env.GIT_CONFIG_GLOBAL) files.push(process.env.GIT_CONFIG_GLOBAL);
   else files.push(path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'));
@@ -139,7 +143,13 @@ export function parseConfig(output: string): { settings: BlobSettings; origins: 
     const eol = record.indexOf('\n');
     const key = (eol < 0 ? record : record.slice(0, eol)).toLowerCase();
     const value = eol < 0 ? null : record.slice(eol + 1);
-    if (key.startsWith('include.') || key.startsWith('includeif.') || key.startsWith('attr.') || key === 'core.attributesfile') plain = false;
+    if (
+      key.startsWith('include.') ||
+      key.startsWith('includeif.') ||
+      key.startsWith('attr.') ||
+      key === 'core.attributesfile'
+    )
+      plain = false;
     else if (key === 'core.autocrlf') autocrlf = gitBool(value);
     else if (key === 'core.filemode') fileMode = gitBool(value);
   }
@@ -167,8 +177,13 @@ function gitBool(value: string | null): boolean | null {
 export function noAttributesApply(repo: GitRepo, paths: readonly string[]): boolean {
   const home = process.env.HOME ?? os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  const candidates: Buffer[] = [path.join(repo.commonDir, 'info', 'attributes'), path.join(repo.gitDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes')].map((f) => Buffer.from(f, 'utf8'));
-  for (const folder of foldersOf(paths)) candidates.push(inWorkTree(repo, folder === '' ? '.gitattributes' : `${folder}/.gitattributes`));
+  const candidates: Buffer[] = [
+    path.join(repo.commonDir, 'info', 'attributes'),
+    path.join(repo.gitDir, 'info', 'attributes'),
+    path.join(xdg, 'git', 'attributes'),
+  ].map((f) => Buffer.from(f, 'utf8'));
+  for (const folder of foldersOf(paths))
+    candidates.push(inWorkTree(repo, folder === '' ? '.gitattributes' : `${folder}/.gitattributes`));
   // Anything there (a file, a folder, a symlink, unreadable) counts: only a sure absence does not.
   return candidates.every((file) => {
     try {
@@ -185,7 +200,11 @@ export function noAttributesApply(repo: GitRepo, paths: readonly string[]): bool
  * objects here; null where git should hash them (a file too large, gone, or not a plain
  * objects folder).
  */
-export async function writePlainBlobs(repo: GitRepo, files: readonly { path: string; content?: Buffer }[], algorithm: ObjectAlgorithm): Promise<string[] | null> {
+export async function writePlainBlobs(
+  repo: GitRepo,
+  files: readonly { path: string; content?: Buffer }[],
+  algorithm: ObjectAlgorithm,
+): Promise<string[] | null> {
   const objects = path.join(repo.commonDir, 'objects');
   const ids = await Promise.all(
     files.map(async (f) => {

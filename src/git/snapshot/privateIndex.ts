@@ -21,7 +21,17 @@
  * each hand-off to libuv's thread pool costs more than the call (looseObject.ts says how much).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { statOrNull } from './fileStat';
 import * as path from 'node:path';
@@ -160,7 +170,13 @@ function isIntact(file: string): boolean {
   const matches = (algorithm: 'sha1' | 'sha256', size: number) => {
     if (content.length < 12 + size) return false;
     const trailer = content.subarray(content.length - size);
-    return !trailer.every((b) => b === 0) && createHash(algorithm).update(content.subarray(0, content.length - size)).digest().equals(trailer);
+    return (
+      !trailer.every((b) => b === 0) &&
+      createHash(algorithm)
+        .update(content.subarray(0, content.length - size))
+        .digest()
+        .equals(trailer)
+    );
   };
   if (!matches('sha1', 20) && !matches('sha256', 32)) return false;
   trusted.set(file, id);
@@ -176,7 +192,11 @@ function describe(fd: number): UserIndex | null {
   if (head.toString('latin1', 0, 4) !== 'DIRC') return null;
   const tail = Buffer.alloc(32);
   readSync(fd, tail, 0, 32, Number(st.size) - 32);
-  const key = createHash('sha256').update(`${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:`).update(tail).digest('hex').slice(0, 24);
+  const key = createHash('sha256')
+    .update(`${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:`)
+    .update(tail)
+    .digest('hex')
+    .slice(0, 24);
   return { key, entries: head.readUInt32BE(8) };
 }
 
@@ -216,7 +236,9 @@ async function seed(repo: GitRepo, fd: number, kept: string): Promise<void> {
     // every later read and write (measured: add + write-tree at 20,000 files 273 vs 379 ms).
     // Entries that look racy are smudged by this rewrite: re-read later, never missed.
     await repo
-      .run([...repo.noHooks(), '-c', 'core.splitIndex=false', 'update-index', '--index-version', '4'], { env: { GIT_INDEX_FILE: staged } })
+      .run([...repo.noHooks(), '-c', 'core.splitIndex=false', 'update-index', '--index-version', '4'], {
+        env: { GIT_INDEX_FILE: staged },
+      })
       .then(() => utimes(staged, seconds, seconds))
       .catch(() => rm(`${staged}.lock`, { force: true }));
     await rename(staged, kept);
@@ -246,7 +268,8 @@ async function removeOthers(repo: GitRepo, current: string): Promise<void> {
         const file = path.join(repo.gitDir, n);
         const isKept = rest.startsWith(keptPrefix) && !rest.endsWith('.tmp') && !rest.endsWith('.lock');
         // Work files, temporary copies and the old per-snapshot indexes (`index-<hex>`): only once abandoned.
-        const isLeftover = rest.startsWith(workPrefix) || rest.startsWith(keptPrefix) || /^index-[0-9a-f]{16}(\.lock)?$/.test(rest);
+        const isLeftover =
+          rest.startsWith(workPrefix) || rest.startsWith(keptPrefix) || /^index-[0-9a-f]{16}(\.lock)?$/.test(rest);
         if (!isKept && !isLeftover) return;
         if (!isKept) {
           const st = await stat(file).catch(() => null);

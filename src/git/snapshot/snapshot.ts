@@ -52,7 +52,12 @@ export interface SnapshotOptions {
  * exactly HEAD's. The commit object is written in this process (looseObject.ts); checked-out
  * submodules inside `scope` are snapshotted too (submodules.ts).
  */
-export async function takeSnapshot(repo: GitRepo, label: string, scope = wholeRepository, options: SnapshotOptions = {}): Promise<TakenSnapshot<undefined>> {
+export async function takeSnapshot(
+  repo: GitRepo,
+  label: string,
+  scope = wholeRepository,
+  options: SnapshotOptions = {},
+): Promise<TakenSnapshot<undefined>> {
   return takeSnapshotWith(repo, label, async () => undefined, scope, options);
 }
 
@@ -68,16 +73,35 @@ export async function takeSnapshotWith<T>(
   options: SnapshotOptions = {},
 ): Promise<TakenSnapshot<T>> {
   const takenAt = new Date().toISOString();
-  const { tree, head, isHead, submodules } = await workingTree(repo, scope, (sub, subPath) => submoduleState(sub, subPath, label, options), options.route);
-  const [id, value] = await Promise.all([isHead ? head! : commitTree(repo, tree, head, label, options), withTree(tree, head)]);
+  const { tree, head, isHead, submodules } = await workingTree(
+    repo,
+    scope,
+    (sub, subPath) => submoduleState(sub, subPath, label, options),
+    options.route,
+  );
+  const [id, value] = await Promise.all([
+    isHead ? head! : commitTree(repo, tree, head, label, options),
+    withTree(tree, head),
+  ]);
   return { snapshot: { type: 'git', id, head, takenAt }, value, submodules };
 }
 
-async function commitTree(repo: GitRepo, tree: string, head: string | null, label: string, options: SnapshotOptions): Promise<string> {
+async function commitTree(
+  repo: GitRepo,
+  tree: string,
+  head: string | null,
+  label: string,
+  options: SnapshotOptions,
+): Promise<string> {
   const message = `agent-ledger snapshot ${oneLine(label)}`;
   if (options.route !== 'full') {
     const identityLine = `${identity.GIT_AUTHOR_NAME} <${identity.GIT_AUTHOR_EMAIL}>`;
-    const id = await writeCommitObject(path.join(repo.commonDir, 'objects'), { tree, parent: head, identity: identityLine, message });
+    const id = await writeCommitObject(path.join(repo.commonDir, 'objects'), {
+      tree,
+      parent: head,
+      identity: identityLine,
+      message,
+    });
     if (id) {
       rememberCommitTree(id, tree);
       return id;
@@ -89,10 +113,27 @@ async function commitTree(repo: GitRepo, tree: string, head: string | null, labe
 }
 
 /** A submodule's state: its HEAD when its working state is exactly HEAD's tree, else a snapshot commit. */
-async function submoduleState(sub: GitRepo, subPath: string, label: string, options: SnapshotOptions): Promise<SubmoduleState> {
-  const { tree, head, isHead, submodules } = await workingTree(sub, wholeRepository, (nested, nestedPath) => submoduleState(nested, nestedPath, label, options), options.route);
-  if (head && (isHead || tree === (await headTree(sub)))) return { repo: sub, path: subPath, commit: head, snapshot: false, nested: submodules };
-  return { repo: sub, path: subPath, commit: await commitTree(sub, tree, head, `${label} (submodule ${subPath})`, options), snapshot: true, nested: submodules };
+async function submoduleState(
+  sub: GitRepo,
+  subPath: string,
+  label: string,
+  options: SnapshotOptions,
+): Promise<SubmoduleState> {
+  const { tree, head, isHead, submodules } = await workingTree(
+    sub,
+    wholeRepository,
+    (nested, nestedPath) => submoduleState(nested, nestedPath, label, options),
+    options.route,
+  );
+  if (head && (isHead || tree === (await headTree(sub))))
+    return { repo: sub, path: subPath, commit: head, snapshot: false, nested: submodules };
+  return {
+    repo: sub,
+    path: subPath,
+    commit: await commitTree(sub, tree, head, `${label} (submodule ${subPath})`, options),
+    snapshot: true,
+    nested: submodules,
+  };
 }
 
 async function headTree(repo: GitRepo): Promise<string | null> {
@@ -104,13 +145,23 @@ async function headTree(repo: GitRepo): Promise<string | null> {
  * Points `refs/agent-ledger/snapshots/<name>` at the snapshot so it outlives `git gc` — and, in
  * each submodule, at the snapshot commit of it the snapshot records (`submodules`).
  */
-export async function keepSnapshot(repo: GitRepo, snapshot: Snapshot, name: string, submodules: readonly SubmoduleState[] = [], options: SnapshotOptions = {}): Promise<void> {
+export async function keepSnapshot(
+  repo: GitRepo,
+  snapshot: Snapshot,
+  name: string,
+  submodules: readonly SubmoduleState[] = [],
+  options: SnapshotOptions = {},
+): Promise<void> {
   if (!refName.test(name) || name.startsWith('.') || name.endsWith('.lock') || name.includes('..')) {
-    throw new GitError('invalidName', `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`);
+    throw new GitError(
+      'invalidName',
+      `Snapshot name "${name}" must match [A-Za-z0-9._-]+ (no leading dot, "..", or ".lock" suffix).`,
+    );
   }
   assertGitSnapshot(snapshot);
   await pointRef(repo, `${snapshotRefPrefix}${name}`, snapshot.id, options);
-  for (const { repo: sub, commit } of snapshotCommits(submodules)) await pointRef(sub, `${snapshotRefPrefix}${name}`, commit, options);
+  for (const { repo: sub, commit } of snapshotCommits(submodules))
+    await pointRef(sub, `${snapshotRefPrefix}${name}`, commit, options);
 }
 
 /** Written in this process where git's files backend would do just that (looseRef.ts), else by `git update-ref`. */
@@ -128,5 +179,8 @@ export function assertGitSnapshot(snapshot: Snapshot): void {
 
 /** Labels come from agents: keep the commit subject one readable line. */
 function oneLine(label: string): string {
-  return label.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+  return label
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200);
 }

@@ -32,10 +32,22 @@ export async function diffTreesInProcess(repo: GitRepo, from: string, to: string
   const changes: RawChange[] = [];
   let added = false;
   let deleted = false;
-  const record = (status: string, path: string, before: TreeObjectEntry | undefined, after: TreeObjectEntry | undefined) => {
+  const record = (
+    status: string,
+    path: string,
+    before: TreeObjectEntry | undefined,
+    after: TreeObjectEntry | undefined,
+  ) => {
     added ||= status === 'A';
     deleted ||= status === 'D';
-    changes.push({ status, oldMode: before?.mode.padStart(6, '0') ?? absentMode, newMode: after?.mode.padStart(6, '0') ?? absentMode, oldSha: before?.id ?? zero, newSha: after?.id ?? zero, path: Buffer.from(path, 'latin1').toString('utf8') });
+    changes.push({
+      status,
+      oldMode: before?.mode.padStart(6, '0') ?? absentMode,
+      newMode: after?.mode.padStart(6, '0') ?? absentMode,
+      oldSha: before?.id ?? zero,
+      newSha: after?.id ?? zero,
+      path: Buffer.from(path, 'latin1').toString('utf8'),
+    });
   };
   let level: Pair[] = [{ path: '', from: `${from}^{tree}`, to: `${to}^{tree}` }];
   while (level.length > 0) {

@@ -81,7 +81,11 @@ export function parseTreeBody(body: Buffer, algorithm: ObjectAlgorithm): Map<str
  * The trees named by `names` (anything cat-file resolves: `<commit>^{tree}`, `<commit>:<folder>`,
  * a tree id), in order; null for a name that is missing or not a tree.
  */
-export async function readTrees(repo: GitRepo, names: readonly string[], algorithm: ObjectAlgorithm): Promise<(Map<string, TreeObjectEntry> | null)[]> {
+export async function readTrees(
+  repo: GitRepo,
+  names: readonly string[],
+  algorithm: ObjectAlgorithm,
+): Promise<(Map<string, TreeObjectEntry> | null)[]> {
   const trees: (Map<string, TreeObjectEntry> | null | undefined)[] = names.map(cached);
   const asked = names.filter((_, i) => trees[i] === undefined);
   if (asked.length === 0) return trees as (Map<string, TreeObjectEntry> | null)[];

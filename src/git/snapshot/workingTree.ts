@@ -57,7 +57,12 @@ export function privateIndexConfig(repo: GitRepo): string[] {
 }
 
 /** The working state's tree; checked-out submodules inside `scope` are snapshotted by `snapshotSubmodule` meanwhile. */
-export async function workingTree(repo: GitRepo, scope: FolderScope, snapshotSubmodule: SnapshotSubmodule, route: SnapshotRoute = 'fast'): Promise<WorkingTree> {
+export async function workingTree(
+  repo: GitRepo,
+  scope: FolderScope,
+  snapshotSubmodule: SnapshotSubmodule,
+  route: SnapshotRoute = 'fast',
+): Promise<WorkingTree> {
   // Submodules are other repositories: snapshotted while this one is read, recorded after.
   const pending = snapshotSubmodules(repo, scope, snapshotSubmodule);
   pending.catch(() => undefined);
@@ -153,7 +158,12 @@ async function fastWorkingTree(repo: GitRepo, pending: Promise<SubmoduleState[]>
 }
 
 /** `git add` of the paths status reported, then `git write-tree`, on the per-snapshot private index. */
-async function indexRoute(repo: GitRepo, indexFile: string, report: StatusReport, submodules: SubmoduleState[]): Promise<WorkingTree | null> {
+async function indexRoute(
+  repo: GitRepo,
+  indexFile: string,
+  report: StatusReport,
+  submodules: SubmoduleState[],
+): Promise<WorkingTree | null> {
   const env = { GIT_INDEX_FILE: indexFile };
   const config = privateIndexConfig(repo);
   try {

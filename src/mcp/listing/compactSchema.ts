@@ -21,7 +21,8 @@ export function compactSchema(schema: unknown): unknown {
   if (!isSchemaObject(schema)) return schema;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (schemaMaps.has(key) && isSchemaObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactSchema(sub)]));
+    if (schemaMaps.has(key) && isSchemaObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactSchema(sub)]));
     else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map(compactSchema);
     else if (schemaValues.has(key)) out[key] = compactSchema(value);
     else out[key] = value;
@@ -36,12 +37,43 @@ const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definit
 /** Keywords whose value is a list of schemas. */
 const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 /** Keywords whose value is one schema. */
-const schemaValues = new Set(['items', 'additionalProperties', 'additionalItems', 'not', 'propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+const schemaValues = new Set([
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'not',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 
 /** Keywords that constrain only values of one type (a value of another type passes them). */
 const keywordsOfType: Record<string, ReadonlySet<string>> = {
-  object: new Set(['properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties', 'dependentRequired', 'dependentSchemas']),
-  array: new Set(['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains']),
+  object: new Set([
+    'properties',
+    'required',
+    'additionalProperties',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
+  ]),
+  array: new Set([
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'contains',
+    'minContains',
+    'maxContains',
+  ]),
   string: new Set(['minLength', 'maxLength', 'pattern', 'format']),
   number: new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']),
   integer: new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']),
@@ -49,7 +81,16 @@ const keywordsOfType: Record<string, ReadonlySet<string>> = {
 };
 const noKeywords: ReadonlySet<string> = new Set();
 /** Keywords that never decide whether a value passes. */
-const annotations = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+const annotations = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
 
 /** `anyOf: [X, {type: "null"}]` → X accepting null too, when X's keywords all leave null alone. */
 function mergedNullable(schema: JsonSchema): JsonSchema {
@@ -60,7 +101,12 @@ function mergedNullable(schema: JsonSchema): JsonSchema {
   const other = branches[1 - nullAt];
   if (!isSchemaObject(other)) return schema;
   // One type whose own keywords null passes, or no type but an enum or const (its type already dropped below).
-  const own = typeof other.type === 'string' ? keywordsOfType[other.type] : other.type === undefined && ('enum' in other || 'const' in other) ? noKeywords : undefined;
+  const own =
+    typeof other.type === 'string'
+      ? keywordsOfType[other.type]
+      : other.type === undefined && ('enum' in other || 'const' in other)
+        ? noKeywords
+        : undefined;
   if (!own) return schema;
   const merged: JsonSchema = {};
   for (const [key, value] of Object.entries(other)) {
@@ -80,8 +126,18 @@ function mergedNullable(schema: JsonSchema): JsonSchema {
 /** Keywords that allow what was allowed anyway. */
 function withoutNoOps(schema: JsonSchema): JsonSchema {
   const out = { ...schema };
-  if (isSchemaObject(out.propertyNames) && Object.keys(out.propertyNames).length === 1 && out.propertyNames.type === 'string') delete out.propertyNames;
-  if (isSchemaObject(out.additionalProperties) && Object.keys(out.additionalProperties).length === 0 && !('unevaluatedProperties' in out)) delete out.additionalProperties;
+  if (
+    isSchemaObject(out.propertyNames) &&
+    Object.keys(out.propertyNames).length === 1 &&
+    out.propertyNames.type === 'string'
+  )
+    delete out.propertyNames;
+  if (
+    isSchemaObject(out.additionalProperties) &&
+    Object.keys(out.additionalProperties).length === 0 &&
+    !('unevaluatedProperties' in out)
+  )
+    delete out.additionalProperties;
   return out;
 }
 

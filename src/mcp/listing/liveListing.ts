@@ -32,6 +32,9 @@ export function toListedTool(tool: ToolDefinition): Tool {
 
 /** A contract's JSON schema exactly as zod gives it (bench/listedSchemas.bench.ts compares the listed one with it). */
 export function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }

@@ -1,5 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from '../lazyServices';
 import { LedgerError } from '../../core/errors';
 import { parseInput } from '../../core/contracts/inputValidation';
@@ -14,19 +19,37 @@ function argumentsOf(p: PromptDefinition): { name: string; description?: string;
 }
 
 /** prompts/list and prompts/get. A bad or missing argument, an unknown prompt or id: -32602 with the reason in data. */
-export function registerPromptHandlers(server: Server, services: LazyServices, prompts: readonly PromptDefinition[]): void {
+export function registerPromptHandlers(
+  server: Server,
+  services: LazyServices,
+  prompts: readonly PromptDefinition[],
+): void {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
-    prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: argumentsOf(p) })),
+    prompts: prompts.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: argumentsOf(p),
+    })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = prompts.find((p) => p.name === request.params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}: use one of ${prompts.map((p) => p.name).join(', ')}`, { reason: 'UnknownPrompt' });
+    if (!prompt)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown prompt ${request.params.name}: use one of ${prompts.map((p) => p.name).join(', ')}`,
+        { reason: 'UnknownPrompt' },
+      );
     try {
       const args = parseInput(prompt.name, prompt.args, request.params.arguments ?? {});
       const text = await prompt.render(args, await services.get());
-      return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+      return {
+        description: prompt.description,
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+      };
     } catch (err) {
-      if (LedgerError.is(err)) throw new McpError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
+      if (LedgerError.is(err))
+        throw new McpError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
       throw err;
     }
   });

@@ -86,10 +86,16 @@ export class GuardedStdioTransport implements Transport {
   }
 
   private refuse(r: Refusal): void {
-    this.log(`refused a message${r.id !== undefined ? ` (id ${JSON.stringify(r.id)})` : ''}: ${r.code} ${JSON.stringify(r.message)}`);
+    this.log(
+      `refused a message${r.id !== undefined ? ` (id ${JSON.stringify(r.id)})` : ''}: ${r.code} ${JSON.stringify(r.message)}`,
+    );
     if (!r.reply) return;
     // MCP's error response makes `id` optional: it is left out when it could not be read.
-    const reply = { jsonrpc: '2.0' as const, ...(r.id !== undefined ? { id: r.id } : {}), error: { code: r.code, message: r.message } };
+    const reply = {
+      jsonrpc: '2.0' as const,
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      error: { code: r.code, message: r.message },
+    };
     void this.send(reply as JSONRPCMessage);
   }
 }

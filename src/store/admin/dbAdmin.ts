@@ -54,10 +54,15 @@ export function migrateLedgerDb(location: string | LedgerLocation, options: Admi
  * (or either to its own kind). The source is read as it is (a PostgreSQL source must already be
  * at this version); the target is created or upgraded first and must hold no ledger rows.
  */
-export async function copyLedgerDb(from: string | LedgerLocation, to: string | LedgerLocation, options: AdminOptions = {}): Promise<CopyReport> {
+export async function copyLedgerDb(
+  from: string | LedgerLocation,
+  to: string | LedgerLocation,
+  options: AdminOptions = {},
+): Promise<CopyReport> {
   const source = where(from, options);
   const target = where(to, options);
-  if (JSON.stringify(source) === JSON.stringify(target)) throw new StoreError('badLocation', 'copy a ledger to another place than where it is');
+  if (JSON.stringify(source) === JSON.stringify(target))
+    throw new StoreError('badLocation', 'copy a ledger to another place than where it is');
   let a: LedgerEngine | undefined;
   let b: LedgerEngine | undefined;
   try {
@@ -73,11 +78,16 @@ export async function copyLedgerDb(from: string | LedgerLocation, to: string | L
   }
 }
 
-async function upgrade(location: string | LedgerLocation, options: AdminOptions, existingOnly: boolean): Promise<SchemaReport> {
+async function upgrade(
+  location: string | LedgerLocation,
+  options: AdminOptions,
+  existingOnly: boolean,
+): Promise<SchemaReport> {
   const place = where(location, options);
   if (place.kind === 'embedded') {
     const existed = imageExists(place.dbPath);
-    if (existingOnly && !existed) throw new StoreError('notInitialized', `${place.dbPath} holds no ledger yet: run \`agent-ledger db init\``);
+    if (existingOnly && !existed)
+      throw new StoreError('notInitialized', `${place.dbPath} holds no ledger yet: run \`agent-ledger db init\``);
     // Opening migrates an embedded store (in one journaled write, whichever process gets there first).
     const engine = await EmbeddedEngine.open({ dbPath: place.dbPath });
     const to = engine.describe().schemaVersion;
@@ -88,7 +98,11 @@ async function upgrade(location: string | LedgerLocation, options: AdminOptions,
   const client = new Client(target.config);
   try {
     await client.connect();
-    if (existingOnly && (await schemaVersionOf(client)) === 0) throw new StoreError('notInitialized', `${target.display} holds no ledger yet: run \`agent-ledger db init --db <url>\``);
+    if (existingOnly && (await schemaVersionOf(client)) === 0)
+      throw new StoreError(
+        'notInitialized',
+        `${target.display} holds no ledger yet: run \`agent-ledger db init --db <url>\``,
+      );
     const { from, to } = await migrateSchema(client, CHANNEL);
     return { kind: 'postgres', location: target.display, from, to };
   } catch (err) {

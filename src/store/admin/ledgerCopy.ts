@@ -28,30 +28,46 @@ export async function copyLedger(from: LedgerEngine, to: LedgerEngine): Promise<
   const source = from.describe();
   const target = to.describe();
   if (source.schemaVersion !== target.schemaVersion) {
-    throw new StoreError('needsMigration', `the source holds ledger schema v${source.schemaVersion} and the target v${target.schemaVersion}: migrate the older one first (agent-ledger db migrate)`);
+    throw new StoreError(
+      'needsMigration',
+      `the source holds ledger schema v${source.schemaVersion} and the target v${target.schemaVersion}: migrate the older one first (agent-ledger db migrate)`,
+    );
   }
   const tables = parentsFirst([...(await schemaInfo(from)).values()]);
   const targetTables = await schemaInfo(to);
-  for (const t of tables) if (!targetTables.has(t.name)) throw new StoreError('sql', `the target has no table ${t.name}`);
+  for (const t of tables)
+    if (!targetTables.has(t.name)) throw new StoreError('sql', `the target has no table ${t.name}`);
   const rows = await from.read(async (db) => {
     const all = new Map<string, Record<string, SqlValue>[]>();
-    for (const t of tables) all.set(t.name, await db.all<Record<string, SqlValue>>(`SELECT * FROM "${t.name}" ORDER BY ${orderOf(t)}`));
+    for (const t of tables)
+      all.set(t.name, await db.all<Record<string, SqlValue>>(`SELECT * FROM "${t.name}" ORDER BY ${orderOf(t)}`));
     return all;
   });
   await to.write(async (tx) => {
     for (const t of tables) {
       if (await tx.get(`SELECT 1 AS x FROM "${t.name}" LIMIT 1`)) {
-        throw new StoreError('notEmpty', `${target.location} already holds a ledger (table ${t.name} has rows): copy into an empty one`);
+        throw new StoreError(
+          'notEmpty',
+          `${target.location} already holds a ledger (table ${t.name} has rows): copy into an empty one`,
+        );
       }
     }
     for (const t of tables) await copyTable(tx, t, rows.get(t.name) ?? []);
     if (to.kind === 'postgres') for (const t of tables) await moveSequences(tx, t);
   });
-  const report: CopyReport = { from: source.location, to: target.location, schemaVersion: source.schemaVersion, tables: [] };
-  const counts = await to.read(async (db) => Promise.all(tables.map((t) => db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "${t.name}"`))));
+  const report: CopyReport = {
+    from: source.location,
+    to: target.location,
+    schemaVersion: source.schemaVersion,
+    tables: [],
+  };
+  const counts = await to.read(async (db) =>
+    Promise.all(tables.map((t) => db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "${t.name}"`))),
+  );
   tables.forEach((t, i) => {
     const expected = rows.get(t.name)?.length ?? 0;
-    if (Number(counts[i]?.n) !== expected) throw new StoreError('sql', `table ${t.name}: ${expected} rows read, ${counts[i]?.n} found in the target`);
+    if (Number(counts[i]?.n) !== expected)
+      throw new StoreError('sql', `table ${t.name}: ${expected} rows read, ${counts[i]?.n} found in the target`);
     report.tables.push({ table: t.name, rows: expected });
   });
   return report;
@@ -73,7 +89,10 @@ async function copyTable(tx: AsyncSqlWriter, table: TableInfo, rows: Record<stri
   for (const column of selfRefs) {
     for (const row of rows) {
       if (row[column] === null || row[column] === undefined) continue;
-      await tx.run(`UPDATE "${table.name}" SET "${column}" = ? WHERE ${key.map((k) => `"${k}" = ?`).join(' AND ')}`, [row[column], ...key.map((k) => row[k])]);
+      await tx.run(`UPDATE "${table.name}" SET "${column}" = ? WHERE ${key.map((k) => `"${k}" = ?`).join(' AND ')}`, [
+        row[column],
+        ...key.map((k) => row[k]),
+      ]);
     }
   }
 }

@@ -37,11 +37,20 @@ export function planRecovery(files: StoreFiles): RecoveryPlan {
   for (const found of files.prevJournal.records) bySeq.set(found.record.seq, found.record);
   for (const found of files.journal.records) bySeq.set(found.record.seq, found.record); // the current copy wins
   const torn = files.journal.status === 'tornTail' ? files.journal.tornTail?.seq : undefined;
-  const maxSeq = Math.max(0, files.image.seq ?? 0, files.prevImage.seq ?? 0, files.journal.header.lastSeq ?? 0, files.journal.header.baseSeq ?? 0, ...bySeq.keys());
+  const maxSeq = Math.max(
+    0,
+    files.image.seq ?? 0,
+    files.prevImage.seq ?? 0,
+    files.journal.header.lastSeq ?? 0,
+    files.journal.header.baseSeq ?? 0,
+    ...bySeq.keys(),
+  );
 
   const candidates: RecoveryPlan['base'][] = [];
-  if (files.image.database) candidates.push({ source: 'image', seq: files.image.seq ?? 0, database: files.image.database });
-  if (files.prevImage.database) candidates.push({ source: 'previousImage', seq: files.prevImage.seq ?? 0, database: files.prevImage.database });
+  if (files.image.database)
+    candidates.push({ source: 'image', seq: files.image.seq ?? 0, database: files.image.database });
+  if (files.prevImage.database)
+    candidates.push({ source: 'previousImage', seq: files.prevImage.seq ?? 0, database: files.prevImage.database });
   candidates.push({ source: bySeq.has(1) ? 'empty' : 'fresh', seq: 0 });
 
   let best: { base: RecoveryPlan['base']; lost: SeqRange[]; count: number } | undefined;
@@ -58,7 +67,12 @@ export function planRecovery(files: StoreFiles): RecoveryPlan {
 }
 
 /** Seqs in (from, to] that no record holds; the torn tail's seq is left out here (it may never have been acknowledged). */
-function missingAfter(from: number, to: number, bySeq: Map<number, JournalRecord>, torn: number | undefined): SeqRange[] {
+function missingAfter(
+  from: number,
+  to: number,
+  bySeq: Map<number, JournalRecord>,
+  torn: number | undefined,
+): SeqRange[] {
   const held = [...bySeq.keys()].filter((s) => s > from).sort((a, b) => a - b);
   const missing: SeqRange[] = [];
   let next = from + 1;
@@ -71,5 +85,8 @@ function missingAfter(from: number, to: number, bySeq: Map<number, JournalRecord
 
 function split(r: SeqRange, seq: number): SeqRange[] {
   if (seq < r.from || seq > r.to) return [r];
-  return [...(seq > r.from ? [{ from: r.from, to: seq - 1 }] : []), ...(seq < r.to ? [{ from: seq + 1, to: r.to }] : [])];
+  return [
+    ...(seq > r.from ? [{ from: r.from, to: seq - 1 }] : []),
+    ...(seq < r.to ? [{ from: seq + 1, to: r.to }] : []),
+  ];
 }

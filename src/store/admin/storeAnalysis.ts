@@ -30,7 +30,13 @@ export interface JournalAnalysis {
   file: string;
   status: 'missing' | 'ok' | 'tornTail' | 'damaged';
   bytes: number;
-  header: { status: 'missing' | 'ok' | 'legacy' | 'damaged'; problem?: string; generation?: number; baseSeq?: number; lastSeq?: number };
+  header: {
+    status: 'missing' | 'ok' | 'legacy' | 'damaged';
+    problem?: string;
+    generation?: number;
+    baseSeq?: number;
+    lastSeq?: number;
+  };
   records: FoundRecord[];
   /** Bytes that belong to intact records (and an intact header). */
   intactBytes: number;
@@ -52,8 +58,21 @@ export function analyzeImage(file: string, SQL: SqlJsStatic): ImageAnalysis {
     session = SqlSession.load(SQL, read.database, file);
     // A trailed image is checksummed; a legacy one gets SQLite's structural check instead.
     const problems = read.status === 'legacy' ? session.quickCheck().filter((p) => p !== 'ok') : [];
-    if (problems.length) return { file, status: 'damaged', bytes: read.bytes, problem: `SQLite's check fails: ${problems.slice(0, 3).join('; ')}` };
-    return { file, status: read.status, bytes: read.bytes, seq: session.imageSeq(), schemaVersion: session.userVersion(), database: read.database };
+    if (problems.length)
+      return {
+        file,
+        status: 'damaged',
+        bytes: read.bytes,
+        problem: `SQLite's check fails: ${problems.slice(0, 3).join('; ')}`,
+      };
+    return {
+      file,
+      status: read.status,
+      bytes: read.bytes,
+      seq: session.imageSeq(),
+      schemaVersion: session.userVersion(),
+      database: read.database,
+    };
   } catch (err) {
     if (!StoreError.is(err, 'damaged')) throw err;
     return { file, status: 'damaged', bytes: read.bytes, problem: err.message };
@@ -69,19 +88,34 @@ export function analyzeJournal(file: string): JournalAnalysis {
     buf = fs.readFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    return { file, status: 'missing', bytes: 0, header: { status: 'missing' }, records: [], intactBytes: 0, damagedBytes: [], problems: [] };
+    return {
+      file,
+      status: 'missing',
+      bytes: 0,
+      header: { status: 'missing' },
+      records: [],
+      intactBytes: 0,
+      damagedBytes: [],
+      problems: [],
+    };
   }
   const problems: string[] = [];
   const read = decodeHeader(buf.subarray(0, HEADER_SIZE));
-  const header: JournalAnalysis['header'] = read.ok ? { status: read.legacy ? 'legacy' : 'ok', ...read.header } : { status: 'damaged', problem: read.problem };
+  const header: JournalAnalysis['header'] = read.ok
+    ? { status: read.legacy ? 'legacy' : 'ok', ...read.header }
+    : { status: 'damaged', problem: read.problem };
   if (!read.ok) problems.push(`the header is damaged: ${read.problem}`);
   const { records, holes } = scanRecords(buf, header.baseSeq);
 
   // Records must run baseSeq+1, baseSeq+2, … in file order.
   let prev = header.baseSeq ?? (records.length ? records[0].record.seq - 1 : 0);
   for (const { record, offset } of records) {
-    if (record.seq > prev + 1) problems.push(`seq ${range(prev + 1, record.seq - 1)} ${record.seq - prev > 2 ? 'are' : 'is'} missing before byte ${offset}`);
-    if (record.seq <= prev) problems.push(`the record at byte ${offset} repeats or goes back to seq ${record.seq} after seq ${prev}`);
+    if (record.seq > prev + 1)
+      problems.push(
+        `seq ${range(prev + 1, record.seq - 1)} ${record.seq - prev > 2 ? 'are' : 'is'} missing before byte ${offset}`,
+      );
+    if (record.seq <= prev)
+      problems.push(`the record at byte ${offset} repeats or goes back to seq ${record.seq} after seq ${prev}`);
     prev = Math.max(prev, record.seq);
   }
 
@@ -92,17 +126,35 @@ export function analyzeJournal(file: string): JournalAnalysis {
   const lastSeq = header.lastSeq;
   const beyond = lastSeq !== undefined && lastSeq > prev ? lastSeq - prev : 0;
   const inner = holes.filter((h) => h !== last || !atEnd);
-  for (const hole of inner) problems.push(`bytes ${hole.offset}–${hole.offset + hole.length - 1} hold no intact record`);
-  if (beyond > 1) problems.push(`the header counts records up to seq ${lastSeq}, the last intact one is seq ${prev}: seq ${range(prev + 1, lastSeq!)} are missing`);
+  for (const hole of inner)
+    problems.push(`bytes ${hole.offset}–${hole.offset + hole.length - 1} hold no intact record`);
+  if (beyond > 1)
+    problems.push(
+      `the header counts records up to seq ${lastSeq}, the last intact one is seq ${prev}: seq ${range(prev + 1, lastSeq!)} are missing`,
+    );
   let tornTail: JournalAnalysis['tornTail'];
   if (problems.length) {
     if (atEnd) problems.push(`bytes ${last.offset}–${buf.length - 1} at the end hold no intact record`);
   } else if (atEnd || beyond === 1) {
-    tornTail = { offset: atEnd ? last.offset : buf.length, length: atEnd ? last.length : 0, ...(beyond === 1 ? { seq: lastSeq } : {}) };
+    tornTail = {
+      offset: atEnd ? last.offset : buf.length,
+      length: atEnd ? last.length : 0,
+      ...(beyond === 1 ? { seq: lastSeq } : {}),
+    };
   }
   const intactBytes = records.reduce((n, r) => n + r.size, read.ok ? HEADER_SIZE : 0);
   const status = problems.length ? 'damaged' : tornTail ? 'tornTail' : 'ok';
-  return { file, status, bytes: buf.length, header, records, intactBytes, damagedBytes: holes, ...(tornTail ? { tornTail } : {}), problems };
+  return {
+    file,
+    status,
+    bytes: buf.length,
+    header,
+    records,
+    intactBytes,
+    damagedBytes: holes,
+    ...(tornTail ? { tornTail } : {}),
+    problems,
+  };
 }
 
 /** Sorted, merged ranges of a set of sequence numbers. */

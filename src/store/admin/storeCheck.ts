@@ -43,7 +43,14 @@ export interface CheckReport {
   /** The pair the last checkpoint kept, from which a damaged image is rebuilt. */
   previous: { image: ImageReport; journal: JournalReport };
   /** What `db repair` would do. */
-  repair: { needed: boolean; base: BaseSource; baseSeq: number; replays: SeqRange[]; lost: SeqRange[]; highestSeq: number };
+  repair: {
+    needed: boolean;
+    base: BaseSource;
+    baseSeq: number;
+    replays: SeqRange[];
+    lost: SeqRange[];
+    highestSeq: number;
+  };
   /** Copies of damaged files kept so far (`<file>.damaged-<time>`). */
   copies: string[];
 }

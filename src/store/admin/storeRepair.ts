@@ -54,7 +54,15 @@ export async function repairStore(dbPath: string, options: { lockTimeoutMs?: num
     // No ledger here: nothing to repair, and no lock file to create.
     const files = analyzeFiles(paths, SQL);
     const plan = planRecovery(files);
-    return { repaired: false, before: checkReport(paths, files, plan), recovered: { records: 0, seqs: [] }, lost: [], unrecoverable: [], seq: 0, copies: [] };
+    return {
+      repaired: false,
+      before: checkReport(paths, files, plan),
+      recovered: { records: 0, seqs: [] },
+      lost: [],
+      unrecoverable: [],
+      seq: 0,
+      copies: [],
+    };
   }
   const lock = new FileLock(paths.lock, { timeoutMs: options.lockTimeoutMs });
   await lock.acquire();
@@ -62,12 +70,29 @@ export async function repairStore(dbPath: string, options: { lockTimeoutMs?: num
     const files = analyzeFiles(paths, SQL);
     const plan = planRecovery(files);
     const before = checkReport(paths, files, plan);
-    if (!plan.needed) return { repaired: false, before, recovered: { records: 0, seqs: [] }, lost: [], unrecoverable: [], seq: plan.maxSeq, copies: before.copies };
+    if (!plan.needed)
+      return {
+        repaired: false,
+        before,
+        recovered: { records: 0, seqs: [] },
+        lost: [],
+        unrecoverable: [],
+        seq: plan.maxSeq,
+        copies: before.copies,
+      };
     const copies = keepCopies(paths, files);
     const seq = plan.maxSeq + 1;
     const { database, applied, unrecoverable } = rebuild(SQL, plan, seq);
     writeRepaired(paths, database, seq, files.journal.header.generation);
-    return { repaired: true, before, recovered: { records: applied.length, seqs: seqRanges(applied) }, lost: plan.lost, unrecoverable, seq, copies };
+    return {
+      repaired: true,
+      before,
+      recovered: { records: applied.length, seqs: seqRanges(applied) },
+      lost: plan.lost,
+      unrecoverable,
+      seq,
+      copies,
+    };
   } finally {
     lock.release();
   }
@@ -84,10 +109,15 @@ function keepCopies(paths: StorePaths, files: StoreFiles): string[] {
 }
 
 /** Replays the plan into a new in-memory database (each record in its own transaction) and exports it at `seq`. */
-function rebuild(SQL: SqlJsStatic, plan: RecoveryPlan, seq: number): { database: Uint8Array; applied: number[]; unrecoverable: RepairReport['unrecoverable'] } {
+function rebuild(
+  SQL: SqlJsStatic,
+  plan: RecoveryPlan,
+  seq: number,
+): { database: Uint8Array; applied: number[]; unrecoverable: RepairReport['unrecoverable'] } {
   const session = SqlSession.load(SQL, plan.base.database, `the ${plan.base.source} base`);
   try {
-    if (plan.base.source === 'fresh') session.transaction(() => migrate((sql) => session.exec(sql), session.userVersion()));
+    if (plan.base.source === 'fresh')
+      session.transaction(() => migrate((sql) => session.exec(sql), session.userVersion()));
     const applied: number[] = [];
     const unrecoverable: RepairReport['unrecoverable'] = [];
     for (const record of plan.records) {
@@ -99,7 +129,11 @@ function rebuild(SQL: SqlJsStatic, plan: RecoveryPlan, seq: number): { database:
       }
     }
     const version = session.userVersion();
-    if (version > latestVersion) throw new StoreError('tooNew', `the ledger was written by a newer Agent Ledger (schema v${version}); repair it with that version`);
+    if (version > latestVersion)
+      throw new StoreError(
+        'tooNew',
+        `the ledger was written by a newer Agent Ledger (schema v${version}); repair it with that version`,
+      );
     return { database: session.export(seq), applied, unrecoverable };
   } finally {
     session.close();
@@ -114,7 +148,7 @@ function rebuild(SQL: SqlJsStatic, plan: RecoveryPlan, seq: number): { database:
  */
 function writeRepaired(paths: StorePaths, database: Uint8Array, seq: number, oldGeneration: number | undefined): void {
   const image = encodeImage(database);
-  const generation = oldGeneration !== undefined ? ((oldGeneration + 1) >>> 0 || 1) : randomInt(1, 0xffffffff);
+  const generation = oldGeneration !== undefined ? (oldGeneration + 1) >>> 0 || 1 : randomInt(1, 0xffffffff);
   const journal = encodeHeader({ generation, baseSeq: seq });
   const files: [string, Buffer][] = [
     [paths.prevImage, image],

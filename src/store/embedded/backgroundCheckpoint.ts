@@ -70,7 +70,9 @@ export class BackgroundCheckpoint {
     this.retryAt = Date.now() + 30_000;
     if (this.reported === error) return;
     this.reported = error;
-    console.error(`[agent-ledger] background checkpoint failed (the journal keeps every write; the next checkpoint retries): ${error}`);
+    console.error(
+      `[agent-ledger] background checkpoint failed (the journal keeps every write; the next checkpoint retries): ${error}`,
+    );
   }
 }
 

@@ -39,7 +39,10 @@ export function writeCheckpoint(paths: StorePaths, database: Uint8Array, journal
  */
 export function installCheckpoint(paths: StorePaths, tmpImage: string, seq: number): InstalledJournal | false {
   const current = readJournal(paths.journal);
-  const tail = current && current.baseSeq < seq && seq <= current.lastSeq ? recordsAfter(current.file, seq, current.lastSeq) : undefined;
+  const tail =
+    current && current.baseSeq < seq && seq <= current.lastSeq
+      ? recordsAfter(current.file, seq, current.lastSeq)
+      : undefined;
   if (!current || !tail) {
     fs.rmSync(tmpImage, { force: true });
     return false;
@@ -149,7 +152,12 @@ function readJournal(file: string): { file: Buffer; generation: number; baseSeq:
     const read = readHeader(fd);
     // A legacy header (no last seq) is upgraded by the next append; the checkpoint after that one installs.
     if (!read.ok || read.header.lastSeq === undefined) return undefined;
-    return { file: readAll(fd), generation: read.header.generation, baseSeq: read.header.baseSeq, lastSeq: read.header.lastSeq };
+    return {
+      file: readAll(fd),
+      generation: read.header.generation,
+      baseSeq: read.header.baseSeq,
+      lastSeq: read.header.lastSeq,
+    };
   } finally {
     fs.closeSync(fd);
   }

@@ -26,7 +26,11 @@ class ImageBuilder extends JournaledDatabase {
  * the image (`ledger.db.tmp-…`, which a later checkpoint removes if nobody installs it) and
  * returns its name and the seq it holds. Needs no lock: it reads like any reader.
  */
-export function prepareCheckpointImage(SQL: SqlJsStatic, dbPath: string, imagePath: string): { tmp: string; seq: number } {
+export function prepareCheckpointImage(
+  SQL: SqlJsStatic,
+  dbPath: string,
+  imagePath: string,
+): { tmp: string; seq: number } {
   const { database, seq } = ImageBuilder.build(SQL, dbPath);
   const tmp = writeDurableTemp(imagePath, (fd) => {
     writeSynced(fd, database);

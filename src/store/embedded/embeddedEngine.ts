@@ -2,7 +2,14 @@ import type { Disposable, Event } from '../../core/emitter';
 import type { SqlParams, StoreChange } from '../../core/ports/store';
 import { ChangeWaiters } from '../changeWaiters';
 import { insertedKey, withReturning } from '../engine';
-import type { AsyncSqlReader, AsyncSqlWriter, EngineDescription, LedgerEngine, WaitOptions, WaitResult } from '../engine';
+import type {
+  AsyncSqlReader,
+  AsyncSqlWriter,
+  EngineDescription,
+  LedgerEngine,
+  WaitOptions,
+  WaitResult,
+} from '../engine';
 import { StoreError } from '../errors';
 import { Gate } from './gate';
 import { watchJournal } from './journalWatcher';
@@ -138,8 +145,10 @@ export class EmbeddedEngine implements LedgerEngine {
           () => (this.reportedDamage = undefined),
           (err: unknown) => {
             // Damage is reported once, not on every poll; the next read or write says it again.
-            if (!StoreError.is(err, 'damaged') && !StoreError.is(err, 'closed')) console.error('[agent-ledger] store refresh failed:', err);
-            else if (StoreError.is(err, 'damaged') && this.reportedDamage !== err.message) console.error(`[agent-ledger] ${err.message}`);
+            if (!StoreError.is(err, 'damaged') && !StoreError.is(err, 'closed'))
+              console.error('[agent-ledger] store refresh failed:', err);
+            else if (StoreError.is(err, 'damaged') && this.reportedDamage !== err.message)
+              console.error(`[agent-ledger] ${err.message}`);
             if (StoreError.is(err, 'damaged')) this.reportedDamage = err.message;
           },
         );
@@ -156,7 +165,8 @@ function guardedWriter(writer: RecordingWriter, guard: StatementGuard): AsyncSql
   return {
     get: (sql: string, params?: SqlParams) => guard.run(() => statement(sql, () => writer.get(sql, params))),
     all: (sql: string, params?: SqlParams) => guard.run(() => statement(sql, () => writer.all(sql, params))),
-    run: (sql: string, params?: SqlParams) => guard.run(() => statement(sql, () => ({ changes: writer.run(sql, params).changes }))),
+    run: (sql: string, params?: SqlParams) =>
+      guard.run(() => statement(sql, () => ({ changes: writer.run(sql, params).changes }))),
     insert: (sql: string, params?: SqlParams) =>
       guard.run(() => {
         const text = withReturning(sql);

@@ -39,16 +39,28 @@ export function decodeImage(bytes: Buffer): ImageRead {
   const size = bytes.length;
   if (size >= TRAILER && bytes.subarray(size - TRAILER, size - 8).equals(MAGIC)) {
     const length = bytes.readUInt32LE(size - 8);
-    if (length !== size - TRAILER) return { status: 'damaged', problem: `its trailer says ${length} bytes of database, the file holds ${size - TRAILER}`, bytes: size };
+    if (length !== size - TRAILER)
+      return {
+        status: 'damaged',
+        problem: `its trailer says ${length} bytes of database, the file holds ${size - TRAILER}`,
+        bytes: size,
+      };
     const database = bytes.subarray(0, length);
-    if (crc32(database) !== bytes.readUInt32LE(size - 4)) return { status: 'damaged', problem: 'its checksum does not match', bytes: size };
+    if (crc32(database) !== bytes.readUInt32LE(size - 4))
+      return { status: 'damaged', problem: 'its checksum does not match', bytes: size };
     return { status: 'ok', database, bytes: size };
   }
   // No trailer: a legacy image is a whole SQLite file, exactly as many pages as its header says.
-  if (size < 100 || !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) return { status: 'damaged', problem: 'it is neither a ledger image nor a SQLite database', bytes: size };
+  if (size < 100 || !bytes.subarray(0, 16).equals(SQLITE_MAGIC))
+    return { status: 'damaged', problem: 'it is neither a ledger image nor a SQLite database', bytes: size };
   const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
   const pages = bytes.readUInt32BE(28);
-  if (pages === 0 || pageSize * pages !== size) return { status: 'damaged', problem: `its size (${size} bytes) is not the ${pages} pages of ${pageSize} bytes its header declares, and it has no intact trailer`, bytes: size };
+  if (pages === 0 || pageSize * pages !== size)
+    return {
+      status: 'damaged',
+      problem: `its size (${size} bytes) is not the ${pages} pages of ${pageSize} bytes its header declares, and it has no intact trailer`,
+      bytes: size,
+    };
   return { status: 'legacy', database: bytes, bytes: size };
 }
 

@@ -61,14 +61,16 @@ export function encodeHeader(h: JournalHeader): Buffer {
 }
 
 export function decodeHeader(buf: Buffer): HeaderRead {
-  if (buf.length < HEADER_SIZE) return { ok: false, problem: `the header is incomplete (${buf.length} of ${HEADER_SIZE} bytes)` };
+  if (buf.length < HEADER_SIZE)
+    return { ok: false, problem: `the header is incomplete (${buf.length} of ${HEADER_SIZE} bytes)` };
   if (buf.toString('ascii', 0, 4) !== MAGIC) return { ok: false, problem: 'the header does not start with ALJ1' };
   if (buf.readUInt32LE(4) !== VERSION) return { ok: false, problem: `unknown journal version ${buf.readUInt32LE(4)}` };
   const generation = buf.readUInt32LE(8);
   const baseSeq = Number(buf.readBigUInt64LE(12));
   const legacy = buf.subarray(20, 32).every((b) => b === 0);
   if (legacy) return { ok: true, header: { generation, baseSeq }, legacy };
-  if (buf.readUInt32LE(28) !== crc32(buf.subarray(0, 28))) return { ok: false, problem: 'the header checksum does not match' };
+  if (buf.readUInt32LE(28) !== crc32(buf.subarray(0, 28)))
+    return { ok: false, problem: 'the header checksum does not match' };
   const lastSeq = Number(buf.readBigUInt64LE(20));
   if (lastSeq < baseSeq) return { ok: false, problem: `the header's last seq ${lastSeq} is below its base ${baseSeq}` };
   return { ok: true, header: { generation, baseSeq, lastSeq }, legacy };

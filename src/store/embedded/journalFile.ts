@@ -16,7 +16,6 @@ export interface InstalledJournal {
   end: number;
 }
 
-
 /** What a catch-up needs from the store holding the in-memory database. */
 export interface Replayer {
   /** Highest sequence number applied in memory. */
@@ -127,7 +126,10 @@ export class JournalFile {
         sleepSync(2);
       }
     }
-    this.fail(`its records do not follow the image (seq ${target.seq}): the image is older than the journal's base (seq ${this.baseSeq}) or was replaced`, undefined);
+    this.fail(
+      `its records do not follow the image (seq ${target.seq}): the image is older than the journal's base (seq ${this.baseSeq}) or was replaced`,
+      undefined,
+    );
   }
 
   /** One attempt on an open journal; not done when the image was reloaded or damage was seen. */
@@ -235,7 +237,10 @@ export class JournalFile {
       if (size !== this.offset) {
         // Someone appended without the lock (a holder that stalled past staleMs): refuse
         // rather than write a record whose sequence number may collide.
-        throw new StoreError('busy', `the journal changed under the lock (expected ${this.offset} bytes, found ${size}); retry`);
+        throw new StoreError(
+          'busy',
+          `the journal changed under the lock (expected ${this.offset} bytes, found ${size}); retry`,
+        );
       }
       writeAll(fd, bytes, this.offset);
       // After the record: a reader that sees the new lastSeq also sees the record.

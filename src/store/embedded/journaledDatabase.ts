@@ -90,7 +90,8 @@ export class JournaledDatabase {
   protected catchUp(): void {
     if (this.imageDamage) {
       const stat = statQuiet(this.paths.image);
-      if (stat && stat.mtimeMs === this.imageDamage.mtimeMs && stat.size === this.imageDamage.size) throw this.imageDamage.error;
+      if (stat && stat.mtimeMs === this.imageDamage.mtimeMs && stat.size === this.imageDamage.size)
+        throw this.imageDamage.error;
       this.imageDamage = undefined;
       this.reloadImage();
     }
@@ -117,7 +118,10 @@ export class JournaledDatabase {
         for (const [sql, params] of record.statements) this.session.exec(sql, params);
       });
     } catch (err) {
-      throw new StoreError('damaged', `record seq ${record.seq} does not replay on the image: ${(err as Error).message}`);
+      throw new StoreError(
+        'damaged',
+        `record seq ${record.seq} does not replay on the image: ${(err as Error).message}`,
+      );
     }
     this._seq = record.seq;
   }
@@ -128,10 +132,18 @@ export class JournaledDatabase {
     const image = readImage(this.paths.image);
     try {
       if (image.status === 'damaged') throw new StoreError('damaged', image.problem);
-      return SqlSession.load(this.SQL, image.status === 'missing' ? undefined : image.database, path.basename(this.paths.image));
+      return SqlSession.load(
+        this.SQL,
+        image.status === 'missing' ? undefined : image.database,
+        path.basename(this.paths.image),
+      );
     } catch (err) {
       if (!StoreError.is(err, 'damaged')) throw err;
-      const error = damagedError(this.paths.image, err.message, this.readOptions.readonly ? undefined : keepDamagedCopy(this.paths.image));
+      const error = damagedError(
+        this.paths.image,
+        err.message,
+        this.readOptions.readonly ? undefined : keepDamagedCopy(this.paths.image),
+      );
       this.imageDamage = { mtimeMs: stat?.mtimeMs ?? 0, size: stat?.size ?? 0, error };
       throw error;
     }
@@ -147,7 +159,8 @@ export class JournaledDatabase {
 
   protected assertOpen(): void {
     if (this.closed) throw new StoreError('closed', 'the ledger store is closed');
-  }}
+  }
+}
 
 function statQuiet(file: string): fs.Stats | undefined {
   try {

@@ -48,7 +48,10 @@ export class LedgerStore extends StoreCheckpoints implements LedgerDb {
     const version = store.session.userVersion();
     if (version > latestVersion) {
       store.close();
-      throw new StoreError('tooNew', `${options.dbPath} was written by a newer Agent Ledger (schema v${version}, this one knows v${latestVersion}); update Agent Ledger`);
+      throw new StoreError(
+        'tooNew',
+        `${options.dbPath} was written by a newer Agent Ledger (schema v${version}, this one knows v${latestVersion}); update Agent Ledger`,
+      );
     }
     if (version < latestVersion) {
       if (options.readonly) {
@@ -67,7 +70,8 @@ export class LedgerStore extends StoreCheckpoints implements LedgerDb {
 
   read<T>(fn: (db: SqlReader) => T): T {
     this.assertOpen();
-    if (this.asyncWriting) throw new StoreError('busy', 'an asynchronous write is in progress in this process; read through the engine');
+    if (this.asyncWriting)
+      throw new StoreError('busy', 'an asynchronous write is in progress in this process; read through the engine');
     this.refresh();
     return fn(this.session.reader);
   }

@@ -68,7 +68,10 @@ export class FileLock {
     for (;;) {
       if (this.tryAcquire()) return;
       if (Date.now() > deadline) {
-        throw new StoreError('busy', `the ledger store is locked by another process (${this.path}) for more than ${timeoutMs} ms`);
+        throw new StoreError(
+          'busy',
+          `the ledger store is locked by another process (${this.path}) for more than ${timeoutMs} ms`,
+        );
       }
       // Writes hold the lock for a few milliseconds: poll fast, back off a little, add jitter
       // so waiters do not move in lockstep.

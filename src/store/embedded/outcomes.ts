@@ -30,7 +30,9 @@ export function replayExactly(session: SqlSession, record: JournalRecord): void 
     const expected = record.outcomes?.[i];
     if (!expected) return;
     if (result.changes !== expected[0]) {
-      throw new Error(`statement ${i + 1} changed ${result.changes} row(s) instead of ${expected[0]}: ${sql.trim().slice(0, 60)}`);
+      throw new Error(
+        `statement ${i + 1} changed ${result.changes} row(s) instead of ${expected[0]}: ${sql.trim().slice(0, 60)}`,
+      );
     }
     const rowid = expected[1];
     const table = insertedTable(sql);

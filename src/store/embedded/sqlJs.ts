@@ -33,8 +33,13 @@ export function loadSqlJs(given?: WebAssembly.Module): Promise<SqlJsStatic> {
     glue()({
       // Native SQLite math functions (power() fades stigmergy marks in SQL), not sql.js's deprecated copies.
       useOldExtensionFunctions: false,
-      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        wasm.then((compiled) => WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled))).catch(reject);
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+      ) {
+        wasm
+          .then((compiled) => WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled)))
+          .catch(reject);
         return {};
       },
     } as Parameters<typeof initSqlJsType>[0]).then(resolve, reject);
@@ -56,7 +61,9 @@ function glue(): typeof initSqlJsType {
 
 /** Runs a sql.js glue's source as the CommonJS module it is (`file`: where it was read from). */
 export function runGlue(source: string, file: string): typeof initSqlJsType {
-  const run = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }) as (...args: unknown[]) => void;
+  const run = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+  }) as (...args: unknown[]) => void;
   const loaded = { exports: {} };
   run(loaded.exports, require, loaded, file, path.dirname(file));
   return loaded.exports as typeof initSqlJsType;

@@ -34,7 +34,10 @@ const helper = `function __agentLedgerFile(old, used, size) {
 const places: [string, string][] = [
   ['m=a.Ua.subarray(0,a.Wa),a.Ua=new Uint8Array(g),a.Ua.set(m))', 'a.Ua=__agentLedgerFile(a.Ua,a.Wa,g))'],
   ['else a.Ua=b.slice(d,d+c),a.Wa=c;return c}', 'else a.Ua=__agentLedgerFile(b.subarray(d,d+c),c,c),a.Wa=c;return c}'],
-  ['a.Wa!=b&&(d=a.Ua,a.Ua=new Uint8Array(b),a.Ua.set(d.subarray(0,Math.min(b,\na.Wa))),a.Wa=b)', 'a.Wa!=b&&(a.Ua=__agentLedgerFile(a.Ua,a.Wa,b),a.Wa=b)'],
+  [
+    'a.Wa!=b&&(d=a.Ua,a.Ua=new Uint8Array(b),a.Ua.set(d.subarray(0,Math.min(b,\na.Wa))),a.Wa=b)',
+    'a.Wa!=b&&(a.Ua=__agentLedgerFile(a.Ua,a.Wa,b),a.Wa=b)',
+  ],
 ];
 
 /** The glue's source with files grown in place, or null when this sql.js is not the one the places were matched on. */

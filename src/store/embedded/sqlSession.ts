@@ -26,7 +26,9 @@ export class SqlSession {
     // (this one), so it keeps its lock: otherwise every statement outside a transaction takes
     // and drops a shared lock and looks for a hot journal through the emscripten file system,
     // which made up about a third of a read (task_get 1.4–2.7 ms → 0.5–1.6 ms in-process, under load).
-    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; PRAGMA locking_mode = EXCLUSIVE');
+    db.exec(
+      'PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; PRAGMA locking_mode = EXCLUSIVE',
+    );
     return new SqlSession(db);
   }
 
@@ -55,7 +57,9 @@ export class SqlSession {
       }
     }
     const changes = this.db.getRowsModified();
-    const lastInsertRowid = Number(this.query<{ id: number }>('SELECT last_insert_rowid() AS id', undefined, true)[0]?.id ?? 0);
+    const lastInsertRowid = Number(
+      this.query<{ id: number }>('SELECT last_insert_rowid() AS id', undefined, true)[0]?.id ?? 0,
+    );
     return { changes, lastInsertRowid, returned };
   }
 

@@ -22,7 +22,8 @@ export abstract class StoreCheckpoints extends StoreWrites {
   /** Forces a checkpoint now, in this thread (tests, benchmarks, `db copy`; writers do it on their own). */
   checkpoint(): Promise<void> {
     this.assertOpen();
-    if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
+    if (this.options.readonly)
+      return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
     return this.enqueue(() => this.checkpointInThread());
   }
 
@@ -41,7 +42,10 @@ export abstract class StoreCheckpoints extends StoreWrites {
         await this.checkpointInThread();
         return;
       }
-      this.background ??= new BackgroundCheckpoint({ dbPath: this.options.dbPath, imagePath: this.paths.image }, (tmp, seq) => this.installPrepared(tmp, seq));
+      this.background ??= new BackgroundCheckpoint(
+        { dbPath: this.options.dbPath, imagePath: this.paths.image },
+        (tmp, seq) => this.installPrepared(tmp, seq),
+      );
       void this.background.start();
     });
   }
@@ -78,7 +82,10 @@ export abstract class StoreCheckpoints extends StoreWrites {
   }
 
   protected shouldCheckpoint(): boolean {
-    return this.journal.recordsSince(this._seq) >= (this.options.checkpointRecords ?? 2000) || this.journal.size >= (this.options.checkpointBytes ?? 16 * 1024 * 1024);
+    return (
+      this.journal.recordsSince(this._seq) >= (this.options.checkpointRecords ?? 2000) ||
+      this.journal.size >= (this.options.checkpointBytes ?? 16 * 1024 * 1024)
+    );
   }
 
   private checkpointLocked(): void {

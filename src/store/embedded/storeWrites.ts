@@ -25,7 +25,6 @@ export interface StoreOptions {
   pollMs?: number;
 }
 
-
 /**
  * How a write of the embedded store runs (ledgerStore.ts): in this process's queue, under the file
  * lock, after catching up with the journal; the exact statements and values it executed are
@@ -54,7 +53,8 @@ export abstract class StoreWrites extends JournaledDatabase {
 
   write<T>(fn: (db: SqlWriter) => T): Promise<T> {
     this.assertOpen();
-    if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
+    if (this.options.readonly)
+      return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
     return this.enqueue(() => this.writeLocked(fn));
   }
 
@@ -100,14 +100,21 @@ export abstract class StoreWrites extends JournaledDatabase {
    * database (catch-up, transaction, journal append), so the engine keeps its own reads out of a
    * write in progress without blocking them while another process holds the lock.
    */
-  writeAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
+  writeAsync<T>(
+    fn: (db: RecordingWriter) => Promise<T>,
+    exclusive: <R>(body: () => Promise<R>) => Promise<R>,
+  ): Promise<T> {
     this.assertOpen();
-    if (this.options.readonly) return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
+    if (this.options.readonly)
+      return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
     this.exclusive = exclusive;
     return this.enqueue(() => this.writeLockedAsync(fn, exclusive));
   }
 
-  private async writeLockedAsync<T>(fn: (db: RecordingWriter) => Promise<T>, exclusive: <R>(body: () => Promise<R>) => Promise<R>): Promise<T> {
+  private async writeLockedAsync<T>(
+    fn: (db: RecordingWriter) => Promise<T>,
+    exclusive: <R>(body: () => Promise<R>) => Promise<R>,
+  ): Promise<T> {
     const from = this._seq;
     await this.lock.acquire();
     let result: T;
@@ -146,7 +153,8 @@ export abstract class StoreWrites extends JournaledDatabase {
   }
 
   private appendLocked(recording: Recording): void {
-    if (recording.statements.length > 0) this.journal.append({ seq: this._seq + 1, statements: recording.statements, outcomes: recording.outcomes });
+    if (recording.statements.length > 0)
+      this.journal.append({ seq: this._seq + 1, statements: recording.statements, outcomes: recording.outcomes });
   }
 
   private afterCommitLocked(recording: Recording): void {

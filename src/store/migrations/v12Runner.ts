@@ -12,5 +12,5 @@ export const v12Runner: readonly string[] = [
   'ALTER TABLE execution_logs ADD COLUMN client TEXT',
   'ALTER TABLE execution_logs ADD COLUMN runner_id TEXT',
   'ALTER TABLE execution_logs ADD COLUMN cache_read_tokens INTEGER',
-  "CREATE INDEX execution_logs_open_by_runner ON execution_logs(runner_id, status)",
+  'CREATE INDEX execution_logs_open_by_runner ON execution_logs(runner_id, status)',
 ];

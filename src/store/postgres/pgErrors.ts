@@ -11,23 +11,45 @@ import { errorMessage } from '../../core/errors';
  * - the rest are final: `auth`, `unknownDatabase`, `busy` (lock timeout), `constraint`,
  *   `aborted`, `undefinedTable`, `sql`.
  */
-export type PgFailure = 'connection' | 'retryTransaction' | 'auth' | 'unknownDatabase' | 'busy' | 'constraint' | 'aborted' | 'undefinedTable' | 'sql';
+export type PgFailure =
+  | 'connection'
+  | 'retryTransaction'
+  | 'auth'
+  | 'unknownDatabase'
+  | 'busy'
+  | 'constraint'
+  | 'aborted'
+  | 'undefinedTable'
+  | 'sql';
 
-const NODE_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ECONNABORTED', 'ENOTFOUND']);
+const NODE_CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'ENOTFOUND',
+]);
 
 /**
  * node-postgres's own failures carry no code, only these messages: the one place that reads
  * them (a broken socket, a client the pool handed out after its connection died, a connect
  * timeout, a pool shut down under a call).
  */
-const DRIVER_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed|timeout expired|Connection ended|terminating connection|server closed the connection/i;
+const DRIVER_CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Client was closed|timeout expired|Connection ended|terminating connection|server closed the connection/i;
 
 /** Classifies an error thrown by node-postgres. */
 export function classifyPgError(err: unknown): PgFailure {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : '';
   if (/^[0-9A-Z]{5}$/.test(code)) {
-    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return 'connection';
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300')
+      return 'connection';
     if (code === '40001' || code === '40P01') return 'retryTransaction';
     if (code === '28P01' || code === '28000') return 'auth';
     if (code === '3D000') return 'unknownDatabase';
@@ -60,7 +82,9 @@ export function pgStoreError(err: unknown, where: string, password: string | und
   const statement = sql ? ` (in: ${oneLine(sql)})` : '';
   switch (failure) {
     case 'connection':
-      return new StoreError('unavailable', `the PostgreSQL server at ${where} cannot be reached: ${said}`, { cause: err });
+      return new StoreError('unavailable', `the PostgreSQL server at ${where} cannot be reached: ${said}`, {
+        cause: err,
+      });
     case 'auth': {
       // The driver words a missing password as "SASL: … client password must be a string": say what it means.
       const why = password === undefined && /password must be a string/i.test(said) ? 'no password was given' : said;
@@ -71,7 +95,11 @@ export function pgStoreError(err: unknown, where: string, password: string | und
       );
     }
     case 'unknownDatabase':
-      return new StoreError('unknownDatabase', `the database in ${where} does not exist: ${said}. Create it (createdb) and run \`agent-ledger db init --db <url>\``, { cause: err });
+      return new StoreError(
+        'unknownDatabase',
+        `the database in ${where} does not exist: ${said}. Create it (createdb) and run \`agent-ledger db init --db <url>\``,
+        { cause: err },
+      );
     case 'busy':
       return new StoreError('busy', `the ledger at ${where} stayed locked by another writer: ${said}`, { cause: err });
     case 'constraint':

@@ -2,12 +2,25 @@ import type { AsyncSqlReader } from '../engine';
 import type { SchemaInfo, TableInfo } from '../tableInfo';
 import { STORE_TABLE_NAMES } from './pgSchema';
 
-const TYPES: Record<string, string> = { bigint: 'integer', integer: 'integer', smallint: 'integer', 'double precision': 'real', real: 'real', text: 'text' };
+const TYPES: Record<string, string> = {
+  bigint: 'integer',
+  integer: 'integer',
+  smallint: 'integer',
+  'double precision': 'real',
+  real: 'real',
+  text: 'text',
+};
 
 /** The ledger schema of the current PostgreSQL schema, described as schemaInfo.ts describes SQLite's. */
 export async function pgSchemaInfo(db: AsyncSqlReader): Promise<SchemaInfo> {
   const info: SchemaInfo = new Map();
-  const columns = await db.all<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
+  const columns = await db.all<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
      WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   );
@@ -46,7 +59,8 @@ export async function pgSchemaInfo(db: AsyncSqlReader): Promise<SchemaInfo> {
     if (STORE_TABLE_NAMES.has(k.table_name)) continue;
     const t = table(k.table_name);
     const cols = k.columns.split(',');
-    if (k.kind === 'p') cols.forEach((name, i) => ((t.columns.find((c) => c.name === name) ?? { primaryKey: 0 }).primaryKey = i + 1));
+    if (k.kind === 'p')
+      cols.forEach((name, i) => ((t.columns.find((c) => c.name === name) ?? { primaryKey: 0 }).primaryKey = i + 1));
     else if (k.kind === 'u') t.uniques.push(cols);
     else if (k.kind === 'f' && k.target) t.foreignKeys.push({ column: cols[0], table: k.target });
   }

@@ -57,7 +57,8 @@ export class PgListener {
     client.on('end', fail);
     client.on('notification', (n: Notification) => {
       const [seq, origin] = (n.payload ?? '').split(' ');
-      if (n.channel === CHANNEL && Number.isFinite(Number(seq))) this.onAnnouncement({ seq: Number(seq), origin: origin ?? '' });
+      if (n.channel === CHANNEL && Number.isFinite(Number(seq)))
+        this.onAnnouncement({ seq: Number(seq), origin: origin ?? '' });
     });
     try {
       await client.connect();

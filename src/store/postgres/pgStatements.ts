@@ -31,12 +31,18 @@ export interface ErrorContext {
 /** Turns a driver failure into what the engine throws. */
 export function wrapPgError(err: unknown, ctx: ErrorContext, sql?: string): StoreError {
   if (err instanceof StoreError) return err;
-  if (isRetryable(classifyPgError(err))) return new TransientPgError(pgStoreError(err, ctx.where, ctx.password).message, err);
+  if (isRetryable(classifyPgError(err)))
+    return new TransientPgError(pgStoreError(err, ctx.where, ctx.password).message, err);
   return pgStoreError(err, ctx.where, ctx.password, sql);
 }
 
 /** Runs one query, its failure wrapped. */
-export async function query<R extends Row = Row>(client: ClientBase, ctx: ErrorContext, sql: string, params?: SqlParams): Promise<R[]> {
+export async function query<R extends Row = Row>(
+  client: ClientBase,
+  ctx: ErrorContext,
+  sql: string,
+  params?: SqlParams,
+): Promise<R[]> {
   try {
     const result = await client.query<R>(sql, params as unknown[] | undefined);
     return result.rows;
@@ -46,20 +52,32 @@ export async function query<R extends Row = Row>(client: ClientBase, ctx: ErrorC
 }
 
 /** Runs the statement's text as the domain wrote it (with `?`). */
-function domainQuery<R extends Row = Row>(client: ClientBase, ctx: ErrorContext, sql: string, params?: SqlParams): Promise<R[]> {
+function domainQuery<R extends Row = Row>(
+  client: ClientBase,
+  ctx: ErrorContext,
+  sql: string,
+  params?: SqlParams,
+): Promise<R[]> {
   return query<R>(client, ctx, toPgPlaceholders(sql), params);
 }
 
 /** The port's reader on one connection (inside the read's transaction). */
 export function readerOn(client: ClientBase, ctx: ErrorContext, guard: StatementGuard): AsyncSqlReader {
   return {
-    get: <T>(sql: string, params?: SqlParams) => guard.run(async () => (await domainQuery(client, ctx, sql, params))[0] as T | undefined),
-    all: <T>(sql: string, params?: SqlParams) => guard.run(async () => (await domainQuery(client, ctx, sql, params)) as T[]),
+    get: <T>(sql: string, params?: SqlParams) =>
+      guard.run(async () => (await domainQuery(client, ctx, sql, params))[0] as T | undefined),
+    all: <T>(sql: string, params?: SqlParams) =>
+      guard.run(async () => (await domainQuery(client, ctx, sql, params)) as T[]),
   };
 }
 
 /** The port's writer on one connection; `changed` is called by every run/insert (the write then commits a new seq). */
-export function writerOn(client: ClientBase, ctx: ErrorContext, guard: StatementGuard, changed: () => void): AsyncSqlWriter {
+export function writerOn(
+  client: ClientBase,
+  ctx: ErrorContext,
+  guard: StatementGuard,
+  changed: () => void,
+): AsyncSqlWriter {
   return {
     ...readerOn(client, ctx, guard),
     run: (sql: string, params?: SqlParams) =>
@@ -107,10 +125,21 @@ COMMIT`;
  * finishing it, or idle until the server's idle-in-transaction timeout ends it); then its id
  * is either recorded (committed: its seq) or not (rolled back: undefined, safe to run again).
  */
-export async function committedSeq(client: ClientBase, ctx: ErrorContext, writeId: string, lockWaitMs: number): Promise<number | undefined> {
-  await query(client, ctx, `BEGIN; SET LOCAL lock_timeout = ${Math.round(lockWaitMs)}; SELECT seq FROM ledger_clock WHERE id = 1 FOR UPDATE`);
+export async function committedSeq(
+  client: ClientBase,
+  ctx: ErrorContext,
+  writeId: string,
+  lockWaitMs: number,
+): Promise<number | undefined> {
+  await query(
+    client,
+    ctx,
+    `BEGIN; SET LOCAL lock_timeout = ${Math.round(lockWaitMs)}; SELECT seq FROM ledger_clock WHERE id = 1 FOR UPDATE`,
+  );
   try {
-    const rows = await query<{ seq: number }>(client, ctx, 'SELECT seq FROM ledger_writes WHERE write_id = $1', [writeId]);
+    const rows = await query<{ seq: number }>(client, ctx, 'SELECT seq FROM ledger_writes WHERE write_id = $1', [
+      writeId,
+    ]);
     return rows[0]?.seq;
   } finally {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -27,7 +27,11 @@ function rewrite(sql: string): string {
     const c = sql[i];
     const next = sql[i + 1];
     if (c === '?') {
-      if (next !== undefined && next >= '0' && next <= '9') throw new StoreError('sql', `numbered placeholders (?${next}…) are not supported; use bare ?: ${sql.slice(0, 80)}`);
+      if (next !== undefined && next >= '0' && next <= '9')
+        throw new StoreError(
+          'sql',
+          `numbered placeholders (?${next}…) are not supported; use bare ?: ${sql.slice(0, 80)}`,
+        );
       out += `$${++n}`;
       i++;
     } else if (c === "'") {

@@ -3,7 +3,14 @@ import { Pool } from 'pg';
 import type { PoolClient } from 'pg';
 import type { Event } from '../../core/emitter';
 import type { StoreChange } from '../../core/ports/store';
-import type { AsyncSqlReader, AsyncSqlWriter, EngineDescription, LedgerEngine, WaitOptions, WaitResult } from '../engine';
+import type {
+  AsyncSqlReader,
+  AsyncSqlWriter,
+  EngineDescription,
+  LedgerEngine,
+  WaitOptions,
+  WaitResult,
+} from '../engine';
 import { StoreError } from '../errors';
 import { latestVersion } from '../migrations';
 import { StatementGuard } from '../statementGuard';
@@ -11,7 +18,17 @@ import { CHANNEL, pgTarget } from './pgConnect';
 import type { PgTarget, SessionLimits } from './pgConnect';
 import { PgChangeFeed } from './pgChangeFeed';
 import { migrateSchema, schemaVersionOf } from './pgSchema';
-import { BEGIN_READ, BEGIN_WRITE, commitSql, committedSeq, query, readerOn, TransientPgError, wrapPgError, writerOn } from './pgStatements';
+import {
+  BEGIN_READ,
+  BEGIN_WRITE,
+  commitSql,
+  committedSeq,
+  query,
+  readerOn,
+  TransientPgError,
+  wrapPgError,
+  writerOn,
+} from './pgStatements';
 import type { ErrorContext } from './pgStatements';
 
 export interface PostgresEngineOptions extends SessionLimits {
@@ -55,10 +72,21 @@ export class PostgresEngine implements LedgerEngine {
     // Pipelined connections: a statement goes out as soon as it is issued, without waiting for the
     // answers before it (answers still come in order). BEGIN then travels with a call's first
     // statement, a read's `Promise.all` costs one round trip, and a read's COMMIT is not waited for.
-    this.pool = new Pool({ ...target.config, pipeline: true, max: options.poolSize ?? 4, idleTimeoutMillis: 30_000 } as ConstructorParameters<typeof Pool>[0]);
+    this.pool = new Pool({
+      ...target.config,
+      pipeline: true,
+      max: options.poolSize ?? 4,
+      idleTimeoutMillis: 30_000,
+    } as ConstructorParameters<typeof Pool>[0]);
     // An idle connection the server dropped (restart, network) is removed by the pool; the next call gets a new one.
     this.pool.on('error', () => undefined);
-    this.feed = new PgChangeFeed(target, this.origin, () => this.readClock(), () => this.currentSeq(), options.pollMs ?? 500);
+    this.feed = new PgChangeFeed(
+      target,
+      this.origin,
+      () => this.readClock(),
+      () => this.currentSeq(),
+      options.pollMs ?? 500,
+    );
   }
 
   /** Connects (retrying while the server is out of reach), checks the schema version (migrating when asked) and learns the current seq. */
@@ -66,10 +94,23 @@ export class PostgresEngine implements LedgerEngine {
     const engine = new PostgresEngine(pgTarget(options.url, options.env, options), options);
     try {
       let version = await engine.adminCall((c) => schemaVersionOf(c));
-      if (version < latestVersion && options.migrate) version = (await engine.adminCall((c) => migrateSchema(c, CHANNEL))).to;
-      if (version === 0) throw new StoreError('notInitialized', `${engine.target.display} holds no ledger yet: run \`agent-ledger db init --db <url>\``);
-      if (version < latestVersion) throw new StoreError('needsMigration', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger needs v${latestVersion}: run \`agent-ledger db migrate --db <url>\``);
-      if (version > latestVersion) throw new StoreError('tooNew', `${engine.target.display} holds ledger schema v${version}, this Agent Ledger knows v${latestVersion}: update Agent Ledger`);
+      if (version < latestVersion && options.migrate)
+        version = (await engine.adminCall((c) => migrateSchema(c, CHANNEL))).to;
+      if (version === 0)
+        throw new StoreError(
+          'notInitialized',
+          `${engine.target.display} holds no ledger yet: run \`agent-ledger db init --db <url>\``,
+        );
+      if (version < latestVersion)
+        throw new StoreError(
+          'needsMigration',
+          `${engine.target.display} holds ledger schema v${version}, this Agent Ledger needs v${latestVersion}: run \`agent-ledger db migrate --db <url>\``,
+        );
+      if (version > latestVersion)
+        throw new StoreError(
+          'tooNew',
+          `${engine.target.display} holds ledger schema v${version}, this Agent Ledger knows v${latestVersion}: update Agent Ledger`,
+        );
       engine.version = version;
       engine.feed.learn(await engine.currentSeq(), false);
     } catch (err) {
@@ -269,7 +310,9 @@ export class PostgresEngine implements LedgerEngine {
 
   /** The clock's seq, one try (polls). */
   private readClock(): Promise<number> {
-    return this.withClient(async (c) => Number((await query<{ seq: number }>(c, this.ctx, 'SELECT seq FROM ledger_clock WHERE id = 1'))[0]?.seq ?? 0));
+    return this.withClient(async (c) =>
+      Number((await query<{ seq: number }>(c, this.ctx, 'SELECT seq FROM ledger_clock WHERE id = 1'))[0]?.seq ?? 0),
+    );
   }
 
   private assertOpen(): void {

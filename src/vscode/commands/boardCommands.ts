@@ -19,7 +19,13 @@ export class BoardCommands {
   ) {}
 
   async openBoard(arg: BoardArg): Promise<{ folder: string } | undefined> {
-    const ledger = arg && 'ledger' in arg ? arg.ledger : await this.registry.pick(arg instanceof vscode.Uri ? arg : arg ? vscode.Uri.file(arg.folder) : undefined, 'Open the board of which folder?');
+    const ledger =
+      arg && 'ledger' in arg
+        ? arg.ledger
+        : await this.registry.pick(
+            arg instanceof vscode.Uri ? arg : arg ? vscode.Uri.file(arg.folder) : undefined,
+            'Open the board of which folder?',
+          );
     if (!ledger) return undefined;
     await ledger.require();
     this.boards.open(ledger, 'board');

@@ -13,7 +13,11 @@ export type CommandHandler = (...args: any[]) => unknown;
  * refusals of the domain, an error with "Show Log" for anything else. Failures are not rethrown,
  * so VS Code does not add a second, less helpful notification.
  */
-export function registerCommand(id: CommandId, handler: CommandHandler, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerCommand(
+  id: CommandId,
+  handler: CommandHandler,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
       return await handler(...args);
@@ -32,7 +36,9 @@ export function reportError(id: string, err: unknown, log: vscode.LogOutputChann
     return;
   }
   log.error(`${id} failed:`, err instanceof Error ? err : String(err));
-  const message = isStoreError(err) ? `Agent Ledger: the ledger store is unavailable: ${(err as Error).message}` : `Agent Ledger: ${errorMessage(err)}`;
+  const message = isStoreError(err)
+    ? `Agent Ledger: the ledger store is unavailable: ${(err as Error).message}`
+    : `Agent Ledger: ${errorMessage(err)}`;
   void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
     if (choice) log.show(true);
   });

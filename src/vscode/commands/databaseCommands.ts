@@ -13,14 +13,26 @@ export class DatabaseCommands {
    * the prompt. Resolves true when something was stored or forgotten.
    */
   async setPassword(arg?: { folder?: string; password?: string }): Promise<boolean> {
-    const ledger = await this.registry.pick(arg?.folder ? vscode.Uri.file(arg.folder) : undefined, 'Set the database password of which folder?');
+    const ledger = await this.registry.pick(
+      arg?.folder ? vscode.Uri.file(arg.folder) : undefined,
+      'Set the database password of which folder?',
+    );
     if (!ledger) return false;
     const url = this.registry.database.url(ledger.folder);
     if (!url) {
       const open = 'Open Settings';
-      void vscode.window.showWarningMessage(`${ledger.name} uses the embedded store: set agentLedger.database to a postgres:// URL (without the password) first.`, open).then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `${Settings.Section}.${Settings.Database}`);
-      });
+      void vscode.window
+        .showWarningMessage(
+          `${ledger.name} uses the embedded store: set agentLedger.database to a postgres:// URL (without the password) first.`,
+          open,
+        )
+        .then((choice) => {
+          if (choice)
+            void vscode.commands.executeCommand(
+              'workbench.action.openSettings',
+              `${Settings.Section}.${Settings.Database}`,
+            );
+        });
       return false;
     }
     const password =
@@ -35,7 +47,11 @@ export class DatabaseCommands {
     if (password === undefined) return false;
     if (password.includes('\0')) throw new LedgerError('ValidationError', 'the password holds a NUL character');
     await this.registry.database.setPassword(url, password);
-    void vscode.window.showInformationMessage(password ? `Agent Ledger: the password for ${url} is stored in VS Code's secret storage.` : `Agent Ledger: the stored password for ${url} is forgotten.`);
+    void vscode.window.showInformationMessage(
+      password
+        ? `Agent Ledger: the password for ${url} is stored in VS Code's secret storage.`
+        : `Agent Ledger: the stored password for ${url} is forgotten.`,
+    );
     return true;
   }
 }

@@ -46,27 +46,55 @@ export class MemoryCommands {
           : await askChoice<string | undefined>(
               step(1),
               [
-                ...categories.map((c) => ({ label: `$(folder-library) ${c}`, description: plural(memories.filter((m) => m.category === c).length, 'entry', 'entries'), value: c })),
+                ...categories.map((c) => ({
+                  label: `$(folder-library) ${c}`,
+                  description: plural(memories.filter((m) => m.category === c).length, 'entry', 'entries'),
+                  value: c,
+                })),
                 { label: '$(add) New category…', value: undefined },
               ],
               { placeholder: 'Category: the folder the entry goes in' },
             );
-    const category = chosen ?? (await askText(step(1), { prompt: 'Category: the folder the entry goes in', placeholder: 'e.g. tooling, architecture, rule', validate: schemaCheck(schema, 'category') }));
-    const title = await askText(step(2), { prompt: 'Title', placeholder: 'e.g. Test framework', validate: schemaCheck(schema, 'title') });
+    const category =
+      chosen ??
+      (await askText(step(1), {
+        prompt: 'Category: the folder the entry goes in',
+        placeholder: 'e.g. tooling, architecture, rule',
+        validate: schemaCheck(schema, 'category'),
+      }));
+    const title = await askText(step(2), {
+      prompt: 'Title',
+      placeholder: 'e.g. Test framework',
+      validate: schemaCheck(schema, 'title'),
+    });
     const taken = new Set(memories.filter((m) => m.category === category).map((m) => m.id));
     const id = await askText(step(3), {
       prompt: `Id: the file name, .agent-ledger/memory/${category}/<id>.md`,
       value: slug(title),
-      validate: (text) => schemaCheck(schema, 'id')(text) ?? (taken.has(text) ? `memory entry ${category}/${text} already exists; choose another id` : undefined),
+      validate: (text) =>
+        schemaCheck(schema, 'id')(text) ??
+        (taken.has(text) ? `memory entry ${category}/${text} already exists; choose another id` : undefined),
     });
-    const summary = optionalText(await askText(step(4), { prompt: 'Summary (optional): the one line every agent is given', placeholder: 'e.g. Vitest: fast, Vite compatible', validate: schemaCheck(schema, 'summary', optionalText) }));
-    const statusChoices = memoryStatuses.map((s): Choice<MemoryStatus> => ({ label: s, description: statusHints[s], value: s }));
+    const summary = optionalText(
+      await askText(step(4), {
+        prompt: 'Summary (optional): the one line every agent is given',
+        placeholder: 'e.g. Vitest: fast, Vite compatible',
+        validate: schemaCheck(schema, 'summary', optionalText),
+      }),
+    );
+    const statusChoices = memoryStatuses.map((s): Choice<MemoryStatus> => ({
+      label: s,
+      description: statusHints[s],
+      value: s,
+    }));
     const status = await askChoice(step(5), statusChoices, { placeholder: 'Status', active: 'active' });
 
     const entry = await services.memory.add(parseInput('memory_add', schema, { id, category, title, summary, status }));
     const uri = vscode.Uri.joinPath(target.ledger.folder.uri, ...entry.file.split('/'));
     await vscode.window.showTextDocument(uri, { preview: false });
-    void vscode.window.showInformationMessage(`Added ${entry.category}/${entry.id} to the Memory Bank${entry.status === 'active' ? ': agents get it from now on' : ` as ${entry.status}`}. Write the details below the front matter.`);
+    void vscode.window.showInformationMessage(
+      `Added ${entry.category}/${entry.id} to the Memory Bank${entry.status === 'active' ? ': agents get it from now on' : ` as ${entry.status}`}. Write the details below the front matter.`,
+    );
     return ref(entry);
   }
 
@@ -76,11 +104,15 @@ export class MemoryCommands {
     if (!target) return undefined;
     const services = await target.ledger.require();
     const entry = await services.memory.setStatus(target.category, target.id, 'archived');
-    void vscode.window.showInformationMessage(`Archived ${entry.category}/${entry.id} "${truncate(entry.title, 60)}": agents no longer get it. Set its status back in the front matter to restore it.`);
+    void vscode.window.showInformationMessage(
+      `Archived ${entry.category}/${entry.id} "${truncate(entry.title, 60)}": agents no longer get it. Set its status back in the front matter to restore it.`,
+    );
     return ref(entry);
   }
 
-  private async resolveEntry(arg: MemoryEntryArg): Promise<{ ledger: MemoryEntryNode['ledger']; category: string; id: string } | undefined> {
+  private async resolveEntry(
+    arg: MemoryEntryArg,
+  ): Promise<{ ledger: MemoryEntryNode['ledger']; category: string; id: string } | undefined> {
     if (arg && 'kind' in arg) return { ledger: arg.ledger, category: arg.entry.category, id: arg.entry.id };
     if (arg) {
       const ledger = this.registry.byPath(arg.folder);
@@ -95,7 +127,12 @@ export class MemoryCommands {
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      candidates.map((m) => ({ label: m.title, description: `${m.category}/${m.id} · ${m.status}`, detail: m.summary ?? undefined, m })),
+      candidates.map((m) => ({
+        label: m.title,
+        description: `${m.category}/${m.id} · ${m.status}`,
+        detail: m.summary ?? undefined,
+        m,
+      })),
       { placeHolder: 'Archive which entry?', matchOnDescription: true },
     );
     return picked ? { ledger, category: picked.m.category, id: picked.m.id } : undefined;

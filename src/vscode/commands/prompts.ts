@@ -25,7 +25,14 @@ export interface TextOptions {
 export function askText(step: Step, options: TextOptions): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const box = vscode.window.createInputBox();
-    Object.assign(box, { title: step.title, step: step.step, totalSteps: step.totalSteps, prompt: options.prompt, placeholder: options.placeholder, ignoreFocusOut: true });
+    Object.assign(box, {
+      title: step.title,
+      step: step.step,
+      totalSteps: step.totalSteps,
+      prompt: options.prompt,
+      placeholder: options.placeholder,
+      ignoreFocusOut: true,
+    });
     box.value = options.value ?? '';
     let accepted = false;
     const check = (value: string): string | undefined => (box.validationMessage = options.validate?.(value));
@@ -52,10 +59,21 @@ export interface Choice<T> extends vscode.QuickPickItem {
   value: T;
 }
 
-export function askChoice<T>(step: Step, items: readonly Choice<T>[], options: { placeholder: string; active?: T }): Promise<T> {
+export function askChoice<T>(
+  step: Step,
+  items: readonly Choice<T>[],
+  options: { placeholder: string; active?: T },
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const pick = vscode.window.createQuickPick<Choice<T>>();
-    Object.assign(pick, { title: step.title, step: step.step, totalSteps: step.totalSteps, placeholder: options.placeholder, ignoreFocusOut: true, matchOnDescription: true });
+    Object.assign(pick, {
+      title: step.title,
+      step: step.step,
+      totalSteps: step.totalSteps,
+      placeholder: options.placeholder,
+      ignoreFocusOut: true,
+      matchOnDescription: true,
+    });
     pick.items = items;
     // The current or default answer is the focused row: Enter keeps it.
     const active = options.active === undefined ? undefined : items.find((i) => i.value === options.active);
@@ -84,7 +102,11 @@ export function askChoice<T>(step: Step, items: readonly Choice<T>[], options: {
  * same message the MCP tool and the CLI give. `toValue` turns the typed text into the field's
  * value (undefined for an empty optional field).
  */
-export function schemaCheck(schema: z.ZodObject, field: string, toValue: (text: string) => unknown = (text) => text): (text: string) => string | undefined {
+export function schemaCheck(
+  schema: z.ZodObject,
+  field: string,
+  toValue: (text: string) => unknown = (text) => text,
+): (text: string) => string | undefined {
   return (text) => fieldIssue(schema, field, toValue(text));
 }
 

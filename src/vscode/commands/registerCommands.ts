@@ -88,7 +88,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.ToggleRunner]: () => runner.toggle(),
     [Commands.StopInstance]: (arg) => runner.stopInstance(arg),
     [Commands.OpenExecutionLog]: (arg) => runner.openExecutionLog(arg),
-    [Commands.GetStarted]: () => vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
+    [Commands.GetStarted]: () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', getStartedWalkthrough, false),
   };
-  return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) => registerCommand(id, handler, log));
+  return (Object.entries(handlers) as [CommandId, CommandHandler][]).map(([id, handler]) =>
+    registerCommand(id, handler, log),
+  );
 }

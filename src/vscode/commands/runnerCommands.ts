@@ -59,13 +59,21 @@ export class RunnerCommands {
 
   /** Stops one running agent instance (after asking, from the view): its runner records the end in its execution log. */
   async stopInstance(arg: ExecutionArg | undefined): Promise<{ executionId: string; liveness: string } | undefined> {
-    if (!arg) throw new LedgerError('ValidationError', 'Stop Instance acts on a running instance of the Agents & Sessions view.');
+    if (!arg)
+      throw new LedgerError(
+        'ValidationError',
+        'Stop Instance acts on a running instance of the Agents & Sessions view.',
+      );
     const { ledger, executionId } = this.run(arg);
     if ('kind' in arg && arg.kind === 'instance') {
       const i = arg.instance;
       const answer = await vscode.window.showWarningMessage(
         `Stop ${i.agentId} in ${i.projectName}${i.taskId ? ` (working on ${i.taskId})` : ''}?`,
-        { modal: true, detail: 'The agent process is ended (SIGTERM, then SIGKILL after a few seconds); its execution log records that it was stopped.' },
+        {
+          modal: true,
+          detail:
+            'The agent process is ended (SIGTERM, then SIGKILL after a few seconds); its execution log records that it was stopped.',
+        },
         'Stop Instance',
       );
       if (answer !== 'Stop Instance') return undefined;
@@ -102,13 +110,21 @@ export class RunnerCommands {
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      logs.map((l) => ({ label: l.executionId, description: `${l.agentId} · ${l.taskId ?? 'no task'} · ${l.status}`, executionId: l.executionId })),
+      logs.map((l) => ({
+        label: l.executionId,
+        description: `${l.agentId} · ${l.taskId ?? 'no task'} · ${l.status}`,
+        executionId: l.executionId,
+      })),
       { placeHolder: `Open which run's log? (${plural(logs.length, 'run')})` },
     );
     return picked ? { ledger, executionId: picked.executionId } : undefined;
   }
 
-  private async folder(arg: RunnerArg, placeHolder: string, wanted: (l: FolderLedger) => boolean): Promise<FolderLedger | undefined> {
+  private async folder(
+    arg: RunnerArg,
+    placeHolder: string,
+    wanted: (l: FolderLedger) => boolean,
+  ): Promise<FolderLedger | undefined> {
     if (arg) return this.ledgerOf(arg);
     const candidates = this.registry.all().filter((l) => l.folder.uri.scheme === 'file');
     const free = candidates.filter(wanted);
@@ -118,7 +134,11 @@ export class RunnerCommands {
 
   private ledgerOf(arg: vscode.Uri | { folder: string }): FolderLedger {
     const ledger = arg instanceof vscode.Uri ? this.registry.get(arg) : this.registry.byPath(arg.folder);
-    if (!ledger) throw new LedgerError('NotFound', `${arg instanceof vscode.Uri ? arg.fsPath : arg.folder} is not a folder of this window's workspace`);
+    if (!ledger)
+      throw new LedgerError(
+        'NotFound',
+        `${arg instanceof vscode.Uri ? arg.fsPath : arg.folder} is not a folder of this window's workspace`,
+      );
     return ledger;
   }
 }

@@ -20,7 +20,8 @@ import type { Choice } from './prompts';
 export type SessionArg = SessionNode | { folder: string; sessionId: number | string } | undefined;
 
 /** End Session may be given its answers (tests, other extensions); what is missing is asked. */
-export type EndSessionArg = SessionArg | { folder: string; sessionId: number | string; exitCode?: number; dodResult?: DodResult | null };
+export type EndSessionArg =
+  SessionArg | { folder: string; sessionId: number | string; exitCode?: number; dodResult?: DodResult | null };
 
 interface ResolvedSession {
   ledger: FolderLedger;
@@ -46,11 +47,18 @@ export class SessionCommands {
     const target = await this.resolve(arg, { withWorktree: true }, 'Open the worktree of which session?');
     if (!target) return undefined;
     const { session } = target.item;
-    if (!session.worktree) throw new LedgerError('NotFound', `session ${session.id} works in the workspace itself, not in a worktree`, { sessionId: session.id });
+    if (!session.worktree)
+      throw new LedgerError('NotFound', `session ${session.id} works in the workspace itself, not in a worktree`, {
+        sessionId: session.id,
+      });
     // Workspace-relative, or absolute in the folder the user chose (agentLedger.worktreesDir).
     const folder = path.resolve(target.ledger.root, session.worktree);
     if (!target.item.worktreeActive || !existsSync(folder)) {
-      throw new LedgerError('NotFound', `the worktree of session ${session.id} (${session.worktree}) is gone: it was cleaned up or deleted`, { sessionId: session.id, worktree: session.worktree });
+      throw new LedgerError(
+        'NotFound',
+        `the worktree of session ${session.id} (${session.worktree}) is gone: it was cleaned up or deleted`,
+        { sessionId: session.id, worktree: session.worktree },
+      );
     }
     await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(folder), { forceNewWindow: true });
     return { folder };
@@ -71,7 +79,16 @@ export class SessionCommands {
     const title = `End session ${session.id}: ${session.agent} on ${taskKey(session.taskId)} ${truncate(taskTitle, 50)}`;
     const exitCode =
       given?.exitCode ??
-      Number(await askText({ title, step: 1, totalSteps: 2 }, { prompt: 'Exit code of the worker process (0: it succeeded)', value: '0', validate: schemaCheck(schema, 'exitCode', asNumber) }));
+      Number(
+        await askText(
+          { title, step: 1, totalSteps: 2 },
+          {
+            prompt: 'Exit code of the worker process (0: it succeeded)',
+            value: '0',
+            validate: schemaCheck(schema, 'exitCode', asNumber),
+          },
+        ),
+      );
     const dodChoices: Choice<DodResult | null>[] = [
       { label: 'No result', description: 'leave the Definition of Done open', value: null },
       ...domain.dodResults.map((r): Choice<DodResult | null> => ({ label: r, description: dodHints[r], value: r })),
@@ -79,10 +96,19 @@ export class SessionCommands {
     const dodResult =
       given && given.dodResult !== undefined
         ? given.dodResult
-        : await askChoice({ title, step: 2, totalSteps: 2 }, dodChoices, { placeholder: 'Definition of Done result', active: exitCode === 0 ? 'merged' : null });
-    const ended = await (await target.ledger.require()).sessions.end(parseInput('session_end', schema, { sessionId: session.id, exitCode, dodResult: dodResult ?? undefined }));
+        : await askChoice({ title, step: 2, totalSteps: 2 }, dodChoices, {
+            placeholder: 'Definition of Done result',
+            active: exitCode === 0 ? 'merged' : null,
+          });
+    const ended = await (
+      await target.ledger.require()
+    ).sessions.end(
+      parseInput('session_end', schema, { sessionId: session.id, exitCode, dodResult: dodResult ?? undefined }),
+    );
     const outcome = [`exit ${ended.exitCode}`, ...(ended.dodResult ? [ended.dodResult] : [])].join(', ');
-    void vscode.window.showInformationMessage(`Ended session ${ended.id}: ${ended.status} (${outcome})${ended.taskStatus ? `; ${taskKey(ended.taskId)} is now ${ended.taskStatus}` : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Ended session ${ended.id}: ${ended.status} (${outcome})${ended.taskStatus ? `; ${taskKey(ended.taskId)} is now ${ended.taskStatus}` : ''}.`,
+    );
     return ended;
   }
 
@@ -92,7 +118,10 @@ export class SessionCommands {
    * removed. Worktrees with a running session or uncommitted changes are kept.
    */
   async cleanUpWorktrees(arg?: { folder?: string }): Promise<CleanupResult | undefined> {
-    const ledger = await this.registry.pick(arg?.folder === undefined ? undefined : vscode.Uri.file(arg.folder), 'Clean up the worktrees of which folder?');
+    const ledger = await this.registry.pick(
+      arg?.folder === undefined ? undefined : vscode.Uri.file(arg.folder),
+      'Clean up the worktrees of which folder?',
+    );
     if (!ledger) return undefined;
     const services = await ledger.require();
     const schema = loadDomain().worktreeCleanupInput;
@@ -109,20 +138,29 @@ export class SessionCommands {
     const button = `Remove ${plural(n, 'Worktree')}`;
     const choice = await vscode.window.showWarningMessage(
       `Remove ${plural(n, 'worktree')} and free ${formatBytes(plan.freedBytes)}?`,
-      { modal: true, detail: `${lines.join('\n')}\n\nMerged branches are deleted with their worktree; other branches stay.` },
+      {
+        modal: true,
+        detail: `${lines.join('\n')}\n\nMerged branches are deleted with their worktree; other branches stay.`,
+      },
       button,
     );
     if (choice !== button) return undefined;
     // Exactly what was confirmed: one removal per listed task (a running session or new changes still keep it).
     const result: CleanupResult = { removed: [], skipped: [], freedBytes: 0, dryRun: false };
     for (const planned of plan.removed) {
-      const done = await services.worktreeCleanup.run(parseInput('worktree_cleanup', schema, { taskId: planned.taskId }));
+      const done = await services.worktreeCleanup.run(
+        parseInput('worktree_cleanup', schema, { taskId: planned.taskId }),
+      );
       result.removed.push(...done.removed);
       result.skipped.push(...done.skipped);
       result.freedBytes += done.freedBytes;
     }
-    const kept = result.skipped.length ? ` Kept ${result.skipped.length}: ${result.skipped.map(keptLine).join('; ')}.` : '';
-    void vscode.window.showInformationMessage(`Removed ${plural(result.removed.length, 'worktree')}, freed ${formatBytes(result.freedBytes)}.${kept}`);
+    const kept = result.skipped.length
+      ? ` Kept ${result.skipped.length}: ${result.skipped.map(keptLine).join('; ')}.`
+      : '';
+    void vscode.window.showInformationMessage(
+      `Removed ${plural(result.removed.length, 'worktree')}, freed ${formatBytes(result.freedBytes)}.${kept}`,
+    );
     return result;
   }
 
@@ -132,7 +170,11 @@ export class SessionCommands {
     return ledger;
   }
 
-  private async resolve(arg: SessionArg, filter: { running?: boolean; withWorktree?: boolean }, placeHolder: string): Promise<ResolvedSession | undefined> {
+  private async resolve(
+    arg: SessionArg,
+    filter: { running?: boolean; withWorktree?: boolean },
+    placeHolder: string,
+  ): Promise<ResolvedSession | undefined> {
     if (arg) {
       // A view row is read again: another process may have ended the session or removed its worktree since it was drawn.
       const ledger = 'kind' in arg ? arg.ledger : this.ledgerAt(arg.folder);
@@ -145,7 +187,9 @@ export class SessionCommands {
     if (!ledger) return undefined;
     const sessions = await (await ledger.require()).agentSessions.latest(filter);
     if (sessions.length === 0) {
-      void vscode.window.showInformationMessage(filter.running ? `No session is running in ${ledger.name}.` : `No session of ${ledger.name} has a worktree.`);
+      void vscode.window.showInformationMessage(
+        filter.running ? `No session is running in ${ledger.name}.` : `No session of ${ledger.name} has a worktree.`,
+      );
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(

@@ -56,9 +56,15 @@ export class TaskCommands {
     );
     if (choice !== 'Rewind') return undefined;
     const result = await services.rewind.rewind(target.taskId, plan.paths);
-    void vscode.window.showInformationMessage(`Rewound ${plural(result.paths.length, 'file')} of ${key}.`, 'Undo Rewind').then((undo) => {
-      if (undo) void vscode.commands.executeCommand(Commands.UndoRewind, { folder: target.ledger.root, taskId: target.taskId } satisfies TaskTarget);
-    });
+    void vscode.window
+      .showInformationMessage(`Rewound ${plural(result.paths.length, 'file')} of ${key}.`, 'Undo Rewind')
+      .then((undo) => {
+        if (undo)
+          void vscode.commands.executeCommand(Commands.UndoRewind, {
+            folder: target.ledger.root,
+            taskId: target.taskId,
+          } satisfies TaskTarget);
+      });
     return result;
   }
 
@@ -74,12 +80,17 @@ export class TaskCommands {
     }
     const choice = await vscode.window.showWarningMessage(
       `Put back the ${plural(last.paths.length, 'file')} of ${key} as they were before the rewind?`,
-      { modal: true, detail: `${last.paths.slice(0, listedPaths).join('\n')}${last.paths.length > listedPaths ? `\n…and ${last.paths.length - listedPaths} more` : ''}` },
+      {
+        modal: true,
+        detail: `${last.paths.slice(0, listedPaths).join('\n')}${last.paths.length > listedPaths ? `\n…and ${last.paths.length - listedPaths} more` : ''}`,
+      },
       'Undo Rewind',
     );
     if (choice !== 'Undo Rewind') return undefined;
     const result = await services.rewind.undo(target.taskId);
-    void vscode.window.showInformationMessage(`Undid the rewind of ${key}: ${plural(result.paths.length, 'file')} put back.`);
+    void vscode.window.showInformationMessage(
+      `Undid the rewind of ${key}: ${plural(result.paths.length, 'file')} put back.`,
+    );
     return result;
   }
 
@@ -104,7 +115,9 @@ export class TaskCommands {
 
   /** The status bar's click when several tasks run: pick one to open. */
   async showRunningTasks(): Promise<void> {
-    const running = await Promise.all(this.registry.all().map(async (ledger) => ({ ledger, tasks: (await ledger.tree?.running()) ?? [] })));
+    const running = await Promise.all(
+      this.registry.all().map(async (ledger) => ({ ledger, tasks: (await ledger.tree?.running()) ?? [] })),
+    );
     const items = running.flatMap(({ ledger, tasks }) =>
       tasks.map((t) => ({
         label: `$(sync~spin) ${t.title}`,
@@ -117,7 +130,10 @@ export class TaskCommands {
       void vscode.window.showInformationMessage('No agent task is running.');
       return;
     }
-    const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Open which running task?' });
+    const picked =
+      items.length === 1
+        ? items[0]
+        : await vscode.window.showQuickPick(items, { placeHolder: 'Open which running task?' });
     if (picked) await this.openTask(picked.target);
   }
 }

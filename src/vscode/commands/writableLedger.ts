@@ -13,7 +13,11 @@ export interface WritableLedger {
  * services. A folder without a ledger gets one: a person's first task or memory entry starts the
  * ledger just as an agent's first tool call does. Undefined when they dismiss the pick.
  */
-export async function writableLedger(registry: LedgerRegistry, folder: string | undefined, placeHolder: string): Promise<WritableLedger | undefined> {
+export async function writableLedger(
+  registry: LedgerRegistry,
+  folder: string | undefined,
+  placeHolder: string,
+): Promise<WritableLedger | undefined> {
   const ledger = folder === undefined ? await registry.pick(undefined, placeHolder) : registry.byPath(folder);
   if (!ledger) {
     if (folder === undefined) return undefined;

@@ -25,7 +25,10 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
   private running: Promise<void> | undefined;
   private again = false;
   /** Each answer's URI key and decoration, by answer: the Board keeps the answers of paths a change did not touch. */
-  private readonly made = new WeakMap<ExplorerPressure, { folder: string; key: string; decoration: vscode.FileDecoration }>();
+  private readonly made = new WeakMap<
+    ExplorerPressure,
+    { folder: string; key: string; decoration: vscode.FileDecoration }
+  >();
   /** How long the last roll-up took and how many paths it decorated (tests, the log). */
   lastRollUp: { ms: number; paths: number } | undefined;
 
@@ -92,7 +95,11 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
       for (const p of await services.board.pressure()) {
         let made = this.made.get(p);
         if (made?.folder !== folder) {
-          made = { folder, key: vscode.Uri.joinPath(ledger.folder.uri, p.path).toString(), decoration: decorationOf(p) };
+          made = {
+            folder,
+            key: vscode.Uri.joinPath(ledger.folder.uri, p.path).toString(),
+            decoration: decorationOf(p),
+          };
           this.made.set(p, made);
         }
         next.set(made.key, made.decoration);
@@ -102,7 +109,8 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
     const changed: vscode.Uri[] = [];
     for (const [key, d] of next) {
       const before = this.decorations.get(key);
-      if (before !== d && (!before || before.badge !== d.badge || before.tooltip !== d.tooltip)) changed.push(vscode.Uri.parse(key));
+      if (before !== d && (!before || before.badge !== d.badge || before.tooltip !== d.tooltip))
+        changed.push(vscode.Uri.parse(key));
     }
     for (const key of this.decorations.keys()) if (!next.has(key)) changed.push(vscode.Uri.parse(key));
     this.decorations = next;
@@ -113,10 +121,17 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
 
 function decorationOf(p: ExplorerPressure): vscode.FileDecoration {
   const n = p.tasks.length;
-  const lines = p.tasks.map((t) => `${t.key}${t.title ? ` ${truncate(t.title, 60)}` : ''}${t.agent ? ` (${t.agent})` : ''}`);
+  const lines = p.tasks.map(
+    (t) => `${t.key}${t.title ? ` ${truncate(t.title, 60)}` : ''}${t.agent ? ` (${t.agent})` : ''}`,
+  );
   if (p.others.length) lines.push(`marks: ${p.others.join(', ')}`);
-  const head = n === 0 ? 'Agents marked this area' : n === 1 ? 'A running task works here' : `${n} running tasks work here`;
-  const decoration = new vscode.FileDecoration(n === 0 ? '•' : n > 9 ? '9+' : String(n), `${head}: ${lines.join('; ')}`, n > 1 ? new vscode.ThemeColor('list.warningForeground') : undefined);
+  const head =
+    n === 0 ? 'Agents marked this area' : n === 1 ? 'A running task works here' : `${n} running tasks work here`;
+  const decoration = new vscode.FileDecoration(
+    n === 0 ? '•' : n > 9 ? '9+' : String(n),
+    `${head}: ${lines.join('; ')}`,
+    n > 1 ? new vscode.ThemeColor('list.warningForeground') : undefined,
+  );
   decoration.propagate = false; // folders already carry what is under them
   return decoration;
 }

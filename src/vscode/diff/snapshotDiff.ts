@@ -27,7 +27,8 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
     const content = await truth.fileAt(task.snapshot, uri.path.replace(/^\//, ''));
     if (!content) return '';
     // Text editors cannot show binary content usefully; say what it is instead.
-    if (content.subarray(0, 8000).includes(0)) return `(binary file, ${plural(content.length, 'byte')}, in the snapshot of ${taskKey(task.id)})`;
+    if (content.subarray(0, 8000).includes(0))
+      return `(binary file, ${plural(content.length, 'byte')}, in the snapshot of ${taskKey(task.id)})`;
     return content.toString('utf8');
   }
 }
@@ -41,15 +42,29 @@ function snapshotUri(ledger: FolderLedger, taskId: number, repoPath: string, emp
  * Opens VS Code's diff editor: the file in the task's snapshot on the left, the file on disk now
  * on the right (an empty side for a file the task added or deleted). Resolves with the two URIs.
  */
-export async function openTaskFileDiff(ledger: FolderLedger, taskId: number, file: ChangedFile): Promise<{ left: vscode.Uri; right: vscode.Uri }> {
+export async function openTaskFileDiff(
+  ledger: FolderLedger,
+  taskId: number,
+  file: ChangedFile,
+): Promise<{ left: vscode.Uri; right: vscode.Uri }> {
   const services = await ledger.require();
   const { task } = await services.queries.task(taskId);
   const truth = await services.truth();
   // Paths are relative to the workspace folder — or to the same folder of the task's worktree,
   // which may lie outside the workspace (agentLedger.worktreesDir).
-  const root = task.worktree ? path.join(path.resolve(ledger.root, task.worktree), ...truth.workspacePath.split('/').filter(Boolean)) : ledger.root;
-  const left = snapshotUri(ledger, task.id, file.kind === 'renamed' && file.from ? file.from : file.path, file.kind === 'added');
-  const right = file.kind === 'deleted' ? snapshotUri(ledger, task.id, file.path, true) : vscode.Uri.file(path.join(root, ...file.path.split('/')));
+  const root = task.worktree
+    ? path.join(path.resolve(ledger.root, task.worktree), ...truth.workspacePath.split('/').filter(Boolean))
+    : ledger.root;
+  const left = snapshotUri(
+    ledger,
+    task.id,
+    file.kind === 'renamed' && file.from ? file.from : file.path,
+    file.kind === 'added',
+  );
+  const right =
+    file.kind === 'deleted'
+      ? snapshotUri(ledger, task.id, file.path, true)
+      : vscode.Uri.file(path.join(root, ...file.path.split('/')));
   const title = `${path.posix.basename(file.path)} (${taskKey(task.id)} snapshot ↔ now)`;
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   return { left, right };

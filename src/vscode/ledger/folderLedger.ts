@@ -47,7 +47,9 @@ export class FolderLedger extends Disposable {
     private readonly database: LedgerDatabase,
   ) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, storeFilesGlob)));
+    const watcher = this._register(
+      vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, storeFilesGlob)),
+    );
     this._register(watcher.onDidCreate(() => void this.open({ retry: true })));
     // A checkpoint renames files in place; only a store that is really gone closes the ledger.
     this._register(watcher.onDidDelete(() => setTimeout(() => this.closeIfGone(), 500)));
@@ -117,7 +119,10 @@ export class FolderLedger extends Disposable {
     const services = await this.open({ retry: true });
     if (services) return services;
     if (this._state === 'failed') throw this._error;
-    throw new LedgerError('NotFound', `No agent work is recorded in ${this.name} yet: there is no .agent-ledger store. It is created when an agent calls its first Agent Ledger tool.`);
+    throw new LedgerError(
+      'NotFound',
+      `No agent work is recorded in ${this.name} yet: there is no .agent-ledger store. It is created when an agent calls its first Agent Ledger tool.`,
+    );
   }
 
   lastEventSeq(): Promise<number> {
@@ -141,7 +146,13 @@ export class FolderLedger extends Disposable {
       const { createServices } = loadDomain();
       const team = await this.database.connection(this.folder);
       this.password = team?.password;
-      const services = await createServices({ workspace: this.root, watch: true, worktreesDir: worktreesDirSetting(), dbPath: team?.url, dbPassword: team?.password });
+      const services = await createServices({
+        workspace: this.root,
+        watch: true,
+        worktreesDir: worktreesDirSetting(),
+        dbPath: team?.url,
+        dbPassword: team?.password,
+      });
       try {
         // A damaged ledger still opens (so MCP servers answer each call with its code), but
         // every read refuses: fail the open here, so the views say why instead of looking empty
@@ -159,8 +170,12 @@ export class FolderLedger extends Disposable {
       this._tree = services.taskTree;
       this._state = 'open';
       this._error = undefined;
-      this.storeSubscription = services.engine.onDidChange((c) => this._onDidChange.fire({ ledger: this, reason: 'store', external: c.external }));
-      this.log.info(`[${this.name}] ledger opened in ${(performance.now() - started).toFixed(0)} ms (${services.paths.dbPath})`);
+      this.storeSubscription = services.engine.onDidChange((c) =>
+        this._onDidChange.fire({ ledger: this, reason: 'store', external: c.external }),
+      );
+      this.log.info(
+        `[${this.name}] ledger opened in ${(performance.now() - started).toFixed(0)} ms (${services.paths.dbPath})`,
+      );
       this._onDidChange.fire({ ledger: this, reason: 'opened' });
       return services;
     } catch (err) {

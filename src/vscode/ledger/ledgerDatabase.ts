@@ -50,7 +50,10 @@ export class LedgerDatabase extends Disposable {
    * password is refused (ConfigError): the password belongs in the secret storage.
    */
   url(folder: vscode.WorkspaceFolder | undefined): string | undefined {
-    const raw = vscode.workspace.getConfiguration(Settings.Section, folder?.uri).get<string>(Settings.Database, '').trim();
+    const raw = vscode.workspace
+      .getConfiguration(Settings.Section, folder?.uri)
+      .get<string>(Settings.Database, '')
+      .trim();
     if (!raw) return undefined;
     checkDatabaseUrl(raw);
     return raw;
@@ -85,13 +88,22 @@ export function checkDatabaseUrl(raw: string): void {
   try {
     url = new URL(raw);
   } catch {
-    throw new LedgerError('ConfigError', `agentLedger.database is not a URL: give postgres://user@host:5432/database, or leave it empty for the embedded store`);
+    throw new LedgerError(
+      'ConfigError',
+      `agentLedger.database is not a URL: give postgres://user@host:5432/database, or leave it empty for the embedded store`,
+    );
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new LedgerError('ConfigError', `agentLedger.database must be a postgres:// URL (${url.protocol}// is not supported), or empty for the embedded store`);
+    throw new LedgerError(
+      'ConfigError',
+      `agentLedger.database must be a postgres:// URL (${url.protocol}// is not supported), or empty for the embedded store`,
+    );
   }
   if (url.password || url.searchParams.has('password')) {
-    throw new LedgerError('ConfigError', 'agentLedger.database holds a password: remove it from the setting and run "Agent Ledger: Set Database Password" (kept in VS Code\'s secret storage)');
+    throw new LedgerError(
+      'ConfigError',
+      'agentLedger.database holds a password: remove it from the setting and run "Agent Ledger: Set Database Password" (kept in VS Code\'s secret storage)',
+    );
   }
 }
 

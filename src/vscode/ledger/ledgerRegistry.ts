@@ -29,13 +29,21 @@ export class LedgerRegistry extends Disposable {
     this.sync();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.sync()));
     // Another database (or password): every ledger opens again on it.
-    this._register(database.onDidChange(() => this.all().filter((l) => l.isTeam || l.services?.engine.kind === 'postgres' || l.state === 'failed').forEach((l) => l.reopen())));
+    this._register(
+      database.onDidChange(() =>
+        this.all()
+          .filter((l) => l.isTeam || l.services?.engine.kind === 'postgres' || l.state === 'failed')
+          .forEach((l) => l.reopen()),
+      ),
+    );
     this._register({ dispose: () => this.clear() });
   }
 
   /** In workspace-folder order. */
   all(): FolderLedger[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.ledgers.get(key(f))).filter((l): l is FolderLedger => l !== undefined);
+    return (vscode.workspace.workspaceFolders ?? [])
+      .map((f) => this.ledgers.get(key(f)))
+      .filter((l): l is FolderLedger => l !== undefined);
   }
 
   /** The ledger of the folder holding `uri` (a folder or a file in it). */
@@ -65,7 +73,8 @@ export class LedgerRegistry extends Disposable {
       return ledger;
     }
     const all = this.all().filter((l) => l.folder.uri.scheme === 'file');
-    if (all.length === 0) throw new LedgerError('ConfigError', 'Open a folder first: Agent Ledger keeps one ledger per workspace folder.');
+    if (all.length === 0)
+      throw new LedgerError('ConfigError', 'Open a folder first: Agent Ledger keeps one ledger per workspace folder.');
     if (all.length === 1) return all[0];
     const picked = await vscode.window.showQuickPick(
       all.map((l) => ({ label: l.name, description: l.root, ledger: l })),
@@ -91,7 +100,10 @@ export class LedgerRegistry extends Disposable {
       if (this.ledgers.has(k)) continue;
       const ledger = new FolderLedger(folder, this.log, this.database);
       this.ledgers.set(k, ledger);
-      this.subscriptions.set(k, ledger.onDidChange((e) => this._onDidChange.fire(e)));
+      this.subscriptions.set(
+        k,
+        ledger.onDidChange((e) => this._onDidChange.fire(e)),
+      );
       changed = true;
     }
     if (changed) this._onDidChangeFolders.fire();

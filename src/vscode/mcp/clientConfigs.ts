@@ -40,14 +40,26 @@ export function clientConfigPath(kind: ClientKind, workspace: string, override?:
     case 'cursor':
       return path.join(workspace, '.cursor', 'mcp.json');
     case 'claudeDesktop':
-      return override?.trim() ? path.resolve(override.trim().replace(/^~(?=$|[\\/])/, os.homedir())) : claudeDesktopDefaultPath();
+      return override?.trim()
+        ? path.resolve(override.trim().replace(/^~(?=$|[\\/])/, os.homedir()))
+        : claudeDesktopDefaultPath();
   }
 }
 
 function claudeDesktopDefaultPath(): string {
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
-  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'Claude', 'claude_desktop_config.json');
+  if (process.platform === 'darwin')
+    return path.join(os.homedir(), 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (process.platform === 'win32')
+    return path.join(
+      process.env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'),
+      'Claude',
+      'claude_desktop_config.json',
+    );
+  return path.join(
+    process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'),
+    'Claude',
+    'claude_desktop_config.json',
+  );
 }
 
 /**
@@ -56,12 +68,17 @@ function claudeDesktopDefaultPath(): string {
  */
 export function serverName(kind: ClientKind, workspace: string): string {
   if (kind !== 'claudeDesktop') return 'agent-ledger';
-  const folder = path.basename(workspace).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const folder = path
+    .basename(workspace)
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return folder ? `agent-ledger-${folder}` : 'agent-ledger';
 }
 
 export function toEntry(launch: ServerLaunch): ServerEntry {
-  return Object.keys(launch.env).length ? { command: launch.command, args: launch.args, env: launch.env } : { command: launch.command, args: launch.args };
+  return Object.keys(launch.env).length
+    ? { command: launch.command, args: launch.args, env: launch.env }
+    : { command: launch.command, args: launch.args };
 }
 
 /**
@@ -78,16 +95,23 @@ export function mergeServerEntry(file: string, name: string, entry: ServerEntry)
     try {
       parsed = JSON.parse(text);
     } catch (err) {
-      throw new LedgerError('ConfigError', `${file} is not valid JSON (${(err as Error).message}); fix it, then run the command again — it was left untouched.`, { file });
+      throw new LedgerError(
+        'ConfigError',
+        `${file} is not valid JSON (${(err as Error).message}); fix it, then run the command again — it was left untouched.`,
+        { file },
+      );
     }
-    if (!isObject(parsed)) throw new LedgerError('ConfigError', `${file} does not hold a JSON object; it was left untouched.`, { file });
+    if (!isObject(parsed))
+      throw new LedgerError('ConfigError', `${file} does not hold a JSON object; it was left untouched.`, { file });
     root = parsed;
   }
   const servers = root.mcpServers ?? {};
-  if (!isObject(servers)) throw new LedgerError('ConfigError', `"mcpServers" in ${file} is not an object; it was left untouched.`, { file });
+  if (!isObject(servers))
+    throw new LedgerError('ConfigError', `"mcpServers" in ${file} is not an object; it was left untouched.`, { file });
   const previous = servers[name];
   const otherServers = Object.keys(servers).filter((k) => k !== name);
-  if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(entry)) return { file, name, status: 'unchanged', otherServers };
+  if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(entry))
+    return { file, name, status: 'unchanged', otherServers };
   // Keep an existing entry's extra keys (e.g. Cursor's `disabled`), replace what we own.
   const merged = isObject(previous) ? { ...previous, ...entry } : entry;
   if (isObject(previous) && !entry.env) delete merged.env;

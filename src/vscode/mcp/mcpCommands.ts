@@ -32,15 +32,24 @@ export class McpCommands {
     if (project) confinedPath(ledger.root, file);
     // Project files may be committed and read on other machines: `node`, not this machine's path
     // to it, and not this user's worktrees folder either.
-    const launch = externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: project, worktreesDir: project ? undefined : worktreesDirSetting() });
+    const launch = externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), {
+      bareNode: project,
+      worktreesDir: project ? undefined : worktreesDirSetting(),
+    });
     const result = mergeServerEntry(file, serverName(kind, ledger.root), toEntry(launch));
     const where = file.startsWith(ledger.root + path.sep) ? path.relative(ledger.root, file) : file;
     const kept = result.otherServers.length ? ` (kept ${plural(result.otherServers.length, 'other server')})` : '';
-    const what = result.status === 'unchanged' ? `"${result.name}" is already in ${where}` : `${result.status === 'added' ? 'Added' : 'Updated'} "${result.name}" in ${where}${kept}`;
-    const restart = kind === 'claudeDesktop' ? ' Restart Claude Desktop to load it.' : ` ${label} starts it in this folder.`;
-    void vscode.window.showInformationMessage(`${what}.${result.status === 'unchanged' ? '' : restart}`, 'Open File').then((choice) => {
-      if (choice) void vscode.window.showTextDocument(vscode.Uri.file(file));
-    });
+    const what =
+      result.status === 'unchanged'
+        ? `"${result.name}" is already in ${where}`
+        : `${result.status === 'added' ? 'Added' : 'Updated'} "${result.name}" in ${where}${kept}`;
+    const restart =
+      kind === 'claudeDesktop' ? ' Restart Claude Desktop to load it.' : ` ${label} starts it in this folder.`;
+    void vscode.window
+      .showInformationMessage(`${what}.${result.status === 'unchanged' ? '' : restart}`, 'Open File')
+      .then((choice) => {
+        if (choice) void vscode.window.showTextDocument(vscode.Uri.file(file));
+      });
     return result;
   }
 
@@ -48,9 +57,16 @@ export class McpCommands {
   async copyCommand(folder?: vscode.Uri): Promise<string | undefined> {
     const ledger = await this.registry.pick(folder, 'Copy the MCP server command of which folder?');
     if (!ledger) return undefined;
-    const line = shellLine(externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), { bareNode: false, worktreesDir: worktreesDirSetting() }));
+    const line = shellLine(
+      externalLaunch(this.provider.cliPath, ledger.root, this.provider.families(), {
+        bareNode: false,
+        worktreesDir: worktreesDirSetting(),
+      }),
+    );
     await vscode.env.clipboard.writeText(line);
-    void vscode.window.showInformationMessage('Copied the Agent Ledger MCP server command. Any MCP client can run it (stdio).');
+    void vscode.window.showInformationMessage(
+      'Copied the Agent Ledger MCP server command. Any MCP client can run it (stdio).',
+    );
     return line;
   }
 }

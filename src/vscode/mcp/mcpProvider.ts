@@ -19,7 +19,10 @@ import type { LedgerDatabase } from '../ledger/ledgerDatabase';
  * server ({@link resolveMcpServerDefinition}), also by environment: never an argument, never in
  * the definitions VS Code lists or caches, never in a log.
  */
-export class LedgerMcpProvider extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> {
+export class LedgerMcpProvider
+  extends Disposable
+  implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>
+{
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeMcpServerDefinitions = this._onDidChange.event;
 
@@ -36,7 +39,9 @@ export class LedgerMcpProvider extends Disposable implements vscode.McpServerDef
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${Settings.Section}.${Settings.WorktreesDir}`)) this._onDidChange.fire();
         if (e.affectsConfiguration(`${Settings.Section}.${Settings.ToolFamilies}`)) {
-          this.log.info(`tool families changed to ${this.families().join(', ')}: refreshing the MCP server definitions`);
+          this.log.info(
+            `tool families changed to ${this.families().join(', ')}: refreshing the MCP server definitions`,
+          );
           this._onDidChange.fire();
         }
       }),
@@ -67,15 +72,21 @@ export class LedgerMcpProvider extends Disposable implements vscode.McpServerDef
       }
       const launch = editorRuntimeLaunch(this.cliPath, folder.uri.fsPath, families, worktreesDir);
       const label = folders.length > 1 ? `Agent Ledger (${folder.name})` : 'Agent Ledger';
-      const team = url ? `+db.${createHash('sha256').update(url).digest('hex').slice(0, 8)}.${this.database.generation}` : '';
+      const team = url
+        ? `+db.${createHash('sha256').update(url).digest('hex').slice(0, 8)}.${this.database.generation}`
+        : '';
       const version = `${this.extensionVersion}+${families.join('.') || 'none'}${worktreesDir ? '+worktrees' : ''}${team}`;
       // The password is added at start (resolve); one inherited from the editor's environment never applies.
-      const env = url ? { ...launch.env, AGENT_LEDGER_DB: url, AGENT_LEDGER_DB_PASSWORD: null, PGPASSWORD: null } : launch.env;
+      const env = url
+        ? { ...launch.env, AGENT_LEDGER_DB: url, AGENT_LEDGER_DB_PASSWORD: null, PGPASSWORD: null }
+        : launch.env;
       const definition = new vscode.McpStdioServerDefinition(label, launch.command, launch.args, env, version);
       definition.cwd = folder.uri;
       return [definition];
     });
-    this.log.debug(`MCP definitions: ${definitions.map((d) => `${d.label} → ${d.args.join(' ')}`).join('; ') || 'none (no folder open)'}`);
+    this.log.debug(
+      `MCP definitions: ${definitions.map((d) => `${d.label} → ${d.args.join(' ')}`).join('; ') || 'none (no folder open)'}`,
+    );
     return definitions;
   }
 

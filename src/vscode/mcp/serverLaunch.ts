@@ -34,13 +34,16 @@ export function familyFlags(selected: readonly string[]): string[] {
     if (wanted.has(f) && !isDefault) flags.push(`--enable-${f}`);
     if (!wanted.has(f) && isDefault) flags.push(`--disable-${f}`);
   }
-  for (const [feature, family] of featureFamily) if (selected.includes(feature) && !wanted.has(family)) flags.push(`--enable-${feature}`);
+  for (const [feature, family] of featureFamily)
+    if (selected.includes(feature) && !wanted.has(family)) flags.push(`--enable-${feature}`);
   return flags;
 }
 
 /** The families and features a setting value selects, in canonical order (what the definition's version names). */
 export function selectedFamilies(setting: unknown): string[] {
-  const list = Array.isArray(setting) ? setting.filter((f): f is string => typeof f === 'string') : [...defaultFamilies];
+  const list = Array.isArray(setting)
+    ? setting.filter((f): f is string => typeof f === 'string')
+    : [...defaultFamilies];
   return [...families, ...featureFamily.keys()].filter((f) => list.includes(f));
 }
 
@@ -49,16 +52,39 @@ export function selectedFamilies(setting: unknown): string[] {
  * (serverNodeFlags.ts), the script, then `mcp serve`. `worktreesDir`: the user's
  * `agentLedger.worktreesDir`, passed as `--worktrees-dir`.
  */
-export function serverArgs(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): string[] {
-  return [...serverNodeFlags, cliPath, 'mcp', 'serve', '--workspace', workspace, ...familyFlags(selected), ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : [])];
+export function serverArgs(
+  cliPath: string,
+  workspace: string,
+  selected: readonly string[],
+  worktreesDir?: string,
+): string[] {
+  return [
+    ...serverNodeFlags,
+    cliPath,
+    'mcp',
+    'serve',
+    '--workspace',
+    workspace,
+    ...familyFlags(selected),
+    ...(worktreesDir ? ['--worktrees-dir', worktreesDir] : []),
+  ];
 }
 
 /**
  * The editor's own runtime: VS Code's Electron binary (or code-server's Node) runs plain Node
  * scripts with ELECTRON_RUN_AS_NODE=1, so no system Node is needed.
  */
-export function editorRuntimeLaunch(cliPath: string, workspace: string, selected: readonly string[], worktreesDir?: string): ServerLaunch {
-  return { command: process.execPath, args: serverArgs(cliPath, workspace, selected, worktreesDir), env: { ELECTRON_RUN_AS_NODE: '1' } };
+export function editorRuntimeLaunch(
+  cliPath: string,
+  workspace: string,
+  selected: readonly string[],
+  worktreesDir?: string,
+): ServerLaunch {
+  return {
+    command: process.execPath,
+    args: serverArgs(cliPath, workspace, selected, worktreesDir),
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
 }
 
 /**
@@ -67,10 +93,19 @@ export function editorRuntimeLaunch(cliPath: string, workspace: string, selected
  * editor's runtime. `bareNode` writes `node` instead of its absolute path, for project files
  * that other machines read.
  */
-export function externalLaunch(cliPath: string, workspace: string, selected: readonly string[], options: { bareNode: boolean; worktreesDir?: string }): ServerLaunch {
+export function externalLaunch(
+  cliPath: string,
+  workspace: string,
+  selected: readonly string[],
+  options: { bareNode: boolean; worktreesDir?: string },
+): ServerLaunch {
   const node = findNode();
   if (!node) return editorRuntimeLaunch(cliPath, workspace, selected, options.worktreesDir);
-  return { command: options.bareNode ? 'node' : node, args: serverArgs(cliPath, workspace, selected, options.worktreesDir), env: {} };
+  return {
+    command: options.bareNode ? 'node' : node,
+    args: serverArgs(cliPath, workspace, selected, options.worktreesDir),
+    env: {},
+  };
 }
 
 /** A line to paste into a POSIX shell. */

@@ -39,7 +39,9 @@ export class PipelineNotifier extends Disposable {
     if (!services || (change && !change.kinds.includes('pipeline.waiting'))) return;
     if (!vscode.workspace.getConfiguration(Settings.Section).get<boolean>(Settings.PipelineNotifications, true)) return;
     try {
-      const workspaces = change ? change.workspaces : (await services.pipelines.list({ status: 'awaiting_human' })).pipelines.map((p) => p.workspace);
+      const workspaces = change
+        ? change.workspaces
+        : (await services.pipelines.list({ status: 'awaiting_human' })).pipelines.map((p) => p.workspace);
       const details: PipelineDetail[] = [];
       for (const ws of workspaces) details.push(await services.pipelines.detail(ws));
       const waiting = details.filter((d) => d.status === 'awaiting_human' && d.waiting && !this.announced.has(key(d)));

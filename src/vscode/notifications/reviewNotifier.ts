@@ -60,17 +60,26 @@ export class ReviewNotifier extends Disposable {
       if (m) wanted.push(m);
     }
     for (const m of wanted.slice(0, maxPerBurst)) this.notify(ledger, m.text, m.taskId);
-    if (wanted.length > maxPerBurst) void vscode.window.showWarningMessage(`Agent Ledger: ${wanted.length - maxPerBurst} more review requests; see the Tasks view.`);
+    if (wanted.length > maxPerBurst)
+      void vscode.window.showWarningMessage(
+        `Agent Ledger: ${wanted.length - maxPerBurst} more review requests; see the Tasks view.`,
+      );
   }
 
   private async message(ledger: FolderLedger, ev: LedgerEvent): Promise<{ text: string; taskId: number } | undefined> {
     if (ev.taskId === null) return undefined;
-    const wanted = (ev.kind === 'issue.logged' && ev.payload.requiresHumanReview === true) || (ev.kind === 'task.completed' && ev.payload.manualReviewNeeded === true);
+    const wanted =
+      (ev.kind === 'issue.logged' && ev.payload.requiresHumanReview === true) ||
+      (ev.kind === 'task.completed' && ev.payload.manualReviewNeeded === true);
     if (!wanted) return undefined;
     const title = await this.title(ledger, ev.taskId);
     if (ev.kind === 'issue.logged' && ev.payload.requiresHumanReview === true) {
-      const description = typeof ev.payload.description === 'string' ? `: ${truncate(ev.payload.description, 160)}` : '';
-      return { text: `An agent asks for human review on ${taskKey(ev.taskId)} "${title}"${description}`, taskId: ev.taskId };
+      const description =
+        typeof ev.payload.description === 'string' ? `: ${truncate(ev.payload.description, 160)}` : '';
+      return {
+        text: `An agent asks for human review on ${taskKey(ev.taskId)} "${title}"${description}`,
+        taskId: ev.taskId,
+      };
     }
     if (ev.kind === 'task.completed' && ev.payload.manualReviewNeeded === true) {
       const status = typeof ev.payload.status === 'string' ? ` (${ev.payload.status.replace('_', ' ')})` : '';
@@ -90,7 +99,8 @@ export class ReviewNotifier extends Disposable {
   private notify(ledger: FolderLedger, text: string, taskId: number): void {
     this.shown.push(text);
     void vscode.window.showWarningMessage(text, 'Open Task').then((choice) => {
-      if (choice) void vscode.commands.executeCommand(Commands.OpenTask, { folder: ledger.root, taskId } satisfies TaskTarget);
+      if (choice)
+        void vscode.commands.executeCommand(Commands.OpenTask, { folder: ledger.root, taskId } satisfies TaskTarget);
     });
   }
 }

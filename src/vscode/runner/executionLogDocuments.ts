@@ -10,7 +10,11 @@ export const executionLogScheme = 'agent-ledger-run';
 
 /** `agent-ledger-run:/exec-7.log?<folder>`: the tab's title is the run; the query names the folder. */
 export function executionLogUri(folder: string, executionId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: executionLogScheme, path: `/${executionId}.log`, query: encodeURIComponent(folder) });
+  return vscode.Uri.from({
+    scheme: executionLogScheme,
+    path: `/${executionId}.log`,
+    query: encodeURIComponent(folder),
+  });
 }
 
 interface OpenLog {
@@ -30,7 +34,8 @@ function lineOf(e: LogEntry): string {
 }
 
 /** The supervisor's last note: the process has exited and the log is complete. */
-const isEnd = (e: LogEntry): boolean => e.stream === 'meta' && e.data !== undefined && ('exitCode' in e.data || 'signal' in e.data || e.data.kind === 'exit');
+const isEnd = (e: LogEntry): boolean =>
+  e.stream === 'meta' && e.data !== undefined && ('exitCode' in e.data || 'signal' in e.data || e.data.kind === 'exit');
 
 /**
  * Execution logs in editor tabs: the run's JSON Lines log (`.agent-ledger/runs/<exec>.log`)
@@ -45,8 +50,14 @@ export class ExecutionLogDocuments extends Disposable implements vscode.TextDocu
   constructor(private readonly registry: LedgerRegistry) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(executionLogScheme, this));
-    this._register(vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === executionLogScheme && this.close(d.uri)));
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === executionLogScheme && this.keepAtEnd(e.document)));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === executionLogScheme && this.close(d.uri)),
+    );
+    this._register(
+      vscode.workspace.onDidChangeTextDocument(
+        (e) => e.document.uri.scheme === executionLogScheme && this.keepAtEnd(e.document),
+      ),
+    );
     this._register({ dispose: () => [...this.open.keys()].forEach((k) => this.open.get(k)?.follow?.dispose()) });
   }
 
@@ -74,7 +85,9 @@ export class ExecutionLogDocuments extends Disposable implements vscode.TextDocu
     if (!ledger) throw new LedgerError('NotFound', `${folder} is not a folder of this window`);
     const services = await ledger.require();
     const slice = await services.instances.readLog(executionId);
-    const header = [`# ${slice.executionId} · ${slice.agentId}${slice.taskId ? ` · ${slice.taskId}` : ''} · ${slice.status}`];
+    const header = [
+      `# ${slice.executionId} · ${slice.agentId}${slice.taskId ? ` · ${slice.taskId}` : ''} · ${slice.status}`,
+    ];
     if (!slice.logFile) header.push(`# ${slice.missing ?? 'no log file'}`);
     else header.push(`# ${slice.logFile}${slice.status === 'running' ? ' (following the live log)' : ''}`);
     const entries = slice.entries;

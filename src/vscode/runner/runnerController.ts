@@ -18,7 +18,8 @@ interface FolderRunner {
 }
 
 /** What the status bar says: no runner, runners polling with nothing to do, or agents running. */
-export type RunnerSummary = { state: 'stopped' } | { state: 'polling'; folders: number } | { state: 'running'; folders: number; agents: number };
+export type RunnerSummary =
+  { state: 'stopped' } | { state: 'polling'; folders: number } | { state: 'running'; folders: number; agents: number };
 
 /**
  * Start Runner / Stop Runner: `agent-ledger runner` of a workspace folder as a child process of
@@ -41,7 +42,11 @@ export class RunnerController extends Disposable {
     // Disposal cannot wait: the stop is sent now, and the stdin pipe closing with this process backs it up.
     this._register({ dispose: () => void this.stopAll() });
     // Menus show Start Runner or Stop Runner by this key (package.json `when`).
-    this._register(this.onDidChange(() => void vscode.commands.executeCommand('setContext', 'agentLedger.runnerRunning', this.runners.size > 0)));
+    this._register(
+      this.onDidChange(
+        () => void vscode.commands.executeCommand('setContext', 'agentLedger.runnerRunning', this.runners.size > 0),
+      ),
+    );
   }
 
   isRunning(ledger: FolderLedger): boolean {
@@ -90,7 +95,10 @@ export class RunnerController extends Disposable {
       });
     } catch (err) {
       if (err instanceof Error && (err as { reason?: string }).reason === 'duplicateId') {
-        throw new LedgerError('InvalidStatus', `A runner started by another window is already running for ${ledger.name}: stop it there.`);
+        throw new LedgerError(
+          'InvalidStatus',
+          `A runner started by another window is already running for ${ledger.name}: stop it there.`,
+        );
       }
       throw err;
     }
@@ -105,9 +113,14 @@ export class RunnerController extends Disposable {
         this.log.info(`[${ledger.name}] runner stopped (${how})`);
       } else {
         this.log.error(`[${ledger.name}] the runner stopped by itself (${how}): ${exit.tail.slice(-5).join(' | ')}`);
-        void vscode.window.showErrorMessage(`Agent Ledger: the runner of ${ledger.name} stopped (${how}). See the Agent Ledger log.`, 'Show Log').then((pick) => {
-          if (pick) this.log.show();
-        });
+        void vscode.window
+          .showErrorMessage(
+            `Agent Ledger: the runner of ${ledger.name} stopped (${how}). See the Agent Ledger log.`,
+            'Show Log',
+          )
+          .then((pick) => {
+            if (pick) this.log.show();
+          });
       }
       this._onDidChange.fire();
     });
@@ -141,12 +154,16 @@ export class RunnerController extends Disposable {
       case 'launched':
       case 'adopted':
         runner.agents.set(e.instance.executionId, { agentId: e.instance.agentId, projectId: e.instance.projectId });
-        this.log.info(`${where} ${e.kind} ${e.instance.agentId} in ${e.instance.projectId} (${e.instance.executionId}, pid ${e.instance.pid})`);
+        this.log.info(
+          `${where} ${e.kind} ${e.instance.agentId} in ${e.instance.projectId} (${e.instance.executionId}, pid ${e.instance.pid})`,
+        );
         break;
       case 'ended': {
         runner.agents.delete(e.instance.executionId);
         const how = e.exit.signal ? `killed by ${e.exit.signal}` : `exit ${e.exit.exitCode}`;
-        this.log.info(`${where} ${e.instance.agentId} in ${e.instance.projectId} ended (${e.instance.executionId}: ${how}${e.exit.limit ? `, ${e.exit.limit} limit` : ''})`);
+        this.log.info(
+          `${where} ${e.instance.agentId} in ${e.instance.projectId} ended (${e.instance.executionId}: ${how}${e.exit.limit ? `, ${e.exit.limit} limit` : ''})`,
+        );
         break;
       }
       case 'launchFailed':

@@ -38,7 +38,9 @@ const maxBackoffMs = 30_000;
  * again: recovery needs nobody.
  */
 export class DatabaseStatusBar extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('agentLedger.database', vscode.StatusBarAlignment.Left, 49));
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('agentLedger.database', vscode.StatusBarAlignment.Left, 49),
+  );
   private readonly tracked = new Map<FolderLedger, Tracked>();
   private readonly timer: NodeJS.Timeout;
 
@@ -61,7 +63,11 @@ export class DatabaseStatusBar extends Disposable {
   describe(): { text: string | undefined; folders: DatabaseStatus[] } {
     return {
       text: this.item.text || undefined,
-      folders: [...this.tracked].map(([ledger, t]) => ({ folder: ledger.root, state: t.state, ...(t.reason ? { reason: t.reason } : {}) })),
+      folders: [...this.tracked].map(([ledger, t]) => ({
+        folder: ledger.root,
+        state: t.state,
+        ...(t.reason ? { reason: t.reason } : {}),
+      })),
     };
   }
 
@@ -117,14 +123,19 @@ export class DatabaseStatusBar extends Disposable {
       this.fail(ledger, t, err);
     } finally {
       t.checking = false;
-      t.nextCheck = Date.now() + (t.state === 'connected' ? connectedEveryMs : Math.min(maxBackoffMs, offlineEveryMs * 2 ** Math.min(t.failures, 4)));
+      t.nextCheck =
+        Date.now() +
+        (t.state === 'connected'
+          ? connectedEveryMs
+          : Math.min(maxBackoffMs, offlineEveryMs * 2 ** Math.min(t.failures, 4)));
       this.render();
     }
   }
 
   private fail(ledger: FolderLedger, t: Tracked, err: unknown): void {
     const reason = ledger.messageOf(err ?? 'unknown error').slice(0, 300);
-    if (t.state !== 'offline' || t.reason !== reason) this.log.warn(`[${ledger.name}] the team ledger's database is offline: ${reason}`);
+    if (t.state !== 'offline' || t.reason !== reason)
+      this.log.warn(`[${ledger.name}] the team ledger's database is offline: ${reason}`);
     t.failures++;
     this.set(ledger, t, 'offline', reason);
   }
@@ -143,12 +154,21 @@ export class DatabaseStatusBar extends Disposable {
       this.item.text = '';
       return;
     }
-    const worst = (['offline', 'reconnecting', 'connecting', 'connected'] as const).find((s) => all.some(([, t]) => t.state === s)) ?? 'connected';
-    const icon = { connected: '$(database)', connecting: '$(sync~spin)', reconnecting: '$(sync~spin)', offline: '$(debug-disconnect)' }[worst];
+    const worst =
+      (['offline', 'reconnecting', 'connecting', 'connected'] as const).find((s) =>
+        all.some(([, t]) => t.state === s),
+      ) ?? 'connected';
+    const icon = {
+      connected: '$(database)',
+      connecting: '$(sync~spin)',
+      reconnecting: '$(sync~spin)',
+      offline: '$(debug-disconnect)',
+    }[worst];
     this.item.text = `${icon} Team ledger: ${worst}`;
     const lines = all.map(([ledger, t]) => `${ledger.name}: ${t.state}${t.reason ? ` — ${t.reason}` : ''}`);
     this.item.tooltip = `Agent Ledger's team ledger on PostgreSQL (agentLedger.database)\n${lines.join('\n')}\nClick to set the database password.`;
-    this.item.backgroundColor = worst === 'offline' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      worst === 'offline' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: `Team ledger: ${worst}` };
     this.item.show();
   }

@@ -12,7 +12,9 @@ import type { RunnerController } from '../runner/runnerController';
  * while a runner runs.
  */
 export class RunnerStatusBar extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('agentLedger.runner', vscode.StatusBarAlignment.Left, 49));
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('agentLedger.runner', vscode.StatusBarAlignment.Left, 49),
+  );
 
   constructor(
     private readonly runners: RunnerController,
@@ -40,7 +42,8 @@ export class RunnerStatusBar extends Disposable {
     switch (s.state) {
       case 'stopped':
         this.item.text = '$(debug-start) Runner';
-        this.item.tooltip = 'Agent Ledger runner: stopped. Click to start it: it launches the agent of each project that has an in-progress task assigned.';
+        this.item.tooltip =
+          'Agent Ledger runner: stopped. Click to start it: it launches the agent of each project that has an in-progress task assigned.';
         break;
       case 'polling':
         this.item.text = '$(radio-tower) Runner: polling';

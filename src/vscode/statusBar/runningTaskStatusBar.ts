@@ -13,7 +13,9 @@ import type { TaskTarget } from '../webviews/taskDetail/taskDetailPanel';
  * running: their count, and a click lists them. Hidden when nothing runs.
  */
 export class RunningTaskStatusBar extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('agentLedger.runningTask', vscode.StatusBarAlignment.Left, 50));
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('agentLedger.runningTask', vscode.StatusBarAlignment.Left, 50),
+  );
   private pending: NodeJS.Timeout | undefined;
 
   constructor(private readonly registry: LedgerRegistry) {
@@ -58,10 +60,16 @@ export class RunningTaskStatusBar extends Disposable {
       const milestone = task.lastMilestone ? ` — ${truncate(task.lastMilestone, 50)}` : '';
       this.item.text = `$(sync~spin) ${taskKey(task.id)} ${truncate(task.title, 40)}${progress}${milestone}`;
       this.item.tooltip = `Agent Ledger: ${task.title} (${taskKey(task.id)}) is running${task.lastMilestone ? `\nLast milestone: ${task.lastMilestone}` : ''}\nClick to open its timeline.`;
-      this.item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [{ folder: ledger.root, taskId: task.id } satisfies TaskTarget] };
+      this.item.command = {
+        command: Commands.OpenTask,
+        title: 'Open Task',
+        arguments: [{ folder: ledger.root, taskId: task.id } satisfies TaskTarget],
+      };
     } else {
       this.item.text = `$(sync~spin) ${running.length} agent tasks running`;
-      this.item.tooltip = running.map(({ task }) => `${taskKey(task.id)} ${task.title}${task.progress !== null ? ` (${task.progress}%)` : ''}`).join('\n');
+      this.item.tooltip = running
+        .map(({ task }) => `${taskKey(task.id)} ${task.title}${task.progress !== null ? ` (${task.progress}%)` : ''}`)
+        .join('\n');
       this.item.command = Commands.ShowRunningTasks;
     }
     this.item.accessibilityInformation = { label: this.item.text.replace(/\$\([^)]+\)\s*/g, '') };

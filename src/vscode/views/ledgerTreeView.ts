@@ -22,7 +22,10 @@ export function isFolderNode(node: unknown): node is FolderNode {
  * A view supplies only its own nodes: {@link folderChildren}, {@link childrenOf}, {@link treeItemOf}.
  * Returning no nodes at the top shows the view's welcome content (package.json `viewsWelcome`).
  */
-export abstract class LedgerTreeView<T extends object> extends Disposable implements vscode.TreeDataProvider<T | FolderNode> {
+export abstract class LedgerTreeView<T extends object>
+  extends Disposable
+  implements vscode.TreeDataProvider<T | FolderNode>
+{
   protected readonly view: vscode.TreeView<T | FolderNode>;
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<T | FolderNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
@@ -34,7 +37,9 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
     protected readonly log: vscode.LogOutputChannel,
   ) {
     super();
-    this.view = this._register(vscode.window.createTreeView<T | FolderNode>(viewId, { treeDataProvider: this, showCollapseAll: true }));
+    this.view = this._register(
+      vscode.window.createTreeView<T | FolderNode>(viewId, { treeDataProvider: this, showCollapseAll: true }),
+    );
     this._register(registry.onDidChange(() => this.refresh()));
     this._register(registry.onDidChangeFolders(() => this.refresh()));
     this._register(this.view.onDidChangeVisibility((e) => e.visible && this.openLedgers()));
@@ -76,7 +81,10 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
       return await this.childrenOf(node);
     } catch (err) {
       // A view must never break: log, and show what could be read.
-      this.log.error(`${this.view.title ?? 'view'}: reading the ledger failed:`, err instanceof Error ? err : String(err));
+      this.log.error(
+        `${this.view.title ?? 'view'}: reading the ledger failed:`,
+        err instanceof Error ? err : String(err),
+      );
       return [];
     }
   }
@@ -107,7 +115,8 @@ export abstract class LedgerTreeView<T extends object> extends Disposable implem
     if (ledgers.length === 1) result = await this.folderChildren(ledgers[0]);
     else {
       result = [];
-      for (const ledger of ledgers) if (ledger.services && (await this.folderChildren(ledger)).length > 0) result.push({ kind: 'folder', ledger });
+      for (const ledger of ledgers)
+        if (ledger.services && (await this.folderChildren(ledger)).length > 0) result.push({ kind: 'folder', ledger });
     }
     // A store that cannot be opened (corrupt, written by a newer version) must not look empty.
     const failed = ledgers.filter((l) => l.state === 'failed');

@@ -48,7 +48,11 @@ export class LivePanels<P extends LivePanel, Key, E = unknown> extends Disposabl
     const changes = options.changes;
     if (changes) this._register(changes.event((e) => this.refresh((p) => changes.concerns(p, e))));
     else this._register(registry.onDidChange((e) => this.refresh((p) => p.ledger === e.ledger)));
-    this._register(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state) }));
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
+      }),
+    );
     this._register({ dispose: () => [...this.panels.values()].forEach((p) => p.dispose()) });
   }
 
@@ -69,7 +73,9 @@ export class LivePanels<P extends LivePanel, Key, E = unknown> extends Disposabl
   private refresh(concerned: (panel: P) => boolean): void {
     for (const panel of this.panels.values()) {
       if (!concerned(panel)) continue;
-      Promise.resolve(panel.update()).catch((err: unknown) => this.options.log?.log.warn(`${this.options.log.what} refresh failed: ${errorMessage(err)}`));
+      Promise.resolve(panel.update()).catch((err: unknown) =>
+        this.options.log?.log.warn(`${this.options.log.what} refresh failed: ${errorMessage(err)}`),
+      );
     }
   }
 

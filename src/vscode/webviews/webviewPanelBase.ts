@@ -18,7 +18,10 @@ export interface WebviewPanelOptions {
  * and no message posted before the webview says `ready` (it reloads whenever it is hidden and
  * shown again, and says `ready` again then). Subclasses send their data in {@link onReady}.
  */
-export abstract class WebviewPanelBase<HostMessage extends { type: string }, WebviewMessage extends { type: string }> extends Disposable {
+export abstract class WebviewPanelBase<
+  HostMessage extends { type: string },
+  WebviewMessage extends { type: string },
+> extends Disposable {
   readonly panel: vscode.WebviewPanel;
   private ready = false;
   private queued: HostMessage[] = [];
@@ -34,7 +37,9 @@ export abstract class WebviewPanelBase<HostMessage extends { type: string }, Web
     restored?: vscode.WebviewPanel,
   ) {
     super();
-    this.panel = restored ?? vscode.window.createWebviewPanel(options.viewType, options.title, options.column ?? vscode.ViewColumn.Active, {});
+    this.panel =
+      restored ??
+      vscode.window.createWebviewPanel(options.viewType, options.title, options.column ?? vscode.ViewColumn.Active, {});
     this.panel.webview.options = {
       enableScripts: true,
       enableCommandUris: false,
@@ -93,7 +98,13 @@ export abstract class WebviewPanelBase<HostMessage extends { type: string }, Web
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'webview.css'));
-    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    const csp = [
+      `default-src 'none'`,
+      `style-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">
 <head>

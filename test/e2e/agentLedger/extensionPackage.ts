@@ -20,14 +20,29 @@ export interface PackagedExtension {
 }
 
 export async function packageAgentLedger(): Promise<PackagedExtension> {
-  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; publisher: string; version: string };
-  const { vsixPath, bytes } = await packageExtension(repoRoot, path.join(outRoot, `agent-ledger-${manifest.version}.vsix`), [
-    // README.md links to docs/ in the repository, which has no public URL yet.
-    '--no-rewrite-relative-links',
-  ]);
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    name: string;
+    publisher: string;
+    version: string;
+  };
+  const { vsixPath, bytes } = await packageExtension(
+    repoRoot,
+    path.join(outRoot, `agent-ledger-${manifest.version}.vsix`),
+    [
+      // README.md links to docs/ in the repository, which has no public URL yet.
+      '--no-rewrite-relative-links',
+    ],
+  );
   const unpacked = path.join(outRoot, 'agent-ledger-vsix');
   const files = unzip(vsixPath, unpacked);
-  return { vsixPath, bytes, unpackedDir: path.join(unpacked, 'extension'), files, id: `${manifest.publisher}.${manifest.name}`, version: manifest.version };
+  return {
+    vsixPath,
+    bytes,
+    unpackedDir: path.join(unpacked, 'extension'),
+    files,
+    id: `${manifest.publisher}.${manifest.name}`,
+    version: manifest.version,
+  };
 }
 
 /** Where `code-server --install-extension` put the VSIX (`<publisher>.<name>-<version>`). */

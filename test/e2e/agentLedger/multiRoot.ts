@@ -55,14 +55,20 @@ export function describeMultiRoot(pkg: () => PackagedExtension): void {
       // The folder rows come first, each followed by its own work.
       const rows = await wb.page.locator('.part.sidebar .monaco-list-row').allInnerTexts();
       const at = (text: string): number => rows.findIndex((r) => r.includes(text));
-      assert.ok(at(path.basename(folders[0])) < at('Alpha work') && at('Alpha work') < at(path.basename(folders[1])) && at(path.basename(folders[1])) < at('Beta work'), rows.join(' | '));
+      assert.ok(
+        at(path.basename(folders[0])) < at('Alpha work') &&
+          at('Alpha work') < at(path.basename(folders[1])) &&
+          at(path.basename(folders[1])) < at('Beta work'),
+        rows.join(' | '),
+      );
       await wb.waitForStatusBarText('2 agent tasks running');
       await wb.screenshot('agent-ledger-multi-root');
     });
 
     it('offers one MCP server per folder', async () => {
       await wb.runCommand('MCP: List Servers');
-      for (const f of folders) await wb.quickPickItem(`Agent Ledger (${path.basename(f)})`).waitFor({ state: 'visible', timeout: 30_000 });
+      for (const f of folders)
+        await wb.quickPickItem(`Agent Ledger (${path.basename(f)})`).waitFor({ state: 'visible', timeout: 30_000 });
       await wb.closeQuickInput();
     });
   });

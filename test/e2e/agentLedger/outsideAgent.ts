@@ -44,6 +44,11 @@ const run = promisify(execFile);
 
 /** Runs the packaged `agent-ledger` CLI against the workspace; resolves with stdout. */
 export async function ledgerCli(extensionDir: string, workspace: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [path.join(extensionDir, 'dist', 'cli.js'), ...args, '--workspace', workspace]);
+  const { stdout } = await run(process.execPath, [
+    path.join(extensionDir, 'dist', 'cli.js'),
+    ...args,
+    '--workspace',
+    workspace,
+  ]);
   return stdout;
 }

@@ -27,7 +27,8 @@ export function unzip(zipFile: string, outDir: string): string[] {
     const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
     const data = zip.subarray(dataStart, dataStart + compressedSize);
     const target = path.join(outDir, name);
-    if (!target.startsWith(path.resolve(outDir) + path.sep)) throw new Error(`${zipFile}: entry escapes the folder: ${name}`);
+    if (!target.startsWith(path.resolve(outDir) + path.sep))
+      throw new Error(`${zipFile}: entry escapes the folder: ${name}`);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, method === 8 ? inflateRawSync(data) : data);
     written.push(name);

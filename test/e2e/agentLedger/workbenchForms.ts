@@ -4,7 +4,9 @@ import type { Locator, Page } from 'playwright-core';
 
 /** A view's pane in the side bar, by its title (e.g. "Memory Bank"). */
 export function pane(page: Page, title: string): Locator {
-  return page.locator('.part.sidebar .monaco-pane-view .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: title }) });
+  return page
+    .locator('.part.sidebar .monaco-pane-view .pane')
+    .filter({ has: page.locator('.pane-header h3.title', { hasText: title }) });
 }
 
 /** Expands the pane when it is collapsed (a container with several views may start so). */
@@ -42,7 +44,11 @@ export async function contextMenu(page: Page, row: Locator, entry: string): Prom
   // A click right as the menu opens can be swallowed (it guards against the opening click's
   // mouse-up); hovering focuses the entry and Enter runs it, every time.
   await item.hover();
-  await menu.locator('.action-item.focused').filter({ hasText: entry }).first().waitFor({ state: 'visible', timeout: 5_000 });
+  await menu
+    .locator('.action-item.focused')
+    .filter({ hasText: entry })
+    .first()
+    .waitFor({ state: 'visible', timeout: 5_000 });
   await page.keyboard.press('Enter');
   await menu.first().waitFor({ state: 'hidden', timeout: 10_000 });
 }
@@ -56,7 +62,12 @@ export function inputMessage(page: Page): Locator {
 }
 
 /** Answers an input box once it shows `prompt` (so an answer never lands in the previous question). */
-export async function answerText(page: Page, prompt: string | RegExp, value: string, timeoutMs = 15_000): Promise<void> {
+export async function answerText(
+  page: Page,
+  prompt: string | RegExp,
+  value: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   await inputMessage(page).filter({ hasText: prompt }).waitFor({ state: 'visible', timeout: timeoutMs });
   await input(page).fill(value);
   await page.keyboard.press('Enter');
@@ -67,7 +78,11 @@ export async function answerPick(page: Page, placeholder: string, label: string,
   const box = widget(page).locator(`.quick-input-box input[placeholder="${placeholder}"]`);
   await box.waitFor({ state: 'visible', timeout: timeoutMs });
   await box.fill(label);
-  await widget(page).locator('.monaco-list-row.focused').filter({ hasText: label }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  await widget(page)
+    .locator('.monaco-list-row.focused')
+    .filter({ hasText: label })
+    .first()
+    .waitFor({ state: 'visible', timeout: timeoutMs });
   await page.keyboard.press('Enter');
 }
 
@@ -79,7 +94,8 @@ export async function formDone(page: Page, timeoutMs = 15_000): Promise<void> {
 /** Collapses a pane if it is there and expanded (room for the others in screenshots). */
 export async function collapsePane(page: Page, title: string): Promise<void> {
   const p = pane(page, title);
-  if ((await p.count()) > 0 && (await p.first().evaluate((el) => el.classList.contains('expanded')))) await p.first().locator('.pane-header').click();
+  if ((await p.count()) > 0 && (await p.first().evaluate((el) => el.classList.contains('expanded'))))
+    await p.first().locator('.pane-header').click();
 }
 
 /** Drags the side bar's edge so it is `width` pixels wide: tree rows show their whole description. */

@@ -28,7 +28,11 @@ export function activeTab(page: Page): Locator {
 }
 
 /** Polls until `probe` holds (for files on disk, clipboard...). */
-export async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -38,7 +42,8 @@ export async function eventually<T>(what: string, probe: () => T | undefined | f
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -73,7 +78,10 @@ export async function watchSidebarRow(page: Page, pattern: RegExp, timeoutMs = 1
     if (check()) done();
   })()`);
   return async () => {
-    await page.waitForFunction(`window[${JSON.stringify(key)}] !== undefined`, undefined, { timeout: timeoutMs, polling: 50 });
+    await page.waitForFunction(`window[${JSON.stringify(key)}] !== undefined`, undefined, {
+      timeout: timeoutMs,
+      polling: 50,
+    });
     return (await page.evaluate(`window[${JSON.stringify(key)}]`)) as number;
   };
 }

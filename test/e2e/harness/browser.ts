@@ -116,7 +116,10 @@ export class Workbench {
       // Enter picks the focused row: it must be the command asked for, not a
       // recently used one that matched the first letters.
       const match = focused.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(title)}`) }).first();
-      const found = await match.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+      const found = await match.waitFor({ state: 'visible', timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
       if (found) {
         await this.page.keyboard.press('Enter');
         return;
@@ -135,22 +138,36 @@ export class Workbench {
 
   /** Waits for a quick-pick row with this label text. */
   quickPickItem(label: string | RegExp): Locator {
-    return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+    return this.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: label })
+      .first();
   }
 
   async closeQuickInput(): Promise<void> {
     await this.page.keyboard.press('Escape');
-    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' }).catch(() => undefined);
+    await this.page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden' })
+      .catch(() => undefined);
   }
 
   /** Clicks an activity-bar entry (a view container) by its title, unless already open. */
   async openViewContainer(title: string, timeoutMs = 15_000): Promise<void> {
-    const item = this.page.locator('.part.activitybar .action-item').filter({ has: this.page.locator(`a[aria-label^="${cssString(title)}"]`) }).first();
+    const item = this.page
+      .locator('.part.activitybar .action-item')
+      .filter({ has: this.page.locator(`a[aria-label^="${cssString(title)}"]`) })
+      .first();
     await item.waitFor({ state: 'visible', timeout: timeoutMs });
-    if ((await item.getAttribute('aria-selected')) !== 'true' && !(await item.evaluate((el) => el.classList.contains('checked')))) {
+    if (
+      (await item.getAttribute('aria-selected')) !== 'true' &&
+      !(await item.evaluate((el) => el.classList.contains('checked')))
+    ) {
       await item.click();
     }
-    const sidebarTitle = this.page.locator('.part.sidebar .composite.title').filter({ hasText: new RegExp(escapeRegExp(title), 'i') });
+    const sidebarTitle = this.page
+      .locator('.part.sidebar .composite.title')
+      .filter({ hasText: new RegExp(escapeRegExp(title), 'i') });
     await sidebarTitle.first().waitFor({ state: 'visible', timeout: timeoutMs });
   }
 

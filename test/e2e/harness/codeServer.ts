@@ -2,7 +2,17 @@
 // own user data, extensions and XDG folders in a temp dir, stopped by killing
 // its whole process group. See shared/E2E.md.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, createWriteStream, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  appendFileSync,
+  createWriteStream,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +57,8 @@ export interface CodeServerOptions {
  * (PASSWORD, GITHUB_TOKEN, VSCODE_OPTIONS, a parent VS Code's IPC hooks...):
  * a test server must not inherit them from whoever runs the tests.
  */
-const inheritedConfig = /^(PASSWORD|HASHED_PASSWORD|GITHUB_TOKEN|VSCODE_.*|CS_.*|CODE_SERVER_.*|ELECTRON_RUN_AS_NODE|NODE_OPTIONS)$/;
+const inheritedConfig =
+  /^(PASSWORD|HASHED_PASSWORD|GITHUB_TOKEN|VSCODE_.*|CS_.*|CODE_SERVER_.*|ELECTRON_RUN_AS_NODE|NODE_OPTIONS)$/;
 
 /** One code-server process and its private folders. Create, install extensions, start, stop. */
 export class CodeServer {
@@ -130,7 +141,10 @@ export class CodeServer {
   /** `code-server --list-extensions --show-versions` for this server's dirs. */
   async listExtensions(): Promise<string[]> {
     const out = await this.runCli(['--list-extensions', '--show-versions']);
-    return out.split('\n').filter((l) => /^[\w-]+\.[\w-]+@/.test(l.trim())).map((l) => l.trim());
+    return out
+      .split('\n')
+      .filter((l) => /^[\w-]+\.[\w-]+@/.test(l.trim()))
+      .map((l) => l.trim());
   }
 
   /** Spawns code-server on a free loopback port and waits for `/healthz`. */
@@ -140,8 +154,10 @@ export class CodeServer {
     this.log = createWriteStream(this.logFile, { flags: 'a' });
     const args = [
       codeServerEntry,
-      '--bind-addr', `127.0.0.1:${this._port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${this._port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -161,10 +177,12 @@ export class CodeServer {
     if (child.pid !== undefined) liveGroups.add(child.pid);
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-      this.log?.write(`\n[harness] code-server exited with ${code ?? signal}\n`);
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.log?.write(`\n[harness] code-server exited with ${code ?? signal}\n`);
+        resolve();
+      }),
+    );
     await this.waitForHealth(this.options.startTimeoutMs ?? 30_000);
   }
 
@@ -209,7 +227,10 @@ export class CodeServer {
 
   private runCli(cliArgs: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(node24, [codeServerEntry, ...this.dirArgs(), ...cliArgs], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node24, [codeServerEntry, ...this.dirArgs(), ...cliArgs], {
+        env: this.env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -30,7 +30,14 @@ export interface ExtensionTestsOptions {
 
 /** The `json` reporter's output (the parts the harness reads). */
 export interface MochaJsonReport {
-  readonly stats: { suites: number; tests: number; passes: number; pending: number; failures: number; duration: number };
+  readonly stats: {
+    suites: number;
+    tests: number;
+    passes: number;
+    pending: number;
+    failures: number;
+    duration: number;
+  };
   readonly tests: readonly MochaJsonTest[];
   readonly passes: readonly MochaJsonTest[];
   readonly failures: readonly MochaJsonTest[];
@@ -80,11 +87,16 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
     let onExit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (onExit = resolve));
     const automationLog: string[] = [];
-    await page.exposeFunction('codeAutomationLog', (level: string, message: string) => automationLog.push(`${level}: ${message}`));
-    await page.exposeFunction('codeAutomationExit', (code: number, logs?: ReadonlyArray<{ relativePath: string; contents: string }>) => {
-      saveWorkbenchLogs(path.join(server.runDir, 'workbench-logs'), logs ?? []);
-      onExit(code);
-    });
+    await page.exposeFunction('codeAutomationLog', (level: string, message: string) =>
+      automationLog.push(`${level}: ${message}`),
+    );
+    await page.exposeFunction(
+      'codeAutomationExit',
+      (code: number, logs?: ReadonlyArray<{ relativePath: string; contents: string }>) => {
+        saveWorkbenchLogs(path.join(server.runDir, 'workbench-logs'), logs ?? []);
+        onExit(code);
+      },
+    );
 
     const payload = JSON.stringify([
       ['extensionDevelopmentPath', server.remoteUri(options.extensionDevelopmentPath)],
@@ -93,7 +105,9 @@ export async function runExtensionTests(options: ExtensionTestsOptions): Promise
     await page.goto(server.workbenchUrl(options.workspace, { payload }));
 
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, timeoutMs - (Date.now() - started)))));
+    const timedOut = new Promise<undefined>(
+      (resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, timeoutMs - (Date.now() - started)))),
+    );
     const exitCode = await Promise.race([exited, timedOut]);
     clearTimeout(timer);
     if (exitCode === undefined) {

@@ -31,6 +31,8 @@ export function run(): Promise<void> {
       reject(new Error(`no *.host.js files in ${testsDir}`));
       return;
     }
-    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed; results in ${output}`)) : resolve()));
+    mocha.run((failures) =>
+      failures > 0 ? reject(new Error(`${failures} test(s) failed; results in ${output}`)) : resolve(),
+    );
   });
 }

@@ -18,19 +18,38 @@ export interface PackageResult {
  * go to vsce as they are (e.g. `--no-rewrite-relative-links` for a README with relative links
  * and no repository URL).
  */
-export async function packageExtension(extensionDir: string, vsixPath: string, extraArgs: readonly string[] = []): Promise<PackageResult> {
+export async function packageExtension(
+  extensionDir: string,
+  vsixPath: string,
+  extraArgs: readonly string[] = [],
+): Promise<PackageResult> {
   const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
   if (!existsSync(vsce)) throw new Error(`@vscode/vsce is not installed (${vsce})`);
   mkdirSync(path.dirname(path.resolve(vsixPath)), { recursive: true });
-  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', path.resolve(vsixPath), ...extraArgs];
+  const args = [
+    vsce,
+    'package',
+    '--no-dependencies',
+    '--allow-missing-repository',
+    '--skip-license',
+    '--out',
+    path.resolve(vsixPath),
+    ...extraArgs,
+  ];
   const output = await new Promise<string>((resolve, reject) => {
     // vsce needs Node >= 20; this process's Node is the project's.
-    const child = spawn(process.execPath, args, { cwd: extensionDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    const child = spawn(process.execPath, args, {
+      cwd: extensionDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`vsce package exited with ${code}:\n${out}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`vsce package exited with ${code}:\n${out}`)),
+    );
   });
   return { vsixPath: path.resolve(vsixPath), bytes: statSync(vsixPath).size, output };
 }

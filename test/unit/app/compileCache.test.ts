@@ -34,7 +34,11 @@ test('a cache folder others can write or read, or whose parent others can write,
   assert.equal(privateCacheFolder({ XDG_CACHE_HOME: base }), undefined, 'readable by others');
   fs.chmodSync(dir, 0o700);
   fs.chmodSync(base, 0o777);
-  assert.equal(privateCacheFolder({ XDG_CACHE_HOME: base }), undefined, 'a parent anyone can write (the folder could be swapped)');
+  assert.equal(
+    privateCacheFolder({ XDG_CACHE_HOME: base }),
+    undefined,
+    'a parent anyone can write (the folder could be swapped)',
+  );
   fs.chmodSync(base, 0o755);
   assert.equal(privateCacheFolder({ XDG_CACHE_HOME: base }), dir, 'usable again once private');
 });
@@ -57,14 +61,25 @@ test('a cache folder owned by another user is not used', { skip: !posix || proce
   assert.equal(privateCacheFolder({ XDG_CACHE_HOME: base }), undefined);
 });
 
-test('the built command runs with the cache on a Node that has one, and without on one that has not', { skip: !posix }, () => {
-  const cli = path.resolve(__dirname, '../../../dist/cli.js');
-  const base = tempDir('agent-ledger-cache-');
-  fs.chmodSync(base, 0o755);
-  const run = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: base } });
-  assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^\d+\.\d+\.\d+/);
-  const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  const folder = path.join(base, 'agent-ledger', 'compile-cache');
-  assert.equal(fs.existsSync(folder) && fs.readdirSync(folder).length > 0, hasCache, hasCache ? 'Node wrote its cache into the private folder' : 'no cache on a Node without one');
-});
+test(
+  'the built command runs with the cache on a Node that has one, and without on one that has not',
+  { skip: !posix },
+  () => {
+    const cli = path.resolve(__dirname, '../../../dist/cli.js');
+    const base = tempDir('agent-ledger-cache-');
+    fs.chmodSync(base, 0o755);
+    const run = spawnSync(process.execPath, [cli, '--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: base },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^\d+\.\d+\.\d+/);
+    const hasCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+    const folder = path.join(base, 'agent-ledger', 'compile-cache');
+    assert.equal(
+      fs.existsSync(folder) && fs.readdirSync(folder).length > 0,
+      hasCache,
+      hasCache ? 'Node wrote its cache into the private folder' : 'no cache on a Node without one',
+    );
+  },
+);

@@ -41,13 +41,19 @@ async function evaluatedModules(...commandModules: string[]): Promise<{ evaluate
     seen.add(chunk);
     for (const i of outputs[chunk].imports) if (i.kind === 'import-statement' && outputs[i.path]) todo.push(i.path);
   }
-  return { evaluated: [...seen].flatMap((c) => Object.keys(outputs[c].inputs)), all: Object.keys(result.metafile.inputs).length };
+  return {
+    evaluated: [...seen].flatMap((c) => Object.keys(outputs[c].inputs)),
+    all: Object.keys(result.metafile.inputs).length,
+  };
 }
 
 test('mcp serve evaluates no tool contract, no other command and no store before it lists the tools', async () => {
   const { evaluated, all } = await evaluatedModules('src/cli/commands/mcpServe.ts');
   const ours = evaluated.filter((f) => f.startsWith('src/'));
-  assert.ok(ours.includes('src/mcp/serve.ts') && ours.includes('src/mcp/familyCatalog.ts'), 'the server itself is there');
+  assert.ok(
+    ours.includes('src/mcp/serve.ts') && ours.includes('src/mcp/familyCatalog.ts'),
+    'the server itself is there',
+  );
   const unwanted = ours.filter(
     (f) =>
       f === 'src/mcp/catalog.ts' ||
@@ -64,14 +70,26 @@ test('mcp serve evaluates no tool contract, no other command and no store before
 
 test('mcp serve evaluates no YAML parser (agent:// loads it at its first read) and no events log code (features.ts takes only the idempotency settings)', async () => {
   const { evaluated } = await evaluatedModules('src/cli/commands/mcpServe.ts');
-  assert.ok(evaluated.includes('src/mcp/features.ts') && evaluated.includes('src/mcp/resources/agentResource.ts'), 'the modules that pulled them are there');
-  const unwanted = evaluated.filter((f) => f.includes('node_modules/yaml/') || f === 'src/core/agents/agentFiles.ts' || f === 'src/core/events/correlation.ts' || f === 'src/core/coordination/idempotency/idempotencyRuns.ts');
+  assert.ok(
+    evaluated.includes('src/mcp/features.ts') && evaluated.includes('src/mcp/resources/agentResource.ts'),
+    'the modules that pulled them are there',
+  );
+  const unwanted = evaluated.filter(
+    (f) =>
+      f.includes('node_modules/yaml/') ||
+      f === 'src/core/agents/agentFiles.ts' ||
+      f === 'src/core/events/correlation.ts' ||
+      f === 'src/core/coordination/idempotency/idempotencyRuns.ts',
+  );
   assert.deepEqual(unwanted, []);
 });
 
 test('--help evaluates no command module at all', async () => {
   const { evaluated } = await evaluatedModules();
-  assert.deepEqual(evaluated.filter((f) => f.startsWith('src/cli/commands/') || f.startsWith('src/mcp/')), []);
+  assert.deepEqual(
+    evaluated.filter((f) => f.startsWith('src/cli/commands/') || f.startsWith('src/mcp/')),
+    [],
+  );
 });
 
 test('the command line builds the commands it names; --help lists every one with its description', async () => {
@@ -80,33 +98,68 @@ test('the command line builds the commands it names; --help lists every one with
     serve.commands.map((c) => c.name()),
     topCommands.map((t) => t.name),
   );
-  assert.deepEqual(serve.commands.filter((c) => c.commands.length > 0).map((c) => c.name()), ['mcp']);
-  assert.deepEqual(serve.commands.find((c) => c.name() === 'runner')?.options.map((o) => o.long), ['--workspace', '--db', '--worktrees-dir', '--json'], 'a command not named has only the common options');
+  assert.deepEqual(
+    serve.commands.filter((c) => c.commands.length > 0).map((c) => c.name()),
+    ['mcp'],
+  );
+  assert.deepEqual(
+    serve.commands.find((c) => c.name() === 'runner')?.options.map((o) => o.long),
+    ['--workspace', '--db', '--worktrees-dir', '--json'],
+    'a command not named has only the common options',
+  );
   const help = serve.helpInformation();
-  for (const t of topCommands) assert.ok(help.includes(t.name) && help.includes(t.description.slice(0, 30)), `--help lists ${t.name}`);
+  for (const t of topCommands)
+    assert.ok(help.includes(t.name) && help.includes(t.description.slice(0, 30)), `--help lists ${t.name}`);
 
   const task = await buildProgram(['node', 'agent-ledger', '--json', 'task', 'list']);
-  assert.deepEqual(task.commands.filter((c) => c.commands.length > 0).map((c) => c.name()), ['task']);
+  assert.deepEqual(
+    task.commands.filter((c) => c.commands.length > 0).map((c) => c.name()),
+    ['task'],
+  );
   assert.ok(task.commands.find((c) => c.name() === 'task')!.commands.some((c) => c.name() === 'list'));
 
   const everything = await buildProgram();
   const withSubcommands = everything.commands.filter((c) => c.commands.length > 0).map((c) => c.name());
-  assert.deepEqual(withSubcommands, topCommands.map((t) => t.name).filter((n) => n !== 'runner'), 'without a command line every command is built');
+  assert.deepEqual(
+    withSubcommands,
+    topCommands.map((t) => t.name).filter((n) => n !== 'runner'),
+    'without a command line every command is built',
+  );
   assert.ok(everything.commands.find((c) => c.name() === 'runner')!.options.some((o) => o.long === '--max-parallel'));
 });
 
 test('zod is told to compile no parser before any schema exists: zodJitless is the first module main.ts evaluates', async () => {
-  const result = await esbuild.build({ absWorkingDir: root, entryPoints: ['src/cli/main.ts'], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'error' });
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/main.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
   const first = result.metafile.inputs['src/cli/main.ts'].imports[0];
   assert.equal(first?.path, 'src/cli/zodJitless.ts');
   // Its own imports build no schema: zod's core only.
   const own = result.metafile.inputs['src/cli/zodJitless.ts'].imports.map((i) => i.path);
-  assert.ok(own.every((p) => p.includes('node_modules/zod/')), own.join(', '));
+  assert.ok(
+    own.every((p) => p.includes('node_modules/zod/')),
+    own.join(', '),
+  );
 });
 
 test('the pipeline commands evaluate no YAML parser, no flow schema and no zod schema builder before they run', async () => {
   const { evaluated } = await evaluatedModules('src/cli/commands/pipelineCommands.ts');
-  assert.ok(evaluated.includes('src/core/pipelines/engine/flowTemplate.ts'), "the flow's names are there (the options use them)");
-  const unwanted = evaluated.filter((f) => f === 'src/core/pipelines/engine/flowParse.ts' || f.includes('node_modules/yaml/') || f.includes('node_modules/zod/v4/classic/'));
+  assert.ok(
+    evaluated.includes('src/core/pipelines/engine/flowTemplate.ts'),
+    "the flow's names are there (the options use them)",
+  );
+  const unwanted = evaluated.filter(
+    (f) =>
+      f === 'src/core/pipelines/engine/flowParse.ts' ||
+      f.includes('node_modules/yaml/') ||
+      f.includes('node_modules/zod/v4/classic/'),
+  );
   assert.deepEqual(unwanted, []);
 });

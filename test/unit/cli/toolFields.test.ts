@@ -8,12 +8,18 @@ const schema = z.strictObject({
   key: z.string().min(1).describe('Key'),
   value: z.unknown().describe('Any JSON'),
   tags: z.array(z.string()).default([]).describe('Tags'),
-  levels: z.array(z.enum(['info', 'warn'])).optional().describe('Levels'),
+  levels: z
+    .array(z.enum(['info', 'warn']))
+    .optional()
+    .describe('Levels'),
   ttl_ms: z.number().int().optional().describe('Lifetime'),
   award: z.boolean().default(true).describe('Award at once'),
   format: z.enum(['json', 'sse']).optional().describe('Form'),
   limits: z.strictObject({ wallclock_ms: z.number() }).optional().describe('Limits'),
-  entries: z.array(z.strictObject({ key: z.string() })).min(1).describe('Entries'),
+  entries: z
+    .array(z.strictObject({ key: z.string() }))
+    .min(1)
+    .describe('Entries'),
   writeScope: z.array(z.string()).optional().describe('Scope'),
 });
 
@@ -21,7 +27,18 @@ test('fields are read from the schema: kind, required as the JSON Schema says, c
   const byName = Object.fromEntries(toolFields(schema).map((f) => [f.name, f]));
   assert.deepEqual(
     Object.fromEntries(Object.entries(byName).map(([n, f]) => [n, `${f.kind}${f.required ? '*' : ''}`])),
-    { key: 'text*', value: 'value*', tags: 'list', levels: 'list', ttl_ms: 'number', award: 'boolean', format: 'text', limits: 'json', entries: 'json*', writeScope: 'list' },
+    {
+      key: 'text*',
+      value: 'value*',
+      tags: 'list',
+      levels: 'list',
+      ttl_ms: 'number',
+      award: 'boolean',
+      format: 'text',
+      limits: 'json',
+      entries: 'json*',
+      writeScope: 'list',
+    },
   );
   assert.deepEqual(byName.format.choices, ['json', 'sse']);
   assert.equal(byName.ttl_ms.description, 'Lifetime');

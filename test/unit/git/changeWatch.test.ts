@@ -11,7 +11,9 @@ import { GitWorkspaceTruth } from '../../../src/git/gitWorkspaceTruth';
 import { commit, makeRepo, write } from './gitFixture';
 
 function paths(files: FileChanges): string[] {
-  return [...new Set([...files.added, ...files.modified, ...files.deleted, ...files.renamed.flatMap((r) => [r.from, r.to])])].sort();
+  return [
+    ...new Set([...files.added, ...files.modified, ...files.deleted, ...files.renamed.flatMap((r) => [r.from, r.to])]),
+  ].sort();
 }
 
 function looseObjects(root: string): number {
@@ -26,7 +28,13 @@ const steps: { name: string; act: (root: string) => void }[] = [
   { name: 'nothing', act: () => undefined },
   { name: 'an edit and a new file', act: (r) => write(r, { 'pkg/a.ts': 'a2\n', 'pkg/new.ts': 'n\n' }) },
   { name: 'the same again', act: () => undefined },
-  { name: 'a rename and a deletion', act: (r) => (fs.renameSync(path.join(r, 'pkg/b.ts'), path.join(r, 'pkg/c.ts')), fs.rmSync(path.join(r, 'docs/x.md'))) },
+  {
+    name: 'a rename and a deletion',
+    act: (r) => (
+      fs.renameSync(path.join(r, 'pkg/b.ts'), path.join(r, 'pkg/c.ts')),
+      fs.rmSync(path.join(r, 'docs/x.md'))
+    ),
+  },
   { name: 'a mode change', act: (r) => fs.chmodSync(path.join(r, 'pkg/a.ts'), 0o755) },
   { name: 'an ignored file and an ignored edit', act: (r) => write(r, { 'pkg/out.log': 'x\n', 'pkg/new.ts': 'n\n' }) },
   { name: 'a commit of what changed (nothing in the files)', act: (r) => commit(r, 'work') },
@@ -51,6 +59,10 @@ for (const scope of ['', 'pkg']) {
       assert.deepEqual(seen, paths(diff.files), step.name);
     }
     await watch.dispose();
-    assert.deepEqual(fs.readdirSync(path.join(root, '.git')).filter((f) => f.startsWith('agent-ledger-changes-')), [], 'disposed: its index is gone');
+    assert.deepEqual(
+      fs.readdirSync(path.join(root, '.git')).filter((f) => f.startsWith('agent-ledger-changes-')),
+      [],
+      'disposed: its index is gone',
+    );
   });
 }

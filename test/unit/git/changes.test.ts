@@ -52,7 +52,10 @@ test('changesSince attributes exactly what the task did', async () => {
     deleted: ['doomed.txt'],
     renamed: [{ from: 'old name.txt', to: 'new name.txt' }],
   });
-  assert.deepEqual(commits.map((c) => c.subject), ['task commit']);
+  assert.deepEqual(
+    commits.map((c) => c.subject),
+    ['task commit'],
+  );
   assert.equal(to.type, 'git');
   assert.equal(to.head, git(root, 'rev-parse', 'HEAD').trim());
 });
@@ -77,7 +80,11 @@ test('a file committed during the task and then left alone still counts; a commi
   commit(root, 'put b back');
   const changes = await truth.changesSince(start);
   assert.deepEqual(changes.files.modified, ['a.txt']);
-  assert.deepEqual(changes.commits.map((c) => c.subject), ['change both', 'put b back'], 'oldest first');
+  assert.deepEqual(
+    changes.commits.map((c) => c.subject),
+    ['change both', 'put b back'],
+    'oldest first',
+  );
 });
 
 test('commits carry sha, subject, author and an ISO date', async () => {
@@ -101,7 +108,10 @@ test('from an unborn start every commit counts; after a rewrite only commits the
   commit(root, 'one');
   write(root, { 'two.txt': '2\n' });
   commit(root, 'two');
-  assert.deepEqual((await truth.changesSince(unborn)).commits.map((c) => c.subject), ['one', 'two']);
+  assert.deepEqual(
+    (await truth.changesSince(unborn)).commits.map((c) => c.subject),
+    ['one', 'two'],
+  );
 
   const start = await truth.snapshot('before rewrite');
   write(root, { 'three.txt': '3\n' });
@@ -110,7 +120,10 @@ test('from an unborn start every commit counts; after a rewrite only commits the
   write(root, { 'four.txt': '4\n' });
   commit(root, 'four');
   const changes = await truth.changesSince(start);
-  assert.deepEqual(changes.commits.map((c) => c.subject), ['two, amended', 'four']);
+  assert.deepEqual(
+    changes.commits.map((c) => c.subject),
+    ['two, amended', 'four'],
+  );
   assert.deepEqual(changes.files.added, ['four.txt', 'three.txt']);
 });
 

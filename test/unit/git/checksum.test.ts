@@ -33,13 +33,20 @@ function counting(): { hashed: string[]; truth: (root: string) => ChecksumWorksp
 }
 
 test('a checksum manifest sees added, modified, deleted and renamed files', async () => {
-  const root = workspace({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'gone.txt': 'g\n', 'old/name.txt': 'same content\n', 'e1': '', 'sub/x.bin': 'x' });
+  const root = workspace({
+    'a.txt': 'a\n',
+    'b.txt': 'b\n',
+    'gone.txt': 'g\n',
+    'old/name.txt': 'same content\n',
+    e1: '',
+    'sub/x.bin': 'x',
+  });
   const truth = counting().truth(root);
   const start = await truth.snapshot('start');
   assert.equal(start.type, 'checksum');
   assert.equal(start.head, null);
 
-  write(root, { 'b.txt': 'b changed\n', 'new dir/ünï "q".txt': 'n\n', 'e2': '' });
+  write(root, { 'b.txt': 'b changed\n', 'new dir/ünï "q".txt': 'n\n', e2: '' });
   fs.rmSync(path.join(root, 'gone.txt'));
   fs.rmSync(path.join(root, 'e1'));
   fs.mkdirSync(path.join(root, 'new'));
@@ -131,11 +138,16 @@ test('rewind needs Git: fileAt and restore throw unsupported; keep is a no-op', 
   const truth = counting().truth(root);
   const snap = await truth.snapshot('s');
   await truth.keep(snap, 'task-1');
-  await assert.rejects(truth.fileAt(snap, 'a.txt'), (ex) => GitError.is(ex, 'unsupported') && /Git repository/.test((ex as Error).message));
+  await assert.rejects(
+    truth.fileAt(snap, 'a.txt'),
+    (ex) => GitError.is(ex, 'unsupported') && /Git repository/.test((ex as Error).message),
+  );
   await assert.rejects(truth.restore(snap, ['a.txt']), (ex) => GitError.is(ex, 'unsupported'));
   const missing = { ...snap, id: 'nope' };
   await assert.rejects(truth.changesSince(missing), (ex) => GitError.is(ex, 'snapshotMissing'));
-  await assert.rejects(truth.changesSince({ ...snap, id: '../../etc/passwd' }), (ex) => GitError.is(ex, 'snapshotMissing'));
+  await assert.rejects(truth.changesSince({ ...snap, id: '../../etc/passwd' }), (ex) =>
+    GitError.is(ex, 'snapshotMissing'),
+  );
 });
 
 test('manifests are written atomically: only complete JSON files remain in the data dir', async () => {
@@ -158,7 +170,10 @@ test('diffManifests pairs each deleted file with at most one added file of the s
     scannedAtMs: 0,
     files: Object.fromEntries(Object.entries(files).map(([f, md5]) => [f, [md5, 1, 0]])),
   });
-  const changes = diffManifests(manifest({ 'a/x.txt': 'h1', 'b.txt': 'h2' }), manifest({ 'c/x.txt': 'h1', 'copy.txt': 'h1', 'd.txt': 'h2' }));
+  const changes = diffManifests(
+    manifest({ 'a/x.txt': 'h1', 'b.txt': 'h2' }),
+    manifest({ 'c/x.txt': 'h1', 'copy.txt': 'h1', 'd.txt': 'h2' }),
+  );
   assert.deepEqual(changes.renamed, [
     { from: 'a/x.txt', to: 'c/x.txt' },
     { from: 'b.txt', to: 'd.txt' },

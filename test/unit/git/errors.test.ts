@@ -19,8 +19,14 @@ const cases: Array<[string, GitErrorReason]> = [
     "fatal: Unable to create '/r/.git/index.lock': File exists.\n\nAnother git process seems to be running in this repository",
     'locked',
   ],
-  ["error: cannot lock ref 'refs/agent-ledger/snapshots/x': Unable to create '/r/.git/refs/agent-ledger/snapshots/x.lock': File exists.\n", 'locked'],
-  ['error: open("secret.txt"): Permission denied\nerror: unable to index file \'secret.txt\'\nfatal: adding files failed\n', 'permissionDenied'],
+  [
+    "error: cannot lock ref 'refs/agent-ledger/snapshots/x': Unable to create '/r/.git/refs/agent-ledger/snapshots/x.lock': File exists.\n",
+    'locked',
+  ],
+  [
+    'error: open("secret.txt"): Permission denied\nerror: unable to index file \'secret.txt\'\nfatal: adding files failed\n',
+    'permissionDenied',
+  ],
   ['fatal: something nobody expected\n', 'commandFailed'],
 ];
 
@@ -35,7 +41,11 @@ test('a missing git binary is gitNotFound; messages name the command without our
   const missing = toGitError({ args: ['status'], exitCode: null, stderr: '', spawnErrorCode: 'ENOENT' });
   assert.equal(missing.reason, 'gitNotFound');
   assert.match(missing.message, /Git was not found on PATH/);
-  const failed = toGitError({ args: ['-c', 'core.hooksPath=/x', 'add', '--all'], exitCode: 128, stderr: 'fatal: boom\n' });
+  const failed = toGitError({
+    args: ['-c', 'core.hooksPath=/x', 'add', '--all'],
+    exitCode: 128,
+    stderr: 'fatal: boom\n',
+  });
   assert.equal(failed.message, 'git add --all failed: fatal: boom');
   assert.equal(failed.stderr, 'fatal: boom\n');
 });
@@ -46,5 +56,10 @@ test('GitError is a LedgerError carrying code GitError and its reason', () => {
   assert.ok(LedgerError.is(error, 'GitError'));
   assert.ok(GitError.is(error, 'unsupported'));
   assert.equal(GitError.is(error, 'locked'), false);
-  assert.deepEqual(error.toJSON(), { code: -32008, reason: 'GitError', message: 'no', data: { reason: 'unsupported' } });
+  assert.deepEqual(error.toJSON(), {
+    code: -32008,
+    reason: 'GitError',
+    message: 'no',
+    data: { reason: 'unsupported' },
+  });
 });

@@ -41,11 +41,17 @@ test('a workspace in a subfolder gets its patterns prefixed, glob characters esc
   const workspace = path.join(root, 'apps', 'web [beta]');
   fs.mkdirSync(workspace, { recursive: true });
   const added = await ensureExcluded(workspace, patterns);
-  assert.deepEqual(added, patterns.map((p) => `apps/web \\[beta]/${p}`));
+  assert.deepEqual(
+    added,
+    patterns.map((p) => `apps/web \\[beta]/${p}`),
+  );
   write(workspace, { '.agent-ledger/ledger.db': 'db', 'src.ts': 'x' });
   write(root, { '.agent-ledger/ledger.db': 'not this workspace' });
   const status = git(root, 'status', '--porcelain', '--untracked-files=all');
-  assert.deepEqual(status.split('\n').filter(Boolean).sort(), ['?? "apps/web [beta]/src.ts"', '?? .agent-ledger/ledger.db']);
+  assert.deepEqual(status.split('\n').filter(Boolean).sort(), [
+    '?? "apps/web [beta]/src.ts"',
+    '?? .agent-ledger/ledger.db',
+  ]);
 });
 
 test('in a linked worktree the common info/exclude is used; outside Git nothing happens', async () => {
@@ -79,5 +85,8 @@ test('at the top of an ordinary repository no git process is started; a .git tha
   const started = gitProcessesStarted();
   await ensureExcluded(elsewhere, patterns);
   assert.equal(gitProcessesStarted(), started + 1, 'a linked .git is resolved by git');
-  assert.match(fs.readFileSync(path.join(linked, 'git-folder', 'info', 'exclude'), 'utf8'), /\.agent-ledger\/ledger\.\*/);
+  assert.match(
+    fs.readFileSync(path.join(linked, 'git-folder', 'info', 'exclude'), 'utf8'),
+    /\.agent-ledger\/ledger\.\*/,
+  );
 });

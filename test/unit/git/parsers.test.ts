@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCatFileBatch, parseLog, parseLsTree, parseNameStatus, parseRawDiff, rawToFileChanges, splitNul } from '../../../src/git/parsers';
+import {
+  parseCatFileBatch,
+  parseLog,
+  parseLsTree,
+  parseNameStatus,
+  parseRawDiff,
+  rawToFileChanges,
+  splitNul,
+} from '../../../src/git/parsers';
 
 test('parseNameStatus reads diff-tree -z output, renames, type changes and odd names included', () => {
   // Literal output of `git diff-tree -r -z --find-renames --name-status` (C from -C).
@@ -18,7 +26,10 @@ test('parseNameStatus sorts every list and returns empty lists for no output', (
   assert.deepEqual(parseNameStatus(''), { added: [], modified: [], deleted: [], renamed: [] });
   const sorted = parseNameStatus('M\0z\0M\0a/b\0M\0A\0R050\0y\0x\0R090\0b\0c\0');
   assert.deepEqual(sorted.modified, ['A', 'a/b', 'z']);
-  assert.deepEqual(sorted.renamed, [{ from: 'b', to: 'c' }, { from: 'y', to: 'x' }]);
+  assert.deepEqual(sorted.renamed, [
+    { from: 'b', to: 'c' },
+    { from: 'y', to: 'x' },
+  ]);
 });
 
 test('parseRawDiff reads diff-tree -z --raw output: modes, object ids, renames and gitlinks', () => {
@@ -33,9 +44,22 @@ test('parseRawDiff reads diff-tree -z --raw output: modes, object ids, renames a
     `:000000 100644 ${'0'.repeat(40)} ${b} A\0new\0` +
     `:100644 000000 ${b} ${'0'.repeat(40)} D\0gone\0`;
   const raw = parseRawDiff(output);
-  assert.deepEqual(raw[0], { status: 'R', oldMode: '100644', newMode: '100644', oldSha: a, newSha: a, from: 'other/g', path: 'other/h' });
+  assert.deepEqual(raw[0], {
+    status: 'R',
+    oldMode: '100644',
+    newMode: '100644',
+    oldSha: a,
+    newSha: a,
+    from: 'other/g',
+    path: 'other/h',
+  });
   assert.deepEqual(raw[2], { status: 'M', oldMode: '160000', newMode: '160000', oldSha: a, newSha: c, path: 'sub' });
-  assert.deepEqual(rawToFileChanges(raw), { added: ['new'], modified: ['pkg/a b.txt', 'sub'], deleted: ['gone'], renamed: [{ from: 'other/g', to: 'other/h' }] });
+  assert.deepEqual(rawToFileChanges(raw), {
+    added: ['new'],
+    modified: ['pkg/a b.txt', 'sub'],
+    deleted: ['gone'],
+    renamed: [{ from: 'other/g', to: 'other/h' }],
+  });
   assert.deepEqual(parseRawDiff(''), []);
 });
 
@@ -45,7 +69,12 @@ test('parseLog reads NUL-separated fields of several commits, quotes and unicode
     'c4219aac2bb36f7281192808badca0615dea357a\0first\0A\x002026-11-21T17:16:05+00:00\0' +
     '66f6be2021fa6cf52d82d7a569d3d1b8d8520663\0subject with "quotes" and ünï\0Ann "Q" Lee\x002026-11-21T17:16:08+00:00\0';
   assert.deepEqual(parseLog(output), [
-    { sha: 'c4219aac2bb36f7281192808badca0615dea357a', subject: 'first', author: 'A', date: '2026-11-21T17:16:05+00:00' },
+    {
+      sha: 'c4219aac2bb36f7281192808badca0615dea357a',
+      subject: 'first',
+      author: 'A',
+      date: '2026-11-21T17:16:05+00:00',
+    },
     {
       sha: '66f6be2021fa6cf52d82d7a569d3d1b8d8520663',
       subject: 'subject with "quotes" and ünï',

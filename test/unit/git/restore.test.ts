@@ -46,7 +46,12 @@ test('fileAt and restore reject paths outside the repository', async () => {
 });
 
 test('restore puts back modified, deleted and binary files and removes files the snapshot lacks', async () => {
-  const root = makeRepo({ 'keep.txt': 'keep\n', 'edit.txt': 'original\n', 'gone.txt': 'was here\n', 'run.sh': '#!/bin/sh\n' });
+  const root = makeRepo({
+    'keep.txt': 'keep\n',
+    'edit.txt': 'original\n',
+    'gone.txt': 'was here\n',
+    'run.sh': '#!/bin/sh\n',
+  });
   fs.chmodSync(path.join(root, 'run.sh'), 0o755);
   git(root, 'add', 'run.sh');
   write(root, { 'bin/data.bin': binary, 'staged.txt': 'staged\n' });
@@ -54,14 +59,22 @@ test('restore puts back modified, deleted and binary files and removes files the
   const truth = await truthOf(root);
   const snap = await truth.snapshot('before the task');
 
-  write(root, { 'edit.txt': 'agent edit\n', 'bin/data.bin': 'text now', 'new/deep/file.txt': 'new\n', 'keep.txt': 'keep edit\n' });
+  write(root, {
+    'edit.txt': 'agent edit\n',
+    'bin/data.bin': 'text now',
+    'new/deep/file.txt': 'new\n',
+    'keep.txt': 'keep edit\n',
+  });
   fs.rmSync(path.join(root, 'gone.txt'));
   fs.rmSync(path.join(root, 'run.sh'));
   const indexBefore = userState(root).indexBytes;
 
   const { files } = await truth.changesSince(snap);
   const paths = [...files.added, ...files.modified, ...files.deleted];
-  await truth.restore(snap, paths.filter((p) => p !== 'keep.txt'));
+  await truth.restore(
+    snap,
+    paths.filter((p) => p !== 'keep.txt'),
+  );
 
   assert.equal(read(root, 'edit.txt'), 'original\n');
   assert.equal(read(root, 'gone.txt'), 'was here\n');
@@ -76,7 +89,8 @@ test('restore puts back modified, deleted and binary files and removes files the
 });
 
 /** The error of a path leading out of the workspace through the link `link` (core/files/confinedPath.ts). */
-const linkedOut = (link: string) => (ex: unknown) => LedgerError.is(ex, 'ConfigError') && ex.data?.reason === 'pathOutsideWorkspace' && ex.data?.link === link;
+const linkedOut = (link: string) => (ex: unknown) =>
+  LedgerError.is(ex, 'ConfigError') && ex.data?.reason === 'pathOutsideWorkspace' && ex.data?.link === link;
 
 test('restore replaces a symlink instead of writing through it, and never follows one out of the repository', async () => {
   const root = makeRepo({ 'target.txt': 'inside\n', 'dir/file.txt': 'in dir\n', 'dir/sub/deep.txt': 'deep\n' });

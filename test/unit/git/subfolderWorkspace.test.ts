@@ -85,7 +85,11 @@ test('fileAt and restore take paths relative to the folder and never touch the u
   const truth = await truthOf(app);
   const start = await truth.snapshot('start');
   assert.equal((await truth.fileAt(start, 'src/main.ts'))?.toString(), 'main\n');
-  assert.equal(await truth.fileAt(start, 'packages/app/src/main.ts'), null, 'repository-relative paths are not workspace paths');
+  assert.equal(
+    await truth.fileAt(start, 'packages/app/src/main.ts'),
+    null,
+    'repository-relative paths are not workspace paths',
+  );
   write(root, { 'packages/app/src/main.ts': 'edited\n', 'packages/app/src/new.ts': 'new\n' });
   const before = userState(root);
   const changed = await truth.changesSince(start);
@@ -93,7 +97,8 @@ test('fileAt and restore take paths relative to the folder and never touch the u
   assert.equal(read(app, 'src/main.ts'), 'main\n');
   assert.equal(fs.existsSync(path.join(app, 'src', 'new.ts')), false);
   const after = userState(root);
-  for (const key of ['indexBytes', 'head', 'headSha', 'branches', 'stash', 'staged', 'stage']) assert.equal(after[key], before[key], key);
+  for (const key of ['indexBytes', 'head', 'headSha', 'branches', 'stash', 'staged', 'stage'])
+    assert.equal(after[key], before[key], key);
   assert.equal(read(root, 'packages/lib/index.ts'), 'dirty outside, never touched\n');
   assert.match(status(root), /^M {2}packages\/lib\/index\.ts$/m);
 });

@@ -70,7 +70,10 @@ test('a clean submodule records its own commit: nothing reported, no object writ
 test('snapshots leave the submodule’s index, HEAD and files alone; keep pins the submodule snapshot', async () => {
   const { root, sub } = superproject();
   write(sub, { 'x.txt': 'edited\n' });
-  const before = { top: userState(root), sub: fs.readFileSync(path.join(git(sub, 'rev-parse', '--absolute-git-dir').trim(), 'index')) };
+  const before = {
+    top: userState(root),
+    sub: fs.readFileSync(path.join(git(sub, 'rev-parse', '--absolute-git-dir').trim(), 'index')),
+  };
   const truth = await truthOf(root);
   const start = await truth.snapshot('start');
   await truth.keep(start, 'task-1');

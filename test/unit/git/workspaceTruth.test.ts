@@ -12,7 +12,10 @@ test('openWorkspaceTruth picks Git inside a work tree (also from a subfolder) an
   const fromRoot = await openWorkspaceTruth(root, path.join(root, '.agent-ledger', 'snapshots'));
   assert.equal(fromRoot.kind, 'git');
   assert.equal(fromRoot.root, root);
-  const fromSub = await openWorkspaceTruth(path.join(root, 'pkg'), path.join(root, 'pkg', '.agent-ledger', 'snapshots'));
+  const fromSub = await openWorkspaceTruth(
+    path.join(root, 'pkg'),
+    path.join(root, 'pkg', '.agent-ledger', 'snapshots'),
+  );
   assert.equal(fromSub.kind, 'git');
   assert.equal(fromSub.root, root);
   const plain = tempDir();
@@ -30,7 +33,9 @@ test('without git on PATH: a clear gitNotFound in a repository, checksums outsid
     const error = await GitRepo.open(root).catch((ex: unknown) => ex);
     assert.ok(GitError.is(error, 'gitNotFound'), String(error));
     assert.match((error as Error).message, /Git was not found on PATH/);
-    await assert.rejects(openWorkspaceTruth(root, path.join(root, '.agent-ledger')), (ex) => GitError.is(ex, 'gitNotFound'));
+    await assert.rejects(openWorkspaceTruth(root, path.join(root, '.agent-ledger')), (ex) =>
+      GitError.is(ex, 'gitNotFound'),
+    );
     assert.equal((await openWorkspaceTruth(plain, path.join(plain, '.agent-ledger'))).kind, 'checksum');
   } finally {
     process.env.PATH = savedPath;

@@ -7,7 +7,14 @@ import { GitWorktrees } from '../../../src/git/worktrees';
 import { parseWorktreeList, sparsePatterns } from '../../../src/git/worktreeParts';
 import { GitError } from '../../../src/git/errors';
 
-function setup(files: Record<string, string> = { 'src/a.ts': 'a\n', 'src/.env': 'SECRET=1\n', 'docs/guide.md': 'guide\n', 'README.md': '# r\n' }) {
+function setup(
+  files: Record<string, string> = {
+    'src/a.ts': 'a\n',
+    'src/.env': 'SECRET=1\n',
+    'docs/guide.md': 'guide\n',
+    'README.md': '# r\n',
+  },
+) {
   const repo = makeRepo(files);
   const root = path.join(repo, '.agent-ledger', 'worktrees');
   return { repo, root, worktrees: new GitWorktrees(repo, root), at: (id: number) => path.join(root, `task-${id}`) };
@@ -55,10 +62,20 @@ describe('git worktrees per task', () => {
 
   test('read and exclude scopes become a sparse checkout', async () => {
     const { worktrees, at } = setup();
-    const onlySrc = await worktrees.prepare(at(2), 'task-2-s1', { read: ['src/**'], exclude: ['**/*.env'] }, { keepScope: false });
+    const onlySrc = await worktrees.prepare(
+      at(2),
+      'task-2-s1',
+      { read: ['src/**'], exclude: ['**/*.env'] },
+      { keepScope: false },
+    );
     assert.equal(onlySrc.sparse, true);
     assert.deepEqual(files(onlySrc.path), ['src/a.ts']);
-    const noSecrets = await worktrees.prepare(at(3), 'task-3-s1', { read: ['**/*'], exclude: ['**/*.env', 'docs'] }, { keepScope: false });
+    const noSecrets = await worktrees.prepare(
+      at(3),
+      'task-3-s1',
+      { read: ['**/*'], exclude: ['**/*.env', 'docs'] },
+      { keepScope: false },
+    );
     assert.deepEqual(files(noSecrets.path), ['README.md', 'src/a.ts']);
     assert.equal(git(noSecrets.path, 'status', '--porcelain'), '', 'files left out by the scope are not deletions');
   });
@@ -72,7 +89,12 @@ describe('git worktrees per task', () => {
     const widened = await worktrees.prepare(at(4), 'task-4-s3', everything, { keepScope: false });
     assert.equal(widened.sparse, false);
     assert.ok(fs.existsSync(path.join(widened.path, 'docs/guide.md')));
-    const createdAnyway = await worktrees.prepare(at(11), 'task-11-s1', { read: ['**/*'], exclude: ['docs'] }, { keepScope: true });
+    const createdAnyway = await worktrees.prepare(
+      at(11),
+      'task-11-s1',
+      { read: ['**/*'], exclude: ['docs'] },
+      { keepScope: true },
+    );
     assert.equal(createdAnyway.sparse, true, 'keepScope only concerns an existing worktree; a new one gets the scope');
   });
 
@@ -127,15 +149,31 @@ describe('git worktrees per task', () => {
 
   test('refusals: paths outside the worktrees folder, odd branch names, a repository without commits, a stray folder', async () => {
     const { repo, root, worktrees, at } = setup();
-    await assert.rejects(worktrees.prepare(path.join(repo, 'src'), 'task-1-s1', everything, { keepScope: false }), (err: unknown) => GitError.is(err, 'invalidPath'));
-    await assert.rejects(worktrees.prepare(path.join(root, '..', '..', 'task-1'), 'task-1-s1', everything, { keepScope: false }), (err: unknown) => GitError.is(err, 'invalidPath'));
-    await assert.rejects(worktrees.prepare(at(1), 'main; rm -rf /', everything, { keepScope: false }), (err: unknown) => GitError.is(err, 'invalidName'));
+    await assert.rejects(
+      worktrees.prepare(path.join(repo, 'src'), 'task-1-s1', everything, { keepScope: false }),
+      (err: unknown) => GitError.is(err, 'invalidPath'),
+    );
+    await assert.rejects(
+      worktrees.prepare(path.join(root, '..', '..', 'task-1'), 'task-1-s1', everything, { keepScope: false }),
+      (err: unknown) => GitError.is(err, 'invalidPath'),
+    );
+    await assert.rejects(worktrees.prepare(at(1), 'main; rm -rf /', everything, { keepScope: false }), (err: unknown) =>
+      GitError.is(err, 'invalidName'),
+    );
     fs.mkdirSync(at(9), { recursive: true });
     fs.writeFileSync(path.join(at(9), 'mine.txt'), 'not a worktree\n');
-    await assert.rejects(worktrees.prepare(at(9), 'task-9-s1', everything, { keepScope: false }), /exists but is not a Git worktree/);
+    await assert.rejects(
+      worktrees.prepare(at(9), 'task-9-s1', everything, { keepScope: false }),
+      /exists but is not a Git worktree/,
+    );
     const empty = makeRepo({});
     const emptyRoot = path.join(empty, '.agent-ledger', 'worktrees');
-    await assert.rejects(new GitWorktrees(empty, emptyRoot).prepare(path.join(emptyRoot, 'task-1'), 'task-1-s1', everything, { keepScope: false }), (err: unknown) => GitError.is(err, 'unsupported'));
+    await assert.rejects(
+      new GitWorktrees(empty, emptyRoot).prepare(path.join(emptyRoot, 'task-1'), 'task-1-s1', everything, {
+        keepScope: false,
+      }),
+      (err: unknown) => GitError.is(err, 'unsupported'),
+    );
   });
 
   test('the truth of a worktree snapshots there; of a removed one it refuses with InvalidStatus', async () => {
@@ -146,13 +184,17 @@ describe('git worktrees per task', () => {
     write(w.path, { 'src/a.ts': 'changed\n' });
     assert.deepEqual((await truth.changesSince(before)).files.modified, ['src/a.ts']);
     await worktrees.remove(w.path, { force: true });
-    await assert.rejects(worktrees.truth(w.path), (err: unknown) => (err as { code?: string }).code === 'InvalidStatus');
+    await assert.rejects(
+      worktrees.truth(w.path),
+      (err: unknown) => (err as { code?: string }).code === 'InvalidStatus',
+    );
   });
 });
 
 describe('worktree parsers', () => {
   test('git worktree list --porcelain -z', () => {
-    const out = 'worktree /r\0HEAD aaa\0branch refs/heads/main\0\0worktree /r/.agent-ledger/worktrees/task-1\0HEAD bbb\0detached\0\0worktree /r/x y\0HEAD ccc\0branch refs/heads/task-2-s3\0locked\0\0';
+    const out =
+      'worktree /r\0HEAD aaa\0branch refs/heads/main\0\0worktree /r/.agent-ledger/worktrees/task-1\0HEAD bbb\0detached\0\0worktree /r/x y\0HEAD ccc\0branch refs/heads/task-2-s3\0locked\0\0';
     assert.deepEqual(parseWorktreeList(out), [
       { path: '/r', head: 'aaa', branch: 'main' },
       { path: '/r/.agent-ledger/worktrees/task-1', head: 'bbb', branch: null },
@@ -163,9 +205,16 @@ describe('worktree parsers', () => {
   test('sparse patterns from a scope', () => {
     assert.equal(sparsePatterns({ read: ['**/*'], exclude: [] }), null);
     assert.deepEqual(sparsePatterns({ read: ['**/*'], exclude: ['**/*.env'] }), ['/*', '!/**/*.env']);
-    assert.deepEqual(sparsePatterns({ read: ['src/**', 'package.json'], exclude: ['src/secret'] }), ['/src/**', '/package.json', '!/src/secret']);
+    assert.deepEqual(sparsePatterns({ read: ['src/**', 'package.json'], exclude: ['src/secret'] }), [
+      '/src/**',
+      '/package.json',
+      '!/src/secret',
+    ]);
     // A subfolder workspace: scopes are relative to it, so they are anchored at its folder.
-    assert.deepEqual(sparsePatterns({ read: ['src/**'], exclude: ['**/*.env'] }, 'pkg/app/'), ['/pkg/app/src/**', '!/pkg/app/**/*.env']);
+    assert.deepEqual(sparsePatterns({ read: ['src/**'], exclude: ['**/*.env'] }, 'pkg/app/'), [
+      '/pkg/app/src/**',
+      '!/pkg/app/**/*.env',
+    ]);
     assert.deepEqual(sparsePatterns({ read: ['**/*'], exclude: ['x'] }, 'pkg/a*p/'), ['/*', '!/pkg/a\\*p/x']);
   });
 });

@@ -14,7 +14,9 @@ const exposed = (enable: string[], enableFeatures: string[] = [], disableFeature
 };
 
 test('every tool a feature names exists, in the family the feature says', () => {
-  for (const f of features) for (const name of f.tools) assert.equal(allTools().find((t) => t.name === name)?.family, f.family, `${f.name}: ${name}`);
+  for (const f of features)
+    for (const name of f.tools)
+      assert.equal(allTools().find((t) => t.name === name)?.family, f.family, `${f.name}: ${name}`);
 });
 
 test('the default profile stays under 40 tools and exposes no orchestrator tool', () => {
@@ -25,13 +27,20 @@ test('the default profile stays under 40 tools and exposes no orchestrator tool'
 
 test('a family brings its features; a feature alone brings its tools; --disable-<feature> hides them again', () => {
   const all = exposed(['orchestrator']);
-  for (const t of ['graph_patch', 'graph_lock', 'resources_watch', 'events_subscribe', 'bb_batch_set', 'graph_mutate']) assert.ok(all.includes(t), t);
+  for (const t of ['graph_patch', 'graph_lock', 'resources_watch', 'events_subscribe', 'bb_batch_set', 'graph_mutate'])
+    assert.ok(all.includes(t), t);
   const resourcesOnly = exposed([], ['resources']).filter((t) => !t.startsWith('mcp_'));
-  assert.deepEqual(resourcesOnly.filter((t) => /^(resources|graph|bb|events)_/.test(t)), ['resources_list', 'resources_read', 'resources_watch']);
+  assert.deepEqual(
+    resourcesOnly.filter((t) => /^(resources|graph|bb|events)_/.test(t)),
+    ['resources_list', 'resources_read', 'resources_watch'],
+  );
   const noLocks = exposed(['orchestrator'], [], ['locks']);
   assert.ok(!noLocks.includes('graph_lock') && noLocks.includes('graph_patch'));
   const bbWithoutBulk = exposed([], ['blackboard']);
-  assert.ok(bbWithoutBulk.includes('bb_set') && !bbWithoutBulk.includes('bb_batch_set'), 'bb_batch_set needs blackboard and bulk');
+  assert.ok(
+    bbWithoutBulk.includes('bb_set') && !bbWithoutBulk.includes('bb_batch_set'),
+    'bb_batch_set needs blackboard and bulk',
+  );
   assert.throws(() => resolveFeatures(new Set(), ['nonsense']), /unknown feature/);
   assert.ok(resolveFeatures(new Set(), ['blackboard']).has('idempotency'), 'keys are remembered with any feature on');
   assert.ok(!resolveFeatures(new Set(['orchestrator']), [], ['idempotency']).has('idempotency'), 'unless switched off');
@@ -41,11 +50,26 @@ test('a family brings its features; a feature alone brings its tools; --disable-
 test('the editor setting names families and single features; they become serve flags', () => {
   assert.deepEqual(selectedFamilies(['locks', 'tracking', 'resources']), ['tracking', 'resources', 'locks']);
   assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'resources']), ['--enable-resources']);
-  assert.deepEqual(familyFlags(['tracking', 'tasks', 'pipeline', 'orchestrator', 'resources']), ['--enable-orchestrator'], 'the family already has it');
+  assert.deepEqual(
+    familyFlags(['tracking', 'tasks', 'pipeline', 'orchestrator', 'resources']),
+    ['--enable-orchestrator'],
+    'the family already has it',
+  );
 });
 
 test('the copied server command keeps the Node flags readable and still quotes what a shell would read', () => {
-  const line = shellLine({ command: '/usr/bin/node', args: serverArgs('/a b/cli.js', '/ws/$HOME', ['tracking', 'tasks', 'pipeline'], '/disk/w=t'), env: {} });
-  assert.equal(line, "/usr/bin/node --max-semi-space-size=1 '/a b/cli.js' mcp serve --workspace /ws/\\$HOME --worktrees-dir /disk/w=t");
-  assert.equal(shellLine({ command: '/opt/a=b/node', args: [], env: {} }), '/opt/a\\=b/node', 'the command word is never taken for an assignment');
+  const line = shellLine({
+    command: '/usr/bin/node',
+    args: serverArgs('/a b/cli.js', '/ws/$HOME', ['tracking', 'tasks', 'pipeline'], '/disk/w=t'),
+    env: {},
+  });
+  assert.equal(
+    line,
+    "/usr/bin/node --max-semi-space-size=1 '/a b/cli.js' mcp serve --workspace /ws/\\$HOME --worktrees-dir /disk/w=t",
+  );
+  assert.equal(
+    shellLine({ command: '/opt/a=b/node', args: [], env: {} }),
+    '/opt/a\\=b/node',
+    'the command word is never taken for an assignment',
+  );
 });

@@ -26,6 +26,10 @@ test('arguments full of shell metacharacters reach the program verbatim and noth
   const exit = await (await supervisor().start(spec)).exited;
   assert.equal(exit.exitCode, 0);
   assert.deepEqual(JSON.parse(exit.tail[0]), hostile);
-  assert.deepEqual(fs.readdirSync(spec.cwd).filter((f) => f.startsWith('PWNED')), [], 'no injected command ran');
+  assert.deepEqual(
+    fs.readdirSync(spec.cwd).filter((f) => f.startsWith('PWNED')),
+    [],
+    'no injected command ran',
+  );
   assert.ok(fs.existsSync(spec.cwd), 'nothing was removed');
 });

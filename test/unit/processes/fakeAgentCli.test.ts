@@ -13,9 +13,22 @@ import { supervisor } from './supervisorFixture';
 let runs = 0;
 
 /** Runs one fake with raw arguments (no MCP server) under the supervisor. */
-async function runFake(program: string, args: string[], script?: FakeScript, limits?: ProcessLimits): Promise<ProcessExit> {
+async function runFake(
+  program: string,
+  args: string[],
+  script?: FakeScript,
+  limits?: ProcessLimits,
+): Promise<ProcessExit> {
   const dir = tempDir('agent-ledger-fake-');
-  const proc = await supervisor().start({ id: `fake-${++runs}`, program, args, cwd: dir, env: fakeAgents().env(script), logDir: path.join(dir, 'logs'), limits });
+  const proc = await supervisor().start({
+    id: `fake-${++runs}`,
+    program,
+    args,
+    cwd: dir,
+    env: fakeAgents().env(script),
+    logDir: path.join(dir, 'logs'),
+    limits,
+  });
   return proc.exited;
 }
 
@@ -45,11 +58,21 @@ test('behaviour steps: an exit code, a crash, an abort', async () => {
 });
 
 test('behaviour steps: a hang that ignores SIGTERM meets the wall clock, a flood meets the output limit', async () => {
-  const hang = await runFake('claude', ['-p', '--', 'hi'], { steps: [{ print: 'working' }, { hang: true, ignoreTerm: true }] }, { wallClockMs: 1500, killGraceMs: 300 });
+  const hang = await runFake(
+    'claude',
+    ['-p', '--', 'hi'],
+    { steps: [{ print: 'working' }, { hang: true, ignoreTerm: true }] },
+    { wallClockMs: 1500, killGraceMs: 300 },
+  );
   assert.equal(hang.limit, 'wallClock');
   assert.equal(hang.signal, 'SIGKILL');
   assert.ok(hang.tail.includes('fake agent: ignoring SIGTERM'));
-  const flood = await runFake('codex', ['exec', 'hi'], { steps: [{ print: 'x'.repeat(99), times: 100_000 }] }, { maxOutputBytes: 50_000, killGraceMs: 300 });
+  const flood = await runFake(
+    'codex',
+    ['exec', 'hi'],
+    { steps: [{ print: 'x'.repeat(99), times: 100_000 }] },
+    { maxOutputBytes: 50_000, killGraceMs: 300 },
+  );
   assert.equal(flood.limit, 'outputBytes');
   assert.ok(flood.stdoutBytes > 50_000);
 });
@@ -60,11 +83,18 @@ test('a prompt too long for the command line reaches each fake through stdin, an
     const fakes = fakeAgents();
     const dir = tempDir('agent-ledger-fake-');
     const plan = buildLaunchPlan(client, { prompt, cwd: dir, configDir: path.join(dir, 'cfg') });
-    const proc = await launchClient(supervisor(), plan, { id: `long-${client}`, logDir: path.join(dir, 'logs'), env: fakes.env({ steps: [], usage: { inputTokens: 7, outputTokens: 8, costUsd: 0.5 }, result: 'ok' }) });
+    const proc = await launchClient(supervisor(), plan, {
+      id: `long-${client}`,
+      logDir: path.join(dir, 'logs'),
+      env: fakes.env({ steps: [], usage: { inputTokens: 7, outputTokens: 8, costUsd: 0.5 }, result: 'ok' }),
+    });
     const exit = await proc.exited;
     assert.equal(exit.exitCode, 0, `${client}: ${exit.tail.join('\n')}`);
     assert.equal(fakes.runs()[0].prompt.trim(), prompt, client);
-    assert.ok(fakes.runs()[0].argv.every((a) => a.length < 1000), `${client}: the prompt is not in argv`);
+    assert.ok(
+      fakes.runs()[0].argv.every((a) => a.length < 1000),
+      `${client}: the prompt is not in argv`,
+    );
     const usage = await readRunUsage(exit, plan.output);
     assert.deepEqual([usage?.inputTokens, usage?.outputTokens, usage?.result], [7, 8, 'ok'], client);
   }

@@ -34,9 +34,17 @@ test('the framer: lines, partial flushes, long lines, multi-byte characters cut 
   ]);
   assert.deepEqual(framer.flushPartial(), [{ text: 'thr', eol: false }]);
   assert.deepEqual(framer.push(Buffer.from('ee s3c')), []);
-  assert.deepEqual(framer.flushPartial(), [{ text: 'ee ', eol: false }], 's3c could still become the secret: held back');
+  assert.deepEqual(
+    framer.flushPartial(),
+    [{ text: 'ee ', eol: false }],
+    's3c could still become the secret: held back',
+  );
   assert.deepEqual(framer.push(Buffer.from('ret!\n')), [{ text: `${redactionMark}!`, eol: true }]);
-  assert.deepEqual(framer.push(Buffer.from('abcdefghijkl')), [{ text: 'abcdefgh', eol: false }], 'a line longer than the maximum is cut');
+  assert.deepEqual(
+    framer.push(Buffer.from('abcdefghijkl')),
+    [{ text: 'abcdefgh', eol: false }],
+    'a line longer than the maximum is cut',
+  );
   const euro = Buffer.from('€\n');
   assert.deepEqual(framer.push(euro.subarray(0, 1)), []);
   assert.deepEqual(framer.push(euro.subarray(1)), [{ text: 'ijkl€', eol: true }]);
@@ -58,7 +66,12 @@ test('redaction: longest secret first, a secret spanning lines, nothing to do wi
 test('redaction: a secret printed URL-encoded, JSON-escaped or in base64 is redacted too, even split across reads', () => {
   const secret = 'tok/en+"pa ss"=42';
   const redactor = new Redactor([secret]);
-  const forms = [encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')];
+  const forms = [
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+  ];
   for (const form of forms) {
     assert.notEqual(form, secret);
     assert.equal(redactor.redact(`a=${form};`), `a=${redactionMark};`, form);
@@ -66,8 +79,15 @@ test('redaction: a secret printed URL-encoded, JSON-escaped or in base64 is reda
   const header = `Authorization: Basic ${Buffer.from(secret).toString('base64')}\n`;
   const framer = new LineFramer(redactor);
   const cut = header.length - 9;
-  assert.deepEqual([...framer.push(Buffer.from(header.slice(0, cut))), ...framer.push(Buffer.from(header.slice(cut)))], [{ text: `Authorization: Basic ${redactionMark}`, eol: true }]);
-  assert.equal(new Redactor(['abc']).redact('YWJj abc'), `YWJj ${redactionMark}`, 'encodings shorter than 8 characters are ordinary text');
+  assert.deepEqual(
+    [...framer.push(Buffer.from(header.slice(0, cut))), ...framer.push(Buffer.from(header.slice(cut)))],
+    [{ text: `Authorization: Basic ${redactionMark}`, eol: true }],
+  );
+  assert.equal(
+    new Redactor(['abc']).redact('YWJj abc'),
+    `YWJj ${redactionMark}`,
+    'encodings shorter than 8 characters are ordinary text',
+  );
 });
 
 test('the log is readable while it grows: offsets, tail, and a follower that sees each line once', async () => {
@@ -81,19 +101,32 @@ test('the log is readable while it grows: offsets, tail, and a follower that see
     slice = await readLog(logFile);
   }
   const running = await tailLog(logFile, 2);
-  assert.ok(slice.entries.some((e) => e.message === 'tick 3'), 'read while running');
+  assert.ok(
+    slice.entries.some((e) => e.message === 'tick 3'),
+    'read while running',
+  );
   assert.equal(running.length, 2);
   const exit = await proc.exited;
   assert.ok(exit.durationMs > 0);
   const rest = await readLog(logFile, { offset: slice.nextOffset });
   const all = [...slice.entries, ...rest.entries];
-  assert.deepEqual(all.map((e) => e.seq), all.map((_, i) => i + 1), 'reading on from nextOffset loses and repeats nothing');
-  assert.deepEqual(all.filter((e) => e.stream === 'stdout').map((e) => e.message), Array.from({ length: 12 }, (_, i) => `tick ${i + 1}`));
+  assert.deepEqual(
+    all.map((e) => e.seq),
+    all.map((_, i) => i + 1),
+    'reading on from nextOffset loses and repeats nothing',
+  );
+  assert.deepEqual(
+    all.filter((e) => e.stream === 'stdout').map((e) => e.message),
+    Array.from({ length: 12 }, (_, i) => `tick ${i + 1}`),
+  );
   assert.equal(rest.nextOffset, fs.statSync(logFile).size);
   assert.deepEqual((await tailLog(logFile, 3)).map((e) => e.message).slice(0, 2), ['tick 11', 'tick 12']);
   await waitFor(() => followed.length === all.length);
   follower.dispose();
-  assert.deepEqual(followed.map((e) => e.seq), all.map((e) => e.seq));
+  assert.deepEqual(
+    followed.map((e) => e.seq),
+    all.map((e) => e.seq),
+  );
   assert.deepEqual(await readLog('/no/such.log'), { entries: [], nextOffset: 0, size: 0 });
 });
 
@@ -107,7 +140,10 @@ test('reads stop at the last complete line: a half-written entry is left for the
   assert.ok(slice.nextOffset < slice.size);
   fs.appendFileSync(exit.logFile, 'age":"late"}\n');
   const next = await readLog(exit.logFile, { offset: slice.nextOffset });
-  assert.deepEqual(next.entries.map((e) => e.message), ['late']);
+  assert.deepEqual(
+    next.entries.map((e) => e.message),
+    ['late'],
+  );
 });
 
 async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {

@@ -10,19 +10,33 @@ test('the pure check: same start time is running, another is a reused pid, no pr
   const record = { startToken: 'linux:boot-1:4242' };
   assert.equal(checkLiveness(record, { startToken: 'linux:boot-1:4242', zombie: false }), 'running');
   assert.equal(checkLiveness(record, { startToken: 'linux:boot-1:9999', zombie: false }), 'reused');
-  assert.equal(checkLiveness(record, { startToken: 'linux:boot-2:4242', zombie: false }), 'reused', 'same ticks after a reboot is another process');
+  assert.equal(
+    checkLiveness(record, { startToken: 'linux:boot-2:4242', zombie: false }),
+    'reused',
+    'same ticks after a reboot is another process',
+  );
   assert.equal(checkLiveness(record, null), 'gone');
   assert.equal(checkLiveness(record, { startToken: 'linux:boot-1:4242', zombie: true }), 'gone');
   assert.equal(checkLiveness({ startToken: null }, { startToken: 'x', zombie: false }), 'unknown');
 });
 
 test('/proc/<pid>/stat and ps output parse, command names with spaces and parentheses included', () => {
-  const stat = '4321 (node (worker) x) S 1 4321 4321 0 -1 4194560 1504 0 0 0 3 1 0 0 20 0 11 0 987654 1234567 2345 18446744073709551615';
+  const stat =
+    '4321 (node (worker) x) S 1 4321 4321 0 -1 4194560 1504 0 0 0 3 1 0 0 20 0 11 0 987654 1234567 2345 18446744073709551615';
   assert.deepEqual(parseProcStat(stat), { state: 'S', startTicks: '987654' });
-  assert.deepEqual(parseProcStat('12 (a) Z 1 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0'), { state: 'Z', startTicks: '55' });
+  assert.deepEqual(parseProcStat('12 (a) Z 1 12 12 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0'), {
+    state: 'Z',
+    startTicks: '55',
+  });
   assert.equal(parseProcStat('garbage'), null);
-  assert.deepEqual(parsePsStatLstart('Ss   Mon Jan  6 10:00:00 2025'), { zombie: false, lstart: 'Mon Jan 6 10:00:00 2025' });
-  assert.deepEqual(parsePsStatLstart('Z+   Tue Feb 11 09:05:03 2025\n'), { zombie: true, lstart: 'Tue Feb 11 09:05:03 2025' });
+  assert.deepEqual(parsePsStatLstart('Ss   Mon Jan  6 10:00:00 2025'), {
+    zombie: false,
+    lstart: 'Mon Jan 6 10:00:00 2025',
+  });
+  assert.deepEqual(parsePsStatLstart('Z+   Tue Feb 11 09:05:03 2025\n'), {
+    zombie: true,
+    lstart: 'Tue Feb 11 09:05:03 2025',
+  });
   assert.equal(parsePsStatLstart(''), null);
 });
 
@@ -39,9 +53,16 @@ test('a restarted supervisor tells a still-running process from a reused pid and
   assert.ok(record);
   assert.equal(record.pid, proc.pid);
   assert.deepEqual(record.labels, { agent: 'coder', project: 'p1' });
-  assert.deepEqual((await restarted.listRecords(spec.logDir)).map((r) => r.id), [spec.id]);
+  assert.deepEqual(
+    (await restarted.listRecords(spec.logDir)).map((r) => r.id),
+    [spec.id],
+  );
   assert.equal(await restarted.checkRecord(record), 'running');
-  await assert.rejects(restarted.start(spec), (ex) => ProcessError.is(ex, 'duplicateId'), 'no second instance of a process still running');
+  await assert.rejects(
+    restarted.start(spec),
+    (ex) => ProcessError.is(ex, 'duplicateId'),
+    'no second instance of a process still running',
+  );
 
   const reused = { ...record, startToken: `${record.startToken}-other` };
   assert.equal(await restarted.checkRecord(reused), 'reused');

@@ -24,7 +24,11 @@ test('a process that exits: its code, both streams in one log told apart, durati
   const { entries } = await readLog(exit.logFile);
   const output = entries.filter((e) => e.stream !== 'meta').map((e) => `${e.stream}:${e.message}`);
   assert.deepEqual(output.sort(), ['stderr:err line', 'stdout:out line']);
-  assert.deepEqual(entries.map((e) => e.seq), entries.map((_, i) => i + 1), 'seq numbers every entry in write order');
+  assert.deepEqual(
+    entries.map((e) => e.seq),
+    entries.map((_, i) => i + 1),
+    'seq numbers every entry in write order',
+  );
   assert.equal(entries[0].stream, 'meta');
   assert.equal(entries.at(-1)?.data?.exitCode, 3);
   assert.deepEqual(exits, [exit], 'onDidExit fired once with the same result');
@@ -42,7 +46,10 @@ test('a process killed by a signal reports the signal, not a code', async () => 
 test('input is sent to stdin while the process runs; status and list see it running', async () => {
   const sup = supervisor();
   const proc = await sup.start(childSpec('echo-stdin', [], { stdin: { kind: 'pipe', initial: 'first\n' } }));
-  assert.deepEqual(sup.list().map((s) => s.id), [proc.id]);
+  assert.deepEqual(
+    sup.list().map((s) => s.id),
+    [proc.id],
+  );
   assert.equal(sup.status(proc.id)?.state, 'running');
   await sup.send(proc.id, 'second\n');
   await sup.send(proc.id, 'quit\n');
@@ -72,43 +79,79 @@ test('stop: SIGTERM to the group, SIGKILL after the grace period when it is igno
 });
 
 test('the environment is exactly the one given (plus secrets), nothing inherited', async () => {
-  const proc = await supervisor().start(childSpec('env', [], { env: { PATH: process.env.PATH ?? '', ONLY_THIS: '1' }, secretEnv: { LEDGER_KEY: 'k-123456' } }));
+  const proc = await supervisor().start(
+    childSpec('env', [], {
+      env: { PATH: process.env.PATH ?? '', ONLY_THIS: '1' },
+      secretEnv: { LEDGER_KEY: 'k-123456' },
+    }),
+  );
   const exit = await proc.exited;
   const keys = JSON.parse(exit.tail[0]) as string[];
   // macOS adds __CF_USER_TEXT_ENCODING to every process.
-  assert.deepEqual(keys.filter((k) => k !== '__CF_USER_TEXT_ENCODING'), ['LEDGER_KEY', 'ONLY_THIS', 'PATH']);
+  assert.deepEqual(
+    keys.filter((k) => k !== '__CF_USER_TEXT_ENCODING'),
+    ['LEDGER_KEY', 'ONLY_THIS', 'PATH'],
+  );
 });
 
 test('refusals before anything runs: bad program names, missing program or folder, secrets in argv, duplicate ids', async () => {
   const sup = supervisor();
   for (const program of ['sh -c "touch x"', './child', 'bin/child', '-x', '', 'a;b', '$(id)']) {
-    await assert.rejects(sup.start(childSpec('exit', ['0'], { program })), (ex) => ProcessError.is(ex, 'invalidProgram'), program);
+    await assert.rejects(
+      sup.start(childSpec('exit', ['0'], { program })),
+      (ex) => ProcessError.is(ex, 'invalidProgram'),
+      program,
+    );
   }
-  await assert.rejects(sup.start(childSpec('exit', ['0'], { program: 'agent-ledger-no-such-program' })), (ex) => ProcessError.is(ex, 'programNotFound'));
-  await assert.rejects(sup.start(childSpec('exit', ['0'], { program: '/no/such/node' })), (ex) => ProcessError.is(ex, 'programNotFound'));
-  await assert.rejects(sup.start(childSpec('exit', ['0'], { cwd: '/no/such/folder' })), (ex) => ProcessError.is(ex, 'cwdMissing'));
+  await assert.rejects(sup.start(childSpec('exit', ['0'], { program: 'agent-ledger-no-such-program' })), (ex) =>
+    ProcessError.is(ex, 'programNotFound'),
+  );
+  await assert.rejects(sup.start(childSpec('exit', ['0'], { program: '/no/such/node' })), (ex) =>
+    ProcessError.is(ex, 'programNotFound'),
+  );
+  await assert.rejects(sup.start(childSpec('exit', ['0'], { cwd: '/no/such/folder' })), (ex) =>
+    ProcessError.is(ex, 'cwdMissing'),
+  );
   await assert.rejects(
     sup.start(childSpec('args', ['--key=s3cr3t-value'], { secretEnv: { KEY: 's3cr3t-value' } })),
     (ex) => ProcessError.is(ex, 'secretInArgs') && !(ex as Error).message.includes('s3cr3t'),
   );
   await assert.rejects(
-    sup.start(childSpec('args', [`--auth=${Buffer.from('s3cr3t-value').toString('base64')}`], { secretEnv: { KEY: 's3cr3t-value' } })),
+    sup.start(
+      childSpec('args', [`--auth=${Buffer.from('s3cr3t-value').toString('base64')}`], {
+        secretEnv: { KEY: 's3cr3t-value' },
+      }),
+    ),
     (ex) => ProcessError.is(ex, 'secretInArgs'),
     'an encoded secret is a secret on the command line too',
   );
-  await assert.rejects(sup.start(childSpec('exit', ['0'], { id: '../escape' })), (ex) => ProcessError.is(ex, 'invalidId'));
+  await assert.rejects(sup.start(childSpec('exit', ['0'], { id: '../escape' })), (ex) =>
+    ProcessError.is(ex, 'invalidId'),
+  );
   const spec = childSpec('idle');
   await sup.start(spec);
   await assert.rejects(sup.start({ ...spec }), (ex) => ProcessError.is(ex, 'duplicateId'));
-  assert.throws(() => sup.closeInput('nobody'), (ex) => ProcessError.is(ex, 'unknownProcess'));
+  assert.throws(
+    () => sup.closeInput('nobody'),
+    (ex) => ProcessError.is(ex, 'unknownProcess'),
+  );
   await sup.stop(spec.id, { graceMs: 100 });
 });
 
 test('a bare program name is found on the PATH of the child, not of the supervisor', async () => {
   const bin = path.dirname(process.execPath);
-  const spec = childSpec('exit', ['0'], { program: path.basename(process.execPath), env: { PATH: `/nonexistent${path.delimiter}${bin}` } });
+  const spec = childSpec('exit', ['0'], {
+    program: path.basename(process.execPath),
+    env: { PATH: `/nonexistent${path.delimiter}${bin}` },
+  });
   const proc = await supervisor().start(spec);
-  assert.equal(proc.record.program, path.join(bin, path.basename(process.execPath)), 'resolved on the child PATH, recorded absolute');
+  assert.equal(
+    proc.record.program,
+    path.join(bin, path.basename(process.execPath)),
+    'resolved on the child PATH, recorded absolute',
+  );
   assert.equal((await proc.exited).exitCode, 0);
-  await assert.rejects(supervisor().start({ ...spec, id: 'other', env: { PATH: '/nonexistent' } }), (ex) => ProcessError.is(ex, 'programNotFound'));
+  await assert.rejects(supervisor().start({ ...spec, id: 'other', env: { PATH: '/nonexistent' } }), (ex) =>
+    ProcessError.is(ex, 'programNotFound'),
+  );
 });

@@ -30,7 +30,9 @@ test('output limit: logging stops at the budget and the process is stopped', asy
   assert.equal(exit.signal, 'SIGTERM');
   assert.ok(exit.stdoutBytes > 20_000);
   const { entries } = await readLog(exit.logFile);
-  const logged = entries.filter((e) => e.stream === 'stdout').reduce((n, e) => n + Buffer.byteLength(e.message) + (e.eol === false ? 0 : 1), 0);
+  const logged = entries
+    .filter((e) => e.stream === 'stdout')
+    .reduce((n, e) => n + Buffer.byteLength(e.message) + (e.eol === false ? 0 : 1), 0);
   assert.ok(logged <= 20_000, `logged ${logged} bytes of output`);
   assert.ok(logged >= 19_000, `logged ${logged} bytes of output`);
   assert.ok(entries.some((e) => e.stream === 'meta' && e.data?.limit === 'outputBytes'));
@@ -47,7 +49,9 @@ test('idle limit: a process that stops printing is stopped', async () => {
 });
 
 test('a process that ends within its limits reports no limit', async () => {
-  const proc = await supervisor().start(childSpec('ticks', ['3', '50'], { limits: { wallClockMs: 20_000, idleMs: 5_000, maxOutputBytes: 1_000 } }));
+  const proc = await supervisor().start(
+    childSpec('ticks', ['3', '50'], { limits: { wallClockMs: 20_000, idleMs: 5_000, maxOutputBytes: 1_000 } }),
+  );
   const exit = await proc.exited;
   assert.equal(exit.limit, null);
   assert.equal(exit.exitCode, 0);
@@ -72,7 +76,9 @@ test('updateLimits: a shorter wall clock still counts from spawn, and a budget b
   assert.ok(entries.some((e) => e.stream === 'meta' && e.message === 'limits changed'));
   assert.throws(() => sup.updateLimits(slow.id, { wallClockMs: 1 }), /has ended/);
 
-  const ticking = await sup.start(childSpec('ticks', ['1000', '20'], { limits: { wallClockMs: 60_000, killGraceMs: 300 } }));
+  const ticking = await sup.start(
+    childSpec('ticks', ['1000', '20'], { limits: { wallClockMs: 60_000, killGraceMs: 300 } }),
+  );
   await new Promise((r) => setTimeout(r, 400));
   sup.updateLimits(ticking.id, { wallClockMs: 60_000, maxOutputBytes: 10 });
   const cut = await ticking.exited;

@@ -18,10 +18,14 @@ test('no tracked symbolic link leads outside the repository or stands for node_m
     t.skip('not a Git checkout');
     return;
   }
-  const links = listing.split('\0').filter(Boolean).map((entry) => {
-    const [meta, file] = entry.split('\t');
-    return { mode: meta.split(' ')[0], object: meta.split(' ')[1], file };
-  }).filter((entry) => entry.mode === '120000');
+  const links = listing
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => {
+      const [meta, file] = entry.split('\t');
+      return { mode: meta.split(' ')[0], object: meta.split(' ')[1], file };
+    })
+    .filter((entry) => entry.mode === '120000');
   for (const link of links) {
     assert.ok(!/(^|\/)node_modules$/.test(link.file), `${link.file} is a tracked node_modules link`);
     const target = execFileSync('git', ['cat-file', 'blob', link.object], { cwd: root, encoding: 'utf8' });

@@ -16,17 +16,24 @@ test('a store written by an older version migrates forward on open, keeping its 
   for (const sql of v1Tracking) old.run(sql);
   old.run('PRAGMA user_version = 1');
   old.run("INSERT INTO workflows (name, created_at, updated_at) VALUES ('from v1', 't', 't')");
-  old.run("CREATE TABLE ledger_meta (key TEXT PRIMARY KEY, value TEXT)");
+  old.run('CREATE TABLE ledger_meta (key TEXT PRIMARY KEY, value TEXT)');
   old.run("INSERT INTO ledger_meta VALUES ('image_seq', '0')");
   fs.writeFileSync(dbPath, old.export());
   old.close();
 
   const upgraded = await LedgerStore.open({ dbPath });
-  const version = (s: LedgerStore) => s.read((db) => db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version;
+  const version = (s: LedgerStore) =>
+    s.read((db) => db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version;
   assert.equal(version(upgraded), latestVersion);
   assert.ok(latestVersion > 1);
-  assert.deepEqual(upgraded.read((db) => db.all<{ name: string }>('SELECT name FROM workflows')).map((r) => r.name), ['from v1']);
-  assert.ok(upgraded.read((db) => db.get("SELECT name FROM sqlite_master WHERE name = 'sessions_by_agent'")), 'the latest migration ran');
+  assert.deepEqual(
+    upgraded.read((db) => db.all<{ name: string }>('SELECT name FROM workflows')).map((r) => r.name),
+    ['from v1'],
+  );
+  assert.ok(
+    upgraded.read((db) => db.get("SELECT name FROM sqlite_master WHERE name = 'sessions_by_agent'")),
+    'the latest migration ran',
+  );
 
   // Another process that loads the same old image replays the migration from the journal.
   const other = await LedgerStore.open({ dbPath, readonly: true });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { correlationInput, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput, waitMsInput } from '../../contracts/callOptions';
+import {
+  correlationInput,
+  idempotencyKeyInput,
+  idempotencyOutput,
+  opIdInput,
+  opIdOutput,
+  waitMsInput,
+} from '../../contracts/callOptions';
 import { BB_TAGS_MAX, BB_TTL_MAX_MS } from './blackboardRules';
 
 /**
@@ -16,7 +23,9 @@ const entryWrite = {
   key: key.describe('Key of the entry; the text before the first ":", "/" or "|" is its namespace'),
   value: z.unknown().describe('Any plain JSON value (no functions, cycles or huge blobs)'),
   tags: tags.default([]).describe('Tags for bb_query, stored lower-cased'),
-  ttl_ms: ttl.optional().describe('Lifetime in milliseconds; the entry disappears for every reader after it. Absent: kept until deleted'),
+  ttl_ms: ttl
+    .optional()
+    .describe('Lifetime in milliseconds; the entry disappears for every reader after it. Absent: kept until deleted'),
 };
 
 /** A stored entry as the blackboard tools return it. */
@@ -80,7 +89,12 @@ export const blackboardEventOutput = z.strictObject({
 });
 
 export const bbWatchInput = z.strictObject({
-  start_version: z.number().int().min(0).default(0).describe('Return changes after this version (next_version of the previous call)'),
+  start_version: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Return changes after this version (next_version of the previous call)'),
   limit: z.number().int().min(1).max(200).default(100).describe('Most changes to return'),
   key_prefix: z.string().min(1).max(256).optional().describe('Only changes of keys starting with this'),
   wait_ms: waitMsInput,

@@ -43,9 +43,19 @@ export function normaliseTags(tags: readonly string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))].sort();
 }
 
-export type ValueProblem = 'undefined' | 'function' | 'symbol' | 'bigint' | 'non_finite_number' | 'cycle' | 'unsupported_type' | 'too_deep' | 'too_large';
+export type ValueProblem =
+  | 'undefined'
+  | 'function'
+  | 'symbol'
+  | 'bigint'
+  | 'non_finite_number'
+  | 'cycle'
+  | 'unsupported_type'
+  | 'too_deep'
+  | 'too_large';
 
-export type ValueCheck = { ok: true; json: string; bytes: number } | { ok: false; problem: ValueProblem; path: string; message: string };
+export type ValueCheck =
+  { ok: true; json: string; bytes: number } | { ok: false; problem: ValueProblem; path: string; message: string };
 
 function describe(problem: ValueProblem, path: string): string {
   const where = path === '' ? 'the value' : `value${path}`;
@@ -113,14 +123,20 @@ export function checkStorableValue(value: unknown): ValueCheck {
   if (bad) return { ok: false, ...bad, message: describe(bad.problem, bad.path) };
   const json = JSON.stringify(value);
   const bytes = Buffer.byteLength(json, 'utf8');
-  if (bytes > BB_VALUE_MAX_BYTES) return { ok: false, problem: 'too_large', path: '', message: describe('too_large', '') };
+  if (bytes > BB_VALUE_MAX_BYTES)
+    return { ok: false, problem: 'too_large', path: '', message: describe('too_large', '') };
   return { ok: true, json, bytes };
 }
 
 /** Throws `E-BB-VALUE-INVALID` unless `value` can be stored (`bb_set`). */
 export function assertStorableValue(key: string, value: unknown): void {
   const check = checkStorableValue(value);
-  if (!check.ok) throw coordinationError('E-BB-VALUE-INVALID', `'${key}': ${check.message}`, { key, problem: check.problem, path: check.path });
+  if (!check.ok)
+    throw coordinationError('E-BB-VALUE-INVALID', `'${key}': ${check.message}`, {
+      key,
+      problem: check.problem,
+      path: check.path,
+    });
 }
 
 /**
@@ -128,18 +144,34 @@ export function assertStorableValue(key: string, value: unknown): void {
  * with `index` (the first culprit) and `failures` (every culprit, as the public
  * implementation's `BulkFailureDetail`), and `rolled_back: true`.
  */
-export function assertStorableBatch(entries: ReadonlyArray<{ key: string; value: unknown; tags?: readonly string[] }>): void {
+export function assertStorableBatch(
+  entries: ReadonlyArray<{ key: string; value: unknown; tags?: readonly string[] }>,
+): void {
   const failures = entries.flatMap((entry, index) => {
     const check = checkStorableValue(entry.value);
     if (check.ok) return [];
-    return [{ index, code: 'E-BB-VALUE-INVALID', message: check.message, stage: 'set', problem: check.problem, path: check.path, entry: { key: entry.key, tags: entry.tags?.length ? [...entry.tags] : null } }];
+    return [
+      {
+        index,
+        code: 'E-BB-VALUE-INVALID',
+        message: check.message,
+        stage: 'set',
+        problem: check.problem,
+        path: check.path,
+        entry: { key: entry.key, tags: entry.tags?.length ? [...entry.tags] : null },
+      },
+    ];
   });
   if (failures.length === 0) return;
-  throw coordinationError('E-BULK-PARTIAL', `blackboard batch refused: entry ${failures[0].index} ('${failures[0].entry.key}'): ${failures[0].message}`, {
-    index: failures[0].index,
-    failures,
-    rolled_back: true,
-  });
+  throw coordinationError(
+    'E-BULK-PARTIAL',
+    `blackboard batch refused: entry ${failures[0].index} ('${failures[0].entry.key}'): ${failures[0].message}`,
+    {
+      index: failures[0].index,
+      failures,
+      rolled_back: true,
+    },
+  );
 }
 
 /** The entry a write produces, given the visible previous entry (if any) and the new version. */
@@ -203,6 +235,22 @@ export function namespaceOf(key: string): string {
 }
 
 /** The public implementation's camelCase snapshot of an entry, used in `resources_read` payloads. */
-export function toEntrySnapshot(entry: BlackboardEntry): { key: string; value: unknown; tags: string[]; createdAt: number; updatedAt: number; expiresAt: number | null; version: number } {
-  return { key: entry.key, value: entry.value, tags: [...entry.tags], createdAt: entry.created_at, updatedAt: entry.updated_at, expiresAt: entry.expires_at, version: entry.version };
+export function toEntrySnapshot(entry: BlackboardEntry): {
+  key: string;
+  value: unknown;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number | null;
+  version: number;
+} {
+  return {
+    key: entry.key,
+    value: entry.value,
+    tags: [...entry.tags],
+    createdAt: entry.created_at,
+    updatedAt: entry.updated_at,
+    expiresAt: entry.expires_at,
+    version: entry.version,
+  };
 }

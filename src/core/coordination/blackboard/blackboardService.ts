@@ -1,7 +1,14 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
 import { appendCoordinationEvent } from '../bus/coordinationEvents';
 import type { Correlation } from '../../events/correlation';
-import { assertStorableValue, compareForQuery, isEntryVisible, matchesBlackboardQuery, namespaceOf, nextEntry } from './blackboardRules';
+import {
+  assertStorableValue,
+  compareForQuery,
+  isEntryVisible,
+  matchesBlackboardQuery,
+  namespaceOf,
+  nextEntry,
+} from './blackboardRules';
 import type { BlackboardEntry, BlackboardQuery } from './blackboardRules';
 
 /**
@@ -35,12 +42,29 @@ function toEntry(row: EntryRow): BlackboardEntry {
 }
 
 async function rowFor(db: AsyncSqlReader, key: string): Promise<BlackboardEntry | null> {
-  const row = await db.get<EntryRow>(`SELECT ${columns} FROM blackboard_entries WHERE namespace = ? AND key = ?`, [namespaceOf(key), key]);
+  const row = await db.get<EntryRow>(`SELECT ${columns} FROM blackboard_entries WHERE namespace = ? AND key = ?`, [
+    namespaceOf(key),
+    key,
+  ]);
   return row ? toEntry(row) : null;
 }
 
-function appendEvent(tx: AsyncSqlWriter, kind: 'set' | 'delete' | 'expire', key: string, now: number, payload: Record<string, unknown>, correlation?: Correlation): Promise<number> {
-  return appendCoordinationEvent(tx, { kind: `blackboard.${kind}`, now, entity: 'blackboard', entityId: key, payload: { kind, key, ...payload }, correlation });
+function appendEvent(
+  tx: AsyncSqlWriter,
+  kind: 'set' | 'delete' | 'expire',
+  key: string,
+  now: number,
+  payload: Record<string, unknown>,
+  correlation?: Correlation,
+): Promise<number> {
+  return appendCoordinationEvent(tx, {
+    kind: `blackboard.${kind}`,
+    now,
+    entity: 'blackboard',
+    entityId: key,
+    payload: { kind, key, ...payload },
+    correlation,
+  });
 }
 
 export interface BlackboardChange {
@@ -135,14 +159,25 @@ export class BlackboardService {
    */
   async purgeExpired(limit = 500): Promise<number> {
     const now = this.clock();
-    const due = await this.engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]));
+    const due = await this.engine.read((db) =>
+      db.get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ?',
+        [now],
+      ),
+    );
     if (!due || Number(due.n) === 0) return 0;
     return this.engine.write(async (tx) => {
       const at = this.clock();
-      const rows = await tx.all<EntryRow>(`SELECT ${columns} FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, key LIMIT ?`, [at, limit]);
+      const rows = await tx.all<EntryRow>(
+        `SELECT ${columns} FROM blackboard_entries WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, key LIMIT ?`,
+        [at, limit],
+      );
       for (const row of rows) {
         const entry = toEntry(row);
-        await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [namespaceOf(entry.key), entry.key]);
+        await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [
+          namespaceOf(entry.key),
+          entry.key,
+        ]);
         await appendEvent(tx, 'expire', entry.key, at, { version: entry.version, previous: entry, reason: 'ttl' });
       }
       return rows.length;
@@ -169,7 +204,10 @@ export class BlackboardService {
    * Blackboard changes after `afterVersion` (oldest first, at most `limit`). When there are none,
    * waits until any process commits one or `timeoutMs` passes, holding no lock while waiting.
    */
-  async watch(afterVersion: number, options: { timeoutMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal }): Promise<BlackboardChange[]> {
+  async watch(
+    afterVersion: number,
+    options: { timeoutMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal },
+  ): Promise<BlackboardChange[]> {
     const prefix = options.keyPrefix ?? '';
     const deadline = this.clock() + options.timeoutMs;
     for (;;) {
@@ -195,7 +233,11 @@ export class BlackboardService {
   }
 
   /** `setMany` inside the caller's transaction. */
-  async setManyInTransaction(tx: AsyncSqlWriter, writes: readonly BlackboardWrite[], correlation?: Correlation): Promise<BlackboardEntry[]> {
+  async setManyInTransaction(
+    tx: AsyncSqlWriter,
+    writes: readonly BlackboardWrite[],
+    correlation?: Correlation,
+  ): Promise<BlackboardEntry[]> {
     for (const w of writes) assertStorableValue(w.key, w.value);
     const out: BlackboardEntry[] = [];
     for (const w of writes) out.push(await this.setIn(tx, w, correlation));
@@ -208,13 +250,29 @@ export class BlackboardService {
     const previous = stored && isEntryVisible(stored, now) ? stored : null;
     // The event carries the entry (its version is the event's seq) and the one it replaced, for bb_watch.
     const { version: _unknownYet, ...draft } = nextEntry(previous, write, { now, version: 0 });
-    const version = await appendEvent(tx, 'set', write.key, now, { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null, entry: draft, previous }, correlation);
+    const version = await appendEvent(
+      tx,
+      'set',
+      write.key,
+      now,
+      { value: write.value, tags: write.tags ?? [], ttl_ms: write.ttl_ms ?? null, entry: draft, previous },
+      correlation,
+    );
     const entry: BlackboardEntry = { ...draft, version };
     await tx.run(
       `INSERT INTO blackboard_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, tags = excluded.tags, version = excluded.version,
          created_at = excluded.created_at, updated_at = excluded.updated_at, expires_at = excluded.expires_at`,
-      [namespaceOf(entry.key), entry.key, JSON.stringify(entry.value), JSON.stringify(entry.tags), entry.version, entry.created_at, entry.updated_at, entry.expires_at],
+      [
+        namespaceOf(entry.key),
+        entry.key,
+        JSON.stringify(entry.value),
+        JSON.stringify(entry.tags),
+        entry.version,
+        entry.created_at,
+        entry.updated_at,
+        entry.expires_at,
+      ],
     );
     return entry;
   }

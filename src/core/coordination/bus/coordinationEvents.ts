@@ -58,7 +58,8 @@ export function appendCoordinationEvent(tx: AsyncSqlWriter, e: NewCoordinationEv
 }
 
 /** Columns an events row is read with (`eventColumns` then {@link toCoordinationEvent}). */
-export const eventColumns = 'seq, ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id';
+export const eventColumns =
+  'seq, ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id';
 
 export interface EventRow extends LedgerEventRow {
   run_id: string | null;

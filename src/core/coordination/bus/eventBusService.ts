@@ -95,10 +95,13 @@ export class EventBusService {
       this.clock,
       query.waitMs,
       async () => {
-        for (let scanned = 0; scanned < SCAN_ROWS * 5; ) {
+        for (let scanned = 0; scanned < SCAN_ROWS * 5;) {
           const { rows, floor } = await this.engine.read(async (db) => ({
             floor: await retentionFloor(db),
-            rows: await db.all<EventRow>(`SELECT ${eventColumns} FROM events WHERE seq > ?${extra} ORDER BY seq LIMIT ?`, [cursor, ...params, SCAN_ROWS]),
+            rows: await db.all<EventRow>(
+              `SELECT ${eventColumns} FROM events WHERE seq > ?${extra} ORDER BY seq LIMIT ?`,
+              [cursor, ...params, SCAN_ROWS],
+            ),
           }));
           assertCursorRetained(cursor, floor === 0 ? null : floor + 1);
           if (rows.length === 0) return null;
@@ -122,7 +125,12 @@ export class EventBusService {
 
   /** The newest events (up to `limit`), oldest first, for resources_read. */
   async latest(where: { sql: string; params: SqlValue[] }, limit: number): Promise<CoordinationEvent[]> {
-    const rows = await this.engine.read((db) => db.all<EventRow>(`SELECT ${eventColumns} FROM events WHERE ${where.sql} ORDER BY seq DESC LIMIT ?`, [...where.params, limit]));
+    const rows = await this.engine.read((db) =>
+      db.all<EventRow>(`SELECT ${eventColumns} FROM events WHERE ${where.sql} ORDER BY seq DESC LIMIT ?`, [
+        ...where.params,
+        limit,
+      ]),
+    );
     return rows.reverse().map(toCoordinationEvent);
   }
 
@@ -138,7 +146,10 @@ export class EventBusService {
       );
       const through = Math.max(top - this.retention.maxEvents, Number(aged?.top ?? 0));
       if (through <= (await retentionFloor(tx))) return 0;
-      const { changes } = await tx.run(`DELETE FROM events WHERE seq <= ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`, [through, ...PRUNABLE_ENTITIES]);
+      const { changes } = await tx.run(
+        `DELETE FROM events WHERE seq <= ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`,
+        [through, ...PRUNABLE_ENTITIES],
+      );
       await tx.run(
         'INSERT INTO event_retention (id, pruned_through, pruned_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET pruned_through = excluded.pruned_through, pruned_at = excluded.pruned_at',
         [through, this.clock()],

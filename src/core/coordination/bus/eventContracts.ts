@@ -9,11 +9,25 @@ import { eventLevels } from './eventRecords';
  */
 
 const filterId = (key: keyof typeof correlationDescriptions) =>
-  z.string().trim().min(1).max(200).optional().describe(`Only events with this ${key}: ${correlationDescriptions[key].toLowerCase()}`);
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(`Only events with this ${key}: ${correlationDescriptions[key].toLowerCase()}`);
 
 export const eventsSubscribeInput = z.strictObject({
-  cats: z.array(z.string().trim().min(1).max(100)).max(10).optional().describe('Only these families, e.g. task, graph, bb'),
-  kinds: z.array(z.string().trim().min(1).max(100)).max(20).optional().describe('Only these kinds (case-insensitive), e.g. TASK.STARTED'),
+  cats: z
+    .array(z.string().trim().min(1).max(100))
+    .max(10)
+    .optional()
+    .describe('Only these families, e.g. task, graph, bb'),
+  kinds: z
+    .array(z.string().trim().min(1).max(100))
+    .max(20)
+    .optional()
+    .describe('Only these kinds (case-insensitive), e.g. TASK.STARTED'),
   levels: z.array(z.enum(eventLevels)).max(4).optional().describe('Only these severities'),
   run_id: filterId('run_id'),
   op_id: filterId('op_id'),
@@ -21,10 +35,23 @@ export const eventsSubscribeInput = z.strictObject({
   graph_id: filterId('graph_id'),
   node_id: filterId('node_id'),
   child_id: filterId('child_id'),
-  uri_prefix: z.string().min(1).max(1000).optional().describe('Only events about a resource whose sc:// URI starts with this'),
-  from_seq: z.number().int().min(0).optional().describe('Return events after this position (the next_seq of the previous call)'),
+  uri_prefix: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Only events about a resource whose sc:// URI starts with this'),
+  from_seq: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Return events after this position (the next_seq of the previous call)'),
   limit: z.number().int().positive().max(PAGE_LIMIT_MAX).optional().describe('Most events to return'),
-  format: z.enum(['jsonlines', 'sse']).optional().describe('Form of the stream field: JSON lines, or Server-Sent Events'),
+  format: z
+    .enum(['jsonlines', 'sse'])
+    .optional()
+    .describe('Form of the stream field: JSON lines, or Server-Sent Events'),
   wait_ms: waitMsInput,
 });
 

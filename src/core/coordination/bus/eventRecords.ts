@@ -53,7 +53,8 @@ type Correlation = Pick<CoordinationEvent, 'jobId' | 'runId' | 'opId' | 'graphId
 
 /** Builds an event with every correlation id present (`null` when not given). */
 export function newCoordinationEvent(
-  fields: Pick<CoordinationEvent, 'seq' | 'ts' | 'kind'> & Partial<Correlation> & { level?: EventLevel; payload?: unknown },
+  fields: Pick<CoordinationEvent, 'seq' | 'ts' | 'kind'> &
+    Partial<Correlation> & { level?: EventLevel; payload?: unknown },
 ): CoordinationEvent {
   return {
     seq: fields.seq,
@@ -129,8 +130,10 @@ export function eventResourceUris(e: CoordinationEvent): string[] {
 
 /** True when `e` passes every filter given. */
 export function matchesEventFilter(e: CoordinationEvent, f: EventFilter): boolean {
-  if (f.kinds && f.kinds.length > 0 && !f.kinds.some((k) => normaliseEventKind(k) === normaliseEventKind(e.kind))) return false;
-  if (f.cats && f.cats.length > 0 && !f.cats.some((c) => c.trim().toLowerCase() === eventCategory(e.kind))) return false;
+  if (f.kinds && f.kinds.length > 0 && !f.kinds.some((k) => normaliseEventKind(k) === normaliseEventKind(e.kind)))
+    return false;
+  if (f.cats && f.cats.length > 0 && !f.cats.some((c) => c.trim().toLowerCase() === eventCategory(e.kind)))
+    return false;
   if (f.levels && f.levels.length > 0 && !f.levels.includes(e.level)) return false;
   if (f.run_id !== undefined && e.runId !== f.run_id) return false;
   if (f.op_id !== undefined && e.opId !== f.op_id) return false;
@@ -153,7 +156,10 @@ export interface EventPage<E> {
  * `events` must be in `seq` order. `next_seq` is the last returned seq, or — when a filter
  * dropped the rest — the last seq examined, so filtered-out events are not scanned again.
  */
-export function pageEvents(events: readonly CoordinationEvent[], options: { from_seq: number; limit: number; filter?: EventFilter }): EventPage<CoordinationEvent> {
+export function pageEvents(
+  events: readonly CoordinationEvent[],
+  options: { from_seq: number; limit: number; filter?: EventFilter },
+): EventPage<CoordinationEvent> {
   const out: CoordinationEvent[] = [];
   let cursor = options.from_seq;
   for (const e of events) {
@@ -172,9 +178,13 @@ export function pageEvents(events: readonly CoordinationEvent[], options: { from
  */
 export function assertCursorRetained(fromSeq: number, oldestRetainedSeq: number | null): void {
   if (fromSeq === 0 || oldestRetainedSeq === null || oldestRetainedSeq <= fromSeq + 1) return;
-  throw coordinationError('E-EVT-CURSOR-EXPIRED', `events ${fromSeq + 1} to ${oldestRetainedSeq - 1} are no longer kept`, {
-    from_seq: fromSeq,
-    oldest_seq: oldestRetainedSeq,
-    hint: `restart from_seq at ${oldestRetainedSeq - 1} and reload the state with resources_read`,
-  });
+  throw coordinationError(
+    'E-EVT-CURSOR-EXPIRED',
+    `events ${fromSeq + 1} to ${oldestRetainedSeq - 1} are no longer kept`,
+    {
+      from_seq: fromSeq,
+      oldest_seq: oldestRetainedSeq,
+      hint: `restart from_seq at ${oldestRetainedSeq - 1} and reload the state with resources_read`,
+    },
+  );
 }

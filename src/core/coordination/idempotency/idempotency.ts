@@ -65,7 +65,8 @@ export function fingerprintArguments(args: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
-export type IdempotencyDecision<R> = { action: 'execute' } | { action: 'replay'; result: R; record: IdempotencyRecord<R> };
+export type IdempotencyDecision<R> =
+  { action: 'execute' } | { action: 'replay'; result: R; record: IdempotencyRecord<R> };
 
 /**
  * What to do with a call that carries `key`: run it (no live record), or replay the stored
@@ -78,19 +79,27 @@ export function decideIdempotency<R>(
 ): IdempotencyDecision<R> {
   if (!existing || existing.expires_at <= call.now) return { action: 'execute' };
   if (existing.fingerprint !== call.fingerprint) {
-    throw coordinationError('E-IDEMPOTENCY-CONFLICT', `idempotency key '${call.key}' was already used for ${call.tool} with other arguments`, {
-      tool: call.tool,
-      idempotency_key: call.key,
-      stored_at: existing.stored_at,
-      expires_at: existing.expires_at,
-      hint: 'repeat the first call exactly, or use a new key',
-    });
+    throw coordinationError(
+      'E-IDEMPOTENCY-CONFLICT',
+      `idempotency key '${call.key}' was already used for ${call.tool} with other arguments`,
+      {
+        tool: call.tool,
+        idempotency_key: call.key,
+        stored_at: existing.stored_at,
+        expires_at: existing.expires_at,
+        hint: 'repeat the first call exactly, or use a new key',
+      },
+    );
   }
   return { action: 'replay', result: existing.result, record: existing };
 }
 
 /** The record to store after a first execution. */
-export function newIdempotencyRecord<R>(call: { tool: string; key: string; fingerprint: string; now: number }, result: R, windowMs = IDEMPOTENCY_WINDOW_MS): IdempotencyRecord<R> {
+export function newIdempotencyRecord<R>(
+  call: { tool: string; key: string; fingerprint: string; now: number },
+  result: R,
+  windowMs = IDEMPOTENCY_WINDOW_MS,
+): IdempotencyRecord<R> {
   return {
     cache_key: idempotencyCacheKey(call.tool, call.key),
     tool: call.tool,
@@ -103,7 +112,11 @@ export function newIdempotencyRecord<R>(call: { tool: string; key: string; finge
 }
 
 /** A result with the replay envelope every idempotent tool returns. */
-export function withIdempotencyEnvelope<R extends object>(result: R, key: string | null | undefined, replayed: boolean): R & { idempotent: boolean; idempotency_key: string | null } {
+export function withIdempotencyEnvelope<R extends object>(
+  result: R,
+  key: string | null | undefined,
+  replayed: boolean,
+): R & { idempotent: boolean; idempotency_key: string | null } {
   return { ...result, idempotent: replayed, idempotency_key: key ?? null };
 }
 

@@ -3,7 +3,14 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/s
 import { appendCoordinationEvent } from '../bus/coordinationEvents';
 import { coordinationError } from '../coordinationErrors';
 import type { Correlation } from '../../events/correlation';
-import { decideIdempotency, fingerprintArguments, idempotencyCacheKey, newIdempotencyRecord, replayedEventKind, withIdempotencyEnvelope } from './idempotency';
+import {
+  decideIdempotency,
+  fingerprintArguments,
+  idempotencyCacheKey,
+  newIdempotencyRecord,
+  replayedEventKind,
+  withIdempotencyEnvelope,
+} from './idempotency';
 import type { IdempotencyRecord, IdempotencySettings } from './idempotency';
 import { defaultIdempotencySettings } from './idempotency';
 
@@ -29,7 +36,10 @@ export interface AnswerRecord<R> {
   unpack(db: AsyncSqlReader, kept: unknown): Promise<R>;
 }
 
-const keptWhole: AnswerRecord<never> = { pack: (answer) => answer, unpack: (_db, kept) => Promise.resolve(kept as never) };
+const keptWhole: AnswerRecord<never> = {
+  pack: (answer) => answer,
+  unpack: (_db, kept) => Promise.resolve(kept as never),
+};
 
 export interface IdempotentCall {
   tool: string;
@@ -58,11 +68,15 @@ export async function runIdempotent<R extends object>(
   record: AnswerRecord<R> = keptWhole,
 ): Promise<R & { idempotent: boolean; idempotency_key: string | null }> {
   const key = call.key;
-  if (key === undefined || !settings.enabled) return withIdempotencyEnvelope(await engine.write(fn), key ?? null, false);
+  if (key === undefined || !settings.enabled)
+    return withIdempotencyEnvelope(await engine.write(fn), key ?? null, false);
   const fingerprint = fingerprintArguments(call.args);
   return engine.write(async (tx) => {
     const now = clock();
-    const row = await tx.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]);
+    const row = await tx.get<KeyRow>(
+      'SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?',
+      [call.tool, key],
+    );
     const existing: IdempotencyRecord<R> | null = row
       ? {
           cache_key: idempotencyCacheKey(call.tool, key),
@@ -125,43 +139,52 @@ export async function runIdempotentOutside<R extends object>(
   const deadline = clock() + pendingWaitMs;
   for (;;) {
     const seq = engine.seq;
-    const claim = await engine.write(async (tx): Promise<{ kind: 'run' } | { kind: 'wait' } | { kind: 'replay'; result: R }> => {
-      const now = clock();
-      const row = await tx.get<KeyRow>('SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?', [call.tool, key]);
-      if (row && Number(row.expires_at) > now) {
-        const record: IdempotencyRecord<R> = {
-          cache_key: idempotencyCacheKey(call.tool, key),
-          tool: call.tool,
-          idempotency_key: key,
-          fingerprint: row.fingerprint,
-          result: {} as R,
-          stored_at: Number(row.created_at),
-          expires_at: Number(row.expires_at),
-        };
-        decideIdempotency(record, { tool: call.tool, key, fingerprint, now }); // refuses other arguments
-        if (row.result === pendingResult) return { kind: 'wait' };
-        await appendCoordinationEvent(tx, {
-          kind: replayedEventKind(call.tool),
-          now,
-          entity: 'idempotency',
-          entityId: `${call.tool}:${key}`,
-          payload: { tool: call.tool, idempotency_key: key, stored_at: record.stored_at },
-          correlation: call.correlation,
-        });
-        return { kind: 'replay', result: JSON.parse(row.result) as R };
-      }
-      await tx.run(
-        `INSERT INTO idempotency_keys (tool, key, fingerprint, result, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+    const claim = await engine.write(
+      async (tx): Promise<{ kind: 'run' } | { kind: 'wait' } | { kind: 'replay'; result: R }> => {
+        const now = clock();
+        const row = await tx.get<KeyRow>(
+          'SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?',
+          [call.tool, key],
+        );
+        if (row && Number(row.expires_at) > now) {
+          const record: IdempotencyRecord<R> = {
+            cache_key: idempotencyCacheKey(call.tool, key),
+            tool: call.tool,
+            idempotency_key: key,
+            fingerprint: row.fingerprint,
+            result: {} as R,
+            stored_at: Number(row.created_at),
+            expires_at: Number(row.expires_at),
+          };
+          decideIdempotency(record, { tool: call.tool, key, fingerprint, now }); // refuses other arguments
+          if (row.result === pendingResult) return { kind: 'wait' };
+          await appendCoordinationEvent(tx, {
+            kind: replayedEventKind(call.tool),
+            now,
+            entity: 'idempotency',
+            entityId: `${call.tool}:${key}`,
+            payload: { tool: call.tool, idempotency_key: key, stored_at: record.stored_at },
+            correlation: call.correlation,
+          });
+          return { kind: 'replay', result: JSON.parse(row.result) as R };
+        }
+        await tx.run(
+          `INSERT INTO idempotency_keys (tool, key, fingerprint, result, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tool, key) DO UPDATE SET fingerprint = excluded.fingerprint, result = excluded.result, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [call.tool, key, fingerprint, pendingResult, now, now + settings.windowMs],
-      );
-      return { kind: 'run' };
-    });
+          [call.tool, key, fingerprint, pendingResult, now, now + settings.windowMs],
+        );
+        return { kind: 'run' };
+      },
+    );
     if (claim.kind === 'replay') return withIdempotencyEnvelope(claim.result, key, true);
     if (claim.kind === 'run') break;
     const remaining = deadline - clock();
     if (remaining <= 0) {
-      throw coordinationError('E-IDEMPOTENCY-PENDING', `the first ${call.tool} call with idempotency key '${key}' is still running; retry in a moment`, { tool: call.tool, idempotency_key: key });
+      throw coordinationError(
+        'E-IDEMPOTENCY-PENDING',
+        `the first ${call.tool} call with idempotency key '${key}' is still running; retry in a moment`,
+        { tool: call.tool, idempotency_key: key },
+      );
     }
     await engine.waitForChange(seq, { timeoutMs: Math.min(remaining, 1000) });
   }
@@ -169,9 +192,17 @@ export async function runIdempotentOutside<R extends object>(
   try {
     result = await fn();
   } catch (err) {
-    await engine.write((tx) => tx.run('DELETE FROM idempotency_keys WHERE tool = ? AND key = ? AND result = ?', [call.tool, key, pendingResult]));
+    await engine.write((tx) =>
+      tx.run('DELETE FROM idempotency_keys WHERE tool = ? AND key = ? AND result = ?', [call.tool, key, pendingResult]),
+    );
     throw err;
   }
-  await engine.write((tx) => tx.run('UPDATE idempotency_keys SET result = ? WHERE tool = ? AND key = ?', [JSON.stringify(result), call.tool, key]));
+  await engine.write((tx) =>
+    tx.run('UPDATE idempotency_keys SET result = ? WHERE tool = ? AND key = ?', [
+      JSON.stringify(result),
+      call.tool,
+      key,
+    ]),
+  );
   return withIdempotencyEnvelope(result, key, false);
 }

@@ -15,7 +15,8 @@ interface VersionRef {
   kept_version: number;
 }
 
-const isVersionRef = (v: unknown): v is VersionRef => typeof v === 'object' && v !== null && typeof (v as VersionRef).kept_version === 'number' && !('nodes' in v);
+const isVersionRef = (v: unknown): v is VersionRef =>
+  typeof v === 'object' && v !== null && typeof (v as VersionRef).kept_version === 'number' && !('nodes' in v);
 
 /**
  * How graph_patch and graph_batch_mutate keep their answer under an idempotency_key: the answer
@@ -27,13 +28,16 @@ const isVersionRef = (v: unknown): v is VersionRef => typeof v === 'object' && v
  */
 export const graphAnswerRecord = {
   pack<R extends GraphAnswer>(answer: R): unknown {
-    return answer.committed_version > 0 ? { ...answer, graph: { kept_version: answer.committed_version } satisfies VersionRef } : answer;
+    return answer.committed_version > 0
+      ? { ...answer, graph: { kept_version: answer.committed_version } satisfies VersionRef }
+      : answer;
   },
   async unpack<R extends GraphAnswer>(db: AsyncSqlReader, kept: unknown): Promise<R> {
     const answer = kept as Omit<R, 'graph'> & { graph: PlanGraph | VersionRef };
     if (!isVersionRef(answer.graph)) return answer as R;
     const stored = await readVersion(db, answer.graph_id, answer.graph.kept_version);
-    if (!stored) throw new Error(`plan graph '${answer.graph_id}' has no version ${answer.graph.kept_version} to replay`);
+    if (!stored)
+      throw new Error(`plan graph '${answer.graph_id}' has no version ${answer.graph.kept_version} to replay`);
     // The graph goes back in its own place: the replay has the first answer's key order.
     return { ...answer, graph: stored.graph } as R;
   },

@@ -90,8 +90,13 @@ export async function latestGraphIndex(db: AsyncSqlReader, graphId: string): Pro
   const stored = await readVersion(db, graphId, version);
   if (!stored) return null;
   const index = indexOf(stored.graph);
-  if (head.tx_id !== null) remember(graphId, { version, txId: head.tx_id, index, size: stored.graph.nodes.length + stored.graph.edges.length });
+  if (head.tx_id !== null)
+    remember(graphId, {
+      version,
+      txId: head.tx_id,
+      index,
+      size: stored.graph.nodes.length + stored.graph.edges.length,
+    });
   else forget(graphId);
   return index;
 }
-

@@ -21,7 +21,9 @@ const label = z.string().max(240);
 export const graphNodeInput = z.strictObject({
   id: nodeId.describe('Node id, unique in the graph (for a plan: the task id)'),
   label: label.nullable().optional().describe('Human label of the node'),
-  attributes: attributeRecord.optional().describe('Scalar attributes (string, number or boolean), e.g. status and title'),
+  attributes: attributeRecord
+    .optional()
+    .describe('Scalar attributes (string, number or boolean), e.g. status and title'),
 });
 
 /** An edge as a caller writes it. */

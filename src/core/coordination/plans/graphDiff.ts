@@ -51,7 +51,8 @@ export interface GraphDiffResult {
 const FORBIDDEN_KEY = '__proto__';
 
 function assertKey(key: string, where: string): void {
-  if (key === FORBIDDEN_KEY) throw coordinationError('E-GRAPH-INVALID-INPUT', `'${FORBIDDEN_KEY}' cannot be used as ${where}`, { key });
+  if (key === FORBIDDEN_KEY)
+    throw coordinationError('E-GRAPH-INVALID-INPUT', `'${FORBIDDEN_KEY}' cannot be used as ${where}`, { key });
 }
 
 /** The keyed view of a graph that patches address. */
@@ -109,7 +110,8 @@ export function fromDiffDocument(doc: unknown, identity: Pick<PlanGraph, 'graph_
   const edges: GraphEdge[] = [];
   for (const [from, targets] of Object.entries(doc.edges)) {
     if (!isRecord(targets)) invalid(`/edges/${from} must be an object keyed by target node id`, `/edges/${from}`);
-    for (const [to, value] of Object.entries(targets)) edges.push({ from, to, ...readElement(value, `/edges/${from}/${to}`) });
+    for (const [to, value] of Object.entries(targets))
+      edges.push({ from, to, ...readElement(value, `/edges/${from}/${to}`) });
   }
   return {
     graph_id: identity.graph_id,
@@ -153,9 +155,14 @@ export function applyGraphPatch(base: PlanGraph, patch: readonly JsonPatchOperat
       doc = applyOperation(doc, operation as Operation, true, true, true, index).newDocument;
     } catch (ex) {
       if (ex instanceof JsonPatchError) {
-        throw coordinationError('E-PATCH-INVALID', `patch operation ${index} cannot apply: ${ex.name}`, { index, reason: ex.name, operation });
+        throw coordinationError('E-PATCH-INVALID', `patch operation ${index} cannot apply: ${ex.name}`, {
+          index,
+          reason: ex.name,
+          operation,
+        });
       }
-      if (ex instanceof TypeError) throw coordinationError('E-PATCH-INVALID', `patch operation ${index}: ${ex.message}`, { index, operation });
+      if (ex instanceof TypeError)
+        throw coordinationError('E-PATCH-INVALID', `patch operation ${index}: ${ex.message}`, { index, operation });
       throw ex;
     }
   });

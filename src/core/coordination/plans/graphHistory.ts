@@ -41,10 +41,16 @@ export function needsCheckpoint(chain: VersionChain | null, ops: number, next: P
 type Element = { label: string | null; attributes: GraphAttributes };
 
 const element = (e: Element): Element => ({ label: e.label, attributes: { ...e.attributes } });
-const sameElement = (a: Element, b: Element): boolean => a.label === b.label && sameAttributes(a.attributes, b.attributes);
+const sameElement = (a: Element, b: Element): boolean =>
+  a.label === b.label && sameAttributes(a.attributes, b.attributes);
 
 /** Merge-walks two id-sorted lists, calling `both`, `onlyBase` or `onlyNext` per id. */
-function mergeWalk<T>(base: readonly T[], next: readonly T[], key: (t: T) => string, visit: { both(a: T, b: T): void; onlyBase(a: T): void; onlyNext(b: T): void }): void {
+function mergeWalk<T>(
+  base: readonly T[],
+  next: readonly T[],
+  key: (t: T) => string,
+  visit: { both(a: T, b: T): void; onlyBase(a: T): void; onlyNext(b: T): void },
+): void {
   let i = 0;
   let j = 0;
   while (i < base.length || j < next.length) {
@@ -76,10 +82,12 @@ function bySource(edges: readonly GraphEdge[]): { from: string; edges: GraphEdge
 export function versionPatch(base: PlanGraph, next: PlanGraph): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
   if (base.name !== next.name) ops.push({ op: 'replace', path: '/name', value: next.name });
-  if (!sameAttributes(base.metadata, next.metadata)) ops.push({ op: 'replace', path: '/metadata', value: { ...next.metadata } });
+  if (!sameAttributes(base.metadata, next.metadata))
+    ops.push({ op: 'replace', path: '/metadata', value: { ...next.metadata } });
   mergeWalk(base.nodes, next.nodes, (n) => n.id, {
     both: (a, b) => {
-      if (!sameElement(a, b)) ops.push({ op: 'replace', path: `/nodes/${escapePathComponent(b.id)}`, value: element(b) });
+      if (!sameElement(a, b))
+        ops.push({ op: 'replace', path: `/nodes/${escapePathComponent(b.id)}`, value: element(b) });
     },
     onlyBase: (a) => ops.push({ op: 'remove', path: `/nodes/${escapePathComponent(a.id)}` }),
     onlyNext: (b) => ops.push({ op: 'add', path: `/nodes/${escapePathComponent(b.id)}`, value: element(b) }),
@@ -89,14 +97,20 @@ export function versionPatch(base: PlanGraph, next: PlanGraph): JsonPatchOperati
       const from = `/edges/${escapePathComponent(a.from)}`;
       mergeWalk(a.edges, b.edges, (e) => e.to, {
         both: (x, y) => {
-          if (!sameElement(x, y)) ops.push({ op: 'replace', path: `${from}/${escapePathComponent(y.to)}`, value: element(y) });
+          if (!sameElement(x, y))
+            ops.push({ op: 'replace', path: `${from}/${escapePathComponent(y.to)}`, value: element(y) });
         },
         onlyBase: (x) => ops.push({ op: 'remove', path: `${from}/${escapePathComponent(x.to)}` }),
         onlyNext: (y) => ops.push({ op: 'add', path: `${from}/${escapePathComponent(y.to)}`, value: element(y) }),
       });
     },
     onlyBase: (a) => ops.push({ op: 'remove', path: `/edges/${escapePathComponent(a.from)}` }),
-    onlyNext: (b) => ops.push({ op: 'add', path: `/edges/${escapePathComponent(b.from)}`, value: Object.fromEntries(b.edges.map((e) => [e.to, element(e)])) }),
+    onlyNext: (b) =>
+      ops.push({
+        op: 'add',
+        path: `/edges/${escapePathComponent(b.from)}`,
+        value: Object.fromEntries(b.edges.map((e) => [e.to, element(e)])),
+      }),
   });
   return ops;
 }
@@ -146,14 +160,21 @@ function collect(patches: readonly (readonly JsonPatchOperation[])[]): ChainChan
  * of building the keyed view of the whole graph and sorting it back: at 1,000 nodes that costs
  * about as much as parsing the checkpoint, this a small fraction of it (bench/graphStorage.bench.ts).
  */
-export function replayVersion(checkpoint: PlanGraph, patches: readonly (readonly JsonPatchOperation[])[], identity: Pick<PlanGraph, 'graph_id' | 'graph_version'>): PlanGraph {
+export function replayVersion(
+  checkpoint: PlanGraph,
+  patches: readonly (readonly JsonPatchOperation[])[],
+  identity: Pick<PlanGraph, 'graph_id' | 'graph_version'>,
+): PlanGraph {
   const graph = { ...checkpoint, graph_id: identity.graph_id, graph_version: identity.graph_version };
   if (patches.every((p) => p.length === 0)) return graph;
   const c = collect(patches);
   const nodes: GraphNode[] = checkpoint.nodes.filter((n) => !c.nodes.has(n.id));
   for (const [id, e] of c.nodes) if (e) nodes.push({ id, label: e.label, attributes: e.attributes });
-  const edges: GraphEdge[] = checkpoint.edges.filter((e) => !c.resetSources.has(e.from) && !c.edges.get(e.from)?.has(e.to));
-  for (const [from, targets] of c.edges) for (const [to, e] of targets) if (e) edges.push({ from, to, label: e.label, attributes: e.attributes });
+  const edges: GraphEdge[] = checkpoint.edges.filter(
+    (e) => !c.resetSources.has(e.from) && !c.edges.get(e.from)?.has(e.to),
+  );
+  for (const [from, targets] of c.edges)
+    for (const [to, e] of targets) if (e) edges.push({ from, to, label: e.label, attributes: e.attributes });
   return {
     ...graph,
     name: c.name ?? checkpoint.name,

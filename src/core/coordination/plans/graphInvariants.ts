@@ -36,7 +36,10 @@ export interface GraphCheckOptions {
  * (`[a, b, c, a]`). Iterative, so a 100,000-node chain cannot overflow the stack; nodes and
  * successors are visited in id order, so the answer is deterministic.
  */
-export function findCycles(graph: { nodes: ReadonlyArray<{ id: string }>; edges: ReadonlyArray<{ from: string; to: string }> }): string[][] {
+export function findCycles(graph: {
+  nodes: ReadonlyArray<{ id: string }>;
+  edges: ReadonlyArray<{ from: string; to: string }>;
+}): string[][] {
   const successors = new Map<string, string[]>();
   for (const n of graph.nodes) successors.set(n.id, []);
   for (const e of graph.edges) {
@@ -105,11 +108,23 @@ export function checkGraph(graph: PlanGraph, options: GraphCheckOptions = {}): G
       });
     }
     if (edge.from === edge.to && !options.allowSelfLoops) {
-      violations.push({ code: 'E-GRAPH-INVALID-INPUT', message: `self-loop on node '${edge.from}'`, path, hint: 'remove_self_loop', details });
+      violations.push({
+        code: 'E-GRAPH-INVALID-INPUT',
+        message: `self-loop on node '${edge.from}'`,
+        path,
+        hint: 'remove_self_loop',
+        details,
+      });
     }
     const key = JSON.stringify([edge.from, edge.to]);
     if (pairs.has(key)) {
-      violations.push({ code: 'E-GRAPH-INVALID-INPUT', message: `duplicate edge '${edge.from}' -> '${edge.to}'`, path, hint: 'ensure_edges_unique', details });
+      violations.push({
+        code: 'E-GRAPH-INVALID-INPUT',
+        message: `duplicate edge '${edge.from}' -> '${edge.to}'`,
+        path,
+        hint: 'ensure_edges_unique',
+        details,
+      });
     }
     pairs.add(key);
   });

@@ -47,7 +47,11 @@ function setAttribute(attributes: GraphAttributes, key: string, value: GraphAttr
   return true;
 }
 
-const record = (op: string, changed: boolean, description: string): GraphMutationRecord => ({ op, description, changed });
+const record = (op: string, changed: boolean, description: string): GraphMutationRecord => ({
+  op,
+  description,
+  changed,
+});
 
 function findEdge(w: Working, from: string, to: string): GraphEdge | undefined {
   return w.graph.edges.find((e) => e.from === from && e.to === to);
@@ -65,7 +69,11 @@ function applyOne(w: Working, operation: GraphMutationOperation): GraphMutationR
           existing.label = label;
           changed = true;
         }
-        return record('add_node', changed, changed ? `node '${id}' existed; label and attributes merged` : `node '${id}' already existed`);
+        return record(
+          'add_node',
+          changed,
+          changed ? `node '${id}' existed; label and attributes merged` : `node '${id}' already existed`,
+        );
       }
       const node: GraphNode = { id, label: label ?? null, attributes: sortAttributes(attributes) };
       g.nodes.push(node);
@@ -104,7 +112,11 @@ function applyOne(w: Working, operation: GraphMutationOperation): GraphMutationR
           existing.label = label;
           changed = true;
         }
-        return record('add_edge', changed, changed ? `edge '${from}' -> '${to}' existed; merged` : `edge '${from}' -> '${to}' already existed`);
+        return record(
+          'add_edge',
+          changed,
+          changed ? `edge '${from}' -> '${to}' existed; merged` : `edge '${from}' -> '${to}' already existed`,
+        );
       }
       g.edges.push({ from, to, label: label ?? null, attributes: sortAttributes(attributes) });
       return record('add_edge', true, `edge '${from}' -> '${to}' created`);
@@ -113,32 +125,50 @@ function applyOne(w: Working, operation: GraphMutationOperation): GraphMutationR
       const before = g.edges.length;
       g.edges = g.edges.filter((e) => e.from !== operation.from || e.to !== operation.to);
       const changed = g.edges.length !== before;
-      return record('remove_edge', changed, `edge '${operation.from}' -> '${operation.to}' ${changed ? 'removed' : 'missing'}`);
+      return record(
+        'remove_edge',
+        changed,
+        `edge '${operation.from}' -> '${operation.to}' ${changed ? 'removed' : 'missing'}`,
+      );
     }
     case 'set_node_attribute': {
       const node = w.nodes.get(operation.id);
       if (!node) return record('set_node_attribute', false, `node '${operation.id}' missing`);
       const changed = setAttribute(node.attributes, operation.key, operation.value);
-      return record('set_node_attribute', changed, `attribute '${operation.key}' ${changed ? (operation.value === null ? 'removed from' : 'set on') : 'unchanged on'} '${operation.id}'`);
+      return record(
+        'set_node_attribute',
+        changed,
+        `attribute '${operation.key}' ${changed ? (operation.value === null ? 'removed from' : 'set on') : 'unchanged on'} '${operation.id}'`,
+      );
     }
     case 'set_edge_attribute': {
       const edge = findEdge(w, operation.from, operation.to);
       if (!edge) return record('set_edge_attribute', false, `edge '${operation.from}' -> '${operation.to}' missing`);
       const changed = setAttribute(edge.attributes, operation.key, operation.value);
-      return record('set_edge_attribute', changed, `attribute '${operation.key}' ${changed ? (operation.value === null ? 'removed from' : 'set on') : 'unchanged on'} edge`);
+      return record(
+        'set_edge_attribute',
+        changed,
+        `attribute '${operation.key}' ${changed ? (operation.value === null ? 'removed from' : 'set on') : 'unchanged on'} edge`,
+      );
     }
     case 'patch_metadata': {
       const set = sortAttributes(operation.set);
       const unset = [...new Set((operation.unset ?? []).map((k) => k.trim()).filter(Boolean))];
       if (Object.keys(set).length + unset.length === 0) {
-        throw coordinationError('E-GRAPH-INVALID-INPUT', 'patch_metadata needs at least one key to set or unset', { op: 'patch_metadata' });
+        throw coordinationError('E-GRAPH-INVALID-INPUT', 'patch_metadata needs at least one key to set or unset', {
+          op: 'patch_metadata',
+        });
       }
       const parts: string[] = [];
       for (const [key, value] of Object.entries(set)) {
         if (setAttribute(g.metadata, key, value)) parts.push(`${key}=${JSON.stringify(value)}`);
       }
       for (const key of unset) if (setAttribute(g.metadata, key, null)) parts.push(`-${key}`);
-      return record('patch_metadata', parts.length > 0, parts.length ? `metadata patched (${parts.join(', ')})` : 'metadata patch produced no change');
+      return record(
+        'patch_metadata',
+        parts.length > 0,
+        parts.length ? `metadata patched (${parts.join(', ')})` : 'metadata patch produced no change',
+      );
     }
   }
 }
@@ -149,7 +179,10 @@ function applyOne(w: Working, operation: GraphMutationOperation): GraphMutationR
  * `patch_metadata`); every other impossible operation is a recorded no-op, as in the public
  * implementation.
  */
-export function applyGraphMutations(graph: PlanGraph, operations: readonly GraphMutationOperation[]): GraphMutationResult {
+export function applyGraphMutations(
+  graph: PlanGraph,
+  operations: readonly GraphMutationOperation[],
+): GraphMutationResult {
   const copy = cloneGraph(graph);
   const w: Working = { graph: copy, nodes: new Map(copy.nodes.map((n) => [n.id, n])) };
   const applied = operations.map((op) => applyOne(w, op));

@@ -17,12 +17,16 @@ import type { PlanGraph } from './planGraph';
 /** Throws `E-TX-CONFLICT` unless `expected` is absent or the committed version. */
 export function assertExpectedVersion(committed: PlanGraph, expected: number | undefined): void {
   if (expected === undefined || expected === committed.graph_version) return;
-  throw coordinationError('E-TX-CONFLICT', `graph '${committed.graph_id}' is at version ${committed.graph_version}, not ${expected}`, {
-    graph_id: committed.graph_id,
-    expected,
-    found: committed.graph_version,
-    hint: 'reload the latest committed graph before retrying',
-  });
+  throw coordinationError(
+    'E-TX-CONFLICT',
+    `graph '${committed.graph_id}' is at version ${committed.graph_version}, not ${expected}`,
+    {
+      graph_id: committed.graph_id,
+      expected,
+      found: committed.graph_version,
+      hint: 'reload the latest committed graph before retrying',
+    },
+  );
 }
 
 export interface GraphCommitPlan {

@@ -14,7 +14,16 @@ import type { GraphInvariantReport } from './graphInvariants';
 import { isValidUriSegment } from '../resources/scUris';
 import { normaliseGraph } from './planGraph';
 import type { PlanGraph } from './planGraph';
-import { commitVersion, deleteLock, emptyGraph, readLatest, readLock, readLockById, readVersion, storeLock } from './graphStore';
+import {
+  commitVersion,
+  deleteLock,
+  emptyGraph,
+  readLatest,
+  readLock,
+  readLockById,
+  readVersion,
+  storeLock,
+} from './graphStore';
 import type { StoredGraph } from './graphStore';
 import { blockedTaskIds, dependenciesOf } from '../../tasks/taskDependencies';
 import type { TaskDependencies } from '../../tasks/taskDependencies';
@@ -44,13 +53,20 @@ export interface GraphCommitResult {
 
 function assertGraphId(graphId: string): void {
   if (!isValidUriSegment(graphId, true)) {
-    throw coordinationError('E-GRAPH-INVALID-INPUT', `graph id '${graphId}' cannot be used: no '/', '@', '?', '#', spaces or control characters`, { graph_id: graphId });
+    throw coordinationError(
+      'E-GRAPH-INVALID-INPUT',
+      `graph id '${graphId}' cannot be used: no '/', '@', '?', '#', spaces or control characters`,
+      { graph_id: graphId },
+    );
   }
 }
 
 function notFound(graphId: string, version?: number): never {
   const what = version === undefined ? `graph '${graphId}'` : `version ${version} of graph '${graphId}'`;
-  throw coordinationError('E-RES-NOT-FOUND', `${what} does not exist`, { graph_id: graphId, ...(version === undefined ? {} : { version }) });
+  throw coordinationError('E-RES-NOT-FOUND', `${what} does not exist`, {
+    graph_id: graphId,
+    ...(version === undefined ? {} : { version }),
+  });
 }
 
 export class GraphService {
@@ -82,7 +98,10 @@ export class GraphService {
     return { graph_id: graphId, from: a.summary, to: b.summary, ...diffGraphs(a.graph, b.graph) };
   }
 
-  private async select(graphId: string, selector: GraphSelectorInput): Promise<{ graph: PlanGraph; summary: { source: 'latest' | 'version' | 'descriptor'; version: number | null } }> {
+  private async select(
+    graphId: string,
+    selector: GraphSelectorInput,
+  ): Promise<{ graph: PlanGraph; summary: { source: 'latest' | 'version' | 'descriptor'; version: number | null } }> {
     if ('latest' in selector) {
       const g = await this.latest(graphId);
       return { graph: g.graph, summary: { source: 'latest', version: g.graph.graph_version } };
@@ -101,20 +120,40 @@ export class GraphService {
    * against `expected_version` and the lock; `changed: false` keeps the version and commit time.
    * A graph that does not exist yet starts empty at version 0 (`expected_version: 0` says "new").
    */
-  async batchMutateInTransaction(tx: AsyncSqlWriter, input: Pick<GraphBatchMutateInput, 'graph_id' | 'operations' | 'expected_version'>, meta: GraphChangeMeta) {
+  async batchMutateInTransaction(
+    tx: AsyncSqlWriter,
+    input: Pick<GraphBatchMutateInput, 'graph_id' | 'operations' | 'expected_version'>,
+    meta: GraphChangeMeta,
+  ) {
     assertGraphId(input.graph_id);
     const now = this.clock();
     const base = (await readLatest(tx, input.graph_id)) ?? emptyGraph(input.graph_id);
     assertCanMutate(await readLock(tx, input.graph_id), meta.owner, now);
-    const plan = planGraphBatchMutation(base.graph, { operations: input.operations as GraphMutationOperation[], expected_version: input.expected_version });
-    const committed = await this.commitIfChanged(tx, base, plan.graph, plan.changed, now, 'graph_batch_mutate', meta, { operations_applied: plan.operations_applied });
-    return { ...committed, operations_applied: plan.operations_applied, applied: plan.applied, owner: meta.owner ?? null, note: meta.note ?? null };
+    const plan = planGraphBatchMutation(base.graph, {
+      operations: input.operations as GraphMutationOperation[],
+      expected_version: input.expected_version,
+    });
+    const committed = await this.commitIfChanged(tx, base, plan.graph, plan.changed, now, 'graph_batch_mutate', meta, {
+      operations_applied: plan.operations_applied,
+    });
+    return {
+      ...committed,
+      operations_applied: plan.operations_applied,
+      applied: plan.applied,
+      owner: meta.owner ?? null,
+      note: meta.note ?? null,
+    };
   }
 
   /** `graph_patch` inside the caller's transaction: base_version, lock, RFC 6902 patch, invariants. */
   async patchInTransaction(
     tx: AsyncSqlWriter,
-    input: { graph_id: string; patch: readonly JsonPatchOperation[]; base_version?: number; enforce_invariants?: boolean },
+    input: {
+      graph_id: string;
+      patch: readonly JsonPatchOperation[];
+      base_version?: number;
+      enforce_invariants?: boolean;
+    },
     meta: GraphChangeMeta,
   ): Promise<GraphCommitResult & { operations_applied: number; invariants: GraphInvariantReport | null }> {
     assertGraphId(input.graph_id);
@@ -122,13 +161,32 @@ export class GraphService {
     const base = (await readLatest(tx, input.graph_id)) ?? notFound(input.graph_id);
     assertCanMutate(await readLock(tx, input.graph_id), meta.owner, now);
     const plan = planGraphPatch(base.graph, input);
-    const committed = await this.commitIfChanged(tx, base, plan.graph, plan.changed, now, 'graph_patch', meta, { operations_applied: plan.operations_applied });
+    const committed = await this.commitIfChanged(tx, base, plan.graph, plan.changed, now, 'graph_patch', meta, {
+      operations_applied: plan.operations_applied,
+    });
     return { ...committed, operations_applied: plan.operations_applied, invariants: plan.invariants };
   }
 
-  private async commitIfChanged(tx: AsyncSqlWriter, base: StoredGraph, graph: PlanGraph, changed: boolean, now: number, tool: string, meta: GraphChangeMeta, summary: Record<string, unknown>): Promise<GraphCommitResult> {
+  private async commitIfChanged(
+    tx: AsyncSqlWriter,
+    base: StoredGraph,
+    graph: PlanGraph,
+    changed: boolean,
+    now: number,
+    tool: string,
+    meta: GraphChangeMeta,
+    summary: Record<string, unknown>,
+  ): Promise<GraphCommitResult> {
     if (changed) {
-      await commitVersion(tx, base, graph, { now, txId: randomUUID(), owner: meta.owner ?? null, note: meta.note ?? null, tool, correlation: meta.correlation, summary });
+      await commitVersion(tx, base, graph, {
+        now,
+        txId: randomUUID(),
+        owner: meta.owner ?? null,
+        note: meta.note ?? null,
+        tool,
+        correlation: meta.correlation,
+        summary,
+      });
     }
     return {
       graph_id: graph.graph_id,

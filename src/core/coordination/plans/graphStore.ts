@@ -57,7 +57,10 @@ export async function readLatest(db: AsyncSqlReader, graphId: string): Promise<S
   if (workflowId === null) return null;
   const workflow = await db.get<{ name: string }>('SELECT name FROM workflows WHERE id = ?', [workflowId]);
   if (!workflow) return null;
-  const tasks = await db.all<{ id: number; title: string; status: string }>('SELECT id, title, status FROM tasks WHERE workflow_id = ? ORDER BY id', [workflowId]);
+  const tasks = await db.all<{ id: number; title: string; status: string }>(
+    'SELECT id, title, status FROM tasks WHERE workflow_id = ? ORDER BY id',
+    [workflowId],
+  );
   const graph = tasksToGraph(
     tasks.map((t) => ({ id: taskNodeId(Number(t.id)), title: t.title, status: t.status, depends_on: [] })),
     { graph_id: graphId, graph_version: 0, name: workflow.name, metadata: { workflow_id: workflowId } },
@@ -86,22 +89,39 @@ export async function readVersion(db: AsyncSqlReader, graphId: string, version: 
   const last = rows[rows.length - 1];
   if (!last || Number(last.version) !== version) return null;
   const first = rows[0];
-  if (first.patch !== null) throw new Error(`plan graph '${graphId}' version ${version}: its chain does not start with a whole graph (version ${first.version})`);
+  if (first.patch !== null)
+    throw new Error(
+      `plan graph '${graphId}' version ${version}: its chain does not start with a whole graph (version ${first.version})`,
+    );
   const patches = rows.slice(1).map((r) => JSON.parse(r.patch ?? '[]') as JsonPatchOperation[]);
-  const checkpoint = normaliseStored(JSON.parse(first.graph), { graph_id: graphId, graph_version: Number(first.version) });
+  const checkpoint = normaliseStored(JSON.parse(first.graph), {
+    graph_id: graphId,
+    graph_version: Number(first.version),
+  });
   const graph = replayVersion(checkpoint, patches, { graph_id: graphId, graph_version: version });
-  const chain = { checkpoint: Number(first.version), patches: patches.length, ops: patches.reduce((n, p) => n + p.length, 0) };
+  const chain = {
+    checkpoint: Number(first.version),
+    patches: patches.length,
+    ops: patches.reduce((n, p) => n + p.length, 0),
+  };
   return { graph, committed_at: Number(last.committed_at), stored: true, chain };
 }
 
 /** The version row with its change metadata (for sc://snapshots/<graph>/<tx>). */
 export function readChange(db: AsyncSqlReader, graphId: string, txId: string): Promise<VersionRow | undefined> {
-  return db.get<VersionRow>(`SELECT ${versionColumns} FROM plan_graph_versions WHERE graph_id = ? AND tx_id = ?`, [graphId, txId]);
+  return db.get<VersionRow>(`SELECT ${versionColumns} FROM plan_graph_versions WHERE graph_id = ? AND tx_id = ?`, [
+    graphId,
+    txId,
+  ]);
 }
 
 /** An empty graph at version 0: what a stored graph starts from before its first commit. */
 export function emptyGraph(graphId: string): StoredGraph {
-  return { graph: normaliseGraph({ graph_id: graphId, graph_version: 0, nodes: [], edges: [] }), committed_at: null, stored: false };
+  return {
+    graph: normaliseGraph({ graph_id: graphId, graph_version: 0, nodes: [], edges: [] }),
+    committed_at: null,
+    stored: false,
+  };
 }
 
 export interface CommitMeta {
@@ -119,11 +139,18 @@ export interface CommitMeta {
  * chain is long enough (graphHistory.needsCheckpoint) — and appends a `graph.committed` event.
  * A graph written before v15 has its history converted first, in this transaction.
  */
-export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph: PlanGraph, meta: CommitMeta): Promise<void> {
+export async function commitVersion(
+  tx: AsyncSqlWriter,
+  base: StoredGraph,
+  graph: PlanGraph,
+  meta: CommitMeta,
+): Promise<void> {
   const id = graph.graph_id;
   let chain = base.stored ? (base.chain ?? null) : null;
   if (base.stored) {
-    const head = await tx.get<{ compacted: number | null }>('SELECT compacted FROM plan_graphs WHERE graph_id = ?', [id]);
+    const head = await tx.get<{ compacted: number | null }>('SELECT compacted FROM plan_graphs WHERE graph_id = ?', [
+      id,
+    ]);
     if (head && head.compacted === null) chain = await compactHistory(tx, id);
   }
   const patch = chain === null ? null : storedPatch(base.graph, graph);
@@ -133,26 +160,42 @@ export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph
      ON CONFLICT (graph_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at, compacted = 1`,
     [id, graph.graph_version, meta.now, meta.now],
   );
-  await tx.run(`INSERT INTO plan_graph_versions (${versionColumns}, graph, patch, checkpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-    id,
-    graph.graph_version,
-    meta.now,
-    base.graph.graph_version,
-    meta.txId,
-    meta.owner,
-    meta.note,
-    whole ? JSON.stringify(graph) : '',
-    whole ? null : JSON.stringify(patch),
-    whole || chain === null ? graph.graph_version : chain.checkpoint,
-  ]);
+  await tx.run(
+    `INSERT INTO plan_graph_versions (${versionColumns}, graph, patch, checkpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      graph.graph_version,
+      meta.now,
+      base.graph.graph_version,
+      meta.txId,
+      meta.owner,
+      meta.note,
+      whole ? JSON.stringify(graph) : '',
+      whole ? null : JSON.stringify(patch),
+      whole || chain === null ? graph.graph_version : chain.checkpoint,
+    ],
+  );
   const workflowId = workflowOfId(id);
   await appendCoordinationEvent(tx, {
     kind: 'graph.committed',
     now: meta.now,
     entity: 'graph',
     entityId: id,
-    payload: { tool: meta.tool, graph_id: id, base_version: base.graph.graph_version, version: graph.graph_version, tx_id: meta.txId, owner: meta.owner, note: meta.note, ...meta.summary },
-    correlation: { ...meta.correlation, graph_id: id, run_id: meta.correlation.run_id ?? (workflowId !== null ? id : null) },
+    payload: {
+      tool: meta.tool,
+      graph_id: id,
+      base_version: base.graph.graph_version,
+      version: graph.graph_version,
+      tx_id: meta.txId,
+      owner: meta.owner,
+      note: meta.note,
+      ...meta.summary,
+    },
+    correlation: {
+      ...meta.correlation,
+      graph_id: id,
+      run_id: meta.correlation.run_id ?? (workflowId !== null ? id : null),
+    },
   });
 }
 
@@ -162,19 +205,32 @@ export async function commitVersion(tx: AsyncSqlWriter, base: StoredGraph, graph
  * chain of the newest version. Every version reads back exactly as before.
  */
 export async function compactHistory(tx: AsyncSqlWriter, graphId: string): Promise<VersionChain | null> {
-  const versions = await tx.all<{ version: number }>('SELECT version FROM plan_graph_versions WHERE graph_id = ? AND checkpoint IS NULL ORDER BY version', [graphId]);
+  const versions = await tx.all<{ version: number }>(
+    'SELECT version FROM plan_graph_versions WHERE graph_id = ? AND checkpoint IS NULL ORDER BY version',
+    [graphId],
+  );
   let previous: PlanGraph | null = null;
   let chain: VersionChain | null = null;
   for (const { version: raw } of versions) {
     const version = Number(raw);
-    const row = await tx.get<{ graph: string }>('SELECT graph FROM plan_graph_versions WHERE graph_id = ? AND version = ?', [graphId, version]);
+    const row = await tx.get<{ graph: string }>(
+      'SELECT graph FROM plan_graph_versions WHERE graph_id = ? AND version = ?',
+      [graphId, version],
+    );
     const graph = normaliseStored(JSON.parse(row?.graph ?? ''), { graph_id: graphId, graph_version: version });
     const patch = previous !== null && previous.graph_version === version - 1 ? storedPatch(previous, graph) : null;
     if (patch === null || needsCheckpoint(chain, patch.length, graph)) {
-      await tx.run('UPDATE plan_graph_versions SET checkpoint = ? WHERE graph_id = ? AND version = ?', [version, graphId, version]);
+      await tx.run('UPDATE plan_graph_versions SET checkpoint = ? WHERE graph_id = ? AND version = ?', [
+        version,
+        graphId,
+        version,
+      ]);
       chain = { checkpoint: version, patches: 0, ops: 0 };
     } else if (chain !== null) {
-      await tx.run("UPDATE plan_graph_versions SET graph = '', patch = ?, checkpoint = ? WHERE graph_id = ? AND version = ?", [JSON.stringify(patch), chain.checkpoint, graphId, version]);
+      await tx.run(
+        "UPDATE plan_graph_versions SET graph = '', patch = ?, checkpoint = ? WHERE graph_id = ? AND version = ?",
+        [JSON.stringify(patch), chain.checkpoint, graphId, version],
+      );
       chain = { checkpoint: chain.checkpoint, patches: chain.patches + 1, ops: chain.ops + patch.length };
     }
     previous = { ...graph, graph_version: version };
@@ -197,7 +253,15 @@ function toLock(row: LockRow | undefined): GraphLock | null {
   if (!row) return null;
   const expires = Number(row.expires_at);
   const refreshed = Number(row.refreshed_at);
-  return { graph_id: row.graph_id, lock_id: row.lock_id, holder: row.holder, acquired_at: Number(row.acquired_at), refreshed_at: refreshed, expires_at: expires, ttl_ms: expires - refreshed };
+  return {
+    graph_id: row.graph_id,
+    lock_id: row.lock_id,
+    holder: row.holder,
+    acquired_at: Number(row.acquired_at),
+    refreshed_at: refreshed,
+    expires_at: expires,
+    ttl_ms: expires - refreshed,
+  };
 }
 
 const lockColumns = 'graph_id, lock_id, holder, acquired_at, refreshed_at, expires_at';
@@ -215,7 +279,14 @@ export async function storeLock(tx: AsyncSqlWriter, lock: GraphLock): Promise<vo
     `INSERT INTO plan_graph_locks (${lockColumns}) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (graph_id) DO UPDATE SET lock_id = excluded.lock_id, holder = excluded.holder, acquired_at = excluded.acquired_at,
        refreshed_at = excluded.refreshed_at, expires_at = excluded.expires_at`,
-    [lock.graph_id, lock.lock_id, lock.holder, lock.acquired_at, lock.refreshed_at, lock.expires_at ?? lock.refreshed_at],
+    [
+      lock.graph_id,
+      lock.lock_id,
+      lock.holder,
+      lock.acquired_at,
+      lock.refreshed_at,
+      lock.expires_at ?? lock.refreshed_at,
+    ],
   );
 }
 
@@ -224,11 +295,15 @@ export async function deleteLock(tx: AsyncSqlWriter, lockId: string): Promise<vo
 }
 
 /** Graph ids with a committed version, in id order (for resources_list). */
-export function listGraphs(db: AsyncSqlReader): Promise<Array<{ graph_id: string; version: number; updated_at: number }>> {
+export function listGraphs(
+  db: AsyncSqlReader,
+): Promise<Array<{ graph_id: string; version: number; updated_at: number }>> {
   return db.all('SELECT graph_id, version, updated_at FROM plan_graphs ORDER BY graph_id');
 }
 
 /** Every committed version of every graph (id, version, commit time, tx), for resources_list. */
-export function listVersions(db: AsyncSqlReader): Promise<Array<{ graph_id: string; version: number; committed_at: number; tx_id: string | null }>> {
+export function listVersions(
+  db: AsyncSqlReader,
+): Promise<Array<{ graph_id: string; version: number; committed_at: number; tx_id: string | null }>> {
   return db.all('SELECT graph_id, version, committed_at, tx_id FROM plan_graph_versions ORDER BY graph_id, version');
 }

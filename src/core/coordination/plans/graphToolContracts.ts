@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { correlationInputWithoutGraph, idempotencyKeyInput, idempotencyOutput, opIdInput, opIdOutput } from '../../contracts/callOptions';
+import {
+  correlationInputWithoutGraph,
+  idempotencyKeyInput,
+  idempotencyOutput,
+  opIdInput,
+  opIdOutput,
+} from '../../contracts/callOptions';
 import { graphDescriptorInput, planGraphOutput } from './graphContracts';
 import { LOCK_TTL_MAX_MS } from './graphLocks';
 
@@ -33,7 +39,10 @@ export const jsonPatchOperationInput = z.discriminatedUnion('op', [
     path: pointer.describe('JSON pointer of the target, e.g. /nodes/build/attributes/status'),
     value: z.unknown().describe('Value to add, put or compare'),
   }),
-  z.strictObject({ op: z.literal('remove').describe('Operation name'), path: pointer.describe('JSON pointer of the value to remove') }),
+  z.strictObject({
+    op: z.literal('remove').describe('Operation name'),
+    path: pointer.describe('JSON pointer of the value to remove'),
+  }),
   z.strictObject({
     op: z.enum(['move', 'copy']).describe('Operation name'),
     from: pointer.describe('JSON pointer of the source value'),
@@ -52,7 +61,9 @@ export const graphDiffOutput = z.strictObject({
   from: selectorSummary.describe('The base side'),
   to: selectorSummary.describe('The target side'),
   changed: z.boolean().describe('False when both sides have the same content'),
-  operations: z.array(jsonPatchOperationInput).describe('RFC 6902 patch turning the base into the target; graph_patch accepts it'),
+  operations: z
+    .array(jsonPatchOperationInput)
+    .describe('RFC 6902 patch turning the base into the target; graph_patch accepts it'),
   summary: z
     .strictObject({
       nameChanged: z.boolean().describe('The name differs'),
@@ -67,8 +78,17 @@ const owner = z.string().trim().min(1).max(120);
 
 export const graphPatchInput = z.strictObject({
   graph_id: graphId,
-  patch: z.array(jsonPatchOperationInput).min(1).max(1000).describe('RFC 6902 operations, applied in order, all or nothing'),
-  base_version: z.number().int().nonnegative().optional().describe('Refuse the patch unless this is the committed version'),
+  patch: z
+    .array(jsonPatchOperationInput)
+    .min(1)
+    .max(1000)
+    .describe('RFC 6902 operations, applied in order, all or nothing'),
+  base_version: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Refuse the patch unless this is the committed version'),
   enforce_invariants: z.boolean().default(true).describe('Refuse a result with a cycle (structure is always checked)'),
   owner: owner.optional().describe('Who patches; must be the lock holder when the graph is locked'),
   note: z.string().trim().min(1).max(240).optional().describe('Why the patch is made, kept with the version'),
@@ -92,7 +112,13 @@ export const graphPatchOutput = z.strictObject({
   changed: z.boolean().describe('Whether the version moved'),
   operations_applied: z.number().int().describe('Number of patch operations applied'),
   invariants: z
-    .union([z.strictObject({ ok: z.literal(true).describe('All invariants hold') }), z.strictObject({ ok: z.literal(false).describe('Some invariant is broken'), violations: z.array(violation).describe('Every violation') })])
+    .union([
+      z.strictObject({ ok: z.literal(true).describe('All invariants hold') }),
+      z.strictObject({
+        ok: z.literal(false).describe('Some invariant is broken'),
+        violations: z.array(violation).describe('Every violation'),
+      }),
+    ])
     .nullable()
     .describe('Invariant report, null when invariants were not enforced'),
   graph: planGraphOutput.describe('The committed graph'),
@@ -102,7 +128,13 @@ export const graphPatchOutput = z.strictObject({
 export const graphLockInput = z.strictObject({
   graph_id: graphId,
   holder: owner.describe('Who takes the lock; the same holder refreshes it'),
-  ttl_ms: z.number().int().positive().max(LOCK_TTL_MAX_MS).optional().describe('Lifetime of the lock in milliseconds; a refresh without it keeps the current lifetime'),
+  ttl_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(LOCK_TTL_MAX_MS)
+    .optional()
+    .describe('Lifetime of the lock in milliseconds; a refresh without it keeps the current lifetime'),
   ...correlationInputWithoutGraph,
 });
 

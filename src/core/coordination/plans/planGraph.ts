@@ -66,7 +66,11 @@ export function sortAttributes(attributes: Record<string, unknown> | undefined):
   if (!attributes) return out;
   for (const key of Object.keys(attributes).sort(compareIds)) {
     const value = attributes[key];
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+    if (
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    ) {
       out[key] = value;
     }
   }
@@ -78,7 +82,10 @@ export function sortAttributes(attributes: Record<string, unknown> | undefined):
  * Duplicates are kept (so invariants can report them), and `fallback` fills a missing id,
  * version or name.
  */
-export function normaliseGraph(input: GraphInput, fallback: { graph_id?: string; graph_version?: number } = {}): PlanGraph {
+export function normaliseGraph(
+  input: GraphInput,
+  fallback: { graph_id?: string; graph_version?: number } = {},
+): PlanGraph {
   return {
     graph_id: input.graph_id ?? fallback.graph_id ?? '',
     graph_version: input.graph_version ?? fallback.graph_version ?? 1,
@@ -103,14 +110,31 @@ export function normaliseStored(raw: unknown, identity: { graph_id: string; grap
   if (Array.isArray(g.nodes) && Array.isArray(g.edges) && isNormalised(g as PlanGraph)) return g as PlanGraph;
   // Elements that are not a node or an edge at all (no id, no ends) are dropped rather than crash a reader.
   const nodes = (Array.isArray(g.nodes) ? g.nodes : []).filter((n) => isRecord(n) && typeof n.id === 'string');
-  const edges = (Array.isArray(g.edges) ? g.edges : []).filter((e) => isRecord(e) && typeof e.from === 'string' && typeof e.to === 'string');
-  return normaliseGraph({ ...g, name: typeof g.name === 'string' ? g.name : undefined, metadata: isRecord(g.metadata) ? g.metadata : undefined, nodes, edges }, identity);
+  const edges = (Array.isArray(g.edges) ? g.edges : []).filter(
+    (e) => isRecord(e) && typeof e.from === 'string' && typeof e.to === 'string',
+  );
+  return normaliseGraph(
+    {
+      ...g,
+      name: typeof g.name === 'string' ? g.name : undefined,
+      metadata: isRecord(g.metadata) ? g.metadata : undefined,
+      nodes,
+      edges,
+    },
+    identity,
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isNormalised(g: PlanGraph): boolean {
-  if (typeof g.graph_id !== 'string' || typeof g.graph_version !== 'number' || typeof g.name !== 'string' || !isRecord(g.metadata)) return false;
+  if (
+    typeof g.graph_id !== 'string' ||
+    typeof g.graph_version !== 'number' ||
+    typeof g.name !== 'string' ||
+    !isRecord(g.metadata)
+  )
+    return false;
   for (let i = 0; i < g.nodes.length; i++) {
     const n = g.nodes[i];
     if (typeof n?.id !== 'string' || n.label === undefined || !isRecord(n.attributes)) return false;
@@ -118,7 +142,8 @@ function isNormalised(g: PlanGraph): boolean {
   }
   for (let i = 0; i < g.edges.length; i++) {
     const e = g.edges[i];
-    if (typeof e?.from !== 'string' || typeof e.to !== 'string' || e.label === undefined || !isRecord(e.attributes)) return false;
+    if (typeof e?.from !== 'string' || typeof e.to !== 'string' || e.label === undefined || !isRecord(e.attributes))
+      return false;
     if (i > 0 && compareEdges(g.edges[i - 1], e) > 0) return false;
   }
   return true;
@@ -155,7 +180,8 @@ export function sameGraphContent(a: PlanGraph, b: PlanGraph): boolean {
   for (let i = 0; i < a.edges.length; i++) {
     const x = a.edges[i];
     const y = b.edges[i];
-    if (x.from !== y.from || x.to !== y.to || x.label !== y.label || !sameAttributes(x.attributes, y.attributes)) return false;
+    if (x.from !== y.from || x.to !== y.to || x.label !== y.label || !sameAttributes(x.attributes, y.attributes))
+      return false;
   }
   return true;
 }

@@ -114,7 +114,10 @@ export function topologicalOrder(tasks: readonly PlanTask[]): string[] {
     }
   }
   if (order.length < ids.size) {
-    const graph = { nodes: tasks.map((t) => ({ id: t.id })), edges: tasks.flatMap((t) => t.depends_on.filter((d) => ids.has(d)).map((d) => ({ from: d, to: t.id }))) };
+    const graph = {
+      nodes: tasks.map((t) => ({ id: t.id })),
+      edges: tasks.flatMap((t) => t.depends_on.filter((d) => ids.has(d)).map((d) => ({ from: d, to: t.id }))),
+    };
     const cycle = findCycles(graph)[0] ?? [];
     throw coordinationError('E-PATCH-CYCLE', `the dependencies form a cycle: ${cycle.join(' -> ')}`, { cycle });
   }
@@ -130,7 +133,7 @@ class MinHeap {
   push(id: string): void {
     const a = this.items;
     a.push(id);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (compareIds(a[p], a[i]) <= 0) break;
       [a[p], a[i]] = [a[i], a[p]];
@@ -144,7 +147,7 @@ class MinHeap {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

@@ -48,13 +48,23 @@ export function toAction(step: Step, workspace: string, prompt: string): Action 
     case 'checkpoint':
       return { type: 'checkpoint', name: step.name, present_to_user: step.present, options: step.options };
     case 'human_gate':
-      return { type: 'human_gate', phase: step.phase, name: step.name, present_to_user: step.present, options: step.options };
+      return {
+        type: 'human_gate',
+        phase: step.phase,
+        name: step.name,
+        present_to_user: step.present,
+        options: step.options,
+      };
     case 'exec':
       return { type: 'exec', phase: step.phase, commands: step.commands, setup_only: step.setupOnly };
     case 'write_file':
       return { type: 'write_file', phase: step.phase, path: `${workspace}/${step.artifact}`, content: step.content };
     case 'done':
-      return { type: 'done', summary: step.summary, summary_path: step.summaryArtifact ? `${workspace}/${step.summaryArtifact}` : null };
+      return {
+        type: 'done',
+        summary: step.summary,
+        summary_path: step.summaryArtifact ? `${workspace}/${step.summaryArtifact}` : null,
+      };
   }
 }
 

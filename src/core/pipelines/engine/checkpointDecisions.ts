@@ -22,14 +22,27 @@ export interface DecisionInput {
  * whatever the engine's next step is, so an approval given before the agent even asked still
  * counts — and one given when nothing waits is refused.
  */
-export function applyDecision(state: PipelineState, flow: FlowTemplate, input: DecisionInput): { state: PipelineState; decision: DecisionRecord } {
-  if (isFinal(state)) throw stateError(`${state.workspace} is ${state.status}; there is nothing to decide`, { workspace: state.workspace });
+export function applyDecision(
+  state: PipelineState,
+  flow: FlowTemplate,
+  input: DecisionInput,
+): { state: PipelineState; decision: DecisionRecord } {
+  if (isFinal(state))
+    throw stateError(`${state.workspace} is ${state.status}; there is nothing to decide`, {
+      workspace: state.workspace,
+    });
   const step = nextStep(state, flow);
   if (step.type !== 'checkpoint' && step.type !== 'human_gate') {
-    throw stateError(`nothing in ${state.workspace} waits for a decision: it is at ${state.current_phase} (next action: ${step.type})`, { workspace: state.workspace, phase: state.current_phase });
+    throw stateError(
+      `nothing in ${state.workspace} waits for a decision: it is at ${state.current_phase} (next action: ${step.type})`,
+      { workspace: state.workspace, phase: state.current_phase },
+    );
   }
   if (input.expected && input.expected !== step.name) {
-    throw stateError(`${input.expected} is not waiting in ${state.workspace}; ${step.name} is (refresh, then decide again)`, { workspace: state.workspace, waiting: step.name });
+    throw stateError(
+      `${input.expected} is not waiting in ${state.workspace}; ${step.name} is (refresh, then decide again)`,
+      { workspace: state.workspace, waiting: step.name },
+    );
   }
   const option = normalizeOption(input.option, step.type, step.options);
   const s = cloneState(state);
@@ -46,7 +59,12 @@ export function applyDecision(state: PipelineState, flow: FlowTemplate, input: D
   s.decisions.push(decision);
   s.waiting = null;
   s.status = 'running';
-  addLog(s, { at: input.now, event: 'decided', phase: step.phase, detail: `${step.name}: ${option} by ${input.decidedBy} (${input.via})` });
+  addLog(s, {
+    at: input.now,
+    event: 'decided',
+    phase: step.phase,
+    detail: `${step.name}: ${option} by ${input.decidedBy} (${input.via})`,
+  });
   const why = `${step.name} ${option === 'abandon' ? 'abandoned' : 'rejected'} by ${input.decidedBy}${decision.comment ? `: ${decision.comment}` : ''}`;
 
   if (s.escalation) {
@@ -83,7 +101,10 @@ function normalizeOption(raw: string, kind: 'checkpoint' | 'human_gate', options
   let option = raw.trim().toLowerCase();
   if (kind === 'human_gate') option = option === 'approve' ? 'done' : option === 'reject' ? 'abandon' : option;
   if (!options.includes(option)) {
-    throw validationError(`"${raw}" is not an answer to this ${kind === 'checkpoint' ? 'checkpoint' : 'human gate'}; answer one of ${options.map((o) => `"${o}"`).join(', ')}`, { options: [...options] });
+    throw validationError(
+      `"${raw}" is not an answer to this ${kind === 'checkpoint' ? 'checkpoint' : 'human gate'}; answer one of ${options.map((o) => `"${o}"`).join(', ')}`,
+      { options: [...options] },
+    );
   }
   return option;
 }

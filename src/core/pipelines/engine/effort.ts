@@ -11,8 +11,10 @@ export interface EffortInput {
   text: string;
 }
 
-const largeWords = /\b(architecture|architectural|redesign|re-design|migrate|migration|rewrite|overhaul|framework|multi-tenant|new service|platform|epic)\b/i;
-const smallWords = /\b(typo|rename|bump|readme|comment|docs?|documentation|one-line|spelling|wording|small|minor|tweak)\b/i;
+const largeWords =
+  /\b(architecture|architectural|redesign|re-design|migrate|migration|rewrite|overhaul|framework|multi-tenant|new service|platform|epic)\b/i;
+const smallWords =
+  /\b(typo|rename|bump|readme|comment|docs?|documentation|one-line|spelling|wording|small|minor|tweak)\b/i;
 const largeLabels = /^(epic|large|size[:/ -]?(l|xl)|effort[:/ -]?l)$/i;
 const smallLabels = /^(small|size[:/ -]?(s|xs)|effort[:/ -]?s|typo|documentation|docs|good first issue|chore)$/i;
 
@@ -48,23 +50,41 @@ export function effortOptions(flow: FlowTemplate, detected: Effort): Record<Effo
 }
 
 /** The request body an agent reads: title and body of the issue, or the task text. */
-export function requestBody(sourceType: SourceType, coreText: string, external: ExternalContext, taskText?: string | null): { title: string; body: string } {
+export function requestBody(
+  sourceType: SourceType,
+  coreText: string,
+  external: ExternalContext,
+  taskText?: string | null,
+): { title: string; body: string } {
   if (sourceType === 'github_issue' && (external.github_title || external.github_body)) {
     const labels = external.github_labels?.length ? `\n\nLabels: ${external.github_labels.join(', ')}` : '';
-    return { title: external.github_title?.trim() || coreText, body: `${external.github_body?.trim() ?? ''}${labels}`.trim() };
+    return {
+      title: external.github_title?.trim() || coreText,
+      body: `${external.github_body?.trim() ?? ''}${labels}`.trim(),
+    };
   }
   if (sourceType === 'jira_issue' && (external.jira_summary || external.jira_description)) {
-    const meta = [external.jira_issue_type && `Type: ${external.jira_issue_type}`, external.jira_story_points !== undefined && `Story points: ${external.jira_story_points}`]
+    const meta = [
+      external.jira_issue_type && `Type: ${external.jira_issue_type}`,
+      external.jira_story_points !== undefined && `Story points: ${external.jira_story_points}`,
+    ]
       .filter(Boolean)
       .join(' · ');
-    return { title: external.jira_summary?.trim() || coreText, body: `${external.jira_description?.trim() ?? ''}${meta ? `\n\n${meta}` : ''}`.trim() };
+    return {
+      title: external.jira_summary?.trim() || coreText,
+      body: `${external.jira_description?.trim() ?? ''}${meta ? `\n\n${meta}` : ''}`.trim(),
+    };
   }
   const text = (taskText ?? '').trim() || coreText;
   const firstLine = text.split(/\r?\n/)[0].trim();
   return { title: firstLine.length > 100 ? `${firstLine.slice(0, 97)}...` : firstLine, body: text };
 }
 
-export const discussionQuestions = ['What is the main goal of this change?', 'Are there any constraints or dependencies?', 'What is the expected scope of changes?'];
+export const discussionQuestions = [
+  'What is the main goal of this change?',
+  'Are there any constraints or dependencies?',
+  'What is the expected scope of changes?',
+];
 
 /** The body after the user answered the discussion questions. */
 export function enrichWithDiscussion(body: string, answers: string): string {
@@ -79,7 +99,9 @@ const fixLabels = /^(bug|fix|bugfix|defect|regression)$/i;
 
 /** `feature/42-fix-auth-timeout` (or `fix/…` for bugs). */
 export function branchName(slug: string, sourceId: string | null, external: ExternalContext): string {
-  const isFix = (external.github_labels ?? []).some((l) => fixLabels.test(l.trim())) || /^bug$/i.test(external.jira_issue_type ?? '');
+  const isFix =
+    (external.github_labels ?? []).some((l) => fixLabels.test(l.trim())) ||
+    /^bug$/i.test(external.jira_issue_type ?? '');
   const id = sourceId ? slugify(sourceId, 20) : '';
   const rest = id && slug.startsWith(`${id}-`) ? slug : [id, slug].filter(Boolean).join('-');
   return `${isFix ? 'fix' : 'feature'}/${rest}`;

@@ -14,7 +14,10 @@ import type { FlowTemplate, PhaseKind } from './flowTemplate';
 function buildSchemas() {
   const artifactName = z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\{task_id\}[A-Za-z0-9._-]*)?$/, 'an artifact is a plain file name inside the pipeline folder (letters, digits, ".", "_", "-", optionally {task_id})')
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]*(\{task_id\}[A-Za-z0-9._-]*)?$/,
+      'an artifact is a plain file name inside the pipeline folder (letters, digits, ".", "_", "-", optionally {task_id})',
+    )
     .refine((s) => !s.includes('..'), 'an artifact name must not contain ".."');
 
   const phaseSchema = z.strictObject({
@@ -61,7 +64,14 @@ void flowTypesMatch;
 
 /** Kinds that spawn an agent, so they need `agent`; and the ones that must write `output`. */
 const needsAgent: ReadonlySet<PhaseKind> = new Set(['agent', 'tasks', 'review', 'implementation', 'code_review']);
-const needsOutput: ReadonlySet<PhaseKind> = new Set(['agent', 'tasks', 'review', 'implementation', 'code_review', 'summary']);
+const needsOutput: ReadonlySet<PhaseKind> = new Set([
+  'agent',
+  'tasks',
+  'review',
+  'implementation',
+  'code_review',
+  'summary',
+]);
 
 /**
  * Parses and checks a flow file. Everything the state machine relies on is checked here
@@ -92,7 +102,8 @@ function checkFlow(flow: FlowTemplate): void {
   };
   const index = new Map<string, number>();
   flow.phases.forEach((p, i) => {
-    if (index.has(p.id) || p.id === 'setup' || p.id === 'completed') fail(`phase id "${p.id}" is used twice or reserved`);
+    if (index.has(p.id) || p.id === 'setup' || p.id === 'completed')
+      fail(`phase id "${p.id}" is used twice or reserved`);
     index.set(p.id, i);
   });
   for (const [i, p] of flow.phases.entries()) {
@@ -100,18 +111,22 @@ function checkFlow(flow: FlowTemplate): void {
     if (needsOutput.has(p.kind) && !p.output) fail(`phase ${p.id} (${p.kind}) needs an "output"`);
     if (p.kind === 'exec' && !p.command) fail(`phase ${p.id} (exec) needs a "command" argument array`);
     const perTask = p.kind === 'implementation' || p.kind === 'code_review';
-    if (!perTask && [p.output ?? '', ...p.inputs].some((a) => a.includes('{task_id}'))) fail(`phase ${p.id}: {task_id} is only meaningful in implementation and code_review phases`);
+    if (!perTask && [p.output ?? '', ...p.inputs].some((a) => a.includes('{task_id}')))
+      fail(`phase ${p.id}: {task_id} is only meaningful in implementation and code_review phases`);
     if (p.kind === 'review' || p.kind === 'checkpoint' || p.kind === 'code_review') {
-      if (!p.revises) fail(`phase ${p.id} (${p.kind}) needs "revises": the phase a rejection sends the pipeline back to`);
+      if (!p.revises)
+        fail(`phase ${p.id} (${p.kind}) needs "revises": the phase a rejection sends the pipeline back to`);
       const target = index.get(p.revises ?? '');
       if (target === undefined || target >= i) fail(`phase ${p.id}: revises "${p.revises}" must name an earlier phase`);
-      if (p.kind === 'code_review' && flow.phases[target ?? 0].kind !== 'implementation') fail(`phase ${p.id}: a code_review revises an implementation phase`);
+      if (p.kind === 'code_review' && flow.phases[target ?? 0].kind !== 'implementation')
+        fail(`phase ${p.id}: a code_review revises an implementation phase`);
     }
   }
-  if (flow.phases.filter((p) => p.kind === 'implementation').length > 1) fail('a flow has at most one implementation phase');
+  if (flow.phases.filter((p) => p.kind === 'implementation').length > 1)
+    fail('a flow has at most one implementation phase');
   if (flow.phases.filter((p) => p.kind === 'code_review').length > 1) fail('a flow has at most one code_review phase');
   for (const name of templateNames) {
-    for (const id of flow.templates[name].skip) if (!index.has(id)) fail(`template ${name} skips unknown phase "${id}"`);
+    for (const id of flow.templates[name].skip)
+      if (!index.has(id)) fail(`template ${name} skips unknown phase "${id}"`);
   }
 }
-

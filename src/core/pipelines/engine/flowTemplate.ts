@@ -11,7 +11,16 @@ export type Effort = (typeof efforts)[number];
 export const templateNames = ['light', 'standard', 'full'] as const;
 export type TemplateName = (typeof templateNames)[number];
 
-export const phaseKinds = ['agent', 'tasks', 'review', 'checkpoint', 'implementation', 'code_review', 'exec', 'summary'] as const;
+export const phaseKinds = [
+  'agent',
+  'tasks',
+  'review',
+  'checkpoint',
+  'implementation',
+  'code_review',
+  'exec',
+  'summary',
+] as const;
 export type PhaseKind = (typeof phaseKinds)[number];
 
 /** Flags that can skip a phase on their own (e.g. `--nopr` skips PR creation). */
@@ -62,7 +71,10 @@ export function producerOf(flow: FlowTemplate, artifact: string): PhaseDef | und
 
 /** Skipped phases of an effort, with labels, as `needs_user_confirmation.effort_options` shows them. */
 export function skippedWithLabels(flow: FlowTemplate, effort: Effort): { phase_id: string; label: string }[] {
-  return flow.templates[templateForEffort(effort)].skip.map((id) => ({ phase_id: id, label: phaseDef(flow, id)?.label ?? id }));
+  return flow.templates[templateForEffort(effort)].skip.map((id) => ({
+    phase_id: id,
+    label: phaseDef(flow, id)?.label ?? id,
+  }));
 }
 
 /** Replaces `{task_id}` in an artifact name. */

@@ -28,7 +28,15 @@ export type Step =
       revision: { by: string; round: number; comments: string[] } | null;
     }
   | { type: 'checkpoint'; phase: string; label: string; name: string; options: string[]; present: string }
-  | { type: 'human_gate'; phase: string; label: string; name: string; options: string[]; present: string; taskId: string }
+  | {
+      type: 'human_gate';
+      phase: string;
+      label: string;
+      name: string;
+      options: string[];
+      present: string;
+      taskId: string;
+    }
   | { type: 'exec'; phase: string; label: string; commands: string[]; setupOnly: boolean }
   | { type: 'write_file'; phase: string; label: string; artifact: string; content: string }
   | { type: 'done'; summary: string; summaryArtifact: string | null };
@@ -40,14 +48,31 @@ export function nextStep(state: PipelineState, flow: FlowTemplate): Step {
   if (state.status === 'completed' || state.current_phase === COMPLETED_PHASE) return doneStep(state, flow);
   if (state.status === 'abandoned') {
     const last = state.log[state.log.length - 1];
-    return { type: 'done', summary: `Pipeline abandoned at ${state.current_phase}${last?.detail ? `: ${last.detail}` : ''}`, summaryArtifact: null };
+    return {
+      type: 'done',
+      summary: `Pipeline abandoned at ${state.current_phase}${last?.detail ? `: ${last.detail}` : ''}`,
+      summaryArtifact: null,
+    };
   }
   if (state.escalation) {
     const def = requirePhase(flow, state.escalation.phase);
-    return { type: 'checkpoint', phase: def.id, label: `${def.label}: revision limit`, name: `${def.id}-retry-limit`, options: checkpointOptions, present: escalationText(state, flow) };
+    return {
+      type: 'checkpoint',
+      phase: def.id,
+      label: `${def.label}: revision limit`,
+      name: `${def.id}-retry-limit`,
+      options: checkpointOptions,
+      present: escalationText(state, flow),
+    };
   }
   if (state.current_phase === SETUP_PHASE) {
-    return { type: 'exec', phase: SETUP_PHASE, label: 'Setup: create the branch', commands: ['git', 'checkout', '-b', state.branch ?? 'agent-ledger/pipeline'], setupOnly: true };
+    return {
+      type: 'exec',
+      phase: SETUP_PHASE,
+      label: 'Setup: create the branch',
+      commands: ['git', 'checkout', '-b', state.branch ?? 'agent-ledger/pipeline'],
+      setupOnly: true,
+    };
   }
   const def = requirePhase(flow, state.current_phase);
   switch (def.kind) {
@@ -56,7 +81,14 @@ export function nextStep(state: PipelineState, flow: FlowTemplate): Step {
     case 'review':
       return spawn(state, flow, def, [], def.output ?? '');
     case 'checkpoint':
-      return { type: 'checkpoint', phase: def.id, label: def.label, name: def.id, options: checkpointOptions, present: checkpointText(state, flow, def) };
+      return {
+        type: 'checkpoint',
+        phase: def.id,
+        label: def.label,
+        name: def.id,
+        options: checkpointOptions,
+        present: checkpointText(state, flow, def),
+      };
     case 'implementation':
       return implementationStep(state, flow, def);
     case 'code_review': {
@@ -65,23 +97,55 @@ export function nextStep(state: PipelineState, flow: FlowTemplate): Step {
       return spawn(state, flow, def, ids, def.output ?? '');
     }
     case 'exec':
-      return { type: 'exec', phase: def.id, label: def.label, commands: (def.command ?? []).map((arg) => fillPlaceholders(arg, state)), setupOnly: false };
+      return {
+        type: 'exec',
+        phase: def.id,
+        label: def.label,
+        commands: (def.command ?? []).map((arg) => fillPlaceholders(arg, state)),
+        setupOnly: false,
+      };
     case 'summary':
-      return { type: 'write_file', phase: def.id, label: def.label, artifact: def.output ?? 'summary.md', content: renderSummary(state, flow) };
+      return {
+        type: 'write_file',
+        phase: def.id,
+        label: def.label,
+        artifact: def.output ?? 'summary.md',
+        content: renderSummary(state, flow),
+      };
   }
 }
 
 function implementationStep(state: PipelineState, flow: FlowTemplate, def: PhaseDef): Step {
   if (state.tasks.length === 0) {
-    return { type: 'write_file', phase: def.id, label: `${def.label}: task list`, artifact: 'tasks.md', content: minimalTasksMarkdown(state.title) };
+    return {
+      type: 'write_file',
+      phase: def.id,
+      label: `${def.label}: task list`,
+      artifact: 'tasks.md',
+      content: minimalTasksMarkdown(state.title),
+    };
   }
   const batch = nextBatch(state.tasks);
   if (!batch) throw inconsistent(state, 'the implementation phase has no task left to implement');
   if (batch.kind === 'human') {
     const t = batch.task;
-    return { type: 'human_gate', phase: def.id, label: `${def.label}: Task ${t.id} (human)`, name: `task-${t.id}`, options: humanGateOptions, present: humanGateText(state, t), taskId: t.id };
+    return {
+      type: 'human_gate',
+      phase: def.id,
+      label: `${def.label}: Task ${t.id} (human)`,
+      name: `task-${t.id}`,
+      options: humanGateOptions,
+      present: humanGateText(state, t),
+      taskId: t.id,
+    };
   }
-  return spawn(state, flow, def, batch.tasks.map((t) => t.id), def.output ?? 'impl-{task_id}.md');
+  return spawn(
+    state,
+    flow,
+    def,
+    batch.tasks.map((t) => t.id),
+    def.output ?? 'impl-{task_id}.md',
+  );
 }
 
 function spawn(state: PipelineState, flow: FlowTemplate, def: PhaseDef, taskIds: string[], output: string): Step {
@@ -89,7 +153,8 @@ function spawn(state: PipelineState, flow: FlowTemplate, def: PhaseDef, taskIds:
   const concrete = (name: string): string => (one ? forTask(name, one) : name);
   const inputs = def.inputs.filter((name) => isAvailable(state, flow, name)).map(concrete);
   const revision = revisionOf(state, flow, def, taskIds);
-  if (revision) for (const extra of revision.inputs) if (!inputs.includes(concrete(extra))) inputs.push(concrete(extra));
+  if (revision)
+    for (const extra of revision.inputs) if (!inputs.includes(concrete(extra))) inputs.push(concrete(extra));
   const round = revision?.round ?? 0;
   return {
     type: 'spawn_agent',
@@ -110,36 +175,69 @@ function isAvailable(state: PipelineState, flow: FlowTemplate, name: string): bo
   return !producer || !isSkipped(state, producer.id);
 }
 
-function revisionOf(state: PipelineState, flow: FlowTemplate, def: PhaseDef, taskIds: string[]): { by: string; round: number; inputs: string[]; comments: string[] } | null {
+function revisionOf(
+  state: PipelineState,
+  flow: FlowTemplate,
+  def: PhaseDef,
+  taskIds: string[],
+): { by: string; round: number; inputs: string[]; comments: string[] } | null {
   if (def.kind === 'implementation') {
     const revising = state.tasks.filter((t) => taskIds.includes(t.id) && t.status === 'revise');
     if (revising.length === 0) return null;
     const review = activeReviewPhase(state, flow);
-    return { by: review?.id ?? def.id, round: Math.max(...revising.map((t) => t.attempts)), inputs: review?.output ? [review.output] : [], comments: [] };
+    return {
+      by: review?.id ?? def.id,
+      round: Math.max(...revising.map((t) => t.attempts)),
+      inputs: review?.output ? [review.output] : [],
+      comments: [],
+    };
   }
   const record = state.phases[def.id];
   if (!record || record.revision === 0 || !record.revised_by) return null;
   // The latest review of this phase is worth reading whoever sent it back.
-  const reviews = flow.phases.filter((p) => p.kind === 'review' && p.revises === def.id && !isSkipped(state, p.id) && p.output && state.phases[p.id]?.verdict);
-  const comments = state.decisions.filter((d) => d.name === record.revised_by && d.decision === 'reject' && d.comment).map((d) => `${d.comment} — ${d.decided_by}, ${d.decided_at}`);
-  return { by: record.revised_by, round: record.revision, inputs: reviews.map((p) => p.output ?? ''), comments: comments.slice(-1) };
+  const reviews = flow.phases.filter(
+    (p) =>
+      p.kind === 'review' && p.revises === def.id && !isSkipped(state, p.id) && p.output && state.phases[p.id]?.verdict,
+  );
+  const comments = state.decisions
+    .filter((d) => d.name === record.revised_by && d.decision === 'reject' && d.comment)
+    .map((d) => `${d.comment} — ${d.decided_by}, ${d.decided_at}`);
+  return {
+    by: record.revised_by,
+    round: record.revision,
+    inputs: reviews.map((p) => p.output ?? ''),
+    comments: comments.slice(-1),
+  };
 }
 
 function doneStep(state: PipelineState, flow: FlowTemplate): Step {
   const ran = flow.phases.filter((p) => state.phases[p.id]?.status === 'completed').length;
   const skipped = state.skipped_phases.length;
   const summary = flow.phases.find((p) => p.kind === 'summary' && state.phases[p.id]?.status === 'completed');
-  return { type: 'done', summary: `Pipeline completed: ${ran} phases, ${skipped} skipped`, summaryArtifact: summary?.output ?? null };
+  return {
+    type: 'done',
+    summary: `Pipeline completed: ${ran} phases, ${skipped} skipped`,
+    summaryArtifact: summary?.output ?? null,
+  };
 }
 
 function requirePhase(flow: FlowTemplate, id: string): PhaseDef {
   const def = phaseDef(flow, id);
-  if (!def) throw new LedgerError('ConfigError', `the pipeline is at phase "${id}", which the flow ${flow.source} does not define; restore that phase in the flow or edit current_phase in state.json`, { phase: id });
+  if (!def)
+    throw new LedgerError(
+      'ConfigError',
+      `the pipeline is at phase "${id}", which the flow ${flow.source} does not define; restore that phase in the flow or edit current_phase in state.json`,
+      { phase: id },
+    );
   return def;
 }
 
 function inconsistent(state: PipelineState, what: string): LedgerError {
-  return new LedgerError('InvalidStatus', `${state.workspace}/state.json is inconsistent: ${what} (current_phase ${state.current_phase})`, { workspace: state.workspace });
+  return new LedgerError(
+    'InvalidStatus',
+    `${state.workspace}/state.json is inconsistent: ${what} (current_phase ${state.current_phase})`,
+    { workspace: state.workspace },
+  );
 }
 
 /** `{branch}`, `{pr_title}`, `{pr_body}`, `{workspace}` in an exec argument. */

@@ -49,7 +49,10 @@ export function advanceFrom(state: PipelineState, flow: FlowTemplate, id: string
  */
 export function goBack(state: PipelineState, flow: FlowTemplate, target: string, by: string, now: string): void {
   const from = flow.phases.findIndex((p) => p.id === target);
-  const to = Math.max(from, flow.phases.findIndex((p) => p.id === state.current_phase));
+  const to = Math.max(
+    from,
+    flow.phases.findIndex((p) => p.id === state.current_phase),
+  );
   for (let i = from; i <= to; i++) {
     const p = flow.phases[i];
     const record = state.phases[p.id];
@@ -85,19 +88,26 @@ export type Batch = { kind: 'agent'; tasks: PipelineTask[] } | { kind: 'human'; 
  */
 export function nextBatch(tasks: readonly PipelineTask[]): Batch | null {
   const revise = tasks.filter((t) => t.status === 'revise');
-  if (revise.length) return { kind: 'agent', tasks: revise[0].mode === 'parallel' ? revise.filter((t) => t.mode === 'parallel') : [revise[0]] };
+  if (revise.length)
+    return {
+      kind: 'agent',
+      tasks: revise[0].mode === 'parallel' ? revise.filter((t) => t.mode === 'parallel') : [revise[0]],
+    };
   const start = tasks.findIndex((t) => t.status === 'pending');
   if (start < 0) return null;
   const first = tasks[start];
   if (first.mode === 'human') return { kind: 'human', task: first };
   if (first.mode !== 'parallel') return { kind: 'agent', tasks: [first] };
   const batch: PipelineTask[] = [];
-  for (let i = start; i < tasks.length && tasks[i].status === 'pending' && tasks[i].mode === 'parallel'; i++) batch.push(tasks[i]);
+  for (let i = start; i < tasks.length && tasks[i].status === 'pending' && tasks[i].mode === 'parallel'; i++)
+    batch.push(tasks[i]);
   return { kind: 'agent', tasks: batch };
 }
 
 export function isTaskFinished(task: PipelineTask): boolean {
-  return task.status === 'passed' || task.status === 'accepted' || task.status === 'skipped' || task.status === 'failed';
+  return (
+    task.status === 'passed' || task.status === 'accepted' || task.status === 'skipped' || task.status === 'failed'
+  );
 }
 
 /**

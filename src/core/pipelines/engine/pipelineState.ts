@@ -151,7 +151,16 @@ export const COMPLETED_PHASE = 'completed';
 const MAX_LOG = 300;
 
 export function emptyPhase(status: PhaseStatus = 'pending'): PhaseRecord {
-  return { status, started_at: null, completed_at: null, metrics: { tokens: 0, duration_ms: 0, model: null, runs: 0 }, verdict: null, findings: [], revision: 0, revised_by: null };
+  return {
+    status,
+    started_at: null,
+    completed_at: null,
+    metrics: { tokens: 0, duration_ms: 0, model: null, runs: 0 },
+    verdict: null,
+    findings: [],
+    revision: 0,
+    revised_by: null,
+  };
 }
 
 export interface NewStateInput {

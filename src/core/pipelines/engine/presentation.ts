@@ -32,7 +32,9 @@ export function checkpointText(state: PipelineState, flow: FlowTemplate, def: Ph
     for (const name of files) {
       const producer = producerOf(flow, name);
       const record = producer ? state.phases[producer.id] : undefined;
-      const verdict = record?.verdict ? ` — verdict ${record.verdict}, ${plural(record.findings.length, 'finding')}` : '';
+      const verdict = record?.verdict
+        ? ` — verdict ${record.verdict}, ${plural(record.findings.length, 'finding')}`
+        : '';
       lines.push(`- ${state.workspace}/${name}${verdict}`);
     }
     lines.push('');
@@ -42,7 +44,11 @@ export function checkpointText(state: PipelineState, flow: FlowTemplate, def: Ph
     return producer ? (state.phases[producer.id]?.findings ?? []) : [];
   });
   if (findings.length) lines.push('Review findings:', ...formatFindings(findings), '');
-  if (def.revises) lines.push(`Approve to continue; reject (with a comment) to send the pipeline back to ${flow.phases.find((p) => p.id === def.revises)?.label ?? def.revises}.`, '');
+  if (def.revises)
+    lines.push(
+      `Approve to continue; reject (with a comment) to send the pipeline back to ${flow.phases.find((p) => p.id === def.revises)?.label ?? def.revises}.`,
+      '',
+    );
   lines.push(howToDecide(state));
   return lines.join('\n');
 }
@@ -53,9 +59,15 @@ export function escalationText(state: PipelineState, flow: FlowTemplate): string
   const def = flow.phases.find((p) => p.id === esc.phase);
   const lines = [`## ${def?.label ?? esc.phase}: revision limit reached`, '', esc.reason, ''];
   const record = state.phases[esc.phase];
-  const findings = esc.task_ids.length ? state.tasks.filter((t) => esc.task_ids.includes(t.id)).flatMap((t) => t.findings) : (record?.findings ?? []);
+  const findings = esc.task_ids.length
+    ? state.tasks.filter((t) => esc.task_ids.includes(t.id)).flatMap((t) => t.findings)
+    : (record?.findings ?? []);
   if (findings.length) lines.push('Open findings:', ...formatFindings(findings), '');
-  lines.push('Approve to accept the work as it is and continue; reject to abandon the pipeline.', '', howToDecide(state));
+  lines.push(
+    'Approve to accept the work as it is and continue; reject to abandon the pipeline.',
+    '',
+    howToDecide(state),
+  );
   return lines.join('\n');
 }
 

@@ -32,7 +32,14 @@ const flagWords: Record<string, keyof Pick<PipelineFlags, 'auto' | 'skip_pr' | '
 
 /** Splits flags from the text. Unknown `--words` stay in the text: a request may quote a CLI flag. */
 export function parseArguments(raw: string, currentBranch: string | null): ParsedArguments {
-  const flags: PipelineFlags = { auto: false, skip_pr: false, debug: false, discuss: false, effort_override: null, current_branch: currentBranch };
+  const flags: PipelineFlags = {
+    auto: false,
+    skip_pr: false,
+    debug: false,
+    discuss: false,
+    effort_override: null,
+    current_branch: currentBranch,
+  };
   const errors: string[] = [];
   const kept: string[] = [];
   const tokens = raw.split(/(\s+)/);
@@ -72,7 +79,8 @@ const specsRef = /(?:^|[\s"'`(])((?:\.\/)?\.specs\/[^\s"'`)]+)/;
 /** Seed 003's source_type table. `workspace` wins: a path into .specs/ means "resume". */
 export function detectSource(text: string): DetectedSource & { specsPath: string | null } {
   const specs = specsRef.exec(text);
-  if (specs) return { type: 'workspace', url: null, id: null, specsPath: specs[1].replace(/^\.\//, '').replace(/\/+$/, '') };
+  if (specs)
+    return { type: 'workspace', url: null, id: null, specsPath: specs[1].replace(/^\.\//, '').replace(/\/+$/, '') };
   const gh = githubIssue.exec(text);
   if (gh) return { type: 'github_issue', url: gh[0], id: gh[3], specsPath: null };
   const jira = jiraIssue.exec(text);
@@ -100,7 +108,11 @@ export function datePrefix(date: Date): string {
 }
 
 /** The seed's `.specs/<yyyymmdd>-<slug>`; `taken` says whether a name is already used. */
-export function proposeWorkspace(date: Date, coreText: string, taken: (name: string) => boolean): { workspace: string; specName: string } {
+export function proposeWorkspace(
+  date: Date,
+  coreText: string,
+  taken: (name: string) => boolean,
+): { workspace: string; specName: string } {
   const base = slugify(coreText);
   let name = `${datePrefix(date)}-${base}`;
   for (let n = 2; taken(name); n++) name = `${datePrefix(date)}-${base}-${n}`;
@@ -109,9 +121,18 @@ export function proposeWorkspace(date: Date, coreText: string, taken: (name: str
 
 /** What pipeline_init asks the orchestrator to fetch before pipeline_init_with_context. */
 export function fetchNeeded(type: SourceType): { type: string; fields: string[]; instruction: string } | null {
-  if (type === 'github_issue') return { type: 'github', fields: ['labels', 'title', 'body'], instruction: 'fetch github issue fields before calling pipeline_init_with_context' };
+  if (type === 'github_issue')
+    return {
+      type: 'github',
+      fields: ['labels', 'title', 'body'],
+      instruction: 'fetch github issue fields before calling pipeline_init_with_context',
+    };
   if (type === 'jira_issue') {
-    return { type: 'jira', fields: ['issue_type', 'story_points', 'summary', 'description'], instruction: 'fetch jira issue fields before calling pipeline_init_with_context' };
+    return {
+      type: 'jira',
+      fields: ['issue_type', 'story_points', 'summary', 'description'],
+      instruction: 'fetch jira issue fields before calling pipeline_init_with_context',
+    };
   }
   return null;
 }

@@ -17,19 +17,33 @@ export function renderSummary(state: PipelineState, flow: FlowTemplate): string 
   const sum = totals(state);
   lines.push(`- Tokens: ${sum.tokens.toLocaleString('en-US')} · Agent time: ${formatMs(sum.duration_ms)}`, '');
 
-  lines.push('## Phases', '', '| Phase | Status | Duration | Tokens | Model | Verdict | Revisions |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '## Phases',
+    '',
+    '| Phase | Status | Duration | Tokens | Model | Verdict | Revisions |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const p of flow.phases) {
     if (p.kind === 'summary') continue;
     const r = state.phases[p.id];
     if (!r) continue;
-    lines.push(`| ${p.label} (${p.id}) | ${r.status} | ${r.metrics.runs ? formatMs(r.metrics.duration_ms) : '-'} | ${r.metrics.tokens || '-'} | ${r.metrics.model ?? '-'} | ${r.verdict ?? '-'} | ${r.revision || '-'} |`);
+    lines.push(
+      `| ${p.label} (${p.id}) | ${r.status} | ${r.metrics.runs ? formatMs(r.metrics.duration_ms) : '-'} | ${r.metrics.tokens || '-'} | ${r.metrics.model ?? '-'} | ${r.verdict ?? '-'} | ${r.revision || '-'} |`,
+    );
   }
   lines.push('');
 
   if (state.tasks.length) {
-    lines.push('## Tasks', '', '| Task | Status | Attempts | Verdict | Ledger task | Files changed |', '|---|---|---|---|---|---|');
+    lines.push(
+      '## Tasks',
+      '',
+      '| Task | Status | Attempts | Verdict | Ledger task | Files changed |',
+      '|---|---|---|---|---|---|',
+    );
     for (const t of state.tasks) {
-      lines.push(`| ${t.id}. ${t.title} | ${t.status} | ${t.attempts} | ${t.verdict ?? '-'} | ${t.ledger_task_id ?? '-'} | ${t.files_changed ?? '-'} |`);
+      lines.push(
+        `| ${t.id}. ${t.title} | ${t.status} | ${t.attempts} | ${t.verdict ?? '-'} | ${t.ledger_task_id ?? '-'} | ${t.files_changed ?? '-'} |`,
+      );
     }
     lines.push('');
   }
@@ -46,7 +60,10 @@ export function renderSummary(state: PipelineState, flow: FlowTemplate): string 
 
   if (state.decisions.length) {
     lines.push('## Human decisions', '');
-    for (const d of state.decisions) lines.push(`- ${d.name}: ${d.decision} by ${d.decided_by} (${d.via}) at ${d.decided_at}${d.comment ? ` — ${d.comment}` : ''}`);
+    for (const d of state.decisions)
+      lines.push(
+        `- ${d.name}: ${d.decision} by ${d.decided_by} (${d.via}) at ${d.decided_at}${d.comment ? ` — ${d.comment}` : ''}`,
+      );
     lines.push('');
   }
   return `${lines.join('\n').trimEnd()}\n`;

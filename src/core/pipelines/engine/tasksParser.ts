@@ -36,7 +36,14 @@ export function parseTasks(text: string): ParsedTasks {
     const h = heading.exec(line);
     if (h) {
       flush();
-      current = { id: String(Number(h[1])), title: h[2].replace(/\*\*/g, '').trim(), mode: 'sequential', files: [], body: '', lines: [] };
+      current = {
+        id: String(Number(h[1])),
+        title: h[2].replace(/\*\*/g, '').trim(),
+        mode: 'sequential',
+        files: [],
+        body: '',
+        lines: [],
+      };
       continue;
     }
     if (!current) continue;

@@ -28,9 +28,11 @@ export interface ParsedReview {
 const allVerdicts: readonly Verdict[] = [...reviewVerdicts, ...codeVerdicts];
 
 /** `## Verdict: X`, `Verdict: X`, `**Verdict:** X`, `- Verdict — X`; the token may use spaces or dashes. */
-const verdictLine = /^\s*(?:[-*]\s*)?(#{1,6}\s*)?(?:\*\*|__)?verdict(?:\*\*|__)?\s*[:：\-—]\s*(?:\*\*|__|`)?\s*([A-Za-z][A-Za-z _-]*[A-Za-z])/i;
+const verdictLine =
+  /^\s*(?:[-*]\s*)?(#{1,6}\s*)?(?:\*\*|__)?verdict(?:\*\*|__)?\s*[:：\-—]\s*(?:\*\*|__|`)?\s*([A-Za-z][A-Za-z _-]*[A-Za-z])/i;
 /** `**1. [CRITICAL] text**`, `- [MAJOR] text`, `[MINOR]: text`, `1. **[INFO]** text`. */
-const findingLine = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:\d+[.)]\s+)?(?:\*\*)?\[(CRITICAL|MAJOR|MINOR|INFO)\](?:\*\*)?\s*[:\-—]?\s*(.+)$/i;
+const findingLine =
+  /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:\d+[.)]\s+)?(?:\*\*)?\[(CRITICAL|MAJOR|MINOR|INFO)\](?:\*\*)?\s*[:\-—]?\s*(.+)$/i;
 
 /**
  * Reads a verdict and its findings. A heading (`## Verdict: …`) wins over an inline line;
@@ -61,12 +63,15 @@ export function parseReview(text: string, family: VerdictFamily): ParsedReview {
       if (description) findings.push({ severity: f[1].toUpperCase() as Severity, description });
     }
   }
-  return { verdict: heading ?? inline, foreign: heading ?? inline ? null : foreign, findings };
+  return { verdict: heading ?? inline, foreign: (heading ?? inline) ? null : foreign, findings };
 }
 
 /** "approve with notes" → APPROVE_WITH_NOTES; the longest known token that starts the text. */
 function normalizeToken(raw: string): Verdict | null {
-  const token = raw.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const token = raw
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   const matches = allVerdicts.filter((v) => token === v || token.startsWith(`${v}_`));
   if (matches.length === 0) return null;
   return matches.sort((a, b) => b.length - a.length)[0];

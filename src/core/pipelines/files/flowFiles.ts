@@ -31,17 +31,29 @@ export class PipelineResources {
   flow(): FlowTemplate {
     const override = path.join(this.root, OVERRIDE_DIR, 'flow.yaml');
     const file = this.exists(override) ? override : path.join(this.defaultsDir, 'flow.yaml');
-    return this.cached(file, (text) => parseFlow(text, path.relative(this.root, file).startsWith('..') ? 'default flow (resources/pipeline/flow.yaml)' : path.relative(this.root, file)));
+    return this.cached(file, (text) =>
+      parseFlow(
+        text,
+        path.relative(this.root, file).startsWith('..')
+          ? 'default flow (resources/pipeline/flow.yaml)'
+          : path.relative(this.root, file),
+      ),
+    );
   }
 
   /** Layer 1 of a prompt: `agents/<name>.md`, the repository's own first. */
   agentInstructions(name: string): string {
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new LedgerError('ConfigError', `agent name "${name}" is not a plain name`);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(name))
+      throw new LedgerError('ConfigError', `agent name "${name}" is not a plain name`);
     const override = path.join(this.root, OVERRIDE_DIR, 'agents', `${name}.md`);
     if (this.exists(override)) return this.cached(override, (text) => text);
     const shipped = path.join(this.defaultsDir, 'agents', `${name}.md`);
     if (fs.existsSync(shipped)) return this.cached(shipped, (text) => text);
-    throw new LedgerError('ConfigError', `no instructions for agent "${name}": add ${path.join(OVERRIDE_DIR, 'agents', `${name}.md`)}`, { agent: name });
+    throw new LedgerError(
+      'ConfigError',
+      `no instructions for agent "${name}": add ${path.join(OVERRIDE_DIR, 'agents', `${name}.md`)}`,
+      { agent: name },
+    );
   }
 
   /** Whether a repository override exists; one linked outside the workspace is refused (ConfigError naming the link). */
@@ -55,7 +67,9 @@ export class PipelineResources {
       const stat = fs.statSync(file);
       key = `${stat.size}:${stat.mtimeMs}`;
     } catch {
-      throw new LedgerError('ConfigError', `cannot read ${file}; reinstall Agent Ledger or remove the override`, { file });
+      throw new LedgerError('ConfigError', `cannot read ${file}; reinstall Agent Ledger or remove the override`, {
+        file,
+      });
     }
     const hit = this.cache.get(file);
     if (hit && hit.key === key) return hit.value as T;
@@ -67,6 +81,10 @@ export class PipelineResources {
 
 /** Where the shipped defaults are: beside the bundle (dist/resources) or, from sources, the repository's resources/. */
 export function findDefaultsDir(startDir: string): string {
-  const candidates = [path.join(startDir, 'resources', 'pipeline'), path.join(startDir, '..', 'resources', 'pipeline'), path.join(startDir, '..', '..', 'resources', 'pipeline')];
+  const candidates = [
+    path.join(startDir, 'resources', 'pipeline'),
+    path.join(startDir, '..', 'resources', 'pipeline'),
+    path.join(startDir, '..', '..', 'resources', 'pipeline'),
+  ];
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'flow.yaml'))) ?? candidates[0];
 }

@@ -30,17 +30,24 @@ const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
  */
 export function resolvePipelineDir(root: string, ref: string, options: { bare?: boolean } = {}): PipelineDir {
   const raw = ref.trim().replace(/\\/g, '/').replace(/\/+$/, '');
-  if (!raw) throw validationError('workspace is required: the pipeline folder, e.g. ".specs/20260401-fix-auth-timeout"', { field: 'workspace' });
+  if (!raw)
+    throw validationError('workspace is required: the pipeline folder, e.g. ".specs/20260401-fix-auth-timeout"', {
+      field: 'workspace',
+    });
   const specsRoot = path.join(path.resolve(root), SPECS_DIR);
   let abs: string;
   if (path.isAbsolute(raw)) abs = path.resolve(raw);
-  else if (raw.split('/').includes('..')) abs = ''; // refused below whatever it resolves to
+  else if (raw.split('/').includes('..'))
+    abs = ''; // refused below whatever it resolves to
   else if (/^(\.\/)?\.specs\//.test(raw)) abs = path.resolve(root, raw);
   else if (!raw.includes('/') && options.bare !== false) abs = path.join(specsRoot, raw);
   else abs = path.resolve(root, raw);
   const name = abs && path.dirname(abs) === specsRoot ? path.basename(abs) : '';
   if (!name || !namePattern.test(name)) {
-    throw validationError(`workspace "${ref}" is not a pipeline folder: it must be ${SPECS_DIR}/<name> inside ${root} (no "..", no other folder)`, { field: 'workspace', workspace: ref });
+    throw validationError(
+      `workspace "${ref}" is not a pipeline folder: it must be ${SPECS_DIR}/<name> inside ${root} (no "..", no other folder)`,
+      { field: 'workspace', workspace: ref },
+    );
   }
   confinedPath(root, abs);
   return { rel: `${SPECS_DIR}/${name}`, abs, name, root: path.resolve(root) };
@@ -60,7 +67,11 @@ export function readState(dir: PipelineDir): PipelineState {
     text = fs.readFileSync(confinedPath(dir.root, stateFile(dir)), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new LedgerError('NotFound', `no pipeline in ${dir.rel} (${dir.rel}/state.json does not exist); start one with pipeline_init, or list them with \`agent-ledger pipeline list\``, { workspace: dir.rel });
+      throw new LedgerError(
+        'NotFound',
+        `no pipeline in ${dir.rel} (${dir.rel}/state.json does not exist); start one with pipeline_init, or list them with \`agent-ledger pipeline list\``,
+        { workspace: dir.rel },
+      );
     }
     throw err;
   }
@@ -68,10 +79,18 @@ export function readState(dir: PipelineDir): PipelineState {
   try {
     state = JSON.parse(text) as PipelineState;
   } catch (err) {
-    throw new LedgerError('ConfigError', `${dir.rel}/state.json is not valid JSON (${(err as Error).message}); fix it by hand or restore it from Git`, { workspace: dir.rel });
+    throw new LedgerError(
+      'ConfigError',
+      `${dir.rel}/state.json is not valid JSON (${(err as Error).message}); fix it by hand or restore it from Git`,
+      { workspace: dir.rel },
+    );
   }
   if (state?.schema !== stateSchemaId || typeof state.current_phase !== 'string' || typeof state.phases !== 'object') {
-    throw new LedgerError('ConfigError', `${dir.rel}/state.json is not an Agent Ledger pipeline state (schema "${String(state?.schema)}", expected "${stateSchemaId}")`, { workspace: dir.rel });
+    throw new LedgerError(
+      'ConfigError',
+      `${dir.rel}/state.json is not an Agent Ledger pipeline state (schema "${String(state?.schema)}", expected "${stateSchemaId}")`,
+      { workspace: dir.rel },
+    );
   }
   return state;
 }
@@ -88,12 +107,16 @@ export function readArtifact(dir: PipelineDir, name: string): string | null {
   try {
     fd = fs.openSync(file, 'r');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR')
+      return null;
     throw err;
   }
   try {
     const size = fs.fstatSync(fd).size;
-    if (size > MAX_ARTIFACT_BYTES) throw validationError(`${dir.rel}/${name} is too large (${size} bytes; at most ${MAX_ARTIFACT_BYTES})`, { artifact: `${dir.rel}/${name}` });
+    if (size > MAX_ARTIFACT_BYTES)
+      throw validationError(`${dir.rel}/${name} is too large (${size} bytes; at most ${MAX_ARTIFACT_BYTES})`, {
+        artifact: `${dir.rel}/${name}`,
+      });
     return fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);
@@ -113,7 +136,9 @@ export function fingerprintText(text: string | null): string | null {
 /** Existing pipeline folder names under `<root>/.specs`, sorted (none when `.specs` leads outside). */
 export function listPipelineNames(root: string): string[] {
   try {
-    return listConfined(root, SPECS_DIR).names.filter((name) => namePattern.test(name) && isDirectory(path.join(root, SPECS_DIR, name)));
+    return listConfined(root, SPECS_DIR).names.filter(
+      (name) => namePattern.test(name) && isDirectory(path.join(root, SPECS_DIR, name)),
+    );
   } catch {
     return [];
   }
@@ -126,4 +151,3 @@ function isDirectory(p: string): boolean {
     return false;
   }
 }
-

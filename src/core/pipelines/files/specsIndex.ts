@@ -60,13 +60,28 @@ export function upsertSpecsIndex(root: string, entry: SpecsIndexEntry, now: stri
   const index = readSpecsIndex(root);
   const others = index.pipelines.filter((p) => p.workspace !== entry.workspace);
   const pipelines = [...others, entry].slice(-MAX_ENTRIES);
-  writeFileConfined(root, specsIndexPath(root), `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`);
+  writeFileConfined(
+    root,
+    specsIndexPath(root),
+    `${JSON.stringify({ version: 1, updated_at: now, pipelines }, null, 1)}\n`,
+  );
 }
 
 /** The index entry of a finished pipeline; `request` and `improvement` are the texts of request.md and improvement.md. */
-export function indexEntry(state: PipelineState, flow: FlowTemplate, request: string, improvement: string | null): SpecsIndexEntry {
+export function indexEntry(
+  state: PipelineState,
+  flow: FlowTemplate,
+  request: string,
+  improvement: string | null,
+): SpecsIndexEntry {
   const findings = [
-    ...flow.phases.flatMap((p) => (state.phases[p.id]?.findings ?? []).map((f) => ({ phase: p.id, severity: f.severity, description: f.description.replace(/^Task \d+: /, '') }))),
+    ...flow.phases.flatMap((p) =>
+      (state.phases[p.id]?.findings ?? []).map((f) => ({
+        phase: p.id,
+        severity: f.severity,
+        description: f.description.replace(/^Task \d+: /, ''),
+      })),
+    ),
   ];
   const sum = totals(state);
   return {

@@ -29,7 +29,9 @@ const stopWords = new Set(
 /** Lower-case words of letters or digits (any script), without stop words and one-letter words. */
 export function tokenize(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((w) => (w.length > 1 || /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u.test(w)) && !stopWords.has(w));
+  return words.filter(
+    (w) => (w.length > 1 || /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u.test(w)) && !stopWords.has(w),
+  );
 }
 
 export class Bm25Index {
@@ -42,7 +44,12 @@ export class Bm25Index {
       tokenize,
       // tokenize already lower-cases and filters.
       processTerm: (term) => term,
-      searchOptions: { combineWith: 'OR', prefix: false, fuzzy: false, bm25: { k: options.k1 ?? 1.2, b: options.b ?? 0.75, d: 0 } },
+      searchOptions: {
+        combineWith: 'OR',
+        prefix: false,
+        fuzzy: false,
+        bm25: { k: options.k1 ?? 1.2, b: options.b ?? 0.75, d: 0 },
+      },
     });
     this.search_.addAll(documents.map((d) => ({ id: d.id, text: d.text })));
     this.size = documents.length;

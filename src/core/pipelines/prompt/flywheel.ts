@@ -54,7 +54,14 @@ export class Flywheel {
       .slice(0, limit)
       .map((h) => {
         const e = loaded.byWorkspace.get(h.id) as SpecsIndexEntry;
-        return { workspace: e.workspace, title: e.title, effort: e.effort, status: e.status, revisions: e.revisions, score: Math.round(h.score * 100) / 100 };
+        return {
+          workspace: e.workspace,
+          title: e.title,
+          effort: e.effort,
+          status: e.status,
+          revisions: e.revisions,
+          score: Math.round(h.score * 100) / 100,
+        };
       });
     return { similar, patterns: loaded.patterns, friction: loaded.friction };
   }
@@ -72,12 +79,18 @@ export class Flywheel {
     const index = readSpecsIndex(this.root);
     const entries = index.pipelines;
     const recent = [...entries].reverse();
-    const findings = recent.flatMap((e) => e.findings.map((f) => ({ ...f, source: e.workspace }))).slice(0, RECENT_FINDINGS);
-    const friction = recent.flatMap((e) => e.friction.map((line) => ({ severity: 'INFO' as const, description: line, source: e.workspace }))).slice(0, RECENT_FRICTION);
+    const findings = recent
+      .flatMap((e) => e.findings.map((f) => ({ ...f, source: e.workspace })))
+      .slice(0, RECENT_FINDINGS);
+    const friction = recent
+      .flatMap((e) => e.friction.map((line) => ({ severity: 'INFO' as const, description: line, source: e.workspace })))
+      .slice(0, RECENT_FRICTION);
     this.loaded = {
       key,
       index,
-      bm25: new Bm25Index(entries.map((e) => ({ id: e.workspace, text: `${e.spec_name.replace(/-/g, ' ')} ${e.request}` }))),
+      bm25: new Bm25Index(
+        entries.map((e) => ({ id: e.workspace, text: `${e.spec_name.replace(/-/g, ' ')} ${e.request}` })),
+      ),
       byWorkspace: new Map(entries.map((e) => [e.workspace, e])),
       patterns: mergeFindings(findings),
       friction: mergeFindings(friction),

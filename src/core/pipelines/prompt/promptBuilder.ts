@@ -44,17 +44,30 @@ export function buildPrompt(input: PromptInput): string {
 }
 
 function artifactsLayer({ workspace, step, tasks }: PromptInput): string {
-  const lines = ['## Input Files', ...step.inputs.map((f) => `- ${workspace}/${f}`), '## Output File', `- ${workspace}/${step.output}`];
+  const lines = [
+    '## Input Files',
+    ...step.inputs.map((f) => `- ${workspace}/${f}`),
+    '## Output File',
+    `- ${workspace}/${step.output}`,
+  ];
   if (step.taskIds.length > 1) {
-    lines.push('', `Several agents run at once, one per task id (${step.taskIds.join(', ')}). Do only the task you were started for, and replace {task_id} in the paths above with its id.`);
+    lines.push(
+      '',
+      `Several agents run at once, one per task id (${step.taskIds.join(', ')}). Do only the task you were started for, and replace {task_id} in the paths above with its id.`,
+    );
   }
   if (tasks.length) {
     lines.push('', step.taskIds.length > 1 ? '## Tasks' : '## Task');
-    for (const t of tasks) lines.push(`- Task ${t.id}: ${t.title}${t.files.length ? ` (scope: ${t.files.join(', ')})` : ''}`);
+    for (const t of tasks)
+      lines.push(`- Task ${t.id}: ${t.title}${t.files.length ? ` (scope: ${t.files.join(', ')})` : ''}`);
     lines.push(`The full task text is in ${workspace}/tasks.md.`);
   }
   if (step.revision) {
-    lines.push('', `## Revision ${step.revision.round}`, `This phase was sent back by ${step.revision.by}. Address every finding in the review input above${step.revision.comments.length ? ' and the human feedback below' : ''}.`);
+    lines.push(
+      '',
+      `## Revision ${step.revision.round}`,
+      `This phase was sent back by ${step.revision.by}. Address every finding in the review input above${step.revision.comments.length ? ' and the human feedback below' : ''}.`,
+    );
     for (const c of step.revision.comments) lines.push(`> ${c.replace(/\n/g, '\n> ')}`);
   }
   return lines.join('\n');
@@ -62,7 +75,8 @@ function artifactsLayer({ workspace, step, tasks }: PromptInput): string {
 
 function profileLayer(profile: RepoProfile, max: number): string {
   const lines: string[] = [];
-  if (profile.languages.length) lines.push(`Languages: ${profile.languages.map((l) => `${l.name} (${l.percent}%)`).join(', ')}`);
+  if (profile.languages.length)
+    lines.push(`Languages: ${profile.languages.map((l) => `${l.name} (${l.percent}%)`).join(', ')}`);
   if (profile.build) lines.push(`Build command: ${profile.build}`);
   if (profile.test) lines.push(`Test command: ${profile.test}`);
   if (lines.length === 0) return '';
@@ -81,7 +95,10 @@ function flywheelLayer(data: FlywheelData, budget: PromptBudget): string {
   };
   add(
     '## Similar Past Pipelines',
-    data.similar.map((p) => `- ${p.workspace}: ${p.title} (effort ${p.effort}, ${p.status}${p.revisions ? `, ${p.revisions} revision(s)` : ''})`),
+    data.similar.map(
+      (p) =>
+        `- ${p.workspace}: ${p.title} (effort ${p.effort}, ${p.status}${p.revisions ? `, ${p.revisions} revision(s)` : ''})`,
+    ),
   );
   add(
     '## Past Review Patterns',

@@ -13,17 +13,73 @@ export interface RepoProfile {
 }
 
 const languageByExtension: Record<string, string> = {
-  ts: 'TypeScript', tsx: 'TypeScript', mts: 'TypeScript', cts: 'TypeScript',
-  js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript',
-  go: 'Go', rs: 'Rust', py: 'Python', java: 'Java', kt: 'Kotlin', kts: 'Kotlin', rb: 'Ruby', php: 'PHP',
-  cs: 'C#', fs: 'F#', cpp: 'C++', cc: 'C++', cxx: 'C++', hpp: 'C++', hh: 'C++', c: 'C', h: 'C',
-  swift: 'Swift', m: 'Objective-C', scala: 'Scala', sh: 'Shell', bash: 'Shell', zsh: 'Shell',
-  vue: 'Vue', svelte: 'Svelte', dart: 'Dart', ex: 'Elixir', exs: 'Elixir', erl: 'Erlang', lua: 'Lua',
-  sql: 'SQL', html: 'HTML', css: 'CSS', scss: 'CSS', less: 'CSS', r: 'R', jl: 'Julia', zig: 'Zig', hs: 'Haskell', ml: 'OCaml', clj: 'Clojure',
+  ts: 'TypeScript',
+  tsx: 'TypeScript',
+  mts: 'TypeScript',
+  cts: 'TypeScript',
+  js: 'JavaScript',
+  jsx: 'JavaScript',
+  mjs: 'JavaScript',
+  cjs: 'JavaScript',
+  go: 'Go',
+  rs: 'Rust',
+  py: 'Python',
+  java: 'Java',
+  kt: 'Kotlin',
+  kts: 'Kotlin',
+  rb: 'Ruby',
+  php: 'PHP',
+  cs: 'C#',
+  fs: 'F#',
+  cpp: 'C++',
+  cc: 'C++',
+  cxx: 'C++',
+  hpp: 'C++',
+  hh: 'C++',
+  c: 'C',
+  h: 'C',
+  swift: 'Swift',
+  m: 'Objective-C',
+  scala: 'Scala',
+  sh: 'Shell',
+  bash: 'Shell',
+  zsh: 'Shell',
+  vue: 'Vue',
+  svelte: 'Svelte',
+  dart: 'Dart',
+  ex: 'Elixir',
+  exs: 'Elixir',
+  erl: 'Erlang',
+  lua: 'Lua',
+  sql: 'SQL',
+  html: 'HTML',
+  css: 'CSS',
+  scss: 'CSS',
+  less: 'CSS',
+  r: 'R',
+  jl: 'Julia',
+  zig: 'Zig',
+  hs: 'Haskell',
+  ml: 'OCaml',
+  clj: 'Clojure',
 };
 
 /** Folders that hold dependencies, build output or tool state rather than the project's own code. */
-const skippedDirs = new Set(['node_modules', 'dist', 'build', 'out', 'target', 'vendor', 'venv', '__pycache__', 'coverage', 'bin', 'obj', 'Pods', 'DerivedData']);
+const skippedDirs = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'vendor',
+  'venv',
+  '__pycache__',
+  'coverage',
+  'bin',
+  'obj',
+  'Pods',
+  'DerivedData',
+]);
 
 export interface ProfileOptions {
   /** Stop counting after this many files (the shares are already clear by then). */
@@ -104,7 +160,9 @@ function readManifests(root: string): Manifests {
     goMod: fs.existsSync(path.join(root, 'go.mod')),
     cargoToml: fs.existsSync(path.join(root, 'Cargo.toml')),
     pyproject: read('pyproject.toml'),
-    lockfiles: ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock'].filter((f) => fs.existsSync(path.join(root, f))),
+    lockfiles: ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock'].filter((f) =>
+      fs.existsSync(path.join(root, f)),
+    ),
   };
 }
 
@@ -118,16 +176,28 @@ export function detectCommands(m: Manifests): { build: string | null; test: stri
   const candidates: { build: string | null; test: string | null }[] = [];
   if (m.makefile) {
     const targets = new Set([...m.makefile.matchAll(/^([A-Za-z0-9_.-]+)\s*:(?!=)/gm)].map((x) => x[1]));
-    candidates.push({ build: targets.has('build') ? 'make build' : null, test: targets.has('test') ? 'make test' : null });
+    candidates.push({
+      build: targets.has('build') ? 'make build' : null,
+      test: targets.has('test') ? 'make test' : null,
+    });
   }
   if (m.packageJson) {
     let scripts: Record<string, unknown> = {};
     try {
-      scripts = ((JSON.parse(m.packageJson) as { scripts?: Record<string, unknown> }).scripts ?? {}) as Record<string, unknown>;
+      scripts = ((JSON.parse(m.packageJson) as { scripts?: Record<string, unknown> }).scripts ?? {}) as Record<
+        string,
+        unknown
+      >;
     } catch {
       /* unreadable package.json: no scripts */
     }
-    const pm = m.lockfiles?.includes('pnpm-lock.yaml') ? 'pnpm' : m.lockfiles?.includes('yarn.lock') ? 'yarn' : m.lockfiles?.some((f) => f.startsWith('bun.')) ? 'bun' : 'npm';
+    const pm = m.lockfiles?.includes('pnpm-lock.yaml')
+      ? 'pnpm'
+      : m.lockfiles?.includes('yarn.lock')
+        ? 'yarn'
+        : m.lockfiles?.some((f) => f.startsWith('bun.'))
+          ? 'bun'
+          : 'npm';
     const test = typeof scripts.test === 'string' && !npmDefaultTest.test(scripts.test) ? `${pm} test` : null;
     candidates.push({ build: typeof scripts.build === 'string' ? `${pm} run build` : null, test });
   }
@@ -136,7 +206,13 @@ export function detectCommands(m: Manifests): { build: string | null; test: stri
   if (m.pyproject) {
     const poetry = /\[tool\.poetry\]/.test(m.pyproject);
     const uv = /\[tool\.uv\]/.test(m.pyproject);
-    const build = poetry ? 'poetry build' : uv ? 'uv build' : /\[build-system\]/.test(m.pyproject) ? 'python -m build' : null;
+    const build = poetry
+      ? 'poetry build'
+      : uv
+        ? 'uv build'
+        : /\[build-system\]/.test(m.pyproject)
+          ? 'python -m build'
+          : null;
     const runner = poetry ? 'poetry run ' : uv ? 'uv run ' : '';
     candidates.push({ build, test: /pytest/.test(m.pyproject) ? `${runner}pytest` : null });
   }

@@ -67,7 +67,14 @@ export function mergeFindings(findings: readonly PatternInput[], options: MergeO
       if (rank(f.severity) > rank(match.severity)) match.severity = f.severity;
       if (f.source && !match.sources.includes(f.source)) match.sources.push(f.source);
     } else {
-      clusters.push({ key, order: clusters.length, severity: f.severity, description: f.description.trim(), count: 1, sources: f.source ? [f.source] : [] });
+      clusters.push({
+        key,
+        order: clusters.length,
+        severity: f.severity,
+        description: f.description.trim(),
+        count: 1,
+        sources: f.source ? [f.source] : [],
+      });
     }
   }
   clusters.sort((a, b) => b.count - a.count || rank(b.severity) - rank(a.severity) || a.order - b.order);

@@ -21,7 +21,12 @@ export async function createChildBatch(
   const started: { childId: string; key: string | undefined }[] = [];
   for (const [index, entry] of input.entries.entries()) {
     try {
-      const result = await runIdempotentOutside(engine, clock, { tool: 'child_spawn_codex', key: entry.idempotency_key, args: entry }, () => children.spawnCodex(entry, opIdFor(entry)));
+      const result = await runIdempotentOutside(
+        engine,
+        clock,
+        { tool: 'child_spawn_codex', key: entry.idempotency_key, args: entry },
+        () => children.spawnCodex(entry, opIdFor(entry)),
+      );
       results.push(result);
       if (!result.idempotent) started.push({ childId: result.child_id, key: entry.idempotency_key });
     } catch (err) {
@@ -29,9 +34,14 @@ export async function createChildBatch(
       for (const { childId, key } of [...started].reverse()) {
         await children.rollback(childId).catch(() => undefined);
         rolledBack.push(childId);
-        if (key !== undefined) await engine.write((tx) => tx.run('DELETE FROM idempotency_keys WHERE tool = ? AND key = ?', ['child_spawn_codex', key]));
+        if (key !== undefined)
+          await engine.write((tx) =>
+            tx.run('DELETE FROM idempotency_keys WHERE tool = ? AND key = ?', ['child_spawn_codex', key]),
+          );
       }
-      const cause = LedgerError.is(err) ? { code: err.code, message: err.message, error: err.data?.error ?? err.data?.reason ?? null } : { code: 'InternalError', message: String(err), error: null };
+      const cause = LedgerError.is(err)
+        ? { code: err.code, message: err.message, error: err.data?.error ?? err.data?.reason ?? null }
+        : { code: 'InternalError', message: String(err), error: null };
       throw coordinationError(
         'E-BULK-PARTIAL',
         `child_batch_create: entry ${index} (child ${entry.child_id}) failed to start: ${cause.message}. Nothing of the batch is left running: ${rolledBack.length} started child(ren) stopped.`,

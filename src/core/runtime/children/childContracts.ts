@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { correlationDescriptions, idempotencyKeyInput, idempotencyOutput, PAGE_LIMIT_MAX, waitMsInput } from '../../contracts/callOptions';
+import {
+  correlationDescriptions,
+  idempotencyKeyInput,
+  idempotencyOutput,
+  PAGE_LIMIT_MAX,
+  waitMsInput,
+} from '../../contracts/callOptions';
 import { childLogEntryOutput } from '../../coordination/resources/resourceContracts';
 import { childStates } from './childStates';
 
@@ -47,7 +53,13 @@ const correlationOut = {
 };
 
 export const childLimitsInput = z.strictObject({
-  wallclock_ms: z.number().int().min(100).max(86_400_000).optional().describe('Wall-clock budget from start (ms); the child is stopped when it runs out. Enforced'),
+  wallclock_ms: z
+    .number()
+    .int()
+    .min(100)
+    .max(86_400_000)
+    .optional()
+    .describe('Wall-clock budget from start (ms); the child is stopped when it runs out. Enforced'),
   max_output_bytes: z
     .number()
     .int()
@@ -55,11 +67,40 @@ export const childLimitsInput = z.strictObject({
     .max(1024 * 1024 * 1024)
     .optional()
     .describe('Budget of stdout + stderr bytes; past it nothing more is logged and the child is stopped. Enforced'),
-  idle_ms: z.number().int().min(100).max(86_400_000).optional().describe('Longest silence (no output) before the child is stopped (ms). Enforced'),
-  messages: z.number().int().min(0).max(1_000_000).optional().describe('Most child_send inputs; the next one is refused. Enforced'),
-  cpu_percent: z.number().int().min(1).max(100).optional().describe('CPU ceiling written in the manifest for the child to honour; not enforced by the server'),
-  memory_mb: z.number().int().min(1).max(1_048_576).optional().describe('Memory ceiling written in the manifest for the child to honour; not enforced by the server'),
-  tokens: z.number().int().min(1).optional().describe('Token budget written in the manifest for the child to honour; not enforced by the server'),
+  idle_ms: z
+    .number()
+    .int()
+    .min(100)
+    .max(86_400_000)
+    .optional()
+    .describe('Longest silence (no output) before the child is stopped (ms). Enforced'),
+  messages: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional()
+    .describe('Most child_send inputs; the next one is refused. Enforced'),
+  cpu_percent: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('CPU ceiling written in the manifest for the child to honour; not enforced by the server'),
+  memory_mb: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_048_576)
+    .optional()
+    .describe('Memory ceiling written in the manifest for the child to honour; not enforced by the server'),
+  tokens: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Token budget written in the manifest for the child to honour; not enforced by the server'),
 });
 
 /** Limits as a child runs with them: the defaults filled in. */
@@ -82,7 +123,11 @@ const cwd = z
 const metadata = z.record(z.string().max(200), z.unknown()).optional().describe('Free JSON kept in the manifest');
 
 export const childRuntimeStatusOutput = z.strictObject({
-  state: z.enum(childStates).describe('starting (recorded, its process not started yet: pid null); running (pid set); exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)'),
+  state: z
+    .enum(childStates)
+    .describe(
+      'starting (recorded, its process not started yet: pid null); running (pid set); exited (ended, see exit_code/signal/limit); failed (never started); lost (its server process ended without recording the exit)',
+    ),
   pid: z.number().int().nullable().describe('Process id, null when it never started'),
   started_at: z.number().int().nullable().describe('When it started (epoch ms)'),
   ended_at: z.number().int().nullable().describe('When it ended (epoch ms), null while running'),
@@ -91,7 +136,10 @@ export const childRuntimeStatusOutput = z.strictObject({
   limit: z.enum(['wallClock', 'outputBytes', 'idle']).nullable().describe('The limit that ended it, null otherwise'),
   stopped: z.boolean().describe('True when child_kill (or a batch rollback) stopped it'),
   messages_sent: z.number().int().describe('Inputs written with child_send so far'),
-  owner_pid: z.number().int().describe('Process id of the server that started it (only that one can write to its input)'),
+  owner_pid: z
+    .number()
+    .int()
+    .describe('Process id of the server that started it (only that one can write to its input)'),
   owner_host: z.string().describe('Host of that server'),
   error: z.string().nullable().describe('Why it failed to start, null otherwise'),
 });
@@ -137,9 +185,16 @@ export const childCreateInput = z.strictObject({
     .string()
     .min(1)
     .max(4096)
-    .regex(PROGRAM_PATTERN, 'a program is a bare name found on PATH (e.g. node) or an absolute path, never a command line')
+    .regex(
+      PROGRAM_PATTERN,
+      'a program is a bare name found on PATH (e.g. node) or an absolute path, never a command line',
+    )
     .describe('Program to start: a bare name found on PATH or an absolute path, never a shell command line'),
-  args: z.array(z.string().max(100_000)).max(256).default([]).describe('Arguments, each passed to the program as is (no shell ever sees them)'),
+  args: z
+    .array(z.string().max(100_000))
+    .max(256)
+    .default([])
+    .describe('Arguments, each passed to the program as is (no shell ever sees them)'),
   env: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string().max(100_000))
     .optional()
@@ -148,7 +203,10 @@ export const childCreateInput = z.strictObject({
   role: role.optional().describe('Role of the child (a label kept in the manifest)'),
   limits: childLimitsInput.optional().describe('Limits of the run; the server fills in defaults'),
   metadata,
-  initial_payload: z.unknown().optional().describe('Written to the child input once started: text as is, anything else as one JSON line'),
+  initial_payload: z
+    .unknown()
+    .optional()
+    .describe('Written to the child input once started: text as is, anything else as one JSON line'),
   ...idempotencyKeyInput,
   ...correlationIn,
 });
@@ -160,7 +218,11 @@ export const childCreateOutput = z.strictObject({
 
 export const childSpawnCodexInput = z.strictObject({
   child_id: childId,
-  prompt: z.string().min(1).max(200_000).describe('Instructions for Codex (`codex exec`), passed as one argument after `--`'),
+  prompt: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .describe('Instructions for Codex (`codex exec`), passed as one argument after `--`'),
   manifest_path: z
     .string()
     .min(1)
@@ -170,22 +232,41 @@ export const childSpawnCodexInput = z.strictObject({
     .describe("File name of the manifest in the child's folder"),
   role: role.optional().describe('Role of the child; Codex reads it in front of the prompt'),
   limits: childLimitsInput.optional().describe('Limits of the run; the server fills in defaults'),
-  model_hint: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'a model name').optional().describe('Model for Codex (`--model`)'),
-  sandbox: z.enum(['read-only', 'workspace-write']).default('workspace-write').describe("Codex's sandbox: what the child may change"),
+  model_hint: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/, 'a model name')
+    .optional()
+    .describe('Model for Codex (`--model`)'),
+  sandbox: z
+    .enum(['read-only', 'workspace-write'])
+    .default('workspace-write')
+    .describe("Codex's sandbox: what the child may change"),
   ledger_tools: z
     .boolean()
     .default(true)
-    .describe("Give Codex this ledger's MCP server (tasks, blackboard, child runtimes) so it can coordinate with whoever started it"),
+    .describe(
+      "Give Codex this ledger's MCP server (tasks, blackboard, child runtimes) so it can coordinate with whoever started it",
+    ),
   cwd,
   metadata,
-  child_id_hint: z.string().trim().min(1).max(200).optional().describe('A readable name for the child, kept in its metadata'),
+  child_id_hint: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('A readable name for the child, kept in its metadata'),
   ...idempotencyKeyInput,
   ...correlationIn,
 });
 export const childSpawnCodexOutput = z.strictObject({ ...childResult, ...idempotencyOutput });
 
 export const childBatchCreateInput = z.strictObject({
-  entries: z.array(childSpawnCodexInput).min(1).max(CHILD_BATCH_MAX).describe('Codex children to start, in order: all of them, or (one failing to start) none'),
+  entries: z
+    .array(childSpawnCodexInput)
+    .min(1)
+    .max(CHILD_BATCH_MAX)
+    .describe('Codex children to start, in order: all of them, or (one failing to start) none'),
 });
 export const childBatchCreateOutput = z.strictObject({
   ...correlationOut,
@@ -201,7 +282,9 @@ export const childAttachInput = z.strictObject({ ...target, ...runOpIn });
 export const childSetRoleInput = z.strictObject({ ...target, role: role.describe('New role'), ...runOpIn });
 export const childSetLimitsInput = z.strictObject({
   ...target,
-  limits: childLimitsInput.describe('Limits to change; the others keep their value. Wall clock, output and idle apply at once to a running child'),
+  limits: childLimitsInput.describe(
+    'Limits to change; the others keep their value. Wall clock, output and idle apply at once to a running child',
+  ),
   ...runOpIn,
 });
 export const childStatusInput = z.strictObject({ ...target, op_id: correlationIn.op_id });
@@ -221,7 +304,13 @@ export const childSendOutput = z.strictObject({
 
 export const childKillInput = z.strictObject({
   ...target,
-  grace_ms: z.number().int().min(0).max(30_000).default(2000).describe('Time between SIGTERM to its process group and SIGKILL'),
+  grace_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(30_000)
+    .default(2000)
+    .describe('Time between SIGTERM to its process group and SIGKILL'),
   ...runOpIn,
 });
 
@@ -238,9 +327,16 @@ export const childListOutput = z.strictObject({
 
 export const childLogsInput = z.strictObject({
   ...target,
-  from_seq: z.number().int().min(0).default(0).describe('Return entries after this seq (next_seq of the previous call)'),
+  from_seq: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Return entries after this seq (next_seq of the previous call)'),
   limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(200).describe('Most entries to return'),
-  wait_ms: waitMsInput.describe('How long to wait when there is nothing new yet and the child still runs; returns the moment a line is written. 0 returns at once'),
+  wait_ms: waitMsInput.describe(
+    'How long to wait when there is nothing new yet and the child still runs; returns the moment a line is written. 0 returns at once',
+  ),
   op_id: correlationIn.op_id,
 });
 export const childLogsOutput = z.strictObject({

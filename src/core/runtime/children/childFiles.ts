@@ -56,16 +56,36 @@ export function tailChildLogSync(logFile: string, limit: number): LogEntry[] {
 }
 
 /** The `sc://children/<id>/logs` payload: the last `limit` entries, with the ids the process record labels. */
-export function readLogResourceSync(childrenDir: string, childId: string, limit: number): { childId: string; logs: ChildLogEntry[] } {
+export function readLogResourceSync(
+  childrenDir: string,
+  childId: string,
+  limit: number,
+): { childId: string; logs: ChildLogEntry[] } {
   const dir = childDirOf(childrenDir, childId);
   let labels: Record<string, string> = {};
   try {
-    labels = (JSON.parse(fs.readFileSync(path.join(dir, `${childId}.proc.json`), 'utf8')) as { labels?: Record<string, string> }).labels ?? {};
+    labels =
+      (
+        JSON.parse(fs.readFileSync(path.join(dir, `${childId}.proc.json`), 'utf8')) as {
+          labels?: Record<string, string>;
+        }
+      ).labels ?? {};
   } catch {
-    if (!fs.existsSync(dir)) throw childError('E-CHILD-NOT-FOUND', `No child ${childId} has run on this machine.`, { child_id: childId });
+    if (!fs.existsSync(dir))
+      throw childError('E-CHILD-NOT-FOUND', `No child ${childId} has run on this machine.`, { child_id: childId });
   }
-  const corr = { child_id: childId, run_id: labels.run_id ?? null, op_id: labels.op_id ?? null, job_id: labels.job_id ?? null, graph_id: labels.graph_id ?? null, node_id: labels.node_id ?? null };
-  return { childId, logs: tailChildLogSync(childLogPathOf(childrenDir, childId), limit).map((e) => toChildLogEntry(e, corr)) };
+  const corr = {
+    child_id: childId,
+    run_id: labels.run_id ?? null,
+    op_id: labels.op_id ?? null,
+    job_id: labels.job_id ?? null,
+    graph_id: labels.graph_id ?? null,
+    node_id: labels.node_id ?? null,
+  };
+  return {
+    childId,
+    logs: tailChildLogSync(childLogPathOf(childrenDir, childId), limit).map((e) => toChildLogEntry(e, corr)),
+  };
 }
 
 /** Ids of the children whose files are on this machine, most recently changed first. */

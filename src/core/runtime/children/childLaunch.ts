@@ -32,7 +32,10 @@ export interface LaunchPlace {
   env(): Record<string, string>;
 }
 
-const corrOf = (input: { run_id?: string; job_id?: string; graph_id?: string; node_id?: string }, opId: string): Correlation => ({
+const corrOf = (
+  input: { run_id?: string; job_id?: string; graph_id?: string; node_id?: string },
+  opId: string,
+): Correlation => ({
   run_id: input.run_id ?? null,
   op_id: opId,
   job_id: input.job_id ?? null,
@@ -61,7 +64,11 @@ export function commandLaunch(input: ChildCreateInput, opId: string, place: Laun
 }
 
 /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
-export function codexChildLaunch(input: ChildSpawnCodexInput, opId: string, place: LaunchPlace & { configDir: string; ledgerServer?: McpServerLaunch }): Launch {
+export function codexChildLaunch(
+  input: ChildSpawnCodexInput,
+  opId: string,
+  place: LaunchPlace & { configDir: string; ledgerServer?: McpServerLaunch },
+): Launch {
   const { cwd, workdir } = workdirOf(place.workspace, input.cwd);
   const role = input.role ?? null;
   const plan = codexLaunch({

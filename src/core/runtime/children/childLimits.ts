@@ -41,7 +41,11 @@ export function effectiveLimits(change: ChildLimitsInput | undefined, base?: Chi
 
 /** What the supervisor enforces. */
 export function processLimitsOf(limits: ChildLimits): ProcessLimits {
-  return { wallClockMs: limits.wallclock_ms, maxOutputBytes: limits.max_output_bytes, ...(limits.idle_ms === null ? {} : { idleMs: limits.idle_ms }) };
+  return {
+    wallClockMs: limits.wallclock_ms,
+    maxOutputBytes: limits.max_output_bytes,
+    ...(limits.idle_ms === null ? {} : { idleMs: limits.idle_ms }),
+  };
 }
 
 /** True when a change touches a limit only the supervisor running the child can apply. */

@@ -32,7 +32,10 @@ function parsedOf(entry: LogEntry): unknown {
   }
 }
 
-export function toChildLogEntry(entry: LogEntry, row: Pick<ChildRow, 'child_id' | 'run_id' | 'op_id' | 'job_id' | 'graph_id' | 'node_id'>): ChildLogEntry {
+export function toChildLogEntry(
+  entry: LogEntry,
+  row: Pick<ChildRow, 'child_id' | 'run_id' | 'op_id' | 'job_id' | 'graph_id' | 'node_id'>,
+): ChildLogEntry {
   return {
     seq: entry.seq,
     ts: entry.ts,
@@ -79,13 +82,19 @@ export async function readChildLog(
       entries.push(entry);
       if (entries.length >= limit) return { entries, offset: slice.nextOffset };
     }
-    if (slice.nextOffset === offset || slice.nextOffset >= slice.size) return { entries, offset: slice.nextOffset, mark: { seq: lastSeq, offset: slice.nextOffset } };
+    if (slice.nextOffset === offset || slice.nextOffset >= slice.size)
+      return { entries, offset: slice.nextOffset, mark: { seq: lastSeq, offset: slice.nextOffset } };
     offset = slice.nextOffset;
   }
 }
 
 /** Waits until the log grows past `offset` or `timeoutMs` passes. */
-export function waitForLogGrowth(reader: LogReaderPort, logFile: string, offset: number, timeoutMs: number): Promise<void> {
+export function waitForLogGrowth(
+  reader: LogReaderPort,
+  logFile: string,
+  offset: number,
+  timeoutMs: number,
+): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (): void => {

@@ -4,7 +4,16 @@ import type { LedgerEngine } from '../../ports/store';
 import type { McpServerLaunch } from '../launch/clientLaunch';
 import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../../ports/processes';
 import { scUri } from '../../coordination/resources/scUris';
-import type { ChildCreateInput, ChildLimits, ChildLimitsInput, ChildLogsOutput, ChildOutput, ChildSendOutput, ChildSpawnCodexInput, ChildState } from './childContracts';
+import type {
+  ChildCreateInput,
+  ChildLimits,
+  ChildLimitsInput,
+  ChildLogsOutput,
+  ChildOutput,
+  ChildSendOutput,
+  ChildSpawnCodexInput,
+  ChildState,
+} from './childContracts';
 import { childIsLive } from './childStates';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
@@ -14,7 +23,18 @@ import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
 import { childDirOf, childLogPathOf, listChildDirsSync, readLogResourceSync, writeManifestFile } from './childFiles';
 import type { ChildRow } from './childStore';
-import { countMessage, uncountMessage, countRunning, getChild, insertChild, listChildren, markExited, markFailed, markStarted, updateManifest } from './childStore';
+import {
+  countMessage,
+  uncountMessage,
+  countRunning,
+  getChild,
+  insertChild,
+  listChildren,
+  markExited,
+  markFailed,
+  markStarted,
+  updateManifest,
+} from './childStore';
 import { childView, correlationOf } from './childView';
 import { reconcileForeign, stopForeignChild } from './childReconcile';
 import { errorMessage } from '../../errors';
@@ -60,7 +80,14 @@ export class ChildService {
 
   /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
   async spawnCodex(input: ChildSpawnCodexInput, opId: string): Promise<ChildOutput> {
-    return this.launch(codexChildLaunch(input, opId, { workspace: this.o.workspace, env: () => this.o.env(), configDir: childDirOf(this.o.childrenDir, input.child_id), ledgerServer: this.o.ledgerServer }));
+    return this.launch(
+      codexChildLaunch(input, opId, {
+        workspace: this.o.workspace,
+        env: () => this.o.env(),
+        configDir: childDirOf(this.o.childrenDir, input.child_id),
+        ledgerServer: this.o.ledgerServer,
+      }),
+    );
   }
 
   async status(childId: string, opId: string): Promise<ChildOutput> {
@@ -70,44 +97,70 @@ export class ChildService {
   async list(options: { state?: ChildState; limit: number }, opId: string): Promise<ChildOutput[]> {
     const rows = await this.o.engine.read((db) => listChildren(db, options));
     const views = await Promise.all(rows.map(async (r) => this.view(await this.reconcile(r), opId)));
-    return (options.state ? views.filter((v) => v.runtime_status.state === options.state) : views).slice(0, options.limit);
+    return (options.state ? views.filter((v) => v.runtime_status.state === options.state) : views).slice(
+      0,
+      options.limit,
+    );
   }
 
   async attach(childId: string, call: { run_id?: string; op_id: string }): Promise<ChildOutput> {
     const row = await this.row(childId);
     const now = this.o.clock();
-    await this.o.engine.write((tx) => updateManifest(tx, row, { what: 'attached', attached_at: now, run_id: call.run_id, op_id: call.op_id }, now));
+    await this.o.engine.write((tx) =>
+      updateManifest(tx, row, { what: 'attached', attached_at: now, run_id: call.run_id, op_id: call.op_id }, now),
+    );
     return this.afterManifestChange(childId, call.op_id);
   }
 
   async setRole(childId: string, role: string, call: { run_id?: string; op_id: string }): Promise<ChildOutput> {
     const row = await this.row(childId);
     const now = this.o.clock();
-    await this.o.engine.write((tx) => updateManifest(tx, row, { what: 'role', role, run_id: call.run_id, op_id: call.op_id }, now));
+    await this.o.engine.write((tx) =>
+      updateManifest(tx, row, { what: 'role', role, run_id: call.run_id, op_id: call.op_id }, now),
+    );
     return this.afterManifestChange(childId, call.op_id);
   }
 
   /** New limits; wall clock, output and silence apply at once (only the owning process can change those). */
-  async setLimits(childId: string, change: ChildLimitsInput, call: { run_id?: string; op_id: string }): Promise<ChildOutput> {
+  async setLimits(
+    childId: string,
+    change: ChildLimitsInput,
+    call: { run_id?: string; op_id: string },
+  ): Promise<ChildOutput> {
     const row = await this.row(childId);
-    if (row.state !== 'running') throw childError('E-CHILD-NOT-RUNNING', `Child ${childId} is ${row.state}: its limits no longer matter.`, { child_id: childId, state: row.state });
+    if (row.state !== 'running')
+      throw childError('E-CHILD-NOT-RUNNING', `Child ${childId} is ${row.state}: its limits no longer matter.`, {
+        child_id: childId,
+        state: row.state,
+      });
     const limits = effectiveLimits(change, JSON.parse(row.limits) as ChildLimits);
     if (changesLiveLimits(change)) {
       if (!this.owns(row)) throw this.remote(row, 'change its wall-clock, output or idle limit');
       this.o.supervisor.updateLimits(childId, processLimitsOf(limits));
     }
     const now = this.o.clock();
-    await this.o.engine.write((tx) => updateManifest(tx, row, { what: 'limits', limits, run_id: call.run_id, op_id: call.op_id }, now));
+    await this.o.engine.write((tx) =>
+      updateManifest(tx, row, { what: 'limits', limits, run_id: call.run_id, op_id: call.op_id }, now),
+    );
     return this.afterManifestChange(childId, call.op_id);
   }
 
   /** Writes to the child's input: text as is (newline added), anything else as one JSON line. */
   async send(childId: string, payload: unknown, call: { op_id: string }): Promise<ChildSendOutput> {
     const row = await this.row(childId);
-    if (row.state !== 'running') throw childError('E-CHILD-NOT-RUNNING', `Child ${childId} is ${row.state}.`, { child_id: childId, state: row.state });
+    if (row.state !== 'running')
+      throw childError('E-CHILD-NOT-RUNNING', `Child ${childId} is ${row.state}.`, {
+        child_id: childId,
+        state: row.state,
+      });
     if (!this.owns(row)) throw this.remote(row, 'write to its input');
     const limits = JSON.parse(row.limits) as ChildLimits;
-    const text = typeof payload === 'string' ? (payload.endsWith('\n') ? payload : `${payload}\n`) : `${JSON.stringify(payload ?? null)}\n`;
+    const text =
+      typeof payload === 'string'
+        ? payload.endsWith('\n')
+          ? payload
+          : `${payload}\n`
+        : `${JSON.stringify(payload ?? null)}\n`;
     const bytes = Buffer.byteLength(text, 'utf8');
     // The message is counted before it is written, in one transaction with the check: two racing sends cannot both pass a spent limit.
     const sent = await this.o.engine.write(async (tx) => {
@@ -117,7 +170,11 @@ export class ChildService {
       return { sent: await countMessage(tx, row, bytes, call.op_id, this.o.clock()) };
     });
     if ('spent' in sent) {
-      throw childError('E-CHILD-LIMIT', `Child ${childId} has received its ${sent.spent} message(s): its messages limit is spent.`, { child_id: childId, limit: 'messages', messages: sent.spent });
+      throw childError(
+        'E-CHILD-LIMIT',
+        `Child ${childId} has received its ${sent.spent} message(s): its messages limit is spent.`,
+        { child_id: childId, limit: 'messages', messages: sent.spent },
+      );
     }
     try {
       await this.o.supervisor.send(childId, text);
@@ -125,7 +182,13 @@ export class ChildService {
       await this.o.engine.write((tx) => uncountMessage(tx, childId, this.o.clock()));
       throw err;
     }
-    return { ...correlationOf(row, call.op_id), child_id: childId, sent_bytes: bytes, messages_sent: sent.sent, messages_limit: limits.messages };
+    return {
+      ...correlationOf(row, call.op_id),
+      child_id: childId,
+      sent_bytes: bytes,
+      messages_sent: sent.sent,
+      messages_limit: limits.messages,
+    };
   }
 
   /** Stops the child (SIGTERM to its group, SIGKILL after `graceMs`); an ended one is returned as is. */
@@ -146,10 +209,20 @@ export class ChildService {
   }
 
   /** `child_logs`: entries after `fromSeq`; with none yet and the child running, waits up to `waitMs` for a line. */
-  async logs(childId: string, options: { fromSeq: number; limit: number; waitMs: number }, opId: string): Promise<ChildLogsOutput> {
+  async logs(
+    childId: string,
+    options: { fromSeq: number; limit: number; waitMs: number },
+    opId: string,
+  ): Promise<ChildLogsOutput> {
     const row = await this.row(childId);
     const read = async () => {
-      const result = await readChildLog(this.o.logs, row.log_path, options.fromSeq, options.limit, this.logMarks.get(childId));
+      const result = await readChildLog(
+        this.o.logs,
+        row.log_path,
+        options.fromSeq,
+        options.limit,
+        this.logMarks.get(childId),
+      );
       if (result.mark) this.logMarks.set(childId, result.mark);
       return result;
     };
@@ -200,19 +273,57 @@ export class ChildService {
     const logPath = childLogPathOf(this.o.childrenDir, l.childId);
     const manifestPath = path.join(dir, l.manifestName);
     const now = this.o.clock();
-    const child = { child_id: l.childId, kind: l.kind, program: l.program, args: l.args, workdir: l.workdir, role: l.role, limits: l.limits, metadata: l.metadata, manifest_path: manifestPath, log_path: logPath, owner_pid: this.o.owner.pid, owner_host: this.o.owner.host };
+    const child = {
+      child_id: l.childId,
+      kind: l.kind,
+      program: l.program,
+      args: l.args,
+      workdir: l.workdir,
+      role: l.role,
+      limits: l.limits,
+      metadata: l.metadata,
+      manifest_path: manifestPath,
+      log_path: logPath,
+      owner_pid: this.o.owner.pid,
+      owner_host: this.o.owner.host,
+    };
     await this.o.engine.write(async (tx) => {
       const running = await countRunning(tx);
-      if (running >= this.maxRunning) throw childError('E-CHILD-LIMIT', `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`, { limit: 'children', max: this.maxRunning });
-      if (!(await insertChild(tx, child, l.corr, now))) throw childError('E-CHILD-EXISTS', `A child with id ${l.childId} already exists; child ids are never reused.`, { child_id: l.childId });
+      if (running >= this.maxRunning)
+        throw childError(
+          'E-CHILD-LIMIT',
+          `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`,
+          { limit: 'children', max: this.maxRunning },
+        );
+      if (!(await insertChild(tx, child, l.corr, now)))
+        throw childError('E-CHILD-EXISTS', `A child with id ${l.childId} already exists; child ids are never reused.`, {
+          child_id: l.childId,
+        });
     });
     let row = await this.row(l.childId);
     try {
       mkdirConfined(this.o.workspace, dir);
-      const labels = Object.fromEntries(Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null));
-      const started = await this.o.supervisor.start({ id: l.childId, program: l.program, args: l.args, cwd: l.cwd, env: l.env, stdin: l.stdin, logDir: dir, limits: processLimitsOf(l.limits), labels });
-      this.exitWrites.set(l.childId, started.exited.then((exit) => this.recordExit(row, exit)));
-      const running = await this.o.engine.write((tx) => markStarted(tx, row, started.pid, Date.parse(started.record.startedAt), this.o.clock()));
+      const labels = Object.fromEntries(
+        Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null),
+      );
+      const started = await this.o.supervisor.start({
+        id: l.childId,
+        program: l.program,
+        args: l.args,
+        cwd: l.cwd,
+        env: l.env,
+        stdin: l.stdin,
+        logDir: dir,
+        limits: processLimitsOf(l.limits),
+        labels,
+      });
+      this.exitWrites.set(
+        l.childId,
+        started.exited.then((exit) => this.recordExit(row, exit)),
+      );
+      const running = await this.o.engine.write((tx) =>
+        markStarted(tx, row, started.pid, Date.parse(started.record.startedAt), this.o.clock()),
+      );
       // Stopped by another process while it was starting: its end is recorded already, the process must not outlive it.
       if (!running) await this.o.supervisor.stop(l.childId, { graceMs: 0 });
     } catch (err) {
@@ -235,32 +346,52 @@ export class ChildService {
 
   /** A child started by another process on this machine: stopped, and its end recorded here if its owner does not. */
   private async stopForeign(row: ChildRow, graceMs: number): Promise<void> {
-    const exit = await stopForeignChild(row, this.o.supervisor, childDirOf(this.o.childrenDir, row.child_id), graceMs, this.o.clock);
+    const exit = await stopForeignChild(
+      row,
+      this.o.supervisor,
+      childDirOf(this.o.childrenDir, row.child_id),
+      graceMs,
+      this.o.clock,
+    );
     const now = this.o.clock();
     await this.o.engine.write(async (tx) => {
-      if (!(await markExited(tx, row, exit, 'exited', now))) await tx.run('UPDATE children SET stopped = 1, updated_at = ? WHERE child_id = ?', [now, row.child_id]);
+      if (!(await markExited(tx, row, exit, 'exited', now)))
+        await tx.run('UPDATE children SET stopped = 1, updated_at = ? WHERE child_id = ?', [now, row.child_id]);
     });
   }
 
   /** A starting or running row of another process whose process has ended: recorded as such (repairs the store). */
   private async reconcile(row: ChildRow): Promise<ChildRow> {
     if (!childIsLive(row.state) || this.owns(row) || row.owner_host !== this.o.owner.host) return row;
-    const found = await reconcileForeign(row, this.o.supervisor, childDirOf(this.o.childrenDir, row.child_id), this.o.clock());
+    const found = await reconcileForeign(
+      row,
+      this.o.supervisor,
+      childDirOf(this.o.childrenDir, row.child_id),
+      this.o.clock(),
+    );
     if (!found) return row;
     await this.o.engine.write((tx) => markExited(tx, row, found.exit, found.state, this.o.clock()));
     return this.row(row.child_id);
   }
 
   private owns(row: ChildRow): boolean {
-    return row.owner_pid === this.o.owner.pid && row.owner_host === this.o.owner.host && this.o.supervisor.status(row.child_id) !== undefined;
+    return (
+      row.owner_pid === this.o.owner.pid &&
+      row.owner_host === this.o.owner.host &&
+      this.o.supervisor.status(row.child_id) !== undefined
+    );
   }
 
   private remote(row: ChildRow, what: string) {
-    return childError('E-CHILD-REMOTE', `Child ${row.child_id} runs under another server process (pid ${row.owner_pid} on ${row.owner_host}); only that one can ${what}.`, {
-      child_id: row.child_id,
-      owner_pid: row.owner_pid,
-      owner_host: row.owner_host,
-    });
+    return childError(
+      'E-CHILD-REMOTE',
+      `Child ${row.child_id} runs under another server process (pid ${row.owner_pid} on ${row.owner_host}); only that one can ${what}.`,
+      {
+        child_id: row.child_id,
+        owner_pid: row.owner_pid,
+        owner_host: row.owner_host,
+      },
+    );
   }
 
   private async row(childId: string): Promise<ChildRow> {
@@ -284,4 +415,3 @@ export class ChildService {
     return childView(await this.reconcile(row), opId);
   }
 }
-

@@ -76,10 +76,16 @@ export async function getChild(db: AsyncSqlReader, childId: string): Promise<Chi
   return row ? normalise(row) : undefined;
 }
 
-export async function listChildren(db: AsyncSqlReader, options: { state?: ChildState; limit: number }): Promise<ChildRow[]> {
+export async function listChildren(
+  db: AsyncSqlReader,
+  options: { state?: ChildState; limit: number },
+): Promise<ChildRow[]> {
   const where = options.state ? 'WHERE state = ?' : '';
   const params = options.state ? [options.state, options.limit] : [options.limit];
-  const rows = await db.all<ChildRow>(`SELECT ${columns} FROM children ${where} ORDER BY created_at DESC, child_id DESC LIMIT ?`, params);
+  const rows = await db.all<ChildRow>(
+    `SELECT ${columns} FROM children ${where} ORDER BY created_at DESC, child_id DESC LIMIT ?`,
+    params,
+  );
   return rows.map(normalise);
 }
 
@@ -89,10 +95,29 @@ export async function countRunning(db: AsyncSqlReader): Promise<number> {
 }
 
 /** Appends a `child.<what>` event carrying the child's correlation ids. */
-export async function appendChildEvent(tx: AsyncSqlWriter, what: string, childId: string, corr: Correlation, now: number, payload: Record<string, unknown>): Promise<number> {
+export async function appendChildEvent(
+  tx: AsyncSqlWriter,
+  what: string,
+  childId: string,
+  corr: Correlation,
+  now: number,
+  payload: Record<string, unknown>,
+): Promise<number> {
   return tx.insert(
     'INSERT INTO events (ts, kind, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
-    [new Date(now).toISOString(), `child.${what}`, 'child', childId, JSON.stringify({ child_id: childId, ...payload }), corr.run_id, corr.op_id, corr.job_id, corr.graph_id, corr.node_id, childId],
+    [
+      new Date(now).toISOString(),
+      `child.${what}`,
+      'child',
+      childId,
+      JSON.stringify({ child_id: childId, ...payload }),
+      corr.run_id,
+      corr.op_id,
+      corr.job_id,
+      corr.graph_id,
+      corr.node_id,
+      childId,
+    ],
   );
 }
 
@@ -115,7 +140,12 @@ export interface NewChild {
  * Inserts a child about to start, as `starting` (no pid yet: a row listed `running` always has its
  * pid); false when the id exists.
  */
-export async function insertChild(tx: AsyncSqlWriter, child: NewChild, corr: Correlation, now: number): Promise<boolean> {
+export async function insertChild(
+  tx: AsyncSqlWriter,
+  child: NewChild,
+  corr: Correlation,
+  now: number,
+): Promise<boolean> {
   const { changes } = await tx.run(
     `INSERT INTO children (child_id, kind, program, args, workdir, role, limits, metadata, manifest_path, log_path, state, owner_pid, owner_host, run_id, op_id, job_id, graph_id, node_id, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'starting', ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (child_id) DO NOTHING`,
@@ -142,7 +172,11 @@ export async function insertChild(tx: AsyncSqlWriter, child: NewChild, corr: Cor
     ],
   );
   if (changes === 0) return false;
-  await appendChildEvent(tx, 'created', child.child_id, corr, now, { kind: child.kind, program: child.program, role: child.role });
+  await appendChildEvent(tx, 'created', child.child_id, corr, now, {
+    kind: child.kind,
+    program: child.program,
+    role: child.role,
+  });
   return true;
 }
 
@@ -151,27 +185,70 @@ export async function insertChild(tx: AsyncSqlWriter, child: NewChild, corr: Cor
  * is no longer `starting` (another process stopped it meanwhile): the pid is still recorded, and
  * the caller stops the process.
  */
-export async function markStarted(tx: AsyncSqlWriter, row: ChildRow, pid: number, startedAt: number, now: number): Promise<boolean> {
-  const { changes } = await tx.run("UPDATE children SET state = 'running', pid = ?, started_at = ?, updated_at = ? WHERE child_id = ? AND state = 'starting'", [pid, startedAt, now, row.child_id]);
-  if (changes === 0) await tx.run('UPDATE children SET pid = ?, started_at = ?, updated_at = ? WHERE child_id = ?', [pid, startedAt, now, row.child_id]);
+export async function markStarted(
+  tx: AsyncSqlWriter,
+  row: ChildRow,
+  pid: number,
+  startedAt: number,
+  now: number,
+): Promise<boolean> {
+  const { changes } = await tx.run(
+    "UPDATE children SET state = 'running', pid = ?, started_at = ?, updated_at = ? WHERE child_id = ? AND state = 'starting'",
+    [pid, startedAt, now, row.child_id],
+  );
+  if (changes === 0)
+    await tx.run('UPDATE children SET pid = ?, started_at = ?, updated_at = ? WHERE child_id = ?', [
+      pid,
+      startedAt,
+      now,
+      row.child_id,
+    ]);
   await appendChildEvent(tx, 'started', row.child_id, row, now, { pid });
   return changes > 0;
 }
 
 export async function markFailed(tx: AsyncSqlWriter, row: ChildRow, error: string, now: number): Promise<void> {
-  await tx.run("UPDATE children SET state = 'failed', error = ?, ended_at = ?, updated_at = ? WHERE child_id = ?", [error, now, now, row.child_id]);
+  await tx.run("UPDATE children SET state = 'failed', error = ?, ended_at = ?, updated_at = ? WHERE child_id = ?", [
+    error,
+    now,
+    now,
+    row.child_id,
+  ]);
   await appendChildEvent(tx, 'failed', row.child_id, row, now, { error });
 }
 
 /** Records how a run ended, once (a second report of the same end changes nothing). */
-export async function markExited(tx: AsyncSqlWriter, row: ChildRow, exit: Pick<ProcessExit, 'pid' | 'exitCode' | 'signal' | 'limit' | 'stopped' | 'startedAt' | 'endedAt' | 'durationMs'>, state: 'exited' | 'lost', now: number): Promise<boolean> {
+export async function markExited(
+  tx: AsyncSqlWriter,
+  row: ChildRow,
+  exit: Pick<ProcessExit, 'pid' | 'exitCode' | 'signal' | 'limit' | 'stopped' | 'startedAt' | 'endedAt' | 'durationMs'>,
+  state: 'exited' | 'lost',
+  now: number,
+): Promise<boolean> {
   const { changes } = await tx.run(
     `UPDATE children SET state = ?, pid = ?, started_at = coalesce(started_at, ?), ended_at = ?, exit_code = ?, signal = ?, limit_hit = ?, stopped = ?, updated_at = ?
      WHERE child_id = ? AND state IN ('starting', 'running')`,
-    [state, exit.pid, Date.parse(exit.startedAt), Date.parse(exit.endedAt), exit.exitCode, exit.signal, exit.limit, exit.stopped ? 1 : 0, now, row.child_id],
+    [
+      state,
+      exit.pid,
+      Date.parse(exit.startedAt),
+      Date.parse(exit.endedAt),
+      exit.exitCode,
+      exit.signal,
+      exit.limit,
+      exit.stopped ? 1 : 0,
+      now,
+      row.child_id,
+    ],
   );
   if (changes === 0) return false;
-  await appendChildEvent(tx, state, row.child_id, row, now, { exit_code: exit.exitCode, signal: exit.signal, limit: exit.limit, stopped: exit.stopped, duration_ms: exit.durationMs });
+  await appendChildEvent(tx, state, row.child_id, row, now, {
+    exit_code: exit.exitCode,
+    signal: exit.signal,
+    limit: exit.limit,
+    stopped: exit.stopped,
+    duration_ms: exit.durationMs,
+  });
   return true;
 }
 
@@ -179,35 +256,56 @@ export async function markExited(tx: AsyncSqlWriter, row: ChildRow, exit: Pick<P
 export async function updateManifest(
   tx: AsyncSqlWriter,
   row: ChildRow,
-  change: { what: 'attached' | 'role' | 'limits'; role?: string; limits?: ChildLimits; attached_at?: number; run_id?: string; op_id: string },
+  change: {
+    what: 'attached' | 'role' | 'limits';
+    role?: string;
+    limits?: ChildLimits;
+    attached_at?: number;
+    run_id?: string;
+    op_id: string;
+  },
   now: number,
 ): Promise<void> {
   const role = change.role ?? row.role;
   const limits = change.limits ? JSON.stringify(change.limits) : row.limits;
   const attachedAt = change.attached_at ?? row.attached_at;
   const runId = change.run_id ?? row.run_id;
-  await tx.run('UPDATE children SET role = ?, limits = ?, attached_at = ?, run_id = ?, op_id = ?, updated_at = ? WHERE child_id = ?', [
-    role,
-    limits,
-    attachedAt,
-    runId,
-    change.op_id,
-    now,
-    row.child_id,
-  ]);
-  const payload: Record<string, unknown> = change.what === 'role' ? { role } : change.what === 'limits' ? { limits: change.limits } : { attached_at: attachedAt };
+  await tx.run(
+    'UPDATE children SET role = ?, limits = ?, attached_at = ?, run_id = ?, op_id = ?, updated_at = ? WHERE child_id = ?',
+    [role, limits, attachedAt, runId, change.op_id, now, row.child_id],
+  );
+  const payload: Record<string, unknown> =
+    change.what === 'role'
+      ? { role }
+      : change.what === 'limits'
+        ? { limits: change.limits }
+        : { attached_at: attachedAt };
   await appendChildEvent(tx, change.what, row.child_id, { ...row, run_id: runId, op_id: change.op_id }, now, payload);
 }
 
 /** Counts one input written to the child. */
-export async function countMessage(tx: AsyncSqlWriter, row: ChildRow, bytes: number, opId: string, now: number): Promise<number> {
-  await tx.run('UPDATE children SET messages_sent = messages_sent + 1, updated_at = ? WHERE child_id = ?', [now, row.child_id]);
+export async function countMessage(
+  tx: AsyncSqlWriter,
+  row: ChildRow,
+  bytes: number,
+  opId: string,
+  now: number,
+): Promise<number> {
+  await tx.run('UPDATE children SET messages_sent = messages_sent + 1, updated_at = ? WHERE child_id = ?', [
+    now,
+    row.child_id,
+  ]);
   await appendChildEvent(tx, 'input', row.child_id, { ...row, op_id: opId }, now, { bytes });
-  const after = await tx.get<{ n: number }>('SELECT messages_sent AS n FROM children WHERE child_id = ?', [row.child_id]);
+  const after = await tx.get<{ n: number }>('SELECT messages_sent AS n FROM children WHERE child_id = ?', [
+    row.child_id,
+  ]);
   return Number(after?.n ?? 0);
 }
 
 /** Takes back the count of an input that could not be written. */
 export async function uncountMessage(tx: AsyncSqlWriter, childId: string, now: number): Promise<void> {
-  await tx.run('UPDATE children SET messages_sent = messages_sent - 1, updated_at = ? WHERE child_id = ? AND messages_sent > 0', [now, childId]);
+  await tx.run(
+    'UPDATE children SET messages_sent = messages_sent - 1, updated_at = ? WHERE child_id = ? AND messages_sent > 0',
+    [now, childId],
+  );
 }

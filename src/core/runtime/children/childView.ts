@@ -46,7 +46,10 @@ export function recordedStatus(row: ChildRow): ChildRuntimeStatus {
 }
 
 /** The correlation ids of a result: the child's, with this call's operation id. */
-export function correlationOf(row: ChildRow, opId: string): { run_id: string | null; op_id: string; job_id: string | null; graph_id: string | null; node_id: string | null } {
+export function correlationOf(
+  row: ChildRow,
+  opId: string,
+): { run_id: string | null; op_id: string; job_id: string | null; graph_id: string | null; node_id: string | null } {
   return { run_id: row.run_id, op_id: opId, job_id: row.job_id, graph_id: row.graph_id, node_id: row.node_id };
 }
 

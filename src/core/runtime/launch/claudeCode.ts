@@ -35,7 +35,14 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
   const files = [];
   if (servers.length > 0) {
     const file = path.join(input.configDir, 'claude-mcp.json');
-    files.push({ path: file, content: `${JSON.stringify(mcpServersJson(servers, () => ({ type: 'stdio' })), null, 2)}\n` });
+    files.push({
+      path: file,
+      content: `${JSON.stringify(
+        mcpServersJson(servers, () => ({ type: 'stdio' })),
+        null,
+        2,
+      )}\n`,
+    });
     // Only these servers: none of the user's or the project's own .mcp.json.
     args.push(`--mcp-config=${file}`, '--strict-mcp-config');
   }
@@ -66,7 +73,9 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
  * `cache_read_input_tokens` / `cache_creation_input_tokens` count.
  */
 export function parseClaudeOutput(stdout: string): RunUsage | null {
-  const result = jsonObjects(stdout).filter((o) => o.type === 'result').at(-1);
+  const result = jsonObjects(stdout)
+    .filter((o) => o.type === 'result')
+    .at(-1);
   if (!result) return null;
   const usage = (result.usage ?? {}) as Record<string, unknown>;
   return {

@@ -97,11 +97,16 @@ export function checkServers(servers: readonly McpServerLaunch[]): void {
   const seen = new Set<string>();
   for (const server of servers) {
     if (!serverName.test(server.name) || seen.has(server.name)) {
-      throw new ProcessError('invalidLaunch', `"${server.name}" is not a usable MCP server name: letters, digits, "_" and "-", each name once.`, { name: server.name });
+      throw new ProcessError(
+        'invalidLaunch',
+        `"${server.name}" is not a usable MCP server name: letters, digits, "_" and "-", each name once.`,
+        { name: server.name },
+      );
     }
     seen.add(server.name);
     for (const name of [...Object.keys(server.env ?? {}), ...(server.forwardEnv ?? [])]) {
-      if (!envName.test(name)) throw new ProcessError('invalidLaunch', `"${name}" is not an environment variable name.`, { name });
+      if (!envName.test(name))
+        throw new ProcessError('invalidLaunch', `"${name}" is not an environment variable name.`, { name });
     }
   }
 }
@@ -122,10 +127,18 @@ export function promptWithPreamble(input: ClientLaunchInput): string {
 }
 
 /** `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients read. */
-export function mcpServersJson(servers: readonly McpServerLaunch[], extra: (server: McpServerLaunch) => Record<string, unknown> = () => ({})): Record<string, unknown> {
+export function mcpServersJson(
+  servers: readonly McpServerLaunch[],
+  extra: (server: McpServerLaunch) => Record<string, unknown> = () => ({}),
+): Record<string, unknown> {
   const mcpServers: Record<string, unknown> = {};
   for (const server of servers) {
-    mcpServers[server.name] = { command: server.command, args: [...server.args], env: envWithReferences(server), ...extra(server) };
+    mcpServers[server.name] = {
+      command: server.command,
+      args: [...server.args],
+      env: envWithReferences(server),
+      ...extra(server),
+    };
   }
   return { mcpServers };
 }

@@ -30,7 +30,15 @@ const sandboxArgs: Record<ClientAccess, string> = {
 /** A TOML basic string. */
 export function tomlString(value: string): string {
   const escaped = value.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
-    const named: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+    const named: Record<string, string> = {
+      '\\': '\\\\',
+      '"': '\\"',
+      '\b': '\\b',
+      '\t': '\\t',
+      '\n': '\\n',
+      '\f': '\\f',
+      '\r': '\\r',
+    };
     return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
   return `"${escaped}"`;
@@ -43,9 +51,13 @@ function tomlKey(key: string): string {
 /** `-c` overrides that declare one stdio MCP server. */
 export function codexServerOverrides(server: McpServerLaunch): string[] {
   const key = `mcp_servers.${server.name}`;
-  const overrides = [`${key}.command=${tomlString(server.command)}`, `${key}.args=[${server.args.map(tomlString).join(', ')}]`];
+  const overrides = [
+    `${key}.command=${tomlString(server.command)}`,
+    `${key}.args=[${server.args.map(tomlString).join(', ')}]`,
+  ];
   const env = Object.entries(server.env ?? {});
-  if (env.length > 0) overrides.push(`${key}.env={ ${env.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
+  if (env.length > 0)
+    overrides.push(`${key}.env={ ${env.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
   if (server.forwardEnv?.length) overrides.push(`${key}.env_vars=[${server.forwardEnv.map(tomlString).join(', ')}]`);
   return overrides.flatMap((o) => ['-c', o]);
 }
@@ -80,7 +92,9 @@ export function codexLaunch(input: ClientLaunchInput): LaunchPlan {
 export function parseCodexOutput(stdout: string): RunUsage | null {
   const events = jsonObjects(stdout).filter((e) => typeof e.type === 'string');
   if (events.length === 0) return null;
-  const usages = events.filter((e) => e.type === 'turn.completed').map((e) => (e.usage ?? {}) as Record<string, unknown>);
+  const usages = events
+    .filter((e) => e.type === 'turn.completed')
+    .map((e) => (e.usage ?? {}) as Record<string, unknown>);
   const input = sum(usages.map((u) => num(u.input_tokens)));
   const cached = sum(usages.map((u) => num(u.cached_input_tokens)));
   const thread = events.find((e) => e.type === 'thread.started');

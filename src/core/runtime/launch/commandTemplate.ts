@@ -31,7 +31,11 @@ export function substitute(arg: string, values: Readonly<Record<Placeholder, str
     if (match === '{{') return '{';
     if (match === '}}') return '}';
     if (!(templatePlaceholders as readonly string[]).includes(name ?? '')) {
-      throw new ProcessError('invalidLaunch', `Unknown placeholder ${match} in a command template; use ${templatePlaceholders.map((p) => `{${p}}`).join(', ')}.`, { placeholder: match });
+      throw new ProcessError(
+        'invalidLaunch',
+        `Unknown placeholder ${match} in a command template; use ${templatePlaceholders.map((p) => `{${p}}`).join(', ')}.`,
+        { placeholder: match },
+      );
     }
     return values[name as Placeholder];
   });
@@ -39,7 +43,10 @@ export function substitute(arg: string, values: Readonly<Record<Placeholder, str
 
 /** The launch of a command template. */
 export function templateLaunch(template: CommandTemplate, input: ClientLaunchInput): LaunchPlan {
-  if (/[{}]/.test(template.program)) throw new ProcessError('invalidLaunch', 'The program of a command template cannot hold placeholders.', { program: template.program });
+  if (/[{}]/.test(template.program))
+    throw new ProcessError('invalidLaunch', 'The program of a command template cannot hold placeholders.', {
+      program: template.program,
+    });
   const servers = input.mcpServers ?? [];
   checkServers(servers);
   const mcpConfig = path.join(input.configDir, 'mcp.json');

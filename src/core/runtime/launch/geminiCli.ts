@@ -63,7 +63,9 @@ export function parseGeminiOutput(stdout: string): RunUsage | null {
   const output = jsonObjects(stdout).find((o) => 'response' in o || 'stats' in o || 'error' in o);
   if (!output) return null;
   const stats = (output.stats ?? {}) as Record<string, unknown>;
-  const tokens = Object.values((stats.models ?? {}) as Record<string, { tokens?: Record<string, unknown> }>).map((m) => m.tokens ?? {});
+  const tokens = Object.values((stats.models ?? {}) as Record<string, { tokens?: Record<string, unknown> }>).map(
+    (m) => m.tokens ?? {},
+  );
   const prompt = sum(tokens.map((t) => num(t.prompt)));
   const cached = sum(tokens.map((t) => num(t.cached)));
   const candidates = sum(tokens.map((t) => num(t.candidates)));

@@ -48,8 +48,16 @@ export class AgentLogin {
 
   /** Sets (or replaces) an agent's passkey; only its scrypt hash, salt and parameters are stored. */
   async setPasskey(agentId: string, passkey: string): Promise<void> {
-    if (!agentDefinitionOrNull(this.agents, agentId)) throw new LedgerError('AgentNotFound', `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`, { agent_id: agentId });
-    if (passkey.length < 12) throw validationError('a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)');
+    if (!agentDefinitionOrNull(this.agents, agentId))
+      throw new LedgerError(
+        'AgentNotFound',
+        `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`,
+        { agent_id: agentId },
+      );
+    if (passkey.length < 12)
+      throw validationError(
+        'a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)',
+      );
     const h = await hashPasskey(passkey, this.scryptParams);
     const ts = this.now().toISOString();
     await this.engine.write(async (tx) => {
@@ -65,12 +73,19 @@ export class AgentLogin {
   async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
     const agent = agentDefinitionOrNull(this.agents, agentId);
-    const stored = await this.engine.read((db) => db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [agentId]));
+    const stored = await this.engine.read((db) =>
+      db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [
+        agentId,
+      ]),
+    );
     // Slow work (scrypt) before the write, and the same work whether the agent exists or not.
     decoy ??= hashPasskey('agent-ledger decoy passkey', this.scryptParams);
-    const against: PasskeyHash = stored ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams } : await decoy;
+    const against: PasskeyHash = stored
+      ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams }
+      : await decoy;
     const matches = await verifyPasskey(passkey, against);
-    if (!matches || !stored || !agent) throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    if (!matches || !stored || !agent)
+      throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
     return this.openSession(agentId, project, agent, async () => null);
   }
 
@@ -80,10 +95,15 @@ export class AgentLogin {
    * and the ticket cannot be used again. Refused like a wrong passkey when the ticket is not this
    * (agent, project)'s or has expired.
    */
-  async authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
+  async authenticateWithTicket(
+    agentId: string,
+    ticket: string,
+    projectRef: string | number,
+  ): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
     const agent = agentDefinitionOrNull(this.agents, agentId);
-    const refused = (): LedgerError => new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
+    const refused = (): LedgerError =>
+      new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
     if (!agent) throw refused();
     // The ticket is spent in the same transaction that opens the session.
     return this.openSession(agentId, project, agent, async (tx, nowIso) => {
@@ -92,7 +112,10 @@ export class AgentLogin {
         [agentId, project.id, hashSessionToken(ticket), nowIso],
       );
       if (!row) throw refused();
-      await tx.run('UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?', [agentId, project.id]);
+      await tx.run(
+        'UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?',
+        [agentId, project.id],
+      );
       return row.execution_id === null ? null : Number(row.execution_id);
     });
   }
@@ -109,26 +132,38 @@ export class AgentLogin {
     const nowIso = now.toISOString();
     await this.engine.write(async (tx) => {
       const executionId = await runOf(tx, nowIso);
-      const assigned = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [project.id, agentId]);
+      const assigned = await tx.get<{ agent: string }>(
+        'SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?',
+        [project.id, agentId],
+      );
       if (!assigned) {
-        throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, { error: 'Agent is not assigned to this project', project_id: projectKey(project.id) });
+        throw new LedgerError('Unauthorized', `Agent ${agentId} is not assigned to project ${projectKey(project.id)}`, {
+          error: 'Agent is not assigned to this project',
+          project_id: projectKey(project.id),
+        });
       }
       await endExpiredSessions(tx, agentId, project.id, nowIso);
       if (await activeSessionOf(tx, agentId, project.id, nowIso)) {
-        throw new LedgerError('SessionAlreadyRunning', alreadyRunningMessage, { error: alreadyRunningMessage, agent_id: agentId, project_id: projectKey(project.id) });
+        throw new LedgerError('SessionAlreadyRunning', alreadyRunningMessage, {
+          error: alreadyRunningMessage,
+          agent_id: agentId,
+          project_id: projectKey(project.id),
+        });
       }
       const expires = new Date(now.getTime() + this.sessionTtlSeconds * 1000).toISOString();
-      const id = await tx.insert('INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at, execution_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        tokenHash,
-        agentId,
-        project.id,
-        nowIso,
-        nowIso,
-        expires,
-        executionId,
-      ]);
-      if (executionId !== null) await tx.run('UPDATE execution_logs SET session_id = ? WHERE id = ?', [id, executionId]);
-      await appendPmEvent(tx, { ts: nowIso, kind: 'agent.session_started', entity: 'agent', entityId: agentId, payload: { session: id, project: projectKey(project.id) } });
+      const id = await tx.insert(
+        'INSERT INTO agent_sessions (token_hash, agent, project_id, created_at, last_active_at, expires_at, execution_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [tokenHash, agentId, project.id, nowIso, nowIso, expires, executionId],
+      );
+      if (executionId !== null)
+        await tx.run('UPDATE execution_logs SET session_id = ? WHERE id = ?', [id, executionId]);
+      await appendPmEvent(tx, {
+        ts: nowIso,
+        kind: 'agent.session_started',
+        entity: 'agent',
+        entityId: agentId,
+        payload: { session: id, project: projectKey(project.id) },
+      });
     });
     return {
       session_token: token,

@@ -62,7 +62,10 @@ export class AgentRuntimeService {
    * (2) an active session of this (agent, project) → false; (3) an in_progress task of this
    * project assigned to this agent → true with the agent's ai_type; (4) otherwise false.
    */
-  async shouldStart(agentId: string, projectRef: string | number): Promise<{ should_start: boolean; ai_type?: 'claude' | 'codex' | 'gemini' }> {
+  async shouldStart(
+    agentId: string,
+    projectRef: string | number,
+  ): Promise<{ should_start: boolean; ai_type?: 'claude' | 'codex' | 'gemini' }> {
     const agent = agentDefinitionOrNull(this.agents, agentId);
     if (!agent) return { should_start: false };
     const nowIso = this.now().toISOString();
@@ -73,7 +76,10 @@ export class AgentRuntimeService {
       });
       if (!project) return { should_start: false };
       if (await activeSessionOf(db, agentId, project.id, nowIso)) return { should_start: false };
-      const task = await db.get<{ id: number }>("SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1", [project.id, agentId]);
+      const task = await db.get<{ id: number }>(
+        "SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
+        [project.id, agentId],
+      );
       return task ? { should_start: true, ai_type: aiTypeOf(agent.client) } : { should_start: false };
     });
   }
@@ -98,9 +104,18 @@ export class AgentRuntimeService {
     const now = this.now();
     await this.engine.write(async (tx) => {
       const session = await activeSession(tx, token, now.toISOString());
-      await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session ended (logout) without report_completed' });
+      await this.closeOpenRun(tx, session, now, {
+        status: 'error',
+        error: 'the session ended (logout) without report_completed',
+      });
       await endSession(tx, session.id, now.toISOString(), 'logout');
-      await appendPmEvent(tx, { ts: now.toISOString(), kind: 'agent.session_ended', entity: 'agent', entityId: session.agent, payload: { session: session.id, reason: 'logout' } });
+      await appendPmEvent(tx, {
+        ts: now.toISOString(),
+        kind: 'agent.session_ended',
+        entity: 'agent',
+        entityId: session.agent,
+        payload: { session: session.id, reason: 'logout' },
+      });
     });
   }
 
@@ -109,7 +124,11 @@ export class AgentRuntimeService {
    * in_progress task of its project assigned to its agent (its run is recorded then: an
    * execution log opens). With `waitMs`, waits for one to be assigned, holding no lock.
    */
-  async myTask(token: string, waitMs = 0, signal?: AbortSignal): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
+  async myTask(
+    token: string,
+    waitMs = 0,
+    signal?: AbortSignal,
+  ): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
     const deadline = Date.now() + waitMs;
     let found = await this.engine.write((tx) => this.claimTask(tx, token));
     while (!found) {
@@ -128,7 +147,12 @@ export class AgentRuntimeService {
     if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
     // Before the agent touches a file: the start snapshot its changes are measured against.
     await this.options.tracking?.beginRun(parseId('task', found.task_id));
-    return { has_task: true, task: found, instruction: 'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.' };
+    return {
+      has_task: true,
+      task: found,
+      instruction:
+        'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.',
+    };
   }
 
   /** The no-task answer, naming the dependencies an assigned task still waits for. */
@@ -140,16 +164,23 @@ export class AgentRuntimeService {
     if (next.held?.reason === 'conflict') {
       return `Your task ${taskKey(next.held.taskId)} waits: it would write where a running task writes (${next.held.detail.slice(next.held.detail.indexOf(': ') + 2)}); call get_my_task again with wait_ms to get it once ${next.held.blockedBy.join(', ')} ends, or logout to end the session.`;
     }
-    if (next.held) return `Your task ${taskKey(next.held.taskId)} waits for ${next.held.blockedBy.join(', ')} to be done; call get_my_task again with wait_ms, or logout to end the session.`;
+    if (next.held)
+      return `Your task ${taskKey(next.held.taskId)} waits for ${next.held.blockedBy.join(', ')} to be done; call get_my_task again with wait_ms, or logout to end the session.`;
     return 'No task is assigned to you right now. Call logout to end the session.';
   }
 
-  async reportCompleted(token: string, result: ReportResult, summary?: string, nextSteps?: string): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
+  async reportCompleted(
+    token: string,
+    result: ReportResult,
+    summary?: string,
+    nextSteps?: string,
+  ): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
     const now = this.now();
     const ts = now.toISOString();
     const reported = await this.engine.write(async (tx) => {
       const session = await activeSession(tx, token, ts);
-      const task = session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
+      const task =
+        session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
       let status: string | null = null;
       if (task) {
         const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
@@ -157,12 +188,33 @@ export class AgentRuntimeService {
         if (task.assignee === session.agent) await setTaskStatus(tx, task, target, ts, session.agent);
         status = task.assignee === session.agent ? target : task.status;
         if (summary !== undefined || nextSteps !== undefined) {
-          await insertContext(tx, task, session.agent, { progress: summary ?? null, blockers: result === 'blocked' ? (summary ?? null) : null, next_steps: nextSteps ?? null }, ts);
+          await insertContext(
+            tx,
+            task,
+            session.agent,
+            {
+              progress: summary ?? null,
+              blockers: result === 'blocked' ? (summary ?? null) : null,
+              next_steps: nextSteps ?? null,
+            },
+            ts,
+          );
         }
       }
-      await this.closeOpenRun(tx, session, now, { status: result === 'success' ? 'completed' : 'failed', result, summary: summary ?? null });
+      await this.closeOpenRun(tx, session, now, {
+        status: result === 'success' ? 'completed' : 'failed',
+        result,
+        summary: summary ?? null,
+      });
       await endSession(tx, session.id, ts, 'completed');
-      await appendPmEvent(tx, { ts, kind: 'agent.session_ended', taskId: task?.id ?? null, entity: 'agent', entityId: session.agent, payload: { session: session.id, reason: 'completed', result } });
+      await appendPmEvent(tx, {
+        ts,
+        kind: 'agent.session_ended',
+        taskId: task?.id ?? null,
+        entity: 'agent',
+        entityId: session.agent,
+        payload: { session: session.id, reason: 'completed', result },
+      });
       return {
         task_id: task ? taskKey(task.id) : null,
         status,
@@ -171,7 +223,12 @@ export class AgentRuntimeService {
     });
     // The run's exact Git changes, as complete_task records them. The report itself is committed:
     // a Git failure here is said on stderr, never turned into a failed report.
-    if (reported.task_id !== null) await this.options.tracking?.endRun(parseId('task', reported.task_id)).catch((err: unknown) => console.error('[agent-ledger] could not record the changes of', reported.task_id, err));
+    if (reported.task_id !== null)
+      await this.options.tracking
+        ?.endRun(parseId('task', reported.task_id))
+        .catch((err: unknown) =>
+          console.error('[agent-ledger] could not record the changes of', reported.task_id, err),
+        );
     return reported;
   }
 
@@ -200,14 +257,30 @@ export class AgentRuntimeService {
     }
     task ??= await this.candidateTask(tx, session);
     if (!task) return null;
-    if (task.id !== session.task_id && session.task_id === null && session.execution_id !== null && (await this.unboundRun(tx, session.execution_id, task.id))) {
+    if (
+      task.id !== session.task_id &&
+      session.task_id === null &&
+      session.execution_id !== null &&
+      (await this.unboundRun(tx, session.execution_id, task.id))
+    ) {
       // The run a runner opened for this session gets its task.
       await tx.run('UPDATE execution_logs SET task_id = ? WHERE id = ?', [task.id, session.execution_id]);
       await tx.run('UPDATE agent_sessions SET task_id = ? WHERE id = ?', [task.id, session.id]);
     } else if (task.id !== session.task_id) {
       await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session moved on to another task' });
-      const executionId = await openExecution(tx, { taskId: task.id, workflowId: task.workflow_id, agent: session.agent, projectId: session.project_id, sessionId: session.id, ts });
-      await tx.run('UPDATE agent_sessions SET task_id = ?, execution_id = ? WHERE id = ?', [task.id, executionId, session.id]);
+      const executionId = await openExecution(tx, {
+        taskId: task.id,
+        workflowId: task.workflow_id,
+        agent: session.agent,
+        projectId: session.project_id,
+        sessionId: session.id,
+        ts,
+      });
+      await tx.run('UPDATE agent_sessions SET task_id = ?, execution_id = ? WHERE id = ?', [
+        task.id,
+        executionId,
+        session.id,
+      ]);
     }
     const project = await projectRowOf(tx, session.project_id);
     return {
@@ -222,11 +295,19 @@ export class AgentRuntimeService {
 
   /** Whether a run is still open and has no task yet, or already this one. */
   private async unboundRun(db: AsyncSqlReader, executionId: number, taskId: number): Promise<boolean> {
-    const run = await db.get<{ task_id: number | null; status: string }>('SELECT task_id, status FROM execution_logs WHERE id = ?', [executionId]);
+    const run = await db.get<{ task_id: number | null; status: string }>(
+      'SELECT task_id, status FROM execution_logs WHERE id = ?',
+      [executionId],
+    );
     return run?.status === 'running' && (run.task_id === null || Number(run.task_id) === taskId);
   }
 
-  private async closeOpenRun(tx: AsyncSqlWriter, session: AgentSessionRow, now: Date, end: Parameters<typeof closeExecution>[2]): Promise<void> {
+  private async closeOpenRun(
+    tx: AsyncSqlWriter,
+    session: AgentSessionRow,
+    now: Date,
+    end: Parameters<typeof closeExecution>[2],
+  ): Promise<void> {
     if (session.execution_id === null) return;
     const run = await executionRow(tx, session.execution_id);
     if (run.status === 'running') await closeExecution(tx, run.id, end, now);

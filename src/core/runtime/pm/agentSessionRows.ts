@@ -37,7 +37,9 @@ function normalise(row: AgentSessionRow): AgentSessionRow {
 
 /** The active session of `token`, or Unauthorized. */
 export async function activeSession(db: AsyncSqlReader, token: string, nowIso: string): Promise<AgentSessionRow> {
-  const row = await db.get<AgentSessionRow>(`SELECT ${columns} FROM agent_sessions WHERE token_hash = ?`, [hashSessionToken(token)]);
+  const row = await db.get<AgentSessionRow>(`SELECT ${columns} FROM agent_sessions WHERE token_hash = ?`, [
+    hashSessionToken(token),
+  ]);
   if (!row || row.ended_at !== null || row.expires_at <= nowIso) {
     throw new LedgerError('Unauthorized', invalidTokenMessage, { error: invalidTokenMessage });
   }
@@ -45,7 +47,12 @@ export async function activeSession(db: AsyncSqlReader, token: string, nowIso: s
 }
 
 /** The active session of `token`, its expiry moved to `ttlSeconds` after now. */
-export async function touchSession(tx: AsyncSqlWriter, token: string, now: Date, ttlSeconds: number): Promise<AgentSessionRow> {
+export async function touchSession(
+  tx: AsyncSqlWriter,
+  token: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<AgentSessionRow> {
   const nowIso = now.toISOString();
   const row = await activeSession(tx, token, nowIso);
   const expires = new Date(now.getTime() + ttlSeconds * 1000).toISOString();
@@ -54,7 +61,12 @@ export async function touchSession(tx: AsyncSqlWriter, token: string, now: Date,
 }
 
 /** The active session of (agent, project), if any. */
-export async function activeSessionOf(db: AsyncSqlReader, agent: string, projectId: number, nowIso: string): Promise<AgentSessionRow | undefined> {
+export async function activeSessionOf(
+  db: AsyncSqlReader,
+  agent: string,
+  projectId: number,
+  nowIso: string,
+): Promise<AgentSessionRow | undefined> {
   const row = await db.get<AgentSessionRow>(
     `SELECT ${columns} FROM agent_sessions WHERE agent = ? AND project_id = ? AND ended_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`,
     [agent, projectId, nowIso],
@@ -62,15 +74,28 @@ export async function activeSessionOf(db: AsyncSqlReader, agent: string, project
   return row ? normalise(row) : undefined;
 }
 
-export async function endSession(tx: AsyncSqlWriter, sessionId: number, nowIso: string, reason: 'completed' | 'logout' | 'expired'): Promise<void> {
-  await tx.run('UPDATE agent_sessions SET ended_at = ?, ended_reason = ? WHERE id = ? AND ended_at IS NULL', [nowIso, reason, sessionId]);
+export async function endSession(
+  tx: AsyncSqlWriter,
+  sessionId: number,
+  nowIso: string,
+  reason: 'completed' | 'logout' | 'expired',
+): Promise<void> {
+  await tx.run('UPDATE agent_sessions SET ended_at = ?, ended_reason = ? WHERE id = ? AND ended_at IS NULL', [
+    nowIso,
+    reason,
+    sessionId,
+  ]);
 }
 
 /** Marks the expired, never-ended sessions of (agent, project) as ended by expiry (tidiness: they are inactive already). */
-export async function endExpiredSessions(tx: AsyncSqlWriter, agent: string, projectId: number, nowIso: string): Promise<void> {
-  await tx.run("UPDATE agent_sessions SET ended_at = expires_at, ended_reason = 'expired' WHERE agent = ? AND project_id = ? AND ended_at IS NULL AND expires_at <= ?", [
-    agent,
-    projectId,
-    nowIso,
-  ]);
+export async function endExpiredSessions(
+  tx: AsyncSqlWriter,
+  agent: string,
+  projectId: number,
+  nowIso: string,
+): Promise<void> {
+  await tx.run(
+    "UPDATE agent_sessions SET ended_at = expires_at, ended_reason = 'expired' WHERE agent = ? AND project_id = ? AND ended_at IS NULL AND expires_at <= ?",
+    [agent, projectId, nowIso],
+  );
 }

@@ -63,17 +63,28 @@ export async function executionRow(db: AsyncSqlReader, ref: string | number): Pr
 
 export async function openExecution(
   tx: AsyncSqlWriter,
-  e: { taskId: number | null; workflowId?: number | null; agent: string; projectId: number | null; sessionId: number | null; ts: string },
+  e: {
+    taskId: number | null;
+    workflowId?: number | null;
+    agent: string;
+    projectId: number | null;
+    sessionId: number | null;
+    ts: string;
+  },
 ): Promise<number> {
-  const id = await tx.insert('INSERT INTO execution_logs (task_id, agent, project_id, session_id, status, started_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    e.taskId,
-    e.agent,
-    e.projectId,
-    e.sessionId,
-    'running',
-    e.ts,
-  ]);
-  await appendPmEvent(tx, { ts: e.ts, kind: 'execution.started', taskId: e.taskId, workflowId: e.workflowId ?? null, entity: 'execution', entityId: String(id), payload: { agent: e.agent } });
+  const id = await tx.insert(
+    'INSERT INTO execution_logs (task_id, agent, project_id, session_id, status, started_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [e.taskId, e.agent, e.projectId, e.sessionId, 'running', e.ts],
+  );
+  await appendPmEvent(tx, {
+    ts: e.ts,
+    kind: 'execution.started',
+    taskId: e.taskId,
+    workflowId: e.workflowId ?? null,
+    entity: 'execution',
+    entityId: String(id),
+    payload: { agent: e.agent },
+  });
   return id;
 }
 
@@ -116,7 +127,14 @@ export async function closeExecution(tx: AsyncSqlWriter, id: number, end: Execut
       id,
     ],
   );
-  await appendPmEvent(tx, { ts, kind: 'execution.completed', taskId: row.task_id === null ? null : Number(row.task_id), entity: 'execution', entityId: String(id), payload: { status: end.status } });
+  await appendPmEvent(tx, {
+    ts,
+    kind: 'execution.completed',
+    taskId: row.task_id === null ? null : Number(row.task_id),
+    entity: 'execution',
+    entityId: String(id),
+    payload: { status: end.status },
+  });
   return ts;
 }
 
@@ -147,7 +165,10 @@ export class ExecutionLogService {
   ofTask(taskRef: string | number): Promise<{ task_id: string; logs: ExecutionLog[] }> {
     return this.engine.read(async (db) => {
       const task = await pmTaskRow(db, taskRef);
-      const rows = await db.all<ExecutionRow>(`SELECT ${columns} FROM execution_logs WHERE task_id = ? ORDER BY id DESC`, [task.id]);
+      const rows = await db.all<ExecutionRow>(
+        `SELECT ${columns} FROM execution_logs WHERE task_id = ? ORDER BY id DESC`,
+        [task.id],
+      );
       return { task_id: taskKey(task.id), logs: rows.map(summaryOf) };
     });
   }

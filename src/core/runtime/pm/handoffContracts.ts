@@ -71,16 +71,26 @@ export const createHandoffInput = z.strictObject({
 export const createHandoffOutput = z.strictObject({ success: ok, handoff: handoffOutput });
 
 export const acceptHandoffInput = z.strictObject({
-  handoff_id: z.union([z.string().trim().min(1).max(100), z.number().int().positive()]).describe('Handoff ID, e.g. "handoff-2"'),
+  handoff_id: z
+    .union([z.string().trim().min(1).max(100), z.number().int().positive()])
+    .describe('Handoff ID, e.g. "handoff-2"'),
   agent_id: agentId.describe('Agent accepting it (the recipient, or anyone when it has none)'),
 });
 export const acceptHandoffOutput = z.strictObject({ success: ok, handoff: handoffOutput });
 
 export const getPendingHandoffsInput = z.strictObject({
-  agent_id: agentId.optional().describe('Only handoffs this agent may accept (addressed to it, or to nobody); absent: every pending handoff'),
-  wait_ms: waitMs(0, 'When none is pending, wait up to this many milliseconds (at most 50,000) and return the moment one is created; 0 (default) answers at once'),
+  agent_id: agentId
+    .optional()
+    .describe('Only handoffs this agent may accept (addressed to it, or to nobody); absent: every pending handoff'),
+  wait_ms: waitMs(
+    0,
+    'When none is pending, wait up to this many milliseconds (at most 50,000) and return the moment one is created; 0 (default) answers at once',
+  ),
 });
-export const getPendingHandoffsOutput = z.strictObject({ success: ok, handoffs: z.array(handoffOutput).describe('Pending handoffs, oldest first') });
+export const getPendingHandoffsOutput = z.strictObject({
+  success: ok,
+  handoffs: z.array(handoffOutput).describe('Pending handoffs, oldest first'),
+});
 
 export type TaskContext = z.infer<typeof contextOutput>;
 export type Handoff = z.infer<typeof handoffOutput>;

@@ -33,7 +33,8 @@ interface HandoffRow {
 }
 
 const contextColumns = 'id, task_id, agent, progress, findings, blockers, next_steps, created_at';
-const handoffColumns = 'id, task_id, from_agent, to_agent, summary, context, recommendations, status, created_at, accepted_at, accepted_by';
+const handoffColumns =
+  'id, task_id, from_agent, to_agent, summary, context, recommendations, status, created_at, accepted_at, accepted_by';
 
 function contextView(r: ContextRow): TaskContext {
   return {
@@ -72,7 +73,13 @@ export interface ContextFields {
 }
 
 /** Saves a context of a task inside a write (report_completed uses it too). */
-export async function insertContext(tx: AsyncSqlWriter, task: { id: number; workflow_id: number | null }, agent: string | null, fields: ContextFields, ts: string): Promise<TaskContext> {
+export async function insertContext(
+  tx: AsyncSqlWriter,
+  task: { id: number; workflow_id: number | null },
+  agent: string | null,
+  fields: ContextFields,
+  ts: string,
+): Promise<TaskContext> {
   const row: Omit<ContextRow, 'id'> = {
     task_id: task.id,
     agent,
@@ -82,21 +89,27 @@ export async function insertContext(tx: AsyncSqlWriter, task: { id: number; work
     next_steps: fields.next_steps ?? null,
     created_at: ts,
   };
-  const id = await tx.insert(`INSERT INTO task_contexts (task_id, agent, progress, findings, blockers, next_steps, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-    row.task_id,
-    row.agent,
-    row.progress,
-    row.findings,
-    row.blockers,
-    row.next_steps,
-    row.created_at,
-  ]);
-  await appendPmEvent(tx, { ts, kind: 'context.saved', taskId: task.id, workflowId: task.workflow_id, entity: 'context', entityId: String(id), payload: { agent } });
+  const id = await tx.insert(
+    `INSERT INTO task_contexts (task_id, agent, progress, findings, blockers, next_steps, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [row.task_id, row.agent, row.progress, row.findings, row.blockers, row.next_steps, row.created_at],
+  );
+  await appendPmEvent(tx, {
+    ts,
+    kind: 'context.saved',
+    taskId: task.id,
+    workflowId: task.workflow_id,
+    entity: 'context',
+    entityId: String(id),
+    payload: { agent },
+  });
   return contextView({ id, ...row });
 }
 
 export async function latestContext(db: AsyncSqlReader, taskId: number): Promise<TaskContext | null> {
-  const row = await db.get<ContextRow>(`SELECT ${contextColumns} FROM task_contexts WHERE task_id = ? ORDER BY id DESC LIMIT 1`, [taskId]);
+  const row = await db.get<ContextRow>(
+    `SELECT ${contextColumns} FROM task_contexts WHERE task_id = ? ORDER BY id DESC LIMIT 1`,
+    [taskId],
+  );
   return row ? contextView(row) : null;
 }
 
@@ -111,7 +124,10 @@ export async function latestHandoffFor(db: AsyncSqlReader, taskId: number, agent
 }
 
 export async function latestHandoff(db: AsyncSqlReader, taskId: number): Promise<Handoff | null> {
-  const row = await db.get<HandoffRow>(`SELECT ${handoffColumns} FROM handoffs WHERE task_id = ? ORDER BY id DESC LIMIT 1`, [taskId]);
+  const row = await db.get<HandoffRow>(
+    `SELECT ${handoffColumns} FROM handoffs WHERE task_id = ? ORDER BY id DESC LIMIT 1`,
+    [taskId],
+  );
   return row ? handoffView(row) : null;
 }
 
@@ -128,17 +144,30 @@ export class HandoffService {
     return this.engine.write(async (tx) => insertContext(tx, await pmTaskRow(tx, taskRef), agent ?? null, fields, ts));
   }
 
-  async taskContext(taskRef: string | number, includeHistory: boolean): Promise<{ task_id: string; context: TaskContext | null; history?: TaskContext[] }> {
+  async taskContext(
+    taskRef: string | number,
+    includeHistory: boolean,
+  ): Promise<{ task_id: string; context: TaskContext | null; history?: TaskContext[] }> {
     return this.engine.read(async (db) => {
       const task = await pmTaskRow(db, taskRef);
       const context = await latestContext(db, task.id);
       if (!includeHistory) return { task_id: taskKey(task.id), context };
-      const rows = await db.all<ContextRow>(`SELECT ${contextColumns} FROM task_contexts WHERE task_id = ? ORDER BY id`, [task.id]);
+      const rows = await db.all<ContextRow>(
+        `SELECT ${contextColumns} FROM task_contexts WHERE task_id = ? ORDER BY id`,
+        [task.id],
+      );
       return { task_id: taskKey(task.id), context, history: rows.map(contextView) };
     });
   }
 
-  async create(input: { taskRef: string | number; from: string; to?: string; summary: string; context?: string; recommendations?: string }): Promise<Handoff> {
+  async create(input: {
+    taskRef: string | number;
+    from: string;
+    to?: string;
+    summary: string;
+    context?: string;
+    recommendations?: string;
+  }): Promise<Handoff> {
     agentDefinition(this.agents, input.from);
     if (input.to !== undefined) agentDefinition(this.agents, input.to);
     const ts = this.now().toISOString();
@@ -158,14 +187,35 @@ export class HandoffService {
       };
       const id = await tx.insert(
         'INSERT INTO handoffs (task_id, from_agent, to_agent, summary, context, recommendations, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [row.task_id, row.from_agent, row.to_agent, row.summary, row.context, row.recommendations, row.status, row.created_at],
+        [
+          row.task_id,
+          row.from_agent,
+          row.to_agent,
+          row.summary,
+          row.context,
+          row.recommendations,
+          row.status,
+          row.created_at,
+        ],
       );
       if (row.to_agent !== null && task.project_id !== null && task.status === 'in_progress') {
         // Handing over is handing the task over: the recipient's runner sees it assigned (should_start) and launches it.
-        const member = await tx.get<{ agent: string }>('SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?', [task.project_id, row.to_agent]);
-        if (member) await tx.run('UPDATE tasks SET assignee = ?, updated_at = ? WHERE id = ?', [row.to_agent, ts, task.id]);
+        const member = await tx.get<{ agent: string }>(
+          'SELECT agent FROM project_agents WHERE project_id = ? AND agent = ?',
+          [task.project_id, row.to_agent],
+        );
+        if (member)
+          await tx.run('UPDATE tasks SET assignee = ?, updated_at = ? WHERE id = ?', [row.to_agent, ts, task.id]);
       }
-      await appendPmEvent(tx, { ts, kind: 'handoff.created', taskId: task.id, workflowId: task.workflow_id, entity: 'handoff', entityId: String(id), payload: { from: row.from_agent, to: row.to_agent } });
+      await appendPmEvent(tx, {
+        ts,
+        kind: 'handoff.created',
+        taskId: task.id,
+        workflowId: task.workflow_id,
+        entity: 'handoff',
+        entityId: String(id),
+        payload: { from: row.from_agent, to: row.to_agent },
+      });
       return handoffView({ id, ...row });
     });
   }
@@ -176,13 +226,32 @@ export class HandoffService {
     const ts = this.now().toISOString();
     return this.engine.write(async (tx) => {
       const row = await tx.get<HandoffRow>(`SELECT ${handoffColumns} FROM handoffs WHERE id = ?`, [id]);
-      if (!row) throw pmNotFound('handoff', handoffRef, 'handoff_id', 'list pending handoffs with get_pending_handoffs');
-      if (row.status !== 'pending') throw stateError(`${handoffKey(id)} was already accepted by ${row.accepted_by ?? 'someone'}`, { handoff_id: handoffKey(id), accepted_by: row.accepted_by });
+      if (!row)
+        throw pmNotFound('handoff', handoffRef, 'handoff_id', 'list pending handoffs with get_pending_handoffs');
+      if (row.status !== 'pending')
+        throw stateError(`${handoffKey(id)} was already accepted by ${row.accepted_by ?? 'someone'}`, {
+          handoff_id: handoffKey(id),
+          accepted_by: row.accepted_by,
+        });
       if (row.to_agent !== null && row.to_agent !== agent) {
-        throw new LedgerError('ValidationError', `${handoffKey(id)} is addressed to ${row.to_agent}, not ${agent}`, { handoff_id: handoffKey(id), agent_id: agent });
+        throw new LedgerError('ValidationError', `${handoffKey(id)} is addressed to ${row.to_agent}, not ${agent}`, {
+          handoff_id: handoffKey(id),
+          agent_id: agent,
+        });
       }
-      await tx.run("UPDATE handoffs SET status = 'accepted', accepted_at = ?, accepted_by = ? WHERE id = ?", [ts, agent, id]);
-      await appendPmEvent(tx, { ts, kind: 'handoff.accepted', taskId: Number(row.task_id), entity: 'handoff', entityId: String(id), payload: { agent } });
+      await tx.run("UPDATE handoffs SET status = 'accepted', accepted_at = ?, accepted_by = ? WHERE id = ?", [
+        ts,
+        agent,
+        id,
+      ]);
+      await appendPmEvent(tx, {
+        ts,
+        kind: 'handoff.accepted',
+        taskId: Number(row.task_id),
+        entity: 'handoff',
+        entityId: String(id),
+        payload: { agent },
+      });
       return handoffView({ ...row, status: 'accepted', accepted_at: ts, accepted_by: agent });
     });
   }
@@ -208,7 +277,10 @@ export class HandoffService {
   async ofTask(taskRef: string | number): Promise<{ task_id: string; latest: Handoff | null; handoffs: Handoff[] }> {
     return this.engine.read(async (db) => {
       const task = await pmTaskRow(db, taskRef);
-      const rows = await db.all<HandoffRow>(`SELECT ${handoffColumns} FROM handoffs WHERE task_id = ? ORDER BY id DESC`, [task.id]);
+      const rows = await db.all<HandoffRow>(
+        `SELECT ${handoffColumns} FROM handoffs WHERE task_id = ? ORDER BY id DESC`,
+        [task.id],
+      );
       const handoffs = rows.map(handoffView);
       return { task_id: taskKey(task.id), latest: handoffs[0] ?? null, handoffs };
     });

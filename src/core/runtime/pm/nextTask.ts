@@ -27,8 +27,16 @@ export interface ScopeGate {
  * its agent after worker_command prepared it) passed its gates when it started: it is not held
  * again for a scope conflict, or an agent would be refused the very task it was launched for.
  */
-export async function nextAssignedTask(db: AsyncSqlReader, projectId: number, agent: string, scope?: ScopeGate): Promise<NextTask> {
-  const rows = await db.all<PmTaskRow>(`SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id`, [projectId, agent]);
+export async function nextAssignedTask(
+  db: AsyncSqlReader,
+  projectId: number,
+  agent: string,
+  scope?: ScopeGate,
+): Promise<NextTask> {
+  const rows = await db.all<PmTaskRow>(
+    `SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id`,
+    [projectId, agent],
+  );
   let held: NextTask['held'];
   for (const row of rows) {
     const task = { ...row, id: Number(row.id) };

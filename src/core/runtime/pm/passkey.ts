@@ -18,7 +18,13 @@ export interface PasskeyHash {
 
 function derive(passkey: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(passkey, salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(
+      passkey,
+      salt,
+      params.keylen,
+      { N: params.N, r: params.r, p: params.p, maxmem: 64 * 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    );
   });
 }
 

@@ -13,7 +13,12 @@ import { taskStatuses } from '../../tasks/taskModel';
 export const projectRef = z
   .union([z.string().trim().min(1).max(200), z.number().int().positive()])
   .describe('Project ID, e.g. "prj-1" (its name works too)');
-export const agentIdInput = z.string().trim().min(1).max(100).describe('Agent ID: the agent definition’s name, e.g. "coder"');
+export const agentIdInput = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe('Agent ID: the agent definition’s name, e.g. "coder"');
 export const success = z.literal(true).describe('Always true; a refusal is an error result with a code');
 
 export const projectStatuses = ['active', 'archived'] as const;
@@ -30,7 +35,10 @@ export const projectOutput = z.strictObject({
 });
 
 export const listProjectsInput = z.strictObject({});
-export const listProjectsOutput = z.strictObject({ success, projects: z.array(projectOutput).describe('Every project, oldest first') });
+export const listProjectsOutput = z.strictObject({
+  success,
+  projects: z.array(projectOutput).describe('Every project, oldest first'),
+});
 
 export const getProjectInput = z.strictObject({ project_id: projectRef });
 export const getProjectOutput = z.strictObject({
@@ -70,11 +78,16 @@ export const agentProfileOutput = z.strictObject({
 export const getAgentProfileInput = z.strictObject({ agent_id: agentIdInput });
 export const getAgentProfileOutput = z.strictObject({
   success,
-  agent: agentProfileOutput.extend({ system_prompt: z.string().describe('The role prompt authenticate hands the agent') }),
+  agent: agentProfileOutput.extend({
+    system_prompt: z.string().describe('The role prompt authenticate hands the agent'),
+  }),
 });
 
 export const listAgentsInput = z.strictObject({});
-export const listAgentsOutput = z.strictObject({ success, agents: z.array(agentProfileOutput).describe('Every agent definition') });
+export const listAgentsOutput = z.strictObject({
+  success,
+  agents: z.array(agentProfileOutput).describe('Every agent definition'),
+});
 
 export const pmTaskOutput = z.strictObject({
   task_id: z.string().describe('Task ID, e.g. "task-5" (the same task task_get shows as 5)'),
@@ -98,13 +111,18 @@ export const listTasksInput = z.strictObject({
   status: statusInput.optional().describe('Only tasks in this status'),
   assignee_id: agentIdInput.optional().describe('Only tasks assigned to this agent'),
 });
-export const listTasksOutput = z.strictObject({ success, tasks: z.array(pmTaskOutput).describe('Tasks of the project, oldest first') });
+export const listTasksOutput = z.strictObject({
+  success,
+  tasks: z.array(pmTaskOutput).describe('Tasks of the project, oldest first'),
+});
 
 export const getTaskInput = z.strictObject({ task_id: taskRef });
 export const getTaskOutput = z.strictObject({
   success,
   task: pmTaskOutput.extend({
-    subtasks: z.array(z.strictObject({ task_id: z.string(), title: z.string(), status: z.enum(taskStatuses) })).describe('Direct sub-tasks'),
+    subtasks: z
+      .array(z.strictObject({ task_id: z.string(), title: z.string(), status: z.enum(taskStatuses) }))
+      .describe('Direct sub-tasks'),
   }),
 });
 
@@ -124,13 +142,20 @@ export const assignTaskInput = z.strictObject({
   assignee_id: agentIdInput.describe('Agent to assign the task to'),
   project_id: projectRef
     .optional()
-    .describe('Project the task runs in (the agent must be assigned to it). Absent: the task’s own, else the agent’s only project'),
+    .describe(
+      'Project the task runs in (the agent must be assigned to it). Absent: the task’s own, else the agent’s only project',
+    ),
 });
 export const assignTaskOutput = z.strictObject({
   success,
   task_id: z.string(),
   assignee_id: z.string(),
-  project_id: z.string().nullable().describe('Project the task now belongs to; null when none could be chosen (the runner only starts tasks of a project)'),
+  project_id: z
+    .string()
+    .nullable()
+    .describe(
+      'Project the task now belongs to; null when none could be chosen (the runner only starts tasks of a project)',
+    ),
 });
 
 export type ProjectOutput = z.infer<typeof projectOutput>;

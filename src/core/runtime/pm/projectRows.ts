@@ -24,23 +24,33 @@ export interface ProjectRow {
 const columns = 'id, name, description, working_directory, status, created_at, updated_at';
 
 /** The project `ref` names (an id shape or its name), or a NotFound error. */
-export async function projectRowOf(db: AsyncSqlReader, ref: string | number, field = 'project_id'): Promise<ProjectRow> {
+export async function projectRowOf(
+  db: AsyncSqlReader,
+  ref: string | number,
+  field = 'project_id',
+): Promise<ProjectRow> {
   const id = pmIdOf('project', ref);
   const row =
     (id !== undefined ? await db.get<ProjectRow>(`SELECT ${columns} FROM projects WHERE id = ?`, [id]) : undefined) ??
-    (typeof ref === 'string' ? await db.get<ProjectRow>(`SELECT ${columns} FROM projects WHERE name = ?`, [ref.trim()]) : undefined);
+    (typeof ref === 'string'
+      ? await db.get<ProjectRow>(`SELECT ${columns} FROM projects WHERE name = ?`, [ref.trim()])
+      : undefined);
   if (!row) throw pmNotFound('project', ref, field, 'list projects with list_projects or `agent-ledger project list`');
   return { ...row, id: Number(row.id) };
 }
 
 export async function projectRows(db: AsyncSqlReader, onlyActive = false): Promise<ProjectRow[]> {
-  const rows = await db.all<ProjectRow>(`SELECT ${columns} FROM projects${onlyActive ? " WHERE status = 'active'" : ''} ORDER BY id`);
+  const rows = await db.all<ProjectRow>(
+    `SELECT ${columns} FROM projects${onlyActive ? " WHERE status = 'active'" : ''} ORDER BY id`,
+  );
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 /** Agent ids by project id. */
 export async function agentsByProject(db: AsyncSqlReader): Promise<Map<number, string[]>> {
-  const rows = await db.all<{ project_id: number; agent: string }>('SELECT project_id, agent FROM project_agents ORDER BY project_id, agent');
+  const rows = await db.all<{ project_id: number; agent: string }>(
+    'SELECT project_id, agent FROM project_agents ORDER BY project_id, agent',
+  );
   const out = new Map<number, string[]>();
   for (const r of rows) {
     const list = out.get(Number(r.project_id)) ?? [];
@@ -73,7 +83,10 @@ export function agentDefinition(agents: AgentDirectory, agentId: string): AgentD
   try {
     return agents.lookup(agentId);
   } catch (err) {
-    if (LedgerError.is(err)) throw new LedgerError('AgentNotFound', `Agent ${agentId} not found (list agents with list_agents)`, { agent_id: agentId });
+    if (LedgerError.is(err))
+      throw new LedgerError('AgentNotFound', `Agent ${agentId} not found (list agents with list_agents)`, {
+        agent_id: agentId,
+      });
     throw err;
   }
 }
@@ -86,15 +99,18 @@ export function agentDefinitionOrNull(agents: AgentDirectory, agentId: string): 
 /** Appends one event of the agent-PM tools in the write's transaction. */
 export function appendPmEvent(
   tx: AsyncSqlWriter,
-  e: { ts: string; kind: string; taskId?: number | null; workflowId?: number | null; entity: string; entityId: string; payload?: Record<string, unknown> },
+  e: {
+    ts: string;
+    kind: string;
+    taskId?: number | null;
+    workflowId?: number | null;
+    entity: string;
+    entityId: string;
+    payload?: Record<string, unknown>;
+  },
 ): Promise<number> {
-  return tx.insert('INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq', [
-    e.ts,
-    e.kind,
-    e.workflowId ?? null,
-    e.taskId ?? null,
-    e.entity,
-    e.entityId,
-    JSON.stringify(e.payload ?? {}),
-  ]);
+  return tx.insert(
+    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq',
+    [e.ts, e.kind, e.workflowId ?? null, e.taskId ?? null, e.entity, e.entityId, JSON.stringify(e.payload ?? {})],
+  );
 }

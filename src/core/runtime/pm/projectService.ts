@@ -4,7 +4,15 @@ import type { LedgerEngine } from '../../ports/store';
 import { LedgerError, validationError } from '../../errors';
 import { confinedPath, realPathOf } from '../../files/confinedPath';
 import type { AgentDirectory, ProjectRow } from './projectRows';
-import { absoluteDirectory, agentDefinition, agentsByProject, appendPmEvent, projectRowOf, projectRows, projectView } from './projectRows';
+import {
+  absoluteDirectory,
+  agentDefinition,
+  agentsByProject,
+  appendPmEvent,
+  projectRowOf,
+  projectRows,
+  projectView,
+} from './projectRows';
 import { projectKey } from '../../ids';
 import type { ProjectOutput } from './projectContracts';
 
@@ -39,24 +47,45 @@ export class ProjectService {
   async create(input: NewProject): Promise<ProjectOutput> {
     const name = input.name.trim();
     if (!/^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/.test(name) || /^\d+$/.test(name) || /^prj[-_:#]?\d+$/i.test(name)) {
-      throw validationError(`project name ${JSON.stringify(input.name)}: use 1–100 letters, digits, ".", "_", "-" or spaces, not a bare number or an id shape like "prj-3"`, { name: input.name });
+      throw validationError(
+        `project name ${JSON.stringify(input.name)}: use 1–100 letters, digits, ".", "_", "-" or spaces, not a bare number or an id shape like "prj-3"`,
+        { name: input.name },
+      );
     }
-    if (name.toLowerCase() === 'memory') throw validationError('project name "memory" is taken: project://memory is the Memory Bank resource', { name: input.name });
+    if (name.toLowerCase() === 'memory')
+      throw validationError('project name "memory" is taken: project://memory is the Memory Bank resource', {
+        name: input.name,
+      });
     const stored = this.storedDirectory(input.workingDirectory);
     const ts = this.now().toISOString();
     const row = await this.engine.write(async (tx) => {
       const taken = await tx.get<{ id: number }>('SELECT id FROM projects WHERE name = ?', [name]);
-      if (taken) throw new LedgerError('ValidationError', `a project named ${name} already exists (${projectKey(Number(taken.id))})`, { name });
-      const id = await tx.insert('INSERT INTO projects (name, description, working_directory, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      if (taken)
+        throw new LedgerError(
+          'ValidationError',
+          `a project named ${name} already exists (${projectKey(Number(taken.id))})`,
+          { name },
+        );
+      const id = await tx.insert(
+        'INSERT INTO projects (name, description, working_directory, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [name, input.description ?? null, stored, 'active', ts, ts],
+      );
+      await appendPmEvent(tx, {
+        ts,
+        kind: 'project.created',
+        entity: 'project',
+        entityId: String(id),
+        payload: { name, working_directory: stored },
+      });
+      return {
+        id,
         name,
-        input.description ?? null,
-        stored,
-        'active',
-        ts,
-        ts,
-      ]);
-      await appendPmEvent(tx, { ts, kind: 'project.created', entity: 'project', entityId: String(id), payload: { name, working_directory: stored } });
-      return { id, name, description: input.description ?? null, working_directory: stored, status: 'active', created_at: ts, updated_at: ts } satisfies ProjectRow;
+        description: input.description ?? null,
+        working_directory: stored,
+        status: 'active',
+        created_at: ts,
+        updated_at: ts,
+      } satisfies ProjectRow;
     });
     return projectView(this.workspace, row, []);
   }
@@ -67,9 +96,18 @@ export class ProjectService {
     const ts = this.now().toISOString();
     return this.engine.write(async (tx) => {
       const row = await projectRowOf(tx, projectRef);
-      const added = await tx.run('INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, ?, ?) ON CONFLICT (project_id, agent) DO NOTHING', [row.id, agentId, ts]);
+      const added = await tx.run(
+        'INSERT INTO project_agents (project_id, agent, assigned_at) VALUES (?, ?, ?) ON CONFLICT (project_id, agent) DO NOTHING',
+        [row.id, agentId, ts],
+      );
       if (added.changes > 0) {
-        await appendPmEvent(tx, { ts, kind: 'project.agent_added', entity: 'project', entityId: String(row.id), payload: { agent: agentId } });
+        await appendPmEvent(tx, {
+          ts,
+          kind: 'project.agent_added',
+          entity: 'project',
+          entityId: String(row.id),
+          payload: { agent: agentId },
+        });
       }
       const agents = (await agentsByProject(tx)).get(row.id) ?? [];
       return projectView(this.workspace, row, agents);
@@ -82,7 +120,13 @@ export class ProjectService {
       const row = await projectRowOf(tx, projectRef);
       const removed = await tx.run('DELETE FROM project_agents WHERE project_id = ? AND agent = ?', [row.id, agentId]);
       if (removed.changes > 0) {
-        await appendPmEvent(tx, { ts, kind: 'project.agent_removed', entity: 'project', entityId: String(row.id), payload: { agent: agentId } });
+        await appendPmEvent(tx, {
+          ts,
+          kind: 'project.agent_removed',
+          entity: 'project',
+          entityId: String(row.id),
+          payload: { agent: agentId },
+        });
       }
       return projectView(this.workspace, row, (await agentsByProject(tx)).get(row.id) ?? []);
     });
@@ -94,9 +138,19 @@ export class ProjectService {
       const row = await projectRowOf(tx, projectRef);
       if (row.status !== status) {
         await tx.run('UPDATE projects SET status = ?, updated_at = ? WHERE id = ?', [status, ts, row.id]);
-        await appendPmEvent(tx, { ts, kind: 'project.updated', entity: 'project', entityId: String(row.id), payload: { status } });
+        await appendPmEvent(tx, {
+          ts,
+          kind: 'project.updated',
+          entity: 'project',
+          entityId: String(row.id),
+          payload: { status },
+        });
       }
-      return projectView(this.workspace, { ...row, status, updated_at: row.status !== status ? ts : row.updated_at }, (await agentsByProject(tx)).get(row.id) ?? []);
+      return projectView(
+        this.workspace,
+        { ...row, status, updated_at: row.status !== status ? ts : row.updated_at },
+        (await agentsByProject(tx)).get(row.id) ?? [],
+      );
     });
   }
 
@@ -111,8 +165,14 @@ export class ProjectService {
     return this.engine.read(async (db) => {
       const row = await projectRowOf(db, projectRef);
       const agents = (await agentsByProject(db)).get(row.id) ?? [];
-      const counts = await db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM tasks WHERE project_id = ? GROUP BY status', [row.id]);
-      return { ...projectView(this.workspace, row, agents), task_counts: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])) };
+      const counts = await db.all<{ status: string; n: number }>(
+        'SELECT status, COUNT(*) AS n FROM tasks WHERE project_id = ? GROUP BY status',
+        [row.id],
+      );
+      return {
+        ...projectView(this.workspace, row, agents),
+        task_counts: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])),
+      };
     });
   }
 
@@ -135,7 +195,8 @@ export class ProjectService {
 
   /** The folder relative to the workspace's real path ("." for the workspace itself), or a refusal. */
   private storedDirectory(given: string): string {
-    if (!given.trim()) throw validationError('working directory: give a folder inside the workspace ("." for the workspace itself)');
+    if (!given.trim())
+      throw validationError('working directory: give a folder inside the workspace ("." for the workspace itself)');
     const real = confinedPath(this.workspace, given.trim());
     if (!fs.existsSync(real) || !fs.statSync(real).isDirectory()) {
       throw validationError(`working directory ${given} is not a folder`, { working_directory: given });

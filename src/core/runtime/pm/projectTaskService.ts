@@ -58,32 +58,47 @@ export async function pmTaskRow(db: AsyncSqlReader, ref: string | number, field 
 
 /** Sub-tasks still open or in progress (a parent cannot be completed while there are any). */
 export async function openSubtasks(db: AsyncSqlReader, taskId: number): Promise<number[]> {
-  const rows = await db.all<{ id: number }>("SELECT id FROM tasks WHERE parent_id = ? AND status IN ('open', 'in_progress') ORDER BY id", [taskId]);
+  const rows = await db.all<{ id: number }>(
+    "SELECT id FROM tasks WHERE parent_id = ? AND status IN ('open', 'in_progress') ORDER BY id",
+    [taskId],
+  );
   return rows.map((r) => Number(r.id));
 }
 
 /** Moves a task to `status` in `tx`, refusing "done" over open sub-tasks; returns the previous status. */
-export async function setTaskStatus(tx: AsyncSqlWriter, task: PmTaskRow, status: TaskStatus, ts: string, by: string | null): Promise<TaskStatus> {
+export async function setTaskStatus(
+  tx: AsyncSqlWriter,
+  task: PmTaskRow,
+  status: TaskStatus,
+  ts: string,
+  by: string | null,
+): Promise<TaskStatus> {
   if (status === 'done') {
     const open = await openSubtasks(tx, task.id);
     if (open.length > 0) {
-      throw stateError(`${taskKey(task.id)} cannot be completed while its sub-tasks ${open.map(taskKey).join(', ')} are open or in progress`, {
-        task_id: taskKey(task.id),
-        open_subtasks: open.map(taskKey),
-      });
+      throw stateError(
+        `${taskKey(task.id)} cannot be completed while its sub-tasks ${open.map(taskKey).join(', ')} are open or in progress`,
+        {
+          task_id: taskKey(task.id),
+          open_subtasks: open.map(taskKey),
+        },
+      );
     }
   }
   if (task.status === status) return status;
   const finished = isFinished(status);
   const result = status === 'done' ? 'success' : status === 'failed' ? 'failed' : null;
-  await tx.run('UPDATE tasks SET status = ?, result = ?, started_at = ?, completed_at = ?, updated_at = ? WHERE id = ?', [
-    status,
-    finished ? result : null,
-    status === 'in_progress' ? (task.started_at ?? ts) : task.started_at,
-    finished ? ts : null,
-    ts,
-    task.id,
-  ]);
+  await tx.run(
+    'UPDATE tasks SET status = ?, result = ?, started_at = ?, completed_at = ?, updated_at = ? WHERE id = ?',
+    [
+      status,
+      finished ? result : null,
+      status === 'in_progress' ? (task.started_at ?? ts) : task.started_at,
+      finished ? ts : null,
+      ts,
+      task.id,
+    ],
+  );
   await appendPmEvent(tx, {
     ts,
     kind: 'task.updated',
@@ -113,27 +128,41 @@ export class ProjectTaskService {
       const where = ['project_id = ?'];
       const params: SqlValue[] = [project.id];
       if (filter.status) {
-      where.push('status = ?');
-      params.push(filter.status);
-    }
+        where.push('status = ?');
+        params.push(filter.status);
+      }
       if (filter.assignee) {
-      where.push('assignee = ?');
-      params.push(filter.assignee);
-    }
-      const rows = await db.all<PmTaskRow>(`SELECT ${pmTaskColumns} FROM tasks WHERE ${where.join(' AND ')} ORDER BY id`, params);
+        where.push('assignee = ?');
+        params.push(filter.assignee);
+      }
+      const rows = await db.all<PmTaskRow>(
+        `SELECT ${pmTaskColumns} FROM tasks WHERE ${where.join(' AND ')} ORDER BY id`,
+        params,
+      );
       return rows.map(pmTaskView);
     });
   }
 
-  async get(ref: string | number): Promise<PmTask & { subtasks: { task_id: string; title: string; status: TaskStatus }[] }> {
+  async get(
+    ref: string | number,
+  ): Promise<PmTask & { subtasks: { task_id: string; title: string; status: TaskStatus }[] }> {
     return this.engine.read(async (db) => {
       const row = await pmTaskRow(db, ref);
-      const children = await db.all<{ id: number; title: string; status: TaskStatus }>('SELECT id, title, status FROM tasks WHERE parent_id = ? ORDER BY id', [row.id]);
-      return { ...pmTaskView(row), subtasks: children.map((c) => ({ task_id: taskKey(Number(c.id)), title: c.title, status: c.status })) };
+      const children = await db.all<{ id: number; title: string; status: TaskStatus }>(
+        'SELECT id, title, status FROM tasks WHERE parent_id = ? ORDER BY id',
+        [row.id],
+      );
+      return {
+        ...pmTaskView(row),
+        subtasks: children.map((c) => ({ task_id: taskKey(Number(c.id)), title: c.title, status: c.status })),
+      };
     });
   }
 
-  async updateStatus(ref: string | number, status: TaskStatus): Promise<{ task_id: string; previous_status: TaskStatus; status: TaskStatus }> {
+  async updateStatus(
+    ref: string | number,
+    status: TaskStatus,
+  ): Promise<{ task_id: string; previous_status: TaskStatus; status: TaskStatus }> {
     const ts = this.now().toISOString();
     return this.engine.write(async (tx) => {
       const row = await pmTaskRow(tx, ref);
@@ -146,27 +175,42 @@ export class ProjectTaskService {
    * Assigns a task to an agent and places it in a project: the one given (the agent must be
    * assigned to it), else the task's own, else the agent's only project.
    */
-  async assign(ref: string | number, agentId: string, projectRef?: string | number): Promise<{ task_id: string; assignee_id: string; project_id: string | null }> {
+  async assign(
+    ref: string | number,
+    agentId: string,
+    projectRef?: string | number,
+  ): Promise<{ task_id: string; assignee_id: string; project_id: string | null }> {
     agentDefinition(this.agents, agentId);
     const ts = this.now().toISOString();
     return this.engine.write(async (tx) => {
       const row = await pmTaskRow(tx, ref);
-      const memberships = await tx.all<{ project_id: number }>('SELECT project_id FROM project_agents WHERE agent = ? ORDER BY project_id', [agentId]);
+      const memberships = await tx.all<{ project_id: number }>(
+        'SELECT project_id FROM project_agents WHERE agent = ? ORDER BY project_id',
+        [agentId],
+      );
       const of = new Set(memberships.map((m) => Number(m.project_id)));
       let projectId: number | null = row.project_id === null ? null : Number(row.project_id);
       if (projectRef !== undefined) {
         const project = await projectRowOf(tx, projectRef);
         if (!of.has(project.id)) {
-          throw validationError(`agent ${agentId} is not assigned to project ${projectKey(project.id)}: add it first (\`agent-ledger project add-agent ${project.name} ${agentId}\`)`, {
-            assignee_id: agentId,
-            project_id: projectKey(project.id),
-          });
+          throw validationError(
+            `agent ${agentId} is not assigned to project ${projectKey(project.id)}: add it first (\`agent-ledger project add-agent ${project.name} ${agentId}\`)`,
+            {
+              assignee_id: agentId,
+              project_id: projectKey(project.id),
+            },
+          );
         }
         projectId = project.id;
       } else if (projectId === null && of.size === 1) {
         projectId = [...of][0];
       }
-      await tx.run("UPDATE tasks SET assignee = ?, assignee_type = 'ai', project_id = ?, updated_at = ? WHERE id = ?", [agentId, projectId, ts, row.id]);
+      await tx.run("UPDATE tasks SET assignee = ?, assignee_type = 'ai', project_id = ?, updated_at = ? WHERE id = ?", [
+        agentId,
+        projectId,
+        ts,
+        row.id,
+      ]);
       await appendPmEvent(tx, {
         ts,
         kind: 'task.updated',
@@ -174,9 +218,17 @@ export class ProjectTaskService {
         workflowId: row.workflow_id,
         entity: 'task',
         entityId: String(row.id),
-        payload: { fields: ['assignee', 'project'], assignee: agentId, project: projectId === null ? null : projectKey(projectId) },
+        payload: {
+          fields: ['assignee', 'project'],
+          assignee: agentId,
+          project: projectId === null ? null : projectKey(projectId),
+        },
       });
-      return { task_id: taskKey(row.id), assignee_id: agentId, project_id: projectId === null ? null : projectKey(projectId) };
+      return {
+        task_id: taskKey(row.id),
+        assignee_id: agentId,
+        project_id: projectId === null ? null : projectKey(projectId),
+      };
     });
   }
 
@@ -195,14 +247,27 @@ export class ProjectTaskService {
     const { byAgent, keyed } = await this.engine.read(async (db) => {
       const byProject = await agentsByProject(db);
       const byAgent = new Map<string, string[]>();
-      for (const [pid, list] of byProject) for (const a of list) byAgent.set(a, [...(byAgent.get(a) ?? []), projectKey(pid)]);
-      const keyed = new Set((await db.all<{ agent: string }>('SELECT agent FROM agent_credentials')).map((r) => r.agent));
+      for (const [pid, list] of byProject)
+        for (const a of list) byAgent.set(a, [...(byAgent.get(a) ?? []), projectKey(pid)]);
+      const keyed = new Set(
+        (await db.all<{ agent: string }>('SELECT agent FROM agent_credentials')).map((r) => r.agent),
+      );
       return { byAgent, keyed };
     });
     return names.flatMap((name) => {
       const def = defs.get(name);
       if (!def) return [];
-      return [{ agent_id: def.name, name: def.name, description: def.description, ai_type: aiTypeOf(def.client), model: def.model, projects: byAgent.get(def.name) ?? [], has_passkey: keyed.has(def.name) }];
+      return [
+        {
+          agent_id: def.name,
+          name: def.name,
+          description: def.description,
+          ai_type: aiTypeOf(def.client),
+          model: def.model,
+          projects: byAgent.get(def.name) ?? [],
+          has_passkey: keyed.has(def.name),
+        },
+      ];
     });
   }
 }

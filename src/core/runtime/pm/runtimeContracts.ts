@@ -17,7 +17,9 @@ export const sessionTokenInput = z
   .min(1)
   .max(200)
   .optional()
-  .describe('The session_token authenticate returned; leave it out when the server holds your session (an agent launched by the runner)');
+  .describe(
+    'The session_token authenticate returned; leave it out when the server holds your session (an agent launched by the runner)',
+  );
 
 /** How long get_my_task / get_pending_handoffs wait by default: not at all, as the contract answers at once. */
 export const PM_WAIT_MS_DEFAULT = 0;
@@ -28,7 +30,9 @@ export const pmWaitMsInput = z
   .min(0)
   .max(WAIT_MS_MAX)
   .default(PM_WAIT_MS_DEFAULT)
-  .describe('When there is nothing yet, wait up to this many milliseconds (at most 50,000) and return the moment something arrives; 0 (default) answers at once');
+  .describe(
+    'When there is nothing yet, wait up to this many milliseconds (at most 50,000) and return the moment something arrives; 0 (default) answers at once',
+  );
 
 export const healthCheckInput = z.strictObject({});
 export const healthCheckOutput = z.strictObject({
@@ -51,13 +55,18 @@ export const authenticateInput = z.strictObject({
     .min(1)
     .max(1000)
     .optional()
-    .describe('The agent’s passkey (set with `agent-ledger agent passkey`); leave it out when the runner launched you: the server logs you in with the ticket it was given'),
+    .describe(
+      'The agent’s passkey (set with `agent-ledger agent passkey`); leave it out when the runner launched you: the server logs you in with the ticket it was given',
+    ),
   project_id: projectRef,
 });
 export const authenticateOutput = z.strictObject({
   success,
   session_token: z.string().describe('Pass on every call of this session; shown once, stored hashed'),
-  expires_in: z.number().int().describe('Seconds of inactivity before the session expires; every call with the token extends it'),
+  expires_in: z
+    .number()
+    .int()
+    .describe('Seconds of inactivity before the session expires; every call with the token extends it'),
   agent_name: z.string(),
   project_name: z.string(),
   system_prompt: z.string().describe('The agent’s role, from its definition'),
@@ -73,8 +82,12 @@ export const myTaskOutput = z.strictObject({
   title: z.string(),
   description: z.string().nullable(),
   working_directory: z.string().describe('Absolute folder to work in'),
-  context: contextOutput.nullable().describe('The latest saved context (progress, findings, blockers, next steps), null when none'),
-  handoff: handoffOutput.nullable().describe('The latest handoff of the task for this agent (or for anyone), null when none'),
+  context: contextOutput
+    .nullable()
+    .describe('The latest saved context (progress, findings, blockers, next steps), null when none'),
+  handoff: handoffOutput
+    .nullable()
+    .describe('The latest handoff of the task for this agent (or for anyone), null when none'),
 });
 export const getMyTaskOutput = z.strictObject({
   success,
@@ -86,7 +99,11 @@ export const getMyTaskOutput = z.strictObject({
 export const reportResults = ['success', 'failed', 'blocked'] as const;
 export const reportCompletedInput = z.strictObject({
   session_token: sessionTokenInput,
-  result: z.enum(reportResults).describe('success: done; failed: gave up; blocked: cannot go on (the task goes back to open with the summary as its blocker)'),
+  result: z
+    .enum(reportResults)
+    .describe(
+      'success: done; failed: gave up; blocked: cannot go on (the task goes back to open with the summary as its blocker)',
+    ),
   summary: z.string().max(20_000).optional().describe('What was done'),
   next_steps: z.string().max(20_000).optional().describe('What should happen next'),
 });
@@ -117,13 +134,20 @@ export const getPendingTasksOutput = z.strictObject({
 });
 
 export const reportExecutionStartInput = z.strictObject({ session_token: sessionTokenInput, task_id: taskRef });
-export const reportExecutionStartOutput = z.strictObject({ success, deprecated, execution_id: z.string(), started_at: z.string() });
+export const reportExecutionStartOutput = z.strictObject({
+  success,
+  deprecated,
+  execution_id: z.string(),
+  started_at: z.string(),
+});
 
 export const executionStatuses = ['running', 'completed', 'failed', 'error'] as const;
 
 export const reportExecutionCompleteInput = z.strictObject({
   session_token: sessionTokenInput,
-  execution_id: z.union([z.string().trim().min(1).max(100), z.number().int().positive()]).describe('The execution_id report_execution_start returned'),
+  execution_id: z
+    .union([z.string().trim().min(1).max(100), z.number().int().positive()])
+    .describe('The execution_id report_execution_start returned'),
   exit_code: z.number().int().describe('Exit code of the agent CLI (0 = success)'),
   duration_seconds: z.number().min(0).max(31_536_000).describe('How long it ran'),
   log_file_path: z.string().min(1).max(4096).describe('Where its output was written'),
@@ -161,7 +185,9 @@ export const listExecutionLogsInput = z.strictObject({
 export const listExecutionLogsOutput = z.strictObject({ success, logs: z.array(executionLogOutput) });
 
 export const getExecutionLogInput = z.strictObject({
-  execution_id: z.union([z.string().trim().min(1).max(100), z.number().int().positive()]).describe('Execution ID, e.g. "exec-3"'),
+  execution_id: z
+    .union([z.string().trim().min(1).max(100), z.number().int().positive()])
+    .describe('Execution ID, e.g. "exec-3"'),
 });
 export const getExecutionLogOutput = z.strictObject({
   success,

@@ -52,23 +52,29 @@ export class TaskBriefing {
       return { task, folder: project ? absoluteDirectory(this.workspace, project.working_directory) : this.workspace };
     });
     const ctx = await this.handoffs.taskContext(task.id, true);
-    const handoffs = (await this.handoffs.ofTask(task.id)).handoffs.filter((h) => h.status === 'pending' && (h.to_agent_id === null || h.to_agent_id === agent.name));
+    const handoffs = (await this.handoffs.ofTask(task.id)).handoffs.filter(
+      (h) => h.status === 'pending' && (h.to_agent_id === null || h.to_agent_id === agent.name),
+    );
     const runs = (await this.executions.ofTask(task.id)).logs;
     return [
       `You are ${agent.name}, starting ${taskKey(task.id)}.`,
       '',
       `Task: ${task.title}`,
-      ...(task.description ?? task.goal ? [`Description: ${task.description ?? task.goal}`] : []),
+      ...((task.description ?? task.goal) ? [`Description: ${task.description ?? task.goal}`] : []),
       `Status: ${task.status}`,
       `Working directory: ${folder}`,
       '',
-      ctx.history && ctx.history.length > 0 ? 'Earlier work (save_context), oldest first:' : 'No context was saved for this task yet.',
+      ctx.history && ctx.history.length > 0
+        ? 'Earlier work (save_context), oldest first:'
+        : 'No context was saved for this task yet.',
       ...(ctx.history ?? []).flatMap(contextLines),
       '',
       handoffs.length > 0 ? 'Handoffs waiting for you (accept with accept_handoff):' : 'No handoff is waiting for you.',
       ...handoffs.flatMap(handoffLines),
       '',
-      runs.length > 0 ? `Earlier runs: ${runs.map((r) => `${r.executionId} ${r.agentId} ${r.status}${r.result ? `/${r.result}` : ''}`).join(', ')}` : 'No earlier run.',
+      runs.length > 0
+        ? `Earlier runs: ${runs.map((r) => `${r.executionId} ${r.agentId} ${r.status}${r.result ? `/${r.result}` : ''}`).join(', ')}`
+        : 'No earlier run.',
       '',
       'As you work: save_context with progress, findings, blockers and next steps; create_handoff when another agent should continue; report_completed with success, failed or blocked when you stop.',
     ].join('\n');
@@ -113,7 +119,10 @@ export class TaskBriefing {
       ...handoffs.flatMap(handoffLines),
       '',
       `Runs (${runs.length}), newest first:`,
-      ...runs.map((r) => `- ${r.executionId} ${r.agentId}: ${r.status}${r.result ? ` (${r.result})` : ''}, started ${r.startedAt}${r.durationSeconds !== null ? `, ${r.durationSeconds} s` : ''}${r.costUsd !== null ? `, $${r.costUsd}` : ''}`),
+      ...runs.map(
+        (r) =>
+          `- ${r.executionId} ${r.agentId}: ${r.status}${r.result ? ` (${r.result})` : ''}, started ${r.startedAt}${r.durationSeconds !== null ? `, ${r.durationSeconds} s` : ''}${r.costUsd !== null ? `, $${r.costUsd}` : ''}`,
+      ),
       '',
       'Summarise where the task stands, what was learned, what blocks it and what should happen next.',
     ].join('\n');

@@ -39,8 +39,13 @@ export class Cooldowns {
   ended(key: string, now: number, outcome: { ok: boolean; reason?: string }): CooldownState {
     const previous = this.states.get(key);
     const failures = outcome.ok ? 0 : (previous?.failures ?? 0) + 1;
-    const wait = failures === 0 ? this.policy.minGapMs : Math.min(this.policy.maxMs, this.policy.baseMs * 2 ** (failures - 1));
-    const state: CooldownState = { failures, until: now + Math.max(wait, this.policy.minGapMs), reason: outcome.ok ? null : (outcome.reason ?? 'failed') };
+    const wait =
+      failures === 0 ? this.policy.minGapMs : Math.min(this.policy.maxMs, this.policy.baseMs * 2 ** (failures - 1));
+    const state: CooldownState = {
+      failures,
+      until: now + Math.max(wait, this.policy.minGapMs),
+      reason: outcome.ok ? null : (outcome.reason ?? 'failed'),
+    };
     this.states.set(key, state);
     return state;
   }

@@ -17,22 +17,33 @@ interface InstanceRow {
 }
 
 /** Claims the instance for `target`'s run inside `tx`: its execution id, or undefined when another runner's run holds it. */
-export async function claimInstanceIn(tx: AsyncSqlWriter, target: LaunchTarget, o: { runnerId: string; now: Date; staleAfterMs: number }): Promise<string | undefined> {
+export async function claimInstanceIn(
+  tx: AsyncSqlWriter,
+  target: LaunchTarget,
+  o: { runnerId: string; now: Date; staleAfterMs: number },
+): Promise<string | undefined> {
   const now = o.now;
   const ts = now.toISOString();
   const staleBefore = new Date(now.getTime() - o.staleAfterMs).toISOString();
   const projectId = parsePmId('project', target.projectId, 'project_id');
   const taskId = target.taskId === null ? null : parseId('task', target.taskId);
   const client = typeof target.client === 'string' ? target.client : target.client.program;
-  const held = await tx.get<InstanceRow>('SELECT status, execution_id, heartbeat_at FROM agent_instances WHERE agent = ? AND project_id = ?', [target.agentId, projectId]);
+  const held = await tx.get<InstanceRow>(
+    'SELECT status, execution_id, heartbeat_at FROM agent_instances WHERE agent = ? AND project_id = ?',
+    [target.agentId, projectId],
+  );
   if (held?.status === 'running' && held.heartbeat_at !== null && held.heartbeat_at > staleBefore) {
-    if (target.sessionId !== undefined) await endUnclaimedSession(tx, target.sessionId, 'another runner runs this agent in this project', now);
+    if (target.sessionId !== undefined)
+      await endUnclaimedSession(tx, target.sessionId, 'another runner runs this agent in this project', now);
     return undefined;
   }
   if (held?.status === 'running' && held.execution_id !== null) {
-    const stale = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [held.execution_id]);
+    const stale = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [
+      held.execution_id,
+    ]);
     const error = 'its runner stopped answering; the instance was taken over';
-    if (stale?.status === 'running') await closeExecution(tx, Number(held.execution_id), { status: 'error', error }, now);
+    if (stale?.status === 'running')
+      await closeExecution(tx, Number(held.execution_id), { status: 'error', error }, now);
     await endRunSessions(tx, executionKey(Number(held.execution_id)), { ok: false, reason: error }, now);
   }
   const id = await openExecution(tx, { taskId, agent: target.agentId, projectId, sessionId: null, ts });

@@ -27,8 +27,16 @@ const launchBlock = z.strictObject({
   output: z.enum(['claude-json', 'codex-jsonl', 'gemini-json', 'text']).optional(),
   prompt_on_stdin: z.boolean().optional(),
   max_turns: z.number().int().min(1).max(10_000).optional(),
-  wall_clock_minutes: z.number().positive().max(7 * 24 * 60).optional(),
-  idle_minutes: z.number().positive().max(24 * 60).optional(),
+  wall_clock_minutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .optional(),
+  idle_minutes: z
+    .number()
+    .positive()
+    .max(24 * 60)
+    .optional(),
   max_output_mb: z.number().positive().max(10_000).optional(),
   access: z.enum(['readOnly', 'workspaceWrite', 'fullAccess']).optional(),
 });
@@ -48,11 +56,19 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
   const parsed = launchBlock.safeParse(agent.config.launch ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw validationError(`agent ${agent.name}: launch.${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not valid'} (in ${agent.file})`, { agent: agent.name });
+    throw validationError(
+      `agent ${agent.name}: launch.${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is not valid'} (in ${agent.file})`,
+      { agent: agent.name },
+    );
   }
   const block = parsed.data;
   const client: ClientKind | CommandTemplate = block.command
-    ? { program: block.command[0], args: block.command.slice(1), output: block.output, promptOnStdin: block.prompt_on_stdin }
+    ? {
+        program: block.command[0],
+        args: block.command.slice(1),
+        output: block.output,
+        promptOnStdin: block.prompt_on_stdin,
+      }
     : aiTypeOf(agent.client);
   return {
     client,

@@ -11,7 +11,9 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
 }
 
-export function launchPrompt(target: Pick<LaunchTarget, 'agentId' | 'agentName' | 'projectId' | 'projectName' | 'taskId'>): string {
+export function launchPrompt(
+  target: Pick<LaunchTarget, 'agentId' | 'agentName' | 'projectId' | 'projectName' | 'taskId'>,
+): string {
   return [
     `You are the agent "${oneLine(target.agentName)}", started by the Agent Ledger runner to work on the project "${oneLine(target.projectName)}".`,
     '',
@@ -20,7 +22,7 @@ export function launchPrompt(target: Pick<LaunchTarget, 'agentId' | 'agentName' 
     '',
     'Use the tools of the MCP server "agent-ledger":',
     '1. Call authenticate with the agent_id and project_id above and no passkey: the server was started for you and logs you in itself.',
-    '2. Call get_my_task and follow its instruction. Work in the current folder (the task\'s own Git worktree).',
+    "2. Call get_my_task and follow its instruction. Work in the current folder (the task's own Git worktree).",
     '3. Call save_context with what you learned as you go. If another agent must continue, call create_handoff.',
     '4. Call report_completed with result success, failed or blocked, a summary and next steps; then stop.',
   ].join('\n');

@@ -18,7 +18,15 @@ import type { AgentRuntimeService } from '../pm/agentRuntimeService';
 import { closeExecution } from '../pm/executionLogs';
 import { hashSessionToken } from '../pm/passkey';
 import { launchProfileOf } from './launchProfile';
-import type { ActiveProject, LaunchHold, LaunchTarget, RunEnd, RunStart, RunnerLedger, StartDecision } from './runnerPort';
+import type {
+  ActiveProject,
+  LaunchHold,
+  LaunchTarget,
+  RunEnd,
+  RunStart,
+  RunnerLedger,
+  StartDecision,
+} from './runnerPort';
 import { LedgerError } from '../../errors';
 import { nextAssignedTask } from '../pm/nextTask';
 import { endRunSessions, endUnclaimedSession } from './runSessions';
@@ -38,7 +46,11 @@ export interface LedgerForRunnerOptions {
    * It refuses (a LedgerError with `data.reason` dependenciesNotDone / writeScopeConflict) when
    * another process started an overlapping task since the check: the pair is held, not failed.
    */
-  worktreeFor?: (taskId: number, agentId: string, overrides: { allowOverlap: boolean }) => Promise<{ cwd: string; sessionId: number } | undefined>;
+  worktreeFor?: (
+    taskId: number,
+    agentId: string,
+    overrides: { allowOverlap: boolean },
+  ) => Promise<{ cwd: string; sessionId: number } | undefined>;
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -47,7 +59,6 @@ export interface LedgerForRunnerOptions {
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
 }
-
 
 /** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
 function holdOf(err: unknown): LaunchHold | undefined {
@@ -76,7 +87,12 @@ export class LedgerForRunner implements RunnerLedger {
   }
 
   async listActiveProjectsWithAgents(): Promise<ActiveProject[]> {
-    return (await this.o.projects.activeWithAgents()).map((p) => ({ projectId: p.project_id, projectName: p.project_name, workingDirectory: p.working_directory, agents: p.agents }));
+    return (await this.o.projects.activeWithAgents()).map((p) => ({
+      projectId: p.project_id,
+      projectName: p.project_name,
+      workingDirectory: p.working_directory,
+      agents: p.agents,
+    }));
   }
 
   async shouldStart(agentId: string, projectId: string): Promise<StartDecision> {
@@ -90,7 +106,10 @@ export class LedgerForRunner implements RunnerLedger {
     return this.o.engine.read(async (db) => {
       const projects = new Set((await db.all<{ id: number }>('SELECT id FROM projects')).map((r) => Number(r.id)));
       const pair = (agent: string, project: number): string => JSON.stringify([agent, project]);
-      const running = await db.all<{ agent: string; project_id: number }>('SELECT agent, project_id FROM agent_sessions WHERE ended_at IS NULL AND expires_at > ?', [nowIso]);
+      const running = await db.all<{ agent: string; project_id: number }>(
+        'SELECT agent, project_id FROM agent_sessions WHERE ended_at IS NULL AND expires_at > ?',
+        [nowIso],
+      );
       const busy = new Set(running.map((r) => pair(r.agent, Number(r.project_id))));
       const work = await db.all<{ assignee: string; project_id: number }>(
         "SELECT DISTINCT assignee, project_id FROM tasks WHERE status = 'in_progress' AND project_id IS NOT NULL AND assignee IS NOT NULL",
@@ -102,7 +121,9 @@ export class LedgerForRunner implements RunnerLedger {
         const id = pmIdOf('project', projectId);
         if (!agent || id === undefined || !projects.has(id)) return { shouldStart: false };
         if (busy.has(pair(agentId, id))) return { shouldStart: false };
-        return waiting.has(pair(agentId, id)) ? { shouldStart: true, aiType: aiTypeOf(agent.client) } : { shouldStart: false };
+        return waiting.has(pair(agentId, id))
+          ? { shouldStart: true, aiType: aiTypeOf(agent.client) }
+          : { shouldStart: false };
       });
     });
   }
@@ -114,11 +135,22 @@ export class LedgerForRunner implements RunnerLedger {
     const { project, task, hold } = await this.o.engine.read(async (db) => {
       const row = await projectRowOf(db, projectId);
       // The task get_my_task will hand out: dependencies done and, unless --allow-overlap, no scope overlap.
-      const next = await nextAssignedTask(db, row.id, agentId, allowOverlap ? undefined : { agentScope: agent.scope.write });
-      return { project: row, task: next.task?.id ?? next.held?.taskId ?? null, hold: next.task ? undefined : next.held };
+      const next = await nextAssignedTask(
+        db,
+        row.id,
+        agentId,
+        allowOverlap ? undefined : { agentScope: agent.scope.write },
+      );
+      return {
+        project: row,
+        task: next.task?.id ?? next.held?.taskId ?? null,
+        hold: next.task ? undefined : next.held,
+      };
     });
     const [active] = (await this.listActiveProjectsWithAgents()).filter((p) => p.projectId === projectKey(project.id));
-    let held: LaunchHold | undefined = hold ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy } : undefined;
+    let held: LaunchHold | undefined = hold
+      ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy }
+      : undefined;
     let worktree: { cwd: string; sessionId: number } | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
@@ -147,11 +179,19 @@ export class LedgerForRunner implements RunnerLedger {
   }
 
   claimInstance(target: LaunchTarget): Promise<string | undefined> {
-    return this.o.engine.write((tx) => claimInstanceIn(tx, target, { runnerId: this.o.runnerId, now: this.now(), staleAfterMs: this.o.staleAfterMs ?? 120_000 }));
+    return this.o.engine.write((tx) =>
+      claimInstanceIn(tx, target, {
+        runnerId: this.o.runnerId,
+        now: this.now(),
+        staleAfterMs: this.o.staleAfterMs ?? 120_000,
+      }),
+    );
   }
 
   async dropPrepared(sessionId: number, reason: string): Promise<void> {
-    await this.o.engine.write((tx) => endUnclaimedSession(tx, sessionId, `its run could not be claimed: ${reason}`, this.now()));
+    await this.o.engine.write((tx) =>
+      endUnclaimedSession(tx, sessionId, `its run could not be claimed: ${reason}`, this.now()),
+    );
   }
 
   async releaseInstance(executionId: string, reason: string): Promise<void> {
@@ -168,7 +208,12 @@ export class LedgerForRunner implements RunnerLedger {
     const ids = executionIds.map((e) => parsePmId('execution', e, 'execution_id'));
     if (ids.length === 0) return;
     const ts = this.now().toISOString();
-    await this.o.engine.write((tx) => tx.run(`UPDATE agent_instances SET heartbeat_at = ? WHERE execution_id IN (${ids.map(() => '?').join(', ')})`, [ts, ...ids]));
+    await this.o.engine.write((tx) =>
+      tx.run(`UPDATE agent_instances SET heartbeat_at = ? WHERE execution_id IN (${ids.map(() => '?').join(', ')})`, [
+        ts,
+        ...ids,
+      ]),
+    );
   }
 
   openRuns(): Promise<RunStart[]> {
@@ -179,7 +224,13 @@ export class LedgerForRunner implements RunnerLedger {
     const id = parsePmId('execution', executionId, 'execution_id');
     const ticket = randomBytes(32).toString('base64url');
     const expires = new Date(this.now().getTime() + (this.o.ticketTtlMs ?? 10 * 60_000)).toISOString();
-    await this.o.engine.write((tx) => tx.run('UPDATE agent_instances SET ticket_hash = ?, ticket_expires_at = ? WHERE execution_id = ?', [hashSessionToken(ticket), expires, id]));
+    await this.o.engine.write((tx) =>
+      tx.run('UPDATE agent_instances SET ticket_hash = ?, ticket_expires_at = ? WHERE execution_id = ?', [
+        hashSessionToken(ticket),
+        expires,
+        id,
+      ]),
+    );
     return ticket;
   }
 

@@ -35,4 +35,3 @@ export function lostExit(run: RunStart, record: ProcessRecord | undefined): Proc
     logFile: record?.logFile ?? run.logFile,
   };
 }
-

@@ -48,9 +48,24 @@ export async function readOpenRuns(db: AsyncSqlReader, runnerId: string): Promis
 /** The run's process started: its pid and log on the execution log and the instance. */
 export async function recordRunStart(tx: AsyncSqlWriter, run: RunStart, ts: string): Promise<void> {
   const id = parsePmId('execution', run.executionId, 'execution_id');
-  await tx.run('UPDATE execution_logs SET process_id = ?, log_path = ? WHERE id = ?', [run.executionId, run.logFile, id]);
-  await tx.run('UPDATE agent_instances SET pid = ?, process_id = ?, heartbeat_at = ? WHERE execution_id = ?', [run.pid, run.executionId, ts, id]);
-  await appendPmEvent(tx, { ts, kind: 'runner.launched', entity: 'execution', entityId: String(id), payload: { agent: run.agentId, project: run.projectId, client: run.client, pid: run.pid } });
+  await tx.run('UPDATE execution_logs SET process_id = ?, log_path = ? WHERE id = ?', [
+    run.executionId,
+    run.logFile,
+    id,
+  ]);
+  await tx.run('UPDATE agent_instances SET pid = ?, process_id = ?, heartbeat_at = ? WHERE execution_id = ?', [
+    run.pid,
+    run.executionId,
+    ts,
+    id,
+  ]);
+  await appendPmEvent(tx, {
+    ts,
+    kind: 'runner.launched',
+    entity: 'execution',
+    entityId: String(id),
+    payload: { agent: run.agentId, project: run.projectId, client: run.client, pid: run.pid },
+  });
 }
 
 /** The run ended: what the process says, when the agent did not report, its usage, and the pair freed. */
@@ -62,17 +77,32 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
   const row = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [id]);
   if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
-    const error = ok ? 'the agent exited without report_completed' : `the agent ${endReason(exit)}${exit.tail.length ? `; last output:\n${exit.tail.slice(-10).join('\n')}` : ''}`;
+    const error = ok
+      ? 'the agent exited without report_completed'
+      : `the agent ${endReason(exit)}${exit.tail.length ? `; last output:\n${exit.tail.slice(-10).join('\n')}` : ''}`;
     await closeExecution(tx, id, { status: ok ? 'completed' : 'error', error }, now);
   }
   await tx.run(
     `UPDATE execution_logs SET exit_code = ?, signal = ?, duration_ms = ?, log_path = ?, input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cost_usd = ?
       WHERE id = ?`,
-    [exit.exitCode, exit.signal, Math.round(exit.durationMs), exit.logFile, usage?.inputTokens ?? null, usage?.outputTokens ?? null, usage?.cacheReadTokens ?? null, usage?.costUsd ?? null, id],
+    [
+      exit.exitCode,
+      exit.signal,
+      Math.round(exit.durationMs),
+      exit.logFile,
+      usage?.inputTokens ?? null,
+      usage?.outputTokens ?? null,
+      usage?.cacheReadTokens ?? null,
+      usage?.costUsd ?? null,
+      id,
+    ],
   );
   // A session the agent left open ends with its process: the pair is free again; so does the
   // worktree's session, or its task would still count as worked on (and hold overlapping ones).
-  await tx.run("UPDATE agent_sessions SET ended_at = ?, ended_reason = 'process_exited' WHERE execution_id = ? AND ended_at IS NULL", [ts, id]);
+  await tx.run(
+    "UPDATE agent_sessions SET ended_at = ?, ended_reason = 'process_exited' WHERE execution_id = ? AND ended_at IS NULL",
+    [ts, id],
+  );
   await endRunSessions(tx, run.executionId, { ok, reason: runEndReason(exit), exit }, now);
   await freeInstance(tx, id, ts, ok);
   await appendPmEvent(tx, {
@@ -80,6 +110,13 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
     kind: 'runner.run_ended',
     entity: 'execution',
     entityId: String(id),
-    payload: { agent: run.agentId, project: run.projectId, exitCode: exit.exitCode, signal: exit.signal, limit: exit.limit, costUsd: usage?.costUsd ?? null },
+    payload: {
+      agent: run.agentId,
+      project: run.projectId,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      limit: exit.limit,
+      costUsd: usage?.costUsd ?? null,
+    },
   });
 }

@@ -37,30 +37,60 @@ export interface RunSessionEnd {
 export const untiedRunGroup = 'run-untied';
 
 /** Ends the sessions a runner prepared for this task and agent and never tied to a run (all but `keep`). */
-export async function endUntiedSessions(tx: AsyncSqlWriter, taskId: number, agent: string, keep: number | undefined, now: Date): Promise<void> {
-  const rows = await tx.all<SessionRow>("SELECT * FROM sessions WHERE task_id = ? AND agent = ? AND session_group_id = ? AND origin = 'worker_command' AND status = 'running' ORDER BY id", [
-    taskId,
-    agent,
-    untiedRunGroup,
-  ]);
-  for (const row of rows) if (Number(row.id) !== keep) await endOne(tx, toSession(row), null, { ok: false, reason: 'its runner stopped between preparing the worktree and claiming the run' }, now);
+export async function endUntiedSessions(
+  tx: AsyncSqlWriter,
+  taskId: number,
+  agent: string,
+  keep: number | undefined,
+  now: Date,
+): Promise<void> {
+  const rows = await tx.all<SessionRow>(
+    "SELECT * FROM sessions WHERE task_id = ? AND agent = ? AND session_group_id = ? AND origin = 'worker_command' AND status = 'running' ORDER BY id",
+    [taskId, agent, untiedRunGroup],
+  );
+  for (const row of rows)
+    if (Number(row.id) !== keep)
+      await endOne(
+        tx,
+        toSession(row),
+        null,
+        { ok: false, reason: 'its runner stopped between preparing the worktree and claiming the run' },
+        now,
+      );
 }
 
 /** Ties the session prepared for a run to the run (its session group is the execution id). */
 export async function tieRunSession(tx: AsyncSqlWriter, sessionId: number, executionId: string): Promise<void> {
-  await tx.run("UPDATE sessions SET session_group_id = ? WHERE id = ? AND origin = 'worker_command'", [executionId, sessionId]);
+  await tx.run("UPDATE sessions SET session_group_id = ? WHERE id = ? AND origin = 'worker_command'", [
+    executionId,
+    sessionId,
+  ]);
 }
 
 /** Ends the running worker_command sessions tied to a run. */
-export async function endRunSessions(tx: AsyncSqlWriter, executionId: string, end: RunSessionEnd, now: Date): Promise<void> {
-  const rows = await tx.all<SessionRow>("SELECT * FROM sessions WHERE session_group_id = ? AND origin = 'worker_command' AND status = 'running' ORDER BY id", [executionId]);
+export async function endRunSessions(
+  tx: AsyncSqlWriter,
+  executionId: string,
+  end: RunSessionEnd,
+  now: Date,
+): Promise<void> {
+  const rows = await tx.all<SessionRow>(
+    "SELECT * FROM sessions WHERE session_group_id = ? AND origin = 'worker_command' AND status = 'running' ORDER BY id",
+    [executionId],
+  );
   for (const row of rows) await endOne(tx, toSession(row), executionId, end, now);
 }
 
 /** Ends one session prepared for a run that was never claimed (another runner holds the pair). */
-export async function endUnclaimedSession(tx: AsyncSqlWriter, sessionId: number, reason: string, now: Date): Promise<void> {
+export async function endUnclaimedSession(
+  tx: AsyncSqlWriter,
+  sessionId: number,
+  reason: string,
+  now: Date,
+): Promise<void> {
   const session = await getSession(tx, sessionId);
-  if (session?.status === 'running' && session.origin === 'worker_command') await endOne(tx, session, null, { ok: false, reason }, now);
+  if (session?.status === 'running' && session.origin === 'worker_command')
+    await endOne(tx, session, null, { ok: false, reason }, now);
 }
 
 /** The reason of a run that ended with a process exit. */
@@ -68,7 +98,13 @@ export function runEndReason(exit: ProcessExit): string {
   return `its run ${endReason(exit)}`;
 }
 
-async function endOne(tx: AsyncSqlWriter, session: Session, executionId: string | null, end: RunSessionEnd, now: Date): Promise<void> {
+async function endOne(
+  tx: AsyncSqlWriter,
+  session: Session,
+  executionId: string | null,
+  end: RunSessionEnd,
+  now: Date,
+): Promise<void> {
   const endedAt = now.toISOString();
   const exit = end.exit;
   await endSessionRow(tx, session.id, {
@@ -87,7 +123,13 @@ async function endOne(tx: AsyncSqlWriter, session: Session, executionId: string 
     taskId: session.taskId,
     entity: 'session',
     entityId: String(session.id),
-    payload: { agent: session.agent, status: end.ok ? 'completed' : 'failed', exitCode: exit?.exitCode ?? null, reason: end.reason, executionId },
+    payload: {
+      agent: session.agent,
+      status: end.ok ? 'completed' : 'failed',
+      exitCode: exit?.exitCode ?? null,
+      reason: end.reason,
+      executionId,
+    },
   });
 }
 

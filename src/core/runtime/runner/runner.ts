@@ -72,7 +72,15 @@ export type RunnerEvent =
   | { kind: 'launchFailed'; agentId: string; projectId: string; message: string }
   | { kind: 'adopted'; instance: Instance }
   /** A pair that should run is held by its task's dependencies or a scope conflict (said once per change). */
-  | { kind: 'held'; agentId: string; projectId: string; taskId: string | null; reason: LaunchHold['reason']; detail: string; blockedBy: string[] }
+  | {
+      kind: 'held';
+      agentId: string;
+      projectId: string;
+      taskId: string | null;
+      reason: LaunchHold['reason'];
+      detail: string;
+      blockedBy: string[];
+    }
   | { kind: 'error'; message: string };
 
 export function pairKey(agentId: string, projectId: string): string {
@@ -186,7 +194,9 @@ export class Runner {
     const pairs = (await ledger.listActiveProjectsWithAgents())
       .flatMap((project) => project.agents.map((agentId) => ({ agentId, projectId: project.projectId })))
       .filter((pair) => !this.instances.has(pairKey(pair.agentId, pair.projectId)));
-    const decisions = ledger.startDecisions ? await ledger.startDecisions(pairs) : await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
+    const decisions = ledger.startDecisions
+      ? await ledger.startDecisions(pairs)
+      : await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
     for (const [i, held] of pairs.entries()) {
       if (!decisions[i]?.shouldStart) continue;
       const key = pairKey(held.agentId, held.projectId);
@@ -198,8 +208,20 @@ export class Runner {
         try {
           const instance = await this.launch(held.agentId, held.projectId);
           if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
-          else if ('hold' in instance) report.held.push({ ...held, reason: instance.hold.reason, detail: instance.hold.detail, blockedBy: instance.hold.blockedBy });
-          else report.launched.push({ ...held, executionId: instance.executionId, client: instance.client, cwd: instance.cwd });
+          else if ('hold' in instance)
+            report.held.push({
+              ...held,
+              reason: instance.hold.reason,
+              detail: instance.hold.detail,
+              blockedBy: instance.hold.blockedBy,
+            });
+          else
+            report.launched.push({
+              ...held,
+              executionId: instance.executionId,
+              client: instance.client,
+              cwd: instance.cwd,
+            });
         } catch (err) {
           const message = messageOf(err);
           this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
@@ -213,7 +235,10 @@ export class Runner {
   }
 
   /** Launches a pair; undefined when another runner holds its instance, the hold when its task may not start now. */
-  private async launch(agentId: string, projectId: string): Promise<(Instance & { cwd: string }) | { hold: LaunchHold } | undefined> {
+  private async launch(
+    agentId: string,
+    projectId: string,
+  ): Promise<(Instance & { cwd: string }) | { hold: LaunchHold } | undefined> {
     const { ledger } = this.options;
     const target = await ledger.prepareLaunch(agentId, projectId);
     const key = pairKey(agentId, projectId);
@@ -232,7 +257,8 @@ export class Runner {
     } catch (err) {
       // The worktree's session was prepared for this claim: it must not stay open without a run
       // (if this write fails too, the next claim of the task ends it: runSessions.ts).
-      if (target.sessionId !== undefined) await ledger.dropPrepared?.(target.sessionId, messageOf(err)).catch(() => undefined);
+      if (target.sessionId !== undefined)
+        await ledger.dropPrepared?.(target.sessionId, messageOf(err)).catch(() => undefined);
       throw err;
     }
     if (executionId === undefined) return undefined;
@@ -256,7 +282,10 @@ export class Runner {
     try {
       await this.options.ledger.runStarted(instance);
     } catch (err) {
-      this._onDidChange.fire({ kind: 'error', message: `could not record the start of ${instance.executionId}: ${messageOf(err)}` });
+      this._onDidChange.fire({
+        kind: 'error',
+        message: `could not record the start of ${instance.executionId}: ${messageOf(err)}`,
+      });
     }
     const exit = await proc.exited;
     const usage = await this.options.launcher.usage(exit, plan.output).catch(() => null);
@@ -278,7 +307,10 @@ export class Runner {
     try {
       await this.options.ledger.runEnded({ ...instance, exit, usage });
     } catch (err) {
-      this._onDidChange.fire({ kind: 'error', message: `could not record the end of ${instance.executionId}: ${messageOf(err)}` });
+      this._onDidChange.fire({
+        kind: 'error',
+        message: `could not record the end of ${instance.executionId}: ${messageOf(err)}`,
+      });
     }
     const ok = exit.exitCode === 0 && exit.limit === null && usage?.isError !== true;
     this.cooldowns.ended(key, this.now(), { ok, reason: ok ? undefined : endReason(exit) });
@@ -287,7 +319,9 @@ export class Runner {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work.catch((err) => this._onDidChange.fire({ kind: 'error', message: messageOf(err) })).finally(() => this.pending.delete(tracked));
+    const tracked = work
+      .catch((err) => this._onDidChange.fire({ kind: 'error', message: messageOf(err) }))
+      .finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
 }

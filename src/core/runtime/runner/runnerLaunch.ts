@@ -14,7 +14,17 @@ import { launchPrompt } from './launchPrompt';
 
 /** Starts a launch plan under the supervisor and reads back the usage it printed (src/processes/clients). */
 export interface ClientLauncher {
-  launch(plan: LaunchPlan, options: { id: string; logDir: string; env: Readonly<Record<string, string>>; secretEnv: Readonly<Record<string, string>>; limits: ProcessLimits; labels: Readonly<Record<string, string>> }): Promise<RunningProcess>;
+  launch(
+    plan: LaunchPlan,
+    options: {
+      id: string;
+      logDir: string;
+      env: Readonly<Record<string, string>>;
+      secretEnv: Readonly<Record<string, string>>;
+      limits: ProcessLimits;
+      labels: Readonly<Record<string, string>>;
+    },
+  ): Promise<RunningProcess>;
   usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
 }
 
@@ -61,7 +71,17 @@ export async function startInstance(
     labels,
   });
   const client = typeof target.client === 'string' ? target.client : target.client.program;
-  const instance = { executionId, agentId, projectId, taskId: target.taskId, client, pid: proc.pid, logFile: proc.record.logFile, startedAt: proc.record.startedAt, adopted: false as const };
+  const instance = {
+    executionId,
+    agentId,
+    projectId,
+    taskId: target.taskId,
+    client,
+    pid: proc.pid,
+    logFile: proc.record.logFile,
+    startedAt: proc.record.startedAt,
+    adopted: false as const,
+  };
   return { instance, proc, plan };
 }
 

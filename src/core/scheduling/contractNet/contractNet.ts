@@ -42,7 +42,10 @@ export function announceCall(input: AnnounceInput, agents: readonly CnpAgent[], 
   if (!input.task_id.trim()) throw validationError('task_id must not be empty');
   const known = new Set(agents.map((a) => a.id));
   for (const bid of input.manual_bids ?? []) {
-    if (!known.has(bid.agent_id)) throw new LedgerError('AgentNotFound', `agent ${bid.agent_id} cannot bid: no such agent`, { agentId: bid.agent_id });
+    if (!known.has(bid.agent_id))
+      throw new LedgerError('AgentNotFound', `agent ${bid.agent_id} cannot bid: no such agent`, {
+        agentId: bid.agent_id,
+      });
     checkCost(bid.cost);
   }
   const deadline = input.deadline_ms;
@@ -52,7 +55,8 @@ export function announceCall(input: AnnounceInput, agents: readonly CnpAgent[], 
     payload: input.payload ?? null,
     tags: normaliseTags(input.tags ?? []),
     metadata: { ...(input.metadata ?? {}) },
-    deadline_ms: typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 ? Math.floor(deadline) : null,
+    deadline_ms:
+      typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 ? Math.floor(deadline) : null,
     heuristics: normaliseHeuristics(input.heuristics),
     pheromone_bounds: input.pheromone_bounds ? { ...input.pheromone_bounds } : null,
     auto_bid_enabled: input.auto_bid !== false,
@@ -70,19 +74,47 @@ export function announceCall(input: AnnounceInput, agents: readonly CnpAgent[], 
     const refreshed = reissueHeuristicBids(call, agents, 'auto', true, now);
     call = { ...refreshed.call, refreshed_agents: refreshed.agents, auto_bid_refreshed: refreshed.agents.length > 0 };
   }
-  for (const bid of input.manual_bids ?? []) call = withBid(call, { agent_id: bid.agent_id, cost: bid.cost, submitted_at: now, kind: 'manual', metadata: { ...(bid.metadata ?? {}) } });
+  for (const bid of input.manual_bids ?? [])
+    call = withBid(call, {
+      agent_id: bid.agent_id,
+      cost: bid.cost,
+      submitted_at: now,
+      kind: 'manual',
+      metadata: { ...(bid.metadata ?? {}) },
+    });
   return call;
 }
 
 /** Records (or replaces) an agent's manual bid on an open call. */
-export function placeBid(call: CnpCall, bid: { agent_id: string; cost: number; metadata?: Record<string, unknown> }, agents: readonly CnpAgent[], now: number): CnpCall {
-  if (call.status !== 'open') throw stateError(`call ${call.call_id} is ${call.status}, not open for bids`, { error: 'E-CNP-CLOSED', callId: call.call_id });
+export function placeBid(
+  call: CnpCall,
+  bid: { agent_id: string; cost: number; metadata?: Record<string, unknown> },
+  agents: readonly CnpAgent[],
+  now: number,
+): CnpCall {
+  if (call.status !== 'open')
+    throw stateError(`call ${call.call_id} is ${call.status}, not open for bids`, {
+      error: 'E-CNP-CLOSED',
+      callId: call.call_id,
+    });
   if (call.deadline_ms !== null && now > call.announced_at + call.deadline_ms) {
-    throw stateError(`call ${call.call_id} stopped taking bids at its deadline`, { error: 'E-CNP-DEADLINE', callId: call.call_id });
+    throw stateError(`call ${call.call_id} stopped taking bids at its deadline`, {
+      error: 'E-CNP-DEADLINE',
+      callId: call.call_id,
+    });
   }
-  if (!agents.some((a) => a.id === bid.agent_id)) throw new LedgerError('AgentNotFound', `agent ${bid.agent_id} cannot bid: no such agent`, { agentId: bid.agent_id });
+  if (!agents.some((a) => a.id === bid.agent_id))
+    throw new LedgerError('AgentNotFound', `agent ${bid.agent_id} cannot bid: no such agent`, {
+      agentId: bid.agent_id,
+    });
   checkCost(bid.cost);
-  return withBid(call, { agent_id: bid.agent_id, cost: bid.cost, submitted_at: now, kind: 'manual', metadata: { ...(bid.metadata ?? {}) } });
+  return withBid(call, {
+    agent_id: bid.agent_id,
+    cost: bid.cost,
+    submitted_at: now,
+    kind: 'manual',
+    metadata: { ...(bid.metadata ?? {}) },
+  });
 }
 
 /** What a bounds refresh did. */
@@ -107,7 +139,11 @@ export function refreshCallBounds(
   agents: readonly CnpAgent[],
   now: number,
 ): RefreshResult {
-  if (call.status !== 'open') throw stateError(`call ${call.call_id} is ${call.status}, not open for updates`, { error: 'E-CNP-CLOSED', callId: call.call_id });
+  if (call.status !== 'open')
+    throw stateError(`call ${call.call_id} is ${call.status}, not open for updates`, {
+      error: 'E-CNP-CLOSED',
+      callId: call.call_id,
+    });
   const requested = options.refresh_auto_bids !== false;
   const includeNew = options.include_new_agents ?? true;
   let next: CnpCall = { ...call, pheromone_bounds: bounds ? { ...bounds } : null };
@@ -119,7 +155,12 @@ export function refreshCallBounds(
   }
   const autoBidRefreshed = refreshed.length > 0;
   next = { ...next, refreshed_agents: refreshed, auto_bid_refreshed: autoBidRefreshed };
-  return { call: next, refreshedAgents: refreshed, autoBidRefreshed, refresh: { requested, include_new_agents: includeNew } };
+  return {
+    call: next,
+    refreshedAgents: refreshed,
+    autoBidRefreshed,
+    refresh: { requested, include_new_agents: includeNew },
+  };
 }
 
 /** A running task a bid would collide with. */
@@ -141,7 +182,12 @@ export interface RankedBid {
 }
 
 /** Every bid, best first (lowest effective cost, then lower load, earlier bid, agent id). */
-export function rankBids(call: CnpCall, agents: readonly CnpAgent[], running: readonly RunningTask[], allowOverlap = false): RankedBid[] {
+export function rankBids(
+  call: CnpCall,
+  agents: readonly CnpAgent[],
+  running: readonly RunningTask[],
+  allowOverlap = false,
+): RankedBid[] {
   const byId = new Map(agents.map((a) => [a.id, a]));
   const memo = new Map<string, CnpConflict[]>();
   const ranked = call.bids.map((bid): RankedBid => {
@@ -157,11 +203,20 @@ export function rankBids(call: CnpCall, agents: readonly CnpAgent[], running: re
       memo.set(key, shared);
     }
     const conflicts = shared.map((c) => ({ ...c, agentId: agent.id }));
-    return { bid, load, effective_cost: cost, excluded: conflicts.length > 0 && !allowOverlap ? 'scope_conflict' : null, conflicts };
+    return {
+      bid,
+      load,
+      effective_cost: cost,
+      excluded: conflicts.length > 0 && !allowOverlap ? 'scope_conflict' : null,
+      conflicts,
+    };
   });
   return ranked.sort(
     (a, b) =>
-      a.effective_cost - b.effective_cost || a.load - b.load || a.bid.submitted_at - b.bid.submitted_at || compareText(a.bid.agent_id, b.bid.agent_id),
+      a.effective_cost - b.effective_cost ||
+      a.load - b.load ||
+      a.bid.submitted_at - b.bid.submitted_at ||
+      compareText(a.bid.agent_id, b.bid.agent_id),
   );
 }
 
@@ -195,7 +250,13 @@ export interface CnpDecision {
 /** An award, or why there is none (the call stays open). */
 export type AwardOutcome =
   | { call: CnpCall; decision: CnpDecision; ranked: RankedBid[] }
-  | { call: CnpCall; decision: null; reason: 'no_bids' | 'scope_conflict'; ranked: RankedBid[]; conflicts: CnpConflict[] };
+  | {
+      call: CnpCall;
+      decision: null;
+      reason: 'no_bids' | 'scope_conflict';
+      ranked: RankedBid[];
+      conflicts: CnpConflict[];
+    };
 
 /**
  * Awards the call to its best eligible bid, or to `agentId` when given (it must have bid and,
@@ -211,18 +272,28 @@ export function awardCall(
   const ranked = rankBids(call, agents, running, options.allowOverlap === true);
   if (call.status !== 'open') {
     if (options.agentId && call.awarded_agent_id !== options.agentId) {
-      throw stateError(`call ${call.call_id} is already awarded to ${call.awarded_agent_id}`, { error: 'E-CNP-AWARDED', callId: call.call_id });
+      throw stateError(`call ${call.call_id} is already awarded to ${call.awarded_agent_id}`, {
+        error: 'E-CNP-AWARDED',
+        callId: call.call_id,
+      });
     }
     const won = ranked.find((r) => r.bid.agent_id === call.awarded_agent_id);
-    if (!won || call.awarded_at === null) throw stateError(`call ${call.call_id} is ${call.status} without an award`, { callId: call.call_id });
+    if (!won || call.awarded_at === null)
+      throw stateError(`call ${call.call_id} is ${call.status} without an award`, { callId: call.call_id });
     return { call, decision: decisionOf(call, won, call.awarded_at), ranked };
   }
   let pick: RankedBid | undefined;
   if (options.agentId) {
     pick = ranked.find((r) => r.bid.agent_id === options.agentId);
-    if (!pick) throw stateError(`agent ${options.agentId} has not bid on call ${call.call_id}`, { error: 'E-CNP-NO-BID', callId: call.call_id });
-    if (pick.excluded === 'unknown_agent') throw new LedgerError('AgentNotFound', `agent ${options.agentId} no longer exists`, { agentId: options.agentId });
-    if (pick.excluded === 'scope_conflict') return { call, decision: null, reason: 'scope_conflict', ranked, conflicts: pick.conflicts };
+    if (!pick)
+      throw stateError(`agent ${options.agentId} has not bid on call ${call.call_id}`, {
+        error: 'E-CNP-NO-BID',
+        callId: call.call_id,
+      });
+    if (pick.excluded === 'unknown_agent')
+      throw new LedgerError('AgentNotFound', `agent ${options.agentId} no longer exists`, { agentId: options.agentId });
+    if (pick.excluded === 'scope_conflict')
+      return { call, decision: null, reason: 'scope_conflict', ranked, conflicts: pick.conflicts };
   } else {
     pick = ranked.find((r) => r.excluded === null);
     if (!pick) {
@@ -237,15 +308,32 @@ export function awardCall(
 /** Marks an awarded call completed (its task ended); completing twice is harmless. */
 export function completeCall(call: CnpCall): CnpCall {
   if (call.status === 'completed') return call;
-  if (call.status !== 'awarded') throw stateError(`call ${call.call_id} has not been awarded yet`, { error: 'E-CNP-NOT-AWARDED', callId: call.call_id });
+  if (call.status !== 'awarded')
+    throw stateError(`call ${call.call_id} has not been awarded yet`, {
+      error: 'E-CNP-NOT-AWARDED',
+      callId: call.call_id,
+    });
   return { ...call, status: 'completed' };
 }
 
 function decisionOf(call: CnpCall, won: RankedBid, at: number): CnpDecision {
-  return { call_id: call.call_id, agent_id: won.bid.agent_id, cost: won.bid.cost, effective_cost: won.effective_cost, awarded_at: at, bids: call.bids };
+  return {
+    call_id: call.call_id,
+    agent_id: won.bid.agent_id,
+    cost: won.bid.cost,
+    effective_cost: won.effective_cost,
+    awarded_at: at,
+    bids: call.bids,
+  };
 }
 
-function reissueHeuristicBids(call: CnpCall, agents: readonly CnpAgent[], reason: 'auto' | 'auto_refresh', includeNew: boolean, now: number): { call: CnpCall; agents: string[] } {
+function reissueHeuristicBids(
+  call: CnpCall,
+  agents: readonly CnpAgent[],
+  reason: 'auto' | 'auto_refresh',
+  includeNew: boolean,
+  now: number,
+): { call: CnpCall; agents: string[] } {
   const pressure = computePheromonePressure(call.pheromone_bounds);
   const known = new Set(agents.map((a) => a.id));
   // One copy of the bids, changed in place: each bid goes where it belongs (no sort per bid).
@@ -262,7 +350,13 @@ function reissueHeuristicBids(call: CnpCall, agents: readonly CnpAgent[], reason
       continue;
     }
     const metadata = { reason, pheromone_pressure: pressure, scope_fit: fit.scope, tag_fit: fit.tags };
-    const bid: CnpBid = { agent_id: agent.id, cost: heuristicCost(agent, fit), submitted_at: now, kind: 'heuristic', metadata };
+    const bid: CnpBid = {
+      agent_id: agent.id,
+      cost: heuristicCost(agent, fit),
+      submitted_at: now,
+      kind: 'heuristic',
+      metadata,
+    };
     if (existing) removeBid(bids, existing);
     insertBid(bids, bid);
     byAgent.set(agent.id, bid);
@@ -300,5 +394,6 @@ function removeBid(bids: CnpBid[], bid: CnpBid): void {
 }
 
 function checkCost(cost: number): void {
-  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) throw validationError('cost must be a non-negative finite number', { error: 'E-CNP-COST' });
+  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0)
+    throw validationError('cost must be a non-negative finite number', { error: 'E-CNP-COST' });
 }

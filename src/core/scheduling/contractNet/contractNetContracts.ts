@@ -10,14 +10,29 @@ import { pheromoneBounds } from '../stigmergy/stigmergyContracts';
  */
 
 const id = (what: string) => z.string().trim().min(1).max(200).describe(what);
-const correlationId = (what: string) => z.string().trim().min(1).max(200).optional().describe(`${what}, carried by the call and its events`);
+const correlationId = (what: string) =>
+  z.string().trim().min(1).max(200).optional().describe(`${what}, carried by the call and its events`);
 const timestamp = (what: string) => z.number().int().nonnegative().describe(`${what} (milliseconds since the epoch)`);
 const metadata = z.record(z.string(), z.unknown());
 
 const heuristicsInput = z.strictObject({
-  prefer_agents: z.array(z.string().trim().min(1).max(200)).max(64).optional().describe('Agents whose bids get the preference bonus'),
-  agent_bias: z.record(z.string(), z.number()).optional().describe('Per-agent amount taken off the cost (positive favours the agent)'),
-  busy_penalty: z.number().min(0).max(100).optional().describe('Cost added per task an agent is already running, scaled by the pressure on the task’s areas (default 1)'),
+  prefer_agents: z
+    .array(z.string().trim().min(1).max(200))
+    .max(64)
+    .optional()
+    .describe('Agents whose bids get the preference bonus'),
+  agent_bias: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe('Per-agent amount taken off the cost (positive favours the agent)'),
+  busy_penalty: z
+    .number()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe(
+      'Cost added per task an agent is already running, scaled by the pressure on the task’s areas (default 1)',
+    ),
   preference_bonus: z.number().min(0).max(100).optional().describe('Cost taken off for preferred agents (default 1)'),
 });
 
@@ -32,22 +47,53 @@ export const cnpManualBid = z.strictObject({
 export const cnpAnnounceInput = z.strictObject({
   task_id: id('Task put out for bids, e.g. "task-12"'),
   payload: z.unknown().optional().describe('Free data describing the work, stored with the call'),
-  tags: z.array(z.string().trim().min(1).max(100)).max(32).default([]).describe('Skills the task needs; agents with these tags bid lower'),
+  tags: z
+    .array(z.string().trim().min(1).max(100))
+    .max(32)
+    .default([])
+    .describe('Skills the task needs; agents with these tags bid lower'),
   metadata: metadata.optional().describe('Free metadata stored with the call'),
-  deadline_ms: z.number().int().positive().max(86_400_000).optional().describe('How long after the announcement manual bids are accepted, in milliseconds'),
+  deadline_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(86_400_000)
+    .optional()
+    .describe('How long after the announcement manual bids are accepted, in milliseconds'),
   auto_bid: z.boolean().optional().describe('Let every agent whose scope fits bid automatically (default true)'),
   heuristics: heuristicsInput.optional().describe('How bids are compared'),
-  manual_bids: z.array(cnpManualBid).max(128).optional().describe('Bids made together with the announcement; they replace automatic ones'),
-  idempotency_key: z.string().min(1).max(200).optional().describe('Retrying with the same key returns the first answer instead of announcing twice'),
+  manual_bids: z
+    .array(cnpManualBid)
+    .max(128)
+    .optional()
+    .describe('Bids made together with the announcement; they replace automatic ones'),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Retrying with the same key returns the first answer instead of announcing twice'),
   run_id: correlationId('Run id'),
   op_id: correlationId('Operation id'),
   job_id: correlationId('Job id'),
   graph_id: correlationId('Plan graph id'),
   node_id: correlationId('Plan graph node id'),
   child_id: correlationId('Child runtime id'),
-  writeScope: z.array(z.string().trim().min(1).max(500)).max(100).optional().describe('Paths or globs the task will write (default: the task’s areas); used to keep two running tasks off the same files'),
-  award: z.boolean().default(true).describe('Award at once to the best bid (default); false leaves the call open for cnp_bid until cnp_award'),
-  allowOverlap: z.boolean().default(false).describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
+  writeScope: z
+    .array(z.string().trim().min(1).max(500))
+    .max(100)
+    .optional()
+    .describe(
+      'Paths or globs the task will write (default: the task’s areas); used to keep two running tasks off the same files',
+    ),
+  award: z
+    .boolean()
+    .default(true)
+    .describe('Award at once to the best bid (default); false leaves the call open for cnp_bid until cnp_award'),
+  allowOverlap: z
+    .boolean()
+    .default(false)
+    .describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
 });
 
 /** `cnp_bid`: an agent bids on an open call. */
@@ -61,16 +107,31 @@ export const cnpBidInput = z.strictObject({
 /** `cnp_award`: award an open call to its best eligible bid, or to a named bidder. */
 export const cnpAwardInput = z.strictObject({
   call_id: id('Call to award'),
-  agent_id: z.string().trim().min(1).max(200).optional().describe('Award to this agent (it must have bid); default: the best eligible bid'),
-  allowOverlap: z.boolean().default(false).describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
+  agent_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Award to this agent (it must have bid); default: the best eligible bid'),
+  allowOverlap: z
+    .boolean()
+    .default(false)
+    .describe('Award even if the write scope may overlap a running task’s (a person’s explicit override)'),
 });
 
 /** `cnp_refresh_bounds`: new pressure bounds for an open call. */
 export const cnpRefreshBoundsInput = z.strictObject({
   call_id: id('Open call to refresh'),
   bounds: pheromoneBounds.optional().describe('New bounds (default: the current pressure on the task’s areas)'),
-  refresh_auto_bids: z.boolean().optional().describe('Reissue the automatic bids with the new pressure (default true); manual bids are kept'),
-  include_new_agents: z.boolean().optional().describe('Let agents that have not bid yet get an automatic bid (default true)'),
+  refresh_auto_bids: z
+    .boolean()
+    .optional()
+    .describe('Reissue the automatic bids with the new pressure (default true); manual bids are kept'),
+  include_new_agents: z
+    .boolean()
+    .optional()
+    .describe('Let agents that have not bid yet get an automatic bid (default true)'),
 });
 
 /** `cnp_watcher_telemetry` takes nothing. */
@@ -80,8 +141,12 @@ const bid = z.strictObject({
   agent_id: z.string().describe('Bidding agent'),
   cost: z.number().nonnegative().describe('Proposed cost'),
   submitted_at: timestamp('When the bid was made'),
-  kind: z.enum(['manual', 'heuristic']).describe('manual: made by an agent or a person; heuristic: computed from the agent’s definition'),
-  metadata: metadata.describe('For automatic bids: reason ("auto" at announcement, "auto_refresh" after a refresh), pheromone_pressure, scope_fit, tag_fit'),
+  kind: z
+    .enum(['manual', 'heuristic'])
+    .describe('manual: made by an agent or a person; heuristic: computed from the agent’s definition'),
+  metadata: metadata.describe(
+    'For automatic bids: reason ("auto" at announcement, "auto_refresh" after a refresh), pheromone_pressure, scope_fit, tag_fit',
+  ),
 });
 
 const correlation = z
@@ -100,7 +165,14 @@ const conflict = z.strictObject({
   agentId: z.string().describe('Agent whose bid collides'),
   runningTaskId: z.string().describe('Running task it would collide with'),
   runningAgentId: z.string().nullable().describe('Agent running that task'),
-  pairs: z.array(z.strictObject({ left: z.string().describe('Pattern of this call'), right: z.string().describe('Pattern of the running task') })).describe('Patterns that may match the same files'),
+  pairs: z
+    .array(
+      z.strictObject({
+        left: z.string().describe('Pattern of this call'),
+        right: z.string().describe('Pattern of the running task'),
+      }),
+    )
+    .describe('Patterns that may match the same files'),
 });
 
 /** A call as every contract-net tool shows it. */
@@ -110,7 +182,12 @@ export const cnpCallSnapshot = z.strictObject({
   payload: z.unknown().describe('Data given at announcement'),
   tags: z.array(z.string()).describe('Skills the task needs (lower case)'),
   metadata: metadata.describe('Metadata given at announcement'),
-  deadline_ms: z.number().int().positive().nullable().describe('Bidding window after the announcement, in milliseconds'),
+  deadline_ms: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .describe('Bidding window after the announcement, in milliseconds'),
   heuristics: z
     .strictObject({
       prefer_agents: z.array(z.string()).describe('Preferred agents'),
@@ -121,13 +198,17 @@ export const cnpCallSnapshot = z.strictObject({
     .describe('How bids are compared'),
   pheromone_bounds: pheromoneBounds.nullable().describe('Pressure bounds the automatic bids were computed with'),
   auto_bid_enabled: z.boolean().describe('Whether agents bid automatically on this call'),
-  status: z.enum(['open', 'awarded', 'completed']).describe('open: taking bids; awarded: assigned; completed: the task ended'),
+  status: z
+    .enum(['open', 'awarded', 'completed'])
+    .describe('open: taking bids; awarded: assigned; completed: the task ended'),
   announced_at: timestamp('When the call was announced'),
   awarded_agent_id: z.string().nullable().describe('Agent the task was awarded to'),
   awarded_at: z.number().int().nonnegative().nullable().describe('When it was awarded (milliseconds since the epoch)'),
   bids: z.array(bid).describe('Bids in the order they were made'),
   correlation,
-  refreshed_agents: z.array(z.string()).describe('Agents whose automatic bids the last announcement or refresh reissued'),
+  refreshed_agents: z
+    .array(z.string())
+    .describe('Agents whose automatic bids the last announcement or refresh reissued'),
   auto_bid_refreshed: z.boolean().describe('Whether that reissued any automatic bid'),
   writeScope: z.array(z.string()).describe('Paths or globs the task will write'),
 });
@@ -136,12 +217,16 @@ export const cnpCallSnapshot = z.strictObject({
 export const cnpAnnounceResult = cnpCallSnapshot.extend({
   awarded_cost: z.number().nonnegative().nullable().describe('Cost the winner bid'),
   awarded_effective_cost: z.number().nullable().describe('Cost after load, pressure, preference and bias'),
-  idempotent: z.boolean().describe('True when this answer is the replay of an earlier call with the same idempotency_key'),
+  idempotent: z
+    .boolean()
+    .describe('True when this answer is the replay of an earlier call with the same idempotency_key'),
   idempotency_key: z.string().nullable().describe('The key given, if any'),
   notAwardedReason: z
     .enum(['deferred', 'no_bids', 'scope_conflict'])
     .nullable()
-    .describe('Why the call is still open: award was false, nobody could bid, or every bid collides with a running task'),
+    .describe(
+      'Why the call is still open: award was false, nobody could bid, or every bid collides with a running task',
+    ),
   conflicts: z.array(conflict).describe('Running tasks the bids collide with'),
 });
 
@@ -187,7 +272,12 @@ const watcherSnapshot = z.strictObject({
 export const cnpWatcherTelemetryResult = z.strictObject({
   telemetry_enabled: z.boolean().describe('Whether a watcher keeps open calls in step with the field'),
   emissions: z.number().int().nonnegative().describe('Telemetry emissions since the watcher started'),
-  last_emitted_at_ms: z.number().int().nonnegative().nullable().describe('Last emission (milliseconds since the epoch)'),
+  last_emitted_at_ms: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe('Last emission (milliseconds since the epoch)'),
   last_emitted_at_iso: z.string().nullable().describe('Last emission as an ISO 8601 time'),
   last_snapshot: watcherSnapshot.nullable().describe('Counters of the last emission'),
 });

@@ -153,7 +153,8 @@ export function effectiveCost(call: CnpCall, bid: CnpBid, load: number): number 
 
 /** Heuristics with the public implementation's defaults and clamps. */
 export function normaliseHeuristics(input: Partial<CnpHeuristics> | undefined): CnpHeuristics {
-  const finite = (v: number | undefined, d: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : d);
+  const finite = (v: number | undefined, d: number) =>
+    typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : d;
   const bias: Record<string, number> = {};
   for (const [id, v] of Object.entries(input?.agent_bias ?? {})) if (Number.isFinite(v)) bias[id] = v;
   return {
@@ -170,7 +171,9 @@ export function normaliseTags(tags: readonly string[]): string[] {
 }
 
 /** Correlation ids, or null when none is set. */
-export function normaliseCorrelation(input: Partial<Record<keyof CnpCorrelation, string | null | undefined>> | undefined | null): CnpCorrelation | null {
+export function normaliseCorrelation(
+  input: Partial<Record<keyof CnpCorrelation, string | null | undefined>> | undefined | null,
+): CnpCorrelation | null {
   const pick = (v: string | null | undefined) => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : null);
   const c: CnpCorrelation = {
     run_id: pick(input?.run_id),
@@ -185,7 +188,11 @@ export function normaliseCorrelation(input: Partial<Record<keyof CnpCorrelation,
 
 /** Agent definitions (name, scope, config) and loads turned into bidders. */
 export function agentsFromDefinitions(
-  definitions: readonly { name: string; scope: { write: readonly string[]; exclude: readonly string[] }; config?: Record<string, unknown> }[],
+  definitions: readonly {
+    name: string;
+    scope: { write: readonly string[]; exclude: readonly string[] };
+    config?: Record<string, unknown>;
+  }[],
   loads: Readonly<Record<string, number>>,
 ): CnpAgent[] {
   return definitions.map((d) => {

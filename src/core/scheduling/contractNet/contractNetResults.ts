@@ -6,11 +6,28 @@ import type { CnpAnnounceResult, CnpAwardResult, CnpRefreshBoundsResult } from '
 /** The contract-net tools' results from the pure transitions' outcomes (contractNetContracts.ts shapes). */
 
 /** `cnp_announce`'s result: the call, its award if any, and why not otherwise. */
-export function announceResult(outcome: AwardOutcome | { call: CnpCall; deferred: true }, idempotency: { idempotent: boolean; key: string | null }): CnpAnnounceResult {
+export function announceResult(
+  outcome: AwardOutcome | { call: CnpCall; deferred: true },
+  idempotency: { idempotent: boolean; key: string | null },
+): CnpAnnounceResult {
   const base = { ...outcome.call, idempotent: idempotency.idempotent, idempotency_key: idempotency.key };
-  if ('deferred' in outcome) return { ...base, awarded_cost: null, awarded_effective_cost: null, notAwardedReason: 'deferred', conflicts: [] };
-  if (outcome.decision === null) return { ...base, awarded_cost: null, awarded_effective_cost: null, notAwardedReason: outcome.reason, conflicts: outcome.conflicts };
-  return { ...base, awarded_cost: outcome.decision.cost, awarded_effective_cost: outcome.decision.effective_cost, notAwardedReason: null, conflicts: overridden(outcome) };
+  if ('deferred' in outcome)
+    return { ...base, awarded_cost: null, awarded_effective_cost: null, notAwardedReason: 'deferred', conflicts: [] };
+  if (outcome.decision === null)
+    return {
+      ...base,
+      awarded_cost: null,
+      awarded_effective_cost: null,
+      notAwardedReason: outcome.reason,
+      conflicts: outcome.conflicts,
+    };
+  return {
+    ...base,
+    awarded_cost: outcome.decision.cost,
+    awarded_effective_cost: outcome.decision.effective_cost,
+    notAwardedReason: null,
+    conflicts: overridden(outcome),
+  };
 }
 
 /**
@@ -27,11 +44,14 @@ export function requireDecision(outcome: AwardOutcome): CnpDecision {
   if (outcome.decision !== null) return outcome.decision;
   const id = outcome.call.call_id;
   if (outcome.reason === 'scope_conflict') {
-    throw stateError(`call ${id} cannot be awarded: every bid may write files a running task writes (allowOverlap overrides)`, {
-      error: 'E-CNP-SCOPE-CONFLICT',
-      callId: id,
-      conflicts: outcome.conflicts,
-    });
+    throw stateError(
+      `call ${id} cannot be awarded: every bid may write files a running task writes (allowOverlap overrides)`,
+      {
+        error: 'E-CNP-SCOPE-CONFLICT',
+        callId: id,
+        conflicts: outcome.conflicts,
+      },
+    );
   }
   throw stateError(`call ${id} has no bids`, { error: 'E-CNP-NO-BIDS', callId: id });
 }

@@ -44,14 +44,23 @@ export function assignOpenCalls(
     const outcome = awardCall(call, team, active, now, { allowOverlap: options.allowOverlap });
     out.push(outcome.call);
     if (outcome.decision === null) {
-      blocked.push({ call_id: call.call_id, task_id: call.task_id, reason: outcome.reason, conflicts: outcome.conflicts });
+      blocked.push({
+        call_id: call.call_id,
+        task_id: call.task_id,
+        reason: outcome.reason,
+        conflicts: outcome.conflicts,
+      });
       continue;
     }
     const winner = outcome.decision.agent_id;
     decisions.push(outcome.decision);
     team = team.map((a) => (a.id === winner ? { ...a, load: a.load + 1 } : a));
     const agent = team.find((a) => a.id === winner);
-    active.push({ taskId: call.task_id, agentId: winner, writeScope: agent ? effectiveScope(call, agent) : call.writeScope });
+    active.push({
+      taskId: call.task_id,
+      agentId: winner,
+      writeScope: agent ? effectiveScope(call, agent) : call.writeScope,
+    });
   }
   return { calls: out, decisions, blocked, agents: team, running: active };
 }

@@ -4,12 +4,37 @@ import { notFound, parseId, taskKey } from '../../ids';
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
 import { announceCall, awardCall, conflictsOf, effectiveScope, placeBid, refreshCallBounds } from './contractNet';
 import type { AwardOutcome, CnpConflict } from './contractNet';
-import type { CnpAnnounceInput, CnpAnnounceResult, CnpAwardInput, CnpAwardResult, CnpBidInput, CnpRefreshBoundsInput, CnpRefreshBoundsResult, CnpWatcherTelemetryResult } from './contractNetContracts';
+import type {
+  CnpAnnounceInput,
+  CnpAnnounceResult,
+  CnpAwardInput,
+  CnpAwardResult,
+  CnpBidInput,
+  CnpRefreshBoundsInput,
+  CnpRefreshBoundsResult,
+  CnpWatcherTelemetryResult,
+} from './contractNetContracts';
 import { agentsFromDefinitions } from './contractNetModel';
 import type { CnpAgent, CnpCall, RunningTask } from './contractNetModel';
 import { announceResult, awardResult, refreshBoundsResult } from './contractNetResults';
-import { appendCnpEvent, assignTask, finishedStatuses, loadCall, openCalls, runningState, saveCall, taskRow, taskWriteScope } from './contractNetStore';
-import { defaultCoalesceWindowMs, flushWatcher, isFlushDue, startWatcher, watcherTelemetry } from './contractNetWatcher';
+import {
+  appendCnpEvent,
+  assignTask,
+  finishedStatuses,
+  loadCall,
+  openCalls,
+  runningState,
+  saveCall,
+  taskRow,
+  taskWriteScope,
+} from './contractNetStore';
+import {
+  defaultCoalesceWindowMs,
+  flushWatcher,
+  isFlushDue,
+  startWatcher,
+  watcherTelemetry,
+} from './contractNetWatcher';
 import { appendWatcherEvent, loadWatcher, saveWatcher } from './contractNetWatcherStore';
 import type { StigmergyService } from '../stigmergy/stigmergyService';
 
@@ -63,12 +88,26 @@ export class ContractNetService {
       const task = await taskRow(tx, taskId);
       if (!task) throw notFound('task', input.task_id);
       if (['done', 'failed', 'cancelled'].includes(task.status)) {
-        throw stateError(`${taskKey(taskId)} is ${task.status}: only a task that has not ended can be put out for bids`, { error: 'E-CNP-TASK-ENDED', taskId });
+        throw stateError(
+          `${taskKey(taskId)} is ${task.status}: only a task that has not ended can be put out for bids`,
+          { error: 'E-CNP-TASK-ENDED', taskId },
+        );
       }
-      const pending = await tx.get<{ call_id: string; status: string }>("SELECT call_id, status FROM cnp_calls WHERE task_id = ? AND status IN ('open', 'awarded') ORDER BY announced_at DESC", [taskId]);
+      const pending = await tx.get<{ call_id: string; status: string }>(
+        "SELECT call_id, status FROM cnp_calls WHERE task_id = ? AND status IN ('open', 'awarded') ORDER BY announced_at DESC",
+        [taskId],
+      );
       if (pending) {
-        const hint = pending.status === 'open' ? 'bid on it with cnp_bid or award it with cnp_award' : 'it ends when the task does';
-        throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, { error: 'E-CNP-ANNOUNCED', taskId, callId: pending.call_id, status: pending.status });
+        const hint =
+          pending.status === 'open'
+            ? 'bid on it with cnp_bid or award it with cnp_award'
+            : 'it ends when the task does';
+        throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, {
+          error: 'E-CNP-ANNOUNCED',
+          taskId,
+          callId: pending.call_id,
+          status: pending.status,
+        });
       }
       await this.flushDue(tx, definitions, now);
       const { running, load } = await runningState(tx);
@@ -86,7 +125,14 @@ export class ContractNetService {
           auto_bid: input.auto_bid,
           heuristics: input.heuristics,
           manual_bids: input.manual_bids,
-          correlation: { run_id: input.run_id, op_id: input.op_id, job_id: input.job_id, graph_id: input.graph_id, node_id: input.node_id, child_id: input.child_id },
+          correlation: {
+            run_id: input.run_id,
+            op_id: input.op_id,
+            job_id: input.job_id,
+            graph_id: input.graph_id,
+            node_id: input.node_id,
+            child_id: input.child_id,
+          },
           pheromone_bounds: bounds,
           writeScope,
         },
@@ -94,7 +140,12 @@ export class ContractNetService {
         now,
       );
       const subject = { callId: call.call_id, taskId, correlation: call.correlation };
-      await appendCnpEvent(tx, 'cnp_call_announced', now, subject, { task_id: call.task_id, bids: call.bids.length, auto_bid_enabled: call.auto_bid_enabled, writeScope });
+      await appendCnpEvent(tx, 'cnp_call_announced', now, subject, {
+        task_id: call.task_id,
+        bids: call.bids.length,
+        auto_bid_enabled: call.auto_bid_enabled,
+        writeScope,
+      });
       if (!input.award) {
         await saveCall(tx, call, taskId, writeScope, now);
         return announceResult({ call, deferred: true }, { idempotent: false, key: input.idempotency_key ?? null });
@@ -109,10 +160,21 @@ export class ContractNetService {
   /** cnp_bid: an agent bids (or rebids) on an open call. */
   async bid(input: CnpBidInput): Promise<CnpCall> {
     return this.withCall(input.call_id, async ({ tx, now, call, agents }) => {
-      const next = placeBid(call, { agent_id: input.agent_id, cost: input.cost, metadata: input.metadata }, agents, now);
+      const next = placeBid(
+        call,
+        { agent_id: input.agent_id, cost: input.cost, metadata: input.metadata },
+        agents,
+        now,
+      );
       const taskId = parseId('task', next.task_id);
       await saveCall(tx, next, taskId, next.writeScope, now);
-      await appendCnpEvent(tx, 'cnp_bid_recorded', now, { callId: next.call_id, taskId, correlation: next.correlation }, { agent_id: input.agent_id, cost: input.cost });
+      await appendCnpEvent(
+        tx,
+        'cnp_bid_recorded',
+        now,
+        { callId: next.call_id, taskId, correlation: next.correlation },
+        { agent_id: input.agent_id, cost: input.cost },
+      );
       return next;
     });
   }
@@ -123,11 +185,18 @@ export class ContractNetService {
       const taskId = parseId('task', call.task_id);
       const task = await taskRow(tx, taskId);
       if (call.status === 'open' && (!task || ['done', 'failed', 'cancelled'].includes(task.status))) {
-        throw stateError(`${call.task_id} has ended: call ${call.call_id} cannot be awarded`, { error: 'E-CNP-TASK-ENDED', callId: call.call_id });
+        throw stateError(`${call.task_id} has ended: call ${call.call_id} cannot be awarded`, {
+          error: 'E-CNP-TASK-ENDED',
+          callId: call.call_id,
+        });
       }
-      const outcome = awardCall(call, agents, running, now, { agentId: input.agent_id, allowOverlap: input.allowOverlap });
+      const outcome = awardCall(call, agents, running, now, {
+        agentId: input.agent_id,
+        allowOverlap: input.allowOverlap,
+      });
       const result = awardResult(outcome); // throws E-CNP-SCOPE-CONFLICT / E-CNP-NO-BIDS before anything is written
-      if (call.status === 'open') await this.recordOutcome(tx, outcome, agents, taskId, task?.workflow_id ?? null, input.allowOverlap, now);
+      if (call.status === 'open')
+        await this.recordOutcome(tx, outcome, agents, taskId, task?.workflow_id ?? null, input.allowOverlap, now);
       return result;
     });
   }
@@ -137,9 +206,21 @@ export class ContractNetService {
     return this.withCall(input.call_id, async ({ tx, now, call, agents }) => {
       const taskId = parseId('task', call.task_id);
       const bounds = input.bounds ?? (await this.stigmergy.boundsIn(tx, call.writeScope, taskId, now));
-      const result = refreshCallBounds(call, bounds, { refresh_auto_bids: input.refresh_auto_bids, include_new_agents: input.include_new_agents }, agents, now);
+      const result = refreshCallBounds(
+        call,
+        bounds,
+        { refresh_auto_bids: input.refresh_auto_bids, include_new_agents: input.include_new_agents },
+        agents,
+        now,
+      );
       await saveCall(tx, result.call, taskId, result.call.writeScope, now);
-      await appendCnpEvent(tx, 'cnp_call_bounds_updated', now, { callId: call.call_id, taskId, correlation: call.correlation }, { refreshed_agents: result.refreshedAgents, pheromone_bounds: bounds });
+      await appendCnpEvent(
+        tx,
+        'cnp_call_bounds_updated',
+        now,
+        { callId: call.call_id, taskId, correlation: call.correlation },
+        { refreshed_agents: result.refreshedAgents, pheromone_bounds: bounds },
+      );
       return refreshBoundsResult(result);
     });
   }
@@ -175,15 +256,26 @@ export class ContractNetService {
 
   /** The task lifecycle's hook: a task ended, its awarded calls are completed (open ones stay for the record). */
   async taskEnded(taskId: number): Promise<void> {
-    const has = await this.engine.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM cnp_calls WHERE task_id = ? AND status = 'awarded'", [taskId]));
+    const has = await this.engine.read((db) =>
+      db.get<{ n: number }>("SELECT COUNT(*) AS n FROM cnp_calls WHERE task_id = ? AND status = 'awarded'", [taskId]),
+    );
     if (!has || Number(has.n) === 0) return;
     await this.engine.write(async (tx) => {
       const now = this.clock();
-      const rows = await tx.all<{ call: string; scope: string }>("SELECT call, scope FROM cnp_calls WHERE task_id = ? AND status = 'awarded'", [taskId]);
+      const rows = await tx.all<{ call: string; scope: string }>(
+        "SELECT call, scope FROM cnp_calls WHERE task_id = ? AND status = 'awarded'",
+        [taskId],
+      );
       for (const row of rows) {
         const call = { ...(JSON.parse(row.call) as CnpCall), status: 'completed' as const };
         await saveCall(tx, call, taskId, JSON.parse(row.scope) as string[], now);
-        await appendCnpEvent(tx, 'cnp_call_completed', now, { callId: call.call_id, taskId, correlation: call.correlation }, { agent_id: call.awarded_agent_id });
+        await appendCnpEvent(
+          tx,
+          'cnp_call_completed',
+          now,
+          { callId: call.call_id, taskId, correlation: call.correlation },
+          { agent_id: call.awarded_agent_id },
+        );
       }
     });
   }
@@ -199,22 +291,42 @@ export class ContractNetService {
     if (!any) return 0;
     return this.engine.write(async (tx) => {
       const now = this.clock();
-      const rows = await tx.all<{ call_id: string; task_id: number; call: string }>(`${stale} ORDER BY c.announced_at, c.call_id LIMIT ?`, [limit]);
+      const rows = await tx.all<{ call_id: string; task_id: number; call: string }>(
+        `${stale} ORDER BY c.announced_at, c.call_id LIMIT ?`,
+        [limit],
+      );
       for (const row of rows) {
         const call = JSON.parse(row.call) as CnpCall;
         await tx.run('DELETE FROM cnp_calls WHERE call_id = ?', [row.call_id]);
-        await appendCnpEvent(tx, 'cnp_call_withdrawn', now, { callId: row.call_id, taskId: Number(row.task_id), correlation: call.correlation }, { reason: 'task_ended', bids: call.bids.length });
+        await appendCnpEvent(
+          tx,
+          'cnp_call_withdrawn',
+          now,
+          { callId: row.call_id, taskId: Number(row.task_id), correlation: call.correlation },
+          { reason: 'task_ended', bids: call.bids.length },
+        );
       }
       return rows.length;
     });
   }
 
-  private async recordOutcome(tx: AsyncSqlWriter, outcome: AwardOutcome, agents: readonly CnpAgent[], taskId: number, workflowId: number | null, allowOverlap: boolean, now: number): Promise<void> {
+  private async recordOutcome(
+    tx: AsyncSqlWriter,
+    outcome: AwardOutcome,
+    agents: readonly CnpAgent[],
+    taskId: number,
+    workflowId: number | null,
+    allowOverlap: boolean,
+    now: number,
+  ): Promise<void> {
     const call = outcome.call;
     const subject = { callId: call.call_id, taskId, correlation: call.correlation };
     if (outcome.decision === null) {
       await saveCall(tx, call, taskId, call.writeScope, now);
-      await appendCnpEvent(tx, 'cnp_call_award_blocked', now, subject, { reason: outcome.reason, conflicts: outcome.conflicts.length });
+      await appendCnpEvent(tx, 'cnp_call_award_blocked', now, subject, {
+        reason: outcome.reason,
+        conflicts: outcome.conflicts.length,
+      });
       return;
     }
     const agent = agents.find((a) => a.id === outcome.decision!.agent_id);
@@ -251,13 +363,21 @@ export class ContractNetService {
     if (state && !isFlushDue(state, now)) return;
     const open = await openCalls(tx);
     const bounds = await this.stigmergy.fieldBoundsIn(tx, now);
-    const step = state ? flushWatcher(state, bounds, open.length, now) : startWatcher(bounds, open.length, now, this.coalesceWindowMs);
+    const step = state
+      ? flushWatcher(state, bounds, open.length, now)
+      : startWatcher(bounds, open.length, now, this.coalesceWindowMs);
     if (step.refresh !== undefined && open.length > 0) {
       const { load } = await runningState(tx);
       const agents = agentsFromDefinitions(definitions, load);
       for (const call of open) {
         if (!call.auto_bid_enabled) continue;
-        const refreshed = refreshCallBounds(call, await this.stigmergy.boundsIn(tx, call.writeScope, parseId('task', call.task_id), now), {}, agents, now);
+        const refreshed = refreshCallBounds(
+          call,
+          await this.stigmergy.boundsIn(tx, call.writeScope, parseId('task', call.task_id), now),
+          {},
+          agents,
+          now,
+        );
         await saveCall(tx, refreshed.call, parseId('task', call.task_id), call.writeScope, now);
       }
     }

@@ -17,7 +17,11 @@ interface CallRow {
 
 export async function loadCall(db: AsyncSqlReader, callId: string): Promise<CnpCall> {
   const row = await db.get<CallRow>('SELECT call FROM cnp_calls WHERE call_id = ?', [callId]);
-  if (!row) throw stateError(`no contract-net call ${callId} (cnp_announce returns the call_id)`, { error: 'E-CNP-NOT-FOUND', callId });
+  if (!row)
+    throw stateError(`no contract-net call ${callId} (cnp_announce returns the call_id)`, {
+      error: 'E-CNP-NOT-FOUND',
+      callId,
+    });
   return JSON.parse(row.call) as CnpCall;
 }
 
@@ -27,11 +31,26 @@ export async function openCalls(db: AsyncSqlReader): Promise<CnpCall[]> {
 }
 
 /** Inserts or rewrites a call; `scope` is what the task will write once awarded. */
-export async function saveCall(tx: AsyncSqlWriter, call: CnpCall, taskId: number, scope: readonly string[], now: number): Promise<void> {
+export async function saveCall(
+  tx: AsyncSqlWriter,
+  call: CnpCall,
+  taskId: number,
+  scope: readonly string[],
+  now: number,
+): Promise<void> {
   await tx.run(
     `INSERT INTO cnp_calls (call_id, task_id, status, agent_id, scope, announced_at, updated_at, call) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (call_id) DO UPDATE SET status = excluded.status, agent_id = excluded.agent_id, scope = excluded.scope, updated_at = excluded.updated_at, call = excluded.call`,
-    [call.call_id, taskId, call.status, call.awarded_agent_id, JSON.stringify(scope), call.announced_at, now, JSON.stringify(call)],
+    [
+      call.call_id,
+      taskId,
+      call.status,
+      call.awarded_agent_id,
+      JSON.stringify(scope),
+      call.announced_at,
+      now,
+      JSON.stringify(call),
+    ],
   );
 }
 
@@ -55,13 +74,18 @@ export function taskWriteScope(row: { areas: string; write_scope: string | null 
  * progress, and tasks awarded by contract-net that have not started yet (their call's scope).
  * `load` counts both per agent.
  */
-export async function runningState(db: AsyncSqlReader): Promise<{ running: RunningTask[]; load: Record<string, number> }> {
-  const inProgress = await db.all<TaskScopeRow>("SELECT id, assignee, status, areas, write_scope FROM tasks WHERE status = 'in_progress'");
+export async function runningState(
+  db: AsyncSqlReader,
+): Promise<{ running: RunningTask[]; load: Record<string, number> }> {
+  const inProgress = await db.all<TaskScopeRow>(
+    "SELECT id, assignee, status, areas, write_scope FROM tasks WHERE status = 'in_progress'",
+  );
   const awarded = await db.all<{ task_id: number; agent_id: string | null; scope: string; status: string }>(
     `SELECT c.task_id, c.agent_id, c.scope, t.status FROM cnp_calls c JOIN tasks t ON t.id = c.task_id WHERE c.status = 'awarded' AND t.status NOT IN ${finishedStatuses}`,
   );
   const callScope = new Map<number, { agent: string | null; scope: string[] }>();
-  for (const a of awarded) callScope.set(Number(a.task_id), { agent: a.agent_id, scope: JSON.parse(a.scope) as string[] });
+  for (const a of awarded)
+    callScope.set(Number(a.task_id), { agent: a.agent_id, scope: JSON.parse(a.scope) as string[] });
   const running: RunningTask[] = [];
   const load: Record<string, number> = {};
   const count = (agent: string | null) => {
@@ -95,11 +119,19 @@ export interface TaskFactsRow {
 }
 
 export async function taskRow(db: AsyncSqlReader, id: number): Promise<TaskFactsRow | undefined> {
-  return db.get<TaskFactsRow>('SELECT id, workflow_id, title, status, areas, write_scope FROM tasks WHERE id = ?', [id]);
+  return db.get<TaskFactsRow>('SELECT id, workflow_id, title, status, areas, write_scope FROM tasks WHERE id = ?', [
+    id,
+  ]);
 }
 
 /** Gives the task to the winner (assignee), as task_update would, with a task.updated event. */
-export async function assignTask(tx: AsyncSqlWriter, taskId: number, workflowId: number | null, agent: string, now: number): Promise<void> {
+export async function assignTask(
+  tx: AsyncSqlWriter,
+  taskId: number,
+  workflowId: number | null,
+  agent: string,
+  now: number,
+): Promise<void> {
   const ts = new Date(now).toISOString();
   await tx.run("UPDATE tasks SET assignee = ?, assignee_type = 'ai', updated_at = ? WHERE id = ?", [agent, ts, taskId]);
   await tx.insert('INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [

@@ -65,8 +65,14 @@ export const watcherEventTopic = { cat: 'contract_net', msg: 'cnp_watcher_teleme
 export const defaultCoalesceWindowMs = 50;
 
 /** Starts watching: the open calls are refreshed with the current bounds. */
-export function startWatcher(bounds: PheromoneBounds | null, openCalls: number, now: number, coalesceWindowMs = defaultCoalesceWindowMs): WatcherStep {
-  if (!Number.isFinite(coalesceWindowMs) || coalesceWindowMs < 0) throw validationError('the coalescing window must be a finite number >= 0');
+export function startWatcher(
+  bounds: PheromoneBounds | null,
+  openCalls: number,
+  now: number,
+  coalesceWindowMs = defaultCoalesceWindowMs,
+): WatcherStep {
+  if (!Number.isFinite(coalesceWindowMs) || coalesceWindowMs < 0)
+    throw validationError('the coalescing window must be a finite number >= 0');
   const state: WatcherState = {
     coalesce_window_ms: coalesceWindowMs,
     received_updates: 0,
@@ -90,7 +96,8 @@ export function fieldChanged(state: WatcherState, now: number): { state: Watcher
   if (!state.attached) return { state, flushAt: null };
   const next = { ...state, received_updates: state.received_updates + 1, pending: true };
   if (state.coalesce_window_ms === 0) return { state: next, flushAt: now };
-  if (state.flush_due_at_ms !== null) return { state: { ...next, coalesced_updates: next.coalesced_updates + 1 }, flushAt: state.flush_due_at_ms };
+  if (state.flush_due_at_ms !== null)
+    return { state: { ...next, coalesced_updates: next.coalesced_updates + 1 }, flushAt: state.flush_due_at_ms };
   const due = now + state.coalesce_window_ms;
   return { state: { ...next, flush_due_at_ms: due }, flushAt: due };
 }
@@ -101,10 +108,17 @@ export function isFlushDue(state: WatcherState, now: number): boolean {
 }
 
 /** Flushes pending changes with the field's current bounds. */
-export function flushWatcher(state: WatcherState, bounds: PheromoneBounds | null, openCalls: number, now: number, reason: 'flush' | 'detach' = 'flush'): WatcherStep {
+export function flushWatcher(
+  state: WatcherState,
+  bounds: PheromoneBounds | null,
+  openCalls: number,
+  now: number,
+  reason: 'flush' | 'detach' = 'flush',
+): WatcherStep {
   const cleared = { ...state, pending: false, flush_due_at_ms: null };
   if (!state.pending) return reason === 'detach' ? emit(cleared, 'detach', now) : { state: cleared, emitted: null };
-  if (boundsEqual(bounds, state.last_bounds)) return emit({ ...cleared, skipped_refreshes: state.skipped_refreshes + 1 }, reason, now);
+  if (boundsEqual(bounds, state.last_bounds))
+    return emit({ ...cleared, skipped_refreshes: state.skipped_refreshes + 1 }, reason, now);
   const next: WatcherState = {
     ...cleared,
     last_bounds: copy(bounds),
@@ -115,7 +129,12 @@ export function flushWatcher(state: WatcherState, bounds: PheromoneBounds | null
 }
 
 /** Stops watching with a last flush. */
-export function detachWatcher(state: WatcherState, bounds: PheromoneBounds | null, openCalls: number, now: number): WatcherStep {
+export function detachWatcher(
+  state: WatcherState,
+  bounds: PheromoneBounds | null,
+  openCalls: number,
+  now: number,
+): WatcherStep {
   const step = flushWatcher(state, bounds, openCalls, now, 'detach');
   return { ...step, state: { ...step.state, attached: false } };
 }
@@ -128,13 +147,22 @@ export function watcherTelemetry(state: WatcherState | null): {
   last_emitted_at_iso: string | null;
   last_snapshot: WatcherSnapshot | null;
 } {
-  if (!state) return { telemetry_enabled: false, emissions: 0, last_emitted_at_ms: null, last_emitted_at_iso: null, last_snapshot: null };
+  if (!state)
+    return {
+      telemetry_enabled: false,
+      emissions: 0,
+      last_emitted_at_ms: null,
+      last_emitted_at_iso: null,
+      last_snapshot: null,
+    };
   return {
     telemetry_enabled: true,
     emissions: state.emissions,
     last_emitted_at_ms: state.last_emitted_at_ms,
     last_emitted_at_iso: state.last_emitted_at_ms === null ? null : new Date(state.last_emitted_at_ms).toISOString(),
-    last_snapshot: state.last_snapshot ? { ...state.last_snapshot, last_bounds: copy(state.last_snapshot.last_bounds) } : null,
+    last_snapshot: state.last_snapshot
+      ? { ...state.last_snapshot, last_bounds: copy(state.last_snapshot.last_bounds) }
+      : null,
   };
 }
 
@@ -148,13 +176,19 @@ function emit(state: WatcherState, reason: WatcherReason, now: number): WatcherS
     flushes: state.flushes,
     last_bounds: copy(state.last_bounds),
   };
-  return { state: { ...state, emissions: state.emissions + 1, last_emitted_at_ms: now, last_snapshot: snapshot }, emitted: snapshot };
+  return {
+    state: { ...state, emissions: state.emissions + 1, last_emitted_at_ms: now, last_snapshot: snapshot },
+    emitted: snapshot,
+  };
 }
 
 function boundsEqual(a: PheromoneBounds | null, b: PheromoneBounds | null): boolean {
   if (a === null || b === null) return a === b;
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-6;
-  const maxEqual = a.max_intensity === null || b.max_intensity === null ? a.max_intensity === b.max_intensity : close(a.max_intensity, b.max_intensity);
+  const maxEqual =
+    a.max_intensity === null || b.max_intensity === null
+      ? a.max_intensity === b.max_intensity
+      : close(a.max_intensity, b.max_intensity);
   return close(a.min_intensity, b.min_intensity) && maxEqual && close(a.normalisation_ceiling, b.normalisation_ceiling);
 }
 

@@ -30,12 +30,22 @@ export async function noteFieldChange(tx: AsyncSqlWriter, now: number): Promise<
 }
 
 /** The emission as an event of the log. */
-export async function appendWatcherEvent(tx: AsyncSqlWriter, state: WatcherState, emitted: WatcherSnapshot, now: number): Promise<number> {
+export async function appendWatcherEvent(
+  tx: AsyncSqlWriter,
+  state: WatcherState,
+  emitted: WatcherSnapshot,
+  now: number,
+): Promise<number> {
   return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
     new Date(now).toISOString(),
     watcherEventTopic.msg,
     watcherEventTopic.cat,
     'watcher',
-    JSON.stringify({ ...watcherEventTopic, ...emitted, emissions: state.emissions, last_emitted_at_ms: state.last_emitted_at_ms }),
+    JSON.stringify({
+      ...watcherEventTopic,
+      ...emitted,
+      emissions: state.emissions,
+      last_emitted_at_ms: state.last_emitted_at_ms,
+    }),
   ]);
 }

@@ -12,7 +12,11 @@ const text = (what: string, max = 2000) => z.string().trim().min(1).max(max).des
 const timestamp = (what: string) => z.number().int().nonnegative().describe(`${what} (milliseconds since the epoch)`);
 
 const provenance = z.strictObject({
-  sourceId: z.string().min(1).max(2000).describe('What backs the fact: a URL, a workspace file, a ledger record ("wf-3")'),
+  sourceId: z
+    .string()
+    .min(1)
+    .max(2000)
+    .describe('What backs the fact: a URL, a workspace file, a ledger record ("wf-3")'),
   type: z.enum(provenanceTypes).describe('Kind of source'),
   span: z
     .tuple([z.number(), z.number()])
@@ -27,14 +31,24 @@ export const kgTripleInput = z.strictObject({
   subject: text('Subject, e.g. a goal "launch" or a task "task:design"'),
   predicate: text('Relation, e.g. "includes", "depends_on", "label", "duration"', 200),
   object: text('Object, e.g. a task id "design" or a value'),
-  source: z.string().trim().min(1).max(200).optional().describe('Where the fact comes from, e.g. "playbook", "workflow"; preferred sources of kg_suggest_plan match it'),
+  source: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Where the fact comes from, e.g. "playbook", "workflow"; preferred sources of kg_suggest_plan match it'),
   confidence: z.number().min(0).max(1).optional().describe('Confidence 0..1 (default 1)'),
   provenance: z.array(provenance).max(50).optional().describe('Precise origins of the fact'),
 });
 
 /** `kg_insert`: up to 256 triples. */
 export const kgInsertInput = z.strictObject({
-  triples: z.array(kgTripleInput).min(1).max(256).describe('Facts to add; an existing triple is updated (source, confidence, provenance)'),
+  triples: z
+    .array(kgTripleInput)
+    .min(1)
+    .max(256)
+    .describe('Facts to add; an existing triple is updated (source, confidence, provenance)'),
 });
 
 /** `kg_query`: a motif with * wildcards, paged. */
@@ -61,7 +75,11 @@ export const kgSuggestPlanInput = z.strictObject({
   goal: text('Goal to plan, e.g. "launch" or a workflow name like "Add OAuth login"', 500),
   context: z
     .strictObject({
-      preferred_sources: z.array(z.string().min(1).max(120)).max(16).optional().describe('Sources to build fragments from first, in this order (case-insensitive)'),
+      preferred_sources: z
+        .array(z.string().min(1).max(120))
+        .max(16)
+        .optional()
+        .describe('Sources to build fragments from first, in this order (case-insensitive)'),
       exclude_tasks: z.array(z.string().min(1).max(120)).max(256).optional().describe('Task ids to leave out'),
       max_fragments: z.number().int().min(1).max(5).optional().describe('Most fragments to return (default 3)'),
     })
@@ -72,7 +90,9 @@ export const kgSuggestPlanInput = z.strictObject({
     .min(1)
     .max(200)
     .optional()
-    .describe('Plan graph the fragments are meant for (a workflow\'s is "wf-<id>"): each fragment\'s ready patch is computed against its latest version'),
+    .describe(
+      'Plan graph the fragments are meant for (a workflow\'s is "wf-<id>"): each fragment\'s ready patch is computed against its latest version',
+    ),
 });
 
 const triple = z.strictObject({
@@ -101,7 +121,9 @@ const fragment = z.strictObject({
         label: z.string().optional().describe('Task title'),
         attributes: z
           .record(z.string(), attribute)
-          .describe('kg_goal, kg_source, kg_confidence, kg_seed (true: chosen for itself, false: a dependency), kg_group, kg_duration / kg_weight when known'),
+          .describe(
+            'kg_goal, kg_source, kg_confidence, kg_seed (true: chosen for itself, false: a dependency), kg_group, kg_duration / kg_weight when known',
+          ),
       }),
     )
     .describe('Tasks, dependencies first'),
@@ -112,7 +134,9 @@ const fragment = z.strictObject({
         from: z.strictObject({ nodeId: z.string().describe('The dependency') }).describe('Task that must come first'),
         to: z.strictObject({ nodeId: z.string().describe('The task that needs it') }).describe('Task that waits'),
         label: z.literal('depends_on').describe('Edge kind'),
-        attributes: z.strictObject({ kg_dependency: z.literal(true).describe('Marks a dependency from the knowledge graph') }).describe('Edge attributes'),
+        attributes: z
+          .strictObject({ kg_dependency: z.literal(true).describe('Marks a dependency from the knowledge graph') })
+          .describe('Edge attributes'),
       }),
     )
     .describe('depends_on edges'),
@@ -136,7 +160,12 @@ export const kgInsertResult = z.strictObject({
 export const kgQueryResult = z.strictObject({
   triples: z.array(triple).describe('Matching triples'),
   total: z.number().int().nonnegative().describe('Triples returned'),
-  next_cursor: z.number().int().positive().nullable().describe('Pass as cursor for the next page (null: nothing returned)'),
+  next_cursor: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .describe('Pass as cursor for the next page (null: nothing returned)'),
 });
 
 /** `kg_export`: one page of the whole graph. */
@@ -144,7 +173,12 @@ export const kgExportResult = z.strictObject({
   format: z.literal('triples').describe('Export format'),
   triples: z.array(triple).describe('Triples in insertion order'),
   total: z.number().int().nonnegative().describe('Triples in the graph'),
-  next_cursor: z.number().int().positive().nullable().describe('Pass as cursor for the next page (null: this was the last)'),
+  next_cursor: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .describe('Pass as cursor for the next page (null: this was the last)'),
 });
 
 /** `kg_suggest_plan`: fragments, rationale, coverage and sources. */
@@ -161,16 +195,35 @@ export const kgSuggestPlanResult = z.strictObject({
       unknown_dependencies: z.array(gap).describe('Dependencies on tasks the plan does not include'),
     })
     .describe('What the fragments cover'),
-  sources: z.array(z.strictObject({ source: z.string().describe('Source'), tasks: z.number().int().positive().describe('Suggested tasks from it') })).describe('Sources of the suggested tasks'),
+  sources: z
+    .array(
+      z.strictObject({
+        source: z.string().describe('Source'),
+        tasks: z.number().int().positive().describe('Suggested tasks from it'),
+      }),
+    )
+    .describe('Sources of the suggested tasks'),
   preferred_sources_applied: z.array(z.string()).describe('Preferred sources that gave a fragment'),
   preferred_sources_ignored: z.array(z.string()).describe('Preferred sources with no task in the plan'),
   patches: z
     .array(
       z.strictObject({
         fragment_id: z.string().describe('The fragment this patch adds'),
-        graph_id: z.string().nullable().describe('The graph it was computed for (null: any graph holding none of its nodes)'),
-        base_version: z.number().int().nonnegative().nullable().describe('Version it was computed against; pass it to graph_patch so a graph changed meanwhile refuses it'),
-        node_ids: z.record(z.string(), z.string()).describe('Fragment task id → plan-graph node id (a ledger task of another workflow, "task-12", becomes "<goal>:task-12")'),
+        graph_id: z
+          .string()
+          .nullable()
+          .describe('The graph it was computed for (null: any graph holding none of its nodes)'),
+        base_version: z
+          .number()
+          .int()
+          .nonnegative()
+          .nullable()
+          .describe('Version it was computed against; pass it to graph_patch so a graph changed meanwhile refuses it'),
+        node_ids: z
+          .record(z.string(), z.string())
+          .describe(
+            'Fragment task id → plan-graph node id (a ledger task of another workflow, "task-12", becomes "<goal>:task-12")',
+          ),
         patch: z
           .array(
             z.strictObject({
@@ -181,7 +234,10 @@ export const kgSuggestPlanResult = z.strictObject({
           )
           .describe('RFC 6902 operations for graph_patch'),
         skipped: z
-          .strictObject({ nodes: z.array(z.string()).describe('Nodes the graph already has'), edges: z.array(z.string()).describe('Edges (from->to) it already has') })
+          .strictObject({
+            nodes: z.array(z.string()).describe('Nodes the graph already has'),
+            edges: z.array(z.string()).describe('Edges (from->to) it already has'),
+          })
           .describe('Left out: already in the graph'),
       }),
     )

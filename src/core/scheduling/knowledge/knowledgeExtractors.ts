@@ -61,7 +61,8 @@ export function workflowTriples(facts: WorkflowFacts): KgTripleInput[] {
     const subject = `task:${taskId(task.id)}`;
     const fact = (predicate: string, object: string) => out.push({ subject, predicate, object, source, provenance });
     if (task.title.trim()) fact('label', task.title.trim());
-    if (typeof task.durationSeconds === 'number' && Number.isFinite(task.durationSeconds)) fact('duration', String(task.durationSeconds));
+    if (typeof task.durationSeconds === 'number' && Number.isFinite(task.durationSeconds))
+      fact('duration', String(task.durationSeconds));
     for (const area of [...new Set(task.areas ?? [])].filter((a) => a.trim())) fact('area', area.trim());
     if (task.assignee?.trim()) fact('assignee', task.assignee.trim());
     if (task.parentId != null && kept.has(task.parentId)) fact('part_of', taskId(task.parentId));
@@ -69,13 +70,24 @@ export function workflowTriples(facts: WorkflowFacts): KgTripleInput[] {
   const edges = [...(facts.dependencies ?? [])]
     .filter((d) => kept.has(d.taskId) && kept.has(d.dependsOn) && d.taskId !== d.dependsOn)
     .sort((a, b) => a.taskId - b.taskId || a.dependsOn - b.dependsOn);
-  for (const d of edges) out.push({ subject: `task:${taskId(d.taskId)}`, predicate: 'depends_on', object: taskId(d.dependsOn), source, provenance });
+  for (const d of edges)
+    out.push({
+      subject: `task:${taskId(d.taskId)}`,
+      predicate: 'depends_on',
+      object: taskId(d.dependsOn),
+      source,
+      provenance,
+    });
   return out;
 }
 
 /** Is every task of a workflow finished (done, failed or cancelled) and at least one done? */
 export function isWorkflowFinished(tasks: readonly TaskFacts[]): boolean {
-  return tasks.length > 0 && tasks.every((t) => ['done', 'failed', 'cancelled'].includes(t.status)) && tasks.some((t) => t.status === 'done');
+  return (
+    tasks.length > 0 &&
+    tasks.every((t) => ['done', 'failed', 'cancelled'].includes(t.status)) &&
+    tasks.some((t) => t.status === 'done')
+  );
 }
 
 /** The fields of a pipeline's state.json the extractor reads (a `PipelineState` has them). */
@@ -121,12 +133,17 @@ export function pipelineTriples(facts: PipelineFacts): KgTripleInput[] {
   if (facts.status !== 'completed') return [];
   const goal = goalKey(facts.title) || goalKey(facts.spec_name);
   if (!goal) return [];
-  const provenance: Provenance[] = [facts.workspace ? { sourceId: facts.workspace, type: 'file' } : { sourceId: `pipeline:${facts.spec_name}`, type: 'db' }];
+  const provenance: Provenance[] = [
+    facts.workspace
+      ? { sourceId: facts.workspace, type: 'file' }
+      : { sourceId: `pipeline:${facts.spec_name}`, type: 'db' },
+  ];
   const source = 'pipeline';
   const phases = Object.entries(facts.phases).filter(([id, p]) => id !== 'setup' && p.status === 'completed');
   if (phases.length === 0) return [];
   const out: KgTripleInput[] = [goalLabel(goal, facts.title, provenance)];
-  const fact = (subject: string, predicate: string, object: string) => out.push({ subject: `task:${subject}`, predicate, object, source, provenance });
+  const fact = (subject: string, predicate: string, object: string) =>
+    out.push({ subject: `task:${subject}`, predicate, object, source, provenance });
   const phaseId = (phase: string) => `${facts.spec_name}/${phase}`;
   let previous: string | null = null;
   const before = new Map<string, string | null>();
@@ -199,7 +216,9 @@ export function mentionedTaskIds(entry: Pick<MemoryFacts, 'title' | 'summary' | 
  */
 export function memoryTriples(entries: readonly MemoryFacts[], targets?: MemoryLinkTargets): KgTripleInput[] {
   const out: KgTripleInput[] = [];
-  for (const e of [...entries].filter((x) => x.status === 'active').sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
+  for (const e of [...entries]
+    .filter((x) => x.status === 'active')
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
     out.push(...memoryEntryTriples(e, targets));
   }
   return out;
@@ -211,7 +230,8 @@ export function memoryEntryTriples(e: MemoryFacts, targets?: MemoryLinkTargets):
   const out: KgTripleInput[] = [];
   const subject = memorySubject(e);
   const provenance: Provenance[] = [{ sourceId: e.file, type: 'file' }];
-  const fact = (predicate: string, object: string) => out.push({ subject, predicate, object, source: 'memory', provenance });
+  const fact = (predicate: string, object: string) =>
+    out.push({ subject, predicate, object, source: 'memory', provenance });
   fact('label', e.title.trim() || e.id);
   fact('category', e.category);
   if (e.summary?.trim()) fact('summary', e.summary.trim());
@@ -220,7 +240,9 @@ export function memoryEntryTriples(e: MemoryFacts, targets?: MemoryLinkTargets):
   const text = ` ${plainWords([e.title, e.summary ?? '', e.content ?? ''].join('\n'))} `;
   for (const [goal, label] of [...targets.goals].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     // The goal's key (`add-oauth-login`) or its label (`Add OAuth login`), as whole words; too short a name says nothing.
-    const named = [plainWords(goal), plainWords(label)].some((words) => words.length >= 4 && text.includes(` ${words} `));
+    const named = [plainWords(goal), plainWords(label)].some(
+      (words) => words.length >= 4 && text.includes(` ${words} `),
+    );
     if (named) fact('about', goal);
   }
   return out;

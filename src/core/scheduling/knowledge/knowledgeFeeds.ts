@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { workflowKey } from '../../ids';
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
 import { readLatest } from '../../coordination/plans/graphStore';
-import { isWorkflowFinished, memoryEntryTriples, memorySubject, mentionedTaskIds, pipelineTriples, workflowTriples } from './knowledgeExtractors';
+import {
+  isWorkflowFinished,
+  memoryEntryTriples,
+  memorySubject,
+  mentionedTaskIds,
+  pipelineTriples,
+  workflowTriples,
+} from './knowledgeExtractors';
 import type { MemoryFacts, PipelineFacts, TaskFacts } from './knowledgeExtractors';
 import type { KgTripleInput } from './knowledgeGraph';
 import { restateSource } from './knowledgeRestate';
@@ -46,11 +53,18 @@ export interface Fed {
 const digest = (...parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 
 async function fedFingerprints(db: AsyncSqlReader): Promise<Map<string, string>> {
-  return new Map((await db.all<{ source_key: string; fingerprint: string }>('SELECT source_key, fingerprint FROM kg_feeds')).map((r) => [r.source_key, r.fingerprint]));
+  return new Map(
+    (await db.all<{ source_key: string; fingerprint: string }>('SELECT source_key, fingerprint FROM kg_feeds')).map(
+      (r) => [r.source_key, r.fingerprint],
+    ),
+  );
 }
 
 function recordFeed(tx: AsyncSqlWriter, key: string, fingerprint: string, now: number): Promise<unknown> {
-  return tx.run('INSERT INTO kg_feeds (source_key, fingerprint, fed_at) VALUES (?, ?, ?) ON CONFLICT (source_key) DO UPDATE SET fingerprint = excluded.fingerprint, fed_at = excluded.fed_at', [key, fingerprint, now]);
+  return tx.run(
+    'INSERT INTO kg_feeds (source_key, fingerprint, fed_at) VALUES (?, ?, ?) ON CONFLICT (source_key) DO UPDATE SET fingerprint = excluded.fingerprint, fed_at = excluded.fed_at',
+    [key, fingerprint, now],
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -80,7 +94,9 @@ interface TaskRow {
 
 /** Finished workflows whose tasks or plan graph changed since they were last fed. */
 export async function pendingWorkflows(db: AsyncSqlReader): Promise<PendingWorkflow[]> {
-  const workflows = await db.all<{ id: number; name: string }>("SELECT id, name FROM workflows WHERE kind = 'workflow' ORDER BY id");
+  const workflows = await db.all<{ id: number; name: string }>(
+    "SELECT id, name FROM workflows WHERE kind = 'workflow' ORDER BY id",
+  );
   if (workflows.length === 0) return [];
   const rows = await db.all<TaskRow>(
     'SELECT id, workflow_id, parent_id, title, status, result, assignee, areas, duration_seconds, updated_at FROM tasks WHERE workflow_id IS NOT NULL ORDER BY id',
@@ -108,15 +124,27 @@ export async function pendingWorkflows(db: AsyncSqlReader): Promise<PendingWorkf
     if (!isWorkflowFinished(tasks)) continue;
     const plan = await readLatest(db, workflowKey(Number(wf.id)));
     const version = plan?.stored ? plan.graph.graph_version : 0;
-    const fingerprint = digest(wf.name, list.map((r) => [r.id, r.status, r.result, r.updated_at]), version);
+    const fingerprint = digest(
+      wf.name,
+      list.map((r) => [r.id, r.status, r.result, r.updated_at]),
+      version,
+    );
     if (fed.get(workflowKey(Number(wf.id))) === fingerprint) continue;
-    out.push({ id: Number(wf.id), name: wf.name, tasks, dependencies: planDependencies(plan?.graph.edges ?? []), fingerprint });
+    out.push({
+      id: Number(wf.id),
+      name: wf.name,
+      tasks,
+      dependencies: planDependencies(plan?.graph.edges ?? []),
+      fingerprint,
+    });
   }
   return out;
 }
 
 /** depends_on edges of a workflow's plan graph (nodes `task-<id>`), as task ids. */
-function planDependencies(edges: readonly { from: string; to: string; label: string | null }[]): { taskId: number; dependsOn: number }[] {
+function planDependencies(
+  edges: readonly { from: string; to: string; label: string | null }[],
+): { taskId: number; dependsOn: number }[] {
   const id = (ref: string) => {
     const m = /^(?:task[-_:]?)?(\d+)$/i.exec(ref.trim());
     return m ? Number(m[1]) : null;
@@ -136,7 +164,11 @@ export async function feedWorkflows(tx: AsyncSqlWriter, insert: InsertTriples, n
   const pending = await pendingWorkflows(tx);
   let removed = 0;
   for (const wf of pending) {
-    const triples = workflowTriples({ workflow: { id: wf.id, name: wf.name }, tasks: wf.tasks, dependencies: wf.dependencies });
+    const triples = workflowTriples({
+      workflow: { id: wf.id, name: wf.name },
+      tasks: wf.tasks,
+      dependencies: wf.dependencies,
+    });
     removed += await restateSource(tx, { sourceId: workflowKey(wf.id), type: 'db' }, triples, now);
     if (triples.length > 0) await insert(tx, triples, now);
     await recordFeed(tx, workflowKey(wf.id), wf.fingerprint, now);
@@ -186,7 +218,10 @@ export async function pendingPipelines(db: AsyncSqlReader): Promise<PendingPipel
 }
 
 /** The pending pipelines whose fingerprint, with what was read of them (`facts`), differs from the one fed. */
-export async function unfedPipelines(db: AsyncSqlReader, facts: ReadonlyMap<string, PipelineFacts>): Promise<PendingPipeline[]> {
+export async function unfedPipelines(
+  db: AsyncSqlReader,
+  facts: ReadonlyMap<string, PipelineFacts>,
+): Promise<PendingPipeline[]> {
   const pending = await pendingPipelines(db);
   if (pending.length === 0) return [];
   const fed = await fedFingerprints(db);
@@ -212,7 +247,14 @@ export function pipelineFactsFromPlan(row: PipelineRow): PipelineFacts {
     phases[s.step] = { status: 'completed' };
     if (typeof s.goal === 'string' && s.goal.trim()) phaseLabels[s.step] = s.goal.trim();
   }
-  return { spec_name: row.spec_name, title: row.title, status: 'completed', workspace: row.workspace, phases, phaseLabels };
+  return {
+    spec_name: row.spec_name,
+    title: row.title,
+    status: 'completed',
+    workspace: row.workspace,
+    phases,
+    phaseLabels,
+  };
 }
 
 /**
@@ -220,7 +262,12 @@ export function pipelineFactsFromPlan(row: PipelineRow): PipelineFacts {
  * files, by source key; one missing is fed from its plan); one fed before states its facts
  * again, under its folder as provenance whichever way it was read.
  */
-export async function feedPipelines(tx: AsyncSqlWriter, insert: InsertTriples, now: number, facts: ReadonlyMap<string, PipelineFacts>): Promise<Fed> {
+export async function feedPipelines(
+  tx: AsyncSqlWriter,
+  insert: InsertTriples,
+  now: number,
+  facts: ReadonlyMap<string, PipelineFacts>,
+): Promise<Fed> {
   const pending = await unfedPipelines(tx, facts);
   let removed = 0;
   for (const p of pending) {
@@ -240,13 +287,19 @@ export async function feedPipelines(tx: AsyncSqlWriter, insert: InsertTriples, n
 const memoryPrefix = 'memory:';
 
 /** The triples each active entry yields now, by source key, with what they link to in this ledger. */
-export async function memoryFeeds(db: AsyncSqlReader, entries: readonly MemoryFacts[]): Promise<Map<string, { triples: KgTripleInput[]; fingerprint: string }>> {
+export async function memoryFeeds(
+  db: AsyncSqlReader,
+  entries: readonly MemoryFacts[],
+): Promise<Map<string, { triples: KgTripleInput[]; fingerprint: string }>> {
   const active = entries.filter((e) => e.status === 'active');
   const mentioned = [...new Set(active.flatMap((e) => mentionedTaskIds(e)))];
   const tasks = new Set<number>();
   for (let i = 0; i < mentioned.length; i += 500) {
     const chunk = mentioned.slice(i, i + 500);
-    const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+    const rows = await db.all<{ id: number }>(
+      `SELECT id FROM tasks WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+      chunk,
+    );
     for (const r of rows) tasks.add(Number(r.id));
   }
   const goalRows = await db.all<{ subject: string; label: string | null }>(
@@ -258,26 +311,43 @@ export async function memoryFeeds(db: AsyncSqlReader, entries: readonly MemoryFa
   const out = new Map<string, { triples: KgTripleInput[]; fingerprint: string }>();
   for (const e of active) {
     const triples = memoryEntryTriples(e, targets);
-    out.set(memorySubject(e), { triples, fingerprint: digest(e.file, triples.map((t) => [t.predicate, t.object])) });
+    out.set(memorySubject(e), {
+      triples,
+      fingerprint: digest(
+        e.file,
+        triples.map((t) => [t.predicate, t.object]),
+      ),
+    });
   }
   return out;
 }
 
 /** True when some entry is new, changed or gone since the last feed. */
-export async function memoryPending(db: AsyncSqlReader, wanted: ReadonlyMap<string, { fingerprint: string }>): Promise<boolean> {
+export async function memoryPending(
+  db: AsyncSqlReader,
+  wanted: ReadonlyMap<string, { fingerprint: string }>,
+): Promise<boolean> {
   const fed = [...(await fedFingerprints(db))].filter(([key]) => key.startsWith(memoryPrefix));
   return fed.length !== wanted.size || fed.some(([key, fp]) => wanted.get(key)?.fingerprint !== fp);
 }
 
 /** Brings the entries' triples to `wanted`: new and changed entries inserted, stale facts and gone entries removed. */
-export async function feedMemories(tx: AsyncSqlWriter, insert: InsertTriples, now: number, wanted: ReadonlyMap<string, { triples: KgTripleInput[]; fingerprint: string }>): Promise<{ fed: number; removed: number }> {
+export async function feedMemories(
+  tx: AsyncSqlWriter,
+  insert: InsertTriples,
+  now: number,
+  wanted: ReadonlyMap<string, { triples: KgTripleInput[]; fingerprint: string }>,
+): Promise<{ fed: number; removed: number }> {
   const fed = new Map([...(await fedFingerprints(tx))].filter(([key]) => key.startsWith(memoryPrefix)));
   let count = 0;
   let removed = 0;
   for (const [subject, want] of wanted) {
     if (fed.get(subject) === want.fingerprint) continue;
     const keep = new Set(want.triples.map((t) => `${t.predicate}\u0000${t.object}`));
-    const stored = await tx.all<{ id: number; predicate: string; object: string }>("SELECT id, predicate, object FROM kg_triples WHERE subject = ? AND source = 'memory'", [subject]);
+    const stored = await tx.all<{ id: number; predicate: string; object: string }>(
+      "SELECT id, predicate, object FROM kg_triples WHERE subject = ? AND source = 'memory'",
+      [subject],
+    );
     for (const row of stored) {
       if (keep.has(`${row.predicate}\u0000${row.object}`)) continue;
       await tx.run('DELETE FROM kg_triples WHERE id = ?', [row.id]);

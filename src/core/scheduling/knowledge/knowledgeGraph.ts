@@ -106,17 +106,40 @@ export function insertTriples(kg: KnowledgeGraph, inputs: readonly KgTripleInput
     if (!existing) {
       sequence += 1;
       created += 1;
-      const fresh: KgTriple = { id: `kg-${sequence}`, subject, predicate, object, source, provenance: mergeProvenance([], provenance), confidence, inserted_at: now, updated_at: now, revision: 0, ordinal: sequence };
+      const fresh: KgTriple = {
+        id: `kg-${sequence}`,
+        subject,
+        predicate,
+        object,
+        source,
+        provenance: mergeProvenance([], provenance),
+        confidence,
+        inserted_at: now,
+        updated_at: now,
+        revision: 0,
+        ordinal: sequence,
+      };
       triples.set(key, fresh);
       return fresh;
     }
     const merged = mergeProvenance(existing.provenance, provenance);
-    if (existing.source === source && existing.confidence === confidence && merged.length === existing.provenance.length) {
+    if (
+      existing.source === source &&
+      existing.confidence === confidence &&
+      merged.length === existing.provenance.length
+    ) {
       unchanged += 1;
       return existing;
     }
     updated += 1;
-    const next: KgTriple = { ...existing, source, confidence, provenance: merged, updated_at: now, revision: existing.revision + 1 };
+    const next: KgTriple = {
+      ...existing,
+      source,
+      confidence,
+      provenance: merged,
+      updated_at: now,
+      revision: existing.revision + 1,
+    };
     triples.set(key, next);
     return next;
   });
@@ -167,11 +190,21 @@ export function queryTriples(
 }
 
 /** Every triple in insertion order, paged like `kg_query` (ours: `limit`, `cursor`). */
-export function exportTriples(kg: KnowledgeGraph, options: { limit?: number; cursor?: number } = {}): { format: 'triples'; triples: KgTriple[]; total: number; next_cursor: number | null } {
-  const all = [...kg.triples.values()].filter((t) => options.cursor === undefined || t.ordinal > options.cursor).sort((a, b) => a.ordinal - b.ordinal);
+export function exportTriples(
+  kg: KnowledgeGraph,
+  options: { limit?: number; cursor?: number } = {},
+): { format: 'triples'; triples: KgTriple[]; total: number; next_cursor: number | null } {
+  const all = [...kg.triples.values()]
+    .filter((t) => options.cursor === undefined || t.ordinal > options.cursor)
+    .sort((a, b) => a.ordinal - b.ordinal);
   const page = options.limit && options.limit > 0 ? all.slice(0, options.limit) : all;
   const more = page.length < all.length;
-  return { format: 'triples', triples: page, total: kg.triples.size, next_cursor: more ? page[page.length - 1].ordinal : null };
+  return {
+    format: 'triples',
+    triples: page,
+    total: kg.triples.size,
+    next_cursor: more ? page[page.length - 1].ordinal : null,
+  };
 }
 
 /** Triples grouped by subject, each group in insertion order. */

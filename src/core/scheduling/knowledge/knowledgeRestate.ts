@@ -8,11 +8,23 @@ import type { KgTripleInput, Provenance } from './knowledgeGraph';
  * cites keeps its other provenance and stays. The triples the source still states are then
  * inserted as usual (the caller's insert). Runs in the caller's write transaction.
  */
-export async function restateSource(tx: AsyncSqlWriter, ref: Pick<Provenance, 'sourceId' | 'type'>, triples: readonly KgTripleInput[], now: number): Promise<number> {
+export async function restateSource(
+  tx: AsyncSqlWriter,
+  ref: Pick<Provenance, 'sourceId' | 'type'>,
+  triples: readonly KgTripleInput[],
+  now: number,
+): Promise<number> {
   const kept = new Set(triples.map((t) => keyOf(t.subject.trim(), t.predicate.trim(), t.object.trim())));
   // The provenance JSON names the source: LIKE narrows, the parsed JSON decides (LIKE ignores case on SQLite).
   const needle = `%${escapeLike(JSON.stringify(ref.sourceId))}%`;
-  const cited = await tx.all<{ id: number; subject: string; predicate: string; object: string; provenance: string; revision: number }>(
+  const cited = await tx.all<{
+    id: number;
+    subject: string;
+    predicate: string;
+    object: string;
+    provenance: string;
+    revision: number;
+  }>(
     "SELECT id, subject, predicate, object, provenance, revision FROM kg_triples WHERE provenance LIKE ? ESCAPE '\\'",
     [needle],
   );
@@ -25,7 +37,12 @@ export async function restateSource(tx: AsyncSqlWriter, ref: Pick<Provenance, 's
       await tx.run('DELETE FROM kg_triples WHERE id = ?', [row.id]);
       removed += 1;
     } else {
-      await tx.run('UPDATE kg_triples SET provenance = ?, updated_at = ?, revision = ? WHERE id = ?', [JSON.stringify(rest), now, Number(row.revision) + 1, row.id]);
+      await tx.run('UPDATE kg_triples SET provenance = ?, updated_at = ?, revision = ? WHERE id = ?', [
+        JSON.stringify(rest),
+        now,
+        Number(row.revision) + 1,
+        row.id,
+      ]);
     }
   }
   return removed;

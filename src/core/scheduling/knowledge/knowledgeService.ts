@@ -1,7 +1,16 @@
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
 import type { KgPattern, KgTriple, KgTripleInput, KnowledgeGraph } from './knowledgeGraph';
-import { feedMemories, feedPipelines, feedWorkflows, memoryFeeds, memoryPending, pendingPipelines, pendingWorkflows, unfedPipelines } from './knowledgeFeeds';
+import {
+  feedMemories,
+  feedPipelines,
+  feedWorkflows,
+  memoryFeeds,
+  memoryPending,
+  pendingPipelines,
+  pendingWorkflows,
+  unfedPipelines,
+} from './knowledgeFeeds';
 import type { FeedCounts, KnowledgeSources } from './knowledgeFeeds';
 import type { PipelineFacts } from './knowledgeExtractors';
 import { suggestPlan } from './planSuggestion';
@@ -36,7 +45,8 @@ interface TripleRow {
   revision: number;
 }
 
-const tripleColumns = 'id, subject, predicate, object, source, provenance, confidence, inserted_at, updated_at, revision';
+const tripleColumns =
+  'id, subject, predicate, object, source, provenance, confidence, inserted_at, updated_at, revision';
 
 function toTriple(row: TripleRow): KgTriple {
   const id = Number(row.id);
@@ -55,7 +65,8 @@ function toTriple(row: TripleRow): KgTriple {
   };
 }
 
-const keyOf = (t: { subject: string; predicate: string; object: string }) => `${t.subject}\u0000${t.predicate}\u0000${t.object}`;
+const keyOf = (t: { subject: string; predicate: string; object: string }) =>
+  `${t.subject}\u0000${t.predicate}\u0000${t.object}`;
 
 export class KnowledgeService {
   constructor(
@@ -71,7 +82,10 @@ export class KnowledgeService {
   }
 
   /** kg_query: a motif with * wildcards, paged by insertion order. */
-  async query(pattern: KgPattern, options: { limit?: number; order?: 'asc' | 'desc'; cursor?: number }): Promise<KgQueryResult> {
+  async query(
+    pattern: KgPattern,
+    options: { limit?: number; order?: 'asc' | 'desc'; cursor?: number },
+  ): Promise<KgQueryResult> {
     await this.catchUp();
     return queryTriples(await this.graph(), pattern, options);
   }
@@ -86,16 +100,25 @@ export class KnowledgeService {
    * kg_suggest_plan: fragments of the plan recorded for the goal, with coverage and rationale,
    * and each fragment as a ready graph_patch (against `graphId`'s latest version when given).
    */
-  async suggestPlan(goal: string, context: SuggestContext = {}, graphId?: string): Promise<PlanSuggestion & { patches: FragmentPatch[] }> {
+  async suggestPlan(
+    goal: string,
+    context: SuggestContext = {},
+    graphId?: string,
+  ): Promise<PlanSuggestion & { patches: FragmentPatch[] }> {
     await this.catchUp();
     const suggestion = suggestPlan(await this.graph(), goal, context);
-    const target = graphId === undefined ? null : ((await this.engine.read((db) => readLatest(db, graphId))) ?? graphNotFound(graphId));
+    const target =
+      graphId === undefined
+        ? null
+        : ((await this.engine.read((db) => readLatest(db, graphId))) ?? graphNotFound(graphId));
     return { ...suggestion, patches: fragmentPatches(suggestion.fragments, target?.graph ?? null) };
   }
 
   /** Every triple as a graph. */
   async graph(): Promise<KnowledgeGraph> {
-    const rows = await this.engine.read((db) => db.all<TripleRow>(`SELECT ${tripleColumns} FROM kg_triples ORDER BY id`));
+    const rows = await this.engine.read((db) =>
+      db.all<TripleRow>(`SELECT ${tripleColumns} FROM kg_triples ORDER BY id`),
+    );
     return createKnowledgeGraph(rows.map(toTriple));
   }
 
@@ -104,7 +127,9 @@ export class KnowledgeService {
    * this process may not write (read-only) still answers from the triples already stored.
    */
   private async catchUp(): Promise<void> {
-    await this.feedFromLedger().catch((err: unknown) => console.error('[agent-ledger] could not add what the ledger knows to the knowledge graph:', errorMessage(err)));
+    await this.feedFromLedger().catch((err: unknown) =>
+      console.error('[agent-ledger] could not add what the ledger knows to the knowledge graph:', errorMessage(err)),
+    );
   }
 
   /** Turns finished workflows that are new or changed since they were last fed into triples; how many were fed. */
@@ -120,7 +145,9 @@ export class KnowledgeService {
   async feed(): Promise<FeedCounts> {
     const insert = (tx: AsyncSqlWriter, triples: readonly KgTripleInput[], now: number) => insertIn(tx, triples, now);
     const counts: FeedCounts = { workflows: 0, pipelines: 0, memories: 0 };
-    const [workflows, pipelines] = await this.engine.read(async (db) => [await pendingWorkflows(db), await pendingPipelines(db)] as const);
+    const [workflows, pipelines] = await this.engine.read(
+      async (db) => [await pendingWorkflows(db), await pendingPipelines(db)] as const,
+    );
     // The files of a pipeline are read outside the store's lock.
     const facts = new Map<string, PipelineFacts>();
     for (const p of pipelines) {
@@ -163,7 +190,10 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
     const probe = { subject: t.subject.trim(), predicate: t.predicate.trim(), object: t.object.trim() };
     if (seen.has(keyOf(probe))) continue;
     seen.add(keyOf(probe));
-    const row = await tx.get<TripleRow>(`SELECT ${tripleColumns} FROM kg_triples WHERE subject = ? AND predicate = ? AND object = ?`, [probe.subject, probe.predicate, probe.object]);
+    const row = await tx.get<TripleRow>(
+      `SELECT ${tripleColumns} FROM kg_triples WHERE subject = ? AND predicate = ? AND object = ?`,
+      [probe.subject, probe.predicate, probe.object],
+    );
     if (row) existing.push(toTriple(row));
   }
   const before = new Map(existing.map((t) => [keyOf(t), t]));
@@ -177,22 +207,26 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
     }
     const values = [t.source, JSON.stringify(t.provenance), t.confidence, t.updated_at, t.revision];
     if (old) {
-      await tx.run('UPDATE kg_triples SET source = ?, provenance = ?, confidence = ?, updated_at = ?, revision = ? WHERE id = ?', [...values, old.ordinal]);
+      await tx.run(
+        'UPDATE kg_triples SET source = ?, provenance = ?, confidence = ?, updated_at = ?, revision = ? WHERE id = ?',
+        [...values, old.ordinal],
+      );
       stored.set(key, { ...t, id: old.id, ordinal: old.ordinal });
     } else {
-      const id = await tx.insert('INSERT INTO kg_triples (subject, predicate, object, source, provenance, confidence, updated_at, revision, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        t.subject,
-        t.predicate,
-        t.object,
-        ...values,
-        t.inserted_at,
-      ]);
+      const id = await tx.insert(
+        'INSERT INTO kg_triples (subject, predicate, object, source, provenance, confidence, updated_at, revision, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [t.subject, t.predicate, t.object, ...values, t.inserted_at],
+      );
       stored.set(key, { ...t, id: `kg-${id}`, ordinal: id });
     }
   }
   const total = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM kg_triples');
   if (outcome.created + outcome.updated > 0) {
-    await appendKnowledgeEvent(tx, now, 'knowledge.inserted', { created: outcome.created, updated: outcome.updated, unchanged: outcome.unchanged });
+    await appendKnowledgeEvent(tx, now, 'knowledge.inserted', {
+      created: outcome.created,
+      updated: outcome.updated,
+      unchanged: outcome.unchanged,
+    });
   }
   return {
     inserted: outcome.inserted.map((t) => stored.get(keyOf(t)) ?? t),
@@ -203,8 +237,19 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
   };
 }
 
-async function appendKnowledgeEvent(tx: AsyncSqlWriter, now: number, kind: string, payload: Record<string, number>): Promise<void> {
-  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [new Date(now).toISOString(), kind, 'knowledge', 'kg', JSON.stringify(payload)]);
+async function appendKnowledgeEvent(
+  tx: AsyncSqlWriter,
+  now: number,
+  kind: string,
+  payload: Record<string, number>,
+): Promise<void> {
+  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
+    new Date(now).toISOString(),
+    kind,
+    'knowledge',
+    'kg',
+    JSON.stringify(payload),
+  ]);
 }
 
 function graphNotFound(graphId: string): never {

@@ -7,7 +7,10 @@ import type { KnowledgeSources } from './knowledgeFeeds';
  * The knowledge graph's sources that live in files: a pipeline's state.json (read through the
  * pipeline service's detail, which knows its flow: labels, kinds) and the Memory Bank's entries.
  */
-export function knowledgeSources(deps: { pipelines: { detail(workspace: string): Promise<PipelineDetail> }; memory: Pick<MemoryBank, 'current'> }): KnowledgeSources {
+export function knowledgeSources(deps: {
+  pipelines: { detail(workspace: string): Promise<PipelineDetail> };
+  memory: Pick<MemoryBank, 'current'>;
+}): KnowledgeSources {
   return {
     async pipeline(workspace) {
       try {
@@ -36,6 +39,12 @@ export function pipelineFactsOf(detail: PipelineDetail): PipelineFacts {
     phases,
     phaseLabels,
     implementationPhase: detail.phases.find((p) => p.kind === 'implementation')?.id ?? null,
-    tasks: detail.tasks.map((t) => ({ id: t.id, title: t.title, mode: t.mode, status: t.status, ledger_task_id: t.ledgerTaskId })),
+    tasks: detail.tasks.map((t) => ({
+      id: t.id,
+      title: t.title,
+      mode: t.mode,
+      status: t.status,
+      ledger_task_id: t.ledgerTaskId,
+    })),
   };
 }

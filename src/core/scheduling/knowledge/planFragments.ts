@@ -102,7 +102,13 @@ export interface FragmentBuild {
  * A fragment grown from seed tasks: the seeds plus, transitively, the dependencies they have
  * among `included` tasks. Nodes are ordered dependencies first (by depth, then id).
  */
-export function buildFragment(goal: string, fragmentId: string, group: string, seeds: readonly PlanTask[], included: ReadonlyMap<string, PlanTask>): FragmentBuild {
+export function buildFragment(
+  goal: string,
+  fragmentId: string,
+  group: string,
+  seeds: readonly PlanTask[],
+  included: ReadonlyMap<string, PlanTask>,
+): FragmentBuild {
   const selected = new Map<string, PlanTask>();
   const seedIds = new Set(seeds.map((s) => s.id));
   const queue = [...seeds];
@@ -129,7 +135,9 @@ export function buildFragment(goal: string, fragmentId: string, group: string, s
     depth.set(id, d);
     return d;
   };
-  const ordered = [...selected.values()].sort((a, b) => depthOf(a.id, new Set()) - depthOf(b.id, new Set()) || compareText(a.id, b.id));
+  const ordered = [...selected.values()].sort(
+    (a, b) => depthOf(a.id, new Set()) - depthOf(b.id, new Set()) || compareText(a.id, b.id),
+  );
   const nodes = ordered.map((task): HierNode => {
     const attributes: Record<string, GraphAttribute> = {
       kg_goal: goal,
@@ -149,7 +157,13 @@ export function buildFragment(goal: string, fragmentId: string, group: string, s
       const pair = `${dep}\u0000${task.id}`;
       if (!selected.has(dep) || pairs.has(pair)) continue;
       pairs.add(pair);
-      edges.push({ id: `${fragmentId}-edge-${edges.length + 1}`, from: { nodeId: dep }, to: { nodeId: task.id }, label: 'depends_on', attributes: { kg_dependency: true } });
+      edges.push({
+        id: `${fragmentId}-edge-${edges.length + 1}`,
+        from: { nodeId: dep },
+        to: { nodeId: task.id },
+        label: 'depends_on',
+        attributes: { kg_dependency: true },
+      });
     }
   }
   return { graph: { id: fragmentId, nodes, edges }, selected: new Set(selected.keys()), seeds: seedIds };
@@ -189,7 +203,9 @@ export interface PlanGraphAddition {
 export interface PlanGraphPatchOperation {
   op: 'add';
   path: string;
-  value: { label: string | null; attributes: Record<string, GraphAttribute> } | Record<string, { label: string | null; attributes: Record<string, GraphAttribute> }>;
+  value:
+    | { label: string | null; attributes: Record<string, GraphAttribute> }
+    | Record<string, { label: string | null; attributes: Record<string, GraphAttribute> }>;
 }
 
 /** A JSON pointer token (RFC 6901): `~` → `~0`, `/` → `~1`. */
@@ -219,10 +235,18 @@ export function fragmentToPlanAddition(
       continue;
     }
     haveNodes.add(id);
-    const node: PlanGraphNode = { id, ...(n.label !== undefined ? { label: n.label } : {}), attributes: { ...n.attributes } };
+    const node: PlanGraphNode = {
+      id,
+      ...(n.label !== undefined ? { label: n.label } : {}),
+      attributes: { ...n.attributes },
+    };
     out.nodes.push(node);
     out.operations.push({ op: 'add_node', node });
-    out.patch.push({ op: 'add', path: `/nodes/${pointerToken(id)}`, value: { label: node.label ?? null, attributes: node.attributes } });
+    out.patch.push({
+      op: 'add',
+      path: `/nodes/${pointerToken(id)}`,
+      value: { label: node.label ?? null, attributes: node.attributes },
+    });
   }
   for (const e of fragment.edges) {
     const from = rename(e.from.nodeId);
@@ -240,10 +264,12 @@ export function fragmentToPlanAddition(
   const fresh = new Map<string, Record<string, { label: string | null; attributes: Record<string, GraphAttribute> }>>();
   for (const edge of out.edges) {
     const value = { label: edge.label, attributes: edge.attributes };
-    if (haveSources.has(edge.from)) out.patch.push({ op: 'add', path: `/edges/${pointerToken(edge.from)}/${pointerToken(edge.to)}`, value });
+    if (haveSources.has(edge.from))
+      out.patch.push({ op: 'add', path: `/edges/${pointerToken(edge.from)}/${pointerToken(edge.to)}`, value });
     else fresh.set(edge.from, { ...(fresh.get(edge.from) ?? {}), [edge.to]: value });
   }
-  for (const [from, targets] of fresh) out.patch.push({ op: 'add', path: `/edges/${pointerToken(from)}`, value: targets });
+  for (const [from, targets] of fresh)
+    out.patch.push({ op: 'add', path: `/edges/${pointerToken(from)}`, value: targets });
   return out;
 }
 
@@ -256,4 +282,3 @@ function numeric(value: string | undefined): number | null {
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
-

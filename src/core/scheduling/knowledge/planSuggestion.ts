@@ -62,14 +62,34 @@ export function suggestPlan(kg: KnowledgeGraph, goalInput: string, context: Sugg
   if (!goal) throw validationError('goal must not be empty');
   const preferred = preferredSources(context.preferred_sources ?? []);
   const exclude = new Set((context.exclude_tasks ?? []).map((t) => t.trim()).filter((t) => t.length > 0));
-  const maxFragments = Math.min(5, Math.max(1, Math.floor(Number.isFinite(context.max_fragments) ? (context.max_fragments as number) : defaultMaxFragments)));
+  const maxFragments = Math.min(
+    5,
+    Math.max(
+      1,
+      Math.floor(Number.isFinite(context.max_fragments) ? (context.max_fragments as number) : defaultMaxFragments),
+    ),
+  );
   const ignoredAll = preferred.map((p) => p.label);
-  const empty = { total_tasks: 0, suggested_tasks: [], excluded_tasks: [], missing_dependencies: [], unknown_dependencies: [] };
+  const empty = {
+    total_tasks: 0,
+    suggested_tasks: [],
+    excluded_tasks: [],
+    missing_dependencies: [],
+    unknown_dependencies: [],
+  };
 
   const pattern = planPattern(kg, goal);
   if (!pattern) {
     const line = `No known plan for '${goal}'. Record one with kg_insert (or finish a workflow) before asking for a suggestion.`;
-    return { goal, fragments: [], rationale: [line], coverage: empty, sources: [], preferred_sources_applied: [], preferred_sources_ignored: ignoredAll };
+    return {
+      goal,
+      fragments: [],
+      rationale: [line],
+      coverage: empty,
+      sources: [],
+      preferred_sources_applied: [],
+      preferred_sources_ignored: ignoredAll,
+    };
   }
 
   const inPlan = new Set(pattern.tasks.map((t) => t.id));
@@ -85,11 +105,24 @@ export function suggestPlan(kg: KnowledgeGraph, goalInput: string, context: Sugg
       target.set(task.id, (target.get(task.id) ?? new Set()).add(dep));
     }
   }
-  const coverageBase = { total_tasks: pattern.tasks.length, excluded_tasks: excluded, missing_dependencies: gaps(missing), unknown_dependencies: gaps(unknown) };
+  const coverageBase = {
+    total_tasks: pattern.tasks.length,
+    excluded_tasks: excluded,
+    missing_dependencies: gaps(missing),
+    unknown_dependencies: gaps(unknown),
+  };
 
   if (included.length === 0) {
     const line = `The knowledge graph has ${pattern.tasks.length} task(s) for '${goal}', but the context excluded all of them.`;
-    return { goal, fragments: [], rationale: [line], coverage: { ...coverageBase, suggested_tasks: [] }, sources: [], preferred_sources_applied: [], preferred_sources_ignored: ignoredAll };
+    return {
+      goal,
+      fragments: [],
+      rationale: [line],
+      coverage: { ...coverageBase, suggested_tasks: [] },
+      sources: [],
+      preferred_sources_applied: [],
+      preferred_sources_ignored: ignoredAll,
+    };
   }
 
   const groups = groupTasks(included, preferred);
@@ -112,17 +145,28 @@ export function suggestPlan(kg: KnowledgeGraph, goalInput: string, context: Sugg
     }
     if (group.preferredKey) applied.add(group.preferredKey);
     const supporting = built.selected.size - built.seeds.size;
-    lines.push(`Fragment ${fragments.length} – ${group.label}: ${built.seeds.size} task(s)${supporting > 0 ? ` and ${supporting} supporting dependenc${supporting === 1 ? 'y' : 'ies'}` : ''}.`);
+    lines.push(
+      `Fragment ${fragments.length} – ${group.label}: ${built.seeds.size} task(s)${supporting > 0 ? ` and ${supporting} supporting dependenc${supporting === 1 ? 'y' : 'ies'}` : ''}.`,
+    );
   }
-  if (groups.length > maxFragments) lines.push(`${groups.length - maxFragments} more group(s) left out by max_fragments=${maxFragments}.`);
+  if (groups.length > maxFragments)
+    lines.push(`${groups.length - maxFragments} more group(s) left out by max_fragments=${maxFragments}.`);
 
   const coverage = { ...coverageBase, suggested_tasks: sortedText(suggested) };
-  const sources = [...perSource.values()].map((s) => ({ source: s.label, tasks: s.count })).sort((a, b) => b.tasks - a.tasks || compareText(a.source, b.source));
-  const rationale = [`Plan '${goal}': ${coverage.suggested_tasks.length}/${pattern.tasks.length} task(s) suggested.`, ...lines];
+  const sources = [...perSource.values()]
+    .map((s) => ({ source: s.label, tasks: s.count }))
+    .sort((a, b) => b.tasks - a.tasks || compareText(a.source, b.source));
+  const rationale = [
+    `Plan '${goal}': ${coverage.suggested_tasks.length}/${pattern.tasks.length} task(s) suggested.`,
+    ...lines,
+  ];
   if (excluded.length > 0) rationale.push(`Excluded by the context: ${formatList(excluded)}.`);
-  if (coverage.missing_dependencies.length > 0) rationale.push(`Dependencies left out (in the plan but excluded): ${formatGaps(coverage.missing_dependencies)}.`);
-  if (coverage.unknown_dependencies.length > 0) rationale.push(`Dependencies unknown to the graph: ${formatGaps(coverage.unknown_dependencies)}.`);
-  if (sources.every((s) => s.source === 'unknown')) rationale.push('No source recorded for the suggested tasks: every task has an unknown provenance.');
+  if (coverage.missing_dependencies.length > 0)
+    rationale.push(`Dependencies left out (in the plan but excluded): ${formatGaps(coverage.missing_dependencies)}.`);
+  if (coverage.unknown_dependencies.length > 0)
+    rationale.push(`Dependencies unknown to the graph: ${formatGaps(coverage.unknown_dependencies)}.`);
+  if (sources.every((s) => s.source === 'unknown'))
+    rationale.push('No source recorded for the suggested tasks: every task has an unknown provenance.');
   return {
     goal,
     fragments,
@@ -164,7 +208,9 @@ function sourceOf(source: string | null): { key: string; label: string } {
 }
 
 function gaps(map: Map<string, Set<string>>): DependencyGap[] {
-  return [...map.entries()].map(([task, deps]) => ({ task, dependencies: sortedText(deps) })).sort((a, b) => compareText(a.task, b.task));
+  return [...map.entries()]
+    .map(([task, deps]) => ({ task, dependencies: sortedText(deps) }))
+    .sort((a, b) => compareText(a.task, b.task));
 }
 
 function formatList(values: string[]): string {

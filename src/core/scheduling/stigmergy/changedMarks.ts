@@ -28,7 +28,12 @@ export interface ChangedMarksOptions {
 export const defaultChangedMarksMs = 5000;
 
 /** Every path a change touches (both sides of a rename). */
-function changedPaths(files: { added: string[]; modified: string[]; deleted: string[]; renamed: { from: string; to: string }[] }): string[] {
+function changedPaths(files: {
+  added: string[];
+  modified: string[];
+  deleted: string[];
+  renamed: { from: string; to: string }[];
+}): string[] {
   return [...files.added, ...files.modified, ...files.deleted, ...files.renamed.flatMap((r) => [r.from, r.to])];
 }
 
@@ -130,7 +135,11 @@ export function changedMarksMsFromEnv(env: Readonly<Record<string, string | unde
   const raw = env.AGENT_LEDGER_CHANGED_MARKS_MS?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 50) throw new LedgerError('ConfigError', `AGENT_LEDGER_CHANGED_MARKS_MS=${raw}: give a whole number of milliseconds, at least 50`);
+  if (!Number.isInteger(n) || n < 50)
+    throw new LedgerError(
+      'ConfigError',
+      `AGENT_LEDGER_CHANGED_MARKS_MS=${raw}: give a whole number of milliseconds, at least 50`,
+    );
   return n;
 }
 

@@ -24,7 +24,11 @@ export function taskMarkType(taskKey: string, kind: TaskMarkKind): string {
 }
 
 /** Removes every mark of a task (when it ends). */
-export function clearTaskMarks(field: StigmergyField, taskKey: string, now: number): { field: StigmergyField; changes: StigChange[] } {
+export function clearTaskMarks(
+  field: StigmergyField,
+  taskKey: string,
+  now: number,
+): { field: StigmergyField; changes: StigChange[] } {
   const key = taskKey.trim().toLowerCase();
   return removeMarks(field, (p) => markTypeTask(p.type) === key, now);
 }
@@ -83,7 +87,11 @@ export function pressureOnAreas(field: StigmergyField, areas: readonly string[],
   for (const [nodeId, e] of perNode) {
     if (!areas.some((a) => patternsOverlap(nodeId, a))) continue;
     const max = field.config.max_intensity;
-    nodes.push({ node_id: nodeId, intensity: max === null ? e.intensity : Math.min(max, e.intensity), types: e.types.sort(compareText) });
+    nodes.push({
+      node_id: nodeId,
+      intensity: max === null ? e.intensity : Math.min(max, e.intensity),
+      types: e.types.sort(compareText),
+    });
   }
   nodes.sort((a, b) => b.intensity - a.intensity || compareText(a.node_id, b.node_id));
   return { total: nodes.reduce((s, n) => s + n.intensity, 0), max: nodes[0]?.intensity ?? 0, nodes };

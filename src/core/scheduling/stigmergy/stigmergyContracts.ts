@@ -7,9 +7,27 @@ import { z } from 'zod';
  * `pointCount` and `nodeCount` are ours (pages for large fields).
  */
 
-const nodeId = z.string().trim().min(1).max(1000).describe('What is marked: a workspace path (file or folder) or a write-scope glob, e.g. "src/auth/login.ts" or "src/auth/**"');
-const markType = z.string().trim().min(1).max(200).describe('Kind of mark, case-insensitive, e.g. "scope:task-12" (the areas of a running task) or "changed:task-12" (a file it changed)');
-const intensity = z.number().positive().max(10_000).describe('How much to add (greater than 0); marks on the same node and type accumulate');
+const nodeId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(1000)
+  .describe(
+    'What is marked: a workspace path (file or folder) or a write-scope glob, e.g. "src/auth/login.ts" or "src/auth/**"',
+  );
+const markType = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe(
+    'Kind of mark, case-insensitive, e.g. "scope:task-12" (the areas of a running task) or "changed:task-12" (a file it changed)',
+  );
+const intensity = z
+  .number()
+  .positive()
+  .max(10_000)
+  .describe('How much to add (greater than 0); marks on the same node and type accumulate');
 const timestamp = (what: string) => z.number().int().nonnegative().describe(`${what} (milliseconds since the epoch)`);
 
 /** One mark: node, type, intensity. */
@@ -34,12 +52,20 @@ export const stigDecayInput = z.strictObject({
     .int()
     .positive()
     .max(86_400_000)
-    .describe('Half-life in milliseconds: every mark is halved for each half-life since it was last updated; marks that become negligible disappear'),
+    .describe(
+      'Half-life in milliseconds: every mark is halved for each half-life since it was last updated; marks that become negligible disappear',
+    ),
 });
 
 /** `stig_snapshot`: the most intense part of the field. */
 export const stigSnapshotInput = z.strictObject({
-  limit: z.number().int().min(1).max(1000).default(100).describe('Most intense points, nodes and heatmap cells to return'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Most intense points, nodes and heatmap cells to return'),
 });
 
 const point = z.strictObject({
@@ -64,7 +90,10 @@ const change = z.strictObject({
 export const pheromoneBounds = z.strictObject({
   min_intensity: z.number().nonnegative().describe('Lower bound used when normalising'),
   max_intensity: z.number().positive().nullable().describe('Upper bound of a mark; null = unbounded'),
-  normalisation_ceiling: z.number().nonnegative().describe('Intensity that normalises to 1: the maximum if fixed, else the highest node total'),
+  normalisation_ceiling: z
+    .number()
+    .nonnegative()
+    .describe('Intensity that normalises to 1: the maximum if fixed, else the highest node total'),
 });
 
 const summaryRow = z.strictObject({

@@ -107,12 +107,19 @@ export function nodeSums(field: StigmergyField): Iterable<[string, NodeSum]> {
 /** The total of one node, clamped like the public implementation clamps it. */
 export function nodeTotal(field: StigmergyField, nodeId: string): StigNodeTotal | undefined {
   const sum = mapGet(field.sums, nodeId);
-  return sum ? { node_id: nodeId, intensity: clampIntensity(field.config, sum.sum), updated_at: sum.updated_at } : undefined;
+  return sum
+    ? { node_id: nodeId, intensity: clampIntensity(field.config, sum.sum), updated_at: sum.updated_at }
+    : undefined;
 }
 
 /** Node ids are paths: `\` becomes `/`, `./` and repeated or trailing slashes go. */
 export function normaliseNodeId(nodeId: string): string {
-  return nodeId.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
+  return nodeId
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(.)\/+$/, '$1');
 }
 
 /** Types are case-insensitive names. */
@@ -122,8 +129,10 @@ export function normaliseType(type: string): string {
 
 /** Why an entry cannot be applied, or null when it can. */
 export function markProblem(entry: StigMarkEntry): { code: string; message: string } | null {
-  if (typeof entry.node_id !== 'string' || normaliseNodeId(entry.node_id).length === 0) return { code: 'E-STIG-NODE', message: 'node_id must not be empty' };
-  if (typeof entry.type !== 'string' || normaliseType(entry.type).length === 0) return { code: 'E-STIG-TYPE', message: 'pheromone type must not be empty' };
+  if (typeof entry.node_id !== 'string' || normaliseNodeId(entry.node_id).length === 0)
+    return { code: 'E-STIG-NODE', message: 'node_id must not be empty' };
+  if (typeof entry.type !== 'string' || normaliseType(entry.type).length === 0)
+    return { code: 'E-STIG-TYPE', message: 'pheromone type must not be empty' };
   if (typeof entry.intensity !== 'number' || !Number.isFinite(entry.intensity) || entry.intensity <= 0) {
     return { code: 'E-STIG-INTENSITY', message: 'intensity must be a positive finite number' };
   }
@@ -131,7 +140,11 @@ export function markProblem(entry: StigMarkEntry): { code: string; message: stri
 }
 
 /** Adds one mark. Throws a ValidationError (data.error = E-STIG-…) for a bad entry. */
-export function mark(field: StigmergyField, entry: StigMarkEntry, now: number): { field: StigmergyField; change: StigChange } {
+export function mark(
+  field: StigmergyField,
+  entry: StigMarkEntry,
+  now: number,
+): { field: StigmergyField; change: StigChange } {
   const problem = markProblem(entry);
   if (problem) throw validationError(problem.message, { error: problem.code, entry: { ...entry } });
   const points = new MapWriter(field.points);
@@ -146,7 +159,11 @@ export function mark(field: StigmergyField, entry: StigMarkEntry, now: number): 
  * listing each bad entry, data.rolled_back = true) and the field stays exactly as it was. The
  * changes, in entry order, exist only once the whole batch has been applied.
  */
-export function batchMark(field: StigmergyField, entries: readonly StigMarkEntry[], now: number): { field: StigmergyField; changes: StigChange[] } {
+export function batchMark(
+  field: StigmergyField,
+  entries: readonly StigMarkEntry[],
+  now: number,
+): { field: StigmergyField; changes: StigChange[] } {
   const failures = entries.flatMap((entry, index) => {
     const problem = markProblem(entry);
     return problem ? [{ index, code: problem.code, message: problem.message, stage: 'mark', entry: { ...entry } }] : [];
@@ -170,7 +187,11 @@ export function batchMark(field: StigmergyField, entries: readonly StigMarkEntry
  * the evaporation floor are removed (their change reads intensity 0). Changes are sorted by
  * node then type; points already at `now` are untouched.
  */
-export function decay(field: StigmergyField, halfLifeMs: number, now: number): { field: StigmergyField; changes: StigChange[] } {
+export function decay(
+  field: StigmergyField,
+  halfLifeMs: number,
+  now: number,
+): { field: StigmergyField; changes: StigChange[] } {
   if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0) {
     throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
   }
@@ -197,7 +218,11 @@ export function decay(field: StigmergyField, halfLifeMs: number, now: number): {
 }
 
 /** Removes every point whose type `matches` (e.g. the marks of a task that ended). */
-export function removeMarks(field: StigmergyField, matches: (point: StigPoint) => boolean, now: number): { field: StigmergyField; changes: StigChange[] } {
+export function removeMarks(
+  field: StigmergyField,
+  matches: (point: StigPoint) => boolean,
+  now: number,
+): { field: StigmergyField; changes: StigChange[] } {
   const removed: StigPoint[] = [];
   for (const p of mapValues(field.points)) if (matches(p)) removed.push({ ...p, intensity: 0, updated_at: now });
   if (removed.length === 0) return { field, changes: [] };
@@ -208,7 +233,13 @@ export function removeMarks(field: StigmergyField, matches: (point: StigPoint) =
   return { field: result, changes: changesFor(result, removed, now) };
 }
 
-function applyMark(config: StigmergyConfig, points: MapWriter<StigPoint>, sums: MapWriter<NodeSum>, entry: StigMarkEntry, now: number): StigChange {
+function applyMark(
+  config: StigmergyConfig,
+  points: MapWriter<StigPoint>,
+  sums: MapWriter<NodeSum>,
+  entry: StigMarkEntry,
+  now: number,
+): StigChange {
   const nodeId = normaliseNodeId(entry.node_id);
   const type = normaliseType(entry.type);
   const key = pointKey(nodeId, type);
@@ -223,13 +254,19 @@ function applyMark(config: StigmergyConfig, points: MapWriter<StigPoint>, sums: 
   const sum = sums.get(nodeId)?.sum ?? 0;
   const next = { sum: sum - (existing?.intensity ?? 0) + intensity, updated_at: now };
   sums.set(nodeId, next);
-  return { point: { ...point }, node_total: { node_id: nodeId, intensity: clampIntensity(config, next.sum), updated_at: now } };
+  return {
+    point: { ...point },
+    node_total: { node_id: nodeId, intensity: clampIntensity(config, next.sum), updated_at: now },
+  };
 }
 
 function changesFor(field: StigmergyField, touched: StigPoint[], now: number): StigChange[] {
   return touched
     .sort((a, b) => compareText(a.node_id, b.node_id) || compareText(a.type, b.type))
-    .map((point) => ({ point, node_total: nodeTotal(field, point.node_id) ?? { node_id: point.node_id, intensity: 0, updated_at: now } }));
+    .map((point) => ({
+      point,
+      node_total: nodeTotal(field, point.node_id) ?? { node_id: point.node_id, intensity: 0, updated_at: now },
+    }));
 }
 
 function sumsOf(points: Iterable<StigPoint>): ShardedMap<NodeSum> {

@@ -118,7 +118,12 @@ export class PressureFollower {
           if (!m.live) continue;
           const due = this.evaporatesAt(m);
           if ((m.future && m.updated_at <= now) || (due <= now && !this.isLive(m, kept.ended, now))) dirty.add(node);
-          else kept.nextCheck = Math.min(kept.nextCheck, Math.max(due, now + 1), m.future ? m.updated_at : Number.POSITIVE_INFINITY);
+          else
+            kept.nextCheck = Math.min(
+              kept.nextCheck,
+              Math.max(due, now + 1),
+              m.future ? m.updated_at : Number.POSITIVE_INFINITY,
+            );
         }
       }
     }
@@ -167,7 +172,13 @@ export class PressureFollower {
   private result(kept: Kept, now: number): PressureRollUp {
     const taskIds: number[] = [];
     for (const [task, nodes] of kept.taskNodes) if (nodes.size > 0 && !kept.ended.has(task)) taskIds.push(task);
-    return { paths: kept.tree.list(this.factor(kept.epoch, kept.at)), version: kept.version, at: kept.at, until: Math.max(kept.nextCheck, now), taskIds };
+    return {
+      paths: kept.tree.list(this.factor(kept.epoch, kept.at)),
+      version: kept.version,
+      at: kept.at,
+      until: Math.max(kept.nextCheck, now),
+      taskIds,
+    };
   }
 
   /**
@@ -176,7 +187,10 @@ export class PressureFollower {
    */
   private async changedNodes(db: AsyncSqlReader, from: number, to: number): Promise<string[] | null> {
     if (to < from || !this.incremental()) return null;
-    const rows = await db.all<{ version: number; node_id: string }>('SELECT version, node_id FROM stig_changes WHERE version > ? AND version <= ?', [from, to]);
+    const rows = await db.all<{ version: number; node_id: string }>(
+      'SELECT version, node_id FROM stig_changes WHERE version > ? AND version <= ?',
+      [from, to],
+    );
     const versions = new Set<number>();
     const nodes = new Set<string>();
     for (const r of rows) {
@@ -201,7 +215,11 @@ export class PressureFollower {
       if (!m.live) continue;
       m.future = m.updated_at > now;
       live.push({ type: m.type, weight: this.weight(kept.epoch, m, now) });
-      kept.nextCheck = Math.min(kept.nextCheck, Math.max(this.evaporatesAt(m), now + 1), m.future ? m.updated_at : Number.POSITIVE_INFINITY);
+      kept.nextCheck = Math.min(
+        kept.nextCheck,
+        Math.max(this.evaporatesAt(m), now + 1),
+        m.future ? m.updated_at : Number.POSITIVE_INFINITY,
+      );
     }
     return live;
   }
@@ -215,7 +233,7 @@ export class PressureFollower {
   private evaporatesAt(m: StoredMark): number {
     const h = this.config.half_life_ms;
     if (h === null) return Number.POSITIVE_INFINITY;
-    return m.updated_at + (h * Math.log2(m.intensity / this.config.evaporation_floor)) - 1;
+    return m.updated_at + h * Math.log2(m.intensity / this.config.evaporation_floor) - 1;
   }
 
   /** Can a kept roll-up take a change in (the same weights hold at any moment)? */
@@ -246,7 +264,14 @@ export class PressureFollower {
 }
 
 function storedMark(r: MarkRow): StoredMark {
-  return { type: r.type, intensity: Number(r.intensity), updated_at: Number(r.updated_at), taskId: r.task_id === null ? null : Number(r.task_id), live: false, future: false };
+  return {
+    type: r.type,
+    intensity: Number(r.intensity),
+    updated_at: Number(r.updated_at),
+    taskId: r.task_id === null ? null : Number(r.task_id),
+    live: false,
+    future: false,
+  };
 }
 
 function nodesOf(taskNodes: Map<number, Set<string>>, task: number): Set<string> {
@@ -263,7 +288,10 @@ async function marksOfNodes(db: AsyncSqlReader, nodes: readonly string[]): Promi
   const out = new Map<string, StoredMark[]>();
   for (let i = 0; i < nodes.length; i += 500) {
     const slice = nodes.slice(i, i + 500);
-    const rows = await db.all<MarkRow>(`SELECT node_id, type, intensity, updated_at, task_id FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`, slice);
+    const rows = await db.all<MarkRow>(
+      `SELECT node_id, type, intensity, updated_at, task_id FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`,
+      slice,
+    );
     for (const r of rows) {
       const list = out.get(r.node_id);
       if (list) list.push(storedMark(r));

@@ -35,7 +35,11 @@ export interface RowFilter {
  * `FROM (live marks) live WHERE d > floor` with its parameters: append GROUP BY / ORDER BY.
  * `filter` narrows the stored rows before fading.
  */
-export function liveFrom(config: StigmergyConfig, now: number, filter?: RowFilter): { sql: string; params: SqlValue[] } {
+export function liveFrom(
+  config: StigmergyConfig,
+  now: number,
+  filter?: RowFilter,
+): { sql: string; params: SqlValue[] } {
   const h = config.half_life_ms;
   const decayed =
     h === null
@@ -60,17 +64,27 @@ export function fadeTo(config: StigmergyConfig, row: { intensity: number; update
 }
 
 /** Rows as marks faded to now (dropping those at the floor), updated_at kept. */
-export function fadedPoints(config: StigmergyConfig, rows: readonly { node_id: string; type: string; intensity: number; updated_at: number }[], now: number): StigPoint[] {
+export function fadedPoints(
+  config: StigmergyConfig,
+  rows: readonly { node_id: string; type: string; intensity: number; updated_at: number }[],
+  now: number,
+): StigPoint[] {
   const out: StigPoint[] = [];
   for (const r of rows) {
     const intensity = fadeTo(config, r, now);
-    if (intensity > config.evaporation_floor) out.push({ node_id: r.node_id, type: r.type, intensity, updated_at: Number(r.updated_at) });
+    if (intensity > config.evaporation_floor)
+      out.push({ node_id: r.node_id, type: r.type, intensity, updated_at: Number(r.updated_at) });
   }
   return out;
 }
 
 /** Every live mark (optionally narrowed by `filter`). */
-export async function liveMarks(db: AsyncSqlReader, config: StigmergyConfig, now: number, filter?: RowFilter): Promise<StigPoint[]> {
+export async function liveMarks(
+  db: AsyncSqlReader,
+  config: StigmergyConfig,
+  now: number,
+  filter?: RowFilter,
+): Promise<StigPoint[]> {
   const from = liveFrom(config, now, filter);
   const rows = await db.all<LiveRow>(`SELECT node_id, type, intensity, updated_at ${from.sql}`, from.params);
   return fadedPoints(config, rows, now);
@@ -83,12 +97,19 @@ export async function fieldVersion(db: AsyncSqlReader): Promise<number> {
 }
 
 /** The live marks of some tasks (`scope:task-N`, `changed:task-N`, by their type as the overlap rule reads them). */
-export async function marksOfTasks(db: AsyncSqlReader, config: StigmergyConfig, now: number, taskKeys: readonly string[]): Promise<StigPoint[]> {
+export async function marksOfTasks(
+  db: AsyncSqlReader,
+  config: StigmergyConfig,
+  now: number,
+  taskKeys: readonly string[],
+): Promise<StigPoint[]> {
   const types = taskKeys.flatMap((k) => [`scope:${k}`, `changed:${k}`]);
   const out: StigPoint[] = [];
   for (let i = 0; i < types.length; i += 500) {
     const slice = types.slice(i, i + 500);
-    out.push(...(await liveMarks(db, config, now, { where: `type IN (${slice.map(() => '?').join(', ')})`, params: slice })));
+    out.push(
+      ...(await liveMarks(db, config, now, { where: `type IN (${slice.map(() => '?').join(', ')})`, params: slice })),
+    );
   }
   return out;
 }
@@ -96,14 +117,20 @@ export async function marksOfTasks(db: AsyncSqlReader, config: StigmergyConfig, 
 /** A node total clamped to the field's maximum, as SQL (for ORDER BY), with its parameters. */
 function clampedSum(config: StigmergyConfig): { sql: string; params: SqlValue[] } {
   if (config.max_intensity === null) return { sql: 'SUM(d)', params: [] };
-  return { sql: 'CASE WHEN SUM(d) > CAST(? AS DOUBLE PRECISION) THEN CAST(? AS DOUBLE PRECISION) ELSE SUM(d) END', params: [config.max_intensity, config.max_intensity] };
+  return {
+    sql: 'CASE WHEN SUM(d) > CAST(? AS DOUBLE PRECISION) THEN CAST(? AS DOUBLE PRECISION) ELSE SUM(d) END',
+    params: [config.max_intensity, config.max_intensity],
+  };
 }
 
 /** The highest node total of the live field, clamped (0 on an empty field). */
 export async function maxNodeTotal(db: AsyncSqlReader, config: StigmergyConfig, now: number): Promise<number> {
   const from = liveFrom(config, now);
   const clamp = clampedSum(config);
-  const row = await db.get<{ m: number | null }>(`SELECT MAX(total) AS m FROM (SELECT ${clamp.sql} AS total ${from.sql} GROUP BY node_id) t`, [...clamp.params, ...from.params]);
+  const row = await db.get<{ m: number | null }>(
+    `SELECT MAX(total) AS m FROM (SELECT ${clamp.sql} AS total ${from.sql} GROUP BY node_id) t`,
+    [...clamp.params, ...from.params],
+  );
   return Number(row?.m ?? 0);
 }
 
@@ -129,18 +156,36 @@ export async function topNodes(
 }
 
 /** The `limit` most intense live marks (then by node id and type). */
-export async function topMarks(db: AsyncSqlReader, config: StigmergyConfig, now: number, limit: number): Promise<StigPoint[]> {
+export async function topMarks(
+  db: AsyncSqlReader,
+  config: StigmergyConfig,
+  now: number,
+  limit: number,
+): Promise<StigPoint[]> {
   const from = liveFrom(config, now);
-  const rows = await db.all<LiveRow>(`SELECT node_id, type, intensity, updated_at, d ${from.sql} ORDER BY d DESC, node_id, type LIMIT ?`, [...from.params, limit]);
+  const rows = await db.all<LiveRow>(
+    `SELECT node_id, type, intensity, updated_at, d ${from.sql} ORDER BY d DESC, node_id, type LIMIT ?`,
+    [...from.params, limit],
+  );
   return fadedPoints(config, rows, now);
 }
 
 /** The live marks of some nodes. */
-export async function marksOfNodes(db: AsyncSqlReader, config: StigmergyConfig, now: number, nodes: readonly string[]): Promise<StigPoint[]> {
+export async function marksOfNodes(
+  db: AsyncSqlReader,
+  config: StigmergyConfig,
+  now: number,
+  nodes: readonly string[],
+): Promise<StigPoint[]> {
   const out: StigPoint[] = [];
   for (let i = 0; i < nodes.length; i += 500) {
     const slice = nodes.slice(i, i + 500);
-    out.push(...(await liveMarks(db, config, now, { where: `node_id IN (${slice.map(() => '?').join(', ')})`, params: slice })));
+    out.push(
+      ...(await liveMarks(db, config, now, {
+        where: `node_id IN (${slice.map(() => '?').join(', ')})`,
+        params: slice,
+      })),
+    );
   }
   return out;
 }
@@ -175,7 +220,9 @@ export function areaCandidates(areas: readonly string[], nodesKept = false): Row
   }
   if (heads.size === 0) return { where: '1 = 0', params: [] };
   // The loose nodes: from stig_nodes' index once writers keep it (`nodesKept`), else by a scan of the marks.
-  const clauses: string[] = nodesKept ? ['node_id IN (SELECT node_id FROM stig_nodes WHERE loose = 1 OR loose IS NULL)'] : [...globLikes.map(() => 'node_id LIKE ?'), 'node_id NOT LIKE ?'];
+  const clauses: string[] = nodesKept
+    ? ['node_id IN (SELECT node_id FROM stig_nodes WHERE loose = 1 OR loose IS NULL)']
+    : [...globLikes.map(() => 'node_id LIKE ?'), 'node_id NOT LIKE ?'];
   const params: SqlValue[] = nodesKept ? [] : [...globLikes, '%/%'];
   const exact = new Set<string>();
   for (const head of heads) {

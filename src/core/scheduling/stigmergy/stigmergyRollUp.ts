@@ -125,10 +125,12 @@ export class RollUpTree {
    */
   load(nodes: Iterable<readonly [string, readonly WeightedMark[]]>): void {
     if (this.nodes.size > 0 || this.dirty.size > 0) throw new Error('RollUpTree.load needs an empty tree');
-    for (const [nodeId, marks] of nodes) if (marks.length > 0) this.nodes.set(nodeId, this.summed(this.place(nodeId), marks));
+    for (const [nodeId, marks] of nodes)
+      if (marks.length > 0) this.nodes.set(nodeId, this.summed(this.place(nodeId), marks));
     const byDepth: string[][] = [];
     for (const [path, e] of this.entries) (byDepth[e.depth] ??= []).push(path);
-    for (let depth = byDepth.length - 1; depth >= 0; depth--) for (const path of byDepth[depth] ?? []) this.recompute(path);
+    for (let depth = byDepth.length - 1; depth >= 0; depth--)
+      for (const path of byDepth[depth] ?? []) this.recompute(path);
   }
 
   /** Replaces the live marks of a node (none: the node goes). */
@@ -168,13 +170,15 @@ export class RollUpTree {
     if (this.dirty.size === 0) return;
     const todo = new Set<string>();
     for (const path of this.dirty) {
-      for (let p: string | null = path; p !== null && !todo.has(p); p = this.entries.get(p)?.parent ?? null) todo.add(p);
+      for (let p: string | null = path; p !== null && !todo.has(p); p = this.entries.get(p)?.parent ?? null)
+        todo.add(p);
     }
     this.dirty.clear();
     // A folder is always less deep than the paths under it: deepest first, each sums finished children.
     const byDepth: string[][] = [];
     for (const path of todo) (byDepth[this.entries.get(path)?.depth ?? 0] ??= []).push(path);
-    for (let depth = byDepth.length - 1; depth >= 0; depth--) for (const path of byDepth[depth] ?? []) this.recompute(path);
+    for (let depth = byDepth.length - 1; depth >= 0; depth--)
+      for (const path of byDepth[depth] ?? []) this.recompute(path);
   }
 
   /**

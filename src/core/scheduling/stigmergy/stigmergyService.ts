@@ -15,7 +15,6 @@ import type { PheromoneBounds, StigSnapshot } from './stigmergySnapshot';
 import { appendStigEvent, bumpClock, pointsOfNodes, purgeEnded, storeChanges, toPoint } from './stigmergyStore';
 import type { PointRow } from './stigmergyStore';
 
-
 /**
  * The stigmergy field over the asynchronous store port (table stig_points, migration v11), so
  * every process of a workspace — and every machine on a shared PostgreSQL ledger — sees the same
@@ -46,7 +45,6 @@ export interface StigmergyOptions {
 /** Called inside each write that changed the field (the contract-net watcher counts it). */
 export type FieldChangeHook = (tx: AsyncSqlWriter, now: number) => Promise<void>;
 
-
 export class StigmergyService {
   readonly config: StigmergyConfig;
   private readonly hooks: FieldChangeHook[] = [];
@@ -58,7 +56,10 @@ export class StigmergyService {
     private readonly clock: () => number = Date.now,
     options: StigmergyOptions = {},
   ) {
-    this.config = createField({ half_life_ms: options.halfLifeMs ?? defaultStigHalfLifeMs, max_intensity: options.maxIntensity ?? null }).config;
+    this.config = createField({
+      half_life_ms: options.halfLifeMs ?? defaultStigHalfLifeMs,
+      max_intensity: options.maxIntensity ?? null,
+    }).config;
     this.pressure = new PressureFollower(this.config);
   }
 
@@ -102,23 +103,36 @@ export class StigmergyService {
    * stores the result (marks that become negligible are deleted).
    */
   async decay(halfLifeMs: number): Promise<StigChange[]> {
-    if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0) throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
+    if (!Number.isFinite(halfLifeMs) || halfLifeMs <= 0)
+      throw validationError('half_life_ms must be a positive finite number', { error: 'E-STIG-HALF-LIFE' });
     return this.engine.write(async (tx) => {
       const now = this.clock();
       const basis = await ensureBasis(tx, this.config, now);
       await purgeEnded(tx);
-      const field = createField(this.config, (await tx.all<PointRow>('SELECT node_id, type, intensity, updated_at FROM stig_points')).map(toPoint));
+      const field = createField(
+        this.config,
+        (await tx.all<PointRow>('SELECT node_id, type, intensity, updated_at FROM stig_points')).map(toPoint),
+      );
       const { changes } = decay(field, halfLifeMs, now);
       for (const c of changes) {
         if (c.point.intensity > 0) {
-          await tx.run('UPDATE stig_points SET intensity = ?, updated_at = ? WHERE node_id = ? AND type = ?', [c.point.intensity, now, c.point.node_id, c.point.type]);
+          await tx.run('UPDATE stig_points SET intensity = ?, updated_at = ? WHERE node_id = ? AND type = ?', [
+            c.point.intensity,
+            now,
+            c.point.node_id,
+            c.point.type,
+          ]);
         } else {
           await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [c.point.node_id, c.point.type]);
         }
       }
       if (changes.length > 0) {
         await reweighAll(tx, this.config, basis);
-        await appendStigEvent(tx, 'decay', now, { half_life_ms: halfLifeMs, changes: changes.length, evaporated: changes.filter((c) => c.point.intensity === 0).length });
+        await appendStigEvent(tx, 'decay', now, {
+          half_life_ms: halfLifeMs,
+          changes: changes.length,
+          evaporated: changes.filter((c) => c.point.intensity === 0).length,
+        });
         await this.changed(tx, now, 'all');
       }
       return changes;
@@ -140,7 +154,10 @@ export class StigmergyService {
    * counts and the top marks come from SQL, and only the marks of the returned nodes are read.
    */
   async snapshot(limit?: number): Promise<StigSnapshot> {
-    if (limit === undefined) return this.engine.read(async (db) => snapshot(createField(this.config, await liveMarks(db, this.config, this.clock())), this.clock()));
+    if (limit === undefined)
+      return this.engine.read(async (db) =>
+        snapshot(createField(this.config, await liveMarks(db, this.config, this.clock())), this.clock()),
+      );
     return this.engine.read((db) => limitedSnapshot(db, this.config, this.clock(), limit));
   }
 
@@ -175,8 +192,17 @@ export class StigmergyService {
   }
 
   /** `boundsFor` inside the caller's read or write: only the marks that may overlap the areas are read. */
-  async boundsIn(db: AsyncSqlReader, areas: readonly string[], ignoreTaskId: number | undefined, now: number): Promise<PheromoneBounds> {
-    return areaBounds(await fieldNear(db, this.config, areas, now), areas, ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId));
+  async boundsIn(
+    db: AsyncSqlReader,
+    areas: readonly string[],
+    ignoreTaskId: number | undefined,
+    now: number,
+  ): Promise<PheromoneBounds> {
+    return areaBounds(
+      await fieldNear(db, this.config, areas, now),
+      areas,
+      ignoreTaskId === undefined ? undefined : taskKey(ignoreTaskId),
+    );
   }
 
   /** The bounds of the whole field (its highest node total as ceiling), aggregated by the store. */
@@ -189,23 +215,37 @@ export class StigmergyService {
    * or the files it has changed so far (`changed`). The runner, worker_command and start_task
    * call it; an empty list marks nothing.
    */
-  async markTask(taskId: number, paths: readonly string[], kind: TaskMarkKind = 'scope', intensity = 1): Promise<StigChange[]> {
+  async markTask(
+    taskId: number,
+    paths: readonly string[],
+    kind: TaskMarkKind = 'scope',
+    intensity = 1,
+  ): Promise<StigChange[]> {
     const type = taskMarkType(taskKey(taskId), kind);
-    const entries = [...new Set(paths.map((p) => p.trim()).filter((p) => p.length > 0))].map((node_id) => ({ node_id, type, intensity }));
+    const entries = [...new Set(paths.map((p) => p.trim()).filter((p) => p.length > 0))].map((node_id) => ({
+      node_id,
+      type,
+      intensity,
+    }));
     if (entries.length === 0) return [];
     const out: StigChange[] = [];
-    for (let i = 0; i < entries.length; i += 200) out.push(...(await this.batch(entries.slice(i, i + 200), `task.${kind}`)));
+    for (let i = 0; i < entries.length; i += 200)
+      out.push(...(await this.batch(entries.slice(i, i + 200), `task.${kind}`)));
     return out;
   }
 
   /** The task lifecycle's hook: a task ended, its marks go (none: nothing is written). */
   async clearTask(taskId: number): Promise<number> {
-    const has = await this.engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points WHERE task_id = ?', [taskId]));
+    const has = await this.engine.read((db) =>
+      db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stig_points WHERE task_id = ?', [taskId]),
+    );
     if (!has || Number(has.n) === 0) return 0;
     return this.engine.write(async (tx) => {
       const now = this.clock();
       await ensureBasis(tx, this.config, now);
-      const nodes = (await tx.all<{ node_id: string }>('SELECT DISTINCT node_id FROM stig_points WHERE task_id = ?', [taskId])).map((r) => r.node_id);
+      const nodes = (
+        await tx.all<{ node_id: string }>('SELECT DISTINCT node_id FROM stig_points WHERE task_id = ?', [taskId])
+      ).map((r) => r.node_id);
       const { changes } = await tx.run('DELETE FROM stig_points WHERE task_id = ?', [taskId]);
       await refreshNodes(tx, nodes);
       if (changes > 0) {
@@ -221,7 +261,8 @@ export class StigmergyService {
     const kept: StigPoint[] = [];
     for (const p of points) {
       const intensity = fadeTo(this.config, p, now);
-      if (intensity > this.config.evaporation_floor) kept.push({ ...p, intensity, updated_at: restamp ? Math.max(now, p.updated_at) : p.updated_at });
+      if (intensity > this.config.evaporation_floor)
+        kept.push({ ...p, intensity, updated_at: restamp ? Math.max(now, p.updated_at) : p.updated_at });
     }
     return createField(this.config, kept);
   }

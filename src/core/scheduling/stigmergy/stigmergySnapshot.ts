@@ -108,9 +108,21 @@ export function summaryRows(bounds: PheromoneBounds | null): SummaryRow[] {
     ];
   }
   return [
-    { label: 'Min intensity', value: formatBound(bounds.min_intensity), tooltip: 'Lower bound applied before normalising (keeps values from going negative).' },
-    { label: 'Max intensity', value: formatBound(bounds.max_intensity), tooltip: 'Upper bound applied before normalising (∞ means no fixed ceiling).' },
-    { label: 'Normalisation ceiling', value: formatBound(bounds.normalisation_ceiling), tooltip: 'Ceiling used to compute the normalised value of heatmap cells.' },
+    {
+      label: 'Min intensity',
+      value: formatBound(bounds.min_intensity),
+      tooltip: 'Lower bound applied before normalising (keeps values from going negative).',
+    },
+    {
+      label: 'Max intensity',
+      value: formatBound(bounds.max_intensity),
+      tooltip: 'Upper bound applied before normalising (∞ means no fixed ceiling).',
+    },
+    {
+      label: 'Normalisation ceiling',
+      value: formatBound(bounds.normalisation_ceiling),
+      tooltip: 'Ceiling used to compute the normalised value of heatmap cells.',
+    },
   ];
 }
 
@@ -122,12 +134,20 @@ export function summaryRows(bounds: PheromoneBounds | null): SummaryRow[] {
 export function snapshot(field: StigmergyField, now: number, limit?: number): StigSnapshot {
   const config = field.config;
   const all: StigNodeTotal[] = [];
-  for (const [node_id, sum] of nodeSums(field)) all.push({ node_id, intensity: clampIntensity(config, sum.sum), updated_at: sum.updated_at });
+  for (const [node_id, sum] of nodeSums(field))
+    all.push({ node_id, intensity: clampIntensity(config, sum.sum), updated_at: sum.updated_at });
   const totals = top(all, byTotal, limit);
   const pointsOf = new Map<string, StigPoint[]>(totals.map((t) => [t.node_id, []]));
   for (const p of pointValues(field)) pointsOf.get(p.node_id)?.push(p);
   return assembleSnapshot(
-    { bounds: fieldBounds(field), points: top(pointValues(field), byPoint, limit), totals, pointsOf, pointCount: field.points.size, nodeCount: field.sums.size },
+    {
+      bounds: fieldBounds(field),
+      points: top(pointValues(field), byPoint, limit),
+      totals,
+      pointsOf,
+      pointCount: field.points.size,
+      nodeCount: field.sums.size,
+    },
     now,
   );
 }

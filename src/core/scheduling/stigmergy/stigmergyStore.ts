@@ -39,7 +39,10 @@ export async function endedTasks(db: AsyncSqlReader, ids: readonly number[]): Pr
   const ended = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
     const slice = ids.slice(i, i + 500);
-    const rows = await db.all<{ id: number }>(`SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`, slice);
+    const rows = await db.all<{ id: number }>(
+      `SELECT id FROM tasks WHERE status IN ${finished} AND id IN (${slice.map(() => '?').join(', ')})`,
+      slice,
+    );
     for (const r of rows) ended.add(Number(r.id));
   }
   return ended;
@@ -49,7 +52,10 @@ export async function pointsOfNodes(db: AsyncSqlReader, nodes: readonly string[]
   const out: StigPoint[] = [];
   for (let i = 0; i < nodes.length; i += 200) {
     const slice = nodes.slice(i, i + 200);
-    const rows = await db.all<PointRow>(`SELECT node_id, type, intensity, updated_at FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`, slice);
+    const rows = await db.all<PointRow>(
+      `SELECT node_id, type, intensity, updated_at FROM stig_points WHERE node_id IN (${slice.map(() => '?').join(', ')})`,
+      slice,
+    );
     out.push(...rows.map(toPoint));
   }
   return out;
@@ -82,14 +88,17 @@ export async function storeChanges(
   for (const p of pointValues(faded)) alive.add(`${p.node_id}\u0000${p.type}`);
   for (const p of stored) {
     const key = `${p.node_id}\u0000${p.type}`;
-    if (!alive.has(key) && !written.has(key)) await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
+    if (!alive.has(key) && !written.has(key))
+      await tx.run('DELETE FROM stig_points WHERE node_id = ? AND type = ?', [p.node_id, p.type]);
   }
 }
 
 /** Deletes the marks of tasks that ended (marks of a task the lifecycle hook missed). */
 export async function purgeEnded(tx: AsyncSqlWriter): Promise<void> {
   const ended = `task_id IN (SELECT id FROM tasks WHERE status IN ${finished})`;
-  const nodes = (await tx.all<{ node_id: string }>(`SELECT DISTINCT node_id FROM stig_points WHERE ${ended}`)).map((r) => r.node_id);
+  const nodes = (await tx.all<{ node_id: string }>(`SELECT DISTINCT node_id FROM stig_points WHERE ${ended}`)).map(
+    (r) => r.node_id,
+  );
   if (nodes.length === 0) return;
   const { changes } = await tx.run(`DELETE FROM stig_points WHERE ${ended}`);
   await refreshNodes(tx, nodes);
@@ -105,18 +114,30 @@ export const keptChangeVersions = 1024;
  * list: every node), so a reader can read only those (stigmergyPressure.ts).
  */
 export async function bumpClock(tx: AsyncSqlWriter, nodes: readonly string[] | 'all' = 'all'): Promise<number> {
-  await tx.run('INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1');
-  const version = Number((await tx.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1'))?.version ?? 1);
+  await tx.run(
+    'INSERT INTO stig_clock (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = stig_clock.version + 1',
+  );
+  const version = Number(
+    (await tx.get<{ version: number }>('SELECT version FROM stig_clock WHERE id = 1'))?.version ?? 1,
+  );
   const changed = nodes === 'all' || nodes.length === 0 ? [''] : [...new Set(nodes)];
   for (let i = 0; i < changed.length; i += 200) {
     const slice = changed.slice(i, i + 200);
-    await tx.run(`INSERT INTO stig_changes (version, node_id) VALUES ${slice.map(() => '(?, ?)').join(', ')} ON CONFLICT (version, node_id) DO NOTHING`, slice.flatMap((n) => [version, n]));
+    await tx.run(
+      `INSERT INTO stig_changes (version, node_id) VALUES ${slice.map(() => '(?, ?)').join(', ')} ON CONFLICT (version, node_id) DO NOTHING`,
+      slice.flatMap((n) => [version, n]),
+    );
   }
   await tx.run('DELETE FROM stig_changes WHERE version <= ?', [version - keptChangeVersions]);
   return version;
 }
 
-export async function appendStigEvent(tx: AsyncSqlWriter, kind: string, now: number, payload: Record<string, unknown>): Promise<number> {
+export async function appendStigEvent(
+  tx: AsyncSqlWriter,
+  kind: string,
+  now: number,
+  payload: Record<string, unknown>,
+): Promise<number> {
   return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
     new Date(now).toISOString(),
     `stigmergy.${kind}`,

@@ -26,17 +26,27 @@ const rebaseHalfLives = 400;
 const minHalfLives = 1000;
 
 /** A mark's weight and the moment it evaporates. */
-export function markWeight(config: StigmergyConfig, basis: WeightBasis, p: { intensity: number; updated_at: number }): { weight: number; gone_at: number } {
+export function markWeight(
+  config: StigmergyConfig,
+  basis: WeightBasis,
+  p: { intensity: number; updated_at: number },
+): { weight: number; gone_at: number } {
   const h = config.half_life_ms;
   if (h === null) return { weight: p.intensity, gone_at: neverGone };
-  const weight = p.updated_at < basis.epoch - h * minHalfLives ? 0 : p.intensity * Math.pow(2, (p.updated_at - basis.epoch) / h);
-  const gone_at = p.intensity <= config.evaporation_floor ? p.updated_at : Math.ceil(p.updated_at + (h * Math.log(p.intensity / config.evaporation_floor)) / Math.LN2);
+  const weight =
+    p.updated_at < basis.epoch - h * minHalfLives ? 0 : p.intensity * Math.pow(2, (p.updated_at - basis.epoch) / h);
+  const gone_at =
+    p.intensity <= config.evaporation_floor
+      ? p.updated_at
+      : Math.ceil(p.updated_at + (h * Math.log(p.intensity / config.evaporation_floor)) / Math.LN2);
   return { weight, gone_at };
 }
 
 /** The basis the stored weights use, or null when they cannot serve this configuration (not computed yet, another half-life). */
 export async function readBasis(db: AsyncSqlReader, config: StigmergyConfig): Promise<WeightBasis | null> {
-  const row = await db.get<{ epoch: number | null; half_life_ms: number | null }>('SELECT epoch, half_life_ms FROM stig_clock WHERE id = 1');
+  const row = await db.get<{ epoch: number | null; half_life_ms: number | null }>(
+    'SELECT epoch, half_life_ms FROM stig_clock WHERE id = 1',
+  );
   if (!row || row.epoch === null || row.epoch === undefined) return null;
   const stored = row.half_life_ms === null ? null : Number(row.half_life_ms);
   if (stored !== config.half_life_ms) return null;
@@ -48,12 +58,18 @@ export async function readBasis(db: AsyncSqlReader, config: StigmergyConfig): Pr
  * half-life, or marks drift too far past its epoch, or `rebuild` — a new one at `now`, every
  * weight and node recomputed in SQL.
  */
-export async function ensureBasis(tx: AsyncSqlWriter, config: StigmergyConfig, now: number, rebuild = false): Promise<WeightBasis> {
+export async function ensureBasis(
+  tx: AsyncSqlWriter,
+  config: StigmergyConfig,
+  now: number,
+  rebuild = false,
+): Promise<WeightBasis> {
   const current = rebuild ? null : await readBasis(tx, config);
   const h = config.half_life_ms;
   if (current && (h === null || (now - current.epoch) / h < rebaseHalfLives)) {
     // Node rows written before v16 have no `loose` flag yet: filled in once, by the first write.
-    if (await tx.get('SELECT node_id FROM stig_nodes WHERE loose IS NULL LIMIT 1')) await tx.run(`UPDATE stig_nodes SET loose = ${looseNodeSql} WHERE loose IS NULL`);
+    if (await tx.get('SELECT node_id FROM stig_nodes WHERE loose IS NULL LIMIT 1'))
+      await tx.run(`UPDATE stig_nodes SET loose = ${looseNodeSql} WHERE loose IS NULL`);
     return current;
   }
   const basis: WeightBasis = { epoch: now, halfLifeMs: h };
@@ -77,11 +93,20 @@ export async function reweighAll(tx: AsyncSqlWriter, config: StigmergyConfig, ba
          weight = CASE WHEN updated_at < ? THEN 0 ELSE intensity * power(${dp('2')}, (${dp('updated_at')} - ${dp('?')}) / ${dp('?')}) END,
          gone_at = CASE WHEN intensity <= ${dp('?')} THEN updated_at
                    ELSE CAST(ceil(updated_at + ${dp('?')} * ln(intensity / ${dp('?')}) / ln(${dp('2')})) AS BIGINT) END`,
-      [Math.floor(basis.epoch - h * minHalfLives), basis.epoch, h, config.evaporation_floor, h, config.evaporation_floor],
+      [
+        Math.floor(basis.epoch - h * minHalfLives),
+        basis.epoch,
+        h,
+        config.evaporation_floor,
+        h,
+        config.evaporation_floor,
+      ],
     );
   }
   await tx.run('DELETE FROM stig_nodes');
-  await tx.run(`INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points GROUP BY node_id`);
+  await tx.run(
+    `INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points GROUP BY node_id`,
+  );
 }
 
 /** Recomputes the rows of some nodes from their marks (a node without marks goes). */
@@ -90,7 +115,10 @@ export async function refreshNodes(tx: AsyncSqlWriter, nodes: readonly string[])
     const slice = nodes.slice(i, i + 200);
     const marks = slice.map(() => '?').join(', ');
     await tx.run(`DELETE FROM stig_nodes WHERE node_id IN (${marks})`, slice);
-    await tx.run(`INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points WHERE node_id IN (${marks}) GROUP BY node_id`, slice);
+    await tx.run(
+      `INSERT INTO stig_nodes (node_id, weight, gone_at, loose) SELECT node_id, SUM(weight), MAX(gone_at), ${looseNodeSql} FROM stig_points WHERE node_id IN (${marks}) GROUP BY node_id`,
+      slice,
+    );
   }
 }
 
@@ -118,13 +146,23 @@ export async function rankedBasis(db: AsyncSqlReader, config: StigmergyConfig): 
 
 /** The `limit` heaviest live nodes, heaviest first. */
 export async function rankedNodes(db: AsyncSqlReader, now: number, limit: number): Promise<string[]> {
-  const rows = await db.all<{ node_id: string }>('SELECT node_id FROM stig_nodes WHERE +gone_at > ? ORDER BY weight DESC, node_id LIMIT ?', [now, limit]);
+  const rows = await db.all<{ node_id: string }>(
+    'SELECT node_id FROM stig_nodes WHERE +gone_at > ? ORDER BY weight DESC, node_id LIMIT ?',
+    [now, limit],
+  );
   return rows.map((r) => r.node_id);
 }
 
 /** The `limit` heaviest live marks (raw rows: callers fade them). */
-export async function rankedMarks(db: AsyncSqlReader, now: number, limit: number): Promise<Pick<StigPoint, 'node_id' | 'type' | 'intensity' | 'updated_at'>[]> {
-  return db.all('SELECT node_id, type, intensity, updated_at FROM stig_points WHERE +gone_at > ? ORDER BY weight DESC, node_id, type LIMIT ?', [now, limit]);
+export async function rankedMarks(
+  db: AsyncSqlReader,
+  now: number,
+  limit: number,
+): Promise<Pick<StigPoint, 'node_id' | 'type' | 'intensity' | 'updated_at'>[]> {
+  return db.all(
+    'SELECT node_id, type, intensity, updated_at FROM stig_points WHERE +gone_at > ? ORDER BY weight DESC, node_id, type LIMIT ?',
+    [now, limit],
+  );
 }
 
 /** How many marks and nodes are live at `now`. */

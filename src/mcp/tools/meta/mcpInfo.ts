@@ -4,7 +4,11 @@ import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../app/version';
 import { serverLimits } from '../../limits';
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_WALLCLOCK_MS, MAX_RUNNING_CHILDREN } from '../../../core/runtime/children/childLimits';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_WALLCLOCK_MS,
+  MAX_RUNNING_CHILDREN,
+} from '../../../core/runtime/children/childLimits';
 import { features as featureList, idempotencySettings, resolveFeatures } from '../../features';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
@@ -12,7 +16,8 @@ const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(
 export const mcpInfoTool = defineTool({
   name: 'mcp_info',
   title: 'Server info',
-  description: 'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
+  description:
+    'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
   input: z.strictObject({}),
   output: z.object({
     server: z.object({ name: z.string(), version: z.string(), mcpVersion: z.string() }),
@@ -29,12 +34,30 @@ export const mcpInfoTool = defineTool({
     }),
     features: z.record(z.string(), z.boolean()),
     families: z
-      .record(z.string(), z.object({ enabled: z.boolean(), tools: z.number(), exposed: z.number(), description: z.string() }))
-      .describe('Each tool family: switched on or not, how many tools it has, how many this server exposes (single features may expose some of an off family), and what it is for ("no tools yet" when it has none)'),
-    idempotency: z.object({ enabled: z.boolean(), windowMs: z.number() }).describe('Whether idempotency_key is remembered, and for how long'),
+      .record(
+        z.string(),
+        z.object({ enabled: z.boolean(), tools: z.number(), exposed: z.number(), description: z.string() }),
+      )
+      .describe(
+        'Each tool family: switched on or not, how many tools it has, how many this server exposes (single features may expose some of an off family), and what it is for ("no tools yet" when it has none)',
+      ),
+    idempotency: z
+      .object({ enabled: z.boolean(), windowMs: z.number() })
+      .describe('Whether idempotency_key is remembered, and for how long'),
     timings: z.record(z.string(), z.number()),
     safety: z.record(z.string(), z.unknown()),
-    limits: z.object({ maxInputBytes: z.number(), maxMessageBytes: z.number(), maxJsonDepth: z.number(), defaultTimeoutMs: z.number(), maxEventHistory: z.number(), maxEventAgeMs: z.number().describe('Coordination events older than this are dropped (retention by age, besides maxEventHistory by count)') }),
+    limits: z.object({
+      maxInputBytes: z.number(),
+      maxMessageBytes: z.number(),
+      maxJsonDepth: z.number(),
+      defaultTimeoutMs: z.number(),
+      maxEventHistory: z.number(),
+      maxEventAgeMs: z
+        .number()
+        .describe(
+          'Coordination events older than this are dropped (retention by age, besides maxEventHistory by count)',
+        ),
+    }),
     workspace: z.string(),
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
@@ -49,18 +72,30 @@ export const mcpInfoTool = defineTool({
     const featureSet = on ?? resolveFeatures(enabled);
     for (const f of featureList) features[f.toggle] = featureSet.has(f.name);
     const familyInfo = Object.fromEntries(
-      switchable.map((f) => [f.name, { enabled: enabled.has(f.name), tools: f.tools.length, exposed: exposed.filter((t) => t.family === f.name).length, description: describeFamily(f) }]),
+      switchable.map((f) => [
+        f.name,
+        {
+          enabled: enabled.has(f.name),
+          tools: f.tools.length,
+          exposed: exposed.filter((t) => t.family === f.name).length,
+          description: describeFamily(f),
+        },
+      ]),
     );
     return {
       server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
-      transports: { stdio: { enabled: true }, http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false } },
+      transports: {
+        stdio: { enabled: true },
+        http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false },
+      },
       features,
       families: familyInfo,
       idempotency: idempotencySettings(featureSet),
       timings: { storePollIntervalMs: serverLimits.storePollMs, lockTimeoutMs: serverLimits.lockTimeoutMs },
       safety: {
         pathsConfinedToWorkspace: true,
-        pathConfinement: 'real paths, symlinks included: a path (or a folder of .agent-ledger/ or .specs/) that resolves outside the workspace is refused on read and on write; worktrees go elsewhere only with --worktrees-dir',
+        pathConfinement:
+          'real paths, symlinks included: a path (or a folder of .agent-ledger/ or .specs/) that resolves outside the workspace is refused on read and on write; worktrees go elsewhere only with --worktrees-dir',
         shellCommands: 'never: every launch command is built from quoted arguments',
         networkListeners: 'none',
         // A pipeline checkpoint waits for a person unless the server was started with --allow-agent-checkpoints.

@@ -14,7 +14,8 @@ const schedulingInstructions =
  */
 export const orchestratorInfo: FamilyInfo = {
   name: 'orchestrator',
-  description: 'Orchestration: blackboard, plan graphs with diff/patch and locks, resources watch, event bus, idempotency, child runtimes, stigmergy, contract-net, knowledge graph',
+  description:
+    'Orchestration: blackboard, plan graphs with diff/patch and locks, resources watch, event bus, idempotency, child runtimes, stigmergy, contract-net, knowledge graph',
   enabledByDefault: false,
   instructions:
     "Orchestrator: the blackboard is shared by every agent of the workspace: bb_set / bb_batch_set write entries, bb_get / bb_query read them, bb_delete removes one, bb_watch waits for changes after a version (pass next_version back). A workflow's plan is the graph wf-<id> (tasks and depends_on edges): graph_batch_mutate and graph_patch change it (expected_version / base_version guard against lost updates, graph_lock keeps other writers out), graph_diff compares versions. resources_watch and events_subscribe wait for new events (pass next_seq back) instead of polling." +

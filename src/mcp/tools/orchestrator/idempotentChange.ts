@@ -19,6 +19,13 @@ export async function idempotentChange<R extends object>(
   change: (tx: AsyncSqlWriter) => Promise<R>,
   record?: AnswerRecord<NoInfer<R>>,
 ): Promise<{ op_id: string } & R & { idempotent: boolean; idempotency_key: string | null }> {
-  const result = await runIdempotent(services.engine, Date.now, { tool, key: args.idempotency_key, args, correlation }, change, idempotencySettings(features), record);
+  const result = await runIdempotent(
+    services.engine,
+    Date.now,
+    { tool, key: args.idempotency_key, args, correlation },
+    change,
+    idempotencySettings(features),
+    record,
+  );
   return { op_id: correlation.op_id, ...result };
 }

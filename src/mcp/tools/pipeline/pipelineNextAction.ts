@@ -11,7 +11,11 @@ export const pipelineNextActionTool = defineTool({
   output: pipelineNextActionOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async ({ wait_ms, ...args }, { services }) =>
-    nextActionWaitingForPerson(services.engine, Date.now, args.user_response === undefined ? wait_ms : 0, await services.pipelines.nextAction(args), () =>
-      services.pipelines.nextAction({ workspace: args.workspace }),
+    nextActionWaitingForPerson(
+      services.engine,
+      Date.now,
+      args.user_response === undefined ? wait_ms : 0,
+      await services.pipelines.nextAction(args),
+      () => services.pipelines.nextAction({ workspace: args.workspace }),
     ),
 });

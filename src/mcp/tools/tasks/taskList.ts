@@ -8,8 +8,14 @@ async function readyTasks(services: Services, args: TaskListInput): Promise<Task
   if (args.status !== undefined && args.status !== 'open') return { tasks: [], total: 0, nextOffset: null };
   const blocked = await services.graphs.blockedTasks();
   const ready: TaskListResult['tasks'] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page: TaskListResult = await services.tasks.list({ ...args, status: 'open', ready: undefined, limit: 500, offset });
+  for (let offset: number | null = 0; offset !== null;) {
+    const page: TaskListResult = await services.tasks.list({
+      ...args,
+      status: 'open',
+      ready: undefined,
+      limit: 500,
+      offset,
+    });
     ready.push(...page.tasks.filter((t) => !blocked.has(t.id)));
     offset = page.nextOffset;
   }

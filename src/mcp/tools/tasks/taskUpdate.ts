@@ -4,7 +4,8 @@ import { defineTool } from '../../toolDefinition';
 export const taskUpdateTool = defineTool({
   name: 'task_update',
   title: 'Update task',
-  description: 'Update a task: title, description, priority, type, assignee, comma-separated labels; cancel or reopen it with status.',
+  description:
+    'Update a task: title, description, priority, type, assignee, comma-separated labels; cancel or reopen it with status.',
   input: taskUpdateInput,
   output: taskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

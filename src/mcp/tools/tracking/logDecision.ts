@@ -4,7 +4,8 @@ import { defineTool } from '../../toolDefinition';
 export const logDecisionTool = defineTool({
   name: 'log_decision',
   title: 'Log decision',
-  description: 'Log an important architectural decision (library choice, architecture, trade-off, workaround). Not for trivial choices. 0-3 per task.',
+  description:
+    'Log an important architectural decision (library choice, architecture, trade-off, workaround). Not for trivial choices. 0-3 per task.',
   input: logDecisionInput,
   output: logDecisionOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,7 +4,8 @@ import { defineTool } from '../../toolDefinition';
 export const logIssueTool = defineTool({
   name: 'log_issue',
   title: 'Log issue',
-  description: 'Log an issue encountered during execution and how it was resolved. Set requires_human_review when a person should check the resolution (the editor notifies them).',
+  description:
+    'Log an issue encountered during execution and how it was resolved. Set requires_human_review when a person should check the resolution (the editor notifies them).',
   input: logIssueInput,
   output: logIssueOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,7 +4,8 @@ import { defineTool } from '../../toolDefinition';
 export const logMilestoneTool = defineTool({
   name: 'log_milestone',
   title: 'Log milestone',
-  description: 'Log a milestone for real-time UI updates (short message, optional progress). Light and cheap; at most ~5 per task.',
+  description:
+    'Log a milestone for real-time UI updates (short message, optional progress). Light and cheap; at most ~5 per task.',
   input: logMilestoneInput,
   output: logMilestoneOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,7 +4,8 @@ import { defineTool } from '../../toolDefinition';
 export const startWorkflowTool = defineTool({
   name: 'start_workflow',
   title: 'Start workflow',
-  description: 'Initialize a new workflow tracking session (a container of tasks). Call once per piece of work; pass the returned workflow_id to start_task.',
+  description:
+    'Initialize a new workflow tracking session (a container of tasks). Call once per piece of work; pass the returned workflow_id to start_task.',
   input: startWorkflowInput,
   output: startWorkflowOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

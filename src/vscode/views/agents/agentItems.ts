@@ -37,11 +37,23 @@ export interface AgentProblemNode {
 export type AgentsNode = AgentNode | SessionNode | AgentProblemNode;
 
 /** Agents with running sessions first, then by their latest session, then those never used, by name. */
-export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefinition[], activity: readonly AgentActivity[], costs: readonly AgentCost[] = []): AgentNode[] {
-  const names = [...new Set([...activity.map((a) => a.agent), ...definitions.map((d) => d.name), ...costs.map((c) => c.agent)])];
-  const nodes = names.map(
-    (name): AgentNode => ({ kind: 'agent', ledger, name, definition: definitions.find((d) => d.name === name), activity: activity.find((a) => a.agent === name), cost: costs.find((c) => c.agent === name) }),
-  );
+export function agentNodes(
+  ledger: FolderLedger,
+  definitions: readonly AgentDefinition[],
+  activity: readonly AgentActivity[],
+  costs: readonly AgentCost[] = [],
+): AgentNode[] {
+  const names = [
+    ...new Set([...activity.map((a) => a.agent), ...definitions.map((d) => d.name), ...costs.map((c) => c.agent)]),
+  ];
+  const nodes = names.map((name): AgentNode => ({
+    kind: 'agent',
+    ledger,
+    name,
+    definition: definitions.find((d) => d.name === name),
+    activity: activity.find((a) => a.agent === name),
+    cost: costs.find((c) => c.agent === name),
+  }));
   return nodes.sort(
     (a, b) =>
       (b.activity?.running ?? 0) - (a.activity?.running ?? 0) ||
@@ -52,10 +64,13 @@ export function agentNodes(ledger: FolderLedger, definitions: readonly AgentDefi
 
 /** `claude-code · opus · 1 running · 4 sessions · $0.0521 over 3 runs`; `not defined` when only its sessions remain. */
 export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity' | 'cost'>): string {
-  const parts: string[] = node.definition ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])] : ['not defined'];
+  const parts: string[] = node.definition
+    ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])]
+    : ['not defined'];
   if (node.activity?.running) parts.push(`${node.activity.running} running`);
   if (node.activity) parts.push(plural(node.activity.total, 'session'));
-  if (node.cost && node.cost.runs > 0) parts.push(`${formatUsd(node.cost.costUsd)} over ${plural(node.cost.runs, 'run')}`);
+  if (node.cost && node.cost.runs > 0)
+    parts.push(`${formatUsd(node.cost.costUsd)} over ${plural(node.cost.runs, 'run')}`);
   return parts.join(' · ');
 }
 
@@ -68,13 +83,26 @@ export function agentItem(node: AgentNode): vscode.TreeItem {
   // listed before its first session (a leaf) gets another id once it has sessions, so it opens.
   item.id = `${node.ledger.folder.uri.toString()}#agent/${node.name}${used ? '' : '/unused'}`;
   item.description = agentDescription(node);
-  item.iconPath = new vscode.ThemeIcon('hubot', running > 0 ? new vscode.ThemeColor('charts.blue') : node.definition ? undefined : new vscode.ThemeColor('disabledForeground'));
+  item.iconPath = new vscode.ThemeIcon(
+    'hubot',
+    running > 0
+      ? new vscode.ThemeColor('charts.blue')
+      : node.definition
+        ? undefined
+        : new vscode.ThemeColor('disabledForeground'),
+  );
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMarkdown(node.name)}**${node.definition?.description ? ` — ${escapeMarkdown(node.definition.description)}` : ''}\n\n`);
+  md.appendMarkdown(
+    `**${escapeMarkdown(node.name)}**${node.definition?.description ? ` — ${escapeMarkdown(node.definition.description)}` : ''}\n\n`,
+  );
   const d = node.definition;
   if (d) {
     md.appendMarkdown(`Client \`${d.client}\`${d.model ? ` · model \`${d.model}\`` : ''}\n\n`);
-    for (const [label, globs] of [['Reads', d.scope.read], ['Writes', d.scope.write], ['Excludes', d.scope.exclude]] as const) {
+    for (const [label, globs] of [
+      ['Reads', d.scope.read],
+      ['Writes', d.scope.write],
+      ['Excludes', d.scope.exclude],
+    ] as const) {
       md.appendMarkdown(`${label}: ${globs.length ? globs.map((g) => `\`${g}\``).join(' ') : '—'}\n\n`);
     }
     md.appendMarkdown(`\`${d.file}\``);
@@ -91,7 +119,8 @@ export function clockTime(iso: string, now = new Date()): string {
   const t = new Date(iso);
   const pad = (n: number): string => String(n).padStart(2, '0');
   const time = `${pad(t.getHours())}:${pad(t.getMinutes())}`;
-  const sameDay = t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate();
+  const sameDay =
+    t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate();
   return sameDay ? time : `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${time}`;
 }
 
@@ -121,36 +150,66 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
   item.description = sessionDescription(s);
   item.iconPath = sessionIcons[s.status];
   item.tooltip = sessionTooltip(node.item);
-  item.accessibilityInformation = { label: `Session ${s.id} of ${s.agent} on ${taskKey(s.taskId)} ${taskTitle}, ${s.status}${s.branch ? `, branch ${s.branch}` : ''}` };
+  item.accessibilityInformation = {
+    label: `Session ${s.id} of ${s.agent} on ${taskKey(s.taskId)} ${taskTitle}, ${s.status}${s.branch ? `, branch ${s.branch}` : ''}`,
+  };
   // Menus in package.json match these words: End Session needs `running`, Open Worktree `worktree`.
   item.contextValue = ['session', s.status, ...(worktreeActive && s.worktree ? ['worktree'] : [])].join(' ');
-  item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [{ folder: node.ledger.root, taskId: s.taskId }] };
+  item.command = {
+    command: Commands.OpenTask,
+    title: 'Open Task',
+    arguments: [{ folder: node.ledger.root, taskId: s.taskId }],
+  };
   return item;
 }
 
 function sessionTooltip({ session: s, taskTitle, worktreeActive }: AgentSession): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**Session ${s.id}** of \`${escapeMarkdown(s.agent)}\`${s.client ? ` (${s.client})` : ''} · ${s.status}\n\n`);
+  md.appendMarkdown(
+    `**Session ${s.id}** of \`${escapeMarkdown(s.agent)}\`${s.client ? ` (${s.client})` : ''} · ${s.status}\n\n`,
+  );
   md.appendMarkdown(`Task \`${taskKey(s.taskId)}\` ${escapeMarkdown(truncate(taskTitle, 200))}\n\n`);
   if (s.branch) md.appendMarkdown(`$(git-branch) \`${s.branch}\`\n\n`);
   if (s.worktree) md.appendMarkdown(`$(folder) \`${s.worktree}\`${worktreeActive ? '' : ' (removed)'}\n\n`);
-  md.appendMarkdown(`Started ${clockTime(s.startedAt)}${s.endedAt ? ` · ended ${clockTime(s.endedAt)}` : ''}${s.durationSeconds !== null ? ` · ${formatDuration(s.durationSeconds)}` : ''}\n\n`);
+  md.appendMarkdown(
+    `Started ${clockTime(s.startedAt)}${s.endedAt ? ` · ended ${clockTime(s.endedAt)}` : ''}${s.durationSeconds !== null ? ` · ${formatDuration(s.durationSeconds)}` : ''}\n\n`,
+  );
   if (s.status !== 'running') {
-    const outcome = [`exit code ${s.exitCode ?? '—'}`, ...(s.signal ? [`signal ${s.signal}`] : []), `Definition of Done: ${s.dodResult ?? '—'}`];
+    const outcome = [
+      `exit code ${s.exitCode ?? '—'}`,
+      ...(s.signal ? [`signal ${s.signal}`] : []),
+      `Definition of Done: ${s.dodResult ?? '—'}`,
+    ];
     md.appendMarkdown(`${outcome.join(' · ')}\n\n`);
   }
-  if (s.error) md.appendMarkdown(`$(error) ${s.error.type}${s.error.message ? `: ${escapeMarkdown(truncate(s.error.message, 300))}` : ''}\n\n`);
-  if (s.artifacts.length) md.appendMarkdown(`${plural(s.artifacts.length, 'artifact')}: ${s.artifacts.slice(0, 10).map((a) => `\`${a}\``).join(' ')}`);
+  if (s.error)
+    md.appendMarkdown(
+      `$(error) ${s.error.type}${s.error.message ? `: ${escapeMarkdown(truncate(s.error.message, 300))}` : ''}\n\n`,
+    );
+  if (s.artifacts.length)
+    md.appendMarkdown(
+      `${plural(s.artifacts.length, 'artifact')}: ${s.artifacts
+        .slice(0, 10)
+        .map((a) => `\`${a}\``)
+        .join(' ')}`,
+    );
   return md;
 }
 
 export function agentProblemItem(node: AgentProblemNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.problem.file.split('/').pop() ?? node.problem.file, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    node.problem.file.split('/').pop() ?? node.problem.file,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `${node.ledger.folder.uri.toString()}#agent-problem/${node.problem.file}`;
   item.description = truncate(node.problem.message, 100);
   item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   item.tooltip = `${node.problem.file} cannot be used as an agent definition: ${node.problem.message}`;
   item.contextValue = 'agentProblem';
-  item.command = { command: 'vscode.open', title: 'Open File', arguments: [vscode.Uri.joinPath(node.ledger.folder.uri, ...node.problem.file.split('/'))] };
+  item.command = {
+    command: 'vscode.open',
+    title: 'Open File',
+    arguments: [vscode.Uri.joinPath(node.ledger.folder.uri, ...node.problem.file.split('/'))],
+  };
   return item;
 }

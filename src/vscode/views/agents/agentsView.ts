@@ -8,7 +8,14 @@ import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentIte
 import type { AgentProblemNode, AgentsNode as SessionTreeNode, SessionNode } from './agentItems';
 import { agentsFolder } from '../../../core/ledgerFiles';
 import { executionItem, executionsGroupItem, handoffItem, instanceItem, runtimeGroupItem } from './runtimeItems';
-import type { ExecutionNode, ExecutionsGroupNode, HandoffNode, InstanceNode, RuntimeGroupNode, RuntimeNode } from './runtimeItems';
+import type {
+  ExecutionNode,
+  ExecutionsGroupNode,
+  HandoffNode,
+  InstanceNode,
+  RuntimeGroupNode,
+  RuntimeNode,
+} from './runtimeItems';
 
 /** How many ended sessions an agent shows besides its running ones. */
 const recentSessions = 10;
@@ -44,7 +51,9 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     ]);
     // Only reading: the default definitions are written by a first use (worker_command,
     // session_start), not by someone looking at the view.
-    const { agents, problems } = existsSync(services.agents.folder) ? services.agents.current() : { agents: [], problems: [] };
+    const { agents, problems } = existsSync(services.agents.folder)
+      ? services.agents.current()
+      : { agents: [], problems: [] };
     const broken = problems.map((problem): AgentProblemNode => ({ kind: 'agentProblem', ledger, problem }));
     const groups: RuntimeGroupNode[] = [];
     if (instances.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'instances', instances, handoffs });
@@ -58,14 +67,32 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     switch (node.kind) {
       case 'runtimeGroup':
         return node.group === 'instances'
-          ? node.instances.map((instance): InstanceNode => ({ kind: 'instance', ledger: node.ledger, instance, parent: node }))
-          : node.handoffs.map((handoff): HandoffNode => ({ kind: 'handoff', ledger: node.ledger, handoff, parent: node }));
+          ? node.instances.map((instance): InstanceNode => ({
+              kind: 'instance',
+              ledger: node.ledger,
+              instance,
+              parent: node,
+            }))
+          : node.handoffs.map((handoff): HandoffNode => ({
+              kind: 'handoff',
+              ledger: node.ledger,
+              handoff,
+              parent: node,
+            }));
       case 'executions':
-        return (await services.executions.list({ agent: node.agent, limit: recentExecutions })).map((log): ExecutionNode => ({ kind: 'execution', ledger: node.ledger, log, parent: node }));
+        return (await services.executions.list({ agent: node.agent, limit: recentExecutions })).map(
+          (log): ExecutionNode => ({ kind: 'execution', ledger: node.ledger, log, parent: node }),
+        );
       case 'agent': {
-        const executions: ExecutionsGroupNode[] = (node.cost?.runs ?? 0) > 0 ? [{ kind: 'executions', ledger: node.ledger, agent: node.name, parent: node }] : [];
+        const executions: ExecutionsGroupNode[] =
+          (node.cost?.runs ?? 0) > 0
+            ? [{ kind: 'executions', ledger: node.ledger, agent: node.name, parent: node }]
+            : [];
         const sessions = node.activity ? await services.agentSessions.sessionsOf(node.name, recentSessions) : [];
-        return [...executions, ...sessions.map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node }))];
+        return [
+          ...executions,
+          ...sessions.map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node })),
+        ];
       }
       default:
         return [];
@@ -94,11 +121,16 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
   }
 
   protected parentOf(node: AgentsNode): AgentsNode | undefined {
-    return node.kind === 'session' || node.kind === 'instance' || node.kind === 'handoff' || node.kind === 'executions' || node.kind === 'execution' ? node.parent : undefined;
+    return node.kind === 'session' ||
+      node.kind === 'instance' ||
+      node.kind === 'handoff' ||
+      node.kind === 'executions' ||
+      node.kind === 'execution'
+      ? node.parent
+      : undefined;
   }
 
   protected ledgerOf(node: AgentsNode): FolderLedger {
     return node.ledger;
   }
 }
-

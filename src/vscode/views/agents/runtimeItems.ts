@@ -56,10 +56,18 @@ export type RuntimeNode = RuntimeGroupNode | InstanceNode | HandoffNode | Execut
 export function runtimeGroupItem(node: RuntimeGroupNode): vscode.TreeItem {
   const instances = node.group === 'instances';
   const count = instances ? node.instances.length : node.handoffs.length;
-  const item = new vscode.TreeItem(`${instances ? 'Running instances' : 'Pending handoffs'} (${count})`, vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(
+    `${instances ? 'Running instances' : 'Pending handoffs'} (${count})`,
+    vscode.TreeItemCollapsibleState.Expanded,
+  );
   item.id = `${node.ledger.folder.uri.toString()}#runtime/${node.group}`;
-  item.iconPath = new vscode.ThemeIcon(instances ? 'vm-running' : 'arrow-swap', instances ? new vscode.ThemeColor('charts.blue') : undefined);
-  item.tooltip = instances ? 'Agents a runner launched that are running now (agent × project)' : 'Handoffs no agent has accepted yet';
+  item.iconPath = new vscode.ThemeIcon(
+    instances ? 'vm-running' : 'arrow-swap',
+    instances ? new vscode.ThemeColor('charts.blue') : undefined,
+  );
+  item.tooltip = instances
+    ? 'Agents a runner launched that are running now (agent × project)'
+    : 'Handoffs no agent has accepted yet';
   item.contextValue = `runtimeGroup ${node.group}`;
   return item;
 }
@@ -81,27 +89,49 @@ export function instanceItem(node: InstanceNode): vscode.TreeItem {
   item.description = instanceDescription(i);
   item.iconPath = new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMarkdown(i.agentId)}** in project **${escapeMarkdown(i.projectName)}** (\`${i.projectId}\`)${i.client ? ` · ${i.client}` : ''}\n\n`);
+  md.appendMarkdown(
+    `**${escapeMarkdown(i.agentId)}** in project **${escapeMarkdown(i.projectName)}** (\`${i.projectId}\`)${i.client ? ` · ${i.client}` : ''}\n\n`,
+  );
   if (i.taskId) md.appendMarkdown(`Task \`${i.taskId}\` ${escapeMarkdown(truncate(i.taskTitle ?? '', 200))}\n\n`);
-  md.appendMarkdown(`${i.executionId ? `Run \`${i.executionId}\`` : 'Starting'}${i.since ? ` · since ${clockTime(i.since)}` : ''}${i.pid !== null ? ` · pid ${i.pid}` : ''}${i.host ? ` · on ${escapeMarkdown(i.host)}` : ''}\n\n`);
-  md.appendMarkdown(i.stoppableHere ? 'Click to follow its log; Stop Instance ends it.' : 'Started by a runner of another machine or folder: stop it there.');
+  md.appendMarkdown(
+    `${i.executionId ? `Run \`${i.executionId}\`` : 'Starting'}${i.since ? ` · since ${clockTime(i.since)}` : ''}${i.pid !== null ? ` · pid ${i.pid}` : ''}${i.host ? ` · on ${escapeMarkdown(i.host)}` : ''}\n\n`,
+  );
+  md.appendMarkdown(
+    i.stoppableHere
+      ? 'Click to follow its log; Stop Instance ends it.'
+      : 'Started by a runner of another machine or folder: stop it there.',
+  );
   item.tooltip = md;
-  item.accessibilityInformation = { label: `${i.agentId} running in ${i.projectName}${i.taskId ? ` on ${i.taskId}` : ''}${i.pid !== null ? `, pid ${i.pid}` : ''}` };
+  item.accessibilityInformation = {
+    label: `${i.agentId} running in ${i.projectName}${i.taskId ? ` on ${i.taskId}` : ''}${i.pid !== null ? `, pid ${i.pid}` : ''}`,
+  };
   // package.json: Stop Instance needs `stoppable`.
   item.contextValue = ['instance', ...(i.stoppableHere && i.executionId ? ['stoppable'] : [])].join(' ');
-  if (i.executionId) item.command = { command: Commands.OpenExecutionLog, title: 'Open Execution Log', arguments: [{ folder: node.ledger.root, executionId: i.executionId }] };
+  if (i.executionId)
+    item.command = {
+      command: Commands.OpenExecutionLog,
+      title: 'Open Execution Log',
+      arguments: [{ folder: node.ledger.root, executionId: i.executionId }],
+    };
   return item;
 }
 
 export function handoffItem(node: HandoffNode): vscode.TreeItem {
   const h = node.handoff;
-  const item = new vscode.TreeItem(`${h.fromAgent} → ${h.toAgent ?? 'any agent'}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    `${h.fromAgent} → ${h.toAgent ?? 'any agent'}`,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `${node.ledger.folder.uri.toString()}#handoff/${h.handoffId}`;
   item.description = `${h.taskId} ${truncate(h.taskTitle, 40)} · ${truncate(h.summary, 60)} · ${clockTime(h.createdAt)}`;
   item.iconPath = new vscode.ThemeIcon('arrow-swap');
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**Handoff** \`${h.handoffId}\` from \`${escapeMarkdown(h.fromAgent)}\` to ${h.toAgent ? `\`${escapeMarkdown(h.toAgent)}\`` : 'any agent'}\n\n`);
-  md.appendMarkdown(`Task \`${h.taskId}\` ${escapeMarkdown(truncate(h.taskTitle, 200))}\n\n${escapeMarkdown(truncate(h.summary, 500))}`);
+  md.appendMarkdown(
+    `**Handoff** \`${h.handoffId}\` from \`${escapeMarkdown(h.fromAgent)}\` to ${h.toAgent ? `\`${escapeMarkdown(h.toAgent)}\`` : 'any agent'}\n\n`,
+  );
+  md.appendMarkdown(
+    `Task \`${h.taskId}\` ${escapeMarkdown(truncate(h.taskTitle, 200))}\n\n${escapeMarkdown(truncate(h.summary, 500))}`,
+  );
   item.tooltip = md;
   item.contextValue = 'handoff';
   const taskId = Number(h.taskId.replace(/^task-/, ''));
@@ -146,14 +176,28 @@ export function executionItem(node: ExecutionNode): vscode.TreeItem {
   item.description = executionDescription(e);
   item.iconPath = executionIcons[e.status];
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${e.executionId}** of \`${escapeMarkdown(e.agentId)}\`${e.projectId ? ` in \`${e.projectId}\`` : ''} · ${e.status}${e.result ? ` (${e.result})` : ''}\n\n`);
+  md.appendMarkdown(
+    `**${e.executionId}** of \`${escapeMarkdown(e.agentId)}\`${e.projectId ? ` in \`${e.projectId}\`` : ''} · ${e.status}${e.result ? ` (${e.result})` : ''}\n\n`,
+  );
   if (e.taskId) md.appendMarkdown(`Task \`${e.taskId}\`\n\n`);
-  const cost = [e.costUsd !== null ? formatUsd(e.costUsd) : 'no cost reported', ...(e.inputTokens !== null ? [`${formatTokens(e.inputTokens)} in`] : []), ...(e.outputTokens !== null ? [`${formatTokens(e.outputTokens)} out`] : [])];
+  const cost = [
+    e.costUsd !== null ? formatUsd(e.costUsd) : 'no cost reported',
+    ...(e.inputTokens !== null ? [`${formatTokens(e.inputTokens)} in`] : []),
+    ...(e.outputTokens !== null ? [`${formatTokens(e.outputTokens)} out`] : []),
+  ];
   md.appendMarkdown(`${cost.join(' · ')}\n\n`);
-  md.appendMarkdown(`Started ${clockTime(e.startedAt)}${e.completedAt ? ` · ended ${clockTime(e.completedAt)}` : ''}${e.durationSeconds !== null ? ` · ${formatDuration(e.durationSeconds)}` : ''}`);
+  md.appendMarkdown(
+    `Started ${clockTime(e.startedAt)}${e.completedAt ? ` · ended ${clockTime(e.completedAt)}` : ''}${e.durationSeconds !== null ? ` · ${formatDuration(e.durationSeconds)}` : ''}`,
+  );
   item.tooltip = md;
-  item.accessibilityInformation = { label: `Run ${e.executionId} of ${e.agentId}${e.taskId ? ` on ${e.taskId}` : ''}, ${e.status}${e.costUsd !== null ? `, cost ${formatUsd(e.costUsd)}` : ''}` };
+  item.accessibilityInformation = {
+    label: `Run ${e.executionId} of ${e.agentId}${e.taskId ? ` on ${e.taskId}` : ''}, ${e.status}${e.costUsd !== null ? `, cost ${formatUsd(e.costUsd)}` : ''}`,
+  };
   item.contextValue = `execution ${e.status}`;
-  item.command = { command: Commands.OpenExecutionLog, title: 'Open Execution Log', arguments: [{ folder: node.ledger.root, executionId: e.executionId }] };
+  item.command = {
+    command: Commands.OpenExecutionLog,
+    title: 'Open Execution Log',
+    arguments: [{ folder: node.ledger.root, executionId: e.executionId }],
+  };
   return item;
 }

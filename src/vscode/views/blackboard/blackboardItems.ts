@@ -38,7 +38,12 @@ export function namespaceNodes(ledger: FolderLedger, entries: readonly Blackboar
   }
   return [...groups]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([namespace, list]) => ({ kind: 'namespace', ledger, namespace, entries: list.sort((a, b) => a.key.localeCompare(b.key)) }));
+    .map(([namespace, list]) => ({
+      kind: 'namespace',
+      ledger,
+      namespace,
+      entries: list.sort((a, b) => a.key.localeCompare(b.key)),
+    }));
 }
 
 /** "in 4m 10s", "in 2h", for an expiry ahead. */
@@ -57,7 +62,12 @@ export function entryFacts(node: EntryNode, now = Date.now()): FactNode[] {
   const { entry } = node;
   const facts: [string, string][] = [
     ['value', truncate(valueText(entry.value), 200)],
-    ['expires', entry.expires_at === null ? 'never' : `${new Date(entry.expires_at).toISOString()} (${expiresIn(entry.expires_at, now)})`],
+    [
+      'expires',
+      entry.expires_at === null
+        ? 'never'
+        : `${new Date(entry.expires_at).toISOString()} (${expiresIn(entry.expires_at, now)})`,
+    ],
     ['version', String(entry.version)],
     ['updated', new Date(entry.updated_at).toISOString()],
   ];

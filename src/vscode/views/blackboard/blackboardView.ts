@@ -42,7 +42,8 @@ export class BlackboardView extends LedgerTreeView<BlackboardNode> {
   }
 
   protected childrenOf(node: BlackboardNode): BlackboardNode[] {
-    if (node.kind === 'namespace') return node.entries.map((entry): EntryNode => ({ kind: 'entry', ledger: node.ledger, entry, parent: node }));
+    if (node.kind === 'namespace')
+      return node.entries.map((entry): EntryNode => ({ kind: 'entry', ledger: node.ledger, entry, parent: node }));
     if (node.kind === 'entry') return entryFacts(node);
     return [];
   }
@@ -61,7 +62,8 @@ export class BlackboardView extends LedgerTreeView<BlackboardNode> {
 
   private async read(): Promise<void> {
     const ledgers = this.registry.all();
-    for (const ledger of [...this.entries.keys()]) if (!ledgers.includes(ledger) || !ledger.services) this.entries.delete(ledger);
+    for (const ledger of [...this.entries.keys()])
+      if (!ledgers.includes(ledger) || !ledger.services) this.entries.delete(ledger);
     for (const ledger of ledgers) {
       const services = ledger.services;
       if (services) this.entries.set(ledger, await services.blackboard.query({}, listed));

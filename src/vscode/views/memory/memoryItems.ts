@@ -31,7 +31,11 @@ export interface MemoryProblemNode {
 export type MemoryNode = MemoryCategoryNode | MemoryEntryNode | MemoryProblemNode;
 
 /** Entries and problems grouped by their category folder, in the bank's (alphabetical) order. */
-export function categoryNodes(ledger: FolderLedger, entries: readonly MemoryEntry[], problems: readonly MemoryProblem[]): MemoryCategoryNode[] {
+export function categoryNodes(
+  ledger: FolderLedger,
+  entries: readonly MemoryEntry[],
+  problems: readonly MemoryProblem[],
+): MemoryCategoryNode[] {
   const names = [...new Set([...entries.map((e) => e.category), ...problems.map(problemCategory)])].sort();
   return names.map((category) => ({
     kind: 'category',
@@ -88,10 +92,16 @@ export function entryItem(node: MemoryEntryNode): vscode.TreeItem {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMarkdown(entry.title)}** — \`${entry.category}/${entry.id}\` · ${entry.status}\n\n`);
   if (entry.summary) md.appendMarkdown(`${escapeMarkdown(entry.summary)}\n\n`);
-  md.appendMarkdown(entry.status === 'active' ? '$(check) Given to agents (memory_preview, worker prompts)\n\n' : `$(circle-slash) Not given to agents while ${entry.status}\n\n`);
+  md.appendMarkdown(
+    entry.status === 'active'
+      ? '$(check) Given to agents (memory_preview, worker prompts)\n\n'
+      : `$(circle-slash) Not given to agents while ${entry.status}\n\n`,
+  );
   md.appendMarkdown(`\`${entry.file}\``);
   item.tooltip = md;
-  item.accessibilityInformation = { label: `${entry.title}, ${entry.status} memory entry in ${entry.category}${entry.summary ? `: ${entry.summary}` : ''}` };
+  item.accessibilityInformation = {
+    label: `${entry.title}, ${entry.status} memory entry in ${entry.category}${entry.summary ? `: ${entry.summary}` : ''}`,
+  };
   // Menus in package.json match these words (`viewItem =~ /^memoryEntry\b/`).
   item.contextValue = `memoryEntry ${entry.status}`;
   item.command = { command: 'vscode.open', title: 'Open Entry', arguments: [entryFile(node)] };

@@ -36,8 +36,18 @@ export class MemoryView extends LedgerTreeView<MemoryNode> {
 
   protected childrenOf(node: MemoryNode): MemoryNode[] {
     if (node.kind !== 'category') return [];
-    const entries = node.entries.map((entry): MemoryEntryNode => ({ kind: 'entry', ledger: node.ledger, entry, parent: node }));
-    const problems = node.problems.map((problem): MemoryProblemNode => ({ kind: 'problem', ledger: node.ledger, problem, parent: node }));
+    const entries = node.entries.map((entry): MemoryEntryNode => ({
+      kind: 'entry',
+      ledger: node.ledger,
+      entry,
+      parent: node,
+    }));
+    const problems = node.problems.map((problem): MemoryProblemNode => ({
+      kind: 'problem',
+      ledger: node.ledger,
+      problem,
+      parent: node,
+    }));
     return [...entries, ...problems];
   }
 

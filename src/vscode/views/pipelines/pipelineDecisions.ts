@@ -37,9 +37,19 @@ export function editorUser(): string {
  * buttons) goes through here to the engine, recorded as `via: 'editor'`. A stale button — its
  * checkpoint no longer the waiting one — is refused by the engine, not silently applied.
  */
-export async function decideInEditor(ledger: FolderLedger, workspace: string, d: EditorDecision): Promise<{ decision: DecisionRecord; pipeline: PipelineDetail }> {
+export async function decideInEditor(
+  ledger: FolderLedger,
+  workspace: string,
+  d: EditorDecision,
+): Promise<{ decision: DecisionRecord; pipeline: PipelineDetail }> {
   const services = await ledger.require();
-  return services.pipelines.decide(workspace, { decision: d.decision, comment: d.comment ?? null, by: editorUser(), via: 'editor', checkpoint: d.checkpoint });
+  return services.pipelines.decide(workspace, {
+    decision: d.decision,
+    comment: d.comment ?? null,
+    by: editorUser(),
+    via: 'editor',
+    checkpoint: d.checkpoint,
+  });
 }
 
 /** "Checkpoint A approved — the pipeline continues at Task Decomposition." */

@@ -12,7 +12,8 @@ export function checkpointTitle(name: string, labelOf: (phaseId: string) => stri
   const limit = /^(.+)-retry-limit$/.exec(name);
   if (limit) return `${labelOf(limit[1]) ?? limit[1]}: revision limit`;
   const checkpoint = /^checkpoint-(\w+)$/.exec(name);
-  if (checkpoint) return `Checkpoint ${checkpoint[1].toUpperCase()}${labelOf(name) && !short ? `: ${labelOf(name)}` : ''}`;
+  if (checkpoint)
+    return `Checkpoint ${checkpoint[1].toUpperCase()}${labelOf(name) && !short ? `: ${labelOf(name)}` : ''}`;
   const task = /^task-(.+)$/.exec(name);
   if (task) return `Task ${task[1]} (human)`;
   return labelOf(name) ?? name;
@@ -20,7 +21,13 @@ export function checkpointTitle(name: string, labelOf: (phaseId: string) => stri
 
 /** `approve` → "approved"; what a decision did, in a past-tense word. */
 export function decisionWord(decision: string): string {
-  const words: Record<string, string> = { approve: 'approved', reject: 'rejected', done: 'done', skip: 'skipped', abandon: 'abandoned' };
+  const words: Record<string, string> = {
+    approve: 'approved',
+    reject: 'rejected',
+    done: 'done',
+    skip: 'skipped',
+    abandon: 'abandoned',
+  };
   return words[decision] ?? decision;
 }
 
@@ -36,7 +43,8 @@ export function metricsText(m: { durationMs: number; tokens: number; model: stri
 /** `waits for you: Checkpoint A · M · 6.0k tokens · 8s`, `at Design · L · …`, `completed · S · …`. */
 export function pipelineDescription(s: PipelineSummary, labelOf: (phaseId: string) => string | undefined): string {
   const parts: string[] = [];
-  if (s.status === 'awaiting_human' && s.waiting) parts.push(`waits for you: ${checkpointTitle(s.waiting.name, labelOf, true)}`);
+  if (s.status === 'awaiting_human' && s.waiting)
+    parts.push(`waits for you: ${checkpointTitle(s.waiting.name, labelOf, true)}`);
   else if (s.status === 'running') parts.push(`at ${labelOf(s.currentPhase) ?? s.currentPhase}`);
   else parts.push(s.status);
   parts.push(s.effort);
@@ -49,13 +57,18 @@ export function pipelineDescription(s: PipelineSummary, labelOf: (phaseId: strin
  * A phase's row: the waiting one says so first; a finished one its metrics, verdict, findings
  * and revision round; a checkpoint who decided it.
  */
-export function phaseDescription(p: PhaseView, waiting: 'checkpoint' | 'human_gate' | null, decision: DecisionRecord | undefined): string {
+export function phaseDescription(
+  p: PhaseView,
+  waiting: 'checkpoint' | 'human_gate' | null,
+  decision: DecisionRecord | undefined,
+): string {
   const parts: string[] = [];
   if (waiting) parts.push(waiting === 'human_gate' ? 'waits for you (human task)' : 'waits for your decision');
   else if (p.status === 'skipped') return 'skipped';
   else if (p.status === 'in_progress') parts.push('running');
   else if (p.status === 'pending') return p.revision > 0 ? `revision ${p.revision}` : '';
-  if (p.kind === 'checkpoint' && decision && !waiting) parts.push(`${decisionWord(decision.decision)} by ${decision.decided_by}`);
+  if (p.kind === 'checkpoint' && decision && !waiting)
+    parts.push(`${decisionWord(decision.decision)} by ${decision.decided_by}`);
   parts.push(...metricsText(p));
   if (p.verdict) parts.push(p.verdict);
   if (p.findings.length) parts.push(plural(p.findings.length, 'finding'));

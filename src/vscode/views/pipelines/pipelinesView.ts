@@ -37,23 +37,43 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     const services = ledger.services;
     if (!services) return [];
     const labelOf = phaseLabels(services);
-    return (await services.pipelines.list({ limit: listed })).pipelines.map((summary): PipelineNode => ({ kind: 'pipeline', ledger, summary, labelOf }));
+    return (await services.pipelines.list({ limit: listed })).pipelines.map((summary): PipelineNode => ({
+      kind: 'pipeline',
+      ledger,
+      summary,
+      labelOf,
+    }));
   }
 
   protected async childrenOf(node: PipelinesNode): Promise<PipelinesNode[]> {
     if (node.kind === 'pipelineTask') return [];
     if (node.kind === 'phase') {
       if (node.phase.kind !== 'implementation') return [];
-      return node.detail.tasks.map((task): PipelineTaskNode => ({ kind: 'pipelineTask', ledger: node.ledger, parent: node, task }));
+      return node.detail.tasks.map((task): PipelineTaskNode => ({
+        kind: 'pipelineTask',
+        ledger: node.ledger,
+        parent: node,
+        task,
+      }));
     }
     const services = node.ledger.services;
     if (!services) return [];
     const detail = await services.pipelines.detail(node.summary.workspace);
-    return detail.phases.map((phase): PhaseNode => ({ kind: 'phase', ledger: node.ledger, parent: node, detail, phase }));
+    return detail.phases.map((phase): PhaseNode => ({
+      kind: 'phase',
+      ledger: node.ledger,
+      parent: node,
+      detail,
+      phase,
+    }));
   }
 
   protected treeItemOf(node: PipelinesNode): vscode.TreeItem {
-    return node.kind === 'pipeline' ? pipelineItem(node) : node.kind === 'phase' ? phaseItem(node) : pipelineTaskItem(node);
+    return node.kind === 'pipeline'
+      ? pipelineItem(node)
+      : node.kind === 'phase'
+        ? phaseItem(node)
+        : pipelineTaskItem(node);
   }
 
   protected parentOf(node: PipelinesNode): PipelinesNode | undefined {
@@ -75,7 +95,10 @@ export class PipelinesView extends LedgerTreeView<PipelinesNode> {
     }
     if (count === this._badge) return;
     this._badge = count;
-    this.view.badge = count > 0 ? { value: count, tooltip: `${plural(count, 'pipeline waits', 'pipelines wait')} for your decision` } : undefined;
+    this.view.badge =
+      count > 0
+        ? { value: count, tooltip: `${plural(count, 'pipeline waits', 'pipelines wait')} for your decision` }
+        : undefined;
   }
 }
 

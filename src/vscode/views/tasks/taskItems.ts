@@ -38,7 +38,14 @@ export function taskIcon(task: Pick<Task, 'status' | 'result'> & Partial<Pick<Ta
     case 'in_progress':
       return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
     case 'open':
-      return new vscode.ThemeIcon('circle-large-outline', task.priority === 'critical' ? new vscode.ThemeColor('charts.red') : task.priority === 'high' ? new vscode.ThemeColor('charts.orange') : undefined);
+      return new vscode.ThemeIcon(
+        'circle-large-outline',
+        task.priority === 'critical'
+          ? new vscode.ThemeColor('charts.red')
+          : task.priority === 'high'
+            ? new vscode.ThemeColor('charts.orange')
+            : undefined,
+      );
     case 'cancelled':
       return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
     case 'failed':
@@ -61,7 +68,9 @@ export function statusText(task: Pick<Task, 'status' | 'result'>): string {
 export function taskDescription(task: Task, now = Date.now(), completionReviewed = false): string {
   const parts = [taskKey(task.id)];
   if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
-  const seconds = task.durationSeconds ?? (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
+  const seconds =
+    task.durationSeconds ??
+    (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
   if (seconds !== null) parts.push(formatDuration(seconds));
   // Seed 002's fields. Their defaults (medium, task) would repeat on every row: the tooltip has them.
   if (task.priority && task.priority !== 'medium') parts.push(task.priority);
@@ -75,7 +84,10 @@ export function taskDescription(task: Task, now = Date.now(), completionReviewed
 
 export function taskItem(node: TaskNode): vscode.TreeItem {
   const { task } = node;
-  const item = new vscode.TreeItem(task.title, node.childCount > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    task.title,
+    node.childCount > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `${node.ledger.folder.uri.toString()}#task-${task.id}`;
   item.description = taskDescription(task, Date.now(), node.completionReviewed);
   item.iconPath = taskIcon(task);
@@ -95,19 +107,29 @@ function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownSt
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(task.title)}** — \`${taskKey(task.id)}\` · ${statusText(task)}\n\n`);
   if (task.goal) md.appendMarkdown(`${escape(truncate(task.goal, 300))}\n\n`);
-  if (task.description && task.description !== task.goal) md.appendMarkdown(`${escape(truncate(task.description, 300))}\n\n`);
+  if (task.description && task.description !== task.goal)
+    md.appendMarkdown(`${escape(truncate(task.description, 300))}\n\n`);
   md.appendMarkdown(`${taskFieldsLine(task)}\n\n`);
   if (task.areas.length) md.appendMarkdown(`$(folder) ${task.areas.map((a) => `\`${a}\``).join(' ')}\n\n`);
-  if (task.lastMilestone && task.status === 'in_progress') md.appendMarkdown(`$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`);
+  if (task.lastMilestone && task.status === 'in_progress')
+    md.appendMarkdown(
+      `$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`,
+    );
   if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
   if (task.outcome?.manual_review_needed) {
     const reason = task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : '';
-    md.appendMarkdown(completionReviewed ? `$(check) Reviewed by a person (review asked${reason})\n\n` : `$(eye) Manual review needed${reason}\n\n`);
+    md.appendMarkdown(
+      completionReviewed
+        ? `$(check) Reviewed by a person (review asked${reason})\n\n`
+        : `$(eye) Manual review needed${reason}\n\n`,
+    );
   }
   for (const w of task.verification?.warnings ?? []) md.appendMarkdown(`${escape(w)}\n\n`);
   if (task.filesChanged) {
     const f = task.filesChanged;
-    md.appendMarkdown(`$(diff) ${f.added.length} added · ${f.modified.length} modified · ${f.deleted.length} deleted${f.renamed.length ? ` · ${f.renamed.length} renamed` : ''}\n\n`);
+    md.appendMarkdown(
+      `$(diff) ${f.added.length} added · ${f.modified.length} modified · ${f.deleted.length} deleted${f.renamed.length ? ` · ${f.renamed.length} renamed` : ''}\n\n`,
+    );
   }
   md.appendMarkdown(`_Updated ${formatAge(task.updatedAt)}_`);
   return md;
@@ -115,15 +137,27 @@ function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownSt
 
 /** `$(arrow-up) high priority · $(bug) bug · $(hubot) coder (AI agent) · $(tag) auth, backend` */
 function taskFieldsLine(task: Task): string {
-  const parts = [`$(${priorityIcons[task.priority]}) ${task.priority} priority`, `$(${typeIcons[task.type]}) ${task.type}`];
-  parts.push(task.assignee ? `$(${task.assigneeType === 'human' ? 'person' : 'hubot'}) ${escape(task.assignee)}${task.assigneeType ? ` (${task.assigneeType === 'ai' ? 'AI agent' : 'person'})` : ''}` : '$(person) unassigned');
+  const parts = [
+    `$(${priorityIcons[task.priority]}) ${task.priority} priority`,
+    `$(${typeIcons[task.type]}) ${task.type}`,
+  ];
+  parts.push(
+    task.assignee
+      ? `$(${task.assigneeType === 'human' ? 'person' : 'hubot'}) ${escape(task.assignee)}${task.assigneeType ? ` (${task.assigneeType === 'ai' ? 'AI agent' : 'person'})` : ''}`
+      : '$(person) unassigned',
+  );
   if (task.labels.length) parts.push(`$(tag) ${task.labels.map(escape).join(', ')}`);
   return parts.join(' · ');
 }
 
 export function workflowItem(node: WorkflowNode): vscode.TreeItem {
   const w = node.workflow;
-  const item = new vscode.TreeItem(w.name, w.running > 0 || w.taskCount === 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(
+    w.name,
+    w.running > 0 || w.taskCount === 0
+      ? vscode.TreeItemCollapsibleState.Expanded
+      : vscode.TreeItemCollapsibleState.Collapsed,
+  );
   item.id = `${node.ledger.folder.uri.toString()}#wf-${w.id}`;
   const parts = [workflowKey(w.id)];
   if (w.running) parts.push(`${w.running} running`);
@@ -143,7 +177,9 @@ export function workflowItem(node: WorkflowNode): vscode.TreeItem {
   md.appendMarkdown(`**${escape(w.name)}** — \`${workflowKey(w.id)}\`\n\n`);
   if (w.description) md.appendMarkdown(`${escape(truncate(w.description, 300))}\n\n`);
   w.plan.forEach((p, i) => md.appendMarkdown(`${i + 1}. **${escape(p.step)}** — ${escape(truncate(p.goal, 120))}\n`));
-  md.appendMarkdown(`\n\n${plural(w.taskCount, 'task')} · ${w.running} running · ${w.done} done · ${w.failed} failed · _updated ${formatAge(w.updatedAt)}_`);
+  md.appendMarkdown(
+    `\n\n${plural(w.taskCount, 'task')} · ${w.running} running · ${w.done} done · ${w.failed} failed · _updated ${formatAge(w.updatedAt)}_`,
+  );
   item.tooltip = md;
   item.contextValue = 'workflow';
   item.accessibilityInformation = { label: `${w.name}, workflow ${workflowKey(w.id)}, ${item.description}` };

@@ -31,7 +31,11 @@ export class TasksView extends LedgerTreeView<TasksNode> {
     const tree = ledger.tree;
     if (!tree) return [];
     const roots = await tree.roots();
-    const nodes: TasksNode[] = roots.workflows.map((workflow): WorkflowNode => ({ kind: 'workflow', ledger, workflow }));
+    const nodes: TasksNode[] = roots.workflows.map((workflow): WorkflowNode => ({
+      kind: 'workflow',
+      ledger,
+      workflow,
+    }));
     if (roots.looseTasks > 0) nodes.push({ kind: 'loose', ledger, count: roots.looseTasks });
     return nodes;
   }
@@ -39,12 +43,27 @@ export class TasksView extends LedgerTreeView<TasksNode> {
   protected async childrenOf(node: TasksNode): Promise<TasksNode[]> {
     const tree = node.ledger.tree;
     if (!tree) return [];
-    const rows = await (node.kind === 'workflow' ? tree.topTasks(node.workflow.id) : node.kind === 'loose' ? tree.topTasks(null) : tree.subTasks(node.task.id));
-    return rows.map((r): TaskNode => ({ kind: 'task', ledger: node.ledger, task: r.task, childCount: r.childCount, completionReviewed: r.completionReviewed, parent: node }));
+    const rows = await (node.kind === 'workflow'
+      ? tree.topTasks(node.workflow.id)
+      : node.kind === 'loose'
+        ? tree.topTasks(null)
+        : tree.subTasks(node.task.id));
+    return rows.map((r): TaskNode => ({
+      kind: 'task',
+      ledger: node.ledger,
+      task: r.task,
+      childCount: r.childCount,
+      completionReviewed: r.completionReviewed,
+      parent: node,
+    }));
   }
 
   protected treeItemOf(node: TasksNode): vscode.TreeItem {
-    return node.kind === 'workflow' ? workflowItem(node) : node.kind === 'loose' ? looseTasksItem(node) : taskItem(node);
+    return node.kind === 'workflow'
+      ? workflowItem(node)
+      : node.kind === 'loose'
+        ? looseTasksItem(node)
+        : taskItem(node);
   }
 
   protected parentOf(node: TasksNode): TasksNode | undefined {

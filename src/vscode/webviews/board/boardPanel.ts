@@ -86,16 +86,22 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
         await this.act('cancelled', message.taskId, { status: 'cancelled' });
         return;
       case 'review':
-        await this.run(message.taskId, message.verdict === 'approved' ? 'review approved' : 'review dismissed', async (services) => {
-          await services.reviews.review({ taskId: message.taskId, verdict: message.verdict });
-        });
+        await this.run(
+          message.taskId,
+          message.verdict === 'approved' ? 'review approved' : 'review dismissed',
+          async (services) => {
+            await services.reviews.review({ taskId: message.taskId, verdict: message.verdict });
+          },
+        );
         return;
       case 'refresh':
         this.update();
         return;
       case 'painted':
         this._paints.push({ ms: message.ms, cards: message.cards, rendered: message.rendered });
-        this.log.info(`[${this.ledger.name}] board painted ${message.cards} cards (${message.rendered} in the DOM) ${message.ms.toFixed(0)} ms after the page started`);
+        this.log.info(
+          `[${this.ledger.name}] board painted ${message.cards} cards (${message.rendered} in the DOM) ${message.ms.toFixed(0)} ms after the page started`,
+        );
         return;
     }
   }
@@ -119,16 +125,23 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     const removed = [...before.keys()].filter((id) => !cards.has(id));
     const agentsChanged = agents !== this.postedAgents;
     this.postedAgents = agents;
-    if (upserts.length || removed.length || agentsChanged) this.post({ type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) });
+    if (upserts.length || removed.length || agentsChanged)
+      this.post({ type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) });
   }
 
   private async openCard(id: string): Promise<void> {
     const card = this._model?.cards.find((c) => c.id === id);
     if (card?.pipeline) {
-      await vscode.commands.executeCommand(Commands.OpenPipeline, { folder: this.ledger.root, workspace: card.pipeline });
+      await vscode.commands.executeCommand(Commands.OpenPipeline, {
+        folder: this.ledger.root,
+        workspace: card.pipeline,
+      });
       return;
     }
-    await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: card?.taskId ?? parseId('task', id) });
+    await vscode.commands.executeCommand(Commands.OpenTask, {
+      folder: this.ledger.root,
+      taskId: card?.taskId ?? parseId('task', id),
+    });
   }
 
   /** One change through the same service as task_update and `agent-ledger task update`; a refusal is shown on the board. */

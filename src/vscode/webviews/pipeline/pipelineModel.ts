@@ -11,8 +11,13 @@ import { checkpointTitle, lastDecision } from '../../views/pipelines/pipelineTex
  * and only types from the flow module, which would otherwise pull its YAML and zod parsers into
  * the extension bundle.
  */
-export function pipelineModel(detail: PipelineDetail, folder: { name: string; root: string }, flow: FlowTemplate | undefined): PipelineModel {
-  const labelOf = (id: string): string | undefined => detail.phases.find((p) => p.id === id)?.label ?? flow?.phases.find((p) => p.id === id)?.label;
+export function pipelineModel(
+  detail: PipelineDetail,
+  folder: { name: string; root: string },
+  flow: FlowTemplate | undefined,
+): PipelineModel {
+  const labelOf = (id: string): string | undefined =>
+    detail.phases.find((p) => p.id === id)?.label ?? flow?.phases.find((p) => p.id === id)?.label;
   const artifactAt = (name: string): PipelineArtifact => {
     const file = path.join(detail.folder, name);
     return { name, path: file, exists: detail.artifacts.some((a) => a.path === file) };
@@ -42,7 +47,16 @@ export function pipelineModel(detail: PipelineDetail, folder: { name: string; ro
       };
     }),
     tasks: detail.tasks.map((t) => ({ ...t, waiting: t.id === waitingTask })),
-    decisions: detail.decisions.map((d) => ({ name: d.name, label: checkpointTitle(d.name, labelOf), kind: d.kind, decision: d.decision, comment: d.comment, by: d.decided_by, via: d.via, at: d.decided_at })),
+    decisions: detail.decisions.map((d) => ({
+      name: d.name,
+      label: checkpointTitle(d.name, labelOf),
+      kind: d.kind,
+      decision: d.decision,
+      comment: d.comment,
+      by: d.decided_by,
+      via: d.via,
+      at: d.decided_at,
+    })),
     artifacts: detail.artifacts.map((a) => ({ ...a, exists: true })),
     createdAt: detail.createdAt,
     updatedAt: detail.updatedAt,
@@ -50,13 +64,22 @@ export function pipelineModel(detail: PipelineDetail, folder: { name: string; ro
   };
 }
 
-function waiting(detail: PipelineDetail, flow: FlowTemplate | undefined, labelOf: (id: string) => string | undefined, artifactAt: (name: string) => PipelineArtifact): PipelineWaiting | null {
+function waiting(
+  detail: PipelineDetail,
+  flow: FlowTemplate | undefined,
+  labelOf: (id: string) => string | undefined,
+  artifactAt: (name: string) => PipelineArtifact,
+): PipelineWaiting | null {
   const w = detail.waiting;
   if (!w) return null;
   const retryLimit = w.name.endsWith('-retry-limit');
   const def = flow?.phases.find((p) => p.id === w.phase);
   // A revision limit presents the reviewed work; an ordinary checkpoint what its flow entry lists.
-  const present = retryLimit ? [def?.output].filter((n): n is string => !!n && !n.includes('{task_id}')) : w.kind === 'checkpoint' ? (def?.present ?? []) : [];
+  const present = retryLimit
+    ? [def?.output].filter((n): n is string => !!n && !n.includes('{task_id}'))
+    : w.kind === 'checkpoint'
+      ? (def?.present ?? [])
+      : [];
   return {
     kind: w.kind,
     name: w.name,

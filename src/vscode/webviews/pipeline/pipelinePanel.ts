@@ -27,7 +27,12 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
     readonly workspace: string,
     restored?: vscode.WebviewPanel,
   ) {
-    super(extensionUri, log, { viewType: WebviewTypes.Pipeline, title: workspace.split('/').pop() ?? workspace, kind: 'pipeline' }, restored);
+    super(
+      extensionUri,
+      log,
+      { viewType: WebviewTypes.Pipeline, title: workspace.split('/').pop() ?? workspace, kind: 'pipeline' },
+      restored,
+    );
   }
 
   get target(): PipelineTarget {
@@ -42,7 +47,11 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
   /** Re-reads the pipeline; posts only when something the webview shows changed (`force`: always). */
   async update(force = false): Promise<void> {
     const services = await this.ledger.require();
-    const model = pipelineModel(await services.pipelines.detail(this.workspace), { name: this.ledger.name, root: this.ledger.root }, readFlow(services));
+    const model = pipelineModel(
+      await services.pipelines.detail(this.workspace),
+      { name: this.ledger.name, root: this.ledger.root },
+      readFlow(services),
+    );
     const json = JSON.stringify(model);
     this._model = model;
     this.panel.title = truncate(model.title, 40);
@@ -64,7 +73,10 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
         await this.openArtifact(message.path);
         return;
       case 'openTask':
-        await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: message.ledgerTaskId });
+        await vscode.commands.executeCommand(Commands.OpenTask, {
+          folder: this.ledger.root,
+          taskId: message.ledgerTaskId,
+        });
         return;
       case 'decide':
         await this.decide(message);
@@ -74,7 +86,11 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
 
   private async decide(message: Extract<PipelineWebviewMessage, { type: 'decide' }>): Promise<void> {
     try {
-      const result = await decideInEditor(this.ledger, this.workspace, { decision: message.decision, comment: message.comment, checkpoint: message.checkpoint });
+      const result = await decideInEditor(this.ledger, this.workspace, {
+        decision: message.decision,
+        comment: message.comment,
+        checkpoint: message.checkpoint,
+      });
       this.post({ type: 'decided', ok: true, text: decisionSummary(result) });
     } catch (err) {
       // The engine's refusal (a stale checkpoint, an option it does not take) belongs beside the buttons.
@@ -88,11 +104,20 @@ export class PipelinePanel extends WebviewPanelBase<PipelineHostMessage, Pipelin
   /** Opens a file of this pipeline's folder, and only those: the path comes from the webview. */
   private async openArtifact(file: string): Promise<void> {
     const m = this._model;
-    const known = m && [...m.artifacts, ...m.phases.flatMap((p) => (p.artifact ? [p.artifact] : [])), ...(m.waiting?.present ?? [])].some((a) => a.path === file);
+    const known =
+      m &&
+      [
+        ...m.artifacts,
+        ...m.phases.flatMap((p) => (p.artifact ? [p.artifact] : [])),
+        ...(m.waiting?.present ?? []),
+      ].some((a) => a.path === file);
     if (!known) {
       this.log.warn(`${this.workspace}: the webview asked to open ${file}, which is not one of its artifacts`);
       return;
     }
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(vscode.Uri.file(file), {
+      preview: true,
+      viewColumn: vscode.ViewColumn.Beside,
+    });
   }
 }

@@ -11,7 +11,11 @@ import { PipelinePanel } from './pipelinePanel';
  */
 export type PipelinePanels = LivePanels<PipelinePanel, string, FolderPipelineChange>;
 
-export function pipelinePanels(extensionUri: vscode.Uri, watcher: PipelineWatcher, log: vscode.LogOutputChannel): PipelinePanels {
+export function pipelinePanels(
+  extensionUri: vscode.Uri,
+  watcher: PipelineWatcher,
+  log: vscode.LogOutputChannel,
+): PipelinePanels {
   return new LivePanels(
     WebviewTypes.Pipeline,
     watcher.registry,
@@ -19,7 +23,11 @@ export function pipelinePanels(extensionUri: vscode.Uri, watcher: PipelineWatche
     (ledger, workspace: string, restored) => new PipelinePanel(extensionUri, log, ledger, workspace, restored),
     (state) => (typeof state.workspace === 'string' ? state.workspace : undefined),
     {
-      changes: { event: watcher.onDidChange, concerns: (panel, { ledger, change }) => panel.ledger === ledger && (!change || change.workspaces.includes(panel.workspace)) },
+      changes: {
+        event: watcher.onDidChange,
+        concerns: (panel, { ledger, change }) =>
+          panel.ledger === ledger && (!change || change.workspaces.includes(panel.workspace)),
+      },
       onReveal: (panel) => void panel.update(true),
       log: { log, what: 'pipeline panel' },
     },

@@ -21,7 +21,12 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
     readonly workflowId: number,
     restored?: vscode.WebviewPanel,
   ) {
-    super(extensionUri, log, { viewType: WebviewTypes.PlanGraph, title: `Plan: ${workflowKey(workflowId)}`, kind: 'planGraph' }, restored);
+    super(
+      extensionUri,
+      log,
+      { viewType: WebviewTypes.PlanGraph, title: `Plan: ${workflowKey(workflowId)}`, kind: 'planGraph' },
+      restored,
+    );
     this.update = coalesced(
       () => this.load(),
       (err) => {
@@ -41,7 +46,8 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
   }
 
   protected async onMessage(message: Exclude<PlanGraphWebviewMessage, { type: 'ready' }>): Promise<void> {
-    if (message.type === 'openTask') await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: message.taskId });
+    if (message.type === 'openTask')
+      await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: message.taskId });
     else this.update();
   }
 

@@ -10,7 +10,12 @@ import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../
  * running task measured against its snapshot (see {@link measureLiveFiles}); a finished task
  * shows what complete_task recorded.
  */
-export async function taskDetailModel(services: Services, folder: { name: string; root: string }, taskId: number, liveFiles: FileChanges | null): Promise<TaskDetailModel> {
+export async function taskDetailModel(
+  services: Services,
+  folder: { name: string; root: string },
+  taskId: number,
+  liveFiles: FileChanges | null,
+): Promise<TaskDetailModel> {
   const detail = await services.queries.task(taskId);
   const { task } = detail;
   const workflow = task.workflowId === null ? null : (await services.queries.workflow(task.workflowId)).workflow;
@@ -71,7 +76,12 @@ function changedFiles(files: FileChanges, outside: Set<string>): ChangedFile[] {
     ...files.added.map((p): ChangedFile => ({ kind: 'added', path: p, outOfScope: outside.has(p) })),
     ...files.modified.map((p): ChangedFile => ({ kind: 'modified', path: p, outOfScope: outside.has(p) })),
     ...files.deleted.map((p): ChangedFile => ({ kind: 'deleted', path: p, outOfScope: outside.has(p) })),
-    ...files.renamed.map((r): ChangedFile => ({ kind: 'renamed', path: r.to, from: r.from, outOfScope: outside.has(r.to) })),
+    ...files.renamed.map((r): ChangedFile => ({
+      kind: 'renamed',
+      path: r.to,
+      from: r.from,
+      outOfScope: outside.has(r.to),
+    })),
   ];
 }
 
@@ -80,8 +90,26 @@ function timelineItem(e: TimelineEntry): TimelineItem {
     case 'milestone':
       return { kind: 'milestone', id: e.id, at: e.createdAt, title: e.message, progress: e.progress };
     case 'decision':
-      return { kind: 'decision', id: e.id, at: e.createdAt, title: e.question, category: e.category, options: e.options, chosen: e.chosen, reasoning: e.reasoning, tradeOffs: e.tradeOffs };
+      return {
+        kind: 'decision',
+        id: e.id,
+        at: e.createdAt,
+        title: e.question,
+        category: e.category,
+        options: e.options,
+        chosen: e.chosen,
+        reasoning: e.reasoning,
+        tradeOffs: e.tradeOffs,
+      };
     case 'issue':
-      return { kind: 'issue', id: e.id, at: e.createdAt, title: e.description, issueType: e.type, resolution: e.resolution, requiresHumanReview: e.requiresHumanReview };
+      return {
+        kind: 'issue',
+        id: e.id,
+        at: e.createdAt,
+        title: e.description,
+        issueType: e.type,
+        resolution: e.resolution,
+        requiresHumanReview: e.requiresHumanReview,
+      };
   }
 }

@@ -30,7 +30,12 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
     readonly taskId: number,
     restored?: vscode.WebviewPanel,
   ) {
-    super(extensionUri, log, { viewType: WebviewTypes.TaskDetail, title: taskKey(taskId), kind: 'taskDetail' }, restored);
+    super(
+      extensionUri,
+      log,
+      { viewType: WebviewTypes.TaskDetail, title: taskKey(taskId), kind: 'taskDetail' },
+      restored,
+    );
   }
 
   get target(): TaskTarget {
@@ -46,7 +51,12 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
   async update(measure = false): Promise<void> {
     const services = await this.ledger.require();
     if (measure) await this.measure();
-    const model = await taskDetailModel(services, { name: this.ledger.name, root: this.ledger.root }, this.taskId, this.liveFiles);
+    const model = await taskDetailModel(
+      services,
+      { name: this.ledger.name, root: this.ledger.root },
+      this.taskId,
+      this.liveFiles,
+    );
     this._model = model;
     this.panel.title = `${model.task.key}: ${truncate(model.task.title, 40)}`;
     this.post({ type: 'taskDetail', model });
@@ -62,7 +72,10 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
         await openTaskFileDiff(this.ledger, this.taskId, message.file);
         return;
       case 'openTask':
-        await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: message.taskId } satisfies TaskTarget);
+        await vscode.commands.executeCommand(Commands.OpenTask, {
+          folder: this.ledger.root,
+          taskId: message.taskId,
+        } satisfies TaskTarget);
         return;
       case 'refresh':
         await this.update(true);
@@ -74,7 +87,10 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
         await vscode.commands.executeCommand(Commands.UndoRewind, this.target);
         return;
       case 'exportWorkflow':
-        await vscode.commands.executeCommand(Commands.ExportWorkflowReport, { folder: this.ledger.root, taskId: this.taskId } satisfies TaskTarget);
+        await vscode.commands.executeCommand(Commands.ExportWorkflowReport, {
+          folder: this.ledger.root,
+          taskId: this.taskId,
+        } satisfies TaskTarget);
         return;
     }
   }

@@ -7,7 +7,11 @@ import { TaskDetailPanel } from './taskDetailPanel';
 /** The open task detail panels: one per task (by id), refreshed when its folder's ledger changes, restored after a reload. */
 export type TaskDetailPanels = LivePanels<TaskDetailPanel, number>;
 
-export function taskDetailPanels(extensionUri: vscode.Uri, registry: LedgerRegistry, log: vscode.LogOutputChannel): TaskDetailPanels {
+export function taskDetailPanels(
+  extensionUri: vscode.Uri,
+  registry: LedgerRegistry,
+  log: vscode.LogOutputChannel,
+): TaskDetailPanels {
   return new LivePanels(
     WebviewTypes.TaskDetail,
     registry,

@@ -14,11 +14,16 @@ describe('activation', () => {
     const a = (await api()).activation;
     assert.ok(a.activateMs >= 0 && a.moduleLoadMs >= 0);
     // The target is 100 ms of extension code; the benchmark reports it. Here only a gross regression fails.
-    assert.ok(a.activateMs + a.moduleLoadMs < 500, `activation took ${a.activateMs.toFixed(1)} + ${a.moduleLoadMs.toFixed(1)} ms`);
+    assert.ok(
+      a.activateMs + a.moduleLoadMs < 500,
+      `activation took ${a.activateMs.toFixed(1)} + ${a.moduleLoadMs.toFixed(1)} ms`,
+    );
   });
 
   it('registers every command package.json declares, and only those', async () => {
-    const declared = (extension().packageJSON.contributes.commands as { command: string }[]).map((c) => c.command).sort();
+    const declared = (extension().packageJSON.contributes.commands as { command: string }[])
+      .map((c) => c.command)
+      .sort();
     assert.deepEqual(declared, Object.values(Commands).sort());
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const id of declared) assert.ok(registered.has(id), `${id} is not registered`);
@@ -28,7 +33,11 @@ describe('activation', () => {
     const contributes = extension().packageJSON.contributes;
     assert.equal(contributes.mcpServerDefinitionProviders[0].id, mcpProviderId);
     assert.ok(contributes.viewsContainers.activitybar.some((c: { id: string }) => c.id === Views.Container));
-    for (const view of Object.values(Views).filter((v) => v !== Views.Container)) assert.ok(contributes.views[Views.Container].some((v: { id: string }) => v.id === view), `${view} is not declared`);
+    for (const view of Object.values(Views).filter((v) => v !== Views.Container))
+      assert.ok(
+        contributes.views[Views.Container].some((v: { id: string }) => v.id === view),
+        `${view} is not declared`,
+      );
   });
 
   it('has no ledger before an agent writes one, and the view is empty (welcome content)', async () => {

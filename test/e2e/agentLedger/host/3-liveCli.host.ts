@@ -10,14 +10,20 @@ const run = promisify(execFile);
 async function cli(...args: string[]): Promise<string> {
   const cliPath = path.join(extension().extensionPath, 'dist', 'cli.js');
   // The extension host's runtime runs the bundled CLI, as the MCP definition does.
-  const { stdout } = await run(process.execPath, [cliPath, ...args, '--workspace', folder()], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  const { stdout } = await run(process.execPath, [cliPath, ...args, '--workspace', folder()], {
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
   return stdout;
 }
 
 describe('live refresh from other processes', () => {
   it('shows a task the CLI creates within a second of the write', async () => {
     await cli('task', 'create', 'Written by the CLI', '--assignee', 'ci-bot');
-    const seen = await until('the CLI task in the view', async () => (await treeText()).includes('Written by the CLI'), 1_000);
+    const seen = await until(
+      'the CLI task in the view',
+      async () => (await treeText()).includes('Written by the CLI'),
+      1_000,
+    );
     assert.ok(seen.ms < 1_000, `took ${seen.ms} ms`);
     assert.match(await treeText(), /^Tasks without a workflow — 1\n {2}Written by the CLI — task-\d+ · @ci-bot$/m);
   });

@@ -11,7 +11,14 @@ const readJson = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
 
 function expectedArgs(): string[] {
   // The server's Node flags come first (src/app/serverNodeFlags.ts): a young generation capped at 1 MiB.
-  return ['--max-semi-space-size=1', path.join(extension().extensionPath, 'dist', 'cli.js'), 'mcp', 'serve', '--workspace', folder()];
+  return [
+    '--max-semi-space-size=1',
+    path.join(extension().extensionPath, 'dist', 'cli.js'),
+    'mcp',
+    'serve',
+    '--workspace',
+    folder(),
+  ];
 }
 
 describe('registration commands', () => {
@@ -19,7 +26,10 @@ describe('registration commands', () => {
 
   it('adds agent-ledger to .mcp.json (Claude Code) and keeps the other server', async () => {
     const file = path.join(folder(), '.mcp.json');
-    writeFileSync(file, `${JSON.stringify({ mcpServers: { other: { command: 'other-server', args: ['--flag'] } } }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ mcpServers: { other: { command: 'other-server', args: ['--flag'] } } }, null, 2)}\n`,
+    );
     const result = await vscode.commands.executeCommand<{ status: string }>('agentLedger.addToClaudeCode', ws());
     assert.equal(result.status, 'added');
     const json = readJson(file);
@@ -27,11 +37,17 @@ describe('registration commands', () => {
     assert.equal(json.mcpServers['agent-ledger'].command, 'node');
     assert.deepEqual(json.mcpServers['agent-ledger'].args, expectedArgs());
     // Running it again changes nothing.
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('agentLedger.addToClaudeCode', ws())).status, 'unchanged');
+    assert.equal(
+      (await vscode.commands.executeCommand<{ status: string }>('agentLedger.addToClaudeCode', ws())).status,
+      'unchanged',
+    );
   });
 
   it('creates .cursor/mcp.json for Cursor', async () => {
-    const result = await vscode.commands.executeCommand<{ file: string; status: string }>('agentLedger.addToCursor', ws());
+    const result = await vscode.commands.executeCommand<{ file: string; status: string }>(
+      'agentLedger.addToCursor',
+      ws(),
+    );
     assert.equal(result.file, path.join(folder(), '.cursor', 'mcp.json'));
     assert.deepEqual(Object.keys(readJson(result.file).mcpServers), ['agent-ledger']);
     assert.deepEqual(readJson(result.file).mcpServers['agent-ledger'].args, expectedArgs());
@@ -47,10 +63,22 @@ describe('registration commands', () => {
   it('adds a per-workspace entry to Claude Desktop’s file (path from the setting), keeping its other keys', async () => {
     const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'al-claude-desktop-')));
     const file = path.join(dir, 'claude_desktop_config.json');
-    writeFileSync(file, JSON.stringify({ globalShortcut: 'Ctrl+Space', mcpServers: { fs: { command: 'npx', args: ['fs-server'] } } }, null, 4));
-    await vscode.workspace.getConfiguration('agentLedger').update('claudeDesktopConfigPath', file, vscode.ConfigurationTarget.Global);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { globalShortcut: 'Ctrl+Space', mcpServers: { fs: { command: 'npx', args: ['fs-server'] } } },
+        null,
+        4,
+      ),
+    );
+    await vscode.workspace
+      .getConfiguration('agentLedger')
+      .update('claudeDesktopConfigPath', file, vscode.ConfigurationTarget.Global);
     try {
-      const result = await vscode.commands.executeCommand<{ name: string; status: string }>('agentLedger.addToClaudeDesktop', ws());
+      const result = await vscode.commands.executeCommand<{ name: string; status: string }>(
+        'agentLedger.addToClaudeDesktop',
+        ws(),
+      );
       assert.equal(result.status, 'added');
       const json = readJson(file);
       assert.equal(json.globalShortcut, 'Ctrl+Space');
@@ -63,7 +91,9 @@ describe('registration commands', () => {
       assert.deepEqual(entry.args, expectedArgs());
       assert.match(readFileSync(file, 'utf8'), /^\{\n {4}"globalShortcut"/, 'the file keeps its 4-space indentation');
     } finally {
-      await vscode.workspace.getConfiguration('agentLedger').update('claudeDesktopConfigPath', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('agentLedger')
+        .update('claudeDesktopConfigPath', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

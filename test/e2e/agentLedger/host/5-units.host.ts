@@ -25,12 +25,22 @@ describe('server launch', () => {
   });
 
   it('quotes a shell line', () => {
-    const line = shellLine({ command: '/opt/My Editor/code', args: serverArgs('/x/cli.js', "/ws/it's", ['tracking', 'tasks', 'pipeline', 'pm']), env: { ELECTRON_RUN_AS_NODE: '1' } });
-    assert.equal(line, `ELECTRON_RUN_AS_NODE=1 '/opt/My Editor/code' --max-semi-space-size=1 /x/cli.js mcp serve --workspace "/ws/it's" --enable-pm`);
+    const line = shellLine({
+      command: '/opt/My Editor/code',
+      args: serverArgs('/x/cli.js', "/ws/it's", ['tracking', 'tasks', 'pipeline', 'pm']),
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
+    assert.equal(
+      line,
+      `ELECTRON_RUN_AS_NODE=1 '/opt/My Editor/code' --max-semi-space-size=1 /x/cli.js mcp serve --workspace "/ws/it's" --enable-pm`,
+    );
   });
 
   it('passes the user’s worktrees folder (agentLedger.worktreesDir) as --worktrees-dir', () => {
-    assert.deepEqual(serverArgs('/x/cli.js', '/ws', ['tracking', 'tasks', 'pipeline'], '/disk/worktrees').slice(-2), ['--worktrees-dir', '/disk/worktrees']);
+    assert.deepEqual(serverArgs('/x/cli.js', '/ws', ['tracking', 'tasks', 'pipeline'], '/disk/worktrees').slice(-2), [
+      '--worktrees-dir',
+      '/disk/worktrees',
+    ]);
     assert.equal(serverArgs('/x/cli.js', '/ws', ['tracking', 'tasks', 'pipeline']).includes('--worktrees-dir'), false);
   });
 });
@@ -49,12 +59,17 @@ describe('client config files', () => {
     assert.equal(mergeServerEntry(file, 'agent-ledger', { command: 'node', args: ['a'] }).status, 'added');
     assert.equal(mergeServerEntry(file, 'agent-ledger', { command: 'node', args: ['a'] }).status, 'unchanged');
     assert.equal(mergeServerEntry(file, 'agent-ledger', { command: 'node', args: ['b'] }).status, 'updated');
-    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { mcpServers: { 'agent-ledger': { command: 'node', args: ['b'] } } });
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+      mcpServers: { 'agent-ledger': { command: 'node', args: ['b'] } },
+    });
   });
 
   it('keeps keys of our own entry that a client added (e.g. Cursor’s disabled) and tab indentation', () => {
     const file = path.join(tmp(), 'mcp.json');
-    writeFileSync(file, '{\n\t"mcpServers": {\n\t\t"agent-ledger": { "command": "old", "args": [], "disabled": false }\n\t}\n}\n');
+    writeFileSync(
+      file,
+      '{\n\t"mcpServers": {\n\t\t"agent-ledger": { "command": "old", "args": [], "disabled": false }\n\t}\n}\n',
+    );
     mergeServerEntry(file, 'agent-ledger', { command: 'node', args: ['x'] });
     const text = readFileSync(file, 'utf8');
     assert.deepEqual(JSON.parse(text).mcpServers['agent-ledger'], { command: 'node', args: ['x'], disabled: false });
@@ -71,16 +86,37 @@ describe('client config files', () => {
 });
 
 describe('tree and status text', () => {
-  const base = { id: 7, status: 'in_progress', result: null, progress: 40, durationSeconds: null, startedAt: '2026-01-01T10:00:00.000Z', assignee: 'coder', outcome: null, verification: null } as unknown as Task;
+  const base = {
+    id: 7,
+    status: 'in_progress',
+    result: null,
+    progress: 40,
+    durationSeconds: null,
+    startedAt: '2026-01-01T10:00:00.000Z',
+    assignee: 'coder',
+    outcome: null,
+    verification: null,
+  } as unknown as Task;
 
   it('describes a running task with key, progress, elapsed time and assignee', () => {
     assert.equal(taskDescription(base, Date.parse('2026-01-01T10:02:05.000Z')), 'task-7 · 40% · 2m 05s · @coder');
   });
 
   it('describes a finished one with its duration, review and scope flags', () => {
-    const t = { ...base, status: 'done', result: 'partial_success', durationSeconds: 3700, outcome: { summary: 's', manual_review_needed: true }, verification: { scope_match: false, unexpected_files: ['x'], warnings: [] } } as unknown as Task;
+    const t = {
+      ...base,
+      status: 'done',
+      result: 'partial_success',
+      durationSeconds: 3700,
+      outcome: { summary: 's', manual_review_needed: true },
+      verification: { scope_match: false, unexpected_files: ['x'], warnings: [] },
+    } as unknown as Task;
     assert.equal(taskDescription(t), 'task-7 · 1h 01m · @coder · needs review · ⚠ out of scope');
-    assert.equal(taskDescription(t, Date.now(), true), 'task-7 · 1h 01m · @coder · reviewed · ⚠ out of scope', 'a person answered the review');
+    assert.equal(
+      taskDescription(t, Date.now(), true),
+      'task-7 · 1h 01m · @coder · reviewed · ⚠ out of scope',
+      'a person answered the review',
+    );
     assert.equal(statusText(t), 'partial success');
   });
 

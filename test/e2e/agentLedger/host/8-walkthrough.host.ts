@@ -25,10 +25,16 @@ describe('Get Started walkthrough and welcome views', () => {
   it('contributes the walkthrough: connect an agent, watch its first task, open what it changed, approve a checkpoint', () => {
     const [walkthrough] = contributes().walkthroughs as { id: string; title: string; steps: Step[] }[];
     assert.equal(walkthrough.id, 'agentLedger.getStarted');
-    assert.deepEqual(walkthrough.steps.map((s) => s.title), ['Connect an agent', 'Watch its first task', 'Open what it changed', 'Approve a checkpoint']);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.title),
+      ['Connect an agent', 'Watch its first task', 'Open what it changed', 'Approve a checkpoint'],
+    );
     for (const step of walkthrough.steps) {
       assert.ok(step.media.markdown, `${step.id} has media`);
-      assert.ok(existsSync(path.join(extension().extensionPath, step.media.markdown)), `${step.media.markdown} is packaged`);
+      assert.ok(
+        existsSync(path.join(extension().extensionPath, step.media.markdown)),
+        `${step.media.markdown} is packaged`,
+      );
       assert.ok(step.completionEvents.length > 0, `${step.id} completes on something the user does`);
       assert.ok(commandLinks(step.description).length > 0, `${step.id} has a button`);
     }
@@ -36,12 +42,23 @@ describe('Get Started walkthrough and welcome views', () => {
 
   it('points only at commands and views that exist', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    const views = new Set(Object.values(contributes().views as Record<string, { id: string }[]>).flat().map((v) => v.id));
-    const steps = (contributes().walkthroughs[0].steps as Step[]);
+    const views = new Set(
+      Object.values(contributes().views as Record<string, { id: string }[]>)
+        .flat()
+        .map((v) => v.id),
+    );
+    const steps = contributes().walkthroughs[0].steps as Step[];
     const welcome = contributes().viewsWelcome as { view: string; contents: string }[];
-    const commands = [...steps.flatMap((s) => [...commandLinks(s.description), ...s.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))]), ...welcome.flatMap((w) => commandLinks(w.contents))];
+    const commands = [
+      ...steps.flatMap((s) => [
+        ...commandLinks(s.description),
+        ...s.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length)),
+      ]),
+      ...welcome.flatMap((w) => commandLinks(w.contents)),
+    ];
     for (const id of new Set(commands)) assert.ok(registered.has(id), `${id} is not a command`);
-    for (const e of steps.flatMap((s) => s.completionEvents).filter((e) => e.startsWith('onView:'))) assert.ok(views.has(e.slice('onView:'.length)), `${e}: no such view`);
+    for (const e of steps.flatMap((s) => s.completionEvents).filter((e) => e.startsWith('onView:')))
+      assert.ok(views.has(e.slice('onView:'.length)), `${e}: no such view`);
     for (const w of welcome) assert.ok(views.has(w.view), `viewsWelcome for ${w.view}: no such view`);
   });
 
@@ -49,7 +66,10 @@ describe('Get Started walkthrough and welcome views', () => {
     for (const w of contributes().viewsWelcome as { view: string; contents: string; when: string }[]) {
       const lines = w.contents.split('\n');
       const prose = lines.filter((l) => !/^\[[^\]]+\]\(command:[^)]+\)$/.test(l));
-      assert.ok(prose.length <= 2 && prose.every((l) => l.length <= 120), `${w.view} (${w.when}): ${JSON.stringify(prose)}`);
+      assert.ok(
+        prose.length <= 2 && prose.every((l) => l.length <= 120),
+        `${w.view} (${w.when}): ${JSON.stringify(prose)}`,
+      );
       assert.ok(lines.length > prose.length, `${w.view} (${w.when}) has no button`);
     }
   });

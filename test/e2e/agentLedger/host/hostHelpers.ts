@@ -24,7 +24,11 @@ export function folder(): string {
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` every 20 ms until it returns something truthy; resolves with it and the time it took. */
-export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<{ value: T; ms: number }> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   let last: unknown;
   for (;;) {
@@ -34,7 +38,10 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
     } catch (err) {
       last = err;
     }
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (performance.now() - start > timeoutMs)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     await sleep(20);
   }
 }
@@ -58,7 +65,11 @@ export async function startLedgerServer(timeoutMs = 60_000): Promise<Map<string,
     'the Agent Ledger MCP tools in vscode.lm.tools',
     async () => {
       // One attempt may wait on a server that never comes up: bound it and try again.
-      if (!ledgerTools().has('start_workflow')) await Promise.race([vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true }), sleep(10_000)]);
+      if (!ledgerTools().has('start_workflow'))
+        await Promise.race([
+          vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true }),
+          sleep(10_000),
+        ]);
       const tools = ledgerTools();
       return tools.has('start_workflow') ? tools : undefined;
     },
@@ -77,7 +88,8 @@ export async function invoke<T = Record<string, unknown>>(tool: string, input: R
     .map((p) => p.value)
     .join('');
   const json = JSON.parse(text) as T & { error?: { message: string } };
-  if (json && typeof json === 'object' && 'error' in json && json.error) throw new Error(`${tool} failed: ${json.error.message}`);
+  if (json && typeof json === 'object' && 'error' in json && json.error)
+    throw new Error(`${tool} failed: ${json.error.message}`);
   return json;
 }
 

@@ -17,13 +17,19 @@ export interface ToolError {
  * Calls one of our tools; an error result comes back as `{ error }` instead of a rejection, so
  * a test can look at the refusal (VS Code may also throw on an MCP error result: both are read).
  */
-export async function attempt<T = Record<string, any>>(tool: string, input: Record<string, unknown>): Promise<{ value?: T; error?: ToolError }> {
+export async function attempt<T = Record<string, any>>(
+  tool: string,
+  input: Record<string, unknown>,
+): Promise<{ value?: T; error?: ToolError }> {
   const info = ledgerTools().get(tool);
   if (!info) throw new Error(`tool ${tool} is not available; have ${[...ledgerTools().keys()].join(', ')}`);
   let text: string;
   try {
     const result = await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined });
-    text = result.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart).map((p) => p.value).join('');
+    text = result.content
+      .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
+      .map((p) => p.value)
+      .join('');
   } catch (err) {
     text = /\{[\s\S]*\}/.exec(err instanceof Error ? err.message : String(err))?.[0] ?? '{}';
   }
@@ -47,8 +53,14 @@ export async function ensurePipelineTools(): Promise<void> {
     'the pipeline tools in vscode.lm.tools',
     async () => {
       if (ledgerTools().has('pipeline_next_action')) return true;
-      await Promise.race([vscode.commands.executeCommand('workbench.mcp.restartServer', serverId, { autoTrustChanges: true }), sleep(10_000)]);
-      await Promise.race([vscode.commands.executeCommand('workbench.mcp.startServer', serverId, { waitForLiveTools: true }), sleep(10_000)]);
+      await Promise.race([
+        vscode.commands.executeCommand('workbench.mcp.restartServer', serverId, { autoTrustChanges: true }),
+        sleep(10_000),
+      ]);
+      await Promise.race([
+        vscode.commands.executeCommand('workbench.mcp.startServer', serverId, { waitForLiveTools: true }),
+        sleep(10_000),
+      ]);
       return ledgerTools().has('pipeline_next_action');
     },
     90_000,
@@ -60,7 +72,10 @@ export async function startPipeline(request: string, effort: 'S' | 'M' | 'L'): P
   const init = await call('pipeline_init', { arguments: request });
   const base = { workspace: init.workspace, flags: init.flags, task_text: init.core_text };
   await call('pipeline_init_with_context', base);
-  const ready = await call('pipeline_init_with_context', { ...base, user_confirmation: { effort, use_current_branch: true } });
+  const ready = await call('pipeline_init_with_context', {
+    ...base,
+    user_confirmation: { effort, use_current_branch: true },
+  });
   return String(ready.workspace);
 }
 
@@ -71,8 +86,10 @@ export function next(workspace: string, extra: Record<string, unknown> = {}): Pr
 /** What the scripted agent writes: reviews with verdicts and findings, a task list, plain artifacts. */
 export type Script = Record<string, (run: number) => string>;
 
-export const design = (run: number): string => `# Design (run ${run})\n\nRetry idempotent requests up to 3 times with exponential backoff.\n`;
-export const reviewWithNotes = (run: number): string => `# Design review (run ${run})\n\n**1. [MAJOR] Say which status codes are retried**\n**2. [MINOR] Name the config option**\n\n## Verdict: APPROVE_WITH_NOTES\n`;
+export const design = (run: number): string =>
+  `# Design (run ${run})\n\nRetry idempotent requests up to 3 times with exponential backoff.\n`;
+export const reviewWithNotes = (run: number): string =>
+  `# Design review (run ${run})\n\n**1. [MAJOR] Say which status codes are retried**\n**2. [MINOR] Name the config option**\n\n## Verdict: APPROVE_WITH_NOTES\n`;
 
 /** Runs of each artifact across calls: a revised artifact must differ from the last one (the engine checks). */
 const runs = new Map<string, number>();
@@ -81,7 +98,12 @@ const runs = new Map<string, number>();
  * Executes actions until one waits for a person (checkpoint, human gate) or the pipeline is done;
  * resolves with that action. Each artifact's text comes from `script` (by file name) or a default.
  */
-export async function runUntilWait(workspace: string, first: Action, script: Script = {}, maxSteps = 40): Promise<Action> {
+export async function runUntilWait(
+  workspace: string,
+  first: Action,
+  script: Script = {},
+  maxSteps = 40,
+): Promise<Action> {
   let action = first;
   for (let step = 0; step < maxSteps; step++) {
     if (action.type === 'checkpoint' || action.type === 'human_gate' || action.type === 'done') return action;
@@ -96,13 +118,20 @@ export async function runUntilWait(workspace: string, first: Action, script: Scr
       writeFileSync(path.join(folder(), String(action.path)), String(action.content));
     }
     // exec: `gh pr create` is not run here; the scripted agent reports it done.
-    action = await next(workspace, { previous_action_complete: true, previous_tokens: 1200 + step * 100, previous_duration_ms: 1500 + step * 250, previous_model: String(action.model ?? 'none') });
+    action = await next(workspace, {
+      previous_action_complete: true,
+      previous_tokens: 1200 + step * 100,
+      previous_duration_ms: 1500 + step * 250,
+      previous_model: String(action.model ?? 'none'),
+    });
   }
   throw new Error(`no checkpoint within ${maxSteps} actions (last: ${action.type} ${action.display_message})`);
 }
 
 function defaultArtifact(name: string): (run: number) => string {
-  if (/^review-\d+\.md$/.test(name)) return (run) => `# Code review (run ${run})\n\n- [INFO] Looks good\n\nVerdict: PASS\n`;
-  if (/^review-.*\.md$/.test(name)) return (run) => `# Review (run ${run})\n\n**1. [MINOR] Fine as it is**\n\n## Verdict: APPROVE\n`;
+  if (/^review-\d+\.md$/.test(name))
+    return (run) => `# Code review (run ${run})\n\n- [INFO] Looks good\n\nVerdict: PASS\n`;
+  if (/^review-.*\.md$/.test(name))
+    return (run) => `# Review (run ${run})\n\n**1. [MINOR] Fine as it is**\n\n## Verdict: APPROVE\n`;
   return (run) => `# ${name} (run ${run})\n\nWritten by the scripted agent.\n`;
 }

@@ -38,7 +38,10 @@ test('seed 002’s YAML format parses into a definition and prints back the same
 });
 
 test('a Markdown agent: front matter fields, the body is the prompt, the file name the default name', () => {
-  const agent = parseAgentFile('---\nclient: codex\nscope:\n  write: []\n---\n# Reviewer\nRead only.\n', '.agent-ledger/agents/reviewer.md');
+  const agent = parseAgentFile(
+    '---\nclient: codex\nscope:\n  write: []\n---\n# Reviewer\nRead only.\n',
+    '.agent-ledger/agents/reviewer.md',
+  );
   assert.equal(agent.name, 'reviewer');
   assert.equal(agent.client, 'codex');
   assert.deepEqual(agent.scope, { read: ['**/*'], write: [], exclude: [] });

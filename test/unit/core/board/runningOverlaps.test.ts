@@ -6,14 +6,37 @@ import { overlapsAmongRunning } from '../../../../src/core/board/runningOverlaps
 import { scopeOverlaps } from '../../../../src/core/tasks/scopeOverlap';
 import type { RunningTask } from '../../../../src/core/scheduling/contractNet/contractNetModel';
 
-const patterns = ['src/auth/**', 'src/auth/login.ts', 'src/ui/app.ts', 'src/**/*.test.ts', '**/*.md', 'docs/guide.md', 'auth', 'src/{api,db}/**', 'src/api/routes.ts', 'lib/util', 'lib/util/strings.ts', 'lib/utility.ts', 'test/unit/**', '*.json', 'package.json', 'src/ui/*.css'];
+const patterns = [
+  'src/auth/**',
+  'src/auth/login.ts',
+  'src/ui/app.ts',
+  'src/**/*.test.ts',
+  '**/*.md',
+  'docs/guide.md',
+  'auth',
+  'src/{api,db}/**',
+  'src/api/routes.ts',
+  'lib/util',
+  'lib/util/strings.ts',
+  'lib/utility.ts',
+  'test/unit/**',
+  '*.json',
+  'package.json',
+  'src/ui/*.css',
+];
 
 test('overlapsAmongRunning pairs exactly the running tasks scopeOverlaps pairs, with the same patterns', () => {
   // 40 tasks, each with three patterns picked deterministically (some share, some never meet).
   const running: RunningTask[] = Array.from({ length: 40 }, (_, i) => ({
     taskId: `task-${i + 1}`,
     agentId: i % 3 === 0 ? null : `agent-${i % 5}`,
-    writeScope: [...new Set([patterns[(i * 7) % patterns.length], patterns[(i * 3 + 1) % patterns.length], patterns[(i * 11 + 5) % patterns.length]])],
+    writeScope: [
+      ...new Set([
+        patterns[(i * 7) % patterns.length],
+        patterns[(i * 3 + 1) % patterns.length],
+        patterns[(i * 11 + 5) % patterns.length],
+      ]),
+    ],
   }));
   running.push({ taskId: 'task-99', agentId: null, writeScope: [] });
   const found = overlapsAmongRunning(running);
@@ -29,7 +52,12 @@ test('overlapsAmongRunning pairs exactly the running tasks scopeOverlaps pairs, 
       }
       pairs++;
       assert.ok(listed, `${a.taskId} and ${b.taskId} may meet through ${JSON.stringify(brute)}`);
-      const expected = [...new Set([...a.writeScope.filter((p) => brute.some((x) => x.left === p)), ...b.writeScope.filter((p) => brute.some((x) => x.right === p))])];
+      const expected = [
+        ...new Set([
+          ...a.writeScope.filter((p) => brute.some((x) => x.left === p)),
+          ...b.writeScope.filter((p) => brute.some((x) => x.right === p)),
+        ]),
+      ];
       assert.deepEqual(listed.paths, expected);
       assert.equal(listed.agent, b.agentId);
     }

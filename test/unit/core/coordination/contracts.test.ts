@@ -1,13 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { idempotentTools, orchestratorContracts, waitingTools } from '../../../../src/core/coordination/orchestratorContracts';
+import {
+  idempotentTools,
+  orchestratorContracts,
+  waitingTools,
+} from '../../../../src/core/coordination/orchestratorContracts';
 import { WAIT_MS_DEFAULT, WAIT_MS_MAX } from '../../../../src/core/contracts/callOptions';
 
 type Schema = z.ZodType & { _zod: { def: any } };
 
 /** Every object field in `schema`, recursively, with its path. */
-function fields(schema: Schema, path: string, out: Array<{ path: string; schema: Schema }> = [], seen = new Set<unknown>()): typeof out {
+function fields(
+  schema: Schema,
+  path: string,
+  out: Array<{ path: string; schema: Schema }> = [],
+  seen = new Set<unknown>(),
+): typeof out {
   if (seen.has(schema)) return out;
   seen.add(schema);
   const def = schema._zod.def;
@@ -55,7 +64,10 @@ test('contracts are strict: an unknown field is refused', () => {
   for (const [tool, contract] of Object.entries(orchestratorContracts)) {
     const r = contract.input.safeParse({ surely_not_a_field: 1 });
     assert.equal(r.success, false, tool);
-    assert.ok(r.error!.issues.some((i) => i.code === 'unrecognized_keys'), tool);
+    assert.ok(
+      r.error!.issues.some((i) => i.code === 'unrecognized_keys'),
+      tool,
+    );
   }
 });
 
@@ -79,13 +91,30 @@ test('the bounds of the tool contracts', () => {
   no(c.bb_set.input, { ...entry, ttl_ms: 86_400_001 });
   assert.deepEqual(c.bb_set.input.parse(entry).tags, []);
   const op = [{ op: 'remove_node', id: 'a' }];
-  ok(c.graph_batch_mutate.input, { graph_id: 'g', operations: op, expected_version: 0, owner: 'o'.repeat(120), note: 'n'.repeat(240), idempotency_key: 'k' });
+  ok(c.graph_batch_mutate.input, {
+    graph_id: 'g',
+    operations: op,
+    expected_version: 0,
+    owner: 'o'.repeat(120),
+    note: 'n'.repeat(240),
+    idempotency_key: 'k',
+  });
   no(c.graph_batch_mutate.input, { graph_id: 'g', operations: op, owner: 'o'.repeat(121) });
   no(c.graph_batch_mutate.input, { graph_id: 'g', operations: op, note: 'n'.repeat(241) });
   no(c.graph_batch_mutate.input, { graph_id: 'g', operations: [] });
   no(c.graph_batch_mutate.input, { graph_id: 'g', operations: [{ op: 'rewrite', rule: 'split_parallel' }] });
-  assert.equal(c.graph_patch.input.parse({ graph_id: 'g', patch: [{ op: 'remove', path: '/nodes/a' }] }).enforce_invariants, true);
-  ok(c.graph_patch.input, { graph_id: 'g', base_version: 3, patch: [{ op: 'move', from: '/nodes/a', path: '/nodes/b' }, { op: 'test', path: '/name', value: 'x' }] });
+  assert.equal(
+    c.graph_patch.input.parse({ graph_id: 'g', patch: [{ op: 'remove', path: '/nodes/a' }] }).enforce_invariants,
+    true,
+  );
+  ok(c.graph_patch.input, {
+    graph_id: 'g',
+    base_version: 3,
+    patch: [
+      { op: 'move', from: '/nodes/a', path: '/nodes/b' },
+      { op: 'test', path: '/name', value: 'x' },
+    ],
+  });
   no(c.graph_patch.input, { graph_id: 'g', patch: [{ op: 'move', path: '/nodes/b' }] });
   no(c.graph_patch.input, { graph_id: 'g', patch: [{ op: 'frobnicate', path: '/x' }] });
   ok(c.graph_lock.input, { graph_id: 'g', holder: 'h'.repeat(120), ttl_ms: 86_400_000 });
@@ -94,13 +123,24 @@ test('the bounds of the tool contracts', () => {
   ok(c.graph_diff.input, { graph_id: 'g', from: { latest: true }, to: { version: 2 } });
   ok(c.graph_diff.input, { graph_id: 'g', from: { graph: { nodes: [{ id: 'a' }], edges: [] } }, to: { latest: true } });
   no(c.graph_diff.input, { graph_id: 'g', from: { latest: false }, to: { version: 2 } });
-  ok(c.events_subscribe.input, { cats: ['graph'], levels: ['info'], run_id: 'r', from_seq: 3, limit: 500, format: 'sse' });
+  ok(c.events_subscribe.input, {
+    cats: ['graph'],
+    levels: ['info'],
+    run_id: 'r',
+    from_seq: 3,
+    limit: 500,
+    format: 'sse',
+  });
   no(c.events_subscribe.input, { format: 'json' });
 });
 
 test('every waiting call takes a bounded wait_ms that defaults below the 60 s client limit', () => {
   assert.ok(WAIT_MS_DEFAULT < 60_000 && WAIT_MS_MAX < 60_000 && WAIT_MS_DEFAULT <= WAIT_MS_MAX);
-  const minimal: Record<string, unknown> = { resources_watch: { uri: 'sc://runs/r/events' }, events_subscribe: {}, bb_watch: {} };
+  const minimal: Record<string, unknown> = {
+    resources_watch: { uri: 'sc://runs/r/events' },
+    events_subscribe: {},
+    bb_watch: {},
+  };
   for (const tool of waitingTools) {
     const input = orchestratorContracts[tool].input;
     assert.equal((input.parse(minimal[tool]) as { wait_ms: number }).wait_ms, WAIT_MS_DEFAULT, tool);
@@ -109,7 +149,8 @@ test('every waiting call takes a bounded wait_ms that defaults below the 60 s cl
     assert.equal(input.safeParse({ ...(minimal[tool] as object), wait_ms: -1 }).success, false, tool);
   }
   for (const [tool, contract] of Object.entries(orchestratorContracts)) {
-    if (!(waitingTools as readonly string[]).includes(tool)) assert.equal('wait_ms' in contract.input.shape, false, tool);
+    if (!(waitingTools as readonly string[]).includes(tool))
+      assert.equal('wait_ms' in contract.input.shape, false, tool);
   }
 });
 

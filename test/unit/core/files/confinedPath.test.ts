@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../../../../src/core/errors';
-import { confinedPath, isConfined, listConfined, realPathOf, writeFileConfined, writeNewFileConfined } from '../../../../src/core/files/confinedPath';
+import {
+  confinedPath,
+  isConfined,
+  listConfined,
+  realPathOf,
+  writeFileConfined,
+  writeNewFileConfined,
+} from '../../../../src/core/files/confinedPath';
 import { tempDir } from '../../../helpers/tmp';
 
 /** A workspace `ws` beside a folder `out` that nothing may read or write. */

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { Bm25Index, tokenize } from '../../../../src/core/pipelines/prompt/bm25';
 
 test('tokenize keeps words and numbers, drops stop words and one-letter words', () => {
-  assert.deepEqual(tokenize('The HTTP client, v2: a retry-loop for requests!'), ['http', 'client', 'v2', 'retry', 'loop', 'requests']);
+  assert.deepEqual(tokenize('The HTTP client, v2: a retry-loop for requests!'), [
+    'http',
+    'client',
+    'v2',
+    'retry',
+    'loop',
+    'requests',
+  ]);
   assert.deepEqual(tokenize('認証 タイムアウト'), ['認証', 'タイムアウト']);
 });
 
@@ -20,7 +27,11 @@ test('scores: Okapi BM25 per term (k1 1.2, b 0.75, |d| in distinct terms) × mat
   const a = term(idfHttp, 1);
   const c = (term(idfHttp, 1) + term(idfTimeout, 2)) * 2;
   const hits = index.search('http timeout');
-  assert.deepEqual(hits.map((h) => h.id), ['c', 'a'], 'b shares no term and is left out');
+  assert.deepEqual(
+    hits.map((h) => h.id),
+    ['c', 'a'],
+    'b shares no term and is left out',
+  );
   assert.ok(Math.abs(hits[0].score - c) < 1e-12, `${hits[0].score} vs ${c}`);
   assert.ok(Math.abs(hits[1].score - a) < 1e-12, `${hits[1].score} vs ${a}`);
   assert.equal(hits[0].score.toFixed(4), '3.6373');
@@ -31,7 +42,10 @@ test('ranking: rarer shared terms weigh more, shorter documents win ties of freq
   const index = new Bm25Index([
     { id: '.specs/3-dark-mode', text: 'Dark mode for the settings page' },
     { id: '.specs/1-retry', text: 'Retry flaky HTTP requests in the client' },
-    { id: '.specs/2-timeout', text: 'HTTP client timeout configuration for requests in the gateway and the proxy and the worker' },
+    {
+      id: '.specs/2-timeout',
+      text: 'HTTP client timeout configuration for requests in the gateway and the proxy and the worker',
+    },
     { id: '.specs/4-copy', text: 'Retry flaky HTTP requests in the client' },
   ]);
   assert.deepEqual(

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { branchName, detectEffort, requestBody } from '../../../../src/core/pipelines/engine/effort';
 
 test('effort: the flag, then story points, then labels and issue type, then the words', () => {
-  const e = (text: string, external = {}, override: 'S' | 'M' | 'L' | null = null) => detectEffort({ flags: { effort_override: override }, external, text });
+  const e = (text: string, external = {}, override: 'S' | 'M' | 'L' | null = null) =>
+    detectEffort({ flags: { effort_override: override }, external, text });
   assert.equal(e('Redesign everything', {}, 'S'), 'S');
   assert.equal(e('x', { jira_story_points: 2 }), 'S');
   assert.equal(e('x', { jira_story_points: 5 }), 'M');
@@ -21,6 +22,16 @@ test('branches and request bodies', () => {
   assert.equal(branchName('42-fix-auth-timeout', '42', { github_labels: ['bug'] }), 'fix/42-fix-auth-timeout');
   assert.equal(branchName('fix-auth-timeout', '42', {}), 'feature/42-fix-auth-timeout');
   assert.equal(branchName('login', null, {}), 'feature/login');
-  assert.deepEqual(requestBody('github_issue', 'https://github.com/o/r/issues/1', { github_title: 'T', github_body: 'B', github_labels: ['bug'] }), { title: 'T', body: 'B\n\nLabels: bug' });
-  assert.deepEqual(requestBody('text', 'implement login feature', {}), { title: 'implement login feature', body: 'implement login feature' });
+  assert.deepEqual(
+    requestBody('github_issue', 'https://github.com/o/r/issues/1', {
+      github_title: 'T',
+      github_body: 'B',
+      github_labels: ['bug'],
+    }),
+    { title: 'T', body: 'B\n\nLabels: bug' },
+  );
+  assert.deepEqual(requestBody('text', 'implement login feature', {}), {
+    title: 'implement login feature',
+    body: 'implement login feature',
+  });
 });

@@ -12,16 +12,29 @@ import { applyReport, markIssued, stepOutputs } from '../../../../src/core/pipel
 import { applyDecision } from '../../../../src/core/pipelines/engine/checkpointDecisions';
 
 /** The engine alone, with no disk: artifacts live in a map, time is a counter. */
-export const defaultFlow: FlowTemplate = parseFlow(fs.readFileSync(path.join(__dirname, '../../../../resources/pipeline/flow.yaml'), 'utf8'), 'flow.yaml');
+export const defaultFlow: FlowTemplate = parseFlow(
+  fs.readFileSync(path.join(__dirname, '../../../../resources/pipeline/flow.yaml'), 'utf8'),
+  'flow.yaml',
+);
 
-export function newState(effort: Effort, opts: { createBranch?: boolean; skipPr?: boolean; flow?: FlowTemplate } = {}): PipelineState {
+export function newState(
+  effort: Effort,
+  opts: { createBranch?: boolean; skipPr?: boolean; flow?: FlowTemplate } = {},
+): PipelineState {
   return initialState(opts.flow ?? defaultFlow, {
     workspace: '.specs/20260401-x',
     specName: 'x',
     title: 'X',
     source: { type: 'text', url: null, id: null, core_text: 'x' },
     effort,
-    flags: { auto: false, skip_pr: opts.skipPr === true, debug: false, discuss: false, effort_override: null, current_branch: 'main' },
+    flags: {
+      auto: false,
+      skip_pr: opts.skipPr === true,
+      debug: false,
+      discuss: false,
+      effort_override: null,
+      current_branch: 'main',
+    },
     branch: opts.createBranch ? 'feature/x' : 'main',
     createBranch: opts.createBranch === true,
     workflowId: null,
@@ -59,7 +72,12 @@ export function play(state: PipelineState, script: Script, flow: FlowTemplate = 
       trace.push('done');
       return { state: s, trace, outcomes, steps };
     }
-    const where = step.type === 'checkpoint' || step.type === 'human_gate' ? step.name : step.type === 'spawn_agent' && step.taskIds.length ? `${step.phase}[${step.taskIds.join(',')}]` : step.phase;
+    const where =
+      step.type === 'checkpoint' || step.type === 'human_gate'
+        ? step.name
+        : step.type === 'spawn_agent' && step.taskIds.length
+          ? `${step.phase}[${step.taskIds.join(',')}]`
+          : step.phase;
     trace.push(where);
     const prints: Record<string, string | null> = {};
     for (const name of stepOutputs(step)) prints[name] = files.get(name) ?? null;
@@ -68,7 +86,13 @@ export function play(state: PipelineState, script: Script, flow: FlowTemplate = 
       const k = counts.get(step.name) ?? 0;
       counts.set(step.name, k + 1);
       const option = script.decisions?.[step.name]?.[k] ?? 'approve';
-      s = applyDecision(s, flow, { option, comment: option === 'reject' ? 'please change' : null, decidedBy: 'tester', via: 'test', now: now() }).state;
+      s = applyDecision(s, flow, {
+        option,
+        comment: option === 'reject' ? 'please change' : null,
+        decidedBy: 'tester',
+        via: 'test',
+        now: now(),
+      }).state;
       continue;
     }
     const artifacts: Record<string, ArtifactFact> = {};
@@ -80,7 +104,15 @@ export function play(state: PipelineState, script: Script, flow: FlowTemplate = 
       files.set(name, text);
     }
     const phase = step.phase;
-    const r = applyReport(s, flow, { phase, tokens: 10, durationMs: 100, model: 'sonnet', setupOnly: false, artifacts, now: now() });
+    const r = applyReport(s, flow, {
+      phase,
+      tokens: 10,
+      durationMs: 100,
+      model: 'sonnet',
+      setupOnly: false,
+      artifacts,
+      now: now(),
+    });
     s = r.state;
     outcomes.push(r.outcome);
   }

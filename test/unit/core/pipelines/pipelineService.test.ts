@@ -21,12 +21,23 @@ test('a view lists a waiting pipeline, shows its phases, and sees a decision mad
   try {
     const p = agent.pipelines;
     const init = p.init({ arguments: 'Fix the typo in the README', current_branch: 'main' });
-    const ready = await p.initWithContext({ workspace: String(init.workspace), flags: init.flags as never, task_text: String(init.core_text), user_confirmation: { effort: 'S', use_current_branch: true } });
+    const ready = await p.initWithContext({
+      workspace: String(init.workspace),
+      flags: init.flags as never,
+      task_text: String(init.core_text),
+      user_confirmation: { effort: 'S', use_current_branch: true },
+    });
     const ws = String(ready.workspace);
     for (const file of ['analysis.md', 'design.md']) {
       await p.nextAction({ workspace: ws });
       fs.writeFileSync(path.join(repo, ws, file), `# ${file}\n`);
-      await p.nextAction({ workspace: ws, previous_action_complete: true, previous_tokens: 500, previous_duration_ms: 1500, previous_model: 'sonnet' });
+      await p.nextAction({
+        workspace: ws,
+        previous_action_complete: true,
+        previous_tokens: 500,
+        previous_duration_ms: 1500,
+        previous_model: 'sonnet',
+      });
     }
     assert.equal((await p.nextAction({ workspace: ws })).type, 'checkpoint');
 
@@ -62,15 +73,37 @@ test('a view lists a waiting pipeline, shows its phases, and sees a decision mad
     assert.deepEqual(phase1.artifact, { name: 'analysis.md', path: path.join(repo, ws, 'analysis.md'), exists: true });
     assert.equal(detail.waiting?.name, 'checkpoint-a');
     assert.deepEqual(detail.waiting?.options, ['approve', 'reject']);
-    assert.deepEqual(detail.artifacts.map((a) => a.name), ['analysis.md', 'design.md', 'request.md']);
+    assert.deepEqual(
+      detail.artifacts.map((a) => a.name),
+      ['analysis.md', 'design.md', 'request.md'],
+    );
 
-    await assert.rejects(editor.pipelines.decide(ws, { decision: 'approve', by: 'carol', via: 'editor', checkpoint: 'checkpoint-b' }), (e: unknown) => LedgerError.is(e, 'InvalidStatus'));
-    const decided = await editor.pipelines.decide(ws, { decision: 'reject', comment: 'Keep the old wording in the FAQ', by: 'carol', via: 'editor', checkpoint: 'checkpoint-a' });
+    await assert.rejects(
+      editor.pipelines.decide(ws, { decision: 'approve', by: 'carol', via: 'editor', checkpoint: 'checkpoint-b' }),
+      (e: unknown) => LedgerError.is(e, 'InvalidStatus'),
+    );
+    const decided = await editor.pipelines.decide(ws, {
+      decision: 'reject',
+      comment: 'Keep the old wording in the FAQ',
+      by: 'carol',
+      via: 'editor',
+      checkpoint: 'checkpoint-a',
+    });
     assert.equal(decided.pipeline.currentPhase, 'phase-3');
-    assert.deepEqual(decided.decision, { ...decided.decision, name: 'checkpoint-a', decision: 'reject', decided_by: 'carol', via: 'editor', comment: 'Keep the old wording in the FAQ' });
+    assert.deepEqual(decided.decision, {
+      ...decided.decision,
+      name: 'checkpoint-a',
+      decision: 'reject',
+      decided_by: 'carol',
+      via: 'editor',
+      comment: 'Keep the old wording in the FAQ',
+    });
 
     await until(() => changes.some((c) => c.workspaces.includes(ws) && c.kinds.includes('pipeline.decided')));
-    assert.ok(changes.some((c) => c.workspaces.includes(ws) && c.kinds.includes('pipeline.decided')), JSON.stringify(changes));
+    assert.ok(
+      changes.some((c) => c.workspaces.includes(ws) && c.kinds.includes('pipeline.decided')),
+      JSON.stringify(changes),
+    );
 
     // The agent's process learns it on its next call, and the view hears of that call's write.
     await until(() => false, 300); // the decision's own events are all delivered first

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { mergeFindings, normalizeFinding, similarity } from '../../../../src/core/pipelines/prompt/reviewPatterns';
 
 test('normalizing a finding drops case, markdown, a task prefix and surrounding punctuation', () => {
-  assert.equal(normalizeFinding('Task 2: **Missing** error-handling in the `parser`.'), 'missing error handling in the parser');
+  assert.equal(
+    normalizeFinding('Task 2: **Missing** error-handling in the `parser`.'),
+    'missing error handling in the parser',
+  );
   assert.equal(similarity('abc', 'abc'), 1);
   assert.equal(similarity('add docs', 'add more docs'), 1 - 5 / 13);
 });
@@ -32,6 +35,8 @@ test('the threshold decides: "add docs" and "add more docs" (38% apart) merge on
     { severity: 'INFO' as const, description: 'Add more docs' },
   ];
   assert.equal(mergeFindings(input).length, 2);
-  assert.deepEqual(mergeFindings(input, { threshold: 0.4 }), [{ severity: 'INFO', description: 'Add docs', count: 2, sources: [] }]);
+  assert.deepEqual(mergeFindings(input, { threshold: 0.4 }), [
+    { severity: 'INFO', description: 'Add docs', count: 2, sources: [] },
+  ]);
   assert.deepEqual(mergeFindings([{ severity: 'INFO', description: ' ** ' }]), [], 'empty findings are dropped');
 });

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../../../../src/core/errors';
-import { readArtifact, readState, resolvePipelineDir, writeState } from '../../../../src/core/pipelines/files/specsFiles';
+import {
+  readArtifact,
+  readState,
+  resolvePipelineDir,
+  writeState,
+} from '../../../../src/core/pipelines/files/specsFiles';
 import { writeFileDurable } from '../../../../src/core/files/durableWrite';
 import { PipelineResources, findDefaultsDir } from '../../../../src/core/pipelines/files/flowFiles';
 import { tempDir } from '../../../helpers/tmp';
@@ -15,8 +20,23 @@ test('a pipeline workspace resolves only to a folder directly under <root>/.spec
   assert.deepEqual(resolvePipelineDir(root, './.specs/20260401-x/'), ok);
   assert.deepEqual(resolvePipelineDir(root, path.join(root, '.specs', '20260401-x')), ok);
   assert.deepEqual(resolvePipelineDir(root, '20260401-x'), ok, 'a bare name, for people at a terminal');
-  for (const bad of ['', '../x', '.specs/../x', '.specs/../../etc', '/etc/passwd', '.specs/a/b', 'src/x', '.specs', '.specs/.hidden', path.join(root, 'other')]) {
-    assert.throws(() => resolvePipelineDir(root, bad), (e: unknown) => LedgerError.is(e, 'ValidationError'), bad);
+  for (const bad of [
+    '',
+    '../x',
+    '.specs/../x',
+    '.specs/../../etc',
+    '/etc/passwd',
+    '.specs/a/b',
+    'src/x',
+    '.specs',
+    '.specs/.hidden',
+    path.join(root, 'other'),
+  ]) {
+    assert.throws(
+      () => resolvePipelineDir(root, bad),
+      (e: unknown) => LedgerError.is(e, 'ValidationError'),
+      bad,
+    );
   }
   assert.throws(() => resolvePipelineDir(root, '20260401-x', { bare: false }), /not a pipeline folder/);
 });
@@ -27,7 +47,11 @@ test('a .specs folder, a pipeline folder or an artifact linked outside the works
   fs.writeFileSync(path.join(out, 'secret.md'), 'SECRET');
   fs.symlinkSync(out, path.join(root, '.specs'));
   const linked = (fn: () => unknown, link: string) =>
-    assert.throws(fn, (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.reason === 'pathOutsideWorkspace' && e.data?.link === link);
+    assert.throws(
+      fn,
+      (e: unknown) =>
+        LedgerError.is(e, 'ConfigError') && e.data?.reason === 'pathOutsideWorkspace' && e.data?.link === link,
+    );
   linked(() => resolvePipelineDir(root, '.specs/20260401-x'), '.specs');
   fs.unlinkSync(path.join(root, '.specs'));
   fs.mkdirSync(path.join(root, '.specs', '20260401-y'), { recursive: true });
@@ -45,9 +69,15 @@ test('a .specs folder, a pipeline folder or an artifact linked outside the works
 test('state.json: a clear error when absent or foreign; atomic writes leave no temp file', () => {
   const root = tempDir();
   const dir = resolvePipelineDir(root, '.specs/20260401-x');
-  assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'NotFound'));
+  assert.throws(
+    () => readState(dir),
+    (e: unknown) => LedgerError.is(e, 'NotFound'),
+  );
   writeFileDurable(path.join(dir.abs, 'state.json'), '{"schema":"other"}');
-  assert.throws(() => readState(dir), (e: unknown) => LedgerError.is(e, 'ConfigError') && /not an Agent Ledger pipeline state/.test(e.message));
+  assert.throws(
+    () => readState(dir),
+    (e: unknown) => LedgerError.is(e, 'ConfigError') && /not an Agent Ledger pipeline state/.test(e.message),
+  );
   writeFileDurable(path.join(dir.abs, 'state.json'), '{oops');
   assert.throws(() => readState(dir), /not valid JSON/);
   assert.deepEqual(fs.readdirSync(dir.abs), ['state.json']);
@@ -61,7 +91,13 @@ test('a flow or agent instructions override linked outside the workspace is refu
   fs.symlinkSync(out, path.join(root, '.agent-ledger', 'pipeline', 'agents'));
   fs.symlinkSync(path.join(out, 'secret.md'), path.join(root, '.agent-ledger', 'pipeline', 'flow.yaml'));
   const resources = new PipelineResources(root, findDefaultsDir(path.join(__dirname, '..', '..', '..', '..', 'src')));
-  assert.throws(() => resources.flow(), (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/flow.yaml');
+  assert.throws(
+    () => resources.flow(),
+    (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/flow.yaml',
+  );
   fs.copyFileSync(path.join(out, 'secret.md'), path.join(out, 'implementer.md'));
-  assert.throws(() => resources.agentInstructions('implementer'), (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/agents');
+  assert.throws(
+    () => resources.agentInstructions('implementer'),
+    (e: unknown) => LedgerError.is(e, 'ConfigError') && e.data?.link === '.agent-ledger/pipeline/agents',
+  );
 });

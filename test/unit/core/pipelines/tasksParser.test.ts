@@ -26,7 +26,13 @@ test('tasks.md: headings, modes, scopes and bodies', () => {
   assert.deepEqual(
     tasks.map((t) => [t.id, t.title, t.mode, t.files, t.body]),
     [
-      ['1', 'Add the retry option', 'sequential', ['src/http/client.ts', 'test/http/client.test.ts'], 'Add `maxRetries`.'],
+      [
+        '1',
+        'Add the retry option',
+        'sequential',
+        ['src/http/client.ts', 'test/http/client.test.ts'],
+        'Add `maxRetries`.',
+      ],
       ['2', 'Document it', 'parallel', [], ''],
       ['3', 'Merge the schema PR', 'human', [], ''],
       ['4', 'Clean up', 'sequential', [], ''],
@@ -35,6 +41,8 @@ test('tasks.md: headings, modes, scopes and bodies', () => {
 });
 
 test('an unusable task list says why', () => {
-  assert.deepEqual(parseTasks('# Tasks\n\nDo everything.\n').problems, ['no tasks found: write each task as a heading "## Task 1: Title"']);
+  assert.deepEqual(parseTasks('# Tasks\n\nDo everything.\n').problems, [
+    'no tasks found: write each task as a heading "## Task 1: Title"',
+  ]);
   assert.deepEqual(parseTasks('## Task 1: A\n## Task 01: B\n').problems, ['task 1 appears twice']);
 });

@@ -22,13 +22,19 @@ const tools: Record<string, { input: z.ZodType; result: z.ZodType }> = {
 };
 
 /** Every property of every object in a JSON schema, with its path. */
-function properties(schema: Record<string, any>, at: string, out: [string, Record<string, any>][] = []): [string, Record<string, any>][] {
+function properties(
+  schema: Record<string, any>,
+  at: string,
+  out: [string, Record<string, any>][] = [],
+): [string, Record<string, any>][] {
   for (const [name, prop] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
     out.push([`${at}.${name}`, prop]);
     properties(prop, `${at}.${name}`, out);
   }
-  for (const key of ['items', 'additionalProperties']) if (schema[key] && typeof schema[key] === 'object') properties(schema[key], `${at}[]`, out);
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) for (const s of schema[key] ?? []) properties(s, at, out);
+  for (const key of ['items', 'additionalProperties'])
+    if (schema[key] && typeof schema[key] === 'object') properties(schema[key], `${at}[]`, out);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    for (const s of schema[key] ?? []) properties(s, at, out);
   return out;
 }
 
@@ -43,13 +49,20 @@ function objects(schema: Record<string, any>, out: Record<string, any>[] = []): 
 
 test('every field of every input and result is described, and every object is strict', () => {
   for (const [name, { input, result }] of Object.entries(tools)) {
-    for (const [kind, schema] of [['input', input], ['result', result]] as const) {
-      const json = z.toJSONSchema(schema, { io: kind === 'input' ? 'input' : 'output', unrepresentable: 'any' }) as Record<string, any>;
+    for (const [kind, schema] of [
+      ['input', input],
+      ['result', result],
+    ] as const) {
+      const json = z.toJSONSchema(schema, {
+        io: kind === 'input' ? 'input' : 'output',
+        unrepresentable: 'any',
+      }) as Record<string, any>;
       for (const [path, prop] of properties(json, `${name}.${kind}`)) {
         assert.ok(typeof prop.description === 'string' && prop.description.length > 3, `${path} has no description`);
         assert.doesNotMatch(prop.description, /\bseed\b/i, `${path} talks about a seed`);
       }
-      for (const obj of objects(json)) assert.equal(obj.additionalProperties, false, `${name}.${kind}: an object is not strict`);
+      for (const obj of objects(json))
+        assert.equal(obj.additionalProperties, false, `${name}.${kind}: an object is not strict`);
     }
   }
 });
@@ -77,7 +90,10 @@ test('the seed’s bounds hold: batch 1–200, intensity in (0, 10000], half-lif
   assert.equal(goal({ max_fragments: 6 }), false);
   assert.equal(goal({ other: 1 }), false);
   assert.equal(kg.kgSuggestPlanInput.safeParse({ goal: '' }).success, false);
-  assert.equal(kg.kgInsertInput.safeParse({ triples: Array(257).fill({ subject: 's', predicate: 'p', object: 'o' }) }).success, false);
+  assert.equal(
+    kg.kgInsertInput.safeParse({ triples: Array(257).fill({ subject: 's', predicate: 'p', object: 'o' }) }).success,
+    false,
+  );
 });
 
 test('cnp_announce keeps the seed’s names, defaults our own fields and refuses unknown ones', () => {
@@ -92,8 +108,19 @@ test('cnp_announce keeps the seed’s names, defaults our own fields and refuses
   assert.deepEqual([parsed.tags, parsed.award, parsed.allowOverlap], [[], true, false]);
   assert.equal(cnp.cnpAnnounceInput.safeParse({ task_id: 't', heuristics: { busy_penalty: 101 } }).success, false);
   assert.equal(cnp.cnpAnnounceInput.safeParse({ task_id: 't', heuristics: { busy: 1 } }).success, false);
-  assert.equal(cnp.cnpAnnounceInput.safeParse({ task_id: 't', manual_bids: [{ agent_id: 'a', cost: -1 }] }).success, false);
+  assert.equal(
+    cnp.cnpAnnounceInput.safeParse({ task_id: 't', manual_bids: [{ agent_id: 'a', cost: -1 }] }).success,
+    false,
+  );
   assert.equal(cnp.cnpAnnounceInput.safeParse({ task_id: 't', deadline_ms: 0 }).success, false);
-  assert.equal(cnp.cnpRefreshBoundsInput.safeParse({ call_id: 'c', bounds: { min_intensity: 0, max_intensity: null, normalisation_ceiling: 3 }, refresh_auto_bids: false, include_new_agents: false }).success, true);
+  assert.equal(
+    cnp.cnpRefreshBoundsInput.safeParse({
+      call_id: 'c',
+      bounds: { min_intensity: 0, max_intensity: null, normalisation_ceiling: 3 },
+      refresh_auto_bids: false,
+      include_new_agents: false,
+    }).success,
+    true,
+  );
   assert.equal(cnp.cnpWatcherTelemetryInput.safeParse({ op_id: 'x' }).success, false);
 });

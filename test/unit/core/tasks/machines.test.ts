@@ -12,7 +12,10 @@ async function onMachine<T>(machine: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
-    for (const [name, value] of [['AGENT_LEDGER_MACHINE', before.machine], ['AGENT_LEDGER_OS_USER', before.user]] as const) {
+    for (const [name, value] of [
+      ['AGENT_LEDGER_MACHINE', before.machine],
+      ['AGENT_LEDGER_OS_USER', before.user],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -26,7 +29,13 @@ test('tasks, sessions, decisions and events record their machine; a rewind on an
     const taskId = await onMachine('laptop-a', async () => {
       const { workflow_id } = await services.workflows.start({ name: 'w' });
       const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Edit a', goal: 'g', areas: ['src'] });
-      await services.tracking.logDecision({ task_id, category: 'architecture', question: 'q?', chosen: 'c', reasoning: 'r' });
+      await services.tracking.logDecision({
+        task_id,
+        category: 'architecture',
+        question: 'q?',
+        chosen: 'c',
+        reasoning: 'r',
+      });
       await services.sessions.start({ taskId: task_id, agent: 'coder', allowConcurrent: false });
       writeFiles(repo, { 'src/a.ts': 'a2\n' });
       await services.tracking.completeTask({ task_id, status: 'success', outcome: { summary: 'done' } });

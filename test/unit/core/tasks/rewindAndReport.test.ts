@@ -6,16 +6,30 @@ import { createServices } from '../../../../src/app/services';
 import type { Services } from '../../../../src/app/services';
 import { git, tempRepo, writeFiles } from '../../../helpers/tmp';
 
-async function startedTask(files: Record<string, string>): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {
+async function startedTask(
+  files: Record<string, string>,
+): Promise<{ services: Services; repo: string; taskId: string; workflowId: string }> {
   const repo = tempRepo(files);
   const services = await createServices({ workspace: repo });
-  const { workflow_id } = await services.workflows.start({ name: 'Login', plan: [{ step: 'form', goal: 'a login form' }] });
-  const { task_id } = await services.tracking.startTask({ workflow_id, name: 'Add the form', goal: 'A login form', areas: ['src'] });
+  const { workflow_id } = await services.workflows.start({
+    name: 'Login',
+    plan: [{ step: 'form', goal: 'a login form' }],
+  });
+  const { task_id } = await services.tracking.startTask({
+    workflow_id,
+    name: 'Add the form',
+    goal: 'A login form',
+    areas: ['src'],
+  });
   return { services, repo, taskId: task_id, workflowId: workflow_id };
 }
 
 test('rewind puts back what a completed task changed and undo puts back the present', async () => {
-  const { services, repo, taskId } = await startedTask({ 'src/a.ts': 'a1\n', 'src/gone.ts': 'gone\n', 'README.md': '# r\n' });
+  const { services, repo, taskId } = await startedTask({
+    'src/a.ts': 'a1\n',
+    'src/gone.ts': 'gone\n',
+    'README.md': '# r\n',
+  });
   try {
     writeFiles(repo, { 'src/a.ts': 'a2\n', 'src/new.ts': 'new\n', 'docs/x.md': 'x\n' });
     fs.rmSync(path.join(repo, 'src/gone.ts'));
@@ -70,9 +84,18 @@ test('the task tree reads workflows, top tasks with sub-task counts, loose tasks
     assert.equal(roots.workflows.length, 1);
     assert.equal(roots.looseTasks, 1);
     const top = await tree.topTasks(roots.workflows[0].id);
-    assert.deepEqual(top.map((t) => [t.task.title, t.childCount]), [['Add the form', 1]]);
-    assert.deepEqual((await tree.subTasks(top[0].task.id)).map((t) => t.task.title), ['Sub']);
-    assert.deepEqual((await tree.topTasks(null)).map((t) => t.task.title), ['Loose one']);
+    assert.deepEqual(
+      top.map((t) => [t.task.title, t.childCount]),
+      [['Add the form', 1]],
+    );
+    assert.deepEqual(
+      (await tree.subTasks(top[0].task.id)).map((t) => t.task.title),
+      ['Sub'],
+    );
+    assert.deepEqual(
+      (await tree.topTasks(null)).map((t) => t.task.title),
+      ['Loose one'],
+    );
     assert.deepEqual((await tree.running()).map((t) => t.title).sort(), ['Add the form', 'Sub']);
   } finally {
     await services.dispose();
@@ -82,10 +105,33 @@ test('the task tree reads workflows, top tasks with sub-task counts, loose tasks
 test('the workflow report holds outcomes, decisions, issues and files changed', async () => {
   const { services, repo, taskId, workflowId } = await startedTask({ 'src/a.ts': 'a1\n' });
   try {
-    await services.tracking.logDecision({ task_id: taskId, category: 'library_choice', question: 'Which form library?', options_considered: ['none', 'formik'], chosen: 'none', reasoning: 'Two fields only', trade_offs: 'More code' });
-    await services.tracking.logIssue({ task_id: taskId, type: 'unclear_requirement', description: 'Remember me?', resolution: 'Left out', requires_human_review: true });
+    await services.tracking.logDecision({
+      task_id: taskId,
+      category: 'library_choice',
+      question: 'Which form library?',
+      options_considered: ['none', 'formik'],
+      chosen: 'none',
+      reasoning: 'Two fields only',
+      trade_offs: 'More code',
+    });
+    await services.tracking.logIssue({
+      task_id: taskId,
+      type: 'unclear_requirement',
+      description: 'Remember me?',
+      resolution: 'Left out',
+      requires_human_review: true,
+    });
     writeFiles(repo, { 'src/a.ts': 'a2\n', 'docs/login.md': 'x\n' });
-    await services.tracking.completeTask({ task_id: taskId, status: 'partial_success', outcome: { summary: 'Form added.', limitations: ['No remember-me'], manual_review_needed: true, manual_review_reason: 'UX' } });
+    await services.tracking.completeTask({
+      task_id: taskId,
+      status: 'partial_success',
+      outcome: {
+        summary: 'Form added.',
+        limitations: ['No remember-me'],
+        manual_review_needed: true,
+        manual_review_reason: 'UX',
+      },
+    });
     const text = await services.workflowReport(workflowId, new Date('2026-01-02T03:04:05Z'));
     for (const expected of [
       '# Login',

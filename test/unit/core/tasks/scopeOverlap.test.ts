@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { areaMatcher } from '../../../../src/core/tasks/scopeCheck';
-import { filesInScope, pathInScope, patternCovers, patternsOverlap, scopeOverlaps, scopesOverlap } from '../../../../src/core/tasks/scopeOverlap';
+import {
+  filesInScope,
+  pathInScope,
+  patternCovers,
+  patternsOverlap,
+  scopeOverlaps,
+  scopesOverlap,
+} from '../../../../src/core/tasks/scopeOverlap';
 import { shapeOf } from '../../../../src/core/tasks/scopePatterns';
 import { seededRandom } from '../../../helpers/seededRandom';
 
@@ -55,14 +62,29 @@ test('bare words are labels: they meet the same word, and paths or globs that na
   assert.ok(overlap('auth', 'AUTH'), 'the same label, ignoring case');
   assert.ok(disjoint('auth', 'api'), 'two different labels never meet');
   assert.ok(disjoint('auth', 'billing') && disjoint('README.md', 'auth'));
-  assert.ok(overlap('auth', 'src/auth/**') && overlap('auth', 'lib/Auth/index.ts'), 'a path or glob naming the segment');
-  assert.ok(overlap('auth', 'src/auth.test.ts') && overlap('auth', 'src/api/auth.ts'), 'a file whose stem is the label');
-  assert.ok(overlap('auth', '**') && overlap('auth', '**/*.ts') && overlap('auth', '*'), 'globs that name no folder cover the whole tree');
+  assert.ok(
+    overlap('auth', 'src/auth/**') && overlap('auth', 'lib/Auth/index.ts'),
+    'a path or glob naming the segment',
+  );
+  assert.ok(
+    overlap('auth', 'src/auth.test.ts') && overlap('auth', 'src/api/auth.ts'),
+    'a file whose stem is the label',
+  );
+  assert.ok(
+    overlap('auth', '**') && overlap('auth', '**/*.ts') && overlap('auth', '*'),
+    'globs that name no folder cover the whole tree',
+  );
   assert.ok(overlap('auth', '{src,lib}/**'), 'unsure (braces) still means overlap');
   assert.ok(disjoint('auth', 'src/**'), 'src/** does not name auth');
   assert.ok(disjoint('auth', 'src/api/*.ts'));
-  assert.ok(disjoint('auth', 'docs/authoring.md') && disjoint('auth', 'docs/authoring*.md'), 'a segment that only starts with the word is another name');
-  assert.ok(overlap('README.md', 'readme.md') && overlap('README.md', 'docs/README.md'), 'a root file name is a label too');
+  assert.ok(
+    disjoint('auth', 'docs/authoring.md') && disjoint('auth', 'docs/authoring*.md'),
+    'a segment that only starts with the word is another name',
+  );
+  assert.ok(
+    overlap('README.md', 'readme.md') && overlap('README.md', 'docs/README.md'),
+    'a root file name is a label too',
+  );
   assert.ok(disjoint('README.md', 'docs/**'));
   assert.deepEqual(scopeOverlaps(['auth', 'src/api/**'], ['billing', 'src/auth/login.ts', '**/*.md']), [
     { left: 'auth', right: 'src/auth/login.ts' },
@@ -73,22 +95,79 @@ test('bare words are labels: they meet the same word, and paths or globs that na
 
 test('scopes: empty scopes overlap nothing; pairs name the patterns that meet, in input order', () => {
   assert.equal(scopesOverlap([], ['**']), false);
-  assert.equal(scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/api/**']), false, 'docs/** does not name the README.md label');
+  assert.equal(
+    scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/api/**']),
+    false,
+    'docs/** does not name the README.md label',
+  );
   assert.equal(scopesOverlap(['src/auth/**', 'README.md'], ['docs/**', 'src/auth/x.ts']), true);
-  assert.deepEqual(scopeOverlaps(['src/auth/**', 'README.md'], ['docs/**', 'src/api/*.ts', 'src/auth/x.ts', 'readme.md']), [
-    { left: 'src/auth/**', right: 'src/auth/x.ts' },
-    { left: 'README.md', right: 'readme.md' },
-  ]);
+  assert.deepEqual(
+    scopeOverlaps(['src/auth/**', 'README.md'], ['docs/**', 'src/api/*.ts', 'src/auth/x.ts', 'readme.md']),
+    [
+      { left: 'src/auth/**', right: 'src/auth/x.ts' },
+      { left: 'README.md', right: 'readme.md' },
+    ],
+  );
   assert.equal(scopesOverlap(['src/auth/**'], ['src/api/**', 'test/**']), false);
 });
 
 const segmentWords = ['src', 'lib', 'auth', 'Auth', 'api', 'docs', 'test', 'a', 'b', 'x'];
-const fileNames = ['a.ts', 'b.ts', 'auth.ts', 'auth.test.ts', 'README.md', 'readme.md', 'x.md', '.env', 'index.js', 'api.d.ts', 'c'];
+const fileNames = [
+  'a.ts',
+  'b.ts',
+  'auth.ts',
+  'auth.test.ts',
+  'README.md',
+  'readme.md',
+  'x.md',
+  '.env',
+  'index.js',
+  'api.d.ts',
+  'c',
+];
 const patterns = [
-  'src/**', 'src/auth/**', 'src/api/**', 'lib/**', '**', '**/*.ts', '**/*.md', '*.ts', '*.md', 'src/*.ts', 'src/*/*.ts',
-  'docs/**/*.md', '**/auth/**', '**/test/**', 'src/**/test/*.ts', 'a/**/b', 'src/a.ts', 'src/auth', 'docs', 'auth', 'README.md',
-  'api', 'x.md', '.env', '**/.env', 'src/[ab].ts', 'src/?.ts', '{src,lib}/**', 'src/{a,b}/*.ts', 'src/**.ts', '**/*.test.ts',
-  'lib/*/index.js', 'src/auth/*.ts', 'test', '*', '*/a.ts', 'b/**/x.md', 'src/a*', 'src/*a', 'docs/', './lib/b', 'Auth',
+  'src/**',
+  'src/auth/**',
+  'src/api/**',
+  'lib/**',
+  '**',
+  '**/*.ts',
+  '**/*.md',
+  '*.ts',
+  '*.md',
+  'src/*.ts',
+  'src/*/*.ts',
+  'docs/**/*.md',
+  '**/auth/**',
+  '**/test/**',
+  'src/**/test/*.ts',
+  'a/**/b',
+  'src/a.ts',
+  'src/auth',
+  'docs',
+  'auth',
+  'README.md',
+  'api',
+  'x.md',
+  '.env',
+  '**/.env',
+  'src/[ab].ts',
+  'src/?.ts',
+  '{src,lib}/**',
+  'src/{a,b}/*.ts',
+  'src/**.ts',
+  '**/*.test.ts',
+  'lib/*/index.js',
+  'src/auth/*.ts',
+  'test',
+  '*',
+  '*/a.ts',
+  'b/**/x.md',
+  'src/a*',
+  'src/*a',
+  'docs/',
+  './lib/b',
+  'Auth',
 ];
 
 test('soundness: whenever a random path matches a pattern of each side, the rule says overlap (bare words aside: they are labels)', () => {

@@ -22,31 +22,71 @@ const at = (n: number): string => `2026-11-23T10:00:${String(n).padStart(2, '0')
 /** A workflow with a parent task (two sub-tasks, a timeline, runs by two agents), and a task outside any workflow. */
 async function world(engine: LedgerEngine): Promise<{ parent: number; child: number; loose: number }> {
   return engine.write(async (tx) => {
-    const wf = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['Checkout', at(0), at(0)]);
-    const task = (title: string, workflowId: number | null, parentId: number | null, status = 'open'): Promise<number> =>
-      tx.insert('INSERT INTO tasks (workflow_id, parent_id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [workflowId, parentId, title, status, at(0), at(0)]);
+    const wf = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [
+      'Checkout',
+      at(0),
+      at(0),
+    ]);
+    const task = (
+      title: string,
+      workflowId: number | null,
+      parentId: number | null,
+      status = 'open',
+    ): Promise<number> =>
+      tx.insert(
+        'INSERT INTO tasks (workflow_id, parent_id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [workflowId, parentId, title, status, at(0), at(0)],
+      );
     const parent = await task('Parent', wf, null, 'in_progress');
     const child = await task('Child', wf, parent, 'done');
     // The child's completion asked for a person, who approved it: task_get says so.
-    await tx.run('UPDATE tasks SET completed_at = ?, outcome = ? WHERE id = ?', [at(4), JSON.stringify({ summary: 's', manual_review_needed: true }), child]);
-    await tx.insert('INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [child, 'approved', 'ok', 0, at(4), 'ana', at(5)]);
+    await tx.run('UPDATE tasks SET completed_at = ?, outcome = ? WHERE id = ?', [
+      at(4),
+      JSON.stringify({ summary: 's', manual_review_needed: true }),
+      child,
+    ]);
+    await tx.insert(
+      'INSERT INTO task_reviews (task_id, verdict, note, issue_through, completed_at, reviewed_by, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [child, 'approved', 'ok', 0, at(4), 'ana', at(5)],
+    );
     await task('Second child', wf, parent);
     const loose = await task('Loose', null, null);
-    await insertDecision(tx, { taskId: parent, category: 'architecture', question: 'Which store?', options: ['a', 'b'], chosen: 'a', reasoning: 'simpler', tradeOffs: null, createdAt: at(3) });
-    await insertIssue(tx, { taskId: parent, type: 'bug_encountered', description: 'flaky', resolution: '', requiresHumanReview: true, createdAt: at(1) });
-    await insertMilestone(tx, { taskId: parent, message: 'half way', progress: 50, metadata: { step: 2 }, createdAt: at(2) });
-    for (const [i, [taskId, agent, cost]] of ([[parent, 'coder', 0.04], [parent, 'reviewer', 0.01], [child, 'coder', 0.1]] as const).entries()) {
-      await tx.insert('INSERT INTO execution_logs (task_id, agent, status, started_at, completed_at, duration_ms, input_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        taskId,
-        agent,
-        'completed',
-        at(i),
-        at(i + 1),
-        1000,
-        100,
-        10,
-        cost,
-      ]);
+    await insertDecision(tx, {
+      taskId: parent,
+      category: 'architecture',
+      question: 'Which store?',
+      options: ['a', 'b'],
+      chosen: 'a',
+      reasoning: 'simpler',
+      tradeOffs: null,
+      createdAt: at(3),
+    });
+    await insertIssue(tx, {
+      taskId: parent,
+      type: 'bug_encountered',
+      description: 'flaky',
+      resolution: '',
+      requiresHumanReview: true,
+      createdAt: at(1),
+    });
+    await insertMilestone(tx, {
+      taskId: parent,
+      message: 'half way',
+      progress: 50,
+      metadata: { step: 2 },
+      createdAt: at(2),
+    });
+    for (const [i, [taskId, agent, cost]] of (
+      [
+        [parent, 'coder', 0.04],
+        [parent, 'reviewer', 0.01],
+        [child, 'coder', 0.1],
+      ] as const
+    ).entries()) {
+      await tx.insert(
+        'INSERT INTO execution_logs (task_id, agent, status, started_at, completed_at, duration_ms, input_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [taskId, agent, 'completed', at(i), at(i + 1), 1000, 100, 10, cost],
+      );
     }
     return { parent, child, loose };
   });
@@ -55,7 +95,12 @@ async function world(engine: LedgerEngine): Promise<{ parent: number; child: num
 /** What task_get answered before: three reads, one per part (and the person's review of its completion, from the Tasks tree's read). */
 async function threeReads(engine: LedgerEngine, id: number): Promise<unknown> {
   const task = await new TaskService(engine, systemClock).get(id);
-  return { ...task, dependencies: await engine.read((db) => dependenciesOf(db, id)), cost: await new CostRollupService(engine).ofTask(id), completionReview: await reviewOf(engine, id) };
+  return {
+    ...task,
+    dependencies: await engine.read((db) => dependenciesOf(db, id)),
+    cost: await new CostRollupService(engine).ofTask(id),
+    completionReview: await reviewOf(engine, id),
+  };
 }
 
 /** The review recorded for the task's current completion, read on its own. */
@@ -71,35 +116,60 @@ async function reviewOf(engine: LedgerEngine, id: number): Promise<unknown> {
 }
 
 for (const engineCase of engineCases) {
-  test(`task_get's answer in one read on ${engineCase.name}: the same JSON as its three reads, and TaskNotFound for an unknown task`, { skip: engineCase.skip }, async () => {
-    const ledger = await engineCase.ledger();
-    try {
-      const engine = await ledger.open();
-      const ids = await world(engine);
-      const tasks = new TaskService(engine, systemClock);
-      for (const id of Object.values(ids)) {
-        const answer = await tasks.answer(id);
-        assert.deepEqual(answer, await threeReads(engine, id), `task-${id}`);
-        assert.deepEqual(JSON.stringify(answer), JSON.stringify(await threeReads(engine, id)), `task-${id}: same keys in the same order`);
+  test(
+    `task_get's answer in one read on ${engineCase.name}: the same JSON as its three reads, and TaskNotFound for an unknown task`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      try {
+        const engine = await ledger.open();
+        const ids = await world(engine);
+        const tasks = new TaskService(engine, systemClock);
+        for (const id of Object.values(ids)) {
+          const answer = await tasks.answer(id);
+          assert.deepEqual(answer, await threeReads(engine, id), `task-${id}`);
+          assert.deepEqual(
+            JSON.stringify(answer),
+            JSON.stringify(await threeReads(engine, id)),
+            `task-${id}: same keys in the same order`,
+          );
+        }
+        const parent = (await tasks.answer(`task-${ids.parent}`)) as unknown as {
+          timeline: { kind: string }[];
+          cost: { withSubtasks: { runs: number } | null };
+          dependencies: { graph_id: string | null };
+        };
+        assert.deepEqual(
+          parent.timeline.map((e) => e.kind),
+          ['issue', 'milestone', 'decision'],
+          'the timeline in time order',
+        );
+        assert.equal(parent.cost.withSubtasks?.runs, 3, 'the sub-tasks’ runs are summed');
+        assert.equal(
+          parent.dependencies.graph_id,
+          `wf-${(await engine.read((db) => db.get<{ workflow_id: number }>('SELECT workflow_id FROM tasks WHERE id = ?', [ids.parent])))!.workflow_id}`,
+        );
+        assert.equal(((await tasks.answer(ids.loose)) as unknown as typeof parent).dependencies.graph_id, null);
+        // The Tasks tree and task_get agree on who was reviewed.
+        const tree = await new TaskTreeQueries(engine).subTasks(ids.parent);
+        for (const row of tree)
+          assert.equal(
+            row.completionReviewed,
+            (await tasks.answer(row.task.id)).completionReview !== null,
+            `task-${row.task.id}`,
+          );
+        assert.deepEqual((await tasks.answer(ids.child)).completionReview, {
+          verdict: 'approved',
+          note: 'ok',
+          reviewedBy: 'ana',
+          reviewedAt: at(5),
+        });
+        await assert.rejects(tasks.answer(999_999), (err) => err instanceof LedgerError && err.code === 'TaskNotFound');
+      } finally {
+        await ledger.dispose();
       }
-      const parent = (await tasks.answer(`task-${ids.parent}`)) as unknown as { timeline: { kind: string }[]; cost: { withSubtasks: { runs: number } | null }; dependencies: { graph_id: string | null } };
-      assert.deepEqual(
-        parent.timeline.map((e) => e.kind),
-        ['issue', 'milestone', 'decision'],
-        'the timeline in time order',
-      );
-      assert.equal(parent.cost.withSubtasks?.runs, 3, 'the sub-tasks’ runs are summed');
-      assert.equal(parent.dependencies.graph_id, `wf-${(await engine.read((db) => db.get<{ workflow_id: number }>('SELECT workflow_id FROM tasks WHERE id = ?', [ids.parent])))!.workflow_id}`);
-      assert.equal(((await tasks.answer(ids.loose)) as unknown as typeof parent).dependencies.graph_id, null);
-      // The Tasks tree and task_get agree on who was reviewed.
-      const tree = await new TaskTreeQueries(engine).subTasks(ids.parent);
-      for (const row of tree) assert.equal(row.completionReviewed, (await tasks.answer(row.task.id)).completionReview !== null, `task-${row.task.id}`);
-      assert.deepEqual((await tasks.answer(ids.child)).completionReview, { verdict: 'approved', note: 'ok', reviewedBy: 'ana', reviewedAt: at(5) });
-      await assert.rejects(tasks.answer(999_999), (err) => err instanceof LedgerError && err.code === 'TaskNotFound');
-    } finally {
-      await ledger.dispose();
-    }
-  });
+    },
+  );
 }
 
 /** A TCP proxy that counts round trips: client bursts each sent after an answer came back. */
@@ -133,39 +203,45 @@ async function countingProxy(port: number): Promise<{ port: number; bursts: () =
   };
 }
 
-test('task_get on PostgreSQL: its answer takes a few round trips, not one per statement', { skip: pgSkip }, async (t) => {
-  const db = await createTestDatabase();
-  const url = new URL(db.url);
-  const proxy = await countingProxy(Number(url.port));
-  url.port = String(proxy.port);
-  const engine = await openEngine(url.toString(), { migrate: true, env: pgEnv, poolSize: 1 });
-  try {
-    const ids = await world(engine);
-    const tasks = new TaskService(engine, systemClock);
-    const settle = (): Promise<unknown> => new Promise((r) => setTimeout(r, 50));
-    /** Round trips a read waited for: the bursts it sent, less its COMMIT (sent, not waited for). */
-    const roundTrips = async (fn: () => Promise<unknown>, reads = 1): Promise<number> => {
-      await settle();
-      const before = proxy.bursts();
-      await fn();
-      await settle();
-      return proxy.bursts() - before - reads;
-    };
-    await tasks.answer(ids.parent); // the connection is open
-    const parent = await roundTrips(() => tasks.answer(ids.parent));
-    const three = await roundTrips(() => threeReads(engine, ids.parent), 3);
-    const loose = await roundTrips(() => tasks.answer(ids.loose));
-    const list = await roundTrips(() => tasks.list({ limit: 50, offset: 0 }));
-    t.diagnostic(`round trips: task_get ${parent} (three reads ${three}), task outside a workflow ${loose}, task_list ${list}`);
-    // The task with its timeline, sub-tasks and own costs; the plan graph, the workflow's statuses
-    // and the sub-tasks' costs; the derived graph's workflow row; its tasks.
-    assert.ok(parent <= 4, `task_get's answer: ${parent} round trips (the three reads took ${three})`);
-    assert.ok(three > parent + 2, `three reads: ${three} round trips, one read: ${parent}`);
-    assert.equal(loose, 1, 'a task outside a workflow without sub-tasks: one round trip');
-    assert.equal(list, 1, 'task_list: the count and the page in one round trip');
-  } finally {
-    await engine.close();
-    proxy.close();
-    await db.drop();
-  }
-});
+test(
+  'task_get on PostgreSQL: its answer takes a few round trips, not one per statement',
+  { skip: pgSkip },
+  async (t) => {
+    const db = await createTestDatabase();
+    const url = new URL(db.url);
+    const proxy = await countingProxy(Number(url.port));
+    url.port = String(proxy.port);
+    const engine = await openEngine(url.toString(), { migrate: true, env: pgEnv, poolSize: 1 });
+    try {
+      const ids = await world(engine);
+      const tasks = new TaskService(engine, systemClock);
+      const settle = (): Promise<unknown> => new Promise((r) => setTimeout(r, 50));
+      /** Round trips a read waited for: the bursts it sent, less its COMMIT (sent, not waited for). */
+      const roundTrips = async (fn: () => Promise<unknown>, reads = 1): Promise<number> => {
+        await settle();
+        const before = proxy.bursts();
+        await fn();
+        await settle();
+        return proxy.bursts() - before - reads;
+      };
+      await tasks.answer(ids.parent); // the connection is open
+      const parent = await roundTrips(() => tasks.answer(ids.parent));
+      const three = await roundTrips(() => threeReads(engine, ids.parent), 3);
+      const loose = await roundTrips(() => tasks.answer(ids.loose));
+      const list = await roundTrips(() => tasks.list({ limit: 50, offset: 0 }));
+      t.diagnostic(
+        `round trips: task_get ${parent} (three reads ${three}), task outside a workflow ${loose}, task_list ${list}`,
+      );
+      // The task with its timeline, sub-tasks and own costs; the plan graph, the workflow's statuses
+      // and the sub-tasks' costs; the derived graph's workflow row; its tasks.
+      assert.ok(parent <= 4, `task_get's answer: ${parent} round trips (the three reads took ${three})`);
+      assert.ok(three > parent + 2, `three reads: ${three} round trips, one read: ${parent}`);
+      assert.equal(loose, 1, 'a task outside a workflow without sub-tasks: one round trip');
+      assert.equal(list, 1, 'task_list: the count and the page in one round trip');
+    } finally {
+      await engine.close();
+      proxy.close();
+      await db.drop();
+    }
+  },
+);

@@ -17,7 +17,10 @@ test('a change is expected when one agent could write it (write glob, not exclud
   const v = withWriteScope(ok, scopes, files('src/a.ts', 'docs/x/guide.md', 'src/.env', 'package.json'));
   assert.equal(v.scope_match, false);
   assert.deepEqual(v.unexpected_files, ['package.json', 'src/.env']);
-  assert.match(v.warnings[0], /2 file\(s\) modified outside the agents' write scope \(coder: src\/\*\* except \*\*\/\*\.env; docs: docs\)/);
+  assert.match(
+    v.warnings[0],
+    /2 file\(s\) modified outside the agents' write scope \(coder: src\/\*\* except \*\*\/\*\.env; docs: docs\)/,
+  );
 });
 
 test('a read-only agent may change nothing; earlier unexpected files are kept', () => {

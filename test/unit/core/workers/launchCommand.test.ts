@@ -8,9 +8,20 @@ import { tempDir } from '../../../helpers/tmp';
 import { injectionAttempts, stubClients } from '../../../helpers/stubClients';
 
 test('each client gets its own flags: model bound to its option, auto-approval only when asked', () => {
-  assert.deepEqual(clientArgv('claude-code', { model: 'sonnet', auto: true, prompt: '# P' }), ['claude', '--print', '--model=sonnet', '--dangerously-skip-permissions', '# P']);
+  assert.deepEqual(clientArgv('claude-code', { model: 'sonnet', auto: true, prompt: '# P' }), [
+    'claude',
+    '--print',
+    '--model=sonnet',
+    '--dangerously-skip-permissions',
+    '# P',
+  ]);
   assert.deepEqual(clientArgv('codex', { model: null, auto: false, prompt: '# P' }), ['codex', 'exec', '# P']);
-  assert.deepEqual(clientArgv('gemini-cli', { model: 'gemini-2.5-pro', auto: true, prompt: '# P' }), ['gemini', '--model=gemini-2.5-pro', '--yolo', '--prompt=# P']);
+  assert.deepEqual(clientArgv('gemini-cli', { model: 'gemini-2.5-pro', auto: true, prompt: '# P' }), [
+    'gemini',
+    '--model=gemini-2.5-pro',
+    '--yolo',
+    '--prompt=# P',
+  ]);
 });
 
 test('the shell command is inert: every hostile string reaches the stub client as one literal argument', () => {
@@ -25,7 +36,11 @@ test('the shell command is inert: every hostile string reaches the stub client a
       const model = `m${hostile}`;
       const command = shellCommand(cwd, clientArgv(client, { model, auto: false, prompt }));
       const run = stubs.run(command, dir);
-      assert.deepEqual(run.argv, clientArgv(client, { model, auto: false, prompt }).slice(1), `${client}: ${JSON.stringify(hostile)}`);
+      assert.deepEqual(
+        run.argv,
+        clientArgv(client, { model, auto: false, prompt }).slice(1),
+        `${client}: ${JSON.stringify(hostile)}`,
+      );
       assert.equal(fs.realpathSync(run.cwd), fs.realpathSync(cwd));
     }
   }

@@ -106,7 +106,12 @@ test('random edits — adds, deletes, modes, nested folders, files ⇄ folders, 
   const name = () => pick(['a', 'a-b', 'a.b', 'a0', 'b', 'x y', 'é', 'new', 'deep']);
   const edits: ((why: string[]) => void)[] = [
     (why) => {
-      const file = [pick(['', 'a', 'a/b', 'docs', 'new/nested/deeper', 'space name', 'build']), `${name()}.${pick(['txt', 'md', 'log', 'up', 'auto', 'js'])}`].filter(Boolean).join('/');
+      const file = [
+        pick(['', 'a', 'a/b', 'docs', 'new/nested/deeper', 'space name', 'build']),
+        `${name()}.${pick(['txt', 'md', 'log', 'up', 'auto', 'js'])}`,
+      ]
+        .filter(Boolean)
+        .join('/');
       const crlf = next() < 0.3;
       put(root, file, `content ${next()}${crlf ? '\r\n' : '\n'}line two${crlf ? '\r\n' : '\n'}`);
       why.push(`write ${file}`);
@@ -198,7 +203,11 @@ test('a changed work tree costs status alone — no add, no write-tree, no hash-
   const before = userState(root);
   let started = gitProcessesStarted();
   const first = await takeSnapshot(repo, 'first', whole);
-  assert.equal(gitProcessesStarted() - started, 2, 'status, and the cat-file reader started once (blobs written here: no attribute, no autocrlf)');
+  assert.equal(
+    gitProcessesStarted() - started,
+    2,
+    'status, and the cat-file reader started once (blobs written here: no attribute, no autocrlf)',
+  );
   assert.equal(git(root, 'rev-parse', `${first.snapshot.id}^{tree}`).trim(), referenceTree(root));
   assert.deepEqual(userState(root), before);
   git(root, 'fsck', '--no-dangling', '--strict');
@@ -230,7 +239,11 @@ test('the running cat-file reader reads HEAD after gc repacked and pruned everyt
   write(root, { 'dir/d.txt': 'd\n', 'a.txt': 'edited\n' });
   const started = gitProcessesStarted();
   const { snapshot } = await takeSnapshot(repo, 'after gc', whole);
-  assert.equal(gitProcessesStarted() - started, 2, 'a new kept index (the user committed), status: the same reader answered');
+  assert.equal(
+    gitProcessesStarted() - started,
+    2,
+    'a new kept index (the user committed), status: the same reader answered',
+  );
   assert.equal(git(root, 'rev-parse', `${snapshot.id}^{tree}`).trim(), referenceTree(root));
   assert.equal(git(root, 'show', `${snapshot.id}:dir/c.txt`), 'c\n');
 });
@@ -248,7 +261,7 @@ test('a tracked file whose index holds CRLF keeps it under text=auto (the index 
 });
 
 test('names that are not UTF-8, and names sorting around a folder, are exact', async () => {
-  const root = makeRepo({ 'a/inner.txt': 'i\n', 'a-b': '1\n', 'a.b': '2\n', 'a0': '3\n' });
+  const root = makeRepo({ 'a/inner.txt': 'i\n', 'a-b': '1\n', 'a.b': '2\n', a0: '3\n' });
   const latin1 = Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]);
   fs.writeFileSync(latin1, 'bytes\n');
   write(root, { 'a/inner.txt': 'edited\n', 'a.c': 'c\n', 'a/z/deep.txt': 'd\n' });
@@ -271,7 +284,10 @@ test('a cat-file reader that died while idle is replaced at once, and the snapsh
   const repo = await GitRepo.open(root);
   write(root, { 'dir/c.txt': 'c\n' });
   await takeSnapshot(repo, 'reader started', whole);
-  const readers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'cat-file --batch'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  const readers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'cat-file --batch'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean);
   assert.ok(readers.length >= 1, 'a reader runs');
   for (const pid of readers) process.kill(Number(pid), 'SIGKILL');
   await new Promise((resolve) => setTimeout(resolve, 200));

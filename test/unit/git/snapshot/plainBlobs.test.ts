@@ -46,7 +46,11 @@ async function exactSnapshot(repo: GitRepo, why: string): Promise<'plain' | 'has
   const before = blobRoutesTaken();
   const { snapshot } = await takeSnapshot(repo, 'test', whole);
   const after = blobRoutesTaken();
-  assert.equal(git(repo.root, 'rev-parse', `${snapshot.id}^{tree}`).trim(), referenceTree(repo.root), `${why}: the snapshot's tree is add -A + write-tree's`);
+  assert.equal(
+    git(repo.root, 'rev-parse', `${snapshot.id}^{tree}`).trim(),
+    referenceTree(repo.root),
+    `${why}: the snapshot's tree is add -A + write-tree's`,
+  );
   assert.ok(after.plain + after.hashObject - before.plain - before.hashObject <= 1, `${why}: one way per snapshot`);
   return after.plain > before.plain ? 'plain' : after.hashObject > before.hashObject ? 'hashObject' : 'none';
 }
@@ -64,7 +68,11 @@ test('changed files are hashed here when nothing converts them: status alone, lo
     assert.equal(gitProcessesStarted() - started, i === 0 ? 2 : 1, 'status (and the cat-file reader, started once)');
   }
   const { snapshot } = await takeSnapshot(repo, 'last', whole);
-  assert.equal(git(root, 'ls-tree', `${snapshot.id}`, 'src/new2/y.bin').split(' ')[0], '100755', 'the executable bit counts (core.fileMode)');
+  assert.equal(
+    git(root, 'ls-tree', `${snapshot.id}`, 'src/new2/y.bin').split(' ')[0],
+    '100755',
+    'the executable bit counts (core.fileMode)',
+  );
   assert.equal(blobSettingsAsked(), asked, 'the configuration did not change: not asked again');
   git(root, 'fsck', '--strict', '--no-dangling');
 });
@@ -97,14 +105,22 @@ test('a setting or an attribute that appears between two snapshots hands the fil
     write(root, { '.git/info/attributes': '*.txt filter=up\n' });
   });
   await step('info/attributes gone', 'plain', () => fs.rmSync(path.join(root, '.git', 'info', 'attributes')));
-  await step('an untracked sub/.gitattributes (left to git add)', 'none', () => write(root, { 'sub/.gitattributes': '*.txt text\n' }));
+  await step('an untracked sub/.gitattributes (left to git add)', 'none', () =>
+    write(root, { 'sub/.gitattributes': '*.txt text\n' }),
+  );
   await step('sub/.gitattributes committed', 'hashObject', () => commitSettled(root, 'attributes'));
   // git add reads it from the index: left to git add (the index route), no blob hashed by either way.
-  await step('sub/.gitattributes deleted (still in the index)', 'none', () => fs.rmSync(path.join(root, 'sub', '.gitattributes')));
+  await step('sub/.gitattributes deleted (still in the index)', 'none', () =>
+    fs.rmSync(path.join(root, 'sub', '.gitattributes')),
+  );
   await step('the deletion committed', 'plain', () => commitSettled(root, 'no attributes'));
-  await step('an ignored .gitattributes on the way', 'hashObject', () => write(root, { 'other/.gitattributes': '*.txt filter=up\n' }));
+  await step('an ignored .gitattributes on the way', 'hashObject', () =>
+    write(root, { 'other/.gitattributes': '*.txt filter=up\n' }),
+  );
   await step('gone again', 'plain', () => fs.rmSync(path.join(root, 'other', '.gitattributes')));
-  await step('a .gitattributes inside an ignored folder applies to nothing snapshotted', 'plain', () => write(root, { 'ignored-attrs/.gitattributes': '*.txt filter=up\n' }));
+  await step('a .gitattributes inside an ignored folder applies to nothing snapshotted', 'plain', () =>
+    write(root, { 'ignored-attrs/.gitattributes': '*.txt filter=up\n' }),
+  );
   await step('core.attributesFile', 'hashObject', () => {
     write(outside, { attributes: '*.txt text\n' });
     git(root, 'config', 'core.attributesFile', path.join(outside, 'attributes'));
@@ -115,7 +131,9 @@ test('a setting or an attribute that appears between two snapshots hands the fil
     git(root, 'config', 'include.path', path.join(outside, 'included'));
   });
   await step('the config written back as it was', 'plain', () => fs.writeFileSync(config, original));
-  await step('core.autocrlf set in the global config', 'hashObject', () => fs.appendFileSync(process.env.GIT_CONFIG_GLOBAL!, '[core]\n\tautocrlf = true\n'));
+  await step('core.autocrlf set in the global config', 'hashObject', () =>
+    fs.appendFileSync(process.env.GIT_CONFIG_GLOBAL!, '[core]\n\tautocrlf = true\n'),
+  );
   await step('the global config emptied', 'plain', () => fs.writeFileSync(process.env.GIT_CONFIG_GLOBAL!, ''));
 });
 
@@ -160,7 +178,9 @@ test('random edits with settings and attributes coming and going give add -A + w
       why.push(`attributes ${file}`);
     },
     (why) => {
-      const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.gitattributes'));
+      const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+        .split('\n')
+        .filter((f) => f.endsWith('.gitattributes'));
       const file = files.length ? pick(files) : null;
       if (file) fs.rmSync(path.join(root, file), { force: true });
       why.push(`no attributes ${file}`);
@@ -197,8 +217,15 @@ test('random edits with settings and attributes coming and going give add -A + w
 
 test('the settings parser refuses what it cannot follow', () => {
   const list = (...records: string[]) => records.map((r) => `file:/x\0${r}\0`).join('');
-  assert.deepEqual(parseConfig(list('core.filemode\nfalse', 'core.autocrlf\nfalse')).settings, { plain: true, fileMode: false });
-  assert.equal(parseConfig(list('core.autocrlf\nfalse', 'core.autocrlf\ntrue')).settings.plain, false, 'the last value counts');
+  assert.deepEqual(parseConfig(list('core.filemode\nfalse', 'core.autocrlf\nfalse')).settings, {
+    plain: true,
+    fileMode: false,
+  });
+  assert.equal(
+    parseConfig(list('core.autocrlf\nfalse', 'core.autocrlf\ntrue')).settings.plain,
+    false,
+    'the last value counts',
+  );
   assert.equal(parseConfig(list('core.autocrlf')).settings.plain, false, 'a key without a value is true');
   assert.equal(parseConfig(list('includeIf.onbranch:main.path\n/y')).settings.plain, false);
   assert.equal(parseConfig(list('attr.tree\nHEAD')).settings.plain, false);
@@ -213,6 +240,6 @@ test('a work file is never read through a symlink', async () => {
   const root = makeRepo({ 'a.txt': 'a\n' });
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
   assert.equal(readWorkFile(Buffer.from(path.join(root, 'link.txt')), 1024), null);
-  assert.equal((readWorkFile(Buffer.from(path.join(root, 'a.txt')), 1024))?.toString(), 'a\n');
+  assert.equal(readWorkFile(Buffer.from(path.join(root, 'a.txt')), 1024)?.toString(), 'a\n');
   assert.equal(readWorkFile(Buffer.from(path.join(root, 'a.txt')), 1), null, 'larger than the limit');
 });

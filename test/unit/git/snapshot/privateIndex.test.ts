@@ -25,7 +25,12 @@ async function bothRoutes(root: string): Promise<{ fast: string; full: string; f
   const fast = await takeSnapshot(repo, 'fast', whole);
   const full = await takeSnapshot(repo, 'full', whole, { route: 'full' });
   const tree = (id: string) => git(root, 'rev-parse', `${id}^{tree}`).trim();
-  return { fast: tree(fast.snapshot.id), full: tree(full.snapshot.id), fastId: fast.snapshot.id, head: fast.snapshot.head };
+  return {
+    fast: tree(fast.snapshot.id),
+    full: tree(full.snapshot.id),
+    fastId: fast.snapshot.id,
+    head: fast.snapshot.head,
+  };
 }
 
 async function assertExact(root: string, why: string): Promise<string> {
@@ -42,7 +47,11 @@ test('a clean work tree is HEAD itself: one git process, no object written', asy
   const root = makeRepo({ 'a.txt': 'a\n', 'src/b.ts': 'b\n' });
   const repo = await GitRepo.open(root);
   await takeSnapshot(repo, 'warm', whole); // seeds the kept index
-  assert.equal(fs.readFileSync(path.join(root, '.git', keptIndexes(root)[0])).readUInt32BE(4), 4, 'kept in index format 4');
+  assert.equal(
+    fs.readFileSync(path.join(root, '.git', keptIndexes(root)[0])).readUInt32BE(4),
+    4,
+    'kept in index format 4',
+  );
   const objects = git(root, 'count-objects', '-v');
   const before = gitProcessesStarted();
   const { snapshot } = await takeSnapshot(repo, 'clean', whole);
@@ -64,7 +73,10 @@ test('a changed work tree costs status and cat-file; blobs, trees and the commit
   assert.equal(git(root, 'cat-file', '-t', snapshot.id).trim(), 'commit');
   git(root, 'fsck', '--no-dangling', '--strict');
   assert.equal(git(root, 'rev-parse', `${snapshot.id}^`).trim(), snapshot.head);
-  assert.match(git(root, 'log', '-1', '--format=%s|%an <%ae>|%cn', snapshot.id).trim(), /^agent-ledger snapshot dirty\|Agent Ledger <agent-ledger@localhost>\|Agent Ledger$/);
+  assert.match(
+    git(root, 'log', '-1', '--format=%s|%an <%ae>|%cn', snapshot.id).trim(),
+    /^agent-ledger snapshot dirty\|Agent Ledger <agent-ledger@localhost>\|Agent Ledger$/,
+  );
   assert.equal(git(root, 'show', `${snapshot.id}:new/n.txt`), 'n\n');
   assert.equal((await bothRoutes(root)).fast, (await bothRoutes(root)).full);
 });
@@ -102,7 +114,13 @@ test('a kept index from another repository is never used', async () => {
   const [mine] = keptIndexes(root);
   fs.copyFileSync(path.join(other, '.git', foreign), path.join(root, '.git', foreign));
   const id = await assertExact(root, 'foreign file beside ours');
-  assert.deepEqual(listing(root, id).split('\n').filter(Boolean).map((l) => l.split('\t')[1]), ['a.txt', 'b.txt']);
+  assert.deepEqual(
+    listing(root, id)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[1]),
+    ['a.txt', 'b.txt'],
+  );
   git(root, 'add', 'a.txt'); // the user's index changes: a new kept index, the others are removed
   await assertExact(root, 'after the user staged');
   assert.deepEqual(keptIndexes(root).length, 1);
@@ -138,7 +156,13 @@ test("the user's checkout of another branch, a stash and a commit each give the 
 });
 
 test('renames, deletions, mode changes, symlinks and a type change are recorded exactly', async () => {
-  const root = makeRepo({ 'old.txt': 'content\n', 'run.sh': 'echo\n', 'gone.txt': 'g\n', 'typed': 'file\n', 'dir/keep.txt': 'k\n' });
+  const root = makeRepo({
+    'old.txt': 'content\n',
+    'run.sh': 'echo\n',
+    'gone.txt': 'g\n',
+    typed: 'file\n',
+    'dir/keep.txt': 'k\n',
+  });
   await bothRoutes(root);
   fs.renameSync(path.join(root, 'old.txt'), path.join(root, 'new.txt'));
   fs.chmodSync(path.join(root, 'run.sh'), 0o755);
@@ -245,7 +269,11 @@ test('a symlink in the repository never leads a snapshot outside the workspace',
   assert.match(tree, /^120000 blob \w+\tescape$/m, 'the folder link is recorded as a link');
   assert.match(tree, /^120000 blob \w+\tsecret-link$/m);
   assert.doesNotMatch(tree, /secret\.txt$/m, 'nothing behind the link entered the snapshot');
-  assert.equal(git(root, 'cat-file', 'blob', `${snap.id}:secret-link`), path.join(outside, 'secret.txt'), 'a link records its target, never the content');
+  assert.equal(
+    git(root, 'cat-file', 'blob', `${snap.id}:secret-link`),
+    path.join(outside, 'secret.txt'),
+    'a link records its target, never the content',
+  );
   assert.equal(await truth.fileAt(snap, 'escape/secret.txt'), null);
   assert.equal((await bothRoutes(root)).fast, (await bothRoutes(root)).full);
 });

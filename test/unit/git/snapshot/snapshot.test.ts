@@ -21,7 +21,12 @@ function busyRepo(): string {
   git(root, 'stash', 'push', '-q', '-m', 'user stash');
   write(root, { 'a.txt': 'staged\n' });
   git(root, 'add', 'a.txt');
-  write(root, { 'a.txt': 'staged then edited\n', 'b.txt': 'unstaged\n', 'new.txt': 'untracked\n', 'ignored/x.log': 'log\n' });
+  write(root, {
+    'a.txt': 'staged then edited\n',
+    'b.txt': 'unstaged\n',
+    'new.txt': 'untracked\n',
+    'ignored/x.log': 'log\n',
+  });
   return root;
 }
 
@@ -40,7 +45,10 @@ test('snapshot and changesSince leave HEAD, index, branches, stash, status and f
   assert.deepEqual({ ...afterChanges, files: '' }, { ...before, files: '' });
   assert.equal(after.files, afterChanges.files, 'no working file was touched (mtime and size of every file)');
   assert.equal(fs.statSync(path.join(root, 'later.txt')).mtimeMs, laterStat.mtimeMs);
-  assert.deepEqual(status(root).split('\n').filter(Boolean).sort(), [...statusBefore.split('\n').filter(Boolean), '?? later.txt'].sort());
+  assert.deepEqual(
+    status(root).split('\n').filter(Boolean).sort(),
+    [...statusBefore.split('\n').filter(Boolean), '?? later.txt'].sort(),
+  );
   assert.match(git(root, 'stash', 'list'), /user stash/);
 });
 
@@ -73,7 +81,11 @@ test('no hook of the user runs, and only the kept private index is left in the g
   await truth.changesSince(snap);
   assert.equal(fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : 'no hook ran', 'no hook ran');
   const ours = fs.readdirSync(path.join(root, '.git')).filter((e) => e.startsWith('agent-ledger'));
-  assert.deepEqual(ours.filter((e) => !keptPrivateIndex.test(e)), [], 'no per-snapshot index or lock is left');
+  assert.deepEqual(
+    ours.filter((e) => !keptPrivateIndex.test(e)),
+    [],
+    'no per-snapshot index or lock is left',
+  );
   assert.equal(ours.length, 1, 'one kept private index');
   // The hooks are real: a git command that runs them does write the marker.
   git(root, 'update-ref', 'refs/heads/other', 'HEAD');

@@ -30,7 +30,9 @@ test('the diff between two snapshots of this process, and a second snapshot, rea
   asked = batchRequests();
   const changes = await diffTreesInProcess(repo, start.snapshot.id, end.snapshot.id);
   assert.equal(batchRequests(), asked, 'both sides came from the cache');
-  const reference = parseRawDiff(git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--raw', start.snapshot.id, end.snapshot.id));
+  const reference = parseRawDiff(
+    git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--raw', start.snapshot.id, end.snapshot.id),
+  );
   assert.deepEqual(changes, reference);
   assert.deepEqual(
     changes!.map((c) => `${c.status} ${c.path}`),
@@ -58,7 +60,9 @@ test('a cached tree is handed out as a copy: changing what a caller got changes 
 test('the cache holds a bounded number of entries: the least recently used tree goes first', async () => {
   const root = makeRepo({ 'a.txt': 'a\n' });
   const repo = await GitRepo.open(root);
-  const big = new Map(Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { mode: '100644', id: 'e'.repeat(40) }] as const));
+  const big = new Map(
+    Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { mode: '100644', id: 'e'.repeat(40) }] as const),
+  );
   const names = Array.from({ length: 5 }, (_, i) => `${String(i).repeat(40)}`);
   for (const name of names) rememberTree(name, big);
   const asked = batchRequests();

@@ -22,7 +22,9 @@ function edit(root: string, r: ReturnType<typeof seeded>, allowDelete: boolean, 
       return false;
     }
   };
-  const files = git(root, 'ls-files', '-z').split('\0').filter((f) => f && present(f));
+  const files = git(root, 'ls-files', '-z')
+    .split('\0')
+    .filter((f) => f && present(f));
   const choice = r.int(6);
   const existing = files.length ? files[r.int(files.length)] : undefined;
   if (choice === 0 && allowAdd) {
@@ -46,13 +48,20 @@ function edit(root: string, r: ReturnType<typeof seeded>, allowDelete: boolean, 
   }
 }
 
-test('the in-process tree diff gives diff-tree\'s records, and declines where a rename is possible', async () => {
+test("the in-process tree diff gives diff-tree's records, and declines where a rename is possible", async () => {
   const seeds = 30;
   let answered = 0;
   let declined = 0;
   for (let seed = 1; seed <= seeds; seed++) {
     const r = seeded(seed);
-    const root = makeRepo({ 'README.md': '# t\n', 'src/a.ts': 'a\n', 'src/deep/er/b.ts': 'b\n', 'docs/guide.md': 'g\n', 'ünï code/x.txt': 'x\n', 'run.sh': '#!/bin/sh\n' });
+    const root = makeRepo({
+      'README.md': '# t\n',
+      'src/a.ts': 'a\n',
+      'src/deep/er/b.ts': 'b\n',
+      'docs/guide.md': 'g\n',
+      'ünï code/x.txt': 'x\n',
+      'run.sh': '#!/bin/sh\n',
+    });
     const before = git(root, 'rev-parse', 'HEAD').trim();
     // A third of the rounds may both delete and add (a rename is possible there).
     const mode = seed % 3;
@@ -61,12 +70,19 @@ test('the in-process tree diff gives diff-tree\'s records, and declines where a 
     git(root, 'commit', '-q', '--allow-empty', '-m', `round ${seed}`);
     const after = git(root, 'rev-parse', 'HEAD').trim();
     const repo = await GitRepo.open(root);
-    const expected = parseRawDiff(git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', before, after)).map(key).sort();
+    const expected = parseRawDiff(
+      git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', before, after),
+    )
+      .map(key)
+      .sort();
     const ours = await diffTreesInProcess(repo, before, after);
     const kinds = new Set(expected.map((k) => k[0]));
     if (ours === null) {
       declined++;
-      assert.ok(kinds.has('R') || (kinds.has('A') && kinds.has('D')), `seed ${seed}: declined without a possible rename: ${expected.join(' | ')}`);
+      assert.ok(
+        kinds.has('R') || (kinds.has('A') && kinds.has('D')),
+        `seed ${seed}: declined without a possible rename: ${expected.join(' | ')}`,
+      );
     } else {
       answered++;
       assert.deepEqual(ours.map(key).sort(), expected, `seed ${seed}`);
@@ -85,7 +101,11 @@ test('a folder replaced by a file and a new folder are diffed like diff-tree; a 
   git(root, 'commit', '-qm', 'adds');
   const after = git(root, 'rev-parse', 'HEAD').trim();
   const repo = await GitRepo.open(root);
-  const expected = parseRawDiff(git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', before, after)).map(key).sort();
+  const expected = parseRawDiff(
+    git(root, 'diff-tree', '-r', '-z', '--no-commit-id', '--find-renames', '--raw', before, after),
+  )
+    .map(key)
+    .sort();
   assert.deepEqual((await diffTreesInProcess(repo, before, after))?.map(key).sort(), expected);
   assert.equal(await diffTreesInProcess(repo, before, 'f'.repeat(40)), null, 'an object the repository does not have');
 });

@@ -24,8 +24,14 @@ function samples(schema: unknown, depth = 0): unknown[] {
   const s = schema as Schema;
   if (Array.isArray(s.enum)) return [...s.enum].sort((a, b) => Number(a === null) - Number(b === null));
   if ('const' in s) return [s.const];
-  if (Array.isArray(s.anyOf)) return (s.anyOf as unknown[]).flatMap((b) => samples({ ...s, anyOf: undefined, ...(b as Schema) }, depth + 1)).sort((a, b) => Number(a === null) - Number(b === null));
-  if (Array.isArray(s.type)) return (s.type as string[]).flatMap((t) => samples({ ...s, type: t }, depth + 1)).sort((a, b) => Number(a === null) - Number(b === null));
+  if (Array.isArray(s.anyOf))
+    return (s.anyOf as unknown[])
+      .flatMap((b) => samples({ ...s, anyOf: undefined, ...(b as Schema) }, depth + 1))
+      .sort((a, b) => Number(a === null) - Number(b === null));
+  if (Array.isArray(s.type))
+    return (s.type as string[])
+      .flatMap((t) => samples({ ...s, type: t }, depth + 1))
+      .sort((a, b) => Number(a === null) - Number(b === null));
   switch (s.type) {
     case 'null':
       return [null];
@@ -43,7 +49,8 @@ function samples(schema: unknown, depth = 0): unknown[] {
       const props = (s.properties ?? {}) as Record<string, unknown>;
       const doc: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(props)) doc[name] = samples(sub, depth + 1)[0];
-      if (typeof s.additionalProperties === 'object' && Object.keys(s.additionalProperties as object).length > 0) doc.someKey = samples(s.additionalProperties, depth + 1)[0];
+      if (typeof s.additionalProperties === 'object' && Object.keys(s.additionalProperties as object).length > 0)
+        doc.someKey = samples(s.additionalProperties, depth + 1)[0];
       return [doc];
     }
     default:
@@ -51,7 +58,22 @@ function samples(schema: unknown, depth = 0): unknown[] {
   }
 }
 
-const junk: unknown[] = [null, 'text', '', 2.5, 3, 0, -1, 2 ** 55, -(2 ** 55), true, {}, [], { unexpected: 1 }, ['text']];
+const junk: unknown[] = [
+  null,
+  'text',
+  '',
+  2.5,
+  3,
+  0,
+  -1,
+  2 ** 55,
+  -(2 ** 55),
+  true,
+  {},
+  [],
+  { unexpected: 1 },
+  ['text'],
+];
 
 /** Values just outside the schema's own bounds. */
 function beyond(schema: unknown): unknown[] {
@@ -65,7 +87,11 @@ function beyond(schema: unknown): unknown[] {
 }
 
 /** Every place in the base answer, with the schema that judges it. */
-function places(schema: unknown, doc: unknown, path: (string | number)[] = []): { path: (string | number)[]; schema: unknown }[] {
+function places(
+  schema: unknown,
+  doc: unknown,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; schema: unknown }[] {
   const out = [{ path, schema }];
   if (typeof schema !== 'object' || schema === null) return out;
   const s = schema as Schema;
@@ -74,7 +100,9 @@ function places(schema: unknown, doc: unknown, path: (string | number)[] = []): 
     if (Array.isArray(doc) && b.items) doc.forEach((item, i) => out.push(...places(b.items, item, [...path, i])));
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
       for (const [name, value] of Object.entries(doc)) {
-        const sub = (b.properties as Record<string, unknown> | undefined)?.[name] ?? (typeof b.additionalProperties === 'object' ? b.additionalProperties : undefined);
+        const sub =
+          (b.properties as Record<string, unknown> | undefined)?.[name] ??
+          (typeof b.additionalProperties === 'object' ? b.additionalProperties : undefined);
         if (sub) out.push(...places(sub, value, [...path, name]));
       }
     }
@@ -117,28 +145,58 @@ test('every listed output schema accepts and refuses exactly what zod’s schema
       for (const value of variations) {
         const doc = path.length === 0 && value === remove ? {} : replaced(base, path, value);
         const expected = zodCheck(doc).valid;
-        assert.equal(listedCheck(doc).valid, expected, `${tool.name} at /${path.join('/')}: ${JSON.stringify(doc).slice(0, 300)}`);
+        assert.equal(
+          listedCheck(doc).valid,
+          expected,
+          `${tool.name} at /${path.join('/')}: ${JSON.stringify(doc).slice(0, 300)}`,
+        );
         documents++;
         if (!expected) refused++;
       }
     }
   }
   assert.ok(rewritten > 30, `the rewrites applied to many schemas (${rewritten})`);
-  assert.ok(documents > 5000 && refused > documents / 4 && documents - refused > 3000, `both verdicts were exercised: ${refused} of ${documents} refused`);
+  assert.ok(
+    documents > 5000 && refused > documents / 4 && documents - refused > 3000,
+    `both verdicts were exercised: ${refused} of ${documents} refused`,
+  );
 });
 
 test('a nullable object, array, enum or string becomes one schema accepting null, and judges the same', () => {
-  const nullableObject = { anyOf: [{ type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false }, { type: 'null' }], description: 'd' };
-  assert.deepEqual(compactSchema(nullableObject), { type: ['object', 'null'], properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false, description: 'd' });
-  for (const doc of [null, { a: 1 }, {}, { a: 1, b: 2 }, 'a', 1, []]) assert.equal(verdict(compactSchema(nullableObject) as Schema, doc), verdict(nullableObject, doc), JSON.stringify(doc));
+  const nullableObject = {
+    anyOf: [
+      { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], additionalProperties: false },
+      { type: 'null' },
+    ],
+    description: 'd',
+  };
+  assert.deepEqual(compactSchema(nullableObject), {
+    type: ['object', 'null'],
+    properties: { a: { type: 'number' } },
+    required: ['a'],
+    additionalProperties: false,
+    description: 'd',
+  });
+  for (const doc of [null, { a: 1 }, {}, { a: 1, b: 2 }, 'a', 1, []])
+    assert.equal(
+      verdict(compactSchema(nullableObject) as Schema, doc),
+      verdict(nullableObject, doc),
+      JSON.stringify(doc),
+    );
 
   const nullableEnum = { anyOf: [{ type: 'string', enum: ['ai', 'human'] }, { type: 'null' }] };
   assert.deepEqual(compactSchema(nullableEnum), { enum: ['ai', 'human', null] });
-  for (const doc of [null, 'ai', 'human', 'robot', 1, {}]) assert.equal(verdict(compactSchema(nullableEnum) as Schema, doc), verdict(nullableEnum, doc), JSON.stringify(doc));
+  for (const doc of [null, 'ai', 'human', 'robot', 1, {}])
+    assert.equal(verdict(compactSchema(nullableEnum) as Schema, doc), verdict(nullableEnum, doc), JSON.stringify(doc));
 
   const nullableArray = { anyOf: [{ type: 'null' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] };
   assert.deepEqual(compactSchema(nullableArray), { type: ['array', 'null'], items: { type: 'string' }, minItems: 1 });
-  for (const doc of [null, [], ['a'], [1], 'a']) assert.equal(verdict(compactSchema(nullableArray) as Schema, doc), verdict(nullableArray, doc), JSON.stringify(doc));
+  for (const doc of [null, [], ['a'], [1], 'a'])
+    assert.equal(
+      verdict(compactSchema(nullableArray) as Schema, doc),
+      verdict(nullableArray, doc),
+      JSON.stringify(doc),
+    );
 
   const nullableConst = { anyOf: [{ type: 'string', const: 'x' }, { type: 'null' }] };
   assert.deepEqual(compactSchema(nullableConst), { enum: ['x', null] });
@@ -155,7 +213,10 @@ test('what could judge null or interact stays as it is', () => {
     { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
     { anyOf: [{ type: 'string' }, { type: 'null', description: 'none' }] },
     // a keyword beside the anyOf that would meet the branch's properties
-    { anyOf: [{ type: 'object', properties: { a: { type: 'number' } } }, { type: 'null' }], additionalProperties: false },
+    {
+      anyOf: [{ type: 'object', properties: { a: { type: 'number' } } }, { type: 'null' }],
+      additionalProperties: false,
+    },
   ];
   for (const schema of kept) assert.deepEqual(compactSchema(schema), schema, JSON.stringify(schema));
   // An enum with a value of another type keeps its type; objects in an enum keep it too.

@@ -13,7 +13,6 @@ import { tempDir } from '../../../helpers/tmp';
 import { insertWorkflow, snapshotFiles, workflows } from './damageKit';
 import { startWriter } from './writerProcess';
 
-
 function journalHeader(dbPath: string): { generation: number; baseSeq: number; lastSeq?: number } {
   const fd = fs.openSync(storePaths(dbPath).journal, 'r');
   try {
@@ -51,15 +50,23 @@ test('a large image is checkpointed by a worker while writes go on: image replac
   }
   const header = journalHeader(dbPath);
   const paths = storePaths(dbPath);
-  assert.ok(fs.existsSync(paths.image) && fs.existsSync(paths.prevJournal), 'the image and the previous journal are in place');
+  assert.ok(
+    fs.existsSync(paths.image) && fs.existsSync(paths.prevJournal),
+    'the image and the previous journal are in place',
+  );
   assert.ok(header.generation >= 2 && header.baseSeq >= 20, JSON.stringify(header));
   for (let k = 0; k < 5; k++) {
     names.push(`after${k}`);
     await insertWorkflow(writer, `after${k}`);
   }
-  assert.equal(journalHeader(dbPath).lastSeq, writer.seq, 'the new generation goes on from the records it carried over');
+  assert.equal(
+    journalHeader(dbPath).lastSeq,
+    writer.seq,
+    'the new generation goes on from the records it carried over',
+  );
   const fresh = await LedgerStore.open({ dbPath });
-  for (const store of [fresh, lagging, writer]) assert.deepEqual([...workflows(store).keys()].sort(), [...names].sort());
+  for (const store of [fresh, lagging, writer])
+    assert.deepEqual([...workflows(store).keys()].sort(), [...names].sort());
   assert.equal(fresh.seq, writer.seq);
   for (const s of [writer, lagging, fresh]) s.close();
 });
@@ -121,30 +128,38 @@ function threadNices(): Map<string, number> {
   return nices;
 }
 
-test('the checkpoint worker runs at the lowest CPU priority, and only its own thread does', { skip: process.platform !== 'linux' && 'thread nice values are Linux only' }, async () => {
-  const dbPath = path.join(tempDir(), 'ledger.db');
-  const store = await LedgerStore.open({ dbPath, checkpointRecords: 20, backgroundCheckpointBytes: 0 });
-  const own = threadNices().get(String(process.pid));
-  const seen = new Map<string, number>();
-  const watch = setInterval(() => {
-    for (const [tid, nice] of threadNices()) if (nice !== own) seen.set(tid, nice);
-  }, 2);
-  try {
-    let i = 0;
-    while (journalHeader(dbPath).baseSeq === 0) {
-      if (i < 400) await insertWorkflow(store, `w${i++}`);
-      else await until('the background checkpoint', () => journalHeader(dbPath).baseSeq > 0);
-      await new Promise((r) => setImmediate(r));
+test(
+  'the checkpoint worker runs at the lowest CPU priority, and only its own thread does',
+  { skip: process.platform !== 'linux' && 'thread nice values are Linux only' },
+  async () => {
+    const dbPath = path.join(tempDir(), 'ledger.db');
+    const store = await LedgerStore.open({ dbPath, checkpointRecords: 20, backgroundCheckpointBytes: 0 });
+    const own = threadNices().get(String(process.pid));
+    const seen = new Map<string, number>();
+    const watch = setInterval(() => {
+      for (const [tid, nice] of threadNices()) if (nice !== own) seen.set(tid, nice);
+    }, 2);
+    try {
+      let i = 0;
+      while (journalHeader(dbPath).baseSeq === 0) {
+        if (i < 400) await insertWorkflow(store, `w${i++}`);
+        else await until('the background checkpoint', () => journalHeader(dbPath).baseSeq > 0);
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      clearInterval(watch);
     }
-  } finally {
-    clearInterval(watch);
-  }
-  assert.equal(threadNices().get(String(process.pid)), own, 'the thread that writes keeps its priority');
-  assert.deepEqual([...new Set(seen.values())], [19], `the worker's thread, and no other, changed to nice 19: ${JSON.stringify([...seen])}`);
-  const fresh = await LedgerStore.open({ dbPath });
-  assert.deepEqual(workflows(fresh), workflows(store), 'the image the worker prepared holds every write');
-  for (const s of [store, fresh]) s.close();
-});
+    assert.equal(threadNices().get(String(process.pid)), own, 'the thread that writes keeps its priority');
+    assert.deepEqual(
+      [...new Set(seen.values())],
+      [19],
+      `the worker's thread, and no other, changed to nice 19: ${JSON.stringify([...seen])}`,
+    );
+    const fresh = await LedgerStore.open({ dbPath });
+    assert.deepEqual(workflows(fresh), workflows(store), 'the image the worker prepared holds every write');
+    for (const s of [store, fresh]) s.close();
+  },
+);
 
 test('a checkpoint worker is handed sql.js compiled and instantiates it without compiling SQLite again', async () => {
   const dbPath = path.join(tempDir(), 'ledger.db');

@@ -5,10 +5,16 @@ import { LedgerStore } from '../../../../src/store/embedded/ledgerStore';
 
 async function main(): Promise<void> {
   const [dbPath, label, checkpointText] = process.argv.slice(2);
-  const store = await LedgerStore.open({ dbPath, checkpointRecords: Number(checkpointText), backgroundCheckpointBytes: 0 });
+  const store = await LedgerStore.open({
+    dbPath,
+    checkpointRecords: Number(checkpointText),
+    backgroundCheckpointBytes: 0,
+  });
   for (let i = 0; ; i++) {
     const name = `${label}-${i}`;
-    await store.write((tx) => tx.run("INSERT INTO workflows (name, created_at, updated_at) VALUES (?, 'x', 'x')", [name]));
+    await store.write((tx) =>
+      tx.run("INSERT INTO workflows (name, created_at, updated_at) VALUES (?, 'x', 'x')", [name]),
+    );
     process.stdout.write(`${name}\n`);
   }
 }

@@ -15,7 +15,9 @@ import { insertWorkflow, overwrite, snapshotFiles, workflows, writeWorkflows } f
 const fixture = path.join(__dirname, 'writer.fixture.ts');
 
 function writer(dbPath: string, label: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, '3'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -57,7 +59,10 @@ test('damage a running process has not read yet stops it; the process that is pa
   overwrite(journal, pos + 30, Buffer.alloc(20, 0x2a));
   const sizeBefore = fs.statSync(journal).size;
 
-  assert.throws(() => workflows(behind), (err: unknown) => StoreError.is(err, 'damaged'));
+  assert.throws(
+    () => workflows(behind),
+    (err: unknown) => StoreError.is(err, 'damaged'),
+  );
   await assert.rejects(insertWorkflow(behind, 'refused'), (err: unknown) => StoreError.is(err, 'damaged'));
   assert.equal(fs.statSync(journal).size, sizeBefore, 'the process that saw the damage cut nothing off');
   // `ahead` applied those records before the damage: its appends only add.

@@ -13,7 +13,12 @@ export interface Acked {
 }
 
 /** Opens a store at `dbPath`, inserts `count` workflows one write each, closes it; returns what was acknowledged. */
-export async function writeWorkflows(dbPath: string, count: number, options: Partial<StoreOptions> = {}, prefix = 'w'): Promise<Acked[]> {
+export async function writeWorkflows(
+  dbPath: string,
+  count: number,
+  options: Partial<StoreOptions> = {},
+  prefix = 'w',
+): Promise<Acked[]> {
   const store = await LedgerStore.open({ dbPath, ...options });
   const acked: Acked[] = [];
   try {
@@ -30,7 +35,10 @@ export async function writeWorkflows(dbPath: string, count: number, options: Par
 
 export async function insertWorkflow(store: LedgerStore, name: string): Promise<number> {
   const now = '2026-01-01T00:00:00.000Z';
-  return store.write((tx) => tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]).lastInsertRowid);
+  return store.write(
+    (tx) =>
+      tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]).lastInsertRowid,
+  );
 }
 
 /** Workflow name → id, as a store reads them. */
@@ -43,7 +51,8 @@ export function workflows(store: LedgerStore): Map<string, number> {
 export function snapshotFiles(dbPath: string): Record<string, Buffer | undefined> {
   const p = storePaths(dbPath);
   const out: Record<string, Buffer | undefined> = {};
-  for (const file of [p.image, p.journal, p.prevImage, p.prevJournal]) out[path.basename(file)] = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  for (const file of [p.image, p.journal, p.prevImage, p.prevJournal])
+    out[path.basename(file)] = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
   return out;
 }
 

@@ -9,7 +9,17 @@ import { checkStore } from '../../../../src/store/admin/storeCheck';
 import { repairStore } from '../../../../src/store/admin/storeRepair';
 import { tempDir } from '../../../helpers/tmp';
 import type { Acked } from './damageKit';
-import { copyStore, deleteBytes, insertWorkflow, overwrite, prng, seqSet, snapshotFiles, workflows, writeWorkflows } from './damageKit';
+import {
+  copyStore,
+  deleteBytes,
+  insertWorkflow,
+  overwrite,
+  prng,
+  seqSet,
+  snapshotFiles,
+  workflows,
+  writeWorkflows,
+} from './damageKit';
 
 const TRIALS = 200;
 
@@ -41,10 +51,16 @@ test(`${TRIALS} seeded random damages: never a silent loss, never a truncation, 
     }
   }
   // The trials exercised both sides: refused damaged stores and intact or torn ones, and losses.
-  assert.ok(seen.refused > TRIALS / 4 && seen.tornOrIntact > 5 && seen.repaired > TRIALS / 2 && seen.lostRecords > 0, JSON.stringify(seen));
+  assert.ok(
+    seen.refused > TRIALS / 4 && seen.tornOrIntact > 5 && seen.repaired > TRIALS / 2 && seen.lostRecords > 0,
+    JSON.stringify(seen),
+  );
 });
 
-async function template(name: string, options: { checkpointRecords?: number }): Promise<{ name: string; dbPath: string; acked: Acked[] }> {
+async function template(
+  name: string,
+  options: { checkpointRecords?: number },
+): Promise<{ name: string; dbPath: string; acked: Acked[] }> {
   const dbPath = path.join(tempDir(), 'ledger.db');
   const acked = await writeWorkflows(dbPath, options.checkpointRecords ? 45 : 30, options);
   return { name, dbPath, acked };
@@ -53,20 +69,28 @@ async function template(name: string, options: { checkpointRecords?: number }): 
 /** Damages one file of the store at a random offset; returns what it did. */
 function damage(dbPath: string, rnd: () => number): string {
   const p = storePaths(dbPath);
-  const files = [p.journal, p.journal, p.journal, p.image, p.image, p.prevImage, p.prevJournal].filter((f) => fs.existsSync(f));
+  const files = [p.journal, p.journal, p.journal, p.image, p.image, p.prevImage, p.prevJournal].filter((f) =>
+    fs.existsSync(f),
+  );
   const file = files[Math.floor(rnd() * files.length)];
   const size = fs.statSync(file).size;
   const offset = Math.floor(rnd() * size);
   const length = 1 + Math.floor(rnd() * 64);
   const kind = ['overwrite', 'flip', 'delete'][Math.floor(rnd() * 3)];
   if (kind === 'overwrite') overwrite(file, offset, Buffer.from(Array.from({ length }, () => Math.floor(rnd() * 256))));
-  else if (kind === 'flip') overwrite(file, offset, Buffer.from([fs.readFileSync(file)[offset] ^ (1 << Math.floor(rnd() * 8))]));
+  else if (kind === 'flip')
+    overwrite(file, offset, Buffer.from([fs.readFileSync(file)[offset] ^ (1 << Math.floor(rnd() * 8))]));
   else deleteBytes(file, offset, length);
   return `${kind} ${kind === 'flip' ? 1 : length} byte(s) at ${offset} of ${path.basename(file)} (${size} bytes)`;
 }
 
 /** `writeAfter`: also write after the repair (every few trials: it costs an fsync). */
-async function runTrial(dbPath: string, acked: Acked[], label: string, writeAfter: boolean): Promise<{ refused: boolean; repaired: boolean; lost: number }> {
+async function runTrial(
+  dbPath: string,
+  acked: Acked[],
+  label: string,
+  writeAfter: boolean,
+): Promise<{ refused: boolean; repaired: boolean; lost: number }> {
   const check = await checkStore(dbPath);
   const reported = seqSet(check.repair.lost, [check.journal.tornTail?.seq]);
   const before = snapshotFiles(dbPath);
@@ -80,8 +104,15 @@ async function runTrial(dbPath: string, acked: Acked[], label: string, writeAfte
   }
   if (present) {
     // Readable: every acknowledged record is there with its id, or check reported it.
-    for (const a of acked) assert.ok(present.get(a.name) === a.id || reported.has(a.seq), `${label}: ${a.name} (seq ${a.seq}) silently missing`);
-    assert.ok(check.journal.status !== 'damaged' && check.image.status !== 'damaged', `${label}: the store reads a ledger check calls damaged`);
+    for (const a of acked)
+      assert.ok(
+        present.get(a.name) === a.id || reported.has(a.seq),
+        `${label}: ${a.name} (seq ${a.seq}) silently missing`,
+      );
+    assert.ok(
+      check.journal.status !== 'damaged' && check.image.status !== 'damaged',
+      `${label}: the store reads a ledger check calls damaged`,
+    );
   } else {
     assert.equal(check.ok, false, `${label}: the store refuses a ledger check calls intact`);
     await assert.rejects(insertWorkflow(store, 'refused'), (err: unknown) => StoreError.is(err, 'damaged'), label);
@@ -96,11 +127,13 @@ async function runTrial(dbPath: string, acked: Acked[], label: string, writeAfte
   try {
     const recovered = workflows(after);
     for (const a of acked) {
-      if (!reported.has(a.seq)) assert.equal(recovered.get(a.name), a.id, `${label}: ${a.name} (seq ${a.seq}) intact but not recovered`);
+      if (!reported.has(a.seq))
+        assert.equal(recovered.get(a.name), a.id, `${label}: ${a.name} (seq ${a.seq}) intact but not recovered`);
     }
     // And check reported nothing as lost that was not.
     const lost = seqSet(repair.lost);
-    for (const a of acked) assert.ok(!(lost.has(a.seq) && recovered.has(a.name)), `${label}: seq ${a.seq} reported lost but recovered`);
+    for (const a of acked)
+      assert.ok(!(lost.has(a.seq) && recovered.has(a.name)), `${label}: seq ${a.seq} reported lost but recovered`);
     if (writeAfter) await insertWorkflow(after, 'after-repair');
   } finally {
     after.close();

@@ -23,7 +23,10 @@ test('40 bytes overwritten mid-journal: reads and writes refuse, nothing is cut 
   const before = snapshotFiles(dbPath);
 
   const store = await LedgerStore.open({ dbPath });
-  assert.throws(() => workflows(store), (err: unknown) => isDamaged(err) && /db repair/.test((err as Error).message));
+  assert.throws(
+    () => workflows(store),
+    (err: unknown) => isDamaged(err) && /db repair/.test((err as Error).message),
+  );
   await assert.rejects(insertWorkflow(store, 'after'), isDamaged);
   store.close();
   assert.deepEqual(snapshotFiles(dbPath), before, 'no file was truncated or rewritten');
@@ -93,7 +96,10 @@ test('damage in the last two records is not mistaken for a torn tail: the header
   store.close();
   const check = await checkStore(dbPath);
   assert.equal(check.ok, false);
-  assert.ok(check.repair.lost.some((r) => r.to === acked[acked.length - 1].seq), JSON.stringify(check.repair.lost));
+  assert.ok(
+    check.repair.lost.some((r) => r.to === acked[acked.length - 1].seq),
+    JSON.stringify(check.repair.lost),
+  );
 });
 
 test('a damaged header, and a gap in sequence numbers, are damage too', async () => {
@@ -102,7 +108,10 @@ test('a damaged header, and a gap in sequence numbers, are damage too', async ()
   const journal = storePaths(dbPath).journal;
   overwrite(journal, 13, Buffer.from([0x7f])); // baseSeq
   let store = await LedgerStore.open({ dbPath });
-  assert.throws(() => workflows(store), (err: unknown) => isDamaged(err) && /header/.test((err as Error).message));
+  assert.throws(
+    () => workflows(store),
+    (err: unknown) => isDamaged(err) && /header/.test((err as Error).message),
+  );
   store.close();
   assert.equal((await repairStore(dbPath)).lost.length, 0, 'a damaged header loses no record');
 
@@ -114,7 +123,10 @@ test('a damaged header, and a gap in sequence numbers, are damage too', async ()
   const size = fs.readFileSync(gapJournal).readUInt32LE(third) + 16;
   deleteBytes(gapJournal, third, size);
   store = await LedgerStore.open({ dbPath: gapPath });
-  assert.throws(() => workflows(store), (err: unknown) => isDamaged(err) && /seq/.test((err as Error).message));
+  assert.throws(
+    () => workflows(store),
+    (err: unknown) => isDamaged(err) && /seq/.test((err as Error).message),
+  );
   store.close();
   const repair = await repairStore(gapPath);
   assert.deepEqual(repair.lost, [{ from: acked[1].seq, to: acked[1].seq }]);
@@ -127,7 +139,10 @@ test('a damaged image is caught on load, kept, and rebuilt from the previous ima
   assert.ok(fs.existsSync(paths.prevImage) && fs.existsSync(paths.prevJournal), 'a checkpoint keeps the previous pair');
   overwrite(paths.image, 5000, Buffer.alloc(40, 0x58));
   const store = await LedgerStore.open({ dbPath });
-  assert.throws(() => workflows(store), (err: unknown) => isDamaged(err) && /ledger\.db/.test((err as Error).message));
+  assert.throws(
+    () => workflows(store),
+    (err: unknown) => isDamaged(err) && /ledger\.db/.test((err as Error).message),
+  );
   store.close();
   assert.equal(damagedCopies(paths.image).length, 1);
   const check = await checkStore(dbPath);

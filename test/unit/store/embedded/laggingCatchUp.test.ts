@@ -107,7 +107,6 @@ test('two checkpoints behind, or the previous journal damaged: the image is load
   for (const s of [writer, far, damaged]) s.close();
 });
 
-
 /** The base seq of the journal in place (what the last checkpoint folded into the image). */
 function journalBase(dbPath: string): number {
   try {
@@ -169,12 +168,19 @@ test('three writers checkpointing in the background, killed -9 at random instant
     store.close();
     const present = new Set(all.map((r) => r.name));
     assert.equal(present.size, all.length, `trial ${t + 1}: no write doubled`);
-    assert.deepEqual(acked.filter((name) => !present.has(name)), [], `trial ${t + 1}: every acknowledged write is there`);
+    assert.deepEqual(
+      acked.filter((name) => !present.has(name)),
+      [],
+      `trial ${t + 1}: every acknowledged write is there`,
+    );
     for (const name of rows.keys()) assert.ok(present.has(name), `trial ${t + 1}: the reader saw only what is stored`);
   }
   const generation = fs.readFileSync(storePaths(dbPath).journal).readUInt32LE(8);
   assert.ok(generation >= 3, `background checkpoints ran during the trials (generation ${generation})`);
   assert.ok(acked.length > 100, `enough writes were exercised (${acked.length})`);
   assert.ok(followed > 10, `the reader followed the writers (${followed} reads saw new records)`);
-  assert.ok(fromPrevious > 0, `the reader caught up from the previous journal (${fromPrevious} times; the image ${reloads} times)`);
+  assert.ok(
+    fromPrevious > 0,
+    `the reader caught up from the previous journal (${fromPrevious} times; the image ${reloads} times)`,
+  );
 });

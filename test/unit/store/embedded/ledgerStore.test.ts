@@ -13,7 +13,10 @@ const fixture = path.join(__dirname, 'writer.fixture.ts');
 
 async function insert(store: LedgerStore, name: string): Promise<number> {
   const now = new Date().toISOString();
-  return store.write((tx) => tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]).lastInsertRowid);
+  return store.write(
+    (tx) =>
+      tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]).lastInsertRowid,
+  );
 }
 
 function names(store: LedgerStore): string[] {
@@ -119,9 +122,13 @@ test('a lock left by a dead process is broken at once', async () => {
 });
 
 function runWriter(dbPath: string, label: string, count: number, checkpoint?: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, label, String(count), ...(checkpoint ? [String(checkpoint)] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fixture, dbPath, label, String(count), ...(checkpoint ? [String(checkpoint)] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const acked: string[] = [];
   let buffer = '';
   let stderr = '';
@@ -145,9 +152,13 @@ test('four processes writing at once lose nothing', async () => {
   const all = names(store);
   assert.equal(all.length, 600);
   assert.equal(new Set(all).size, 600);
-  for (const w of writers) for (const name of w.acked) assert.ok(all.includes(name), `${name} acknowledged but missing`);
+  for (const w of writers)
+    for (const name of w.acked) assert.ok(all.includes(name), `${name} acknowledged but missing`);
   const ids = store.read((db) => db.all<{ id: number }>('SELECT id FROM workflows ORDER BY id')).map((r) => r.id);
-  assert.deepEqual(ids, Array.from({ length: 600 }, (_, i) => i + 1));
+  assert.deepEqual(
+    ids,
+    Array.from({ length: 600 }, (_, i) => i + 1),
+  );
   store.close();
 });
 
@@ -165,7 +176,8 @@ test('kill -9 in the middle of a stream of writes keeps every acknowledged write
     acknowledged.push(...victim.acked, ...bystander.acked);
     const store = await LedgerStore.open({ dbPath, lockTimeoutMs: 5000 });
     const present = new Set(names(store));
-    for (const name of acknowledged) assert.ok(present.has(name), `round ${round}: ${name} was acknowledged but is missing`);
+    for (const name of acknowledged)
+      assert.ok(present.has(name), `round ${round}: ${name} was acknowledged but is missing`);
     store.close();
   }
   assert.ok(acknowledged.length > 100, `enough writes were exercised (${acknowledged.length})`);

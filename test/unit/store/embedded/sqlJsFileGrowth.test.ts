@@ -15,7 +15,11 @@ async function unpatchedSqlJs(): Promise<SqlJsStatic> {
 
 test('the installed sql.js grows its in-memory files in place: every place the patch replaces is found', async () => {
   const glue = fs.readFileSync(sqlJsFile('sql-wasm.js'), 'utf8');
-  assert.notEqual(withFilesGrownInPlace(glue), null, 'a sql.js upgrade moved the places sqlJsFileGrowth.ts replaces: match them again');
+  assert.notEqual(
+    withFilesGrownInPlace(glue),
+    null,
+    'a sql.js upgrade moved the places sqlJsFileGrowth.ts replaces: match them again',
+  );
   await loadSqlJs();
   assert.equal(filesGrowInPlace, true);
   assert.equal(withFilesGrownInPlace('some other glue'), null, 'an unknown glue is left as it is');
@@ -81,7 +85,10 @@ test('files grown in place hold exactly the bytes sql.js as shipped holds, throu
   };
   const expected = run(shipped);
   const actual = run(ours);
-  assert.ok(Math.max(...expected.map((i) => i.length)) > 4 * 1024 * 1024, 'the files grew well past 1 MiB (where MEMFS grows by an eighth)');
+  assert.ok(
+    Math.max(...expected.map((i) => i.length)) > 4 * 1024 * 1024,
+    'the files grew well past 1 MiB (where MEMFS grows by an eighth)',
+  );
   assert.equal(actual.length, expected.length);
   actual.forEach((image, i) => assert.ok(Buffer.from(image).equals(Buffer.from(expected[i])), `image ${i} differs`));
 });

@@ -4,12 +4,17 @@ import { LedgerStore } from '../../../../src/store/embedded/ledgerStore';
 
 async function main(): Promise<void> {
   const [dbPath, label, countText, checkpointText] = process.argv.slice(2);
-  const store = await LedgerStore.open({ dbPath, checkpointRecords: checkpointText ? Number(checkpointText) : undefined });
+  const store = await LedgerStore.open({
+    dbPath,
+    checkpointRecords: checkpointText ? Number(checkpointText) : undefined,
+  });
   const count = Number(countText);
   for (let i = 0; i < count || count < 0; i++) {
     const name = `${label}-${i}`;
     const now = new Date().toISOString();
-    await store.write((tx) => tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]));
+    await store.write((tx) =>
+      tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, now, now]),
+    );
     process.stdout.write(`${name}\n`);
   }
   store.close();

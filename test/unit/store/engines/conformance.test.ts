@@ -16,20 +16,33 @@ for (const c of engineCases) {
         assert.equal(await addWorkflow(engine, 'one'), 1);
         assert.equal(await addWorkflow(engine, 'two'), 2);
         assert.equal(engine.seq, seq0 + 2);
-        const eventSeq = await engine.write((tx) => tx.insert("INSERT INTO events (ts, kind, payload) VALUES (?, 'k', '{}') RETURNING seq", ['t']));
+        const eventSeq = await engine.write((tx) =>
+          tx.insert("INSERT INTO events (ts, kind, payload) VALUES (?, 'k', '{}') RETURNING seq", ['t']),
+        );
         assert.equal(eventSeq, 1);
-        const changed = await engine.write((tx) => tx.run('UPDATE workflows SET description = ? WHERE id >= ?', ['d', 1]));
+        const changed = await engine.write((tx) =>
+          tx.run('UPDATE workflows SET description = ? WHERE id >= ?', ['d', 1]),
+        );
         assert.deepEqual(changed, { changes: 2 });
         const seq1 = engine.seq;
         await engine.write(async (tx) => void (await tx.get('SELECT 1 AS x')));
         await engine.write(async () => undefined);
         assert.equal(engine.seq, seq1, 'a write that changed nothing commits no seq');
         assert.deepEqual(await workflowNames(engine), ['one', 'two']);
-        const row = await engine.read((db) => db.get<{ id: number; name: string; n: number }>('SELECT id, name, (SELECT COUNT(*) FROM workflows) AS n FROM workflows WHERE id = ?', [2]));
+        const row = await engine.read((db) =>
+          db.get<{ id: number; name: string; n: number }>(
+            'SELECT id, name, (SELECT COUNT(*) FROM workflows) AS n FROM workflows WHERE id = ?',
+            [2],
+          ),
+        );
         assert.deepEqual(row, { id: 2, name: 'two', n: 2 });
         assert.equal(await engine.read((db) => db.get('SELECT * FROM workflows WHERE id = ?', [99])), undefined);
         const other = await ledger.open();
-        assert.deepEqual(await workflowNames(other), ['one', 'two'], 'another engine on the same ledger sees the writes');
+        assert.deepEqual(
+          await workflowNames(other),
+          ['one', 'two'],
+          'another engine on the same ledger sees the writes',
+        );
         assert.equal(await addWorkflow(other, 'three'), 3, 'and never reuses an id');
         assert.deepEqual(await workflowNames(engine), ['one', 'two', 'three']);
       } finally {
@@ -45,7 +58,11 @@ for (const c of engineCases) {
         const seq = engine.seq;
         await assert.rejects(
           engine.write(async (tx) => {
-            await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['lost', 't', 't']);
+            await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [
+              'lost',
+              't',
+              't',
+            ]);
             await sleep(20);
             await tx.run("UPDATE workflows SET name = 'renamed' WHERE name = 'kept'");
             throw new Error('changed my mind');
@@ -69,14 +86,24 @@ for (const c of engineCases) {
         await addWorkflow(engine, 'one');
         let later: unknown;
         const attempt = engine.write(async (tx) => {
-          await tx.run('INSERT INTO workflows (id, name, created_at, updated_at) VALUES (1, ?, ?, ?)', ['dup', 't', 't']).catch(() => undefined);
+          await tx
+            .run('INSERT INTO workflows (id, name, created_at, updated_at) VALUES (1, ?, ?, ?)', ['dup', 't', 't'])
+            .catch(() => undefined);
           later = await tx.get('SELECT 1 AS x').catch((err: unknown) => err);
           return 'swallowed';
         });
         await assert.rejects(attempt, (err) => StoreError.is(err, 'constraint'));
         assert.ok(StoreError.is(later, 'aborted'), `a statement after the failure is refused: ${String(later)}`);
         await assert.rejects(
-          engine.write((tx) => tx.run('INSERT INTO tasks (workflow_id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [42, 'x', 'open', 't', 't'])),
+          engine.write((tx) =>
+            tx.run('INSERT INTO tasks (workflow_id, title, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [
+              42,
+              'x',
+              'open',
+              't',
+              't',
+            ]),
+          ),
           (err) => StoreError.is(err, 'constraint'),
           'a foreign key to a missing row',
         );
@@ -99,16 +126,22 @@ for (const c of engineCases) {
         let finish!: () => void;
         const gate = new Promise<void>((r) => (finish = r));
         const writing = engine.write(async (tx) => {
-          await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['pending', 't', 't']);
+          await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [
+            'pending',
+            't',
+            't',
+          ]);
           inside();
           await gate;
         });
         await entered;
         let readDone = false;
-        const reading = engine.read((db) => db.all<{ name: string }>('SELECT name FROM workflows')).then((rows) => {
-          readDone = true;
-          return rows.map((r) => r.name);
-        });
+        const reading = engine
+          .read((db) => db.all<{ name: string }>('SELECT name FROM workflows'))
+          .then((rows) => {
+            readDone = true;
+            return rows.map((r) => r.name);
+          });
         await sleep(30);
         if (readDone) assert.deepEqual(await reading, [], 'a read that ran during the write saw its state before');
         finish();
@@ -125,7 +158,12 @@ for (const c of engineCases) {
       const ledger = await c.ledger();
       try {
         const engine = await ledger.open();
-        await engine.write((tx) => tx.run("INSERT INTO workflows (name, description, created_at, updated_at) VALUES ('it''s ?', ?, ?, ?) -- trailing ?", ['why?', 't', 't']));
+        await engine.write((tx) =>
+          tx.run(
+            "INSERT INTO workflows (name, description, created_at, updated_at) VALUES ('it''s ?', ?, ?, ?) -- trailing ?",
+            ['why?', 't', 't'],
+          ),
+        );
         const row = await engine.read((db) =>
           db.get<{ q: string; d: string; v: number }>(
             `SELECT '?' AS q, "description" AS d, /* a ? here */ CAST(? AS INTEGER) AS v FROM workflows WHERE name = ? AND "name" <> '??'`,
@@ -144,12 +182,20 @@ for (const c of engineCases) {
         const engine = await ledger.open();
         for (const name of ['b', 'B', 'a', 'A']) await addWorkflow(engine, name);
         const row = await engine.read((db) =>
-          db.get<Record<string, unknown>>('SELECT COUNT(*) AS n, SUM(id) AS total, MAX(id) AS top, MIN(id) = 1 AS first, EXISTS (SELECT 1 FROM workflows WHERE id = 9) AS nine FROM workflows'),
+          db.get<Record<string, unknown>>(
+            'SELECT COUNT(*) AS n, SUM(id) AS total, MAX(id) AS top, MIN(id) = 1 AS first, EXISTS (SELECT 1 FROM workflows WHERE id = 9) AS nine FROM workflows',
+          ),
         );
         assert.deepEqual(row, { n: 4, total: 10, top: 4, first: 1, nine: 0 });
         const sorted = await engine.read((db) => db.all<{ name: string }>('SELECT name FROM workflows ORDER BY name'));
-        assert.deepEqual(sorted.map((r) => r.name), ['A', 'B', 'a', 'b'], 'bytewise (COLLATE "C" on PostgreSQL = SQLite BINARY)');
-        const quoted = await engine.read((db) => db.get<Record<string, unknown>>('SELECT id AS "workflowId" FROM workflows WHERE id = 1'));
+        assert.deepEqual(
+          sorted.map((r) => r.name),
+          ['A', 'B', 'a', 'b'],
+          'bytewise (COLLATE "C" on PostgreSQL = SQLite BINARY)',
+        );
+        const quoted = await engine.read((db) =>
+          db.get<Record<string, unknown>>('SELECT id AS "workflowId" FROM workflows WHERE id = 1'),
+        );
         assert.deepEqual(quoted, { workflowId: 1 }, 'a quoted alias keeps its case on both');
       } finally {
         await ledger.dispose();
@@ -162,26 +208,51 @@ for (const c of engineCases) {
         const engine = await ledger.open();
         await addWorkflow(engine, 'Alpha');
         await engine.write(async (tx) => {
-          await tx.run("INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'late', 'open', '2', 't', 't')");
-          await tx.run("INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'never', 'open', NULL, 't', 't')");
-          await tx.run("INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'early', 'open', '1', 't', 't')");
+          await tx.run(
+            "INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'late', 'open', '2', 't', 't')",
+          );
+          await tx.run(
+            "INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'never', 'open', NULL, 't', 't')",
+          );
+          await tx.run(
+            "INSERT INTO tasks (workflow_id, title, status, started_at, created_at, updated_at) VALUES (1, 'early', 'open', '1', 't', 't')",
+          );
         });
-        const titles = async (sql: string) => (await engine.read((db) => db.all<{ title: string }>(sql))).map((r) => r.title);
+        const titles = async (sql: string) =>
+          (await engine.read((db) => db.all<{ title: string }>(sql))).map((r) => r.title);
         // Documented difference: NULLs sort first ascending in SQLite, last in PostgreSQL.
         const plain = await titles('SELECT title FROM tasks ORDER BY started_at');
         assert.deepEqual(plain, c.name === 'embedded' ? ['never', 'early', 'late'] : ['early', 'late', 'never']);
         // What agrees: say where NULLs go (both engines accept NULLS FIRST / NULLS LAST).
-        assert.deepEqual(await titles('SELECT title FROM tasks ORDER BY started_at NULLS FIRST'), ['never', 'early', 'late']);
-        assert.deepEqual(await titles('SELECT title FROM tasks ORDER BY started_at DESC NULLS LAST'), ['late', 'early', 'never']);
+        assert.deepEqual(await titles('SELECT title FROM tasks ORDER BY started_at NULLS FIRST'), [
+          'never',
+          'early',
+          'late',
+        ]);
+        assert.deepEqual(await titles('SELECT title FROM tasks ORDER BY started_at DESC NULLS LAST'), [
+          'late',
+          'early',
+          'never',
+        ]);
         // Documented difference: LIKE ignores ASCII case in SQLite, not in PostgreSQL.
-        const like = await engine.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM workflows WHERE name LIKE 'alp%'"));
+        const like = await engine.read((db) =>
+          db.get<{ n: number }>("SELECT COUNT(*) AS n FROM workflows WHERE name LIKE 'alp%'"),
+        );
         assert.equal(like?.n, c.name === 'embedded' ? 1 : 0);
-        const agreed = await engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM workflows WHERE lower(name) LIKE lower(?)', ['ALP%']));
+        const agreed = await engine.read((db) =>
+          db.get<{ n: number }>('SELECT COUNT(*) AS n FROM workflows WHERE lower(name) LIKE lower(?)', ['ALP%']),
+        );
         assert.equal(agreed?.n, 1, 'lower() on both sides agrees');
         await addWorkflow(engine, 'a_b');
         await addWorkflow(engine, 'axb');
-        const escaped = await engine.read((db) => db.all<{ name: string }>("SELECT name FROM workflows WHERE name LIKE ? ESCAPE '\\' ORDER BY id", ['a\\_b']));
-        assert.deepEqual(escaped.map((r) => r.name), ['a_b'], "an explicit ESCAPE '\\' agrees");
+        const escaped = await engine.read((db) =>
+          db.all<{ name: string }>("SELECT name FROM workflows WHERE name LIKE ? ESCAPE '\\' ORDER BY id", ['a\\_b']),
+        );
+        assert.deepEqual(
+          escaped.map((r) => r.name),
+          ['a_b'],
+          "an explicit ESCAPE '\\' agrees",
+        );
       } finally {
         await ledger.dispose();
       }
@@ -204,7 +275,10 @@ for (const c of engineCases) {
         const woke = await waiting;
         assert.equal(woke.timedOut, false);
         assert.equal(woke.seq, a.seq);
-        assert.ok(changes.some((e) => e.external && e.toSeq === a.seq), 'onDidChange told b of a’s commit');
+        assert.ok(
+          changes.some((e) => e.external && e.toSeq === a.seq),
+          'onDidChange told b of a’s commit',
+        );
         const controller = new AbortController();
         const aborted = b.waitForChange(a.seq, { timeoutMs: 5000, signal: controller.signal });
         controller.abort(new Error('client went away'));

@@ -32,7 +32,10 @@ for (const c of engineCases) {
           latencies.push(result.at - before);
         }
         const p50 = percentile(latencies, 50);
-        assert.ok(p50 < 100, `wake-up p50 ${p50.toFixed(1)} ms (all: ${latencies.map((l) => l.toFixed(0)).join(', ')})`);
+        assert.ok(
+          p50 < 100,
+          `wake-up p50 ${p50.toFixed(1)} ms (all: ${latencies.map((l) => l.toFixed(0)).join(', ')})`,
+        );
       } finally {
         child.stdin.end();
         await closed;
@@ -49,8 +52,14 @@ for (const c of engineCases) {
       let writing = true;
       // Follows the events table by seq the way resources_watch will, while the writers run.
       const follow = (async () => {
-        while (writing || cursor < (await tail.read(async (db) => (await db.get<{ s: number }>('SELECT MAX(seq) AS s FROM events'))?.s ?? 0))) {
-          const rows = await tail.read((db) => db.all<{ seq: number }>('SELECT seq FROM events WHERE seq > ? ORDER BY seq LIMIT 200', [cursor]));
+        while (
+          writing ||
+          cursor <
+            (await tail.read(async (db) => (await db.get<{ s: number }>('SELECT MAX(seq) AS s FROM events'))?.s ?? 0))
+        ) {
+          const rows = await tail.read((db) =>
+            db.all<{ seq: number }>('SELECT seq FROM events WHERE seq > ? ORDER BY seq LIMIT 200', [cursor]),
+          );
           for (const r of rows) seen.push(r.seq);
           if (rows.length) cursor = rows[rows.length - 1].seq;
           else await tail.waitForChange(tail.seq, { timeoutMs: 200 });
@@ -77,7 +86,11 @@ for (const c of engineCases) {
         assert.deepEqual(new Set(names), new Set(acknowledged), 'no acknowledged write lost');
         const events = await tail.read((db) => db.all<{ seq: number }>('SELECT seq FROM events ORDER BY seq'));
         assert.equal(events.length, 1800);
-        assert.deepEqual(seen, events.map((e) => e.seq), 'the cursor saw every event once, in order');
+        assert.deepEqual(
+          seen,
+          events.map((e) => e.seq),
+          'the cursor saw every event once, in order',
+        );
       } finally {
         await ledger.dispose();
       }

@@ -72,18 +72,25 @@ export const engineCases: EngineCase[] = [
 
 /** Inserts a workflow named `name`; resolves with its id. */
 export function addWorkflow(engine: LedgerEngine, name: string): Promise<number> {
-  return engine.write((tx) => tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, 't', 't']));
+  return engine.write((tx) =>
+    tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, 't', 't']),
+  );
 }
 
 export async function workflowNames(engine: LedgerEngine): Promise<string[]> {
-  return (await engine.read((db) => db.all<{ name: string }>('SELECT name FROM workflows ORDER BY id'))).map((r) => r.name);
+  return (await engine.read((db) => db.all<{ name: string }>('SELECT name FROM workflows ORDER BY id'))).map(
+    (r) => r.name,
+  );
 }
 
 const fixture = path.join(__dirname, 'engineWriter.fixture.ts');
 
 /** A child process running engineWriter.fixture.ts on `ledger` (see that file for the modes). */
 export function spawnWriter(ledger: TestLedger, args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', fixture, ledger.location, ...args], { env: ledger.env, stdio: 'pipe' });
+  return spawn(process.execPath, ['--import', 'tsx', fixture, ledger.location, ...args], {
+    env: ledger.env,
+    stdio: 'pipe',
+  });
 }
 
 /** Lines a child prints, as they come. */

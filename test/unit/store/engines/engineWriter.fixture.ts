@@ -20,8 +20,15 @@ async function main(): Promise<void> {
     for (let i = 0; i < count || count < 0; i++) {
       const name = `${label}-${i}`;
       await engine.write(async (tx) => {
-        const id = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [name, 't', 't']);
-        await tx.insert("INSERT INTO events (ts, kind, workflow_id, payload) VALUES (?, 'workflow.started', ?, '{}') RETURNING seq", ['t', id]);
+        const id = await tx.insert('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', [
+          name,
+          't',
+          't',
+        ]);
+        await tx.insert(
+          "INSERT INTO events (ts, kind, workflow_id, payload) VALUES (?, 'workflow.started', ?, '{}') RETURNING seq",
+          ['t', id],
+        );
       });
       process.stdout.write(`${name}\n`);
     }
@@ -35,7 +42,9 @@ async function main(): Promise<void> {
     process.stdout.write('ready\n');
     for await (const _line of readline.createInterface({ input: process.stdin })) {
       const before = now();
-      await engine.write((tx) => tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['ping', 't', 't']));
+      await engine.write((tx) =>
+        tx.run('INSERT INTO workflows (name, created_at, updated_at) VALUES (?, ?, ?)', ['ping', 't', 't']),
+      );
       process.stdout.write(`done ${engine.seq} ${before} ${now()}\n`);
     }
   }

@@ -13,6 +13,12 @@ export const bbSetTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: (args, ctx) => {
     const correlation = fullCorrelationOf(args);
-    return idempotentChange('bb_set', args, correlation, ctx, (tx) => ctx.services.blackboard.setInTransaction(tx, { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms }, correlation));
+    return idempotentChange('bb_set', args, correlation, ctx, (tx) =>
+      ctx.services.blackboard.setInTransaction(
+        tx,
+        { key: args.key, value: args.value, tags: args.tags, ttl_ms: args.ttl_ms },
+        correlation,
+      ),
+    );
   },
 });

@@ -11,8 +11,24 @@ export const bbWatchTool = defineTool({
   output: bbWatchOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
-    const changes = await services.blackboard.watch(args.start_version, { timeoutMs: args.wait_ms, limit: args.limit, keyPrefix: args.key_prefix });
-    const events = changes.map((c) => ({ version: c.version, kind: c.kind, key: c.key, timestamp: c.timestamp, reason: c.reason, entry: c.entry, previous: c.previous }));
-    return { op_id: opIdFor(args), events, next_version: events.length > 0 ? events[events.length - 1].version : args.start_version };
+    const changes = await services.blackboard.watch(args.start_version, {
+      timeoutMs: args.wait_ms,
+      limit: args.limit,
+      keyPrefix: args.key_prefix,
+    });
+    const events = changes.map((c) => ({
+      version: c.version,
+      kind: c.kind,
+      key: c.key,
+      timestamp: c.timestamp,
+      reason: c.reason,
+      entry: c.entry,
+      previous: c.previous,
+    }));
+    return {
+      op_id: opIdFor(args),
+      events,
+      next_version: events.length > 0 ? events[events.length - 1].version : args.start_version,
+    };
   },
 });

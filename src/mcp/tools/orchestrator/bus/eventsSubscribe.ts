@@ -17,11 +17,23 @@ export const eventsSubscribeTool = defineTool({
       fromSeq: args.from_seq ?? 0,
       limit: args.limit ?? 100,
       waitMs: args.wait_ms,
-      filter: { cats: args.cats, kinds: args.kinds, levels: args.levels, run_id, op_id, job_id, graph_id, node_id, child_id, uri_prefix: args.uri_prefix },
+      filter: {
+        cats: args.cats,
+        kinds: args.kinds,
+        levels: args.levels,
+        run_id,
+        op_id,
+        job_id,
+        graph_id,
+        node_id,
+        child_id,
+        uri_prefix: args.uri_prefix,
+      },
     });
     const events = page.events.map(toBusEventRecord);
     const format = args.format ?? 'jsonlines';
-    const stream = format === 'sse' ? renderSseStream(events.map(toSseMessage)) : events.map((e) => serialiseForSse(e)).join('\n');
+    const stream =
+      format === 'sse' ? renderSseStream(events.map(toSseMessage)) : events.map((e) => serialiseForSse(e)).join('\n');
     return { format, events, stream, next_seq: page.next_seq, count: events.length };
   },
 });

@@ -10,5 +10,6 @@ export const childAttachTool = defineTool({
   input: childAttachInput,
   output: childOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => services.children.attach(args.child_id, { run_id: args.run_id, op_id: opIdFor(args) }),
+  handler: async (args, { services }) =>
+    services.children.attach(args.child_id, { run_id: args.run_id, op_id: opIdFor(args) }),
 });

@@ -12,6 +12,11 @@ export const childCreateTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async (args, { services }) => {
     const opId = opIdFor(args);
-    return runIdempotentOutside(services.engine, Date.now, { tool: 'child_create', key: args.idempotency_key, args }, () => services.children.create(args, opId));
+    return runIdempotentOutside(
+      services.engine,
+      Date.now,
+      { tool: 'child_create', key: args.idempotency_key, args },
+      () => services.children.create(args, opId),
+    );
   },
 });

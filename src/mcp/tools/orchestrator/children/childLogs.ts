@@ -10,5 +10,10 @@ export const childLogsTool = defineTool({
   input: childLogsInput,
   output: childLogsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => services.children.logs(args.child_id, { fromSeq: args.from_seq, limit: args.limit, waitMs: args.wait_ms }, opIdFor(args)),
+  handler: async (args, { services }) =>
+    services.children.logs(
+      args.child_id,
+      { fromSeq: args.from_seq, limit: args.limit, waitMs: args.wait_ms },
+      opIdFor(args),
+    ),
 });

@@ -10,5 +10,6 @@ export const childSetLimitsTool = defineTool({
   input: childSetLimitsInput,
   output: childOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => services.children.setLimits(args.child_id, args.limits, { run_id: args.run_id, op_id: opIdFor(args) }),
+  handler: async (args, { services }) =>
+    services.children.setLimits(args.child_id, args.limits, { run_id: args.run_id, op_id: opIdFor(args) }),
 });

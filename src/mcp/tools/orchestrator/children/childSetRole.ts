@@ -10,5 +10,6 @@ export const childSetRoleTool = defineTool({
   input: childSetRoleInput,
   output: childOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => services.children.setRole(args.child_id, args.role, { run_id: args.run_id, op_id: opIdFor(args) }),
+  handler: async (args, { services }) =>
+    services.children.setRole(args.child_id, args.role, { run_id: args.run_id, op_id: opIdFor(args) }),
 });

@@ -12,6 +12,11 @@ export const childSpawnCodexTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   handler: async (args, { services }) => {
     const opId = opIdFor(args);
-    return runIdempotentOutside(services.engine, Date.now, { tool: 'child_spawn_codex', key: args.idempotency_key, args }, () => services.children.spawnCodex(args, opId));
+    return runIdempotentOutside(
+      services.engine,
+      Date.now,
+      { tool: 'child_spawn_codex', key: args.idempotency_key, args },
+      () => services.children.spawnCodex(args, opId),
+    );
   },
 });

@@ -14,7 +14,14 @@ export const graphBatchMutateTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: (args, ctx) => {
     const correlation = correlationOf(args, args.graph_id);
-    return idempotentChange('graph_batch_mutate', args, correlation, ctx, (tx) => ctx.services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }), graphAnswerRecord);
+    return idempotentChange(
+      'graph_batch_mutate',
+      args,
+      correlation,
+      ctx,
+      (tx) =>
+        ctx.services.graphs.batchMutateInTransaction(tx, args, { owner: args.owner, note: args.note, correlation }),
+      graphAnswerRecord,
+    );
   },
 });
-

@@ -12,6 +12,14 @@ export const graphDiffTool = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const diff = await services.graphs.diff(args.graph_id, args.from, args.to);
-    return { op_id: opIdFor(args), graph_id: diff.graph_id, from: diff.from, to: diff.to, changed: diff.changed, operations: diff.operations, summary: diff.summary };
+    return {
+      op_id: opIdFor(args),
+      graph_id: diff.graph_id,
+      from: diff.from,
+      to: diff.to,
+      changed: diff.changed,
+      operations: diff.operations,
+      summary: diff.summary,
+    };
   },
 });

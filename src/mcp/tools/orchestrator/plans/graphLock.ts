@@ -12,7 +12,18 @@ export const graphLockTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const correlation = correlationOf(args, args.graph_id);
-    const lock = await services.graphs.lock({ graph_id: args.graph_id, holder: args.holder, ttl_ms: args.ttl_ms }, correlation);
-    return { op_id: correlation.op_id, lock_id: lock.lock_id, graph_id: lock.graph_id, holder: lock.holder, acquired_at: lock.acquired_at, refreshed_at: lock.refreshed_at, expires_at: lock.expires_at };
+    const lock = await services.graphs.lock(
+      { graph_id: args.graph_id, holder: args.holder, ttl_ms: args.ttl_ms },
+      correlation,
+    );
+    return {
+      op_id: correlation.op_id,
+      lock_id: lock.lock_id,
+      graph_id: lock.graph_id,
+      holder: lock.holder,
+      acquired_at: lock.acquired_at,
+      refreshed_at: lock.refreshed_at,
+      expires_at: lock.expires_at,
+    };
   },
 });

@@ -13,7 +13,10 @@ export const graphMutateTool = defineTool({
   output: graphMutateOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: (args) => {
-    const result = applyGraphMutations(normaliseGraph(args.graph, { graph_id: args.graph.graph_id ?? 'inline' }), args.operations);
+    const result = applyGraphMutations(
+      normaliseGraph(args.graph, { graph_id: args.graph.graph_id ?? 'inline' }),
+      args.operations,
+    );
     return { op_id: opIdFor(args), graph: result.graph, applied: result.applied };
   },
 });

@@ -14,17 +14,33 @@ export const graphPatchTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: (args, ctx) => {
     const correlation = correlationOf(args, args.graph_id);
-    return idempotentChange('graph_patch', args, correlation, ctx, async (tx) => {
-      const r = await ctx.services.graphs.patchInTransaction(tx, args, { owner: args.owner, note: args.note, correlation });
-      return {
-        graph_id: r.graph_id,
-        base_version: r.base_version,
-        committed_version: r.committed_version,
-        changed: r.changed,
-        operations_applied: r.operations_applied,
-        invariants: r.invariants === null ? null : r.invariants.ok ? { ok: true as const } : { ok: false as const, violations: r.invariants.violations },
-        graph: r.graph,
-      };
-    }, graphAnswerRecord);
+    return idempotentChange(
+      'graph_patch',
+      args,
+      correlation,
+      ctx,
+      async (tx) => {
+        const r = await ctx.services.graphs.patchInTransaction(tx, args, {
+          owner: args.owner,
+          note: args.note,
+          correlation,
+        });
+        return {
+          graph_id: r.graph_id,
+          base_version: r.base_version,
+          committed_version: r.committed_version,
+          changed: r.changed,
+          operations_applied: r.operations_applied,
+          invariants:
+            r.invariants === null
+              ? null
+              : r.invariants.ok
+                ? { ok: true as const }
+                : { ok: false as const, violations: r.invariants.violations },
+          graph: r.graph,
+        };
+      },
+      graphAnswerRecord,
+    );
   },
 });

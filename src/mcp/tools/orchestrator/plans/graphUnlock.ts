@@ -5,7 +5,8 @@ import { correlationOf } from '../correlation';
 export const graphUnlockTool = defineTool({
   name: 'graph_unlock',
   title: 'Unlock a plan graph',
-  description: 'Release a lock taken with graph_lock. A lock that had already lapsed is removed all the same and the answer says expired: true; an unknown lock_id is refused (E-LOCK-NOT-FOUND).',
+  description:
+    'Release a lock taken with graph_lock. A lock that had already lapsed is removed all the same and the answer says expired: true; an unknown lock_id is refused (E-LOCK-NOT-FOUND).',
   input: graphUnlockInput,
   output: graphUnlockOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

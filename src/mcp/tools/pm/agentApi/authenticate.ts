@@ -12,16 +12,24 @@ export const authenticateTool = defineTool({
   output: authenticateOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services, login }) => {
-    if (args.passkey !== undefined) return { success: true as const, ...(await services.runtime.authenticate(args.agent_id, args.passkey, args.project_id)) };
+    if (args.passkey !== undefined)
+      return {
+        success: true as const,
+        ...(await services.runtime.authenticate(args.agent_id, args.passkey, args.project_id)),
+      };
     const ticket = login?.takeTicket(args.agent_id);
-    if (ticket === undefined) throw validationError('passkey is required: only an agent launched by the runner logs in without one', { field: 'passkey' });
+    if (ticket === undefined)
+      throw validationError('passkey is required: only an agent launched by the runner logs in without one', {
+        field: 'passkey',
+      });
     const session = await services.runtime.authenticateWithTicket(args.agent_id, ticket, args.project_id);
     login?.hold(session.session_token);
     return {
       success: true as const,
       ...session,
       session_token: heldTokenPlaceholder,
-      instruction: 'Call get_my_task to get your task; this server holds your session, so leave session_token out of every call.',
+      instruction:
+        'Call get_my_task to get your task; this server holds your session, so leave session_token out of every call.',
     };
   },
 });

@@ -10,5 +10,8 @@ export const getMyTaskTool = defineTool({
   input: getMyTaskInput,
   output: getMyTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.myTask(sessionTokenOf(args.session_token, login), args.wait_ms)) }),
+  handler: async (args, { services, login }) => ({
+    success: true as const,
+    ...(await services.runtime.myTask(sessionTokenOf(args.session_token, login), args.wait_ms)),
+  }),
 });

@@ -10,5 +10,8 @@ export const logoutTool = defineTool({
   input: logoutInput,
   output: logoutOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services, login }) => (await services.runtime.logout(sessionTokenOf(args.session_token, login)), { success: true as const }),
+  handler: async (args, { services, login }) => (
+    await services.runtime.logout(sessionTokenOf(args.session_token, login)),
+    { success: true as const }
+  ),
 });

@@ -10,5 +10,13 @@ export const reportCompletedTool = defineTool({
   input: reportCompletedInput,
   output: reportCompletedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.reportCompleted(sessionTokenOf(args.session_token, login), args.result, args.summary, args.next_steps)) }),
+  handler: async (args, { services, login }) => ({
+    success: true as const,
+    ...(await services.runtime.reportCompleted(
+      sessionTokenOf(args.session_token, login),
+      args.result,
+      args.summary,
+      args.next_steps,
+    )),
+  }),
 });

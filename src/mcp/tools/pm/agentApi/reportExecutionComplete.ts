@@ -1,4 +1,7 @@
-import { reportExecutionCompleteInput, reportExecutionCompleteOutput } from '../../../../core/runtime/pm/runtimeContracts';
+import {
+  reportExecutionCompleteInput,
+  reportExecutionCompleteOutput,
+} from '../../../../core/runtime/pm/runtimeContracts';
 import { defineTool } from '../../../toolDefinition';
 import { sessionTokenOf } from '../../../serverLogin';
 
@@ -12,6 +15,10 @@ export const reportExecutionCompleteTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services, login }) => ({
     success: true as const,
-    ...(await services.runtime.deprecated.reportExecutionComplete(sessionTokenOf(args.session_token, login), args.execution_id, { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path })),
+    ...(await services.runtime.deprecated.reportExecutionComplete(
+      sessionTokenOf(args.session_token, login),
+      args.execution_id,
+      { exitCode: args.exit_code, durationSeconds: args.duration_seconds, logFilePath: args.log_file_path },
+    )),
   }),
 });

@@ -10,5 +10,11 @@ export const reportExecutionStartTool = defineTool({
   input: reportExecutionStartInput,
   output: reportExecutionStartOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services, login }) => ({ success: true as const, ...(await services.runtime.deprecated.reportExecutionStart(sessionTokenOf(args.session_token, login), args.task_id)) }),
+  handler: async (args, { services, login }) => ({
+    success: true as const,
+    ...(await services.runtime.deprecated.reportExecutionStart(
+      sessionTokenOf(args.session_token, login),
+      args.task_id,
+    )),
+  }),
 });

@@ -9,5 +9,8 @@ export const getExecutionLogTool = defineTool({
   input: getExecutionLogInput,
   output: getExecutionLogOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, log: await services.executions.get(args.execution_id) }),
+  handler: async (args, { services }) => ({
+    success: true as const,
+    log: await services.executions.get(args.execution_id),
+  }),
 });

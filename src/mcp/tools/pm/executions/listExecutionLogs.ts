@@ -9,5 +9,8 @@ export const listExecutionLogsTool = defineTool({
   input: listExecutionLogsInput,
   output: listExecutionLogsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, logs: await services.executions.list({ taskRef: args.task_id, agent: args.agent_id, limit: args.limit }) }),
+  handler: async (args, { services }) => ({
+    success: true as const,
+    logs: await services.executions.list({ taskRef: args.task_id, agent: args.agent_id, limit: args.limit }),
+  }),
 });

@@ -11,6 +11,13 @@ export const createHandoffTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services }) => ({
     success: true as const,
-    handoff: await services.handoffs.create({ taskRef: args.task_id, from: args.from_agent_id, to: args.to_agent_id, summary: args.summary, context: args.context, recommendations: args.recommendations }),
+    handoff: await services.handoffs.create({
+      taskRef: args.task_id,
+      from: args.from_agent_id,
+      to: args.to_agent_id,
+      summary: args.summary,
+      context: args.context,
+      recommendations: args.recommendations,
+    }),
   }),
 });

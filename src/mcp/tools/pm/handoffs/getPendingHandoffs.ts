@@ -9,5 +9,8 @@ export const getPendingHandoffsTool = defineTool({
   input: getPendingHandoffsInput,
   output: getPendingHandoffsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, handoffs: await services.handoffs.pending(args.agent_id, args.wait_ms) }),
+  handler: async (args, { services }) => ({
+    success: true as const,
+    handoffs: await services.handoffs.pending(args.agent_id, args.wait_ms),
+  }),
 });

@@ -9,5 +9,8 @@ export const assignTaskTool = defineTool({
   input: assignTaskInput,
   output: assignTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.projectTasks.assign(args.task_id, args.assignee_id, args.project_id)) }),
+  handler: async (args, { services }) => ({
+    success: true as const,
+    ...(await services.projectTasks.assign(args.task_id, args.assignee_id, args.project_id)),
+  }),
 });

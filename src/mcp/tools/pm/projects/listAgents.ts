@@ -4,10 +4,12 @@ import { defineTool } from '../../../toolDefinition';
 export const listAgentsTool = defineTool({
   name: 'list_agents',
   title: 'List agents',
-  description:
-    'Every agent: ai_type, model, projects, whether it has a passkey; to know who can take a handoff.',
+  description: 'Every agent: ai_type, model, projects, whether it has a passkey; to know who can take a handoff.',
   input: listAgentsInput,
   output: listAgentsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (_args, { services }) => ({ success: true as const, agents: await services.projectTasks.listAgents() }),
+  handler: async (_args, { services }) => ({
+    success: true as const,
+    agents: await services.projectTasks.listAgents(),
+  }),
 });

@@ -4,8 +4,7 @@ import { defineTool } from '../../../toolDefinition';
 export const listProjectsTool = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description:
-    'Every project: name, working directory, status and assigned agents.',
+  description: 'Every project: name, working directory, status and assigned agents.',
   input: listProjectsInput,
   output: listProjectsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

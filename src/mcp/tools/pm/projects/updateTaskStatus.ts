@@ -9,5 +9,8 @@ export const updateTaskStatusTool = defineTool({
   input: updateTaskStatusInput,
   output: updateTaskStatusOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => ({ success: true as const, ...(await services.projectTasks.updateStatus(args.task_id, args.status)) }),
+  handler: async (args, { services }) => ({
+    success: true as const,
+    ...(await services.projectTasks.updateStatus(args.task_id, args.status)),
+  }),
 });

@@ -10,5 +10,10 @@ export const healthCheckTool = defineTool({
   input: healthCheckInput,
   output: healthCheckOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services }) => ({ status: 'ok' as const, version, timestamp: new Date().toISOString(), store: services.engine.kind }),
+  handler: (_args, { services }) => ({
+    status: 'ok' as const,
+    version,
+    timestamp: new Date().toISOString(),
+    store: services.engine.kind,
+  }),
 });

@@ -9,5 +9,8 @@ export const listActiveProjectsWithAgentsTool = defineTool({
   input: listActiveProjectsInput,
   output: listActiveProjectsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (_args, { services }) => ({ success: true as const, projects: await services.projects.activeWithAgents() }),
+  handler: async (_args, { services }) => ({
+    success: true as const,
+    projects: await services.projects.activeWithAgents(),
+  }),
 });

@@ -47,17 +47,41 @@ test('storable values: plain JSON only, bounded, with the path of the first prob
     assert.equal(c.ok, false, problem);
     if (!c.ok) assert.deepEqual([c.problem, c.path], [problem, path]);
   }
-  assert.equal(checkStorableValue('x'.repeat(BB_VALUE_MAX_BYTES - 2)).ok, true, 'the bound is on the JSON bytes, quotes included');
-  assert.throws(() => assertStorableValue('k', () => 1), (e) => isCoordinationError(e, 'E-BB-VALUE-INVALID') && (e as any).data.problem === 'function');
+  assert.equal(
+    checkStorableValue('x'.repeat(BB_VALUE_MAX_BYTES - 2)).ok,
+    true,
+    'the bound is on the JSON bytes, quotes included',
+  );
+  assert.throws(
+    () => assertStorableValue('k', () => 1),
+    (e) => isCoordinationError(e, 'E-BB-VALUE-INVALID') && (e as any).data.problem === 'function',
+  );
 });
 
 test('a batch with one bad value is refused whole, naming the culprit index', () => {
-  assert.doesNotThrow(() => assertStorableBatch([{ key: 'a', value: 1 }, { key: 'b', value: { x: [1] } }]));
+  assert.doesNotThrow(() =>
+    assertStorableBatch([
+      { key: 'a', value: 1 },
+      { key: 'b', value: { x: [1] } },
+    ]),
+  );
   assert.throws(
-    () => assertStorableBatch([{ key: 'a', value: 1 }, { key: 'b', value: { f: () => 0 }, tags: ['t'] }, { key: 'c', value: 3n }]),
+    () =>
+      assertStorableBatch([
+        { key: 'a', value: 1 },
+        { key: 'b', value: { f: () => 0 }, tags: ['t'] },
+        { key: 'c', value: 3n },
+      ]),
     (e) => {
       const data = (e as any).data;
-      return isCoordinationError(e, 'E-BULK-PARTIAL') && data.index === 1 && data.rolled_back === true && data.failures.map((f: any) => f.index).join() === '1,2' && data.failures[0].entry.key === 'b' && data.failures[0].path === '.f';
+      return (
+        isCoordinationError(e, 'E-BULK-PARTIAL') &&
+        data.index === 1 &&
+        data.rolled_back === true &&
+        data.failures.map((f: any) => f.index).join() === '1,2' &&
+        data.failures[0].entry.key === 'b' &&
+        data.failures[0].path === '.f'
+      );
     },
   );
 });
@@ -66,8 +90,20 @@ test('expiry: visible iff expires_at is null or later than now', () => {
   assert.equal(isEntryVisible({ expires_at: null }, 1e15), true);
   assert.equal(isEntryVisible({ expires_at: 100 }, 99), true);
   assert.equal(isEntryVisible({ expires_at: 100 }, 100), false);
-  const first = nextEntry(null, { key: 'plan:a', value: 1, tags: [' B', 'a', 'b'], ttl_ms: 50 }, { now: 1000, version: 7 });
-  assert.deepEqual(first, { key: 'plan:a', value: 1, tags: ['a', 'b'], version: 7, created_at: 1000, updated_at: 1000, expires_at: 1050 });
+  const first = nextEntry(
+    null,
+    { key: 'plan:a', value: 1, tags: [' B', 'a', 'b'], ttl_ms: 50 },
+    { now: 1000, version: 7 },
+  );
+  assert.deepEqual(first, {
+    key: 'plan:a',
+    value: 1,
+    tags: ['a', 'b'],
+    version: 7,
+    created_at: 1000,
+    updated_at: 1000,
+    expires_at: 1050,
+  });
   assert.equal(blackboardEntryOutput.safeParse(first).success, true);
   assert.equal(blackboardEntrySnapshotOutput.safeParse(toEntrySnapshot(first)).success, true);
   const update = nextEntry(first, { key: 'plan:a', value: 2 }, { now: 1049, version: 8 });
@@ -77,8 +113,19 @@ test('expiry: visible iff expires_at is null or later than now', () => {
 });
 
 test('queries: exact keys, key prefix, all tags (case-insensitive), expired entries never match', () => {
-  const e = nextEntry(null, { key: 'plan:step1', value: 1, tags: ['ci', 'urgent'], ttl_ms: 100 }, { now: 0, version: 1 });
-  const yes = [{}, { keys: ['plan:step1'] }, { key_prefix: 'plan:' }, { tags: ['CI'] }, { tags: ['ci', 'urgent'] }, { key_prefix: 'plan', tags: [' urgent '] }];
+  const e = nextEntry(
+    null,
+    { key: 'plan:step1', value: 1, tags: ['ci', 'urgent'], ttl_ms: 100 },
+    { now: 0, version: 1 },
+  );
+  const yes = [
+    {},
+    { keys: ['plan:step1'] },
+    { key_prefix: 'plan:' },
+    { tags: ['CI'] },
+    { tags: ['ci', 'urgent'] },
+    { key_prefix: 'plan', tags: [' urgent '] },
+  ];
   const no = [{ keys: ['other'] }, { key_prefix: 'ci' }, { tags: ['ci', 'nope'] }];
   for (const q of yes) assert.equal(matchesBlackboardQuery(e, q, 50), true, JSON.stringify(q));
   for (const q of no) assert.equal(matchesBlackboardQuery(e, q, 50), false, JSON.stringify(q));
@@ -86,11 +133,22 @@ test('queries: exact keys, key prefix, all tags (case-insensitive), expired entr
   const a = { ...e, key: 'a', updated_at: 5 };
   const b = { ...e, key: 'b', updated_at: 5 };
   const c = { ...e, key: 'c', updated_at: 9 };
-  assert.deepEqual([b, a, c].sort(compareForQuery).map((x) => x.key), ['c', 'a', 'b']);
+  assert.deepEqual(
+    [b, a, c].sort(compareForQuery).map((x) => x.key),
+    ['c', 'a', 'b'],
+  );
   assert.deepEqual(normaliseTags(['  X', 'x', '', 'b']), ['b', 'x']);
 });
 
 test('namespaces come from the text before the first separator', () => {
-  const cases: Array<[string, string]> = [['plan:step1', 'plan'], ['ci/build', 'ci'], ['a|b', 'a'], ['a/b:c', 'a'], ['plain', 'plain'], [':lead', ':lead'], ['x::y', 'x']];
+  const cases: Array<[string, string]> = [
+    ['plan:step1', 'plan'],
+    ['ci/build', 'ci'],
+    ['a|b', 'a'],
+    ['a/b:c', 'a'],
+    ['plain', 'plain'],
+    [':lead', ':lead'],
+    ['x::y', 'x'],
+  ];
   for (const [key, ns] of cases) assert.equal(namespaceOf(key), ns, key);
 });

@@ -5,52 +5,75 @@ import { BlackboardService } from '../../../../../src/core/coordination/blackboa
 import { engineCases } from '../../../store/engines/engineKit';
 
 for (const engineCase of engineCases) {
-  test(`blackboard on ${engineCase.name}: set, get, version, expiry, query, delete, batch atomicity`, { skip: engineCase.skip }, async () => {
-    const ledger = await engineCase.ledger();
-    try {
-      let now = 1_000_000;
-      const bb = new BlackboardService(await ledger.open(), () => now);
-      const other = new BlackboardService(await ledger.open(), () => now);
-      const a = await bb.set({ key: 'plan:step1', value: { done: false }, tags: ['Plan', 'plan'] });
-      assert.deepEqual(a.tags, ['plan']);
-      now += 10;
-      const b = await bb.set({ key: 'plan:step1', value: { done: true }, ttl_ms: 100 });
-      assert.ok(b.version > a.version);
-      assert.equal(b.created_at, a.created_at, 'an alive entry keeps its creation time');
-      assert.deepEqual((await other.get('plan:step1'))?.value, { done: true }, 'another engine on the same ledger sees it');
-      await bb.set({ key: 'ci/build', value: 1, tags: ['ci'] });
-      assert.deepEqual((await other.query({ key_prefix: 'plan:' })).map((e) => e.key), ['plan:step1']);
-      assert.deepEqual((await other.query({ tags: ['CI'] })).map((e) => e.key), ['ci/build']);
-      now += 200;
-      assert.equal(await other.get('plan:step1'), null, 'expired');
-      assert.equal(await bb.delete('plan:step1'), false, 'nothing visible to delete');
-      assert.equal(await bb.delete('ci/build'), true);
-      assert.equal(await other.get('ci/build'), null);
-      await assert.rejects(bb.setMany([{ key: 'x', value: 1 }, { key: 'y', value: () => 1 }]));
-      assert.equal(await other.get('x'), null, 'a refused batch writes nothing');
-    } finally {
-      await ledger.dispose();
-    }
-  });
+  test(
+    `blackboard on ${engineCase.name}: set, get, version, expiry, query, delete, batch atomicity`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      try {
+        let now = 1_000_000;
+        const bb = new BlackboardService(await ledger.open(), () => now);
+        const other = new BlackboardService(await ledger.open(), () => now);
+        const a = await bb.set({ key: 'plan:step1', value: { done: false }, tags: ['Plan', 'plan'] });
+        assert.deepEqual(a.tags, ['plan']);
+        now += 10;
+        const b = await bb.set({ key: 'plan:step1', value: { done: true }, ttl_ms: 100 });
+        assert.ok(b.version > a.version);
+        assert.equal(b.created_at, a.created_at, 'an alive entry keeps its creation time');
+        assert.deepEqual(
+          (await other.get('plan:step1'))?.value,
+          { done: true },
+          'another engine on the same ledger sees it',
+        );
+        await bb.set({ key: 'ci/build', value: 1, tags: ['ci'] });
+        assert.deepEqual(
+          (await other.query({ key_prefix: 'plan:' })).map((e) => e.key),
+          ['plan:step1'],
+        );
+        assert.deepEqual(
+          (await other.query({ tags: ['CI'] })).map((e) => e.key),
+          ['ci/build'],
+        );
+        now += 200;
+        assert.equal(await other.get('plan:step1'), null, 'expired');
+        assert.equal(await bb.delete('plan:step1'), false, 'nothing visible to delete');
+        assert.equal(await bb.delete('ci/build'), true);
+        assert.equal(await other.get('ci/build'), null);
+        await assert.rejects(
+          bb.setMany([
+            { key: 'x', value: 1 },
+            { key: 'y', value: () => 1 },
+          ]),
+        );
+        assert.equal(await other.get('x'), null, 'a refused batch writes nothing');
+      } finally {
+        await ledger.dispose();
+      }
+    },
+  );
 }
 
 for (const engineCase of engineCases) {
-  test(`bb watch on ${engineCase.name}: returns promptly when another engine writes, empty on timeout`, { skip: engineCase.skip }, async () => {
-    const ledger = await engineCase.ledger();
-    try {
-      const watcher = new BlackboardService(await ledger.open());
-      const writer = new BlackboardService(await ledger.open());
-      assert.deepEqual(await watcher.watch(0, { timeoutMs: 50 }), []);
-      const started = Date.now();
-      const waiting = watcher.watch(0, { timeoutMs: 10_000 });
-      setTimeout(() => void writer.set({ key: 'k', value: 1 }), 100);
-      const changes = await waiting;
-      assert.equal(changes.length, 1);
-      assert.equal(changes[0].key, 'k');
-      assert.ok(Date.now() - started < 5_000, 'woke on the write, not the timeout');
-      assert.deepEqual(await watcher.watch(changes[0].version, { timeoutMs: 20 }), [], 'the cursor does not repeat');
-    } finally {
-      await ledger.dispose();
-    }
-  });
+  test(
+    `bb watch on ${engineCase.name}: returns promptly when another engine writes, empty on timeout`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      try {
+        const watcher = new BlackboardService(await ledger.open());
+        const writer = new BlackboardService(await ledger.open());
+        assert.deepEqual(await watcher.watch(0, { timeoutMs: 50 }), []);
+        const started = Date.now();
+        const waiting = watcher.watch(0, { timeoutMs: 10_000 });
+        setTimeout(() => void writer.set({ key: 'k', value: 1 }), 100);
+        const changes = await waiting;
+        assert.equal(changes.length, 1);
+        assert.equal(changes[0].key, 'k');
+        assert.ok(Date.now() - started < 5_000, 'woke on the write, not the timeout');
+        assert.deepEqual(await watcher.watch(changes[0].version, { timeoutMs: 20 }), [], 'the cursor does not repeat');
+      } finally {
+        await ledger.dispose();
+      }
+    },
+  );
 }

@@ -20,7 +20,11 @@ export function randomDag(r: ReturnType<typeof seeded>, nodes: number, edgesPerN
     graph_id: graphId,
     name: 'plan',
     metadata: { owner: 'bench' },
-    nodes: ids.map((id, i) => ({ id, label: `Task ${i}`, attributes: { status: r.pick(['open', 'done', 'in_progress']), title: `Task ${i}` } })),
+    nodes: ids.map((id, i) => ({
+      id,
+      label: `Task ${i}`,
+      attributes: { status: r.pick(['open', 'done', 'in_progress']), title: `Task ${i}` },
+    })),
     edges,
   });
 }
@@ -39,7 +43,8 @@ export function randomEdit(r: ReturnType<typeof seeded>, g: PlanGraph, changes: 
     else if (x < 0.7 && t.edges.length) t.edges.splice(r.int(t.edges.length), 1);
     else if (x < 0.8 && t.nodes.length > 1) {
       const [a, b] = [r.pick(t.nodes).id, r.pick(t.nodes).id].sort();
-      if (a !== b && !t.edges.some((e) => e.from === a && e.to === b)) t.edges.push({ from: a, to: b, label: 'depends_on', attributes: { weight: r.int(5) } });
+      if (a !== b && !t.edges.some((e) => e.from === a && e.to === b))
+        t.edges.push({ from: a, to: b, label: 'depends_on', attributes: { weight: r.int(5) } });
     } else if (x < 0.9) t.metadata[`k${r.int(5)}`] = r.pick([1, 'x', true]);
     else if (t.nodes.length) r.pick(t.nodes).label = r.pick([null, 'renamed', 'Task ~/odd']);
   }

@@ -20,10 +20,22 @@ const base = () =>
   });
 
 test('normalisation sorts nodes, edges and attribute keys in code-unit order and fills nulls', () => {
-  const g = normaliseGraph({ nodes: [{ id: 'b' }, { id: 'B' }, { id: 'a', attributes: { y: 1, x: 2, bad: {} as never } }], edges: [{ from: 'b', to: 'a' }, { from: 'B', to: 'a' }] });
-  assert.deepEqual(g.nodes.map((n) => n.id), ['B', 'a', 'b']);
+  const g = normaliseGraph({
+    nodes: [{ id: 'b' }, { id: 'B' }, { id: 'a', attributes: { y: 1, x: 2, bad: {} as never } }],
+    edges: [
+      { from: 'b', to: 'a' },
+      { from: 'B', to: 'a' },
+    ],
+  });
+  assert.deepEqual(
+    g.nodes.map((n) => n.id),
+    ['B', 'a', 'b'],
+  );
   assert.deepEqual(Object.keys(g.nodes[1].attributes), ['x', 'y']);
-  assert.deepEqual(g.edges.map((e) => e.from), ['B', 'b']);
+  assert.deepEqual(
+    g.edges.map((e) => e.from),
+    ['B', 'b'],
+  );
   assert.equal(g.nodes[0].label, null);
   assert.equal(g.name, 'workflow');
   assert.equal(g.graph_version, 1);
@@ -41,19 +53,25 @@ test('graph_mutate operations: one record each, and changed:false keeps the vers
     { op: 'patch_metadata', set: { kind: 'plan' }, unset: ['absent'] },
     { op: 'remove_edge', from: 'x', to: 'y' },
   ]);
-  assert.deepEqual(r.applied.map((a) => [a.op, a.changed]), [
-    ['add_node', true],
-    ['add_edge', true],
-    ['set_node_attribute', true],
-    ['set_node_attribute', true],
-    ['set_edge_attribute', true],
-    ['rename_node', true],
-    ['patch_metadata', true],
-    ['remove_edge', false],
-  ]);
+  assert.deepEqual(
+    r.applied.map((a) => [a.op, a.changed]),
+    [
+      ['add_node', true],
+      ['add_edge', true],
+      ['set_node_attribute', true],
+      ['set_node_attribute', true],
+      ['set_edge_attribute', true],
+      ['rename_node', true],
+      ['patch_metadata', true],
+      ['remove_edge', false],
+    ],
+  );
   assert.equal(r.changed, true);
   assert.equal(r.graph.graph_version, 5);
-  assert.deepEqual(r.graph.edges.map((e) => `${e.from}>${e.to}`), ['a>b', 'b>test']);
+  assert.deepEqual(
+    r.graph.edges.map((e) => `${e.from}>${e.to}`),
+    ['a>b', 'b>test'],
+  );
   assert.deepEqual(r.graph.metadata, { kind: 'plan' });
   assert.equal(g.nodes.length, 2, 'the input graph is untouched');
 
@@ -72,11 +90,20 @@ test('graph_mutate operations: one record each, and changed:false keeps the vers
 });
 
 test('add_node on an existing node merges and says so; remove_node takes its edges', () => {
-  const r = applyGraphMutations(base(), [{ op: 'add_node', node: { id: 'a', attributes: { status: 'failed' } } }, { op: 'remove_node', id: 'b' }]);
-  assert.deepEqual(r.applied.map((a) => a.changed), [true, true]);
+  const r = applyGraphMutations(base(), [
+    { op: 'add_node', node: { id: 'a', attributes: { status: 'failed' } } },
+    { op: 'remove_node', id: 'b' },
+  ]);
+  assert.deepEqual(
+    r.applied.map((a) => a.changed),
+    [true, true],
+  );
   assert.equal(r.graph.nodes[0].attributes.status, 'failed');
   assert.deepEqual(r.graph.edges, []);
-  assert.throws(() => applyGraphMutations(base(), [{ op: 'patch_metadata' }]), (e) => isCoordinationError(e, 'E-GRAPH-INVALID-INPUT'));
+  assert.throws(
+    () => applyGraphMutations(base(), [{ op: 'patch_metadata' }]),
+    (e) => isCoordinationError(e, 'E-GRAPH-INVALID-INPUT'),
+  );
 });
 
 test('changed is true exactly when the content changed (random operations)', () => {
@@ -86,12 +113,26 @@ test('changed is true exactly when the content changed (random operations)', () 
     const ids = [...g.nodes.map((n) => n.id), 'ghost'];
     const ops = Array.from({ length: 1 + r.int(4) }, () => {
       switch (r.int(6)) {
-        case 0: return { op: 'add_node' as const, node: { id: r.pick(ids), attributes: { status: r.pick(['open', 'done']) } } };
-        case 1: return { op: 'remove_node' as const, id: r.pick(ids) };
-        case 2: return { op: 'rename_node' as const, id: r.pick(ids), new_id: r.pick(ids) };
-        case 3: return { op: 'remove_edge' as const, from: r.pick(ids), to: r.pick(ids) };
-        case 4: return { op: 'set_node_attribute' as const, id: r.pick(ids), key: 'status', value: r.pick(['open', 'done', null]) };
-        default: return { op: 'patch_metadata' as const, set: { owner: r.pick(['bench', 'x']) } };
+        case 0:
+          return {
+            op: 'add_node' as const,
+            node: { id: r.pick(ids), attributes: { status: r.pick(['open', 'done']) } },
+          };
+        case 1:
+          return { op: 'remove_node' as const, id: r.pick(ids) };
+        case 2:
+          return { op: 'rename_node' as const, id: r.pick(ids), new_id: r.pick(ids) };
+        case 3:
+          return { op: 'remove_edge' as const, from: r.pick(ids), to: r.pick(ids) };
+        case 4:
+          return {
+            op: 'set_node_attribute' as const,
+            id: r.pick(ids),
+            key: 'status',
+            value: r.pick(['open', 'done', null]),
+          };
+        default:
+          return { op: 'patch_metadata' as const, set: { owner: r.pick(['bench', 'x']) } };
       }
     });
     const res = applyGraphMutations(g, ops);
@@ -104,22 +145,44 @@ test('invariants report precise, coded violations', () => {
   const g = normaliseGraph({
     graph_id: 'g',
     nodes: [{ id: 'a' }, { id: 'a' }, { id: 'b' }],
-    edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'b' }, { from: 'b', to: 'ghost' }, { from: 'b', to: 'b' }],
+    edges: [
+      { from: 'a', to: 'b' },
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'ghost' },
+      { from: 'b', to: 'b' },
+    ],
   });
   const report = checkGraph(g);
   assert.equal(report.ok, false);
   const v = report.ok ? [] : report.violations;
-  assert.deepEqual(v.map((x) => [x.code, x.path, x.hint]), [
-    ['E-GRAPH-INVALID-INPUT', '/nodes/1', 'ensure_node_ids_unique'],
-    ['E-GRAPH-INVALID-INPUT', '/edges/1', 'ensure_edges_unique'],
-    ['E-GRAPH-INVALID-INPUT', '/edges/2', 'remove_self_loop'],
-    ['E-GRAPH-INVALID-INPUT', '/edges/3', 'ensure_edge_nodes_exist'],
-    ['E-PATCH-CYCLE', '/edges', 'remove or reroute one of the cycle edges'],
-  ]);
+  assert.deepEqual(
+    v.map((x) => [x.code, x.path, x.hint]),
+    [
+      ['E-GRAPH-INVALID-INPUT', '/nodes/1', 'ensure_node_ids_unique'],
+      ['E-GRAPH-INVALID-INPUT', '/edges/1', 'ensure_edges_unique'],
+      ['E-GRAPH-INVALID-INPUT', '/edges/2', 'remove_self_loop'],
+      ['E-GRAPH-INVALID-INPUT', '/edges/3', 'ensure_edge_nodes_exist'],
+      ['E-PATCH-CYCLE', '/edges', 'remove or reroute one of the cycle edges'],
+    ],
+  );
   assert.deepEqual(v[3].details, { from: 'b', to: 'ghost', missing: ['ghost'] });
-  assert.throws(() => assertGraphValid(g), (e) => coordinationErrorName(e) === 'E-PATCH-INVARIANT-VIOLATION' && (e as any).data.violations.length === 5);
-  const cyclic = normaliseGraph({ graph_id: 'g', nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }] });
-  assert.throws(() => assertGraphValid(cyclic), (e) => coordinationErrorName(e) === 'E-PATCH-CYCLE' && (e as any).code === 'ValidationError');
+  assert.throws(
+    () => assertGraphValid(g),
+    (e) => coordinationErrorName(e) === 'E-PATCH-INVARIANT-VIOLATION' && (e as any).data.violations.length === 5,
+  );
+  const cyclic = normaliseGraph({
+    graph_id: 'g',
+    nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+    edges: [
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c' },
+      { from: 'c', to: 'a' },
+    ],
+  });
+  assert.throws(
+    () => assertGraphValid(cyclic),
+    (e) => coordinationErrorName(e) === 'E-PATCH-CYCLE' && (e as any).code === 'ValidationError',
+  );
   assert.doesNotThrow(() => assertGraphValid(cyclic, { enforceInvariants: false }));
   assert.deepEqual(findCycles(cyclic), [['a', 'b', 'c', 'a']]);
   assert.equal(checkGraph(normaliseGraph({ graph_id: 'g', nodes: [], edges: [] })).ok, true, 'an empty plan is valid');
@@ -142,10 +205,16 @@ test('every injected cycle is caught (random DAGs)', () => {
     const report = checkGraph(cyclic, { allowSelfLoops: true });
     if (from === to) continue; // a one-node path: nothing to close
     assert.equal(report.ok, false, `cycle ${path.join('>')} is found`);
-    const cycles = report.ok ? [] : report.violations.filter((v) => v.code === 'E-PATCH-CYCLE').map((v) => v.details!.cycle as string[]);
+    const cycles = report.ok
+      ? []
+      : report.violations.filter((v) => v.code === 'E-PATCH-CYCLE').map((v) => v.details!.cycle as string[]);
     assert.ok(cycles.length > 0);
     for (const cycle of cycles) {
-      for (let k = 0; k + 1 < cycle.length; k++) assert.ok(cyclic.edges.some((e) => e.from === cycle[k] && e.to === cycle[k + 1]), 'each cycle is made of real edges');
+      for (let k = 0; k + 1 < cycle.length; k++)
+        assert.ok(
+          cyclic.edges.some((e) => e.from === cycle[k] && e.to === cycle[k + 1]),
+          'each cycle is made of real edges',
+        );
       assert.equal(cycle[0], cycle[cycle.length - 1]);
     }
   }
@@ -153,6 +222,10 @@ test('every injected cycle is caught (random DAGs)', () => {
 
 test('cycle detection does not overflow the stack on a long chain', () => {
   const n = 50_000;
-  const g = normaliseGraph({ graph_id: 'g', nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}` })), edges: Array.from({ length: n }, (_, i) => ({ from: `n${i}`, to: `n${(i + 1) % n}` })) });
+  const g = normaliseGraph({
+    graph_id: 'g',
+    nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}` })),
+    edges: Array.from({ length: n }, (_, i) => ({ from: `n${i}`, to: `n${(i + 1) % n}` })),
+  });
   assert.equal(findCycles(g).length, 1);
 });

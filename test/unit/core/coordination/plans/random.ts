@@ -10,7 +10,27 @@ export function seeded(seed: number): { next(): number; int(max: number): number
 
 /** A random string mixing plain text with the characters SSE and JSON care about. */
 export function nastyString(r: ReturnType<typeof seeded>, maxLength = 24): string {
-  const alphabet = ['a', 'Z', '0', ' ', '"', '\\', '/', '\r', '\n', '\r\n', '\u2028', '\u2029', '\t', '\u0000', 'é', '😀', 'data: x', '\n\n', ':'];
+  const alphabet = [
+    'a',
+    'Z',
+    '0',
+    ' ',
+    '"',
+    '\\',
+    '/',
+    '\r',
+    '\n',
+    '\r\n',
+    '\u2028',
+    '\u2029',
+    '\t',
+    '\u0000',
+    'é',
+    '😀',
+    'data: x',
+    '\n\n',
+    ':',
+  ];
   let out = '';
   const n = r.int(maxLength);
   for (let i = 0; i < n; i++) out += r.pick(alphabet);

@@ -9,7 +9,12 @@ import { encodeEntry } from '../../../../../src/processes/logFile';
 import { logReader } from '../../../../../src/processes/logReader';
 import { tempDir } from '../../../../helpers/tmp';
 
-const entry = (seq: number, message: string, stream: LogEntry['stream'] = 'stdout'): LogEntry => ({ seq, ts: 1000 + seq, stream, message });
+const entry = (seq: number, message: string, stream: LogEntry['stream'] = 'stdout'): LogEntry => ({
+  seq,
+  ts: 1000 + seq,
+  stream,
+  message,
+});
 
 test('readChildLog: entries after a seq, bounded, and a mark that skips what was read', async () => {
   const file = path.join(tempDir(), 'c.log');
@@ -42,9 +47,32 @@ test('readChildLog: entries after a seq, bounded, and a mark that skips what was
     'a mark past from_seq is not used',
   );
 
-  const shaped = toChildLogEntry(entry(7, '{"type":"x"}'), { child_id: 'c', run_id: 'r', op_id: null, job_id: null, graph_id: null, node_id: null });
-  assert.deepEqual(shaped, { seq: 7, ts: 1007, stream: 'stdout', message: '{"type":"x"}', jobId: null, runId: 'r', opId: null, graphId: null, nodeId: null, childId: 'c', raw: '{"type":"x"}', parsed: { type: 'x' } });
-  const meta = toChildLogEntry({ ...entry(8, 'started', 'meta'), data: { pid: 1 } }, { child_id: 'c', run_id: null, op_id: null, job_id: null, graph_id: null, node_id: null });
+  const shaped = toChildLogEntry(entry(7, '{"type":"x"}'), {
+    child_id: 'c',
+    run_id: 'r',
+    op_id: null,
+    job_id: null,
+    graph_id: null,
+    node_id: null,
+  });
+  assert.deepEqual(shaped, {
+    seq: 7,
+    ts: 1007,
+    stream: 'stdout',
+    message: '{"type":"x"}',
+    jobId: null,
+    runId: 'r',
+    opId: null,
+    graphId: null,
+    nodeId: null,
+    childId: 'c',
+    raw: '{"type":"x"}',
+    parsed: { type: 'x' },
+  });
+  const meta = toChildLogEntry(
+    { ...entry(8, 'started', 'meta'), data: { pid: 1 } },
+    { child_id: 'c', run_id: null, op_id: null, job_id: null, graph_id: null, node_id: null },
+  );
   assert.equal(meta.raw, null);
   assert.deepEqual(meta.parsed, { pid: 1 });
 });

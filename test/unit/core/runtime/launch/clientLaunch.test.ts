@@ -16,11 +16,20 @@ const ledger: McpServerLaunch = {
 };
 
 function input(extra: Partial<ClientLaunchInput> = {}): ClientLaunchInput {
-  return { prompt: '-rf $(touch x) `id`\nagent_id: coder', cwd: '/w/tree', configDir: '/run/cfg', mcpServers: [ledger], ...extra };
+  return {
+    prompt: '-rf $(touch x) `id`\nagent_id: coder',
+    cwd: '/w/tree',
+    configDir: '/run/cfg',
+    mcpServers: [ledger],
+    ...extra,
+  };
 }
 
 test('Claude Code: print mode, JSON output, only our MCP server, values bound to their flags, the prompt after --', () => {
-  const plan = buildLaunchPlan('claude', input({ model: 'sonnet', maxTurns: 30, appendSystemPrompt: 'Be brief.', allowedTools: ['Read'] }));
+  const plan = buildLaunchPlan(
+    'claude',
+    input({ model: 'sonnet', maxTurns: 30, appendSystemPrompt: 'Be brief.', allowedTools: ['Read'] }),
+  );
   assert.equal(plan.program, 'claude');
   assert.equal(plan.cwd, '/w/tree');
   assert.deepEqual(plan.args, [
@@ -40,10 +49,20 @@ test('Claude Code: print mode, JSON output, only our MCP server, values bound to
   assert.equal(plan.output, 'claude-json');
   assert.deepEqual(JSON.parse(plan.files[0].content), {
     mcpServers: {
-      'agent-ledger': { command: ledger.command, args: ledger.args, env: { AGENT_LEDGER_LOG: 'info', AGENT_LEDGER_PASSKEY: '${AGENT_LEDGER_PASSKEY}' }, type: 'stdio' },
+      'agent-ledger': {
+        command: ledger.command,
+        args: ledger.args,
+        env: { AGENT_LEDGER_LOG: 'info', AGENT_LEDGER_PASSKEY: '${AGENT_LEDGER_PASSKEY}' },
+        type: 'stdio',
+      },
     },
   });
-  assert.deepEqual(buildLaunchPlan('claude', input({ access: 'fullAccess', mcpServers: [] })).args.slice(0, 4), ['-p', '--output-format=json', '--permission-mode=bypassPermissions', '--']);
+  assert.deepEqual(buildLaunchPlan('claude', input({ access: 'fullAccess', mcpServers: [] })).args.slice(0, 4), [
+    '-p',
+    '--output-format=json',
+    '--permission-mode=bypassPermissions',
+    '--',
+  ]);
 });
 
 test('Codex: exec --json, a sandbox instead of the removed --full-auto, -c overrides in TOML, secrets forwarded by name', () => {
@@ -69,7 +88,10 @@ test('Codex: exec --json, a sandbox instead of the removed --full-auto, -c overr
   assert.deepEqual(plan.files, []);
   assert.equal(plan.output, 'codex-jsonl');
   assert.equal(buildLaunchPlan('codex', input({ access: 'readOnly' })).args[2], '--sandbox=read-only');
-  assert.equal(buildLaunchPlan('codex', input({ access: 'fullAccess' })).args[2], '--dangerously-bypass-approvals-and-sandbox');
+  assert.equal(
+    buildLaunchPlan('codex', input({ access: 'fullAccess' })).args[2],
+    '--dangerously-bypass-approvals-and-sandbox',
+  );
   assert.equal(tomlString('a\\b"c\nd\u0001'), '"a\\\\b\\"c\\nd\\u0001"');
 });
 
@@ -86,7 +108,14 @@ test('Gemini CLI: JSON output, its own system settings file by env (nothing writ
   assert.deepEqual(plan.env, { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/run/cfg/gemini-settings.json' });
   assert.equal(plan.files[0].path, '/run/cfg/gemini-settings.json');
   assert.deepEqual(JSON.parse(plan.files[0].content), {
-    mcpServers: { 'agent-ledger': { command: ledger.command, args: ledger.args, env: { AGENT_LEDGER_LOG: 'info', AGENT_LEDGER_PASSKEY: '${AGENT_LEDGER_PASSKEY}' }, trust: true } },
+    mcpServers: {
+      'agent-ledger': {
+        command: ledger.command,
+        args: ledger.args,
+        env: { AGENT_LEDGER_LOG: 'info', AGENT_LEDGER_PASSKEY: '${AGENT_LEDGER_PASSKEY}' },
+        trust: true,
+      },
+    },
     model: { maxSessionTurns: 12 },
   });
   assert.equal(buildLaunchPlan('gemini', input({ access: 'fullAccess' })).args[1], '--approval-mode=yolo');
@@ -107,16 +136,41 @@ test('a prompt too long for one argument goes through stdin, for every client', 
 
 test('command template: placeholders substituted inside each argument, never through a shell; unknown ones refused', () => {
   const plan = buildLaunchPlan(
-    { program: 'aider', args: ['--message={prompt}', '--mcp', '{mcp_config}', '--dir={cwd}', '{{literal}}'], output: 'text' },
+    {
+      program: 'aider',
+      args: ['--message={prompt}', '--mcp', '{mcp_config}', '--dir={cwd}', '{{literal}}'],
+      output: 'text',
+    },
     input({ prompt: 'do $(rm -rf /) now' }),
   );
-  assert.deepEqual(plan.args, ['--message=do $(rm -rf /) now', '--mcp', '/run/cfg/mcp.json', '--dir=/w/tree', '{literal}']);
+  assert.deepEqual(plan.args, [
+    '--message=do $(rm -rf /) now',
+    '--mcp',
+    '/run/cfg/mcp.json',
+    '--dir=/w/tree',
+    '{literal}',
+  ]);
   assert.equal(plan.files[0].path, '/run/cfg/mcp.json');
   assert.ok(JSON.parse(plan.files[0].content).mcpServers['agent-ledger']);
   assert.equal(plan.output, 'text');
-  assert.deepEqual(buildLaunchPlan({ program: 'tool', args: ['run'], promptOnStdin: true }, input({ prompt: 'p' })).stdin, { kind: 'text', text: 'p' });
-  assert.throws(() => substitute('--x={promt}', { prompt: '', mcp_config: '', cwd: '', model: '' }), (ex) => ProcessError.is(ex, 'invalidLaunch'));
-  assert.throws(() => buildLaunchPlan({ program: '{prompt}', args: [] }, input()), (ex) => ProcessError.is(ex, 'invalidLaunch'));
-  assert.throws(() => buildLaunchPlan('claude', input({ mcpServers: [{ ...ledger, name: 'bad name' }] })), (ex) => ProcessError.is(ex, 'invalidLaunch'));
-  assert.throws(() => buildLaunchPlan('codex', input({ mcpServers: [{ ...ledger, forwardEnv: ['A=B'] }] })), (ex) => ProcessError.is(ex, 'invalidLaunch'));
+  assert.deepEqual(
+    buildLaunchPlan({ program: 'tool', args: ['run'], promptOnStdin: true }, input({ prompt: 'p' })).stdin,
+    { kind: 'text', text: 'p' },
+  );
+  assert.throws(
+    () => substitute('--x={promt}', { prompt: '', mcp_config: '', cwd: '', model: '' }),
+    (ex) => ProcessError.is(ex, 'invalidLaunch'),
+  );
+  assert.throws(
+    () => buildLaunchPlan({ program: '{prompt}', args: [] }, input()),
+    (ex) => ProcessError.is(ex, 'invalidLaunch'),
+  );
+  assert.throws(
+    () => buildLaunchPlan('claude', input({ mcpServers: [{ ...ledger, name: 'bad name' }] })),
+    (ex) => ProcessError.is(ex, 'invalidLaunch'),
+  );
+  assert.throws(
+    () => buildLaunchPlan('codex', input({ mcpServers: [{ ...ledger, forwardEnv: ['A=B'] }] })),
+    (ex) => ProcessError.is(ex, 'invalidLaunch'),
+  );
 });

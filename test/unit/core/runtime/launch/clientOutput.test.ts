@@ -14,7 +14,14 @@ const claudeJson = JSON.stringify({
   stop_reason: 'end_turn',
   session_id: '0e639165-79b1-4bd4-bb0f-4cb4c15115d4',
   total_cost_usd: 0.0079825,
-  usage: { input_tokens: 3, cache_creation_input_tokens: 1200, cache_read_input_tokens: 15635, output_tokens: 6, server_tool_use: { web_search_requests: 0 }, service_tier: 'standard' },
+  usage: {
+    input_tokens: 3,
+    cache_creation_input_tokens: 1200,
+    cache_read_input_tokens: 15635,
+    output_tokens: 6,
+    server_tool_use: { web_search_requests: 0 },
+    service_tier: 'standard',
+  },
   permission_denials: [],
 });
 
@@ -31,11 +38,18 @@ test('Claude Code --output-format json: cost, tokens, turns, session, error flag
     isError: false,
     result: 'Done: task 12 created.',
   });
-  const failed = parseRunOutput('claude-json', '{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":30,"session_id":"s","total_cost_usd":1.25,"usage":{"input_tokens":10,"output_tokens":20}}');
+  const failed = parseRunOutput(
+    'claude-json',
+    '{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":30,"session_id":"s","total_cost_usd":1.25,"usage":{"input_tokens":10,"output_tokens":20}}',
+  );
   assert.equal(failed?.isError, true);
   assert.equal(failed?.costUsd, 1.25);
   // stream-json: the last line is the result.
-  const stream = ['{"type":"system","subtype":"init","session_id":"s"}', '{"type":"assistant","message":{}}', claudeJson].join('\n');
+  const stream = [
+    '{"type":"system","subtype":"init","session_id":"s"}',
+    '{"type":"assistant","message":{}}',
+    claudeJson,
+  ].join('\n');
   assert.equal(parseRunOutput('claude-json', stream)?.costUsd, 0.0079825);
   assert.equal(parseRunOutput('claude-json', 'Error: not logged in\n'), null, 'a crash reports nothing, not zero');
 });
@@ -64,7 +78,10 @@ test('Codex exec --json: tokens summed over turns, cached input split out, no co
     isError: false,
     result: 'Created task 12.',
   });
-  const failed = parseRunOutput('codex-jsonl', '{"type":"thread.started","thread_id":"t"}\n{"type":"turn.failed","error":{"message":"stream disconnected"}}\n');
+  const failed = parseRunOutput(
+    'codex-jsonl',
+    '{"type":"thread.started","thread_id":"t"}\n{"type":"turn.failed","error":{"message":"stream disconnected"}}\n',
+  );
   assert.equal(failed?.isError, true);
   assert.equal(failed?.inputTokens, null);
   assert.equal(failed?.costUsd, null);
@@ -77,10 +94,23 @@ test('Gemini CLI --output-format json: stats summed over models, thoughts counte
       response: 'Created task 12.',
       stats: {
         models: {
-          'gemini-2.5-pro': { api: { totalRequests: 2, totalErrors: 0, totalLatencyMs: 5053 }, tokens: { prompt: 24939, candidates: 20, total: 25113, cached: 21263, thoughts: 154, tool: 0 } },
-          'gemini-2.5-flash': { api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 800 }, tokens: { prompt: 100, candidates: 10, total: 110, cached: 0, thoughts: 0, tool: 0 } },
+          'gemini-2.5-pro': {
+            api: { totalRequests: 2, totalErrors: 0, totalLatencyMs: 5053 },
+            tokens: { prompt: 24939, candidates: 20, total: 25113, cached: 21263, thoughts: 154, tool: 0 },
+          },
+          'gemini-2.5-flash': {
+            api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 800 },
+            tokens: { prompt: 100, candidates: 10, total: 110, cached: 0, thoughts: 0, tool: 0 },
+          },
         },
-        tools: { totalCalls: 1, totalSuccess: 1, totalFail: 0, totalDurationMs: 40, decisions: { accept: 0, reject: 0, modify: 0, auto_accept: 1 }, byName: {} },
+        tools: {
+          totalCalls: 1,
+          totalSuccess: 1,
+          totalFail: 0,
+          totalDurationMs: 40,
+          decisions: { accept: 0, reject: 0, modify: 0, auto_accept: 1 },
+          byName: {},
+        },
         files: { totalLinesAdded: 0, totalLinesRemoved: 0 },
       },
     },
@@ -99,7 +129,10 @@ test('Gemini CLI --output-format json: stats summed over models, thoughts counte
     isError: false,
     result: 'Created task 12.',
   });
-  const failed = parseRunOutput('gemini-json', '{"response":null,"error":{"type":"FatalTurnLimitedError","message":"Reached max session turns","code":53}}');
+  const failed = parseRunOutput(
+    'gemini-json',
+    '{"response":null,"error":{"type":"FatalTurnLimitedError","message":"Reached max session turns","code":53}}',
+  );
   assert.equal(failed?.isError, true);
   assert.equal(failed?.inputTokens, null);
   assert.equal(parseRunOutput('text', 'anything'), null);

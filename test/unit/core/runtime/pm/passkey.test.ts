@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from '../../../../../src/core/runtime/pm/passkey';
+import {
+  hashPasskey,
+  hashSessionToken,
+  newSessionToken,
+  verifyPasskey,
+} from '../../../../../src/core/runtime/pm/passkey';
 
 test('a passkey is stored as a salted scrypt hash and verified in constant time', async () => {
   const a = await hashPasskey('correct horse');

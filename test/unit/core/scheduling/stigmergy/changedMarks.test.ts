@@ -7,7 +7,10 @@ test('AGENT_LEDGER_CHANGED_MARKS_MS: whole milliseconds, at least 50; anything e
   assert.equal(changedMarksMsFromEnv({}), undefined);
   assert.equal(changedMarksMsFromEnv({ AGENT_LEDGER_CHANGED_MARKS_MS: ' 300 ' }), 300);
   for (const bad of ['10', '1.5', 'soon', '-5']) {
-    assert.throws(() => changedMarksMsFromEnv({ AGENT_LEDGER_CHANGED_MARKS_MS: bad }), (e: unknown) => LedgerError.is(e, 'ConfigError') && e.message.includes(bad));
+    assert.throws(
+      () => changedMarksMsFromEnv({ AGENT_LEDGER_CHANGED_MARKS_MS: bad }),
+      (e: unknown) => LedgerError.is(e, 'ConfigError') && e.message.includes(bad),
+    );
   }
 });
 
@@ -16,7 +19,10 @@ test('a get_my_task run is watched only when it took the start snapshot; its end
   let took = true;
   const runs = watchedRuns(
     { beginRun: async (id) => (calls.push(`begin ${id}`), took), endRun: async (id) => void calls.push(`end ${id}`) },
-    { taskWorkStarted: async (id) => void calls.push(`watch ${id}`), changedMarks: { unwatch: (id) => void calls.push(`unwatch ${id}`) } },
+    {
+      taskWorkStarted: async (id) => void calls.push(`watch ${id}`),
+      changedMarks: { unwatch: (id) => void calls.push(`unwatch ${id}`) },
+    },
   );
   await runs.beginRun(1);
   took = false;

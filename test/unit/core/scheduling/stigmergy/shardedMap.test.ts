@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MapWriter, emptyMap, mapEntries, mapFrom, mapGet } from '../../../../../src/core/scheduling/stigmergy/shardedMap';
+import {
+  MapWriter,
+  emptyMap,
+  mapEntries,
+  mapFrom,
+  mapGet,
+} from '../../../../../src/core/scheduling/stigmergy/shardedMap';
 
 test('a writer copies only what it touches and never changes the map it started from', () => {
   const base = mapFrom(Array.from({ length: 1000 }, (_, i): [string, number] => [`k${i}`, i]));

@@ -1,15 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerError } from '../../../../../src/core/errors';
-import { batchMark, createField, decay, fieldPoints, mark, nodeSums, nodeTotal, removeMarks } from '../../../../../src/core/scheduling/stigmergy/stigmergyField';
+import {
+  batchMark,
+  createField,
+  decay,
+  fieldPoints,
+  mark,
+  nodeSums,
+  nodeTotal,
+  removeMarks,
+} from '../../../../../src/core/scheduling/stigmergy/stigmergyField';
 import type { StigMarkEntry, StigmergyField } from '../../../../../src/core/scheduling/stigmergy/stigmergyField';
-import { stigBatchResult, stigDecayResult, stigMarkResult } from '../../../../../src/core/scheduling/stigmergy/stigmergyContracts';
+import {
+  stigBatchResult,
+  stigDecayResult,
+  stigMarkResult,
+} from '../../../../../src/core/scheduling/stigmergy/stigmergyContracts';
 import { seededRandom } from '../../../../helpers/seededRandom';
 
 /** Everything observable about a field, as plain JSON. */
 function dump(field: StigmergyField): unknown {
   const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-  const points = fieldPoints(field).map((p): [string, unknown] => [`${p.node_id} ${p.type}`, p]).sort(byKey);
+  const points = fieldPoints(field)
+    .map((p): [string, unknown] => [`${p.node_id} ${p.type}`, p])
+    .sort(byKey);
   return { config: field.config, size: field.points.size, points, sums: [...nodeSums(field)].sort(byKey) };
 }
 
@@ -38,7 +53,10 @@ test('a bounded field clamps marks and totals to its maximum', () => {
   assert.equal(clamped.change.point.intensity, 5);
   const other = mark(clamped.field, { node_id: 'a', type: 'alert', intensity: 3 }, 0);
   assert.equal(other.change.node_total.intensity, 5, 'node total capped too');
-  assert.throws(() => createField({ min_intensity: 5, max_intensity: 5 }), (e: unknown) => LedgerError.is(e, 'ValidationError'));
+  assert.throws(
+    () => createField({ min_intensity: 5, max_intensity: 5 }),
+    (e: unknown) => LedgerError.is(e, 'ValidationError'),
+  );
 });
 
 test('bad marks are refused with a coded ValidationError', () => {
@@ -71,7 +89,11 @@ test('a batch applies every entry in order and reports each change', () => {
   );
   assert.deepEqual(
     changes.map((c) => [c.point.node_id, c.point.intensity, c.node_total.intensity]),
-    [['src/a.ts', 1, 1], ['src/a.ts', 3, 3], ['src/b.ts', 4, 4]],
+    [
+      ['src/a.ts', 1, 1],
+      ['src/a.ts', 3, 3],
+      ['src/b.ts', 4, 4],
+    ],
   );
   assert.equal(next.points.size, 2);
   stigBatchResult.parse({ changes });
@@ -112,7 +134,10 @@ test('property: a random batch with one bad entry is refused whole and never cha
     assert.equal(refused.data?.error, 'E-BULK-PARTIAL');
     assert.equal(refused.data?.rolled_back, true);
     const failures = refused.data?.failures as { index: number }[];
-    assert.deepEqual(failures.map((f) => f.index), [badAt]);
+    assert.deepEqual(
+      failures.map((f) => f.index),
+      [badAt],
+    );
     assert.equal(JSON.stringify(dump(field)), before, 'the field is exactly as it was');
   }
 });
@@ -144,14 +169,20 @@ test('decay evaporates negligible marks, reports every change and keeps marks al
   const { field: after, changes } = decay(field, 1000, 20_000);
   assert.deepEqual(
     changes.map((c) => [c.point.node_id, c.point.intensity]),
-    [['a', 8 / 2 ** 20], ['b', 0]],
+    [
+      ['a', 8 / 2 ** 20],
+      ['b', 0],
+    ],
     'b fell under the floor (1e-6) and evaporated; c was marked at now',
   );
   assert.equal(after.points.size, 2);
   assert.equal(nodeTotal(after, 'b'), undefined);
   assert.equal(nodeTotal(after, 'c')?.intensity, 1);
   stigDecayResult.parse({ changes });
-  assert.throws(() => decay(field, 0, 1), (e: unknown) => LedgerError.is(e, 'ValidationError'));
+  assert.throws(
+    () => decay(field, 0, 1),
+    (e: unknown) => LedgerError.is(e, 'ValidationError'),
+  );
 });
 
 test('with a field half-life, marking an old point decays it first instead of reviving it', () => {
@@ -159,18 +190,29 @@ test('with a field half-life, marking an old point decays it first instead of re
   field = mark(field, { node_id: 'a', type: 't', intensity: 8 }, 0).field;
   assert.equal(mark(field, { node_id: 'a', type: 't', intensity: 1 }, 2000).change.point.intensity, 3);
   const plain = mark(createField(), { node_id: 'a', type: 't', intensity: 8 }, 0).field;
-  assert.equal(mark(plain, { node_id: 'a', type: 't', intensity: 1 }, 2000).change.point.intensity, 9, 'without one, marks simply add up');
+  assert.equal(
+    mark(plain, { node_id: 'a', type: 't', intensity: 1 }, 2000).change.point.intensity,
+    9,
+    'without one, marks simply add up',
+  );
 });
 
 test('removed marks report intensity 0; points round-trip through plain arrays', () => {
   let field = createField({ max_intensity: 100 });
-  field = batchMark(field, [
-    { node_id: 'a', type: 'scope:task-1', intensity: 3 },
-    { node_id: 'a', type: 'scope:task-2', intensity: 4 },
-  ], 5).field;
+  field = batchMark(
+    field,
+    [
+      { node_id: 'a', type: 'scope:task-1', intensity: 3 },
+      { node_id: 'a', type: 'scope:task-2', intensity: 4 },
+    ],
+    5,
+  ).field;
   const { field: after, changes } = removeMarks(field, (p) => p.type === 'scope:task-1', 9);
   assert.deepEqual(changes, [
-    { point: { node_id: 'a', type: 'scope:task-1', intensity: 0, updated_at: 9 }, node_total: { node_id: 'a', intensity: 4, updated_at: 5 } },
+    {
+      point: { node_id: 'a', type: 'scope:task-1', intensity: 0, updated_at: 9 },
+      node_total: { node_id: 'a', intensity: 4, updated_at: 5 },
+    },
   ]);
   const copy = createField(after.config, fieldPoints(after));
   assert.deepEqual(dump(copy), dump(after));

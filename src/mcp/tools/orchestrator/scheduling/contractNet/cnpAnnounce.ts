@@ -12,6 +12,8 @@ export const cnpAnnounceTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services }) => {
     const { idempotency_key: key, ...rest } = args;
-    return runIdempotentOutside(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, () => services.scheduling.contractNet.announce(args));
+    return runIdempotentOutside(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, () =>
+      services.scheduling.contractNet.announce(args),
+    );
   },
 });

@@ -4,7 +4,8 @@ import { defineTool } from '../../../../toolDefinition';
 export const cnpBidTool = defineTool({
   name: 'cnp_bid',
   title: 'Bid on a task',
-  description: 'Bid on an open contract-net call as an agent (its definition name); a new bid by the same agent replaces its earlier one, automatic or manual.',
+  description:
+    'Bid on an open contract-net call as an agent (its definition name); a new bid by the same agent replaces its earlier one, automatic or manual.',
   input: cnpBidInput,
   output: cnpBidResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,4 +1,7 @@
-import { cnpRefreshBoundsInput, cnpRefreshBoundsResult } from '../../../../../core/scheduling/contractNet/contractNetContracts';
+import {
+  cnpRefreshBoundsInput,
+  cnpRefreshBoundsResult,
+} from '../../../../../core/scheduling/contractNet/contractNetContracts';
 import { defineTool } from '../../../../toolDefinition';
 
 export const cnpRefreshBoundsTool = defineTool({

@@ -1,4 +1,7 @@
-import { cnpWatcherTelemetryInput, cnpWatcherTelemetryResult } from '../../../../../core/scheduling/contractNet/contractNetContracts';
+import {
+  cnpWatcherTelemetryInput,
+  cnpWatcherTelemetryResult,
+} from '../../../../../core/scheduling/contractNet/contractNetContracts';
 import { defineTool } from '../../../../toolDefinition';
 
 export const cnpWatcherTelemetryTool = defineTool({

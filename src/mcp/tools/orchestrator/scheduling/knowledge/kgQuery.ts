@@ -4,7 +4,8 @@ import { defineTool } from '../../../../toolDefinition';
 export const kgQueryTool = defineTool({
   name: 'kg_query',
   title: 'Find facts',
-  description: 'Facts matching a motif (subject, predicate, object, source; * matches any run of characters), in insertion order, one page at a time. Finished workflows are included as plans.',
+  description:
+    'Facts matching a motif (subject, predicate, object, source; * matches any run of characters), in insertion order, one page at a time. Finished workflows are included as plans.',
   input: kgQueryInput,
   output: kgQueryResult,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

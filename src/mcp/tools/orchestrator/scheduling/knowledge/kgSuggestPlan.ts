@@ -9,5 +9,6 @@ export const kgSuggestPlanTool = defineTool({
   input: kgSuggestPlanInput,
   output: kgSuggestPlanResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => services.scheduling.knowledge.suggestPlan(args.goal, args.context ?? {}, args.graph_id),
+  handler: async (args, { services }) =>
+    services.scheduling.knowledge.suggestPlan(args.goal, args.context ?? {}, args.graph_id),
 });
