@@ -259,6 +259,9 @@ function codexArgs(options: AgentCliRunOptions, home: string): string[] {
     if (env.length > 0) args.push('-c', `${key}.env={ ${env.map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }`);
     // Without it, `codex exec` starts its first turn before a slow server is up and the model has no tools from it.
     args.push('-c', `${key}.required=true`);
+    // `auto` (the default) refuses, under `codex exec`, every tool annotated destructive or
+    // open-world ("MCP tool call requires approval, but approval policy is never").
+    args.push('-c', `${key}.default_tools_approval_mode="approve"`);
   }
   // workspace-write keeps `.git` read-only: a commit needs the repository's Git folder (for a
   // worktree, the main one's, where its objects and refs live) as a writable root.

@@ -109,6 +109,13 @@ function applyPatch(conversation: Conversation, patch: () => string): Plan {
   return tool.freeform ? { call: { name: tool.name, args: text, kind: 'freeform' } } : { call: { name: tool.name, args: { input: text } } };
 }
 
+/** How many tool searches end the conversation: the ones already made for the pending call. */
+function trailingSearches(conversation: Conversation): number {
+  let count = 0;
+  for (let i = conversation.calls.length - 1; i >= 0 && conversation.calls[i].name === 'tool_search'; i--) count++;
+  return count;
+}
+
 /** Codex's name for an MCP server's namespace: `mcp__` and the name with `-` as `_`. */
 export function codexNamespace(server: string): string {
   return `mcp__${server.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -124,7 +131,10 @@ const codex: Planner = (action, conversation) => {
     // MCP servers are deferred namespaces: the client-run tool_search loads their tools.
     const namespaces = conversation.deferred.filter((n) => (action.server ? n === codexNamespace(action.server) : n.startsWith('mcp__')));
     if (namespaces.length > 0 && conversation.tool('tool_search')) {
-      return { call: { name: 'tool_search', args: { query: action.callTool, limit: 8 }, kind: 'toolSearch' }, prerequisite: true };
+      // BM25 over names and descriptions: the name first; then its words and the server's name
+      // (a name that is a stop word, like "both", finds nothing alone).
+      const words = [action.callTool.replace(/_/g, ' '), ...namespaces.map((n) => n.slice('mcp__'.length).replace(/_/g, ' '))].join(' ');
+      return { call: { name: 'tool_search', args: { query: trailingSearches(conversation) === 0 ? action.callTool : words, limit: 8 }, kind: 'toolSearch' }, prerequisite: true };
     }
     return direct;
   }
