@@ -1,6 +1,6 @@
 // The real Claude Code, Codex and Gemini CLI (pinned in scripts/agentClis.mjs), each run
-// non-interactively in a temporary Git repository against a scripted model endpoint on loopback,
-// wired to our MCP server the way the runner wires it. The scripted model makes the client call
+// non-interactively in a task's worktree of a temporary Git repository against a scripted model
+// endpoint on loopback, wired to our MCP server the way the runner wires it. The scripted model makes the client call
 // our tools (the ledger must really change), its own edit tool (the file must change) and its own
 // shell tool under the permissions it was given (a commit must land; a refused command must be
 // refused), and the test checks what the client passed on to the model.
@@ -42,7 +42,10 @@ for (const name of ['claude', 'codex', 'gemini'] as const satisfies readonly Age
       const remote = tempDir('agent-ledger-remote-');
       git(remote, 'init', '-q', '--bare');
       git(repo, 'remote', 'add', 'origin', remote);
-      const notes = path.join(repo, 'notes.txt');
+      // The agent works in a task's worktree, as the runner launches it; the ledger is the main checkout's.
+      const worktree = path.join(tempDir('agent-ledger-worktree-'), 'task-1');
+      git(repo, 'worktree', 'add', '-q', '-b', 'task-1', worktree);
+      const notes = path.join(worktree, 'notes.txt');
       const title = `Written by ${name}`;
       let createdId: number | undefined;
       const steps: Step[] = [
@@ -54,15 +57,15 @@ for (const name of ['claude', 'codex', 'gemini'] as const satisfies readonly Age
         { editFile: notes, oldText: 'status: draft', newText: `status: reviewed by ${name}` },
         { shell: 'git status --short' },
         { shell: `git commit -q -am "notes: reviewed by ${name}"` },
-        { shell: 'git push origin main' },
+        { shell: 'git push origin task-1' },
         { say: 'All done.' },
       ];
       const model = await startScriptedModel(steps);
       const run = await runAgentCli(name, {
-        cwd: repo,
+        cwd: worktree,
         prompt: 'Record a task, review notes.txt and commit it.',
         modelUrl: model.url,
-        mcpServers: [ledgerServer(repo)],
+        mcpServers: [ledgerServer(repo, ['--enable-pm'])],
         permissions: { edit: true, commands: ['git status', 'git commit'], deniedCommands: ['git push'] },
       });
       const context = `exit ${run.code} after ${run.durationMs} ms\nstdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-2000)}`;
@@ -82,8 +85,10 @@ for (const name of ['claude', 'codex', 'gemini'] as const satisfies readonly Age
       assert.equal(fs.readFileSync(notes, 'utf8'), `status: reviewed by ${name}\nowner: nobody\n`);
       const status = last.results.find((r) => r.text.includes('notes.txt') && /\bM\b/.test(r.text));
       assert.ok(status, `git status's output reached the model: ${last.results.map((r) => r.text.slice(0, 200)).join(' | ')}`);
-      assert.equal(git(repo, 'log', '-1', '--format=%s').trim(), `notes: reviewed by ${name}`);
-      assert.equal(git(repo, 'status', '--porcelain', '--', 'notes.txt'), '', 'the edit is committed');
+      assert.equal(git(worktree, 'log', '-1', '--format=%s %an').trim(), `notes: reviewed by ${name} Agent`, 'committed on the task branch');
+      assert.equal(git(worktree, 'status', '--porcelain', '--', 'notes.txt'), '', 'the edit is committed');
+      assert.equal(git(repo, 'log', '-1', '--format=%s', 'main').trim(), 'initial', 'main is untouched');
+      assert.equal(fs.readFileSync(path.join(repo, 'notes.txt'), 'utf8'), 'status: draft\nowner: nobody\n');
 
       // The refused command did not run, and the model was told so.
       assert.equal(git(remote, 'branch', '--list').trim(), '', 'nothing was pushed');

@@ -263,11 +263,11 @@ function codexArgs(options: AgentCliRunOptions, home: string): string[] {
     // open-world ("MCP tool call requires approval, but approval policy is never").
     args.push('-c', `${key}.default_tools_approval_mode="approve"`);
   }
-  // workspace-write keeps `.git` read-only: a commit needs the repository's Git folder (for a
-  // worktree, the main one's, where its objects and refs live) as a writable root.
+  // workspace-write keeps Git's folders read-only: a commit needs them as writable roots, both the
+  // repository's (objects, refs) and, in a worktree, the worktree's own (its index and HEAD).
   if (permissions.edit !== false && writesGit(permissions.commands ?? [])) {
-    const gitDir = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: options.cwd, encoding: 'utf8' }).trim();
-    args.push('-c', `sandbox_workspace_write.writable_roots=[${toml(gitDir)}]`);
+    const dirs = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir'], { cwd: options.cwd, encoding: 'utf8' }).trim().split('\n');
+    args.push('-c', `sandbox_workspace_write.writable_roots=[${[...new Set(dirs)].map(toml).join(', ')}]`);
   }
   if (permissions.deniedCommands?.length) {
     const rules = path.join(home, '.codex', 'rules');
