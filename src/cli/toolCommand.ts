@@ -15,7 +15,7 @@ const catalog = (): Promise<typeof Catalog> => import('../mcp/catalog.js');
 
 /** Every tool there is, by name: the CLI switches every family on. */
 async function toolNamed(name: string): Promise<CatalogTool> {
-  const tools = (await catalog()).allTools();
+  const { tools } = await (await catalog()).loadCatalog();
   const tool = tools.find((t) => t.name === name);
   if (!tool)
     throw unknownTool(
@@ -67,13 +67,12 @@ export async function callTool(
 }
 
 async function cliContext(services: Services): Promise<ToolContext> {
-  const { allTools, introspectionFamily, toolFamilies } = await catalog();
-  const tools = allTools();
+  const { introspection, families, tools } = await (await catalog()).loadCatalog();
   return {
     services,
     enabledTools: () => tools,
-    enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)),
-    families: () => [introspectionFamily, ...toolFamilies],
+    enabledFamilies: () => new Set(families.map((f) => f.name)),
+    families: () => [introspection, ...families],
   };
 }
 

@@ -4,8 +4,7 @@ import type { Services } from '../app/services';
 import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
-import { noToolsYet, resolveFamilies } from './families';
-import { familyInfos, lazyFamilies, lazyIntrospection } from './familyCatalog';
+import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './families';
 import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
@@ -118,9 +117,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     warmUpTimer = setTimeout(warmUp, ms).unref();
   };
   // The tools as the build listed them; from sources (no dist/), computed from the contracts.
-  const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+  const listing = readBuiltListing() ?? (await (await import('./listing/liveListing.js')).liveListing());
   const { server, dispose } = await createServer(services, {
-    families: familySet,
+    enabled: familySet,
     features: featureSet,
     login: ServerLogin.fromEnvironment(),
     afterToolsListed: () => {
@@ -128,7 +127,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       listed = true;
     },
     listing,
-    catalog: [lazyIntrospection, ...lazyFamilies],
+    families: [introspectionInfo, ...familyInfos],
+    // A family's tools are built with its first call: the loader itself is not evaluated before then.
+    load: async (family) => (await import('./catalog.js')).loadFamily(family),
   });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
   server.oninitialized = () => {

@@ -3,7 +3,6 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from './lazyServices';
 import type { CatalogTool, FamilyInfo, ToolContext, ToolFamily } from './toolDefinition';
-import type { LazyFamily } from './familyCatalog';
 import type { ToolListing } from './listing/builtListing';
 import { allFixedResources, allResourceTemplates } from './resources/resourceCatalog';
 import { errorResult, okResult } from './toolResults';
@@ -16,7 +15,7 @@ import { productName, version } from '../app/version';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
-  families: ReadonlySet<string>;
+  enabled: ReadonlySet<string>;
   /** The agent login a runner prepared for this server (its launch ticket), if any. */
   login?: ServerLogin;
   /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
@@ -25,8 +24,10 @@ export interface ServerOptions {
   afterToolsListed?: () => void;
   /** Every family's tools as listed (the build's, or computed live from sources: listing/). */
   listing: ToolListing;
-  /** Introspection, then the switchable families, loaded on first use (familyCatalog.ts). */
-  catalog: readonly LazyFamily[];
+  /** Introspection, then the switchable families: what they are, without their tools (families.ts). */
+  families: readonly FamilyInfo[];
+  /** A family's tools, loaded with its first call (catalog.ts `loadFamily`). */
+  load(family: FamilyInfo): Promise<ToolFamily>;
 }
 
 export interface LedgerServer {
@@ -49,18 +50,20 @@ function instructionsFor(enabled: readonly FamilyInfo[]): string {
  * call (docs/performance.md); families serving prompts load here. The caller picks the transport.
  */
 export async function createServer(services: LazyServices, options: ServerOptions): Promise<LedgerServer> {
-  const on = options.features ?? resolveFeatures(options.families);
-  const [introspection, ...switchable] = options.listing.families;
-  const exposed = (family: string, tool: string): boolean =>
-    family === introspection.name || isToolExposed({ name: tool, family }, options.families, on);
-  const listedTools: (Tool & { family: string })[] = options.listing.families.flatMap((f) =>
-    f.tools.filter((t) => exposed(f.name, t.name)).map((t) => ({ ...t, family: f.name })),
-  );
+  const on = options.features ?? resolveFeatures(options.enabled);
+  const [introspection, ...switchable] = options.listing.families.map((f) => ({
+    ...f,
+    tools: f.tools.map((t) => ({ ...t, family: f.name, feature: f.facts[t.name]?.feature })),
+  }));
+  const exposed = (tool: { family: string; feature?: string | readonly string[] }): boolean =>
+    tool.family === introspection.name || isToolExposed(tool, options.enabled, on);
+  const listedTools = [introspection, ...switchable].flatMap((f) => f.tools.filter(exposed));
   const familyOf = new Map(listedTools.map((t) => [t.name, t.family]));
-  const enabledNames = new Set(familiesExposed(switchable, options.families, on).map((f) => f.name));
-  const lazy = new Map(options.catalog.map((f) => [f.info.name, f]));
+  const enabledNames = new Set(familiesExposed(switchable, options.enabled, on).map((f) => f.name));
+  const infoOf = new Map(options.families.map((f) => [f.name, f]));
+  const load = (family: string): Promise<ToolFamily> => options.load(infoOf.get(family)!);
   const enabled = switchable.filter((f) => enabledNames.has(f.name));
-  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap(
+  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => load(f.name)))).flatMap(
     (f) => f.prompts ?? [],
   );
   const server = new Server(
@@ -71,24 +74,16 @@ export async function createServer(services: LazyServices, options: ServerOption
         resources: { subscribe: true, listChanged: true },
         ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       },
-      instructions: instructionsFor(enabled.map((f) => lazy.get(f.name)!.info)),
+      instructions: instructionsFor(enabled.map((f) => infoOf.get(f.name)!)),
     },
   );
 
-  const loading = new Map<string, Promise<ToolFamily>>();
-  const load = (family: string): Promise<ToolFamily> => {
-    let pending = loading.get(family);
-    if (!pending) loading.set(family, (pending = lazy.get(family)!.load()));
-    return pending;
-  };
   /** Every family, loaded: what mcp_info and mcp_capabilities describe. */
   let whole: Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> | undefined;
   const catalog = (): Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> =>
-    (whole ??= Promise.all(options.catalog.map((f) => load(f.info.name))).then((families) => ({
+    (whole ??= Promise.all(options.families.map((f) => load(f.name))).then((families) => ({
       families,
-      tools: families.flatMap((f) =>
-        f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name })),
-      ),
+      tools: families.flatMap((f) => f.tools.filter((t) => familyOf.get(t.name) === f.name)),
     })));
   const definition = async (name: string): Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }> => {
     const family = familyOf.get(name);
@@ -99,16 +94,16 @@ export async function createServer(services: LazyServices, options: ServerOption
     const rest = family === introspection.name ? await catalog() : { families: [], tools: [] };
     const base: Omit<ToolContext, 'services'> = {
       enabledTools: () => rest.tools,
-      enabledFamilies: () => options.families,
+      enabledFamilies: () => options.enabled,
       families: () => rest.families,
       login: options.login,
       features: on,
     };
-    return { tool: { ...tool, family }, context: async () => ({ ...base, services: await services.get() }) };
+    return { tool, context: async () => ({ ...base, services: await services.get() }) };
   };
 
   // Listed as the listing holds them (without the family each tool belongs to).
-  const listed: Tool[] = listedTools.map(({ family: _family, ...tool }) => tool);
+  const listed: Tool[] = listedTools.map(({ family: _family, feature: _feature, ...tool }) => tool);
   server.setRequestHandler(ListToolsRequestSchema, () => {
     options.afterToolsListed?.();
     return { tools: listed };

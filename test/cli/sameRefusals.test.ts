@@ -4,8 +4,17 @@ import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { cli, cliError, cliJson } from '../helpers/cli';
 import { tempRepo } from '../helpers/tmp';
-import { allTools, families } from '../../src/mcp/catalog';
+import { loadCatalog } from '../../src/mcp/catalog';
+import type { Catalog } from '../../src/mcp/catalog';
+import type { CatalogTool } from '../../src/mcp/toolDefinition';
+import { families } from '../../src/mcp/families';
 import { parseInput } from '../../src/core/contracts/inputValidation';
+
+let catalog: Catalog;
+before(async () => {
+  catalog = await loadCatalog();
+});
+const allTools = (): readonly CatalogTool[] => catalog.tools;
 
 // Issue 9, step 1: "the CLI and the MCP server refuse the same input with the same message for
 // every family (a test walks every tool and proves it)". Every tool in the catalog is in exactly

@@ -7,8 +7,8 @@ import { tempRepo } from '../helpers/tmp';
 import { cliPath } from '../helpers/mcpClient';
 import { liveListing } from '../../src/mcp/listing/liveListing';
 import { readBuiltListing } from '../../src/mcp/listing/builtListing';
-import { toolFamilies, introspectionFamily } from '../../src/mcp/catalog';
-import { lazyFamilies, lazyIntrospection } from '../../src/mcp/familyCatalog';
+import { loadCatalog, loadFamily } from '../../src/mcp/catalog';
+import { familyInfos, introspectionInfo } from '../../src/mcp/families';
 
 /**
  * `mcp serve` lists its tools from the listing the build computed (dist/toolsListing.json) and
@@ -16,18 +16,18 @@ import { lazyFamilies, lazyIntrospection } from '../../src/mcp/familyCatalog';
  * what the contracts say: the built listing equals the one computed from the sources now, and a
  * server with every family on lists every tool, byte for byte, in catalog order.
  */
-test('the built tools listing is the one the contracts give', () => {
+test('the built tools listing is the one the contracts give', async () => {
   const built = readBuiltListing(path.dirname(cliPath));
   assert.ok(built, `${path.dirname(cliPath)}/toolsListing.json is missing: npm run build writes it`);
   assert.deepEqual(
     built,
-    JSON.parse(JSON.stringify(liveListing())),
+    JSON.parse(JSON.stringify(await liveListing())),
     'dist/toolsListing.json is stale or wrong: run npm run build',
   );
 });
 
 test('a server with every family on lists exactly the live listing, and calls tools of a family it loads on demand', async () => {
-  const live = liveListing();
+  const live = await liveListing();
   const server = await startRawServer(tempRepo(), ['--enable-pm', '--enable-orchestrator']);
   try {
     const listed = await server.request(1, 'tools/list', {});
@@ -56,17 +56,19 @@ test('a server with every family on lists exactly the live listing, and calls to
   }
 });
 
-test('the lazy family list is the catalog: same families, same order, each load giving the catalog family', async () => {
+test('the one family list is the catalog: same families, same order, each load giving the catalog family', async () => {
+  const catalog = await loadCatalog();
   assert.deepEqual(
-    lazyFamilies.map((f) => f.info.name),
-    toolFamilies.map((f) => f.name),
+    familyInfos.map((f) => f.name),
+    catalog.families.map((f) => f.name),
   );
-  assert.equal(await lazyIntrospection.load(), introspectionFamily);
-  for (const [i, f] of lazyFamilies.entries()) {
-    const family = await f.load();
-    assert.equal(family, toolFamilies[i], f.info.name);
+  assert.equal(await loadFamily(introspectionInfo), catalog.introspection);
+  for (const [i, f] of familyInfos.entries()) {
+    const family = await loadFamily(f);
+    assert.equal(family, catalog.families[i], f.name);
     const { tools: _tools, prompts: _prompts, ...info } = family;
-    assert.deepEqual(info, f.info, `${f.info.name}: family.ts and index.ts describe the same family`);
+    assert.deepEqual(info, f, `${f.name}: family.ts and index.ts describe the same family`);
+    for (const tool of family.tools) assert.equal(tool.family, f.name, `${tool.name} names its family`);
   }
 });
 

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
-import { familyInfos } from '../../mcp/familyCatalog';
-import { noToolsYet } from '../../mcp/families';
+import { familyInfos, noToolsYet } from '../../mcp/families';
 import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';

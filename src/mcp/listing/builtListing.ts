@@ -7,6 +7,13 @@ export interface ListedFamily {
   name: string;
   tools: Tool[];
   prompts: boolean;
+  /** What the server decides a tool's exposure by, for the tools that declare it (by tool name). */
+  facts: Record<string, ListedFacts>;
+}
+
+/** A tool's facts that decide whether a server exposes it (its definition says them). */
+export interface ListedFacts {
+  feature?: string | readonly string[];
 }
 
 /** Every family's listing, introspection first, then the switchable families in catalog order. */

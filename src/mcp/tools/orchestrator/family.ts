@@ -10,7 +10,7 @@ const schedulingInstructions =
 
 /**
  * Coordination of several agents: the blackboard, plan graphs, the sc:// registry and the event bus.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const orchestratorInfo: FamilyInfo = {
   name: 'orchestrator',
@@ -22,4 +22,41 @@ export const orchestratorInfo: FamilyInfo = {
     ' ' +
     childInstructions +
     schedulingInstructions,
+  // Finer switches: a feature on alone exposes the tools that name it (`feature:` on the tool).
+  features: [
+    {
+      name: 'resources',
+      toggle: 'enableResources',
+      description:
+        'the sc:// registry: resources_list, resources_read, resources_watch over plan graphs and their versions, runs, child logs, blackboard namespaces',
+    },
+    {
+      name: 'events-bus',
+      toggle: 'enableEventsBus',
+      description: 'events_subscribe: the events log filtered by kind, level and correlation ids, with waits',
+    },
+    {
+      name: 'blackboard',
+      toggle: 'enableBlackboard',
+      description: 'the shared blackboard: bb_set, bb_batch_set, bb_get, bb_query, bb_delete, bb_watch',
+    },
+    { name: 'bulk', toggle: 'enableBulk', description: 'atomic batches: graph_batch_mutate, bb_batch_set' },
+    {
+      name: 'diff-patch',
+      toggle: 'enableDiffPatch',
+      description: 'graph_diff and graph_patch (RFC 6902 patches between plan-graph versions)',
+    },
+    {
+      name: 'locks',
+      toggle: 'enableLocks',
+      description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers',
+    },
+    {
+      // No tool names it: it decides whether idempotency_key is remembered (features.ts).
+      name: 'idempotency',
+      toggle: 'enableIdempotency',
+      description:
+        'idempotency_key is remembered: a retried call returns the first answer without doing the change twice',
+    },
+  ],
 };

@@ -2,7 +2,7 @@ import type { FamilyInfo } from '../../toolDefinition';
 
 /**
  * Pipelines: the engine decides every phase; the agent executes the action it gets; a person decides at checkpoints.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const pipelineInfo: FamilyInfo = {
   name: 'pipeline',

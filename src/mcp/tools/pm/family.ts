@@ -4,7 +4,7 @@ import type { FamilyInfo } from '../../toolDefinition';
  * The agent PM: a runner on the machine asks which (agent, project) should start, launches the
  * agent's CLI, and the agent logs in with its passkey, takes its task, leaves context and
  * handoffs, and reports; every run leaves an execution log.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const pmInfo: FamilyInfo = {
   name: 'pm',

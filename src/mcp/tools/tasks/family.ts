@@ -2,7 +2,7 @@ import type { FamilyInfo } from '../../toolDefinition';
 
 /**
  * Task management: the backlog, agents, workers in Git worktrees, their sessions and the Memory Bank.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const tasksInfo: FamilyInfo = {
   name: 'tasks',

@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const taskUpdateTool = defineTool({
   name: 'task_update',
+  family: 'tasks',
   title: 'Update task',
   description:
     'Update a task: title, description, priority, type, assignee, comma-separated labels; cancel or reopen it with status.',

@@ -2,7 +2,7 @@ import type { FamilyInfo } from '../../toolDefinition';
 
 /**
  * Workflow tracking: what an agent did, task by task, with the exact files each task changed.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const trackingInfo: FamilyInfo = {
   name: 'tracking',
