@@ -64,3 +64,24 @@ export function familiesExposed<F extends { name: string; tools: readonly Pick<C
 ): F[] {
   return all.filter((f) => families.has(f.name) || f.tools.some((t) => isToolExposed(t, families, on)));
 }
+
+/** Which answered tools a server also lists (`mcp serve --list-deprecated`, `--list-runner-tools`). */
+export interface ListingOptions {
+  deprecated?: boolean;
+  runnerTools?: boolean;
+}
+
+/**
+ * Whether an exposed tool is listed: one tool per action for agents. A deprecated tool, a tool
+ * only the runner calls, and another name of a tool that is exposed are answered but not listed
+ * (their names stay the contract of clients written against them).
+ */
+export function isToolListed(
+  tool: Pick<CatalogTool, 'deprecated' | 'audience' | 'aliasOf'>,
+  exposed: ReadonlySet<string>,
+  list: ListingOptions = {},
+): boolean {
+  if (tool.deprecated !== undefined && !list.deprecated) return false;
+  if (tool.audience === 'runner' && !list.runnerTools) return false;
+  return tool.aliasOf === undefined || !exposed.has(tool.aliasOf);
+}

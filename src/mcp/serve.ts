@@ -9,6 +9,7 @@ import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
@@ -29,6 +30,8 @@ export interface ServeOptions {
   allowAgentCheckpoints?: boolean;
   /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
+  list?: ListingOptions;
 }
 
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
@@ -128,6 +131,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     },
     listing,
     families: [introspectionInfo, ...familyInfos],
+    list: options.list,
     // A family's tools are built with its first call: the loader itself is not evaluated before then.
     load: async (family) => (await import('./catalog.js')).loadFamily(family),
   });

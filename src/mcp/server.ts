@@ -3,14 +3,15 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from './lazyServices';
 import type { CatalogTool, FamilyInfo, ToolContext, ToolFamily } from './toolDefinition';
-import type { ToolListing } from './listing/builtListing';
+import type { ListedFacts, ToolListing } from './listing/builtListing';
 import { allFixedResources, allResourceTemplates } from './resources/resourceCatalog';
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
 import { registerResourceHandlers } from './resourceHandlers';
 import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
-import { familiesExposed, isToolExposed, resolveFeatures } from './features';
+import { familiesExposed, isToolExposed, isToolListed, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
 import { productName, version } from '../app/version';
 
 export interface ServerOptions {
@@ -28,6 +29,8 @@ export interface ServerOptions {
   families: readonly FamilyInfo[];
   /** A family's tools, loaded with its first call (catalog.ts `loadFamily`). */
   load(family: FamilyInfo): Promise<ToolFamily>;
+  /** Answered tools listed besides those for agents (deprecated ones, the runner's). */
+  list?: ListingOptions;
 }
 
 export interface LedgerServer {
@@ -36,13 +39,26 @@ export interface LedgerServer {
   dispose(): void;
 }
 
-/** What an agent reads first: how the enabled families are meant to be used. */
-function instructionsFor(enabled: readonly FamilyInfo[]): string {
-  const parts = ['Agent Ledger is the shared ledger of the work done in this workspace.'];
-  for (const f of enabled) if (f.instructions) parts.push(f.instructions);
-  parts.push('Call mcp_capabilities to see every enabled tool.');
-  return parts.join(' ');
+/**
+ * What an agent reads first, and for Claude Code all it reads besides the tool names until it
+ * searches for a tool: a line per enabled family saying which tools to use first and when, and the
+ * other names that are answered without being listed.
+ */
+function instructionsFor(enabled: readonly FamilyInfo[], aliases: readonly ListedTool[]): string {
+  const lines = [
+    'Agent Ledger is the shared ledger of the work done in this workspace: tasks, decisions and the exact Git changes of each task.',
+  ];
+  for (const f of enabled) if (f.instructions) lines.push(f.instructions);
+  for (const family of new Set(aliases.map((t) => t.family))) {
+    const names = aliases.filter((t) => t.family === family).map((t) => `${t.name} (like ${t.aliasOf})`);
+    lines.push(`Also answered, not listed, with the ${family} family's arguments and ids: ${names.join(', ')}.`);
+  }
+  lines.push('mcp_capabilities lists every enabled tool with a one-line summary.');
+  return lines.join('\n');
 }
+
+/** A tool of the listing with the facts that decide whether it is exposed and listed. */
+type ListedTool = Tool & ListedFacts & { family: string };
 
 /**
  * Builds the MCP server over a workspace's services, opened on first use (lazyServices.ts). The
@@ -53,12 +69,17 @@ export async function createServer(services: LazyServices, options: ServerOption
   const on = options.features ?? resolveFeatures(options.enabled);
   const [introspection, ...switchable] = options.listing.families.map((f) => ({
     ...f,
-    tools: f.tools.map((t) => ({ ...t, family: f.name, feature: f.facts[t.name]?.feature })),
+    tools: f.tools.map((t): ListedTool => ({ ...t, ...f.facts[t.name], family: f.name })),
   }));
-  const exposed = (tool: { family: string; feature?: string | readonly string[] }): boolean =>
+  const exposed = (tool: ListedTool): boolean =>
     tool.family === introspection.name || isToolExposed(tool, options.enabled, on);
-  const listedTools = [introspection, ...switchable].flatMap((f) => f.tools.filter(exposed));
-  const familyOf = new Map(listedTools.map((t) => [t.name, t.family]));
+  // Every exposed tool is answered; agents are listed one tool per action (features.ts isToolListed).
+  const answered = [introspection, ...switchable].flatMap((f) => f.tools.filter(exposed));
+  const familyOf = new Map(answered.map((t) => [t.name, t.family]));
+  const answeredNames = new Set(familyOf.keys());
+  const listedTools = answered.filter((t) => isToolListed(t, answeredNames, options.list));
+  const listedNames = new Set(listedTools.map((t) => t.name));
+  const aliases = answered.filter((t) => t.aliasOf !== undefined && !listedNames.has(t.name));
   const enabledNames = new Set(familiesExposed(switchable, options.enabled, on).map((f) => f.name));
   const infoOf = new Map(options.families.map((f) => [f.name, f]));
   const load = (family: string): Promise<ToolFamily> => options.load(infoOf.get(family)!);
@@ -74,7 +95,10 @@ export async function createServer(services: LazyServices, options: ServerOption
         resources: { subscribe: true, listChanged: true },
         ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
       },
-      instructions: instructionsFor(enabled.map((f) => infoOf.get(f.name)!)),
+      instructions: instructionsFor(
+        enabled.map((f) => infoOf.get(f.name)!),
+        aliases,
+      ),
     },
   );
 
@@ -83,7 +107,7 @@ export async function createServer(services: LazyServices, options: ServerOption
   const catalog = (): Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> =>
     (whole ??= Promise.all(options.families.map((f) => load(f.name))).then((families) => ({
       families,
-      tools: families.flatMap((f) => f.tools.filter((t) => familyOf.get(t.name) === f.name)),
+      tools: families.flatMap((f) => f.tools.filter((t) => listedNames.has(t.name))),
     })));
   const definition = async (name: string): Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }> => {
     const family = familyOf.get(name);
@@ -103,7 +127,9 @@ export async function createServer(services: LazyServices, options: ServerOption
   };
 
   // Listed as the listing holds them (without the family each tool belongs to).
-  const listed: Tool[] = listedTools.map(({ family: _family, feature: _feature, ...tool }) => tool);
+  const listed: Tool[] = listedTools.map(
+    ({ family: _f, feature: _fe, deprecated: _d, audience: _a, aliasOf: _al, ...tool }) => tool,
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => {
     options.afterToolsListed?.();
     return { tools: listed };

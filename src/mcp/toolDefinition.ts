@@ -44,6 +44,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   waits?: boolean;
   /** It takes an `idempotency_key` and answers with `idempotent` / `idempotency_key`: a retry changes nothing twice. */
   idempotent?: boolean;
+  /** Still answered, listed only with `--list-deprecated`: the tool to use instead. */
+  deprecated?: string;
+  /** Who calls it: agents (the default), or the runner only — answered, listed only with `--list-runner-tools`. */
+  audience?: 'agents' | 'runner';
+  /**
+   * The listed tool it is another name of (the agent PM's names of the tasks family's tools, with
+   * its own argument names): answered, and listed only while that tool is not exposed.
+   */
+  aliasOf?: string;
   title: string;
   description: string;
   input: I;

@@ -13,7 +13,10 @@ export async function liveListing(): Promise<ToolListing> {
 
 function listedFamily(family: ToolFamily): ToolListing['families'][number] {
   const facts: Record<string, ListedFacts> = {};
-  for (const tool of family.tools) if (tool.feature !== undefined) facts[tool.name] = { feature: tool.feature };
+  for (const { name, feature, deprecated, audience, aliasOf } of family.tools) {
+    const said = Object.entries({ feature, deprecated, audience, aliasOf }).filter(([, v]) => v !== undefined);
+    if (said.length > 0) facts[name] = Object.fromEntries(said);
+  }
   return {
     name: family.name,
     tools: family.tools.map(toListedTool),
