@@ -15,6 +15,7 @@ import { LedgerQueries } from '../core/tasks/ledgerQueries';
 import type { Task } from '../core/tasks/taskModel';
 import { GitWorktrees } from '../git/worktrees';
 import { TaskService } from '../core/tasks/taskService';
+import { TaskLifecycle } from '../core/tasks/taskLifecycle';
 import { AgentRegistry } from '../core/agents/agentRegistry';
 import { MemoryBank } from '../core/memory/memoryBank';
 import { SessionService } from '../core/sessions/sessionService';
@@ -175,7 +176,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
-  const tracking = new TrackingService(engine, truthOf, clock);
+  // Whatever ends a task, the same reactions follow (subscribed below, once the scheduler exists).
+  const lifecycle = new TaskLifecycle();
+  const tracking = new TrackingService(engine, truthOf, clock, lifecycle);
   const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
   const agents = new AgentRegistry(engine, paths.workspace, clock, fileMode);
@@ -214,6 +217,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       changedMarksMs: changedMarksMsFromEnv(process.env),
     },
   );
+  // An ended task's marks leave the field and its awarded contract-net calls complete.
+  lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
@@ -231,10 +236,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     tracking,
     queries,
     pipelines,
-    tasks: new TaskService(engine, clock),
+    tasks: new TaskService(engine, clock, lifecycle),
     agents,
     memory,
-    sessions: new SessionService(engine, agents, getTruth, clock),
+    sessions: new SessionService(engine, agents, getTruth, clock, lifecycle),
     workers: new WorkerService({
       db: engine,
       agents,
@@ -248,11 +253,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
-    projectTasks: new ProjectTaskService(engine, agents, now),
+    projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
+      lifecycle,
     }),
     executions,
     costs: new CostRollupService(engine),

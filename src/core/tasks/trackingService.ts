@@ -13,6 +13,7 @@ import { insertDecision, insertIssue, insertMilestone, timelineCounts } from './
 import { verifyScope, withWriteScope } from './scopeCheck';
 import { pinSnapshot } from './snapshotPin';
 import { startTask } from './taskStart';
+import type { TaskLifecycle } from './taskLifecycle';
 import type {
   CompleteTaskInput,
   CompleteTaskResult,
@@ -38,6 +39,8 @@ export class TrackingService {
     /** The truth a task is measured in: its worktree when it started in one, else the workspace. */
     private readonly truth: (task?: Task) => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
+    /** Told when complete_task ends a task (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   startTask(input: StartTaskInput): Promise<StartTaskResult> {
@@ -163,8 +166,10 @@ export class TrackingService {
     const duration = secondsBetween(task.startedAt ?? task.createdAt, end);
     // The end snapshot is pinned while the write runs: it only protects the object from gc.
     const pinned = pinSnapshot(truth, changes.to, `${taskKey(taskId)}-end`);
+    let previous: Task['status'] = task.status;
     const counts = await this.db.write(async (tx) => {
       const current = await requireCompletable(tx, taskId);
+      previous = current.status;
       await updateTask(
         tx,
         taskId,
@@ -200,6 +205,7 @@ export class TrackingService {
       return timelineCounts(tx, taskId);
     });
     await pinned;
+    await this.lifecycle?.changed(taskId, previous, status === 'failed' ? 'failed' : 'done');
     return {
       task_id: taskKey(taskId),
       status,

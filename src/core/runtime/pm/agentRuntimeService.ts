@@ -7,6 +7,7 @@ import type { PmTaskRow } from './projectTaskService';
 import { pmTaskRow, setTaskStatus } from './projectTaskService';
 import { nextAssignedTask } from './nextTask';
 import type { ScopeGate } from './nextTask';
+import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import { insertContext, latestContext, latestHandoffFor } from './handoffService';
 import { aiTypeOf } from './aiType';
 import type { ScryptParams } from './passkey';
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
    * snapshot when it has none, report_completed records the files it changed since.
    */
   tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
+  /** Told when report_completed ends a task (core/tasks/taskLifecycle.ts). */
+  lifecycle?: TaskLifecycle;
 }
 
 /**
@@ -177,7 +180,9 @@ export class AgentRuntimeService {
   ): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
     const now = this.now();
     const ts = now.toISOString();
+    let moved: { id: number; from: PmTaskRow['status']; to: PmTaskRow['status'] } | undefined;
     const reported = await this.engine.write(async (tx) => {
+      moved = undefined;
       const session = await activeSession(tx, token, ts);
       const task =
         session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
@@ -185,7 +190,10 @@ export class AgentRuntimeService {
       if (task) {
         const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
         // A task this agent handed over to another stays with the other agent: only the run ends.
-        if (task.assignee === session.agent) await setTaskStatus(tx, task, target, ts, session.agent);
+        if (task.assignee === session.agent) {
+          await setTaskStatus(tx, task, target, ts, session.agent);
+          moved = { id: task.id, from: task.status, to: target };
+        }
         status = task.assignee === session.agent ? target : task.status;
         if (summary !== undefined || nextSteps !== undefined) {
           await insertContext(
@@ -229,6 +237,7 @@ export class AgentRuntimeService {
         .catch((err: unknown) =>
           console.error('[agent-ledger] could not record the changes of', reported.task_id, err),
         );
+    if (moved) await this.options.lifecycle?.changed(moved.id, moved.from, moved.to);
     return reported;
   }
 

@@ -10,9 +10,5 @@ export const taskUpdateTool = defineTool({
   input: taskUpdateInput,
   output: taskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (args, { services }) => {
-    const task = await services.tasks.update(args);
-    if (task.status === 'cancelled') await services.scheduling.taskEnded(task.id); // its marks and awarded calls end with it
-    return task;
-  },
+  handler: (args, { services }) => services.tasks.update(args),
 });

@@ -1,6 +1,5 @@
 import { completeTaskInput, completeTaskOutput } from '../../../core/tasks/trackingContracts';
 import { defineTool } from '../../toolDefinition';
-import { parseId } from '../../../core/ids';
 
 export const completeTaskTool = defineTool({
   name: 'complete_task',
@@ -11,9 +10,5 @@ export const completeTaskTool = defineTool({
   input: completeTaskInput,
   output: completeTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => {
-    const completed = await services.tracking.completeTask(args);
-    await services.scheduling.taskEnded(parseId('task', completed.task_id)); // its marks and awarded calls end with it
-    return completed;
-  },
+  handler: (args, { services }) => services.tracking.completeTask(args),
 });
