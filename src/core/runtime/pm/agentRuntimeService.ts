@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { LedgerError } from '../../errors';
 import { parseId, taskKey } from '../../ids';
 import type { AgentDirectory } from './projectRows';
@@ -132,21 +133,21 @@ export class AgentRuntimeService {
     waitMs = 0,
     signal?: AbortSignal,
   ): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
-    const deadline = Date.now() + waitMs;
-    let found = await this.engine.write((tx) => this.claimTask(tx, token));
-    while (!found) {
-      const seq = this.engine.seq;
-      const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
-      const candidate = await this.engine.read((db) => this.candidateTask(db, session));
-      if (candidate) {
-        found = await this.engine.write((tx) => this.claimTask(tx, token));
-        continue;
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
-      if (waited.timedOut) break;
-    }
+    const claim = (): Promise<MyTask | null> => this.engine.write((tx) => this.claimTask(tx, token));
+    // Claimed at once when there is a task; else wait for one (a read each time, a write only to claim it).
+    const found =
+      (await claim()) ??
+      (await untilSomething(
+        this.engine,
+        Date.now,
+        waitMs,
+        async () => {
+          const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
+          const candidate = await this.engine.read((db) => this.candidateTask(db, session));
+          return candidate ? claim() : null;
+        },
+        { signal },
+      ));
     if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
     // Before the agent touches a file: the start snapshot its changes are measured against.
     await this.options.tracking?.beginRun(parseId('task', found.task_id));

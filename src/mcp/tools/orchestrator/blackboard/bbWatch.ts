@@ -15,7 +15,7 @@ export const bbWatchTool = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const changes = await services.blackboard.watch(args.start_version, {
-      timeoutMs: args.wait_ms,
+      waitMs: args.wait_ms,
       limit: args.limit,
       keyPrefix: args.key_prefix,
     });
