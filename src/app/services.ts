@@ -89,9 +89,9 @@ export interface Services {
   workflows: WorkflowService;
   tracking: TrackingService;
   queries: LedgerQueries;
-  /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
+  /** Pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
   pipelines: PipelineService;
-  /** Seed 002: task_list/get/create/update over the same tasks. */
+  /** The task-management contract: task_list/get/create/update over the same tasks. */
   tasks: TaskService;
   /** Agent definitions (.agent-ledger/agents/), indexed in the store. */
   agents: AgentRegistry;

@@ -56,3 +56,26 @@ test('no seed numbers in package.json contributions (settings, commands, views) 
   texts['README.md'] = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.deepEqual(offenders(texts), []);
 });
+
+/** Every source file under `dir`, with its path from the repository root. */
+function sources(dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    return e.isDirectory() ? sources(rel) : /\.(ts|mjs)$/.test(e.name) ? [rel] : [];
+  });
+}
+
+test('no seed numbers in the source either, comments included: a contract is named by what it does', () => {
+  const files = [...sources('src'), ...sources('webview-ui')];
+  assert.ok(files.length > 300, `every source file was read (${files.length})`);
+  const texts = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
+  assert.deepEqual(offenders(texts), []);
+});
+
+test('what a family.ts says of other files names files that exist', () => {
+  const mcp = new Set(sources('src/mcp').map((f) => path.basename(f)));
+  for (const file of sources('src/mcp/tools').filter((f) => f.endsWith('family.ts'))) {
+    const named = fs.readFileSync(path.join(root, file), 'utf8').match(/\b\w+\.ts\b/g) ?? [];
+    for (const name of named) assert.ok(mcp.has(name), `${file} names ${name}, which does not exist`);
+  }
+});

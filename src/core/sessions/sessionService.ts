@@ -14,7 +14,7 @@ import { applySessionEnd, applySessionStart, requireNoRunningSession, requireSes
 import { pinSnapshot } from '../tasks/snapshotPin';
 import type { TaskLifecycle } from '../tasks/taskLifecycle';
 
-/** Seed 002's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
+/** The task-management contract's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
 export class SessionService {
   constructor(
     private readonly db: LedgerEngine,

@@ -41,7 +41,7 @@ function rowFromColumns(r: RowColumns): TaskRowView {
   };
 }
 
-/** Seed 002's task tools over the one `tasks` table the tracking tools use too. */
+/** The task-management contract's task tools over the one `tasks` table the tracking tools use too. */
 export class TaskService {
   constructor(
     private readonly db: LedgerEngine,

@@ -164,7 +164,7 @@ export class WorkerService {
     };
   }
 
-  /** Seed 002: the named agent, else the task's AI assignee when it names an agent, else `coder`. */
+  /** The task-management contract: the named agent, else the task's AI assignee when it names an agent, else `coder`. */
   private async resolveAgent(name: string | undefined, task: Task): Promise<AgentDefinition> {
     if (name !== undefined) return this.d.agents.get(name);
     if (task.assignee && task.assigneeType !== 'human') {
