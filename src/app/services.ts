@@ -37,6 +37,7 @@ import { ChildService } from '../core/runtime/children/childService';
 import { ProcessSupervisor } from '../processes/processSupervisor';
 import { logReader } from '../processes/logReader';
 import { createSchedulingServices } from '../core/scheduling/schedulingServices';
+import { requireStartable } from '../core/scheduling/startGates';
 import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
@@ -178,7 +179,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
   // Whatever ends a task, the same reactions follow (subscribed below, once the scheduler exists).
   const lifecycle = new TaskLifecycle();
-  const tracking = new TrackingService(engine, truthOf, clock, lifecycle);
+  const tracking = new TrackingService(engine, truthOf, clock, requireStartable, lifecycle);
   const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
   const agents = new AgentRegistry(engine, paths.workspace, clock, fileMode);
@@ -248,6 +249,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       clock,
       workspace: paths.workspace,
       worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined,
+      startGate: requireStartable,
       onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),

@@ -14,6 +14,7 @@ import { verifyScope, withWriteScope } from './scopeCheck';
 import { pinSnapshot } from './snapshotPin';
 import { startTask } from './taskStart';
 import type { TaskLifecycle } from './taskLifecycle';
+import type { StartGate } from './startGate';
 import type {
   CompleteTaskInput,
   CompleteTaskResult,
@@ -39,12 +40,14 @@ export class TrackingService {
     /** The truth a task is measured in: its worktree when it started in one, else the workspace. */
     private readonly truth: (task?: Task) => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
+    /** What a task passes before start_task starts it (startGate.ts). */
+    private readonly startGate: StartGate,
     /** Told when complete_task ends a task (taskLifecycle.ts). */
     private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   startTask(input: StartTaskInput): Promise<StartTaskResult> {
-    return startTask(this.db, () => this.truth(), this.clock, input);
+    return startTask(this.db, () => this.truth(), this.clock, input, this.startGate);
   }
 
   async logDecision(input: LogDecisionInput): Promise<LogDecisionResult> {
