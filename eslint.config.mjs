@@ -56,9 +56,9 @@ const upperLayers = {
 // Inside core, the layers of docs/architecture.md: the ground (core/*.ts, ports, files, contracts,
 // events) imports nothing above it; the domain (tasks … pipelines) never imports the orchestrator
 // (coordination, scheduling), the agent runtime or the Board; the orchestrator never imports the
-// runtime or the Board; the runtime never imports the Board. Two reads cross on purpose, named in
-// the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/), and
-// starting a task passes the scheduler's start gate (scheduling/startGates).
+// runtime or the Board; the runtime never imports the Board. One read crosses on purpose, named in
+// the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/). The
+// scheduler's start gate reaches the domain from the composition root (core/tasks/startGate.ts).
 const into = (folders, message) => ({ regex: `^(\\.\\.?/)+(${folders})(/|$)`, message });
 const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines';
 const aboveGround = into(
@@ -66,7 +66,7 @@ const aboveGround = into(
   'The ground of core (core/*.ts, ports, files, contracts, events) imports nothing above it.',
 );
 const aboveDomain = into(
-  'coordination/(?!plans/)|scheduling/(?!startGates$)|runtime|board',
+  'coordination/(?!plans/)|scheduling|runtime|board',
   'The domain (tasks … pipelines) never imports the orchestrator, the agent runtime or the Board.',
 );
 const aboveOrchestrator = into(

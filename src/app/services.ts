@@ -15,6 +15,7 @@ import { LedgerQueries } from '../core/tasks/ledgerQueries';
 import type { Task } from '../core/tasks/taskModel';
 import { GitWorktrees } from '../git/worktrees';
 import { TaskService } from '../core/tasks/taskService';
+import { TaskLifecycle } from '../core/tasks/taskLifecycle';
 import { AgentRegistry } from '../core/agents/agentRegistry';
 import { MemoryBank } from '../core/memory/memoryBank';
 import { SessionService } from '../core/sessions/sessionService';
@@ -36,6 +37,7 @@ import { ChildService } from '../core/runtime/children/childService';
 import { ProcessSupervisor } from '../processes/processSupervisor';
 import { logReader } from '../processes/logReader';
 import { createSchedulingServices } from '../core/scheduling/schedulingServices';
+import { requireStartable } from '../core/scheduling/startGates';
 import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
@@ -88,9 +90,9 @@ export interface Services {
   workflows: WorkflowService;
   tracking: TrackingService;
   queries: LedgerQueries;
-  /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
+  /** Pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
   pipelines: PipelineService;
-  /** Seed 002: task_list/get/create/update over the same tasks. */
+  /** The task-management contract: task_list/get/create/update over the same tasks. */
   tasks: TaskService;
   /** Agent definitions (.agent-ledger/agents/), indexed in the store. */
   agents: AgentRegistry;
@@ -175,7 +177,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
-  const tracking = new TrackingService(engine, truthOf, clock);
+  // Whatever ends a task, the same reactions follow (subscribed below, once the scheduler exists).
+  const lifecycle = new TaskLifecycle();
+  const tracking = new TrackingService(engine, truthOf, clock, requireStartable, lifecycle);
   const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
   const agents = new AgentRegistry(engine, paths.workspace, clock, fileMode);
@@ -214,6 +218,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       changedMarksMs: changedMarksMsFromEnv(process.env),
     },
   );
+  // An ended task's marks leave the field and its awarded contract-net calls complete.
+  lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
@@ -231,10 +237,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     tracking,
     queries,
     pipelines,
-    tasks: new TaskService(engine, clock),
+    tasks: new TaskService(engine, clock, lifecycle),
     agents,
     memory,
-    sessions: new SessionService(engine, agents, getTruth, clock),
+    sessions: new SessionService(engine, agents, getTruth, clock, lifecycle),
     workers: new WorkerService({
       db: engine,
       agents,
@@ -243,16 +249,18 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       clock,
       workspace: paths.workspace,
       worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined,
+      startGate: requireStartable,
       onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
-    projectTasks: new ProjectTaskService(engine, agents, now),
+    projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
+      lifecycle,
     }),
     executions,
     costs: new CostRollupService(engine),

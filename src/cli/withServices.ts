@@ -8,7 +8,7 @@ import { reportError } from './output';
 
 /**
  * Opens the workspace's store for one command, runs it, closes the store, and turns a
- * failure into seed 002's exit code. Read-only commands never create `.agent-ledger/`.
+ * failure into the task-management contract's exit code. Read-only commands never create `.agent-ledger/`.
  */
 export async function withServices(
   cmd: Command,

@@ -1,7 +1,7 @@
 /**
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
- * The codes are seed 002's table, extended with NotFound, StoreError, Unauthorized (an agent's
+ * The codes are the task-management contract's table, extended with NotFound, StoreError, Unauthorized (an agent's
  * login or session token refused) and JSON-RPC's InternalError.
  */
 export type LedgerErrorCode =
@@ -18,7 +18,7 @@ export type LedgerErrorCode =
   | 'Unauthorized'
   | 'InternalError';
 
-/** JSON-RPC style numeric codes of seed 002, plus two of ours. */
+/** JSON-RPC style numeric codes of the task-management contract, plus two of ours. */
 export const errorNumbers: Record<LedgerErrorCode, number> = {
   TaskNotFound: -32001,
   AgentNotFound: -32002,
@@ -34,7 +34,7 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   InternalError: -32603,
 };
 
-/** CLI exit codes of seed 002: 2 arguments, 3 configuration, 5 not found (and git), 6 state. */
+/** CLI exit codes of the task-management contract: 2 arguments, 3 configuration, 5 not found (and git), 6 state. */
 export const exitCodes: Record<LedgerErrorCode, number> = {
   TaskNotFound: 5,
   AgentNotFound: 5,
@@ -86,7 +86,7 @@ export function storeReasonOf(err: unknown): string | undefined {
   return typeof reason === 'string' ? reason : undefined;
 }
 
-/** The CLI's exit code of a failure: seed 002's table; a store failure 3 (configuration: a store too new, a bad --db), 4 (damaged) or 1. */
+/** The CLI's exit code of a failure: the task-management contract's table; a store failure 3 (configuration: a store too new, a bad --db), 4 (damaged) or 1. */
 export function exitCodeOf(err: LedgerError): number {
   const reason = storeReasonOf(err);
   if (reason === 'tooNew' || reason === 'badLocation') return 3;

@@ -1,5 +1,5 @@
 /**
- * One Git worktree per task under `<workspace>/.agent-ledger/worktrees/` (seed 002's workers):
+ * One Git worktree per task under `<workspace>/.agent-ledger/worktrees/` (the task-management contract's workers):
  * created from the workspace's HEAD on its own branch, limited to an agent's read scope with a
  * non-cone sparse checkout, measured and removed on request.
  */

@@ -4,12 +4,12 @@ import type { Services } from '../app/services';
 import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
-import { noToolsYet, resolveFamilies } from './families';
-import { familyInfos, lazyFamilies, lazyIntrospection } from './familyCatalog';
+import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './families';
 import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
@@ -30,6 +30,8 @@ export interface ServeOptions {
   allowAgentCheckpoints?: boolean;
   /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
+  list?: ListingOptions;
 }
 
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
@@ -118,9 +120,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     warmUpTimer = setTimeout(warmUp, ms).unref();
   };
   // The tools as the build listed them; from sources (no dist/), computed from the contracts.
-  const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+  const listing = readBuiltListing() ?? (await (await import('./listing/liveListing.js')).liveListing());
   const { server, dispose } = await createServer(services, {
-    families: familySet,
+    enabled: familySet,
     features: featureSet,
     login: ServerLogin.fromEnvironment(),
     afterToolsListed: () => {
@@ -128,7 +130,10 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       listed = true;
     },
     listing,
-    catalog: [lazyIntrospection, ...lazyFamilies],
+    families: [introspectionInfo, ...familyInfos],
+    list: options.list,
+    // A family's tools are built with its first call: the loader itself is not evaluated before then.
+    load: async (family) => (await import('./catalog.js')).loadFamily(family),
   });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
   server.oninitialized = () => {

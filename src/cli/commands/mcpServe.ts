@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
-import { familyInfos } from '../../mcp/familyCatalog';
-import { noToolsYet } from '../../mcp/families';
+import { familyInfos, noToolsYet } from '../../mcp/families';
 import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
@@ -15,6 +14,11 @@ export function registerMcpCommands(mcp: Command): void {
       'Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)',
     )
     .option('--verbose', 'log every request to stderr')
+    .option('--list-deprecated', 'also list the deprecated tools (they are answered either way)')
+    .option(
+      '--list-runner-tools',
+      'also list the tools only a runner calls: health_check, list_active_projects_with_agents, should_start (answered either way)',
+    )
     .option(
       '--allow-agent-checkpoints',
       'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)',
@@ -61,6 +65,7 @@ export function registerMcpCommands(mcp: Command): void {
         disableFeatures,
         verbose: opts.verbose === true,
         allowAgentCheckpoints: opts.allowAgentCheckpoints === true,
+        list: { deprecated: opts.listDeprecated === true, runnerTools: opts.listRunnerTools === true },
       });
     } catch (err) {
       process.exitCode = reportError(err, false);

@@ -12,7 +12,7 @@ import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
 
-/** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
+/** `agent-ledger task …`: one command per task tool of the task-management contract (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(task: Command): void {
   task
     .command('list')

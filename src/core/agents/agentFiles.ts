@@ -6,7 +6,7 @@ import { agentClients } from './agentModel';
 import type { AgentClient } from './agentModel';
 
 /**
- * Agent definition files: `<name>.yaml` (seed 002's agent:// format, prompt in `promptContent`)
+ * Agent definition files: `<name>.yaml` (the task-management contract's agent:// format, prompt in `promptContent`)
  * or `<name>.md` (the same fields as front matter, the prompt as the body).
  */
 export const agentFileExtensions = ['.yaml', '.yml', '.md'] as const;
@@ -87,7 +87,7 @@ function globs(scope: Record<string, unknown>, key: string, fallback: string[]):
   return cleaned;
 }
 
-/** The agent as seed 002's agent:// resource shows it: YAML, the prompt shortened when long. */
+/** The agent as the task-management contract's agent:// resource shows it: YAML, the prompt shortened when long. */
 export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string {
   const prompt =
     agent.promptContent.length > maxPromptChars

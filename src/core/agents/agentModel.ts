@@ -1,4 +1,4 @@
-/** Agent definitions of seed 002: who works on a task, with which client, model and scope. */
+/** Agent definitions of the task-management contract: who works on a task, with which client, model and scope. */
 export const agentClients = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentClient = (typeof agentClients)[number];
 

@@ -4,9 +4,9 @@
  * place git runs); the runner and the child runtimes depend on this file, never on
  * `src/processes/`.
  *
- * The shape follows the two seeds that use it: the runner of seed 004 launches one agent CLI per
+ * The shape follows the two contracts that use it: the agent PM's runner launches one agent CLI per
  * (agent, project) and records an execution log with exit code and duration; the child runtimes
- * of seed 001 (`child_create`, `child_spawn_codex`…) need limits (`wallclock_ms`, output size),
+ * of the orchestrator (`child_create`, `child_spawn_codex`…) need limits (`wallclock_ms`, output size),
  * send input, stop, status, and logs readable as they are written (`sc://children/<id>/logs`
  * entries carry `seq`, `ts`, `stream: "stdout" | "stderr" | "meta"`, `message`).
  */
@@ -156,7 +156,7 @@ export interface ProcessProbe {
   zombie: boolean;
 }
 
-/** One line of a process log (JSON Lines on disk). Field names follow seed 001's child log entries. */
+/** One line of a process log (JSON Lines on disk). Field names follow the orchestrator contract's child log entries. */
 export interface LogEntry {
   /** 1, 2, 3… in write order across both streams. */
   seq: number;

@@ -22,8 +22,9 @@ export interface SchedulingServices {
   contractNet: ContractNetService;
   knowledge: KnowledgeService;
   /**
-   * The task lifecycle's hook: call when a task ends (complete_task, a cancel): its marks leave
-   * the field and its awarded calls are completed. Harmless for a task without either; never throws.
+   * What a task's end means here: its marks leave the field and its awarded calls are completed.
+   * The composition root subscribes it to the task lifecycle (core/tasks/taskLifecycle.ts), so
+   * every way of ending a task runs it. Harmless for a task without either; never throws.
    */
   taskEnded(taskId: number): Promise<void>;
   /** Call when a task starts: its areas (or write scopes) are marked as being changed. */

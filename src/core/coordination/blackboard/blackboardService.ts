@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { appendCoordinationEvent } from '../bus/coordinationEvents';
 import type { Correlation } from '../../events/correlation';
 import {
@@ -202,28 +203,29 @@ export class BlackboardService {
 
   /**
    * Blackboard changes after `afterVersion` (oldest first, at most `limit`). When there are none,
-   * waits until any process commits one or `timeoutMs` passes, holding no lock while waiting.
+   * waits until any process commits one or `waitMs` passes, holding no lock while waiting.
    */
   async watch(
     afterVersion: number,
-    options: { timeoutMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal },
+    options: { waitMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal },
   ): Promise<BlackboardChange[]> {
     const prefix = options.keyPrefix ?? '';
-    const deadline = this.clock() + options.timeoutMs;
-    for (;;) {
-      const commitSeq = this.engine.seq;
-      const rows = await this.engine.read((db) =>
-        db.all<{ seq: number; ts: string; payload: string }>(
-          "SELECT seq, ts, payload FROM events WHERE entity = 'blackboard' AND seq > ? AND substr(entity_id, 1, ?) = ? ORDER BY seq LIMIT ?",
-          [afterVersion, prefix.length, prefix, options.limit ?? 100],
-        ),
-      );
-      if (rows.length > 0) return rows.map(toChange);
-      const remaining = deadline - this.clock();
-      if (remaining <= 0) return [];
-      const waited = await this.engine.waitForChange(commitSeq, { timeoutMs: remaining, signal: options.signal });
-      if (waited.timedOut) return [];
-    }
+    const changes = await untilSomething(
+      this.engine,
+      this.clock,
+      options.waitMs,
+      async () => {
+        const rows = await this.engine.read((db) =>
+          db.all<{ seq: number; ts: string; payload: string }>(
+            "SELECT seq, ts, payload FROM events WHERE entity = 'blackboard' AND seq > ? AND substr(entity_id, 1, ?) = ? ORDER BY seq LIMIT ?",
+            [afterVersion, prefix.length, prefix, options.limit ?? 100],
+          ),
+        );
+        return rows.length > 0 ? rows.map(toChange) : null;
+      },
+      { signal: options.signal },
+    );
+    return changes ?? [];
   }
 
   /** `set` inside the caller's transaction (so an idempotency record commits with it); the event carries `correlation`. */

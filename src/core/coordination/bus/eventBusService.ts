@@ -118,7 +118,7 @@ export class EventBusService {
         }
         return null;
       },
-      query.signal,
+      { signal: query.signal },
     );
     return { events: found ?? [], next_seq: cursor };
   }

@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { LedgerError } from '../../errors';
 import { parseId, taskKey } from '../../ids';
 import type { AgentDirectory } from './projectRows';
@@ -7,6 +8,7 @@ import type { PmTaskRow } from './projectTaskService';
 import { pmTaskRow, setTaskStatus } from './projectTaskService';
 import { nextAssignedTask } from './nextTask';
 import type { ScopeGate } from './nextTask';
+import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import { insertContext, latestContext, latestHandoffFor } from './handoffService';
 import { aiTypeOf } from './aiType';
 import type { ScryptParams } from './passkey';
@@ -30,6 +32,8 @@ export interface RuntimeOptions {
    * snapshot when it has none, report_completed records the files it changed since.
    */
   tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
+  /** Told when report_completed ends a task (core/tasks/taskLifecycle.ts). */
+  lifecycle?: TaskLifecycle;
 }
 
 /**
@@ -129,21 +133,21 @@ export class AgentRuntimeService {
     waitMs = 0,
     signal?: AbortSignal,
   ): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
-    const deadline = Date.now() + waitMs;
-    let found = await this.engine.write((tx) => this.claimTask(tx, token));
-    while (!found) {
-      const seq = this.engine.seq;
-      const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
-      const candidate = await this.engine.read((db) => this.candidateTask(db, session));
-      if (candidate) {
-        found = await this.engine.write((tx) => this.claimTask(tx, token));
-        continue;
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
-      if (waited.timedOut) break;
-    }
+    const claim = (): Promise<MyTask | null> => this.engine.write((tx) => this.claimTask(tx, token));
+    // Claimed at once when there is a task; else wait for one (a read each time, a write only to claim it).
+    const found =
+      (await claim()) ??
+      (await untilSomething(
+        this.engine,
+        Date.now,
+        waitMs,
+        async () => {
+          const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
+          const candidate = await this.engine.read((db) => this.candidateTask(db, session));
+          return candidate ? claim() : null;
+        },
+        { signal },
+      ));
     if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
     // Before the agent touches a file: the start snapshot its changes are measured against.
     await this.options.tracking?.beginRun(parseId('task', found.task_id));
@@ -177,7 +181,9 @@ export class AgentRuntimeService {
   ): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
     const now = this.now();
     const ts = now.toISOString();
+    let moved: { id: number; from: PmTaskRow['status']; to: PmTaskRow['status'] } | undefined;
     const reported = await this.engine.write(async (tx) => {
+      moved = undefined;
       const session = await activeSession(tx, token, ts);
       const task =
         session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
@@ -185,7 +191,10 @@ export class AgentRuntimeService {
       if (task) {
         const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
         // A task this agent handed over to another stays with the other agent: only the run ends.
-        if (task.assignee === session.agent) await setTaskStatus(tx, task, target, ts, session.agent);
+        if (task.assignee === session.agent) {
+          await setTaskStatus(tx, task, target, ts, session.agent);
+          moved = { id: task.id, from: task.status, to: target };
+        }
         status = task.assignee === session.agent ? target : task.status;
         if (summary !== undefined || nextSteps !== undefined) {
           await insertContext(
@@ -229,6 +238,7 @@ export class AgentRuntimeService {
         .catch((err: unknown) =>
           console.error('[agent-ledger] could not record the changes of', reported.task_id, err),
         );
+    if (moved) await this.options.lifecycle?.changed(moved.id, moved.from, moved.to);
     return reported;
   }
 

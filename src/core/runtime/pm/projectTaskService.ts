@@ -3,6 +3,7 @@ import { LedgerError, stateError, validationError } from '../../errors';
 import { notFound, parseId, taskKey, projectKey } from '../../ids';
 import { isFinished } from '../../tasks/taskModel';
 import type { TaskStatus } from '../../tasks/taskModel';
+import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import { aiTypeOf } from './aiType';
 import type { AgentDirectory } from './projectRows';
 import { agentDefinition, agentsByProject, appendPmEvent, projectRowOf } from './projectRows';
@@ -120,6 +121,8 @@ export class ProjectTaskService {
     private readonly engine: LedgerEngine,
     private readonly agents: AgentDirectory,
     private readonly now: () => Date = () => new Date(),
+    /** Told when update_task_status ends a task (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   async list(projectRef: string | number, filter: { status?: TaskStatus; assignee?: string }): Promise<PmTask[]> {
@@ -164,11 +167,17 @@ export class ProjectTaskService {
     status: TaskStatus,
   ): Promise<{ task_id: string; previous_status: TaskStatus; status: TaskStatus }> {
     const ts = this.now().toISOString();
-    return this.engine.write(async (tx) => {
+    const changed = await this.engine.write(async (tx) => {
       const row = await pmTaskRow(tx, ref);
       const previous = await setTaskStatus(tx, row, status, ts, null);
-      return { task_id: taskKey(row.id), previous_status: previous, status };
+      return {
+        id: row.id,
+        previous: row.status,
+        answer: { task_id: taskKey(row.id), previous_status: previous, status },
+      };
     });
+    await this.lifecycle?.changed(changed.id, changed.previous, status);
+    return changed.answer;
   }
 
   /**

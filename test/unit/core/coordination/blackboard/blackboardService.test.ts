@@ -62,15 +62,15 @@ for (const engineCase of engineCases) {
       try {
         const watcher = new BlackboardService(await ledger.open());
         const writer = new BlackboardService(await ledger.open());
-        assert.deepEqual(await watcher.watch(0, { timeoutMs: 50 }), []);
+        assert.deepEqual(await watcher.watch(0, { waitMs: 50 }), []);
         const started = Date.now();
-        const waiting = watcher.watch(0, { timeoutMs: 10_000 });
+        const waiting = watcher.watch(0, { waitMs: 10_000 });
         setTimeout(() => void writer.set({ key: 'k', value: 1 }), 100);
         const changes = await waiting;
         assert.equal(changes.length, 1);
         assert.equal(changes[0].key, 'k');
         assert.ok(Date.now() - started < 5_000, 'woke on the write, not the timeout');
-        assert.deepEqual(await watcher.watch(changes[0].version, { timeoutMs: 20 }), [], 'the cursor does not repeat');
+        assert.deepEqual(await watcher.watch(changes[0].version, { waitMs: 20 }), [], 'the cursor does not repeat');
       } finally {
         await ledger.dispose();
       }

@@ -4,6 +4,8 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const cnpAnnounceTool = defineTool({
   name: 'cnp_announce',
+  family: 'orchestrator',
+  idempotent: true,
   title: 'Put a task out for bids',
   description:
     'Put a ledger task out for bids: every agent whose definition can write the task’s areas bids automatically (cost from its scope and skills, plus busy_penalty × its running tasks × the pressure on those areas), manual bids may be added, and the best bid is awarded at once (award: false leaves the call open). The winner becomes the task’s assignee. By default no award gives a task write scopes that overlap a running task’s; allowOverlap: true is a person’s override.',

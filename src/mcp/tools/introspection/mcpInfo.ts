@@ -9,12 +9,14 @@ import {
   DEFAULT_WALLCLOCK_MS,
   MAX_RUNNING_CHILDREN,
 } from '../../../core/runtime/children/childLimits';
-import { features as featureList, idempotencySettings, resolveFeatures } from '../../features';
+import { features as featureList, resolveFeatures } from '../../features';
+import { idempotencySettings } from '../orchestrator/idempotentChange';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
 
 export const mcpInfoTool = defineTool({
   name: 'mcp_info',
+  family: 'introspection',
   title: 'Server info',
   description:
     'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
