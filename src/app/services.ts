@@ -190,7 +190,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const executions = new ExecutionLogService(engine, now);
   const children = new ChildService({
     engine,
-    supervisor: new ProcessSupervisor(),
+    supervisor: new ProcessSupervisor({ root: paths.workspace }),
     logs: logReader,
     workspace: paths.workspace,
     childrenDir: path.join(paths.dataDir, localFolders.children),

@@ -3,8 +3,8 @@
  * configuration files (owner-only), starts it with the plan's arguments and an explicit
  * environment, and reads back the tokens and cost its output reported.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileConfined } from '../core/files/confinedPath';
+import { writeFileDurable } from '../core/files/durableWrite';
 import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
 import { parseRunOutput } from '../core/runtime/launch/clients';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
@@ -21,6 +21,8 @@ export interface ClientRunOptions {
   secretEnv?: Readonly<Record<string, string>>;
   limits?: ProcessLimits;
   labels?: Readonly<Record<string, string>>;
+  /** The folder the plan's files must stay inside by their real path (the workspace); a link at one of them is refused. */
+  root?: string;
 }
 
 /** Writes the plan's files and starts it. */
@@ -29,9 +31,10 @@ export async function launchClient(
   plan: LaunchPlan,
   options: ClientRunOptions,
 ): Promise<RunningProcess> {
+  // Written beside the name and renamed over it: a link planted there is replaced, never written through.
   for (const file of plan.files) {
-    await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
+    if (options.root !== undefined) writeFileConfined(options.root, file.path, file.content, 0o600);
+    else writeFileDurable(file.path, file.content, 0o600);
   }
   return supervisor.start({
     id: options.id,

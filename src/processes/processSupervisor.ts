@@ -5,6 +5,7 @@
  * with an explicit environment, and keeps the running ones for input, stop and status.
  */
 import * as fs from 'node:fs';
+import { checkOwnFiles, mkdirConfined } from '../core/files/confinedPath';
 import { Emitter } from '../core/emitter';
 import { ProcessError } from '../core/runtime/processErrors';
 import type {
@@ -19,7 +20,7 @@ import type {
 } from '../core/ports/processes';
 import { Redactor, secretForms } from './lineFramer';
 import { resolveProgram } from './programPath';
-import { checkRecord, listRecords, logFileOf, readRecord, stopRecorded } from './processRecords';
+import { checkRecord, listRecords, logFileOf, readRecord, recordFileOf, stopRecorded } from './processRecords';
 import { SupervisedProcess } from './supervisedProcess';
 
 const validId = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
@@ -33,6 +34,12 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   private readonly ended = new Map<string, ProcessStatus>();
   private readonly _onDidExit = new Emitter<ProcessExit>();
   readonly onDidExit = this._onDidExit.event;
+
+  /**
+   * @param options.root The folder every log folder must stay inside, by its real path (the
+   * workspace): a log folder that leads outside through a link is refused before anything runs.
+   */
+  constructor(private readonly options: { root?: string } = {}) {}
 
   async start(spec: ProcessSpec): Promise<RunningProcess> {
     if (!validId.test(spec.id))
@@ -108,7 +115,14 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
     const programPath = resolveProgram(spec.program, env.PATH);
     if (!isFolder(spec.cwd))
       throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
-    fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
+    // The log and the record are the supervisor's own files: a link planted at either name (or a
+    // log folder leading outside the root) is refused before anything runs.
+    const own = [logFileOf(spec.logDir, spec.id), recordFileOf(spec.logDir, spec.id)].map((f) =>
+      f.slice(spec.logDir.length + 1),
+    );
+    checkOwnFiles(this.options.root ?? spec.logDir, spec.logDir, own);
+    if (this.options.root) mkdirConfined(this.options.root, spec.logDir, 0o700);
+    else fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
     const previous = await readRecord(spec.logDir, spec.id);
     if (previous && (await checkRecord(previous)) === 'running') {
       throw new ProcessError(

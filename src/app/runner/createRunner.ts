@@ -14,6 +14,7 @@ import type { Services } from '../services';
 import { launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
+import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
 
@@ -45,7 +46,10 @@ export function runLogDir(services: Services): string {
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
   const logDir = runLogDir(services);
-  const supervisor = new ProcessSupervisor();
+  const root = services.paths.workspace;
+  // Logs, records and the clients' MCP configurations go there: a linked runs folder is refused up front.
+  checkOwnFiles(root, logDir, []);
+  const supervisor = new ProcessSupervisor({ root });
   const env = cleanEnv(setup.env ?? process.env);
   const ledger = new LedgerForRunner({
     engine: services.engine,
@@ -67,7 +71,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    launcher: { launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }), usage: readRunUsage },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { mkdirConfined } from '../../files/confinedPath';
+import { checkOwnFiles, confinedPath, mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
 import type { McpServerLaunch } from '../launch/clientLaunch';
 import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../../ports/processes';
@@ -21,7 +21,14 @@ import { codexChildLaunch, commandLaunch } from './childLaunch';
 import type { Launch, LaunchPlace } from './childLaunch';
 import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
-import { childDirOf, childLogPathOf, listChildDirsSync, readLogResourceSync, writeManifestFile } from './childFiles';
+import {
+  childDirOf,
+  childFileNames,
+  childLogPathOf,
+  listChildDirsSync,
+  readLogResourceSync,
+  writeManifestFile,
+} from './childFiles';
 import type { ChildRow } from './childStore';
 import {
   countMessage,
@@ -215,10 +222,12 @@ export class ChildService {
     opId: string,
   ): Promise<ChildLogsOutput> {
     const row = await this.row(childId);
+    // The folder may have been swapped for a link since the child started: never read through it.
+    const logPath = confinedPath(this.o.workspace, row.log_path);
     const read = async () => {
       const result = await readChildLog(
         this.o.logs,
-        row.log_path,
+        logPath,
         options.fromSeq,
         options.limit,
         this.logMarks.get(childId),
@@ -229,7 +238,7 @@ export class ChildService {
     let slice = await read();
     let state = (await this.reconcile(row)).state;
     if (slice.entries.length === 0 && options.waitMs > 0 && childIsLive(state)) {
-      await waitForLogGrowth(this.o.logs, row.log_path, slice.offset, options.waitMs);
+      await waitForLogGrowth(this.o.logs, logPath, slice.offset, options.waitMs);
       slice = await read();
       state = (await this.reconcile(await this.row(childId))).state;
     }
@@ -249,7 +258,7 @@ export class ChildService {
    * files of this machine (the process record gives the correlation ids), for resources/read.
    */
   readLogResource(childId: string, limit = 1000): { childId: string; logs: ChildLogEntry[] } {
-    return readLogResourceSync(this.o.childrenDir, childId, limit);
+    return readLogResourceSync(this.o.workspace, this.o.childrenDir, childId, limit);
   }
 
   /** Ids of the children whose files are on this machine, most recently changed first. */
@@ -272,6 +281,8 @@ export class ChildService {
     const dir = childDirOf(this.o.childrenDir, l.childId);
     const logPath = childLogPathOf(this.o.childrenDir, l.childId);
     const manifestPath = path.join(dir, l.manifestName);
+    // The child's folder comes with the workspace: a link planted in it is refused before anything is written.
+    checkOwnFiles(this.o.workspace, dir, childFileNames(l.childId, l.manifestName));
     const now = this.o.clock();
     const child = {
       child_id: l.childId,
@@ -408,7 +419,7 @@ export class ChildService {
 
   /** The manifest file, kept in step with the store (only on the machine where the child runs). */
   private async writeManifest(row: ChildRow): Promise<void> {
-    if (row.owner_host === this.o.owner.host) await writeManifestFile(row);
+    if (row.owner_host === this.o.owner.host) writeManifestFile(this.o.workspace, row);
   }
 
   private async view(row: ChildRow, opId: string): Promise<ChildOutput> {
