@@ -22,6 +22,7 @@ import { Redactor, secretForms } from './lineFramer';
 import { resolveProgram } from './programPath';
 import { checkRecord, listRecords, logFileOf, readRecord, recordFileOf, stopRecorded } from './processRecords';
 import { SupervisedProcess } from './supervisedProcess';
+import type { SpawnPlan } from './supervisedProcess';
 
 const validId = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
 /** How many ended processes `status()` still answers for. */
@@ -42,18 +43,27 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   constructor(private readonly options: { root?: string } = {}) {}
 
   async start(spec: ProcessSpec): Promise<RunningProcess> {
-    if (!validId.test(spec.id))
-      throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, {
-        id: spec.id,
-      });
-    if (this.running.has(spec.id) || this.starting.has(spec.id))
-      throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
+    this.checkId(spec);
     this.starting.add(spec.id);
     try {
       return await this.startChecked(spec);
     } finally {
       this.starting.delete(spec.id);
     }
+  }
+
+  async check(spec: ProcessSpec): Promise<void> {
+    this.checkId(spec);
+    await this.planOf(spec);
+  }
+
+  private checkId(spec: ProcessSpec): void {
+    if (!validId.test(spec.id))
+      throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, {
+        id: spec.id,
+      });
+    if (this.running.has(spec.id) || this.starting.has(spec.id))
+      throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
   }
 
   async send(id: string, text: string): Promise<void> {
@@ -109,6 +119,16 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   }
 
   private async startChecked(spec: ProcessSpec): Promise<RunningProcess> {
+    const plan = await this.planOf(spec);
+    if (this.options.root) mkdirConfined(this.options.root, spec.logDir, 0o700);
+    else fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
+    const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
+    if (started.running) this.running.set(spec.id, started);
+    return started;
+  }
+
+  /** Every check of a spec, before anything is created or started (`check` and `start` make the same ones). */
+  private async planOf(spec: ProcessSpec): Promise<SpawnPlan> {
     const env: Record<string, string> = { ...spec.env, ...spec.secretEnv };
     const secrets = [...Object.values(spec.secretEnv ?? {}), ...(spec.redact ?? [])].filter((s) => s.length > 0);
     refuseSecretsInArgs(spec, secrets);
@@ -121,8 +141,6 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
       f.slice(spec.logDir.length + 1),
     );
     checkOwnFiles(this.options.root ?? spec.logDir, spec.logDir, own);
-    if (this.options.root) mkdirConfined(this.options.root, spec.logDir, 0o700);
-    else fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
     const previous = await readRecord(spec.logDir, spec.id);
     if (previous && (await checkRecord(previous)) === 'running') {
       throw new ProcessError(
@@ -131,10 +149,7 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
         { id: spec.id, pid: previous.pid },
       );
     }
-    const plan = { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
-    const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
-    if (started.running) this.running.set(spec.id, started);
-    return started;
+    return { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
   }
 
   private get(id: string): SupervisedProcess {

@@ -325,14 +325,14 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
     assert.equal(outside.reason, 'ValidationError');
     const unknown = await c.fail('child_create', { child_id: 'unknown', command: 'no-such-program-here' });
     assert.equal(unknown.reason, 'ConfigError');
-    const failed = await c.call<Child>('child_status', { child_id: 'unknown' });
-    assert.equal(failed.runtime_status.state, 'failed');
-    assert.match(failed.runtime_status.error ?? '', /not found on the PATH/);
-    const states = (await c.call<{ children: Child[] }>('child_list', {})).children.map((x) => [
-      x.child_id,
-      x.runtime_status.state,
-    ]);
-    assert.deepEqual(states, [['unknown', 'failed']], 'the refused shell line and outside folder left no child');
+    assert.match(unknown.message, /not found on the PATH/);
+    assert.equal((await c.fail('child_status', { child_id: 'unknown' })).data?.error, 'E-CHILD-NOT-FOUND');
+    const states = (await c.call<{ children: Child[] }>('child_list', {})).children;
+    assert.deepEqual(
+      states,
+      [],
+      'a refused child is not recorded: not the shell line, the folder outside nor the unknown program',
+    );
     assert.equal(fs.existsSync(path.join(repo, 'pwned')), false);
     const info = await c.call<{ safety: Record<string, unknown> }>('mcp_info');
     assert.equal(info.safety.maxChildren, 16, 'mcp_info states the running cap');

@@ -212,6 +212,11 @@ export interface ProcessSupervisorPort {
    * whoever started it —, spawnFailed) when it could not start.
    */
   start(spec: ProcessSpec): Promise<RunningProcess>;
+  /**
+   * Makes every check `start` makes (the same refusals) without creating or starting anything:
+   * what a caller runs before it records a process it is about to start.
+   */
+  check(spec: ProcessSpec): Promise<void>;
   /** Writes to the stdin of a process started with `stdin: { kind: 'pipe' }`. */
   send(id: string, text: string): Promise<void>;
   /** Closes the stdin pipe (end-of-file for the child). */

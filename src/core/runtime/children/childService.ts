@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { checkOwnFiles, confinedPath, mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
 import type { McpServerLaunch } from '../launch/clientLaunch';
-import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../../ports/processes';
+import type { LogReaderPort, ProcessExit, ProcessSpec, ProcessSupervisorPort } from '../../ports/processes';
 import { scUri } from '../../coordination/resources/scUris';
 import type {
   ChildCreateInput,
@@ -44,7 +44,7 @@ import {
 } from './childStore';
 import { childView, correlationOf } from './childView';
 import { reconcileForeign, stopForeignChild } from './childReconcile';
-import { errorMessage } from '../../errors';
+import { errorMessage, validationError } from '../../errors';
 
 export interface ChildServiceOptions extends LaunchPlace {
   engine: LedgerEngine;
@@ -87,14 +87,29 @@ export class ChildService {
 
   /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
   async spawnCodex(input: ChildSpawnCodexInput, opId: string): Promise<ChildOutput> {
-    return this.launch(
-      codexChildLaunch(input, opId, {
-        workspace: this.o.workspace,
-        env: () => this.o.env(),
-        configDir: childDirOf(this.o.childrenDir, input.child_id),
-        ledgerServer: this.o.ledgerServer,
-      }),
-    );
+    return this.launch(this.codexLaunchOf(input, opId));
+  }
+
+  /**
+   * Every refusal `create` can make before it records anything (program, folder, files, id, the
+   * running limit), made without writing: what an idempotent call checks before it reserves its key.
+   */
+  async checkCreate(input: ChildCreateInput, opId: string): Promise<void> {
+    await this.preflight(commandLaunch(input, opId, this.o));
+  }
+
+  /** {@link checkCreate} for `spawnCodex`; `planned`: children a batch starts before this one. */
+  async checkSpawnCodex(input: ChildSpawnCodexInput, opId: string, planned = 0): Promise<void> {
+    await this.preflight(this.codexLaunchOf(input, opId), planned);
+  }
+
+  private codexLaunchOf(input: ChildSpawnCodexInput, opId: string): Launch {
+    return codexChildLaunch(input, opId, {
+      workspace: this.o.workspace,
+      env: () => this.o.env(),
+      configDir: childDirOf(this.o.childrenDir, input.child_id),
+      ledgerServer: this.o.ledgerServer,
+    });
   }
 
   async status(childId: string, opId: string): Promise<ChildOutput> {
@@ -277,12 +292,62 @@ export class ChildService {
     await Promise.all(this.exitWrites.values());
   }
 
+  /** The process the supervisor starts for a launch. */
+  private specOf(l: Launch): ProcessSpec {
+    const labels = Object.fromEntries(
+      Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null),
+    );
+    return {
+      id: l.childId,
+      program: l.program,
+      args: l.args,
+      cwd: l.cwd,
+      env: l.env,
+      stdin: l.stdin,
+      logDir: childDirOf(this.o.childrenDir, l.childId),
+      limits: processLimitsOf(l.limits),
+      labels,
+    };
+  }
+
+  /** Every refusal of a launch before it is recorded, without writing anything (a refused call writes nothing). */
+  private async preflight(l: Launch, planned = 0): Promise<void> {
+    const dir = childDirOf(this.o.childrenDir, l.childId);
+    // The child's folder comes with the workspace: a link planted in it is refused before anything is written.
+    const names = childFileNames(l.childId, l.manifestName);
+    if (names.indexOf(l.manifestName) !== names.length - 1)
+      throw validationError(`manifest_path ${l.manifestName} is the name of the child's own log or process record`, {
+        manifest_path: l.manifestName,
+      });
+    checkOwnFiles(this.o.workspace, dir, names);
+    await this.o.supervisor.check(this.specOf(l));
+    const { exists, running } = await this.o.engine.read(async (db) => ({
+      exists: (await getChild(db, l.childId)) !== undefined,
+      running: await countRunning(db),
+    }));
+    if (exists) throw this.exists(l.childId);
+    if (running + planned >= this.maxRunning) throw this.tooMany(running);
+  }
+
+  private exists(childId: string) {
+    return childError('E-CHILD-EXISTS', `A child with id ${childId} already exists; child ids are never reused.`, {
+      child_id: childId,
+    });
+  }
+
+  private tooMany(running: number) {
+    return childError(
+      'E-CHILD-LIMIT',
+      `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`,
+      { limit: 'children', max: this.maxRunning },
+    );
+  }
+
   private async launch(l: Launch): Promise<ChildOutput> {
+    await this.preflight(l);
     const dir = childDirOf(this.o.childrenDir, l.childId);
     const logPath = childLogPathOf(this.o.childrenDir, l.childId);
     const manifestPath = path.join(dir, l.manifestName);
-    // The child's folder comes with the workspace: a link planted in it is refused before anything is written.
-    checkOwnFiles(this.o.workspace, dir, childFileNames(l.childId, l.manifestName));
     const now = this.o.clock();
     const child = {
       child_id: l.childId,
@@ -298,36 +363,16 @@ export class ChildService {
       owner_pid: this.o.owner.pid,
       owner_host: this.o.owner.host,
     };
+    // Checked again in the write: another process may have started one meanwhile.
     await this.o.engine.write(async (tx) => {
       const running = await countRunning(tx);
-      if (running >= this.maxRunning)
-        throw childError(
-          'E-CHILD-LIMIT',
-          `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`,
-          { limit: 'children', max: this.maxRunning },
-        );
-      if (!(await insertChild(tx, child, l.corr, now)))
-        throw childError('E-CHILD-EXISTS', `A child with id ${l.childId} already exists; child ids are never reused.`, {
-          child_id: l.childId,
-        });
+      if (running >= this.maxRunning) throw this.tooMany(running);
+      if (!(await insertChild(tx, child, l.corr, now))) throw this.exists(l.childId);
     });
     let row = await this.row(l.childId);
     try {
       mkdirConfined(this.o.workspace, dir);
-      const labels = Object.fromEntries(
-        Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null),
-      );
-      const started = await this.o.supervisor.start({
-        id: l.childId,
-        program: l.program,
-        args: l.args,
-        cwd: l.cwd,
-        env: l.env,
-        stdin: l.stdin,
-        logDir: dir,
-        limits: processLimitsOf(l.limits),
-        labels,
-      });
+      const started = await this.o.supervisor.start(this.specOf(l));
       this.exitWrites.set(
         l.childId,
         started.exited.then((exit) => this.recordExit(row, exit)),
