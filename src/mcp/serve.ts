@@ -30,6 +30,9 @@ export interface ServeOptions {
   allowAgentCheckpoints?: boolean;
   /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** `--child-program`, `--child-env`: what child runtimes may run and inherit. */
+  childPrograms?: readonly string[];
+  childEnv?: readonly string[];
 }
 
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
@@ -78,6 +81,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       watch: true,
       allowAgentCheckpoints: options.allowAgentCheckpoints === true,
       worktreesDir: options.worktreesDir,
+      childPrograms: options.childPrograms,
+      childEnv: options.childEnv,
     });
   });
   let pruneTimer: NodeJS.Timeout | undefined;

@@ -20,6 +20,7 @@ import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess, probeProcessSync, startTokensSupported } from './processIdentity';
 import { ProcessOutput } from './processOutput';
 import { writeRecord } from './processRecords';
+import { watchdogSupported, watchedLaunch } from './watchdog';
 
 const defaultGraceMs = 2000;
 const defaultTailLines = 40;
@@ -137,6 +138,13 @@ export class SupervisedProcess implements RunningProcess {
     this.armWallClock();
     this.armIdle();
     this.output.setBudget(limits.maxOutputBytes);
+    // Whoever adopts the process later (a restarted runner) applies the limits in force.
+    this.record = { ...this.record, limits: this.limits };
+    try {
+      writeRecord(this.plan.spec.logDir, this.record);
+    } catch {
+      // The log folder was removed under us; the limits still apply here.
+    }
   }
 
   /** Stops the process (graceful, then forced) and resolves with how it ended. */
@@ -167,10 +175,17 @@ export class SupervisedProcess implements RunningProcess {
   private async spawn(): Promise<void> {
     const { spec, programPath, env } = this.plan;
     const stdinKind = spec.stdin?.kind ?? 'ignore';
-    const child = spawn(programPath, [...spec.args], {
+    const stdin = stdinKind === 'ignore' ? 'ignore' : 'pipe';
+    // A child that dies with this process runs under the watchdog, which leads its group and
+    // holds a fourth pipe: it closes when this process dies, however it dies (watchdog.ts).
+    const watched = spec.dieWithSupervisor === true && watchdogSupported;
+    const launch = watched
+      ? watchedLaunch(programPath, spec.args, env, this.graceMs)
+      : { program: programPath, args: [...spec.args], env };
+    const child = spawn(launch.program, launch.args, {
       cwd: spec.cwd,
-      env,
-      stdio: [stdinKind === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      env: launch.env,
+      stdio: watched ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
       detached: true,
       shell: false,
       windowsHide: true,
@@ -197,6 +212,7 @@ export class SupervisedProcess implements RunningProcess {
       args: spec.args.map((a) => this.plan.redactor.redact(a)),
       cwd: spec.cwd,
       logFile: this.plan.logFile,
+      limits: this.limits,
       labels: Object.fromEntries(Object.entries(spec.labels ?? {}).map(([k, v]) => [k, this.plan.redactor.redact(v)])),
     };
     writeRecord(spec.logDir, this.record);
@@ -274,8 +290,7 @@ export class SupervisedProcess implements RunningProcess {
     if (groupAlive(this.pid)) this.terminate(this.graceMs);
     // Something that left the group may still hold our pipes: do not wait for it forever.
     this.timers.drain = setTimeout(() => {
-      this.child.stdout?.destroy();
-      this.child.stderr?.destroy();
+      for (const stream of this.child.stdio.slice(1)) stream?.destroy();
       this.finish();
     }, this.graceMs + 1000);
   }

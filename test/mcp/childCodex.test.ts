@@ -58,7 +58,9 @@ async function serverWithFakes(
   const saved = { ...process.env };
   Object.assign(process.env, fakes.env(script));
   try {
-    return { c: await connect(repo, ['--enable-orchestrator']), fakes };
+    // The fakes find their script through these variables: the person lets them through.
+    const pass = ['--child-env', 'AGENT_LEDGER_FAKE_SCRIPT', '--child-env', 'AGENT_LEDGER_FAKE_RECORD'];
+    return { c: await connect(repo, ['--enable-orchestrator', ...pass]), fakes };
   } finally {
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -232,7 +234,7 @@ test('injection: metacharacters in arguments, role and environment reach the pro
     script,
     `require('node:fs').writeFileSync(process.argv[2], JSON.stringify({ argv: process.argv.slice(3), env: process.env.CHILD_NOTE }));`,
   );
-  const c = await connect(repo, ['--enable-orchestrator']);
+  const c = await connect(repo, ['--enable-orchestrator', '--child-program', process.execPath]);
   try {
     const args = [
       out,

@@ -37,7 +37,7 @@ const untouched = (bashrc: string) => assert.equal(fs.readFileSync(bashrc, 'utf8
 
 /** `agent-ledger child create --child-id <id> -- true`, refused naming the link; no child recorded. */
 function createRefused(repo: string, id: string, link: string): void {
-  const r = cli(['child', 'create', '--child-id', id, ...ws(repo), '--json', '--', 'true']);
+  const r = cli(['child', 'create', '--child-program', 'true', '--child-id', id, ...ws(repo), '--json', '--', 'true']);
   assert.equal(r.code, 3, `${r.stdout}${r.stderr}`);
   const error = cliError(r);
   assert.equal(error.data?.reason, 'pathOutsideWorkspace', r.stderr);
@@ -127,7 +127,7 @@ describe('links in .agent-ledger/children and .agent-ledger/runs', () => {
 
   test('child_logs of a child whose folder was swapped for a link reads nothing outside', async () => {
     const { repo, out } = victim();
-    const c = await connect(repo, ['--enable-orchestrator']);
+    const c = await connect(repo, ['--enable-orchestrator', '--child-program', 'true']);
     try {
       const child = await c.call<{ child_id: string }>('child_create', { child_id: 'c7', command: 'true' });
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -72,6 +72,8 @@ function argumentsOf(schema: Schema, how: 'low' | 'missing'): unknown {
 function knownRefusals(repo: string, doneTask: string): Record<string, Record<string, unknown>[]> {
   return {
     child_create: [
+      { command: '/bin/sh', args: ['-c', 'true'], child_id: 'never-0', idempotency_key: 'k-child-0' },
+      { command: process.execPath, env: { LD_PRELOAD: '/tmp/x.so' }, idempotency_key: 'k-child-00' },
       { command: '/no/such/program', child_id: 'never-1' },
       { command: '/no/such/program', child_id: 'never-2', idempotency_key: 'k-child-1' },
       { command: 'no-such-program-on-path', idempotency_key: 'k-child-2' },
@@ -117,8 +119,15 @@ async function callRefused(
 
 test('every tool: a refused call writes nothing (no row, no commit, no file under .agent-ledger/)', async () => {
   const repo = tempRepo({ 'README.md': '# app\n', 'src/a.ts': 'export {};\n' });
-  // PATH without any agent CLI: child_spawn_codex cannot find codex.
-  const c = await connect(repo, ['--enable-pm', '--enable-orchestrator']);
+  // PATH without any agent CLI: child_spawn_codex cannot find codex. This node is an allowed program.
+  const c = await connect(repo, [
+    '--enable-pm',
+    '--enable-orchestrator',
+    '--child-program',
+    process.execPath,
+    '--child-program',
+    '/no/such/program',
+  ]);
   let dumper: Awaited<ReturnType<typeof ledgerDumper>> | undefined;
   try {
     // Some state to be in: agents written, a workflow with a done task and an open one, a project.

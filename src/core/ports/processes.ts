@@ -70,6 +70,11 @@ export interface ProcessSpec {
   tailLines?: number;
   /** Free labels stored in the record (agent id, project id, correlation ids…). Never secret. */
   labels?: Readonly<Record<string, string>>;
+  /**
+   * End the process (its whole group) when the supervisor's process dies, `kill -9` included: a
+   * child runtime dies with its server. Off for agents a restarted runner adopts.
+   */
+  dieWithSupervisor?: boolean;
 }
 
 /** How a run ended. */
@@ -134,6 +139,8 @@ export interface ProcessRecord {
   args: string[];
   cwd: string;
   logFile: string;
+  /** The limits in force (rewritten when they change): a restarted runner that adopts the process applies them. */
+  limits?: ProcessLimits;
   labels: Readonly<Record<string, string>>;
   exit?: ProcessExit;
 }

@@ -18,6 +18,8 @@ import { childIsLive } from './childStates';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
 import { codexChildLaunch, commandLaunch } from './childLaunch';
+import { checkChildProgram } from './childPrograms';
+import type { ChildProgramSources } from './childPrograms';
 import type { Launch, LaunchPlace } from './childLaunch';
 import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
@@ -48,6 +50,8 @@ import { errorMessage, validationError } from '../../errors';
 
 export interface ChildServiceOptions extends LaunchPlace {
   engine: LedgerEngine;
+  /** Which programs `child_create` may run (childPrograms.ts). */
+  programs: ChildProgramSources;
   supervisor: ProcessSupervisorPort;
   logs: LogReaderPort;
   /** `<workspace>/.agent-ledger/children`: one folder per child (log, process record, manifest). */
@@ -76,7 +80,7 @@ export class ChildService {
     this.maxRunning = o.maxRunning ?? MAX_RUNNING_CHILDREN;
   }
 
-  /** `child_create`: any program with its arguments, never through a shell. */
+  /** `child_create`: an allowed program (childPrograms.ts) with its arguments, never through a shell. */
   async create(input: ChildCreateInput, opId: string): Promise<ChildOutput & { sent_initial_payload: boolean }> {
     const launch = commandLaunch(input, opId, this.o);
     const view = await this.launch(launch);
@@ -307,6 +311,8 @@ export class ChildService {
       logDir: childDirOf(this.o.childrenDir, l.childId),
       limits: processLimitsOf(l.limits),
       labels,
+      // A child dies with its server, `kill -9` included (the supervisor's watchdog).
+      dieWithSupervisor: true,
     };
   }
 
@@ -320,6 +326,7 @@ export class ChildService {
         manifest_path: l.manifestName,
       });
     checkOwnFiles(this.o.workspace, dir, names);
+    if (l.kind === 'command') await checkChildProgram(l.program, this.o.programs);
     await this.o.supervisor.check(this.specOf(l));
     const { exists, running } = await this.o.engine.read(async (db) => ({
       exists: (await getChild(db, l.childId)) !== undefined,

@@ -38,6 +38,7 @@ function service(
     workspace,
     childrenDir: path.join(workspace, '.agent-ledger', 'children'),
     env: () => env,
+    programs: { allowed: [process.execPath], declared: () => Promise.resolve([]) },
     clock: Date.now,
     owner: { pid, host: os.hostname() },
     maxRunning: 3,
