@@ -26,7 +26,7 @@ import { Cooldowns } from './cooldown';
 import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
 import type { ClientLauncher } from './runnerLaunch';
 import { startInstance } from './runnerLaunch';
-import { endReason, lostExit } from './runEnds';
+import { endReason, lostExit, wallClockExit } from './runEnds';
 
 // Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
 export { launchTicketVariable } from './runnerLaunch';
@@ -292,14 +292,26 @@ export class Runner {
     await this.finish(instance, exit, usage);
   }
 
+  /**
+   * Watches a run a previous runner started until it ends, and applies its wall clock as that
+   * runner would have (the record keeps the limits in force): a hanging agent does not run on
+   * because its runner died.
+   */
   private async watchAdopted(instance: Instance, record: ProcessRecord): Promise<void> {
     const { supervisor, logDir } = this.options;
+    const wallClockMs = record.limits?.wallClockMs;
+    const deadline = wallClockMs === undefined ? Infinity : Date.parse(record.startedAt) + wallClockMs;
+    let stopped = false;
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!stopped && Date.now() >= deadline) {
+        stopped = true;
+        await supervisor.stopRecorded(record, { graceMs: record.limits?.killGraceMs });
+      }
       if ((await supervisor.checkRecord(record)) !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.min(1000, deadline - Date.now()))));
     }
     const latest = await supervisor.readRecord(logDir, instance.executionId);
-    await this.finish(instance, latest?.exit ?? lostExit(instance, latest ?? record), null);
+    await this.finish(instance, latest?.exit ?? (stopped ? wallClockExit : lostExit)(instance, latest ?? record), null);
   }
 
   private async finish(instance: Instance, exit: ProcessExit, usage: RunUsage | null): Promise<void> {
