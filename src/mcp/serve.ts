@@ -71,6 +71,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
+  // The launch ticket is taken first, before this process starts anything that could inherit it.
+  const login = ServerLogin.fromEnvironment(workspace, process.env, log);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
   // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
@@ -127,7 +129,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const { server, dispose } = await createServer(services, {
     families: familySet,
     features: featureSet,
-    login: ServerLogin.fromEnvironment(),
+    login,
     afterToolsListed: () => {
       if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
       listed = true;

@@ -19,6 +19,8 @@ export interface ClientRunOptions {
   env: Readonly<Record<string, string>>;
   /** Secrets for the ledger's MCP server (forwarded by name in the plan): in env only, redacted from the log. */
   secretEnv?: Readonly<Record<string, string>>;
+  /** More strings redacted from the log (a secret the client does not hold but could find). */
+  redact?: readonly string[];
   limits?: ProcessLimits;
   labels?: Readonly<Record<string, string>>;
   /** The folder the plan's files must stay inside by their real path (the workspace); a link at one of them is refused. */
@@ -43,6 +45,7 @@ export async function launchClient(
     cwd: plan.cwd,
     env: { ...options.env, ...plan.env },
     secretEnv: options.secretEnv,
+    redact: options.redact,
     stdin: plan.stdin,
     logDir: options.logDir,
     limits: options.limits,

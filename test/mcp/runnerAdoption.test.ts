@@ -38,6 +38,13 @@ test('a restarted runner that adopts a hanging agent stops it at its wall clock 
         .find((e) => e.kind === 'launched'),
     );
     agentPid = launched.instance!.pid;
+    // Killed once the run's process is recorded (what a restarted runner adopts from).
+    await until('the run’s process to be recorded', async () => {
+      const log = await c.call<{ log?: { logFilePath: string | null } }>('get_execution_log', {
+        execution_id: 'exec-1',
+      });
+      return JSON.stringify(log).includes('"logFilePath":"');
+    });
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('close', resolve));
     assert.ok(alive(agentPid), 'the agent outlives its runner (to be adopted)');

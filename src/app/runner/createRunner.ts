@@ -119,6 +119,7 @@ function ledgerServerFor(
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE')
+      out[key] = value;
   return out;
 }

@@ -6,9 +6,10 @@
  * - One instance per (agent, project), never two: the pairs it started are kept here, and a
  *   restarted runner first adopts the runs a previous runner left open (`recover`), so a run
  *   still going is not launched twice.
- * - The passkey never travels: the runner issues a single-use launch ticket that reaches the
- *   instance's MCP server in the environment only (forwarded by name through the client's
- *   configuration), so no prompt, transcript, argument or log line holds a secret.
+ * - The passkey never travels: the runner issues a single-use launch ticket in an owner-only file
+ *   of the run that the instance's MCP server reads and deletes as it starts (the client's
+ *   configuration names the file), so no prompt, transcript, argument, environment or log line
+ *   holds a secret.
  * - A failing pair is cooled down (cooldown.ts) instead of relaunched in a loop.
  * - Every run ends in an execution log: exit code or signal, the limit that ended it, duration,
  *   and the tokens and cost the client printed.
