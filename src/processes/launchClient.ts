@@ -50,6 +50,8 @@ export async function launchClient(
     logDir: options.logDir,
     limits: options.limits,
     labels: options.labels,
+    // An agent's wall clock holds even when its runner is frozen or gone (another runner may then take its pair over).
+    wallClockBackstop: true,
   });
 }
 

@@ -176,16 +176,24 @@ export class SupervisedProcess implements RunningProcess {
     const { spec, programPath, env } = this.plan;
     const stdinKind = spec.stdin?.kind ?? 'ignore';
     const stdin = stdinKind === 'ignore' ? 'ignore' : 'pipe';
-    // A child that dies with this process runs under the watchdog, which leads its group and
-    // holds a fourth pipe: it closes when this process dies, however it dies (watchdog.ts).
-    const watched = spec.dieWithSupervisor === true && watchdogSupported;
+    // Under the watchdog (watchdog.ts), which leads the group: a child that dies with this process
+    // (a fourth pipe closes when this process dies, however it dies), and a run whose wall clock
+    // must hold without this process (a backstop a grace after this process's own limit).
+    const dies = spec.dieWithSupervisor === true;
+    const wallClockMs = spec.limits?.wallClockMs;
+    const backstop = spec.wallClockBackstop === true && wallClockMs !== undefined;
+    const watched = (dies || backstop) && watchdogSupported;
     const launch = watched
-      ? watchedLaunch(programPath, spec.args, env, this.graceMs)
+      ? watchedLaunch(programPath, spec.args, env, {
+          graceMs: this.graceMs,
+          dieWithParent: dies,
+          deadlineMs: backstop ? this.startedAtMs + wallClockMs + this.graceMs : undefined,
+        })
       : { program: programPath, args: [...spec.args], env };
     const child = spawn(launch.program, launch.args, {
       cwd: spec.cwd,
       env: launch.env,
-      stdio: watched ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
+      stdio: watched && dies ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
       detached: true,
       shell: false,
       windowsHide: true,

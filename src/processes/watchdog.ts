@@ -1,10 +1,15 @@
 /**
- * A child that must die with the process that started it (a child runtime dies with its MCP
- * server) is started through a small watchdog: a Node process that leads the child's process
- * group, runs the program in that group with the same standard streams, and holds one more pipe
- * to the supervisor. Node cannot ask the kernel to signal a child when its parent dies
- * (PR_SET_PDEATHSIG), but a pipe closes when the process holding its other end dies, however it
- * dies — `kill -9` included. Then the watchdog ends the group: SIGTERM, SIGKILL after the grace.
+ * A small watchdog between the supervisor and a program: a Node process that leads the program's
+ * process group and runs the program in it with the same standard streams. It ends the group
+ * (SIGTERM, SIGKILL after the grace) when
+ * - the supervisor's process dies, for a program that must die with it (a child runtime dies with
+ *   its MCP server): it holds one more pipe to the supervisor. Node cannot ask the kernel to
+ *   signal a child when its parent dies (PR_SET_PDEATHSIG), but a pipe closes when the process
+ *   holding its other end dies, however it dies — `kill -9` included;
+ * - a deadline passes (a wall-clock backstop, read from the system clock every second, so a
+ *   machine that slept does not stretch it): an agent the runner launched ends at its wall clock
+ *   even when its runner is frozen or gone, which is what lets another machine's runner take its
+ *   pair over without launching it twice (instanceClaims.ts).
  *
  * While the supervisor lives nothing changes: it signals the whole group (the program gets the
  * signal directly), the watchdog ignores SIGTERM/SIGINT/SIGHUP and ends as the program ends — with
@@ -17,13 +22,17 @@
  * "Child runtimes").
  */
 
-/** The watchdog's program, run with `node -e`: `-- <grace ms> <keep ELECTRON_RUN_AS_NODE: 0|1> <program> [args…]`. */
+/**
+ * The watchdog's program, run with `node -e`:
+ * `-- <grace ms> <keep ELECTRON_RUN_AS_NODE: 0|1> <die with parent: 0|1> <deadline, epoch ms, 0: none> <program> [args…]`.
+ */
 const source = String.raw`'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
-const [graceArg, keepElectron, program, ...args] = process.argv.slice(1);
+const [graceArg, keepElectron, withParent, deadlineArg, program, ...args] = process.argv.slice(1);
 const grace = Number(graceArg) || 2000;
+const deadline = Number(deadlineArg) || 0;
 const group = process.pid;
 if (keepElectron !== '1') delete process.env.ELECTRON_RUN_AS_NODE;
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => {});
@@ -93,12 +102,20 @@ child.on('error', (err) => {
   process.exit(err.code === 'EACCES' ? 126 : 127);
 });
 const linux = process.platform === 'linux';
-const looking = linux ? setInterval(look, 1000) : undefined;
-const parent = new net.Socket({ fd: 3, readable: true, writable: false });
-parent.on('data', () => {});
-parent.on('end', endAll);
-parent.on('close', endAll);
-parent.on('error', endAll);
+const looking =
+  linux || deadline
+    ? setInterval(() => {
+        if (linux) look();
+        if (deadline && Date.now() >= deadline) endAll();
+      }, 1000)
+    : undefined;
+const parent = withParent === '1' ? new net.Socket({ fd: 3, readable: true, writable: false }) : undefined;
+if (parent) {
+  parent.on('data', () => {});
+  parent.on('end', endAll);
+  parent.on('close', endAll);
+  parent.on('error', endAll);
+}
 child.on('exit', (code, signal) => {
   exited = true;
   if (looking) clearInterval(looking);
@@ -107,7 +124,7 @@ child.on('exit', (code, signal) => {
     endEscaped('SIGTERM');
     if (escaped.size > 0) setTimeout(() => endEscaped('SIGKILL'), grace).unref();
   }
-  parent.destroy();
+  if (parent) parent.destroy();
   if (signal) {
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
@@ -125,21 +142,35 @@ export interface WatchedLaunch {
 /** Whether the watchdog can run here: process groups and a Node to run it (the editor's runtime runs it as Node). */
 export const watchdogSupported = process.platform !== 'win32';
 
+/** What the watchdog watches for: the supervisor's death (a fourth pipe), a deadline (epoch ms), or both. */
+export interface WatchOptions {
+  graceMs: number;
+  dieWithParent: boolean;
+  deadlineMs?: number;
+}
+
 /**
  * The launch of `programPath` with `args` under the watchdog: this process's own runtime runs it
- * (in the editor, as Node). The program gets `env` unchanged.
+ * (in the editor, as Node). The program gets `env` unchanged. With `dieWithParent`, the fourth
+ * standard stream must be a pipe the supervisor holds.
  */
 export function watchedLaunch(
   programPath: string,
   args: readonly string[],
   env: Readonly<Record<string, string>>,
-  graceMs: number,
+  watch: WatchOptions,
 ): WatchedLaunch {
   const electron = process.versions.electron !== undefined;
   const keep = env.ELECTRON_RUN_AS_NODE !== undefined;
+  const flags = [
+    String(watch.graceMs),
+    keep ? '1' : '0',
+    watch.dieWithParent ? '1' : '0',
+    String(watch.deadlineMs ?? 0),
+  ];
   return {
     program: process.execPath,
-    args: ['-e', source, '--', String(graceMs), keep ? '1' : '0', programPath, ...args],
+    args: ['-e', source, '--', ...flags, programPath, ...args],
     env: electron && !keep ? { ...env, ELECTRON_RUN_AS_NODE: '1' } : { ...env },
   };
 }

@@ -17,6 +17,7 @@ import { localFolders } from '../../core/ledgerFiles';
 import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -67,6 +68,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
     allowOverlap: setup.allowOverlap,
+    staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
   const runner = new Runner({
     ledger,
@@ -114,6 +116,21 @@ function ledgerServerFor(
   // Node script only with this variable; clients start servers with a reduced environment.
   const plainEnv = env.ELECTRON_RUN_AS_NODE ? { env: { ELECTRON_RUN_AS_NODE: env.ELECTRON_RUN_AS_NODE } } : {};
   return { name: 'agent-ledger', command, args, forwardEnv, ...plainEnv };
+}
+
+/**
+ * AGENT_LEDGER_RUNNER_STALE_SECONDS: how long another runner's claim stays held after its last
+ * heartbeat (default 120 s). Taking over also waits until that run's agent is provably over (instanceClaims.ts).
+ */
+function staleAfterMsOf(value: string | undefined): number | undefined {
+  const seconds = value === undefined ? NaN : Number(value);
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new LedgerError(
+      'ConfigError',
+      `AGENT_LEDGER_RUNNER_STALE_SECONDS=${value}: give a number of seconds, at least 1`,
+    );
+  return Math.round(seconds * 1000);
 }
 
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -75,6 +75,12 @@ export interface ProcessSpec {
    * child runtime dies with its server. Off for agents a restarted runner adopts.
    */
   dieWithSupervisor?: boolean;
+  /**
+   * Enforce `limits.wallClockMs` without the supervisor too: the group ends a grace after the wall
+   * clock even if the supervisor is frozen or dead (POSIX). What lets another machine's runner know
+   * when a run it cannot see is over.
+   */
+  wallClockBackstop?: boolean;
 }
 
 /** How a run ended. */
