@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseLedgerLocation } from '../store/location';
@@ -53,7 +54,9 @@ import { BoardQueries } from '../core/board/boardQueries';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
-import { localFolders } from '../core/ledgerFiles';
+import { agentsFolder, localFolders } from '../core/ledgerFiles';
+import { agentProgram } from '../core/runtime/children/childPrograms';
+import { filesCommittedAsIs } from '../git/committedFiles';
 import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
 import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
@@ -194,11 +197,27 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const executions = new ExecutionLogService(engine, now);
   const children = new ChildService({
     engine,
-    supervisor: new ProcessSupervisor(),
+    supervisor: new ProcessSupervisor({ root: paths.workspace }),
     logs: logReader,
     workspace: paths.workspace,
     childrenDir: path.join(paths.dataDir, localFolders.children),
     env: () => childEnv(where, options),
+    worktreesDir: paths.worktreesDir,
+    programs: {
+      allowed: options.childPrograms ?? [],
+      // Without an agents folder nothing is committed: not read (reading it would write the defaults).
+      declared: async () => {
+        if (!fs.existsSync(path.join(paths.workspace, agentsFolder))) return [];
+        const defined = agents.current().agents;
+        const committed = await filesCommittedAsIs(
+          paths.workspace,
+          defined.map((a) => a.file),
+        );
+        return defined
+          .filter((a) => committed.has(a.file))
+          .map((a) => ({ program: agentProgram(a), agent: a.name, file: a.file }));
+      },
+    },
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },
     ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),

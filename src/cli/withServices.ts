@@ -15,7 +15,7 @@ export async function withServices(
   mode: { readonly: boolean },
   run: (services: Services) => Promise<void> | void,
 ): Promise<void> {
-  const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
+  const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption & ChildOptions>();
   let services: Services | undefined;
   try {
     const workspace = resolveWorkspace(opts.workspace);
@@ -26,6 +26,7 @@ export async function withServices(
       dbPath: opts.db,
       readonly: mode.readonly,
       worktreesDir: worktreesDirOption(opts),
+      ...childOptions(opts),
     });
     await run(services);
   } catch (err) {
@@ -43,6 +44,16 @@ export interface WorktreesOption {
 export function worktreesDirOption(opts: WorktreesOption): string | undefined {
   const dir = opts.worktreesDir?.trim();
   return dir ? path.resolve(dir) : undefined;
+}
+
+/** `--child-program` and `--child-env` (global, repeatable): what child runtimes may run and inherit. */
+export interface ChildOptions {
+  childProgram?: string[];
+  childEnv?: string[];
+}
+
+export function childOptions(opts: ChildOptions): { childPrograms: string[]; childEnv: string[] } {
+  return { childPrograms: opts.childProgram ?? [], childEnv: opts.childEnv ?? [] };
 }
 
 export function resolveWorkspace(workspace: string | undefined): string {

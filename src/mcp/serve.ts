@@ -32,6 +32,9 @@ export interface ServeOptions {
   worktreesDir?: string;
   /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
   list?: ListingOptions;
+  /** `--child-program`, `--child-env`: what child runtimes may run and inherit. */
+  childPrograms?: readonly string[];
+  childEnv?: readonly string[];
 }
 
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
@@ -70,6 +73,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
+  // The launch ticket is taken first, before this process starts anything that could inherit it.
+  const login = ServerLogin.fromEnvironment(workspace, process.env, log);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
   // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
@@ -80,6 +85,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       watch: true,
       allowAgentCheckpoints: options.allowAgentCheckpoints === true,
       worktreesDir: options.worktreesDir,
+      childPrograms: options.childPrograms,
+      childEnv: options.childEnv,
     });
   });
   let pruneTimer: NodeJS.Timeout | undefined;
@@ -124,7 +131,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const { server, dispose } = await createServer(services, {
     enabled: familySet,
     features: featureSet,
-    login: ServerLogin.fromEnvironment(),
+    login,
     afterToolsListed: () => {
       if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
       listed = true;

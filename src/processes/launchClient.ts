@@ -3,8 +3,8 @@
  * configuration files (owner-only), starts it with the plan's arguments and an explicit
  * environment, and reads back the tokens and cost its output reported.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileConfined } from '../core/files/confinedPath';
+import { writeFileDurable } from '../core/files/durableWrite';
 import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
 import { parseRunOutput } from '../core/runtime/launch/clients';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
@@ -19,8 +19,12 @@ export interface ClientRunOptions {
   env: Readonly<Record<string, string>>;
   /** Secrets for the ledger's MCP server (forwarded by name in the plan): in env only, redacted from the log. */
   secretEnv?: Readonly<Record<string, string>>;
+  /** More strings redacted from the log (a secret the client does not hold but could find). */
+  redact?: readonly string[];
   limits?: ProcessLimits;
   labels?: Readonly<Record<string, string>>;
+  /** The folder the plan's files must stay inside by their real path (the workspace); a link at one of them is refused. */
+  root?: string;
 }
 
 /** Writes the plan's files and starts it. */
@@ -29,9 +33,10 @@ export async function launchClient(
   plan: LaunchPlan,
   options: ClientRunOptions,
 ): Promise<RunningProcess> {
+  // Written beside the name and renamed over it: a link planted there is replaced, never written through.
   for (const file of plan.files) {
-    await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
+    if (options.root !== undefined) writeFileConfined(options.root, file.path, file.content, 0o600);
+    else writeFileDurable(file.path, file.content, 0o600);
   }
   return supervisor.start({
     id: options.id,
@@ -40,10 +45,13 @@ export async function launchClient(
     cwd: plan.cwd,
     env: { ...options.env, ...plan.env },
     secretEnv: options.secretEnv,
+    redact: options.redact,
     stdin: plan.stdin,
     logDir: options.logDir,
     limits: options.limits,
     labels: options.labels,
+    // An agent's wall clock holds even when its runner is frozen or gone (another runner may then take its pair over).
+    wallClockBackstop: true,
   });
 }
 

@@ -14,8 +14,10 @@ import type { Services } from '../services';
 import { launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
+import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -45,7 +47,10 @@ export function runLogDir(services: Services): string {
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
   const logDir = runLogDir(services);
-  const supervisor = new ProcessSupervisor();
+  const root = services.paths.workspace;
+  // Logs, records and the clients' MCP configurations go there: a linked runs folder is refused up front.
+  checkOwnFiles(root, logDir, []);
+  const supervisor = new ProcessSupervisor({ root });
   const env = cleanEnv(setup.env ?? process.env);
   const ledger = new LedgerForRunner({
     engine: services.engine,
@@ -63,11 +68,12 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
     allowOverlap: setup.allowOverlap,
+    staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    launcher: { launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }), usage: readRunUsage },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,
@@ -112,9 +118,25 @@ function ledgerServerFor(
   return { name: 'agent-ledger', command, args, forwardEnv, ...plainEnv };
 }
 
+/**
+ * AGENT_LEDGER_RUNNER_STALE_SECONDS: how long another runner's claim stays held after its last
+ * heartbeat (default 120 s). Taking over also waits until that run's agent is provably over (instanceClaims.ts).
+ */
+function staleAfterMsOf(value: string | undefined): number | undefined {
+  const seconds = value === undefined ? NaN : Number(value);
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new LedgerError(
+      'ConfigError',
+      `AGENT_LEDGER_RUNNER_STALE_SECONDS=${value}: give a number of seconds, at least 1`,
+    );
+  return Math.round(seconds * 1000);
+}
+
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE')
+      out[key] = value;
   return out;
 }

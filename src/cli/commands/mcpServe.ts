@@ -5,7 +5,8 @@ import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
-import { resolveWorkspace, worktreesDirOption } from '../withServices';
+import { childOptions, resolveWorkspace, worktreesDirOption } from '../withServices';
+import type { ChildOptions } from '../withServices';
 
 export function registerMcpCommands(mcp: Command): void {
   const serve = mcp
@@ -41,7 +42,7 @@ export function registerMcpCommands(mcp: Command): void {
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<
-      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }
+      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string } & ChildOptions
     >();
     try {
       const families = familyInfos.map((f) => f.name);
@@ -59,6 +60,7 @@ export function registerMcpCommands(mcp: Command): void {
         workspace: resolveWorkspace(all.workspace),
         dbPath: all.db,
         worktreesDir: worktreesDirOption(all),
+        ...childOptions(all),
         enable,
         disable,
         enableFeatures,

@@ -2,7 +2,7 @@
  * The prompt an agent instance starts with: who it is, which project, and the three calls of
  * its life (authenticate, get_my_task, report_completed). The ids sit on lines of their own
  * (`agent_id: …`) so any client, or a script, can read them back. No secret is ever in it: the
- * instance's MCP server logs in with the launch ticket it received in its environment.
+ * instance's MCP server logs in with the launch ticket it took from the run's ticket file.
  */
 import type { LaunchTarget } from './runnerPort';
 

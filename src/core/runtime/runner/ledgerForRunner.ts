@@ -72,9 +72,11 @@ function holdOf(err: unknown): LaunchHold | undefined {
 
 export class LedgerForRunner implements RunnerLedger {
   private readonly now: () => Date;
+  private readonly staleAfterMs: number;
 
   constructor(private readonly o: LedgerForRunnerOptions) {
     this.now = o.now ?? (() => new Date());
+    this.staleAfterMs = o.staleAfterMs ?? 120_000;
   }
 
   async healthCheck(): Promise<boolean> {
@@ -103,12 +105,18 @@ export class LedgerForRunner implements RunnerLedger {
   async startDecisions(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]> {
     const defined = new Map(this.o.agents.current().agents.map((a) => [a.name, a]));
     const nowIso = this.now().toISOString();
+    const staleBefore = new Date(this.now().getTime() - this.staleAfterMs).toISOString();
     return this.o.engine.read(async (db) => {
       const projects = new Set((await db.all<{ id: number }>('SELECT id FROM projects')).map((r) => Number(r.id)));
       const pair = (agent: string, project: number): string => JSON.stringify([agent, project]);
+      // A session of a run whose runner went silent and whose agent is provably over (instanceClaims.ts)
+      // holds nothing: claiming the pair takes that run over and ends the session.
       const running = await db.all<{ agent: string; project_id: number }>(
-        'SELECT agent, project_id FROM agent_sessions WHERE ended_at IS NULL AND expires_at > ?',
-        [nowIso],
+        `SELECT s.agent, s.project_id FROM agent_sessions s
+           LEFT JOIN agent_instances i ON i.execution_id = s.execution_id AND i.status = 'running'
+          WHERE s.ended_at IS NULL AND s.expires_at > ?
+            AND NOT (i.execution_id IS NOT NULL AND i.heartbeat_at <= ? AND i.cooldown_until IS NOT NULL AND i.cooldown_until <= ?)`,
+        [nowIso, staleBefore, nowIso],
       );
       const busy = new Set(running.map((r) => pair(r.agent, Number(r.project_id))));
       const work = await db.all<{ assignee: string; project_id: number }>(
@@ -183,7 +191,7 @@ export class LedgerForRunner implements RunnerLedger {
       claimInstanceIn(tx, target, {
         runnerId: this.o.runnerId,
         now: this.now(),
-        staleAfterMs: this.o.staleAfterMs ?? 120_000,
+        staleAfterMs: this.staleAfterMs,
       }),
     );
   }

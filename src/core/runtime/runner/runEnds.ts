@@ -16,6 +16,17 @@ export function endReason(exit: ProcessExit): string {
   return 'exited';
 }
 
+/** The end of an adopted run stopped at its wall clock by the runner that adopted it (the one that started it died). */
+export function wallClockExit(run: RunStart, record: ProcessRecord | undefined): ProcessExit {
+  return {
+    ...lostExit(run, record),
+    limit: 'wallClock',
+    tail: [
+      `The run passed its wall clock (${record?.limits?.wallClockMs ?? '?'} ms) after its runner died; the runner that adopted it stopped it.`,
+    ],
+  };
+}
+
 /** The end of a run whose process vanished without anyone seeing it end (its runner died too). */
 export function lostExit(run: RunStart, record: ProcessRecord | undefined): ProcessExit {
   const endedAt = new Date().toISOString();

@@ -6,9 +6,10 @@
  * - One instance per (agent, project), never two: the pairs it started are kept here, and a
  *   restarted runner first adopts the runs a previous runner left open (`recover`), so a run
  *   still going is not launched twice.
- * - The passkey never travels: the runner issues a single-use launch ticket that reaches the
- *   instance's MCP server in the environment only (forwarded by name through the client's
- *   configuration), so no prompt, transcript, argument or log line holds a secret.
+ * - The passkey never travels: the runner issues a single-use launch ticket in an owner-only file
+ *   of the run that the instance's MCP server reads and deletes as it starts (the client's
+ *   configuration names the file), so no prompt, transcript, argument, environment or log line
+ *   holds a secret.
  * - A failing pair is cooled down (cooldown.ts) instead of relaunched in a loop.
  * - Every run ends in an execution log: exit code or signal, the limit that ended it, duration,
  *   and the tokens and cost the client printed.
@@ -26,7 +27,7 @@ import { Cooldowns } from './cooldown';
 import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
 import type { ClientLauncher } from './runnerLaunch';
 import { startInstance } from './runnerLaunch';
-import { endReason, lostExit } from './runEnds';
+import { endReason, lostExit, wallClockExit } from './runEnds';
 
 // Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
 export { launchTicketVariable } from './runnerLaunch';
@@ -292,14 +293,26 @@ export class Runner {
     await this.finish(instance, exit, usage);
   }
 
+  /**
+   * Watches a run a previous runner started until it ends, and applies its wall clock as that
+   * runner would have (the record keeps the limits in force): a hanging agent does not run on
+   * because its runner died.
+   */
   private async watchAdopted(instance: Instance, record: ProcessRecord): Promise<void> {
     const { supervisor, logDir } = this.options;
+    const wallClockMs = record.limits?.wallClockMs;
+    const deadline = wallClockMs === undefined ? Infinity : Date.parse(record.startedAt) + wallClockMs;
+    let stopped = false;
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!stopped && Date.now() >= deadline) {
+        stopped = true;
+        await supervisor.stopRecorded(record, { graceMs: record.limits?.killGraceMs });
+      }
       if ((await supervisor.checkRecord(record)) !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.min(1000, deadline - Date.now()))));
     }
     const latest = await supervisor.readRecord(logDir, instance.executionId);
-    await this.finish(instance, latest?.exit ?? lostExit(instance, latest ?? record), null);
+    await this.finish(instance, latest?.exit ?? (stopped ? wallClockExit : lostExit)(instance, latest ?? record), null);
   }
 
   private async finish(instance: Instance, exit: ProcessExit, usage: RunUsage | null): Promise<void> {

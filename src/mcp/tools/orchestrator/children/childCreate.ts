@@ -17,7 +17,7 @@ export const childCreateTool = defineTool({
     return runIdempotentOutside(
       services.engine,
       Date.now,
-      { tool: 'child_create', key: args.idempotency_key, args },
+      { tool: 'child_create', key: args.idempotency_key, args, check: () => services.children.checkCreate(args, opId) },
       () => services.children.create(args, opId),
     );
   },

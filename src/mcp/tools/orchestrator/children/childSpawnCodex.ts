@@ -17,7 +17,12 @@ export const childSpawnCodexTool = defineTool({
     return runIdempotentOutside(
       services.engine,
       Date.now,
-      { tool: 'child_spawn_codex', key: args.idempotency_key, args },
+      {
+        tool: 'child_spawn_codex',
+        key: args.idempotency_key,
+        args,
+        check: () => services.children.checkSpawnCodex(args, opId),
+      },
       () => services.children.spawnCodex(args, opId),
     );
   },

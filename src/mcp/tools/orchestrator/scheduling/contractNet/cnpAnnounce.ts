@@ -1,5 +1,5 @@
 import { cnpAnnounceInput, cnpAnnounceResult } from '../../../../../core/scheduling/contractNet/contractNetContracts';
-import { runIdempotentOutside } from '../../../../../core/coordination/idempotency/idempotencyRuns';
+import { runIdempotent } from '../../../../../core/coordination/idempotency/idempotencyRuns';
 import { defineTool } from '../../../../toolDefinition';
 
 export const cnpAnnounceTool = defineTool({
@@ -12,10 +12,11 @@ export const cnpAnnounceTool = defineTool({
   input: cnpAnnounceInput,
   output: cnpAnnounceResult,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // The key is recorded in the announcement's own transaction: a refused announcement writes nothing.
   handler: async (args, { services }) => {
     const { idempotency_key: key, ...rest } = args;
-    return runIdempotentOutside(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, () =>
-      services.scheduling.contractNet.announce(args),
+    return runIdempotent(services.engine, Date.now, { tool: 'cnp_announce', key, args: rest }, (tx) =>
+      services.scheduling.contractNet.announceIn(tx, args),
     );
   },
 });
