@@ -54,7 +54,15 @@ import { TaskReviewService } from '../core/tasks/taskReviews';
 import { localFolders } from '../core/ledgerFiles';
 import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
-import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
+import {
+  childEnv,
+  databaseEnv,
+  ledgerLimits,
+  ledgerServerLaunch,
+  retryMsOf,
+  sessionTtlSeconds,
+} from './serviceEnvironment';
+import type { LedgerLimits } from '../core/limits/ledgerLimits';
 import type { ServiceOptions } from './serviceEnvironment';
 
 /** The one cursor over the events log every face follows (views, resource notifications, watchers). */
@@ -67,6 +75,8 @@ export interface LedgerEvents {
 
 export interface Services {
   paths: LedgerPaths;
+  /** The ledger's bounds (docs/limits.md; AGENT_LEDGER_LIMITS), as mcp_info reports them. */
+  limits: LedgerLimits;
   /**
    * The ledger behind the asynchronous port (core/ports.ts LedgerEngine): the embedded store or
    * PostgreSQL (`--db postgres://…`); every service runs on it unchanged. Calls that wait for
@@ -148,6 +158,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     options.worktreesDir,
   );
   confineStore(paths, location !== undefined);
+  const limits = ledgerLimits();
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
   const engine = await openEngine(where, {
     readonly: options.readonly,
@@ -217,6 +228,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
+    limits,
     engine,
     events: {
       lastSeq: () => engine.read(lastEventSeq),
@@ -253,6 +265,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
+      loginLimits: limits,
     }),
     executions,
     costs: new CostRollupService(engine),

@@ -1,0 +1,88 @@
+import { LedgerError } from '../errors';
+
+/**
+ * The bounds of one ledger: how fast wrong passkeys are answered. Chosen so that a team never
+ * meets them in normal use (docs/limits.md has the figures). Each can be changed with
+ * `AGENT_LEDGER_LIMITS`.
+ */
+export interface LedgerLimits {
+  /** Wrong passkeys one connection may send before it must wait (1 s, doubling). */
+  loginSourceFreeFailures: number;
+  /** Longest wait a connection is given after wrong passkeys. */
+  loginSourceMaxWaitMs: number;
+  /** Wrong passkeys (from anywhere) an agent takes before each login of it is answered more slowly. */
+  loginAgentFreeFailures: number;
+  /** How much slower per wrong passkey beyond those. */
+  loginAgentDelayStepMs: number;
+  /** Longest delay of an agent's login: a delay, never a refusal, so a stranger cannot lock the agent out. */
+  loginAgentMaxDelayMs: number;
+  /** Wrong passkeys older than this are forgotten. */
+  loginWindowMs: number;
+}
+
+type Unit = 'bytes' | 'count' | 'ms';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const minute = 60_000;
+
+/** Each limit: its unit and default, in the order docs/limits.md lists them. */
+export const limitDefinitions: Record<keyof LedgerLimits, { unit: Unit; value: number }> = {
+  loginSourceFreeFailures: { unit: 'count', value: 5 },
+  loginSourceMaxWaitMs: { unit: 'ms', value: 15 * minute },
+  loginAgentFreeFailures: { unit: 'count', value: 10 },
+  loginAgentDelayStepMs: { unit: 'ms', value: 250 },
+  loginAgentMaxDelayMs: { unit: 'ms', value: 5_000 },
+  loginWindowMs: { unit: 'ms', value: 60 * minute },
+};
+
+export const defaultLimits: LedgerLimits = Object.fromEntries(
+  Object.entries(limitDefinitions).map(([name, d]) => [name, d.value]),
+) as unknown as LedgerLimits;
+
+const units: Record<Unit, Record<string, number>> = {
+  bytes: {
+    '': 1,
+    b: 1,
+    k: KiB,
+    kb: KiB,
+    kib: KiB,
+    m: MiB,
+    mb: MiB,
+    mib: MiB,
+    g: 1024 * MiB,
+    gb: 1024 * MiB,
+    gib: 1024 * MiB,
+  },
+  count: { '': 1, k: 1000 },
+  ms: { '': 1, ms: 1, s: 1000, m: minute, min: minute, h: 60 * minute, d: 24 * 60 * minute },
+};
+
+/**
+ * The limits `AGENT_LEDGER_LIMITS` sets over the defaults: `name=value` pairs separated by commas
+ * or spaces, a value with an optional unit (`bbNamespaceBytes=32MiB, quotaWindowMs=5m`: KiB, MiB,
+ * GiB for sizes, ms, s, m, h, d for times, k for counts). A wrong name or value is a ConfigError
+ * that lists what is accepted.
+ */
+export function parseLimits(text: string | undefined, variable = 'AGENT_LEDGER_LIMITS'): LedgerLimits {
+  const limits = { ...defaultLimits };
+  for (const pair of (text ?? '').split(/[\s,;]+/).filter(Boolean)) {
+    const [name, raw, extra] = pair.split('=');
+    const definition = (limitDefinitions as Record<string, { unit: Unit } | undefined>)[name];
+    if (!definition || raw === undefined || extra !== undefined)
+      throw new LedgerError(
+        'ConfigError',
+        `${variable}: "${pair}" is not name=value with a known name (${Object.keys(limitDefinitions).join(', ')})`,
+      );
+    const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+    const factor = match ? units[definition.unit][match[2].toLowerCase()] : undefined;
+    const value = match && factor !== undefined ? Math.round(Number(match[1]) * factor) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new LedgerError(
+        'ConfigError',
+        `${variable}: ${name}=${raw} is not a positive ${definition.unit === 'count' ? 'number' : definition.unit === 'ms' ? 'duration (e.g. 500ms, 30s, 10m, 2h, 7d)' : 'size (e.g. 512KiB, 16MiB)'}`,
+      );
+    (limits as Record<string, number>)[name] = value;
+  }
+  return limits;
+}
