@@ -63,6 +63,7 @@ import {
   sessionTtlSeconds,
 } from './serviceEnvironment';
 import type { LedgerLimits } from '../core/limits/ledgerLimits';
+import { WriteQuota } from '../core/limits/writeQuota';
 import type { ServiceOptions } from './serviceEnvironment';
 
 /** The one cursor over the events log every face follows (views, resource notifications, watchers). */
@@ -160,11 +161,15 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   confineStore(paths, location !== undefined);
   const limits = ledgerLimits();
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
-  const engine = await openEngine(where, {
-    readonly: options.readonly,
-    retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
-    env: databaseEnv(options),
-  });
+  const clock = options.clock ?? systemClock;
+  // Every service writes through the write quota: what a tool call writes counts against its caller.
+  const engine = new WriteQuota(limits, () => clock.now().getTime()).meter(
+    await openEngine(where, {
+      readonly: options.readonly,
+      retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
+      env: databaseEnv(options),
+    }),
+  );
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
@@ -180,7 +185,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     truth.catch(() => (truth = undefined));
     return truth;
   };
-  const clock = options.clock ?? systemClock;
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
   // A task started by a worker is measured in its worktree, where the work happens.

@@ -1,11 +1,16 @@
 import { LedgerError } from '../errors';
 
 /**
- * The bounds of one ledger: how fast wrong passkeys are answered. Chosen so that a team never
- * meets them in normal use (docs/limits.md has the figures). Each can be changed with
+ * The bounds of one ledger: how much one agent (or one connection) may write in a window, and how
+ * fast wrong passkeys are answered. Chosen so that a team never meets them in normal use, while a
+ * runaway client is stopped in seconds (docs/limits.md has the figures). Each can be changed with
  * `AGENT_LEDGER_LIMITS`.
  */
 export interface LedgerLimits {
+  /** Characters one agent (or one connection, when no agent is logged in) may write per window. */
+  quotaBytes: number;
+  /** The window of `quotaBytes`. */
+  quotaWindowMs: number;
   /** Wrong passkeys one connection may send before it must wait (1 s, doubling). */
   loginSourceFreeFailures: number;
   /** Longest wait a connection is given after wrong passkeys. */
@@ -26,14 +31,24 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const minute = 60_000;
 
-/** Each limit: its unit and default, in the order docs/limits.md lists them. */
-export const limitDefinitions: Record<keyof LedgerLimits, { unit: Unit; value: number }> = {
-  loginSourceFreeFailures: { unit: 'count', value: 5 },
-  loginSourceMaxWaitMs: { unit: 'ms', value: 15 * minute },
-  loginAgentFreeFailures: { unit: 'count', value: 10 },
-  loginAgentDelayStepMs: { unit: 'ms', value: 250 },
-  loginAgentMaxDelayMs: { unit: 'ms', value: 5_000 },
-  loginWindowMs: { unit: 'ms', value: 60 * minute },
+/** Each limit: its unit, default and what it bounds, in the order docs/limits.md lists them. */
+export const limitDefinitions: Record<keyof LedgerLimits, { unit: Unit; value: number; bounds: string }> = {
+  quotaBytes: { unit: 'bytes', value: 32 * MiB, bounds: 'characters one agent (or connection) may write per window' },
+  quotaWindowMs: { unit: 'ms', value: 10 * minute, bounds: 'the window of quotaBytes' },
+  loginSourceFreeFailures: {
+    unit: 'count',
+    value: 5,
+    bounds: 'wrong passkeys one connection sends before it must wait',
+  },
+  loginSourceMaxWaitMs: { unit: 'ms', value: 15 * minute, bounds: 'longest wait of a connection after wrong passkeys' },
+  loginAgentFreeFailures: {
+    unit: 'count',
+    value: 10,
+    bounds: 'wrong passkeys for one agent before its logins are answered later',
+  },
+  loginAgentDelayStepMs: { unit: 'ms', value: 250, bounds: 'how much later per wrong passkey beyond those' },
+  loginAgentMaxDelayMs: { unit: 'ms', value: 5_000, bounds: "longest delay of an agent's login (never a refusal)" },
+  loginWindowMs: { unit: 'ms', value: 60 * minute, bounds: 'wrong passkeys older than this are forgotten' },
 };
 
 export const defaultLimits: LedgerLimits = Object.fromEntries(
@@ -60,7 +75,7 @@ const units: Record<Unit, Record<string, number>> = {
 
 /**
  * The limits `AGENT_LEDGER_LIMITS` sets over the defaults: `name=value` pairs separated by commas
- * or spaces, a value with an optional unit (`bbNamespaceBytes=32MiB, quotaWindowMs=5m`: KiB, MiB,
+ * or spaces, a value with an optional unit (`quotaBytes=64MiB, quotaWindowMs=5m`: KiB, MiB,
  * GiB for sizes, ms, s, m, h, d for times, k for counts). A wrong name or value is a ConfigError
  * that lists what is accepted.
  */
@@ -85,4 +100,21 @@ export function parseLimits(text: string | undefined, variable = 'AGENT_LEDGER_L
     (limits as Record<string, number>)[name] = value;
   }
   return limits;
+}
+
+/**
+ * The refusal of a write that would pass one of the bounds: QuotaExceeded with `data.error`
+ * E-QUOTA and `data.limit` naming the bound (what `AGENT_LEDGER_LIMITS` changes). Nothing of the
+ * call is written.
+ */
+export function limitReached(
+  limit: keyof LedgerLimits,
+  message: string,
+  data: Record<string, unknown> = {},
+): LedgerError {
+  return new LedgerError('QuotaExceeded', `${message} (limit ${limit}: docs/limits.md)`, {
+    error: 'E-QUOTA',
+    limit,
+    ...data,
+  });
 }
