@@ -215,9 +215,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),
   });
   const epochMs = () => clock.now().getTime();
-  const blackboard = new BlackboardService(engine, epochMs);
-  const graphs = new GraphService(engine, epochMs);
-  const eventBus = new EventBusService(engine, epochMs);
+  const blackboard = new BlackboardService(engine, epochMs, limits);
+  const graphs = new GraphService(engine, epochMs, limits);
+  const eventBus = new EventBusService(engine, epochMs, {
+    maxEvents: limits.eventHistory,
+    maxAgeMs: limits.eventAgeMs,
+    maxBytes: limits.eventBytes,
+  });
   const scheduling = createSchedulingServices(
     engine,
     () => agents.current().agents,
@@ -227,6 +231,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       knowledge: knowledgeSources({ pipelines, memory }),
       truth: truthOf,
       changedMarksMs: changedMarksMsFromEnv(process.env),
+      knowledgeLimits: limits,
     },
   );
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);

@@ -11,10 +11,14 @@ import { tempRepo } from '../helpers/tmp';
  */
 test('a filling client is refused with E-QUOTA once it wrote its quota; another client goes on', async () => {
   const repo = tempRepo();
-  const env = { ...ledgerEnv(repo), AGENT_LEDGER_LIMITS: 'quotaBytes=300KiB' };
+  const env = { ...ledgerEnv(repo), AGENT_LEDGER_LIMITS: 'quotaBytes=300KiB, bbNamespaceEntries=40' };
   const filler = await connect(repo, ['--enable-orchestrator'], { env });
   const other = await connect(repo, ['--enable-orchestrator'], { env });
   try {
+    const info = await filler.call<{ limits: { ledger: Record<string, number> } }>('mcp_info');
+    assert.equal(info.limits.ledger.quotaBytes, 300 * 1024, 'mcp_info reports the bounds in force');
+    assert.equal(info.limits.ledger.bbNamespaceEntries, 40);
+
     let written = 0;
     let refusal: { code: number; reason: string; message: string; data?: Record<string, unknown> } | undefined;
     for (let n = 0; n < 200 && !refusal; n++) {
@@ -42,6 +46,10 @@ test('a filling client is refused with E-QUOTA once it wrote its quota; another 
       'QuotaExceeded',
     );
     await other.call('bb_set', { key: 'plan:next', value: 'someone else writes on' });
+    // A namespace's bound is its own refusal.
+    for (let i = 0; i < 39; i++) await other.call('bb_set', { key: `plan:${i}`, value: i });
+    const full = await other.fail('bb_set', { key: 'plan:40', value: 40 });
+    assert.equal(full.data?.limit, 'bbNamespaceEntries');
   } finally {
     await filler.close();
     await other.close();

@@ -1,12 +1,35 @@
 import { LedgerError } from '../errors';
 
 /**
- * The bounds of one ledger: how much one agent (or one connection) may write in a window, and how
- * fast wrong passkeys are answered. Chosen so that a team never meets them in normal use, while a
- * runaway client is stopped in seconds (docs/limits.md has the figures). Each can be changed with
- * `AGENT_LEDGER_LIMITS`.
+ * The bounds of one ledger: how much one blackboard namespace, the knowledge graph and one plan
+ * graph may hold, how much of the events log and of a graph's history is kept, how much one agent
+ * (or one connection) may write in a window, and how fast wrong passkeys are answered. Chosen so
+ * that a team never meets them in normal use, while a runaway client is stopped in seconds
+ * (docs/limits.md has the figures). Each can be changed with `AGENT_LEDGER_LIMITS`.
  */
 export interface LedgerLimits {
+  /** Entries of one blackboard namespace (the text before the first ":", "/" or "|" of a key). */
+  bbNamespaceEntries: number;
+  /** Characters of JSON values of one blackboard namespace. */
+  bbNamespaceBytes: number;
+  /** Characters of JSON values of the whole blackboard. */
+  bbTotalBytes: number;
+  /** Characters of one knowledge-graph triple: subject, predicate, object, source and provenance. */
+  kgTripleBytes: number;
+  /** Triples of the knowledge graph (kg_insert refuses beyond; what the ledger feeds by itself is not refused). */
+  kgTriples: number;
+  /** Characters of every triple of the knowledge graph. */
+  kgTotalBytes: number;
+  /** Characters of one version of a plan graph (its whole JSON). */
+  graphVersionBytes: number;
+  /** Newest versions of a plan graph kept (older ones go, unless a kept one is replayed from them). */
+  graphVersionsKept: number;
+  /** Newest coordination events kept (mcp_info.limits.maxEventHistory). */
+  eventHistory: number;
+  /** Coordination events older than this are dropped (mcp_info.limits.maxEventAgeMs). */
+  eventAgeMs: number;
+  /** Characters of payload of the coordination events kept (mcp_info.limits.maxEventBytes). */
+  eventBytes: number;
   /** Characters one agent (or one connection, when no agent is logged in) may write per window. */
   quotaBytes: number;
   /** The window of `quotaBytes`. */
@@ -33,6 +56,25 @@ const minute = 60_000;
 
 /** Each limit: its unit, default and what it bounds, in the order docs/limits.md lists them. */
 export const limitDefinitions: Record<keyof LedgerLimits, { unit: Unit; value: number; bounds: string }> = {
+  bbNamespaceEntries: { unit: 'count', value: 10_000, bounds: 'entries of one blackboard namespace' },
+  bbNamespaceBytes: { unit: 'bytes', value: 16 * MiB, bounds: 'characters of values of one blackboard namespace' },
+  bbTotalBytes: { unit: 'bytes', value: 64 * MiB, bounds: 'characters of values of the whole blackboard' },
+  kgTripleBytes: {
+    unit: 'bytes',
+    value: 16 * KiB,
+    bounds: 'characters of one knowledge-graph triple with its provenance',
+  },
+  kgTriples: { unit: 'count', value: 200_000, bounds: 'triples of the knowledge graph (kg_insert)' },
+  kgTotalBytes: {
+    unit: 'bytes',
+    value: 64 * MiB,
+    bounds: 'characters of every triple of the knowledge graph (kg_insert)',
+  },
+  graphVersionBytes: { unit: 'bytes', value: 8 * MiB, bounds: 'characters of one stored plan-graph version' },
+  graphVersionsKept: { unit: 'count', value: 1_000, bounds: 'newest versions of a plan graph kept' },
+  eventHistory: { unit: 'count', value: 100_000, bounds: 'newest coordination events kept' },
+  eventAgeMs: { unit: 'ms', value: 7 * 24 * 60 * minute, bounds: 'age past which coordination events are dropped' },
+  eventBytes: { unit: 'bytes', value: 64 * MiB, bounds: 'characters of payload of the coordination events kept' },
   quotaBytes: { unit: 'bytes', value: 32 * MiB, bounds: 'characters one agent (or connection) may write per window' },
   quotaWindowMs: { unit: 'ms', value: 10 * minute, bounds: 'the window of quotaBytes' },
   loginSourceFreeFailures: {
@@ -75,7 +117,7 @@ const units: Record<Unit, Record<string, number>> = {
 
 /**
  * The limits `AGENT_LEDGER_LIMITS` sets over the defaults: `name=value` pairs separated by commas
- * or spaces, a value with an optional unit (`quotaBytes=64MiB, quotaWindowMs=5m`: KiB, MiB,
+ * or spaces, a value with an optional unit (`bbNamespaceBytes=32MiB, quotaWindowMs=5m`: KiB, MiB,
  * GiB for sizes, ms, s, m, h, d for times, k for counts). A wrong name or value is a ConfigError
  * that lists what is accepted.
  */

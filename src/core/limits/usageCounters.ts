@@ -2,9 +2,11 @@ import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 
 /**
  * Counters in the ledger (usage_counters, migration v18), shared by every process and machine:
- * the login throttle counts wrong passkeys in them, the write quota characters written. A counter
- * starts again from zero when its count is stale: `since` (when the count began) for a fixed
- * window, `updated_at` (its last change) for one that forgets after a quiet while.
+ * the login throttle counts wrong passkeys in them (`login:…`), the write quota characters written
+ * (`quota:…`), both in windows: a counter starts again from zero when its count is stale — `since`
+ * (when the count began) for a fixed window, `updated_at` (its last change) for one that forgets
+ * after a quiet while. What a store holds (`usage:…`, e.g. the characters of a blackboard
+ * namespace) is kept by the writes that change it, and computed from the rows when absent.
  */
 export interface UsageCounter {
   amount: number;
@@ -50,7 +52,34 @@ export async function removeCounter(tx: AsyncSqlWriter, scope: string): Promise<
   await tx.run('DELETE FROM usage_counters WHERE scope = ?', [scope]);
 }
 
-/** Removes counters nothing changed since `before` (they count nothing any more); how many went. */
+/** Removes window counters (login, quota) nothing changed since `before`: they count nothing any more. */
 export async function removeIdleCounters(tx: AsyncSqlWriter, before: number): Promise<number> {
-  return (await tx.run('DELETE FROM usage_counters WHERE updated_at < ?', [before])).changes;
+  return (
+    await tx.run(
+      "DELETE FROM usage_counters WHERE updated_at < ? AND (substr(scope, 1, 6) = 'login:' OR substr(scope, 1, 6) = 'quota:')",
+      [before],
+    )
+  ).changes;
+}
+
+/**
+ * What `scope` (a `usage:` counter) holds now: its row, or — the first time, or after the row was
+ * removed — `compute()` from the rows themselves. Call it before changing those rows.
+ */
+export async function usageOf(tx: AsyncSqlWriter, scope: string, compute: () => Promise<number>): Promise<number> {
+  const row = await tx.get<{ amount: number }>('SELECT amount FROM usage_counters WHERE scope = ?', [scope]);
+  return row ? Number(row.amount) : compute();
+}
+
+/** Records what `scope` holds after a write (the row goes when it holds nothing). */
+export async function setUsage(tx: AsyncSqlWriter, scope: string, amount: number, now: number): Promise<void> {
+  if (amount <= 0) {
+    await removeCounter(tx, scope);
+    return;
+  }
+  await tx.run(
+    `INSERT INTO usage_counters (scope, amount, since, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (scope) DO UPDATE SET amount = excluded.amount, updated_at = excluded.updated_at`,
+    [scope, amount, now, now],
+  );
 }
