@@ -83,12 +83,15 @@ async function account(
   change: { delta: number; added: boolean; now: number; key: string },
   limits: BlackboardLimits,
 ): Promise<void> {
-  const inNamespace = await usageOf(tx, namespaceScope(namespace), () => valueChars(tx, namespace));
-  const total = await usageOf(tx, totalScope, () => valueChars(tx));
+  // Together: one round trip on PostgreSQL.
+  const [inNamespace, total, row] = await Promise.all([
+    usageOf(tx, namespaceScope(namespace), () => valueChars(tx, namespace)),
+    usageOf(tx, totalScope, () => valueChars(tx)),
+    change.added
+      ? tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM blackboard_entries WHERE namespace = ?', [namespace])
+      : undefined,
+  ]);
   if (change.added) {
-    const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM blackboard_entries WHERE namespace = ?', [
-      namespace,
-    ]);
     const entries = Number(row?.n ?? 0) + 1;
     if (entries > limits.bbNamespaceEntries)
       throw limitReached(
@@ -109,8 +112,10 @@ async function account(
       `the blackboard would hold ${total + change.delta} characters of values, more than ${limits.bbTotalBytes}: delete entries (bb_delete) or give them a ttl_ms`,
       { namespace, key: change.key },
     );
-  await setUsage(tx, namespaceScope(namespace), inNamespace + change.delta, change.now);
-  await setUsage(tx, totalScope, total + change.delta, change.now);
+  await Promise.all([
+    setUsage(tx, namespaceScope(namespace), inNamespace + change.delta, change.now),
+    setUsage(tx, totalScope, total + change.delta, change.now),
+  ]);
 }
 
 function appendEvent(
