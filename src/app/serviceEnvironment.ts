@@ -7,6 +7,8 @@ import { serverNodeFlags } from './serverNodeFlags';
 import { inheritedEnv } from '../core/runtime/children/childEnvironment';
 import type { LedgerPaths } from './ledgerPaths';
 import type { Clock } from '../core/time';
+import { parseLimits } from '../core/limits/ledgerLimits';
+import type { LedgerLimits } from '../core/limits/ledgerLimits';
 
 export interface ServiceOptions {
   workspace: string;
@@ -58,6 +60,14 @@ export function sessionTtlSeconds(): number | undefined {
       `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`,
     );
   return n;
+}
+
+/**
+ * The ledger's bounds (docs/limits.md): the defaults, with what `AGENT_LEDGER_LIMITS` changes
+ * (`name=value` pairs, e.g. `quotaBytes=64MiB,loginSourceMaxWaitMs=5m`). A wrong one is a ConfigError.
+ */
+export function ledgerLimits(env: NodeJS.ProcessEnv = process.env): LedgerLimits {
+  return parseLimits(env.AGENT_LEDGER_LIMITS);
 }
 
 /**

@@ -59,7 +59,16 @@ import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
 import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
-import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
+import {
+  childEnv,
+  databaseEnv,
+  ledgerLimits,
+  ledgerServerLaunch,
+  retryMsOf,
+  sessionTtlSeconds,
+} from './serviceEnvironment';
+import type { LedgerLimits } from '../core/limits/ledgerLimits';
+import { WriteQuota } from '../core/limits/writeQuota';
 import type { ServiceOptions } from './serviceEnvironment';
 
 /** The one cursor over the events log every face follows (views, resource notifications, watchers). */
@@ -72,6 +81,8 @@ export interface LedgerEvents {
 
 export interface Services {
   paths: LedgerPaths;
+  /** The ledger's bounds (docs/limits.md; AGENT_LEDGER_LIMITS), as mcp_info reports them. */
+  limits: LedgerLimits;
   /**
    * The ledger behind the asynchronous port (core/ports.ts LedgerEngine): the embedded store or
    * PostgreSQL (`--db postgres://…`); every service runs on it unchanged. Calls that wait for
@@ -153,12 +164,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     options.worktreesDir,
   );
   confineStore(paths, location !== undefined);
+  const limits = ledgerLimits();
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
-  const engine = await openEngine(where, {
-    readonly: options.readonly,
-    retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
-    env: databaseEnv(options),
-  });
+  const clock = options.clock ?? systemClock;
+  // Every service writes through the write quota: what a tool call writes counts against its caller.
+  const engine = new WriteQuota(limits, () => clock.now().getTime()).meter(
+    await openEngine(where, {
+      readonly: options.readonly,
+      retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
+      env: databaseEnv(options),
+    }),
+  );
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
@@ -174,7 +190,6 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     truth.catch(() => (truth = undefined));
     return truth;
   };
-  const clock = options.clock ?? systemClock;
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
   // A task started by a worker is measured in its worktree, where the work happens.
@@ -223,9 +238,13 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),
   });
   const epochMs = () => clock.now().getTime();
-  const blackboard = new BlackboardService(engine, epochMs);
-  const graphs = new GraphService(engine, epochMs);
-  const eventBus = new EventBusService(engine, epochMs);
+  const blackboard = new BlackboardService(engine, epochMs, limits);
+  const graphs = new GraphService(engine, epochMs, limits);
+  const eventBus = new EventBusService(engine, epochMs, {
+    maxEvents: limits.eventHistory,
+    maxAgeMs: limits.eventAgeMs,
+    maxBytes: limits.eventBytes,
+  });
   const scheduling = createSchedulingServices(
     engine,
     () => agents.current().agents,
@@ -235,6 +254,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       knowledge: knowledgeSources({ pipelines, memory }),
       truth: truthOf,
       changedMarksMs: changedMarksMsFromEnv(process.env),
+      knowledgeLimits: limits,
     },
   );
   // An ended task's marks leave the field and its awarded contract-net calls complete.
@@ -242,6 +262,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
+    limits,
     engine,
     events: {
       lastSeq: () => engine.read(lastEventSeq),
@@ -280,6 +301,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
       lifecycle,
+      loginLimits: limits,
     }),
     executions,
     costs: new CostRollupService(engine),

@@ -13,6 +13,7 @@ import type { ListingOptions } from './features';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
+import { runAsLedger } from '../core/limits/callIdentity';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -95,8 +96,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+    // The ledger's own work: never charged to the caller whose call happened to open the ledger.
     const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      run().then(
+      runAsLedger(run).then(
         () => undefined,
         (err: unknown) => log(`${what}: ${errorMessage(err)}`),
       );

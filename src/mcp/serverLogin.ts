@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../core/errors';
 import { ledgerFolder, localFolders } from '../core/ledgerFiles';
+import { connectionIdentity } from '../core/limits/callIdentity';
 
 /** What `authenticate` returns as `session_token` when this server holds the real one. */
 export const heldTokenPlaceholder = 'held-by-server';
@@ -23,6 +24,8 @@ const ticketFileVariable = 'AGENT_LEDGER_LAUNCH_TICKET_FILE';
 
 export class ServerLogin {
   private token: string | undefined;
+  /** The agent logged in on this server (a ticket or a passkey), once one is. */
+  private agent: string | undefined;
 
   private constructor(
     private ticket: string | undefined,
@@ -66,8 +69,20 @@ export class ServerLogin {
     return ticket;
   }
 
-  hold(token: string): void {
+  /** Keeps the session a ticket opened for `agentId`. */
+  hold(token: string, agentId: string): void {
     this.token = token;
+    this.agent = agentId;
+  }
+
+  /** An agent logged in with its passkey through this server: its calls count as the agent's. */
+  loggedIn(agentId: string): void {
+    this.agent = agentId;
+  }
+
+  /** Who this server's calls write as: the agent logged in, else this connection (the write quota's caller). */
+  identity(): string {
+    return this.agent !== undefined ? `agent:${this.agent}` : connectionIdentity();
   }
 
   /** The token a call gave, or the one held here; Unauthorized when there is none. */

@@ -14,14 +14,15 @@ export function writeFileDurable(file: string, bytes: Uint8Array | string, mode 
   // Exclusive create: never opened through a link someone put at that name.
   const fd = fs.openSync(tmp, 'wx', mode);
   try {
-    fs.writeFileSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      fs.writeFileSync(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (err) {
+    // A full disk stops the copy half-way: it goes, or every retry would leave one more behind.
     fs.rmSync(tmp, { force: true });
     throw err;
   }

@@ -19,6 +19,7 @@ import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
 import { AgentLogin } from './agentLogin';
 import type { AuthenticateResult } from './agentLogin';
 import type { MyTask, ReportResult } from './runtimeContracts';
+import type { LoginLimits } from './loginThrottle';
 
 /** Sessions end after this much inactivity unless configured otherwise (the contract's expires_in: one hour). */
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   sessionTtlSeconds?: number;
   /** Lower scrypt cost for tests only; stored with each hash, so verification follows the row. */
   scryptParams?: ScryptParams;
+  /** How wrong passkeys are throttled (AGENT_LEDGER_LIMITS; the defaults otherwise). */
+  loginLimits?: LoginLimits;
   /**
    * Git tracking of a run (core/tasks/runTracking.ts): get_my_task takes the task's start
    * snapshot when it has none, report_completed records the files it changed since.
@@ -58,7 +61,7 @@ export class AgentRuntimeService {
   ) {
     this.sessionTtlSeconds = options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
     this.deprecated = new DeprecatedAgentCalls(engine, workspace, now, this.sessionTtlSeconds);
-    this.login = new AgentLogin(engine, agents, now, this.sessionTtlSeconds, options.scryptParams);
+    this.login = new AgentLogin(engine, agents, now, this.sessionTtlSeconds, options.scryptParams, options.loginLimits);
   }
 
   /**
@@ -93,9 +96,14 @@ export class AgentRuntimeService {
     return this.login.setPasskey(agentId, passkey);
   }
 
-  /** Logs an instance in with its passkey (agentLogin.ts). */
-  authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
-    return this.login.authenticate(agentId, passkey, projectRef);
+  /** Logs an instance in with its passkey (agentLogin.ts); `source`: the connection it comes from. */
+  authenticate(
+    agentId: string,
+    passkey: string,
+    projectRef: string | number,
+    source?: string,
+  ): Promise<AuthenticateResult> {
+    return this.login.authenticate(agentId, passkey, projectRef, source);
   }
 
   /** Logs in the instance a runner launched, with its single-use launch ticket (agentLogin.ts). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ledgerLimitsOutput } from '../../../core/limits/limitsContracts';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
@@ -59,6 +60,10 @@ export const mcpInfoTool = defineTool({
         .describe(
           'Coordination events older than this are dropped (retention by age, besides maxEventHistory by count)',
         ),
+      maxEventBytes: z
+        .number()
+        .describe('Characters of payload of the coordination events kept (retention by size, counted from the newest)'),
+      ledger: ledgerLimitsOutput,
     }),
     workspace: z.string(),
     store: z.object({ path: z.string(), seq: z.number() }),
@@ -116,6 +121,8 @@ export const mcpInfoTool = defineTool({
         defaultTimeoutMs: serverLimits.defaultTimeoutMs,
         maxEventHistory: services.eventBus.retention.maxEvents,
         maxEventAgeMs: services.eventBus.retention.maxAgeMs,
+        maxEventBytes: services.eventBus.retention.maxBytes,
+        ledger: services.limits,
       },
       workspace: services.paths.workspace,
       store: { path: services.paths.dbPath, seq: services.engine.seq },
