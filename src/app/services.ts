@@ -27,6 +27,7 @@ import { worktreeFolder } from '../core/workers/worktreeRepo';
 import { BlackboardService } from '../core/coordination/blackboard/blackboardService';
 import { ProjectService } from '../core/runtime/pm/projectService';
 import { ProjectTaskService } from '../core/runtime/pm/projectTaskService';
+import { TaskQueue } from '../core/runtime/pm/taskQueue';
 import { HandoffService } from '../core/runtime/pm/handoffService';
 import { AgentRuntimeService } from '../core/runtime/pm/agentRuntimeService';
 import { RunTracking } from '../core/tasks/runTracking';
@@ -109,6 +110,8 @@ export interface Services {
   projects: ProjectService;
   /** The agent PM's task and agent tools (list_tasks, assign_task, get_agent_profile…), over the same tasks. */
   projectTasks: ProjectTaskService;
+  /** Queues a task for an agent (`task create --agent`): in its project, assigned, in progress, for the runner. */
+  queue: TaskQueue;
   /** Task contexts and handoffs between agents. */
   handoffs: HandoffService;
   /** The runner's and agent instances' API: should_start, authenticate, get_my_task, report_completed. */
@@ -249,6 +252,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now),
+    queue: new TaskQueue(engine, paths.workspace, agents, now),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),

@@ -8,7 +8,7 @@ import { pmTaskRow, setTaskStatus } from './projectTaskService';
 import { nextAssignedTask } from './nextTask';
 import type { ScopeGate } from './nextTask';
 import { insertContext, latestContext, latestHandoffFor } from './handoffService';
-import { aiTypeOf } from './aiType';
+import { aiTypeOfRun } from './aiType';
 import type { ScryptParams } from './passkey';
 import type { AgentSessionRow } from './agentSessionRows';
 import { activeSession, activeSessionOf, endSession, touchSession } from './agentSessionRows';
@@ -76,11 +76,13 @@ export class AgentRuntimeService {
       });
       if (!project) return { should_start: false };
       if (await activeSessionOf(db, agentId, project.id, nowIso)) return { should_start: false };
-      const task = await db.get<{ id: number }>(
-        "SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
+      const task = await db.get<{ id: number; run_client: string | null }>(
+        "SELECT id, run_client FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
         [project.id, agentId],
       );
-      return task ? { should_start: true, ai_type: aiTypeOf(agent.client) } : { should_start: false };
+      return task
+        ? { should_start: true, ai_type: aiTypeOfRun(agent.client, task.run_client) }
+        : { should_start: false };
     });
   }
 

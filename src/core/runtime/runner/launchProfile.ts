@@ -20,6 +20,7 @@ import { validationError } from '../../errors';
 import { aiTypeOf } from '../pm/aiType';
 import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
 import type { CommandTemplate } from '../launch/commandTemplate';
+import { clientKinds } from '../launch/clients';
 import type { ProcessLimits } from '../../ports/processes';
 
 const launchBlock = z.strictObject({
@@ -52,7 +53,15 @@ export interface LaunchProfile {
 export const defaultWallClockMinutes = 60;
 export const defaultMaxOutputMb = 64;
 
-export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
+/**
+ * How the runner launches `agent`, from its definition; `asked` is what a queued task asked for
+ * (`--client`, `--model`): another client runs with the model asked for, else its own default
+ * (the agent's model names a model of the agent's own client).
+ */
+export function launchProfileOf(
+  agent: AgentDefinition,
+  asked: { client?: string | null; model?: string | null } = {},
+): LaunchProfile {
   const parsed = launchBlock.safeParse(agent.config.launch ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -62,7 +71,7 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
     );
   }
   const block = parsed.data;
-  const client: ClientKind | CommandTemplate = block.command
+  let client: ClientKind | CommandTemplate = block.command
     ? {
         program: block.command[0],
         args: block.command.slice(1),
@@ -70,9 +79,16 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
         promptOnStdin: block.prompt_on_stdin,
       }
     : aiTypeOf(agent.client);
+  let model = agent.model ?? undefined;
+  const other = clientKinds.find((k) => k === asked.client);
+  if (other !== undefined && other !== clientName(client)) {
+    client = other;
+    model = undefined;
+  }
+  if (asked.model) model = asked.model;
   return {
     client,
-    model: agent.model ?? undefined,
+    model,
     maxTurns: block.max_turns,
     access: block.access,
     limits: {
@@ -81,4 +97,9 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
       maxOutputBytes: Math.round((block.max_output_mb ?? defaultMaxOutputMb) * 1024 * 1024),
     },
   };
+}
+
+/** The program a client starts: `claude`, `codex`, `gemini`, or a launch command's first word. */
+export function clientName(client: ClientKind | CommandTemplate): string {
+  return typeof client === 'string' ? client : client.program;
 }
