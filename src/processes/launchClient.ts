@@ -6,7 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
-import { parseRunOutput } from '../core/runtime/launch/clients';
+import { clientPackages, parseRunOutput } from '../core/runtime/launch/clients';
+import type { ClientKind } from '../core/runtime/launch/clientLaunch';
+import type { CommandTemplate } from '../core/runtime/launch/commandTemplate';
+import { ProcessError } from '../core/runtime/processErrors';
+import { resolveProgram } from './programPath';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
 import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
 import { readLog } from './logReader';
@@ -66,4 +70,25 @@ export async function readRunUsage(
   format: LaunchPlan['output'],
 ): Promise<RunUsage | null> {
   return parseRunOutput(format, await stdoutOf(exit.logFile));
+}
+
+/**
+ * What is missing to start `client` with `env`: its program is not on that PATH (the runner's
+ * agents get the runner's environment), with the package that installs a built-in client; undefined
+ * when it is there.
+ */
+export function clientMissing(
+  client: ClientKind | CommandTemplate,
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  const program = typeof client === 'string' ? client : client.program;
+  try {
+    resolveProgram(program, env.PATH);
+    return undefined;
+  } catch (err) {
+    if (!ProcessError.is(err)) throw err;
+    if (typeof client === 'string')
+      return `${program} is not installed: it is not on the runner's PATH (npm install -g ${clientPackages[client]})`;
+    return `${program}, the agent's launch command, is not on the runner's PATH: ${err.message}`;
+  }
 }

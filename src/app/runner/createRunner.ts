@@ -11,7 +11,7 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { launchClient, readRunUsage } from '../../processes/launchClient';
+import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
@@ -55,9 +55,9 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runnerId: `${os.hostname()}:${logDir}`,
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
-    worktreeFor: async (taskId, agentId, { allowOverlap }) => {
+    worktreeFor: async (taskId, agentId, { allowOverlap, client }) => {
       const prepared = await services.workers.command(
-        { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
+        { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
@@ -67,7 +67,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    launcher: {
+      launch: (plan, options) => launchClient(supervisor, plan, options),
+      usage: readRunUsage,
+      missing: clientMissing,
+    },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,
