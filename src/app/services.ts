@@ -175,6 +175,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const clock = options.clock ?? systemClock;
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
+  // Where a task's work happens in its worktree (the same folder get_my_task and the runner name).
+  const workspaceIn = (worktree: string): Promise<string> => worktrees.workspaceIn(worktree);
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
@@ -257,6 +259,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
+      workspaceIn,
     }),
     executions,
     costs: new CostRollupService(engine),
@@ -267,7 +270,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       workspace: paths.workspace,
       runsDir: path.join(paths.dataDir, 'runs'),
     }),
-    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
+    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,
     scheduling,
     blackboard,

@@ -60,7 +60,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
         { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId, branch: prepared.task.branch };
     },
     allowOverlap: setup.allowOverlap,
   });

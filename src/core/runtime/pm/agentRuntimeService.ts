@@ -2,7 +2,9 @@ import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/s
 import { LedgerError } from '../../errors';
 import { parseId, taskKey } from '../../ids';
 import type { AgentDirectory } from './projectRows';
-import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from './projectRows';
+import { agentDefinitionOrNull, appendPmEvent, projectRowOf } from './projectRows';
+import { folderFacts, workFolder } from './workFolder';
+import type { FolderFacts, WorkspaceIn } from './workFolder';
 import type { PmTaskRow } from './projectTaskService';
 import { pmTaskRow, setTaskStatus } from './projectTaskService';
 import { nextAssignedTask } from './nextTask';
@@ -30,6 +32,8 @@ export interface RuntimeOptions {
    * snapshot when it has none, report_completed records the files it changed since.
    */
   tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
+  /** The workspace's folder inside a task's worktree (workFolder.ts): where get_my_task says to work. */
+  workspaceIn?: WorkspaceIn;
 }
 
 /**
@@ -148,12 +152,15 @@ export class AgentRuntimeService {
     }
     if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
     // Before the agent touches a file: the start snapshot its changes are measured against.
-    await this.options.tracking?.beginRun(parseId('task', found.task_id));
+    await this.options.tracking?.beginRun(parseId('task', found.task.task_id));
+    const task = {
+      ...found.task,
+      working_directory: await workFolder(this.workspace, found.folder, this.options.workspaceIn),
+    };
     return {
       has_task: true,
-      task: found,
-      instruction:
-        'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.',
+      task,
+      instruction: `Work on this task in ${task.working_directory} (its working_directory${found.folder.worktree !== null ? ', in the task’s own Git worktree' : ''}): edit, test and commit there; save_context as you go, and call report_completed when you are done.`,
     };
   }
 
@@ -248,7 +255,10 @@ export class AgentRuntimeService {
   }
 
   /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */
-  private async claimTask(tx: AsyncSqlWriter, token: string): Promise<MyTask | null> {
+  private async claimTask(
+    tx: AsyncSqlWriter,
+    token: string,
+  ): Promise<{ task: Omit<MyTask, 'working_directory'>; folder: FolderFacts } | null> {
     const now = this.now();
     const ts = now.toISOString();
     const session = await touchSession(tx, token, now, this.sessionTtlSeconds);
@@ -259,6 +269,7 @@ export class AgentRuntimeService {
     }
     task ??= await this.candidateTask(tx, session);
     if (!task) return null;
+    let executionId: number | null = session.execution_id === null ? null : Number(session.execution_id);
     if (
       task.id !== session.task_id &&
       session.task_id === null &&
@@ -270,7 +281,7 @@ export class AgentRuntimeService {
       await tx.run('UPDATE agent_sessions SET task_id = ? WHERE id = ?', [task.id, session.id]);
     } else if (task.id !== session.task_id) {
       await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session moved on to another task' });
-      const executionId = await openExecution(tx, {
+      executionId = await openExecution(tx, {
         taskId: task.id,
         workflowId: task.workflow_id,
         agent: session.agent,
@@ -284,14 +295,15 @@ export class AgentRuntimeService {
         session.id,
       ]);
     }
-    const project = await projectRowOf(tx, session.project_id);
     return {
-      task_id: taskKey(task.id),
-      title: task.title,
-      description: task.description ?? task.goal,
-      working_directory: absoluteDirectory(this.workspace, project.working_directory),
-      context: await latestContext(tx, task.id),
-      handoff: await latestHandoffFor(tx, task.id, session.agent),
+      task: {
+        task_id: taskKey(task.id),
+        title: task.title,
+        description: task.description ?? task.goal,
+        context: await latestContext(tx, task.id),
+        handoff: await latestHandoffFor(tx, task.id, session.agent),
+      },
+      folder: await folderFacts(tx, task.id, executionId),
     };
   }
 

@@ -8,6 +8,9 @@
  * (instanceClaims.ts). What a run's start and end write: runRecords.ts.
  */
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
 import type { AgentClient } from '../../agents/agentModel';
 import { executionKey, taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
@@ -53,7 +56,7 @@ export interface LedgerForRunnerOptions {
     taskId: number,
     agentId: string,
     overrides: { allowOverlap: boolean; client?: AgentClient },
-  ) => Promise<{ cwd: string; sessionId: number } | undefined>;
+  ) => Promise<{ cwd: string; sessionId: number; branch?: string } | undefined>;
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -61,6 +64,17 @@ export interface LedgerForRunnerOptions {
   staleAfterMs?: number;
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
+}
+
+/**
+ * The project's folder inside the task's worktree (workFolder.ts: the one folder every face names),
+ * made when the worktree lacks it (a folder Git does not track, or left out of a sparse checkout),
+ * so the agent starts where it is told to work.
+ */
+function projectFolderIn(worktreeCwd: string, projectDir: string): string {
+  const folder = path.resolve(worktreeCwd, projectDir);
+  if (!fs.existsSync(folder)) mkdirConfined(worktreeCwd, folder);
+  return folder;
 }
 
 /** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
@@ -180,7 +194,7 @@ export class LedgerForRunner implements RunnerLedger {
     // Before any worktree or session is made for it: a client that cannot start holds the pair.
     const missing = held ? undefined : checks.clientMissing?.(profile.client);
     if (missing !== undefined) held = { reason: 'clientMissing', detail: missing, blockedBy: [] };
-    let worktree: { cwd: string; sessionId: number } | undefined;
+    let worktree: { cwd: string; sessionId: number; branch?: string } | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
         worktree = await this.o.worktreeFor(task, agentId, {
@@ -198,8 +212,10 @@ export class LedgerForRunner implements RunnerLedger {
       projectId: projectKey(project.id),
       projectName: project.name,
       taskId: task === null ? null : taskKey(task),
-      cwd: worktree?.cwd ?? active?.workingDirectory ?? project.working_directory,
-      ...(worktree ? { sessionId: worktree.sessionId } : {}),
+      cwd: worktree
+        ? projectFolderIn(worktree.cwd, project.working_directory)
+        : (active?.workingDirectory ?? project.working_directory),
+      ...(worktree ? { sessionId: worktree.sessionId, branch: worktree.branch } : {}),
       client: profile.client,
       model: profile.model,
       maxTurns: profile.maxTurns,

@@ -51,10 +51,12 @@ export interface LaunchTarget {
   projectName: string;
   /** The task the instance will get from `get_my_task`, when the ledger already knows it (its worktree is `cwd`). */
   taskId: string | null;
-  /** Absolute working folder: the task's worktree, else the project's working directory. */
+  /** Absolute working folder: the project's folder in the task's worktree, else the project's folder (workFolder.ts). */
   cwd: string;
   /** The worker_command session that prepared the worktree (tied to the run when it is claimed, ended with it). */
   sessionId?: number;
+  /** The worktree's branch (`task-5-s12`), when the run works in the task's worktree. */
+  branch?: string;
   /** A built-in client, or the command template of the agent's definition. */
   client: ClientKind | CommandTemplate;
   model?: string;
