@@ -53,7 +53,7 @@ import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
 import { localFolders } from '../core/ledgerFiles';
-import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
+import { confineStore, excludedFromGit, ledgerPaths, runsDirOf } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
 import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
 import type { ServiceOptions } from './serviceEnvironment';
@@ -158,6 +158,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     env: databaseEnv(options),
   });
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
+  paths.runsDir = runsDirOf(paths, { kind: where.kind, where: paths.dbPath });
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
   const watching = options.watch ? engine.onDidChange(() => undefined) : undefined;
@@ -268,7 +269,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       supervisor: new ProcessSupervisor(),
       logs: logReader,
       workspace: paths.workspace,
-      runsDir: path.join(paths.dataDir, 'runs'),
+      runsDir: paths.runsDir,
     }),
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,

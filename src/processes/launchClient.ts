@@ -14,6 +14,7 @@ import { resolveProgram } from './programPath';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
 import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
 import { readLog } from './logReader';
+import { logFileOf } from './processRecords';
 
 export interface ClientRunOptions {
   /** Id of the run (an execution id): names its log. */
@@ -37,6 +38,11 @@ export async function launchClient(
     await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
     await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
   }
+  // A log of this id left by another run (a ledger recreated in the same place numbers its runs
+  // from 1 again) is moved aside, never appended to: its output, and the cost read back from it,
+  // would be credited to this run.
+  const log = logFileOf(options.logDir, options.id);
+  if (fs.existsSync(log)) await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
   return supervisor.start({
     id: options.id,
     program: plan.program,

@@ -13,7 +13,6 @@ import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
 import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
-import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
 
@@ -38,9 +37,9 @@ export interface LedgerRunner {
   dispose(): Promise<void>;
 }
 
-/** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
+/** Where this ledger's run logs go: under `.agent-ledger/runs/` (kept out of Git: they hold transcripts), one folder per ledger. */
 export function runLogDir(services: Services): string {
-  return path.join(services.paths.dataDir, localFolders.runs);
+  return services.paths.runsDir;
 }
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
