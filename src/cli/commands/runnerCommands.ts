@@ -40,7 +40,7 @@ export function registerRunnerCommands(runner: Command): void {
         if (!stop) passEarlyStopOn();
         let services: Services | undefined;
         try {
-          const workspace = resolveWorkspace(opts.workspace);
+          const workspace = resolveWorkspace(opts.workspace, opts);
           const [{ createServices }, { createRunner }] = await Promise.all([
             import('../../app/services.js'),
             import('../../app/runner/createRunner.js'),
