@@ -29,6 +29,7 @@ import { worktreeFolder } from '../core/workers/worktreeRepo';
 import { BlackboardService } from '../core/coordination/blackboard/blackboardService';
 import { ProjectService } from '../core/runtime/pm/projectService';
 import { ProjectTaskService } from '../core/runtime/pm/projectTaskService';
+import { TaskQueue } from '../core/runtime/pm/taskQueue';
 import { HandoffService } from '../core/runtime/pm/handoffService';
 import { AgentRuntimeService } from '../core/runtime/pm/agentRuntimeService';
 import { RunTracking } from '../core/tasks/runTracking';
@@ -57,7 +58,7 @@ import { TaskReviewService } from '../core/tasks/taskReviews';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
-import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
+import { confineStore, excludedFromGit, ledgerPaths, runsDirOf } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
 import {
   childEnv,
@@ -125,6 +126,8 @@ export interface Services {
   projects: ProjectService;
   /** The agent PM's task and agent tools (list_tasks, assign_task, get_agent_profile…), over the same tasks. */
   projectTasks: ProjectTaskService;
+  /** Queues a task for an agent (`task create --agent`): in its project, assigned, in progress, for the runner. */
+  queue: TaskQueue;
   /** Task contexts and handoffs between agents. */
   handoffs: HandoffService;
   /** The runner's and agent instances' API: should_start, authenticate, get_my_task, report_completed. */
@@ -176,6 +179,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
   );
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
+  paths.runsDir = runsDirOf(paths, { kind: where.kind, where: paths.dbPath });
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
   const watching = options.watch ? engine.onDidChange(() => undefined) : undefined;
@@ -192,6 +196,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   };
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
+  // Where a task's work happens in its worktree (the same folder get_my_task and the runner name).
+  const workspaceIn = (worktree: string): Promise<string> => worktrees.workspaceIn(worktree);
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
@@ -296,12 +302,14 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
+    queue: new TaskQueue(engine, paths.workspace, agents, now),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
       lifecycle,
       loginLimits: limits,
+      workspaceIn,
     }),
     executions,
     costs: new CostRollupService(engine),
@@ -310,9 +318,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       supervisor: new ProcessSupervisor(),
       logs: logReader,
       workspace: paths.workspace,
-      runsDir: path.join(paths.dataDir, 'runs'),
+      runsDir: paths.runsDir,
     }),
-    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
+    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,
     scheduling,
     blackboard,

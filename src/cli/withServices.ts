@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { Services } from '../app/services';
 import { LedgerError } from '../core/errors';
 import type { CommonOptions } from './output';
-import { reportError } from './output';
+import { printErrorLines, reportError, style } from './output';
+import { findWorkspace, refuseSecondLedger } from '../app/ledgerDiscovery';
 
 /**
  * Opens the workspace's store for one command, runs it, closes the store, and turns a
@@ -18,7 +19,7 @@ export async function withServices(
   const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption & ChildOptions>();
   let services: Services | undefined;
   try {
-    const workspace = resolveWorkspace(opts.workspace);
+    const workspace = resolveWorkspace(opts.workspace, opts);
     // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
     const { createServices } = await import('../app/services.js');
     services = await createServices({
@@ -56,10 +57,25 @@ export function childOptions(opts: ChildOptions): { childPrograms: string[]; chi
   return { childPrograms: opts.childProgram ?? [], childEnv: opts.childEnv ?? [] };
 }
 
-export function resolveWorkspace(workspace: string | undefined): string {
-  const dir = path.resolve(workspace ?? process.cwd());
+/**
+ * The workspace of a command: `--workspace` as given (refused when it would start a second ledger
+ * inside a repository that has one: ledgerDiscovery.ts), else found from the current folder the way
+ * Git finds the repository — saying which one on stderr when it is not the current folder.
+ */
+export function resolveWorkspace(
+  workspace: string | undefined,
+  o: { db?: string; json?: boolean; secondLedgerOk?: boolean } = {},
+): string {
+  if (workspace === undefined) {
+    const found = findWorkspace(process.cwd());
+    if (found.note && o.json !== true) printErrorLines([style.dim(`agent-ledger: ${found.note}`)]);
+    return found.workspace;
+  }
+  const dir = path.resolve(workspace);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new LedgerError('ConfigError', `workspace ${dir} is not a folder; pass --workspace <folder>`);
   }
+  // A ledger file named with --db is the person's choice; the MCP server serves the folder it is given.
+  if (o.db === undefined && o.secondLedgerOk !== true) refuseSecondLedger(dir);
   return dir;
 }

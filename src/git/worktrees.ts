@@ -153,6 +153,10 @@ export class GitWorktrees implements Worktrees {
     return new GitWorkspaceTruth(worktree, repo.prefix);
   }
 
+  async workspaceIn(target: string): Promise<string> {
+    return path.join(this.confine(target), (await this.repo()).prefix);
+  }
+
   private repo(): Promise<GitRepo> {
     this.repoPromise ??= GitRepo.open(this.workspace);
     this.repoPromise.catch(() => (this.repoPromise = undefined));

@@ -3,13 +3,19 @@
  * configuration files (owner-only), starts it with the plan's arguments and an explicit
  * environment, and reads back the tokens and cost its output reported.
  */
+import * as fs from 'node:fs';
 import { writeFileConfined } from '../core/files/confinedPath';
 import { writeFileDurable } from '../core/files/durableWrite';
 import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
-import { parseRunOutput } from '../core/runtime/launch/clients';
+import { clientPackages, parseRunOutput } from '../core/runtime/launch/clients';
+import type { ClientKind } from '../core/runtime/launch/clientLaunch';
+import type { CommandTemplate } from '../core/runtime/launch/commandTemplate';
+import { ProcessError } from '../core/runtime/processErrors';
+import { resolveProgram } from './programPath';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
 import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
 import { readLog } from './logReader';
+import { logFileOf } from './processRecords';
 
 export interface ClientRunOptions {
   /** Id of the run (an execution id): names its log. */
@@ -38,6 +44,11 @@ export async function launchClient(
     if (options.root !== undefined) writeFileConfined(options.root, file.path, file.content, 0o600);
     else writeFileDurable(file.path, file.content, 0o600);
   }
+  // A log of this id left by another run (a ledger recreated in the same place numbers its runs
+  // from 1 again) is moved aside, never appended to: its output, and the cost read back from it,
+  // would be credited to this run.
+  const log = logFileOf(options.logDir, options.id);
+  if (fs.existsSync(log)) await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
   return supervisor.start({
     id: options.id,
     program: plan.program,
@@ -74,4 +85,25 @@ export async function readRunUsage(
   format: LaunchPlan['output'],
 ): Promise<RunUsage | null> {
   return parseRunOutput(format, await stdoutOf(exit.logFile));
+}
+
+/**
+ * What is missing to start `client` with `env`: its program is not on that PATH (the runner's
+ * agents get the runner's environment), with the package that installs a built-in client; undefined
+ * when it is there.
+ */
+export function clientMissing(
+  client: ClientKind | CommandTemplate,
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  const program = typeof client === 'string' ? client : client.program;
+  try {
+    resolveProgram(program, env.PATH);
+    return undefined;
+  } catch (err) {
+    if (!ProcessError.is(err)) throw err;
+    if (typeof client === 'string')
+      return `${program} is not installed: it is not on the runner's PATH (npm install -g ${clientPackages[client]})`;
+    return `${program}, the agent's launch command, is not on the runner's PATH: ${err.message}`;
+  }
 }

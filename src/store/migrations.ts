@@ -17,6 +17,7 @@ import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
 import { v17StigChanges } from './migrations/v17StigChanges';
 import { v18UsageCounters } from './migrations/v18UsageCounters';
 import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
+import { v20QueuedRuns } from './migrations/v20QueuedRuns';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -45,6 +46,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v17StigChanges,
   v18UsageCounters,
   v19KnowledgeSizes,
+  v20QueuedRuns,
 ];
 
 export const latestVersion = migrations.length;

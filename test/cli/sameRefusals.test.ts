@@ -44,6 +44,8 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   },
   pipeline_report_result: { argv: ['pipeline', 'report', 'w', '--phase', ''], args: { workspace: 'w', phase: '' } },
   get_project: { argv: ['project', 'show', ''], args: { project_id: '' } },
+  list_execution_logs: { argv: ['run', 'list', '--limit', '0'], args: { limit: 0 } },
+  get_execution_log: { argv: ['run', 'show', ''], args: { execution_id: '' } },
   // The orchestrator family (src/cli/commands/coordinationCommands.ts, schedulingCommands.ts, childCommands.ts).
   bb_set: { argv: ['bb', 'set', 'k', '1', '--ttl-ms', '0'], args: { key: 'k', value: 1, ttl_ms: 0 } },
   bb_batch_set: { argv: ['bb', 'batch-set', '[]'], args: { entries: [] } },
@@ -129,8 +131,6 @@ const noCliCommand: Record<string, string> = {
   get_pending_tasks: 'deprecated, an agent instance’s call with its session token; a person has no session',
   report_execution_start: 'deprecated, an agent instance’s call with its session token; a person has no session',
   report_execution_complete: 'deprecated, an agent instance’s call with its session token; a person has no session',
-  list_execution_logs: 'execution logs are written by agent runs; their CLI view comes with the runner',
-  get_execution_log: 'execution logs are written by agent runs; their CLI view comes with the runner',
   get_agent_profile: '`agent get` shows the definition a person edits',
   list_agents: '`agent list` lists the definitions a person edits',
   list_tasks: '`task list` lists the same tasks for a person',

@@ -69,7 +69,8 @@ test(
               args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } },
             },
             { call: 'get_my_task', args: {} },
-            { sleep: 1500 },
+            // Long enough that every machine polls while it runs (and says who runs it).
+            { sleep: 6000 },
             { call: 'report_completed', args: { result: 'success', summary: 'done once' } },
           ],
         };
@@ -88,6 +89,18 @@ test(
           1,
           `coder launched once across the machines: ${JSON.stringify(launches)}`,
         );
+        // The other machines say who runs it: the launching machine's runner (its host and log folder).
+        const launcher = results.findIndex((r) => r.events.some((e) => e.kind === 'launched'));
+        for (const [m, r] of results.entries()) {
+          if (m === launcher) continue;
+          const held = r.events.find((e) => e.kind === 'held' && e.agentId === 'coder' && e.projectId === 'prj-1');
+          assert.equal(held?.reason, 'running', JSON.stringify(r.events));
+          assert.match(
+            String((held?.heldBy as { runnerId: string | null } | undefined)?.runnerId),
+            new RegExp(`:${clones[launcher].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.agent-ledger/runs`),
+          );
+          assert.match(String(held?.detail), /^coder runs in prj-1 from another runner \(/);
+        }
         assert.equal(
           fakes.runs().filter((r) => r.argv.join(' ').includes('coder') || JSON.stringify(r).includes('coder')).length,
           1,

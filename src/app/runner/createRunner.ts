@@ -11,9 +11,8 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { launchClient, readRunUsage } from '../../processes/launchClient';
+import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
-import { localFolders } from '../../core/ledgerFiles';
 import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
@@ -40,9 +39,9 @@ export interface LedgerRunner {
   dispose(): Promise<void>;
 }
 
-/** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
+/** Where this ledger's run logs go: under `.agent-ledger/runs/` (kept out of Git: they hold transcripts), one folder per ledger. */
 export function runLogDir(services: Services): string {
-  return path.join(services.paths.dataDir, localFolders.runs);
+  return services.paths.runsDir;
 }
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
@@ -60,12 +59,12 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runnerId: `${os.hostname()}:${logDir}`,
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
-    worktreeFor: async (taskId, agentId, { allowOverlap }) => {
+    worktreeFor: async (taskId, agentId, { allowOverlap, client }) => {
       const prepared = await services.workers.command(
-        { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
+        { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId, branch: prepared.task.branch };
     },
     allowOverlap: setup.allowOverlap,
     staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
@@ -73,7 +72,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }), usage: readRunUsage },
+    launcher: {
+      launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }),
+      usage: readRunUsage,
+      missing: clientMissing,
+    },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,

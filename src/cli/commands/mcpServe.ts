@@ -57,7 +57,7 @@ export function registerMcpCommands(mcp: Command): void {
       if (clash)
         throw new LedgerError('ValidationError', `--enable-${clash} and --disable-${clash} contradict each other`);
       await serveStdio({
-        workspace: resolveWorkspace(all.workspace),
+        workspace: resolveWorkspace(all.workspace, { db: all.db, secondLedgerOk: true }),
         dbPath: all.db,
         worktreesDir: worktreesDirOption(all),
         ...childOptions(all),

@@ -76,7 +76,12 @@ export async function claimInstanceIn(
     );
   }
   const id = await openExecution(tx, { taskId, agent: target.agentId, projectId, sessionId: null, ts });
-  await tx.run('UPDATE execution_logs SET client = ?, runner_id = ? WHERE id = ?', [client, o.runnerId, id]);
+  await tx.run('UPDATE execution_logs SET client = ?, runner_id = ?, working_directory = ? WHERE id = ?', [
+    client,
+    o.runnerId,
+    target.cwd,
+    id,
+  ]);
   await tx.run(
     `INSERT INTO agent_instances (agent, project_id, status, task_id, runner_id, started_at, heartbeat_at, updated_at, execution_id, cooldown_until)
      VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)

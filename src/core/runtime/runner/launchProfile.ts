@@ -6,6 +6,7 @@ import type { AgentDefinition } from '../../agents/agentModel';
 import { aiTypeOf } from '../pm/aiType';
 import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
 import type { CommandTemplate } from '../launch/commandTemplate';
+import { clientKinds } from '../launch/clients';
 import type { ProcessLimits } from '../../ports/processes';
 
 export interface LaunchProfile {
@@ -19,9 +20,17 @@ export interface LaunchProfile {
 export const defaultWallClockMinutes = 60;
 export const defaultMaxOutputMb = 64;
 
-export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
+/**
+ * How the runner launches `agent`, from its definition; `asked` is what a queued task asked for
+ * (`--client`, `--model`): another client runs with the model asked for, else its own default
+ * (the agent's model names a model of the agent's own client).
+ */
+export function launchProfileOf(
+  agent: AgentDefinition,
+  asked: { client?: string | null; model?: string | null } = {},
+): LaunchProfile {
   const block = agent.launch ?? {};
-  const client: ClientKind | CommandTemplate = block.command
+  let client: ClientKind | CommandTemplate = block.command
     ? {
         program: block.command[0],
         args: block.command.slice(1),
@@ -29,9 +38,16 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
         promptOnStdin: block.prompt_on_stdin,
       }
     : aiTypeOf(agent.client);
+  let model = agent.model ?? undefined;
+  const other = clientKinds.find((k) => k === asked.client);
+  if (other !== undefined && other !== clientName(client)) {
+    client = other;
+    model = undefined;
+  }
+  if (asked.model) model = asked.model;
   return {
     client,
-    model: agent.model ?? undefined,
+    model,
     maxTurns: block.max_turns,
     access: block.access,
     limits: {
@@ -40,4 +56,9 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
       maxOutputBytes: Math.round((block.max_output_mb ?? defaultMaxOutputMb) * 1024 * 1024),
     },
   };
+}
+
+/** The program a client starts: `claude`, `codex`, `gemini`, or a launch command's first word. */
+export function clientName(client: ClientKind | CommandTemplate): string {
+  return typeof client === 'string' ? client : client.program;
 }

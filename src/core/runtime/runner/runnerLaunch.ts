@@ -5,7 +5,8 @@
  * client launcher (src/processes/clients), which spawns it under the supervisor.
  */
 import * as path from 'node:path';
-import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { ClientKind, LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { CommandTemplate } from '../launch/commandTemplate';
 import { buildLaunchPlan } from '../launch/clients';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits, RunningProcess } from '../../ports/processes';
@@ -28,6 +29,8 @@ export interface ClientLauncher {
     },
   ): Promise<RunningProcess>;
   usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
+  /** What is missing to start `client` with `env` (it is not on its PATH), or undefined when it can start. */
+  missing?(client: ClientKind | CommandTemplate, env: Readonly<Record<string, string>>): string | undefined;
 }
 
 /** The variable an older runner carried the launch ticket in (still read, and removed, by the server). */
