@@ -11,6 +11,7 @@ import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
 import { errorMessage } from '../core/errors';
+import { Housekeeping } from './housekeeping';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
 
@@ -80,26 +81,22 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       worktreesDir: options.worktreesDir,
     });
   });
-  let pruneTimer: NodeJS.Timeout | undefined;
+  let housekeeping: Housekeeping | undefined;
+  let closing: Promise<void> | undefined;
   services.whenOpen((open) => {
     // By now this process has compiled what a start needs: keep it for the next start (Node ≥ 22.10).
     setTimeout(flushCompileCache, 1000).unref();
-    // The retention rule of the events log, and the purge of expired blackboard entries and of open
-    // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
-    const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      run().then(
-        () => undefined,
-        (err: unknown) => log(`${what}: ${errorMessage(err)}`),
-      );
-    const prune = (): void =>
-      void (async () => {
-        await retain('event retention', () => open.eventBus.prune());
-        await retain('blackboard expiry', () => open.blackboard.purgeExpired());
-        await retain('contract-net calls of ended tasks', () => open.scheduling.contractNet.purgeEndedCalls());
-      })();
-    prune();
-    pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
-    pruneTimer.unref();
+    if (closing) return; // opened while the client went: nothing to keep tidy
+    housekeeping = new Housekeeping(
+      [
+        ['event retention', () => open.eventBus.prune()],
+        ['blackboard expiry', () => open.blackboard.purgeExpired()],
+        ['contract-net calls of ended tasks', () => open.scheduling.contractNet.purgeEndedCalls()],
+      ],
+      log,
+      EVENT_PRUNE_INTERVAL_MS,
+    );
+    housekeeping.start();
   });
   // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
   // before the server answers, so a wrong or unreachable location stops it at once with the reason;
@@ -138,18 +135,18 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     { maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth },
     log,
   );
-  let closing: Promise<void> | undefined;
-  // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
+  // The housekeeping stops first (its round in flight ends); children this server started are
+  // stopped and their ends recorded (bounded); then the ledger closes.
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
       clearTimeout(warmUpTimer);
+      await housekeeping?.stop();
       const open = services.current();
       if (open)
         await Promise.race([
           open.children.dispose(),
           new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref()),
         ]);
-      clearInterval(pruneTimer);
       dispose();
       await services
         .dispose((s: Services) => s.dispose())
