@@ -9,7 +9,7 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, style, table } from '../output';
 import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
-import { idArg, numberArg, runToolCommand } from '../toolCommand';
+import { idArg, idempotencyKeyHelp, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
@@ -63,7 +63,8 @@ export function registerTaskCommands(task: Command): void {
     .option('--assignee <name>', 'an agent name (e.g. coder) or a person')
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels')
-    .action((title: string, o: TaskFieldOptions, cmd: Command) =>
+    .option('--idempotency-key <key>', idempotencyKeyHelp)
+    .action((title: string, o: TaskFieldOptions & { idempotencyKey?: string }, cmd: Command) =>
       runToolCommand(cmd, {
         tool: 'task_create',
         args: {
@@ -74,6 +75,7 @@ export function registerTaskCommands(task: Command): void {
           assignee: o.assignee,
           assigneeType: o.assigneeType,
           labels: o.labels,
+          idempotency_key: o.idempotencyKey,
         },
         format: (t: TaskJson) => [
           `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,

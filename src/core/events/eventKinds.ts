@@ -23,8 +23,11 @@ export const eventCategories = [
   'project',
   'runner',
   'session',
+  // start_workflow_replayed, start_task_replayed: a retried call with its idempotency key
+  'start',
   'stigmergy',
   'task',
+  'worker', // worker_command_replayed
   'workflow',
   'worktree',
 ] as const;

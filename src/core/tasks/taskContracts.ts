@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from './taskModel';
 import { nextOffsetOutput, pageLimit, taskRef, workflowRef } from '../contracts/common';
 import { taskCostOutput } from '../costs/costContracts';
+import { idempotencyKeyInput, idempotencyOutputWithKey } from '../contracts/callOptions';
 
 /** task_list, task_get, task_create and task_update (seed 002: camelCase fields, numeric ids). */
 
@@ -75,6 +76,7 @@ export const taskCreateInput = z.strictObject({
     .describe('Who should do it: an agent name (e.g. "coder") or a person'),
   assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
   labels: labelsText.optional(),
+  ...idempotencyKeyInput,
 });
 
 export const taskUpdateInput = z.strictObject({
@@ -149,6 +151,9 @@ export const taskOutput = z.looseObject({
     ),
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
 });
+
+/** task_create: the task created (or, for a retry with its idempotency_key, the one the first call created). */
+export const taskCreateOutput = taskOutput.extend(idempotencyOutputWithKey);
 
 /** task_get: the task, and what its agents' runs cost (summed from its execution logs). */
 export const taskGetOutput = taskOutput.extend({

@@ -1,5 +1,6 @@
 import { workerCommandInput, workerCommandOutput } from '../../../core/workers/workerContracts';
 import { defineTool } from '../../toolDefinition';
+import { idempotentCreate } from '../idempotentCreate';
 
 export const workerCommandTool = defineTool({
   name: 'worker_command',
@@ -9,5 +10,5 @@ export const workerCommandTool = defineTool({
   input: workerCommandInput,
   output: workerCommandOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.workers.command(args),
+  handler: (args, ctx) => idempotentCreate('worker_command', args, ctx, (input) => ctx.services.workers.command(input)),
 });

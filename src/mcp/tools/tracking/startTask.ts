@@ -1,6 +1,7 @@
 import { startTaskInput, startTaskOutput } from '../../../core/tasks/trackingContracts';
 import { defineTool } from '../../toolDefinition';
 import { parseId } from '../../../core/ids';
+import { idempotentCreate } from '../idempotentCreate';
 
 export const startTaskTool = defineTool({
   name: 'start_task',
@@ -10,9 +11,10 @@ export const startTaskTool = defineTool({
   input: startTaskInput,
   output: startTaskOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { services }) => {
-    const started = await services.tracking.startTask(args);
-    await services.scheduling.taskStarted(parseId('task', started.task_id), args.areas ?? []); // its areas become marks of the stigmergy field
-    return started;
-  },
+  handler: (args, ctx) =>
+    idempotentCreate('start_task', args, ctx, async (input) => {
+      const started = await ctx.services.tracking.startTask(input);
+      await ctx.services.scheduling.taskStarted(parseId('task', started.task_id), input.areas ?? []); // its areas become marks of the stigmergy field
+      return started;
+    }),
 });

@@ -1,5 +1,6 @@
 import { startWorkflowInput, startWorkflowOutput } from '../../../core/workflows/workflowContracts';
 import { defineTool } from '../../toolDefinition';
+import { idempotentCreate } from '../idempotentCreate';
 
 export const startWorkflowTool = defineTool({
   name: 'start_workflow',
@@ -9,5 +10,5 @@ export const startWorkflowTool = defineTool({
   input: startWorkflowInput,
   output: startWorkflowOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.workflows.start(args),
+  handler: (args, ctx) => idempotentCreate('start_workflow', args, ctx, (input) => ctx.services.workflows.start(input)),
 });
