@@ -172,7 +172,10 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familyList = listing.families
     .filter((f) => familySet.has(f.name))
     .map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
-  const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
+  // Features that expose tools of a family that is off (idempotency, always on, exposes none).
+  const extra = features
+    .filter((f) => f.tools.length > 0 && featureSet.has(f.name) && !familySet.has(f.family))
+    .map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);
   if (process.stdin.isTTY) log(terminalHint(workspace));
