@@ -98,16 +98,18 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     );
     housekeeping.start();
   });
-  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
-  // before the server answers, so a wrong or unreachable location stops it at once with the reason;
-  // the workspace's own ledger cannot be misnamed and opens on first use.
-  if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void =>
     void services
       .get()
       .catch((err: unknown) =>
         log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`),
       );
+  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) starts
+  // opening at once, so a wrong, unreachable or refused location is on stderr as the server starts.
+  // The server answers all the same and each tool call gives the coded reason (and tries again): a
+  // client shows why, where a server that exited showed nothing. The workspace's own ledger opens
+  // on first use.
+  if (options.dbPath !== undefined) warmUp();
   let warmUpTimer: NodeJS.Timeout | undefined;
   let listed = false;
   const warmUpIn = (ms: number): void => {
