@@ -71,6 +71,13 @@ describe('README examples', () => {
       const repo = tempRepo();
       const r = shell(script, repo, bin);
       assert.equal(r.code, 0, `README line ${line} failed:\n${r.out}`);
+      // A path the README teaches prints no warning; a checkpoint waiting for a person is what it shows.
+      const warnings = r.out
+        .split('\n')
+        .filter((l) => /^warning:/.test(l))
+        .flatMap((l) => l.replace(/^warning:\s*/, '').split('; '))
+        .filter((w) => !/^waiting for a person to decide /.test(w));
+      assert.deepEqual(warnings, [], `README line ${line} prints warnings`);
     });
   }
 
