@@ -1,5 +1,5 @@
 import { runIdempotentOutside } from '../../core/coordination/idempotency/idempotencyRuns';
-import { idempotencySettings } from '../features';
+import { idempotencySettings } from './orchestrator/idempotentChange';
 import type { ToolContext } from '../toolDefinition';
 
 /**
