@@ -196,7 +196,9 @@ describe('introspection, families and resources', () => {
     assert.equal(info.features.enableOrchestrator, false);
     assert.deepEqual(Object.keys(info.limits).sort(), [
       'defaultTimeoutMs',
+      'ledger',
       'maxEventAgeMs',
+      'maxEventBytes',
       'maxEventHistory',
       'maxInputBytes',
       'maxJsonDepth',
