@@ -77,6 +77,11 @@ test('the CLI takes --idempotency-key: a retried task create or worker command c
   assert.equal(other.code, 2, other.stderr);
   assert.equal(cliError(other).data?.error, 'E-IDEMPOTENCY-CONFLICT');
   assert.equal(cliJson<{ total: number }>(['task', 'list', '--workspace', repo]).total, 1);
+  // Queueing for an agent remembers no key: refused, not ignored, and nothing is written.
+  const queued = cli(['task', 'create', 'Queued', '--agent', 'coder', '--idempotency-key', 'q-1', '--workspace', repo]);
+  assert.equal(queued.code, 2, queued.stderr);
+  assert.match(queued.stderr, /--idempotency-key is not taken with --agent/);
+  assert.equal(cliJson<{ total: number }>(['task', 'list', '--workspace', repo]).total, 1);
 
   const launch = ['worker', 'command', String(first.id), '--idempotency-key', 'w-1', '--workspace', repo];
   const w1 = cli(launch);
