@@ -6,6 +6,7 @@ import { idempotentCreate } from '../idempotentCreate';
 export const startTaskTool = defineTool({
   name: 'start_task',
   family: 'tracking',
+  idempotent: true,
   title: 'Start task',
   description:
     'Start a new task (or sub-task) and create a Git snapshot of the whole working state, so complete_task can report exactly which files this task changed. Call at the start of each task.',

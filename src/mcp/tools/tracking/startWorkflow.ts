@@ -5,6 +5,7 @@ import { idempotentCreate } from '../idempotentCreate';
 export const startWorkflowTool = defineTool({
   name: 'start_workflow',
   family: 'tracking',
+  idempotent: true,
   title: 'Start workflow',
   description:
     'Initialize a new workflow tracking session (a container of tasks). Call once per piece of work; pass the returned workflow_id to start_task.',
