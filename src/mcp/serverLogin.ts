@@ -37,7 +37,7 @@ export class ServerLogin {
    * Takes the ticket once, as the server starts: from the run's ticket file (read, then deleted),
    * or from the variable an older runner set; both variables are removed from this process's
    * environment, so nothing this server starts inherits them. `workspace`: the ticket file must be
-   * a run's, in this workspace's `.agent-ledger/runs/` — a name pointing elsewhere (a client
+   * a run's, in this workspace's `.agent-ledger/runs/` (or a ledger's folder in it) — a name pointing elsewhere (a client
    * configuration committed by someone else) is neither read nor deleted.
    */
   static fromEnvironment(
@@ -102,7 +102,11 @@ function takeTicketFile(workspace: string, file: string): string | undefined {
   try {
     const runs = fs.realpathSync(path.join(workspace, ledgerFolder, localFolders.runs));
     const folder = fs.realpathSync(path.dirname(path.resolve(file)));
-    if (path.basename(file) !== 'ticket' || path.dirname(folder) !== runs || !folder.endsWith('.d')) return undefined;
+    // A run's folder sits in runs/, or in runs/<db|pg>-<hash>/ for a ledger other than the workspace's own.
+    const parent = path.dirname(folder);
+    const inRuns =
+      parent === runs || (path.dirname(parent) === runs && /^(db|pg)-[0-9a-f]{8}$/.test(path.basename(parent)));
+    if (path.basename(file) !== 'ticket' || !inRuns || !folder.endsWith('.d')) return undefined;
     const at = path.join(folder, 'ticket');
     if (!fs.lstatSync(at).isFile()) return undefined;
     const fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
