@@ -1,9 +1,9 @@
-import type { Services } from '../../../app/services';
-import type { FileChanges } from '../../../core/ports/workspaceTruth';
-import type { Task, TimelineEntry } from '../../../core/tasks/taskModel';
-import { taskKey, workflowKey } from '../../../core/ids';
-import { verifyScope } from '../../../core/tasks/scopeCheck';
-import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../../shared/protocol';
+import type { Services } from '../app/services';
+import type { FileChanges } from '../core/ports/workspaceTruth';
+import type { Task, TimelineEntry } from '../core/tasks/taskModel';
+import { taskKey, workflowKey } from '../core/ids';
+import { verifyScope } from '../core/tasks/scopeCheck';
+import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../shared/protocol';
 
 /**
  * Builds what the task detail webview shows from the ledger. `liveFiles` are the changes of a
