@@ -76,6 +76,12 @@ export const topCommands: readonly TopCommand[] = [
     load: async () => (await import('./commands/watchCommand.js')).registerWatchCommand,
   },
   {
+    name: 'ui',
+    description:
+      'The Board, task details with their exact diffs, pipeline checkpoints (Approve/Reject), the plan graph, runs, agents and the Memory Bank in your browser, live: loopback only, with a token in the address it prints',
+    load: async () => (await import('./commands/uiCommand.js')).registerUiCommand,
+  },
+  {
     name: 'db',
     description:
       'The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL',
