@@ -116,9 +116,9 @@ function diffView(d: FileDiffModel): HTMLElement {
       'pre',
       { class: 'diff-body' },
       ...d.hunks.flatMap((hunk) => [
-        h('span', { class: 'hunk' }, `${hunk.header}\n`),
+        h('span', { class: 'hunk' }, hunk.header),
         ...hunk.lines.map((l) =>
-          h('span', { class: l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'ctx' }, `${l.kind}${l.text}\n`),
+          h('span', { class: l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'ctx' }, `${l.kind}${l.text}` || ' '),
         ),
       ]),
     ),
