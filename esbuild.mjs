@@ -5,7 +5,8 @@
 //   dist/cliMain.js    the CLI, including `mcp serve` (+ dist/toolsListing.json, its tools list)
 //   dist/checkpointWorker.js  the worker thread of a large store's background checkpoint
 //   dist/webview.js    the webview front end (browser code)
-//   dist/web/          the web board's page (`agent-ledger ui`): web.js and its styles
+//   dist/web/          the web board's page (`agent-ledger ui`): web.js and its styles; app.js, the
+//                      MCP Apps' page script (inlined into the ui:// resources)
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -153,6 +154,17 @@ const builds = [
     platform: 'browser',
     target: 'es2022',
     format: 'iife',
+  },
+  {
+    // The MCP Apps' page script, inlined into every ui:// page a client reads: always minified.
+    ...common,
+    entryPoints: { app: 'webview-ui/app/main.mts' },
+    outdir: 'dist/web',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    minify: true,
+    sourcemap: false,
   },
   {
     ...common,

@@ -13,6 +13,11 @@ import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
 import { familiesExposed, isToolExposed, resolveFeatures } from './features';
 import { productName, version } from '../app/version';
+import { clientDeclaresUi } from './apps/clientSupport';
+import { appTools, callAppTool, toolPages } from './apps/appTools';
+import { appMimeType, appPageHtml, appPages, appResourceMeta } from './apps/appResources';
+import { DecisionTickets } from './apps/decisionTickets';
+import { unknownResource } from './resources/resourceErrors';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
@@ -70,6 +75,7 @@ export async function createServer(services: LazyServices, options: ServerOption
         tools: { listChanged: false },
         resources: { subscribe: true, listChanged: true },
         ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+        extensions: { 'io.modelcontextprotocol/ui': {} },
       },
       instructions: instructionsFor(enabled.map((f) => lazy.get(f.name)!.info)),
     },
@@ -109,15 +115,50 @@ export async function createServer(services: LazyServices, options: ServerOption
 
   // Listed as the listing holds them (without the family each tool belongs to).
   const listed: Tool[] = listedTools.map(({ family: _family, ...tool }) => tool);
+  // MCP Apps (clientSupport.ts): only a client that declared the extension gets the pages, the
+  // tools' _meta.ui and the tools only the pages call; every other client gets the tools as text.
+  const withPages: Tool[] = [
+    ...listed.map((t) =>
+      toolPages[t.name] ? { ...t, _meta: { ...t._meta, ui: { resourceUri: toolPages[t.name] } } } : t,
+    ),
+    ...appTools,
+  ];
+  const tickets = new DecisionTickets();
   server.setRequestHandler(ListToolsRequestSchema, () => {
     options.afterToolsListed?.();
-    return { tools: listed };
+    return { tools: clientDeclaresUi(server) ? withPages : listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(definition, request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (clientDeclaresUi(server) && appTools.some((t) => t.name === name)) {
+      try {
+        return await callAppTool(name, args ?? {}, await services.get(), options.login, tickets);
+      } catch (err) {
+        return errorResult(err);
+      }
+    }
+    return callTool(definition, name, args);
+  });
 
-  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
+  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources(), {
+    list: () =>
+      clientDeclaresUi(server)
+        ? appPages.map((p) => ({
+            uri: p.uri,
+            name: p.name,
+            title: p.title,
+            description: p.description,
+            mimeType: appMimeType,
+            _meta: appResourceMeta,
+          }))
+        : [],
+    read: (uri) => {
+      if (!uri.startsWith('ui://')) return undefined;
+      const html = clientDeclaresUi(server) ? appPageHtml(uri) : undefined;
+      if (html === undefined) throw unknownResource(uri, []);
+      return { mimeType: appMimeType, text: html, _meta: appResourceMeta };
+    },
+  });
   if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
   return { server, dispose: () => resources.dispose() };
 }

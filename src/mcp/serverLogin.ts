@@ -15,6 +15,7 @@ const ticketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
 
 export class ServerLogin {
   private token: string | undefined;
+  private agentLoggedIn = false;
 
   private constructor(
     private ticket: string | undefined,
@@ -43,6 +44,20 @@ export class ServerLogin {
 
   hold(token: string): void {
     this.token = token;
+    this.agentLoggedIn = true;
+  }
+
+  /** An agent logged in through this server (its ticket or a passkey): its credentials are here. */
+  noteAgentLogin(): void {
+    this.agentLoggedIn = true;
+  }
+
+  /**
+   * This server acts for an agent: the runner launched it for one (its ticket), or an agent logged
+   * in through it. A person's decision is never taken on such a server.
+   */
+  get hasAgentCredentials(): boolean {
+    return this.agentLoggedIn || this.agentId !== undefined || this.ticket !== undefined;
   }
 
   /** The token a call gave, or the one held here; Unauthorized when there is none. */

@@ -143,6 +143,8 @@ export interface TaskDetailModel {
   files: ChangedFile[];
   warnings: string[];
   commits: { sha: string; subject: string }[];
+  /** What the task's agent runs cost (null: no run recorded). */
+  cost: CostTotals | null;
   /** Rewind is possible (a Git snapshot, not in a worktree). */
   canRewind: boolean;
   lastRewind: { at: string; paths: string[]; undoable: boolean } | null;

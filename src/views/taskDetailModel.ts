@@ -25,6 +25,7 @@ export async function taskDetailModel(
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
   const rewind = await services.rewind.lastRewind(task.id);
+  const cost = await services.costs.ofTask(task.id);
   return {
     folder: folder.root,
     folderName: folder.name,
@@ -54,6 +55,7 @@ export async function taskDetailModel(
     files: files ? changedFiles(files, outside) : [],
     warnings: verification?.warnings ?? [],
     commits: (task.commits ?? []).map((c) => ({ sha: c.sha, subject: c.subject })),
+    cost: cost.runs > 0 ? cost : null,
     canRewind: task.snapshot?.type === 'git' && !task.worktree,
     lastRewind: rewind ? { at: rewind.at, paths: rewind.paths, undoable: rewind.undoable } : null,
   };

@@ -4,7 +4,7 @@ import type {
   TaskDetailModel,
   TaskDetailWebviewMessage,
 } from '../../src/shared/protocol';
-import { formatDuration, elapsedSeconds, plural } from '../../src/core/format';
+import { formatCostSummary, formatDuration, elapsedSeconds, plural } from '../../src/core/format';
 import { button, h, link, section } from '../dom';
 import type { Host } from '../hosts/host';
 import { filesSection } from './files';
@@ -34,7 +34,7 @@ export function mountTaskDetail(root: HTMLElement, host: TaskDetailHost): void {
       : null;
     root.replaceChildren(header(model, ui), ...(flash ? [flash] : []), ...body(model, busy, ui));
   };
-  const ui: Ui = { post: host.post, inEditor: host.kind === 'vscode', diffs, render };
+  const ui: Ui = { post: host.post, inEditor: host.kind === 'vscode', acts: host.kind === 'browser', diffs, render };
   host.listen((message) => {
     switch (message.type) {
       case 'taskDetail':
@@ -70,6 +70,8 @@ export interface Ui {
   post: Post;
   /** VS Code: actions that need the editor (rewind, export, the diff editor). */
   inEditor: boolean;
+  /** The web board: a person's changes of the task (assign, cancel) from here. */
+  acts: boolean;
   diffs: Map<string, FileDiffModel>;
   render(): void;
 }
@@ -91,6 +93,7 @@ function header(m: TaskDetailModel, ui: Ui): HTMLElement {
     `${t.priority} ${t.type}`,
     t.snapshot ? `snapshot ${t.snapshot.type === 'git' ? t.snapshot.id.slice(0, 8) : t.snapshot.id}` : null,
     t.worktree ? `worktree ${t.worktree}` : null,
+    m.cost ? `cost ${formatCostSummary(m.cost)}` : null,
   ].filter((f): f is string => f !== null);
   return h(
     'header',
@@ -141,8 +144,8 @@ function actions(m: TaskDetailModel, ui: Ui): HTMLElement {
     'div',
     { class: 'actions' },
     button('Refresh', () => post({ type: 'refresh' }), 'Re-read the ledger (and re-measure a running task’s files)'),
-    !ui.inEditor && open ? assignBox(m, post) : null,
-    !ui.inEditor && open
+    ui.acts && open ? assignBox(m, post) : null,
+    ui.acts && open
       ? button('Cancel task', () => post({ type: 'cancel' }), 'Cancel this task (recorded as your change)')
       : null,
     ui.inEditor && m.canRewind

@@ -12,11 +12,11 @@ export const authenticateTool = defineTool({
   output: authenticateOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: async (args, { services, login }) => {
-    if (args.passkey !== undefined)
-      return {
-        success: true as const,
-        ...(await services.runtime.authenticate(args.agent_id, args.passkey, args.project_id)),
-      };
+    if (args.passkey !== undefined) {
+      const session = await services.runtime.authenticate(args.agent_id, args.passkey, args.project_id);
+      login?.noteAgentLogin();
+      return { success: true as const, ...session };
+    }
     const ticket = login?.takeTicket(args.agent_id);
     if (ticket === undefined)
       throw validationError('passkey is required: only an agent launched by the runner logs in without one', {
