@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createServices } from '../src/app/services';
 import { addManyTasks, seedBoard } from '../test/e2e/agentLedger/boardSeed';
 import { ms, percentile, printTable, verdict } from './lib/report';
@@ -34,7 +35,7 @@ async function startUi(workspace: string): Promise<{ url: string; stop: () => vo
   return { url: (JSON.parse(line) as { url: string }).url, stop: () => child.kill('SIGTERM') };
 }
 
-async function side(size: number, browser: import('playwright-core').Browser) {
+async function side(size: number, browser: Browser) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-ledger-web-bench-'));
   const services = await createServices({ workspace: dir });
   try {
