@@ -10,16 +10,21 @@ import { tempDir, tempRepo } from '../helpers/tmp';
 const root = path.resolve(__dirname, '../..');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 const marker = '<!-- readme-example: run in a new Git repository -->';
+/** The README and the reference pages moved out of it: their marked examples run the same. */
+const pages = ['README.md', 'docs/mcp-tools.md'];
 
-/** The shell blocks the README marks as runnable, with the line each starts on. */
-function markedExamples(): { line: number; script: string }[] {
-  const examples: { line: number; script: string }[] = [];
+/** The shell blocks the README (and its reference pages) mark as runnable, with where each starts. */
+function markedExamples(): { line: string; script: string }[] {
+  const examples: { line: string; script: string }[] = [];
   const pattern = new RegExp(
     `${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\``,
     'g',
   );
-  for (const m of readme.matchAll(pattern))
-    examples.push({ line: readme.slice(0, m.index).split('\n').length + 1, script: m[1] });
+  for (const page of pages) {
+    const text = fs.readFileSync(path.join(root, page), 'utf8');
+    for (const m of text.matchAll(pattern))
+      examples.push({ line: `${page}:${text.slice(0, m.index).split('\n').length + 1}`, script: m[1] });
+  }
   return examples;
 }
 
@@ -61,16 +66,16 @@ describe('README examples', () => {
   test('the README marks its terminal examples as runnable', () => {
     const examples = markedExamples();
     assert.ok(examples.length >= 2, `expected the CLI and pipeline examples to be marked with ${marker}`);
-    for (const e of examples) assert.doesNotMatch(e.script, /\b20\d{6}-/, `README line ${e.line}: no hard-coded dates`);
+    for (const e of examples) assert.doesNotMatch(e.script, /\b20\d{6}-/, `${e.line}: no hard-coded dates`);
     for (const e of examples)
-      assert.doesNotMatch(e.script, /(^|\s)#\d/m, `README line ${e.line}: an unquoted #3 is a shell comment`);
+      assert.doesNotMatch(e.script, /(^|\s)#\d/m, `${e.line}: an unquoted #3 is a shell comment`);
   });
 
   for (const { line, script } of markedExamples()) {
-    test(`the example at README line ${line} runs in a new Git repository, exit 0`, () => {
+    test(`the example at ${line} runs in a new Git repository, exit 0`, () => {
       const repo = tempRepo();
       const r = shell(script, repo, bin);
-      assert.equal(r.code, 0, `README line ${line} failed:\n${r.out}`);
+      assert.equal(r.code, 0, `${line} failed:\n${r.out}`);
     });
   }
 
