@@ -177,7 +177,7 @@ export type TaskDetailWebviewMessage =
   | { type: 'assign'; agent: string };
 
 // ---------------------------------------------------------------------------------------
-// Pipeline (seed 003)
+// Pipelines
 // ---------------------------------------------------------------------------------------
 
 export type PipelineStatusName = PipelineStatus;
