@@ -68,6 +68,21 @@ export function checkRequest(security: UiSecurity, req: IncomingMessage, url: UR
   };
 }
 
+/**
+ * A view's WebSocket: its own Host, an Origin of its own pages (a browser always sends one on a
+ * WebSocket handshake, and cookies go along even from other sites' pages: the Origin is what
+ * tells them apart), and the cookie — the token in an address opens pages, not views.
+ */
+export function checkSocket(security: UiSecurity, req: IncomingMessage): Refusal {
+  const host = req.headers.host?.toLowerCase();
+  if (!host || !security.hosts.has(host)) return { status: 403, reason: 'this server answers only to its own address' };
+  const origin = req.headers.origin?.toLowerCase();
+  if (origin === undefined || !security.origins.has(origin))
+    return { status: 403, reason: 'views are opened only by the pages of this server' };
+  if (tokenMatches(security, cookieOf(req, security.cookieName))) return null;
+  return { status: 401, reason: 'no valid token: open the address `agent-ledger ui` printed' };
+}
+
 export function cookieOf(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');

@@ -1,14 +1,15 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { Services } from '../app/services';
 import { errorMessage } from '../core/errors';
 import { parseId } from '../core/ids';
-import { serialiseForSse } from '../core/coordination/bus/sse';
 import type { ViewRoute } from '../shared/protocol';
-import { checkRequest, securityHeaders, sessionCookie, uiSecurity } from './uiSecurity';
+import { checkRequest, checkSocket, securityHeaders, sessionCookie, uiSecurity } from './uiSecurity';
 import type { UiSecurity } from './uiSecurity';
 import type { ViewContext, ViewSession } from './viewSession';
 import { BoardSession, liveBoard } from './views/boardSession';
@@ -67,7 +68,11 @@ export function defaultAssetsDir(): string {
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const log = options.log ?? (() => undefined);
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
-  const sessions = new Map<string, { session: ViewSession; res: http.ServerResponse }>();
+  const sessions = new Set<{ session: ViewSession; socket: WebSocket }>();
+  // One WebSocket per open view: a browser keeps at most 6 HTTP connections to a server, so one
+  // event stream per tab held them all from the sixth tab on (its view never loaded, and no tab's
+  // click could be sent); WebSockets are not counted against that limit.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxBody });
   const board = liveBoard(options.services, options.folder, log);
   const server = http.createServer();
   // Slow or idle connections do not hold the server (event streams send a comment every 25 s).
@@ -76,10 +81,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   const changes = options.services.engine.onDidChange(() => {
     board.refresh();
-    for (const { session } of sessions.values()) session.changed();
+    for (const { session } of sessions) session.changed();
   });
   const heartbeat = setInterval(() => {
-    for (const { res } of sessions.values()) res.write(': ping\n\n');
+    for (const { socket } of sessions) socket.ping();
   }, 25_000);
   heartbeat.unref();
 
@@ -114,13 +119,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       });
       return;
     }
-    const match = /^\/api\/views\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
-    if (match && req.method === 'GET') {
-      openStream(match[1], url, res);
-      return;
-    }
-    if (match && req.method === 'POST') {
-      await receive(match[1], req, res);
+    if (req.method === 'GET' && /^\/api\/views\/[A-Za-z0-9_-]+$/.test(url.pathname)) {
+      send(res, 426, 'text/plain; charset=utf-8', 'a view is opened as a WebSocket\n');
       return;
     }
     send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
@@ -169,27 +169,32 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
   }
 
-  function openStream(kind: string, url: URL, res: http.ServerResponse): void {
+  /** A page opens a view: `/api/views/<kind>?<key>` as a WebSocket, the view's messages both ways. */
+  function openView(security: UiSecurity, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const refuse = (status: number, reason: string): void => {
+      log(`refused a view ${url.pathname}: ${reason}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${reason}\n`,
+      );
+    };
+    const refused = checkSocket(security, req);
+    if (refused) return refuse(refused.status, refused.reason);
+    const kind = /^\/api\/views\/([A-Za-z0-9_-]+)$/.exec(url.pathname)?.[1];
     let route: ViewRoute | undefined;
     try {
-      route = routeOf(kind, url);
+      route = kind === undefined ? undefined : routeOf(kind, url);
     } catch (err) {
-      send(res, 400, 'text/plain; charset=utf-8', `${errorMessage(err)}\n`);
-      return;
+      return refuse(400, errorMessage(err));
     }
-    if (!route) {
-      send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
-      return;
-    }
-    const id = randomBytes(16).toString('base64url');
-    res.writeHead(200, {
-      ...securityHeaders,
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-    });
+    if (!route) return refuse(404, 'not found');
+    const opened = route;
+    sockets.handleUpgrade(req, socket, head, (ws) => attach(ws, kind!, opened));
+  }
+
+  function attach(ws: WebSocket, kind: string, route: ViewRoute): void {
     const write = (message: unknown): void => {
-      if (!res.writableEnded) res.write(`data: ${serialiseForSse(message)}\n\n`);
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
     const ctx: ViewContext = {
       services: options.services,
@@ -200,53 +205,41 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       log: (line) => log(`[${kind}] ${line}`),
       board,
     };
-    const session = createSession(route, ctx);
-    sessions.set(id, { session, res });
-    res.on('close', () => {
-      sessions.delete(id);
-      session.dispose();
+    const open = { session: createSession(route, ctx), socket: ws };
+    sessions.add(open);
+    ws.on('close', () => {
+      sessions.delete(open);
+      open.session.dispose();
     });
-    write({ type: 'session', id });
+    ws.on('error', () => ws.terminate());
+    // One message at a time, in order: a view's `ready` is answered before what the person did next.
+    let queue = Promise.resolve();
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      queue = queue.then(() => receive(open.session, data, isBinary, write));
+    });
   }
 
-  async function receive(id: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const open = sessions.get(id);
-    if (!open) {
-      send(res, 404, 'text/plain; charset=utf-8', 'no such view session (reconnect)\n');
-      return;
-    }
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      send(res, 415, 'text/plain; charset=utf-8', 'send JSON\n');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBody) {
-        send(res, 413, 'text/plain; charset=utf-8', 'message too large\n');
-        return;
-      }
-      chunks.push(chunk);
-    }
+  async function receive(
+    session: ViewSession,
+    data: RawData,
+    isBinary: boolean,
+    write: (message: unknown) => void,
+  ): Promise<void> {
     let message: unknown;
     try {
-      message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      message = isBinary ? undefined : JSON.parse(data.toString());
     } catch {
-      send(res, 400, 'text/plain; charset=utf-8', 'not JSON\n');
-      return;
+      message = undefined;
     }
     if (typeof message !== 'object' || message === null || typeof (message as { type?: unknown }).type !== 'string') {
-      send(res, 400, 'text/plain; charset=utf-8', 'a message is an object with a type\n');
+      write({ type: 'error', message: 'a message is a JSON object with a type' });
       return;
     }
-    res.writeHead(204, securityHeaders).end();
     try {
-      await open.session.receive(message as { type: string } & Record<string, unknown>);
+      await session.receive(message as { type: string } & Record<string, unknown>);
     } catch (err) {
       log(`${(message as { type: string }).type} failed: ${errorMessage(err)}`);
-      if (!open.res.writableEnded)
-        open.res.write(`data: ${serialiseForSse({ type: 'error', message: errorMessage(err) })}\n\n`);
+      write({ type: 'error', message: errorMessage(err) });
     }
   }
 
@@ -264,6 +257,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       else res.end();
     });
   });
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    openView(security, req, socket, head);
+  });
   return {
     port,
     url: `http://127.0.0.1:${port}/?token=${security.token}`,
@@ -271,11 +268,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     close: async () => {
       clearInterval(heartbeat);
       changes.dispose();
-      for (const { session, res } of sessions.values()) {
+      for (const { session, socket } of sessions) {
         session.dispose();
-        res.end();
+        socket.terminate();
       }
       sessions.clear();
+      sockets.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -12,6 +12,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { WebSocket } from 'ws';
 import { BrowserSession, screenshotsDir } from './harness/browser';
 import { chromiumPath } from './harness/paths';
 import { cliPath, connect } from '../helpers/mcpClient';
@@ -72,6 +73,23 @@ function request(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** Opens the Board's view as a WebSocket with the headers a test chooses: its first message, or why it was refused. */
+function openView(port: number, headers: Record<string, string>, host = `127.0.0.1:${port}`): Promise<string> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/views/board`, { headers: { ...headers, host } });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(`refused ${res.statusCode}`);
+      ws.terminate();
+    });
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'ready' })));
+    ws.on('message', (data: Buffer) => {
+      resolve(data.toString());
+      ws.close();
+    });
+    ws.on('error', (err) => resolve(`error ${err.message}`));
   });
 }
 
@@ -170,8 +188,25 @@ describe(
         '/%2e%2e/%2e%2e/etc/passwd',
       ])
         assert.equal((await request(ui.port, { path: p, headers: { host, cookie } })).status, 404, p);
-      const stream = await request(ui.port, { path: '/api/views/board', headers: { host, cookie } });
-      assert.equal(stream.status, 200, 'with the cookie, the data comes');
+      assert.equal(
+        (await request(ui.port, { path: '/api/views/board', headers: { host, cookie } })).status,
+        426,
+        'a view opens as a WebSocket',
+      );
+      const origin = `http://${host}`;
+      assert.match(await openView(ui.port, { origin }), /^refused 401/, 'a view without the cookie');
+      assert.match(
+        await openView(ui.port, { origin: 'http://evil.example', cookie }),
+        /^refused 403/,
+        'a view opened from another origin, with the cookie (cross-site WebSocket hijacking)',
+      );
+      assert.match(await openView(ui.port, { cookie }), /^refused 403/, 'a view without Origin');
+      assert.match(
+        await openView(ui.port, { origin, cookie }, `evil.example:${ui.port}`),
+        /^refused 403/,
+        'a view naming another host',
+      );
+      assert.match(await openView(ui.port, { origin, cookie }), /^\{"type":"board"/, 'with the cookie, the data comes');
       assert.ok(!ui.stderr().includes(ui.token), 'the token is in no log line');
     });
 
@@ -288,6 +323,29 @@ describe(
       assert.equal(decision.via, 'web');
       assert.equal(decision.decided_by, os.userInfo().username, 'recorded as the OS user who started agent-ledger ui');
       assert.equal(decision.comment, 'Looks right');
+    });
+
+    it('eight tabs stay in step: each shows a write, and a click in one reaches the ledger', async () => {
+      // Browsers keep at most 6 HTTP connections to one server: views held open on them stalled the 6th tab.
+      const tabs = [page];
+      for (let i = 1; i < 8; i++) tabs.push(await browser.newPage());
+      for (const tab of tabs) {
+        await tab.goto(`http://127.0.0.1:${ui.port}/#/board`);
+        await tab.locator('[data-card="task-1"]').waitFor({ timeout: 10_000 });
+      }
+      const created = await agent.call<{ id: number }>('task_create', { title: 'Seen everywhere', assignee: 'coder' });
+      for (const [i, tab] of tabs.entries())
+        await tab
+          .locator(`[data-card="task-${created.id}"]`)
+          .waitFor({ timeout: 5_000 })
+          .catch(() => assert.fail(`tab ${i + 1} did not show the new task`));
+      // The last tab cancels it (drag to "Cancel task"); the first tab sees it leave its column.
+      const last = tabs.at(-1)!;
+      await last.dragAndDrop(`[data-card="task-${created.id}"]`, '[data-testid=drop-cancel]');
+      await page.locator(`[data-column=failed] [data-card="task-${created.id}"]`).waitFor({ timeout: 5_000 });
+      const task = await agent.call<{ status: string }>('task_get', { id: created.id });
+      assert.equal(task.status, 'cancelled');
+      for (const tab of tabs.slice(1)) await tab.close();
     });
 
     it('follows the system theme, and a switch picks light or dark', async () => {

@@ -31,11 +31,10 @@ export interface BrowserHost<ToHost, FromHost, State> extends Host<ToHost, FromH
 }
 
 /**
- * The web board's host: the view's messages go to the local server with `fetch` (POST, same
- * origin, the session cookie), the server's come back as Server-Sent Events. Each stream is one
- * session of the view on the server; when the stream reconnects (the server restarted, the
- * machine slept) the view says `ready` again and gets its whole model. A `navigate` from the
- * server goes to `onNavigate` (the shell's router), not to the view.
+ * The web board's host: one WebSocket per open view (same origin, the session cookie), the view's
+ * messages both ways. The socket is the view's session on the server; when it reconnects (the
+ * server restarted, the machine slept) the view says `ready` again and gets its whole model. A
+ * `navigate` from the server goes to `onNavigate` (the shell's router), not to the view.
  */
 export function browserHost<ToHost extends { type: string }, FromHost extends { type: string }, State>(
   route: ViewRoute,
@@ -43,55 +42,47 @@ export function browserHost<ToHost extends { type: string }, FromHost extends { 
   onConnection: (connected: boolean) => void,
 ): BrowserHost<ToHost, FromHost, State> {
   const stateKey = `agent-ledger:${viewUrl(route)}`;
-  let session: string | undefined;
+  let socket: WebSocket | undefined;
   let queued: ToHost[] = [];
-  let source: EventSource | undefined;
   let disposed = false;
+  let retryMs = 250;
+  let retry: ReturnType<typeof setTimeout> | undefined;
   const send = (message: ToHost): void => {
-    if (!session) {
-      queued.push(message);
-      return;
-    }
-    void fetch(`/api/views/${encodeURIComponent(session)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-      credentials: 'same-origin',
-    }).then(
-      (r) => {
-        // The server forgot the session (it restarted): the stream reconnects and sends a new one.
-        if (r.status === 404) queued.push(message);
-      },
-      () => queued.push(message),
-    );
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    else queued.push(message);
+  };
+  const connect = (handler: (message: FromHost) => void): void => {
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${viewUrl(route)}`);
+    socket = ws;
+    ws.onopen = () => {
+      retryMs = 250;
+      onConnection(true);
+      const pending = queued;
+      queued = [];
+      send({ type: 'ready' } as unknown as ToHost);
+      for (const m of pending) send(m);
+    };
+    ws.onclose = () => {
+      if (disposed || socket !== ws) return;
+      onConnection(false);
+      retry = setTimeout(() => connect(handler), retryMs);
+      retryMs = Math.min(retryMs * 2, 5_000);
+    };
+    ws.onmessage = (event: MessageEvent<string>) => {
+      if (disposed) return;
+      const message = JSON.parse(event.data) as FromHost;
+      if (message.type === 'navigate') {
+        onNavigate((message as unknown as { to: ViewRoute }).to);
+        return;
+      }
+      handler(message);
+    };
   };
   return {
     kind: 'browser',
     post: send,
     listen(handler) {
-      source = new EventSource(viewUrl(route), { withCredentials: true });
-      source.onopen = () => onConnection(true);
-      source.onerror = () => {
-        session = undefined;
-        onConnection(false);
-      };
-      source.onmessage = (event: MessageEvent<string>) => {
-        if (disposed) return;
-        const message = JSON.parse(event.data) as FromHost | { type: 'session'; id: string };
-        if (message.type === 'session') {
-          session = (message as { id: string }).id;
-          const pending = queued;
-          queued = [];
-          send({ type: 'ready' } as unknown as ToHost);
-          for (const m of pending) send(m);
-          return;
-        }
-        if (message.type === 'navigate') {
-          onNavigate((message as unknown as { to: ViewRoute }).to);
-          return;
-        }
-        handler(message as FromHost);
-      };
+      connect(handler);
     },
     getState() {
       const saved = sessionStorage.getItem(stateKey);
@@ -102,7 +93,8 @@ export function browserHost<ToHost extends { type: string }, FromHost extends { 
     },
     dispose() {
       disposed = true;
-      source?.close();
+      clearTimeout(retry);
+      socket?.close();
     },
   };
 }

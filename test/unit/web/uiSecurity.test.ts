@@ -3,7 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { checkRequest, cookieOf, sessionCookie, tokenMatches, uiSecurity } from '../../../src/web/uiSecurity';
+import {
+  checkRequest,
+  checkSocket,
+  cookieOf,
+  sessionCookie,
+  tokenMatches,
+  uiSecurity,
+} from '../../../src/web/uiSecurity';
 
 const security = uiSecurity(4321, 'the-token');
 const req = (method: string, headers: Record<string, string>): IncomingMessage =>
@@ -41,4 +48,15 @@ test('another host, origin or site is refused before the token is looked at', ()
   assert.equal(refused({ host: '127.0.0.1:4321', 'sec-fetch-site': 'cross-site' }), 403);
   assert.equal(refused({ host: '127.0.0.1:4321' }, 'POST'), 403, 'a change without Origin');
   assert.equal(refused({ host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321' }, 'POST'), undefined);
+});
+
+test("a view's WebSocket: its own host, an Origin of its own pages and the cookie; the address's token opens pages only", () => {
+  const socket = (headers: Record<string, string>) => checkSocket(security, req('GET', headers))?.status;
+  const own = { host: '127.0.0.1:4321', origin: 'http://127.0.0.1:4321' };
+  assert.equal(socket({ ...own, cookie }), undefined);
+  assert.equal(socket(own), 401, 'no cookie');
+  assert.equal(socket({ ...own, cookie: `${security.cookieName}=wrong` }), 401);
+  assert.equal(socket({ host: own.host, cookie }), 403, 'no Origin: not a page of this server');
+  assert.equal(socket({ ...own, origin: 'http://evil.example', cookie }), 403, 'cross-site WebSocket hijacking');
+  assert.equal(socket({ ...own, host: 'evil.example:4321', cookie }), 403, 'DNS rebinding');
 });
