@@ -17,7 +17,7 @@ import { BrowserSession, screenshotsDir } from './harness/browser';
 import { chromiumPath } from './harness/paths';
 import { cliPath, connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
-import { ledgerEnv } from '../helpers/testLedger';
+import { ledgerEnv, testStore } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
@@ -101,7 +101,7 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe(
-  'agent-ledger ui in a real browser',
+  `agent-ledger ui in a real browser, ${testStore === 'postgres' ? 'on a team ledger (PostgreSQL)' : 'on the embedded store'}`,
   { skip: fs.existsSync(chromiumPath) ? false : `no ${chromiumPath}` },
   () => {
     let repo: string;
