@@ -325,6 +325,51 @@ describe(
       assert.equal(decision.comment, 'Looks right');
     });
 
+    it('the Memory Bank follows an entry added by another process; the plan graph and Agents & Sessions open', async () => {
+      await page.goto(`http://127.0.0.1:${ui.port}/#/memory`);
+      await page.locator('h1', { hasText: 'Memory Bank' }).waitFor({ timeout: 10_000 });
+      execFileSync(
+        process.execPath,
+        [
+          cliPath,
+          'memory',
+          'add',
+          'test-runner',
+          '--workspace',
+          repo,
+          '--category',
+          'tooling',
+          '--title',
+          'Tests run with node:test',
+          '--summary',
+          'no mocha',
+          '--content',
+          'Run `node --test`.',
+        ],
+        { env: ledgerEnv(repo), encoding: 'utf8' },
+      );
+      const entry = page.locator('[data-entry="tooling/test-runner"]');
+      await entry.waitFor({ timeout: 5_000 });
+      await entry.locator('a', { hasText: 'Tests run with node:test' }).click();
+      assert.match(
+        await page.locator('[data-testid=memory-entry]').innerText({ timeout: 5_000 }),
+        /Run `node --test`\./,
+      );
+
+      const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Release' });
+      await agent.call('start_task', { workflow_id, name: 'Tag the release', goal: 'tag v1' });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/plan/${workflow_id.replace(/\D+/g, '')}`);
+      await page.locator('h1', { hasText: 'Release' }).waitFor({ timeout: 10_000 });
+      assert.match(
+        (await page.locator('[data-testid=plan-graph]').textContent({ timeout: 5_000 })) ?? '',
+        /Tag the release/,
+      );
+
+      await page.keyboard.press('Alt+A');
+      await page.locator('h1', { hasText: 'Agents & Sessions' }).waitFor({ timeout: 10_000 });
+      await shot(page, 'agents');
+    });
+
     it('eight tabs stay in step: each shows a write, and a click in one reaches the ledger', async () => {
       // Browsers keep at most 6 HTTP connections to one server: views held open on them stalled the 6th tab.
       const tabs = [page];
