@@ -114,6 +114,23 @@ test('watch follows a new ledger from other processes: a line within a moment of
       `--kind task.completed shows only those: ${completed.lines.map((l) => l.text).join('\n')}`,
     );
 
+    // --agent and --task: only that agent's, only that task's (history included).
+    const warmUp = (JSON.parse((await all.next((l) => l.includes('Warm-up'), 0)).text) as { task: string }).task;
+    for (const [args, keep] of [
+      [['--agent', 'coder'], (l: Record<string, unknown>) => l.agent === 'coder'],
+      [['--task', warmUp], (l: Record<string, unknown>) => l.task === warmUp],
+    ] as const) {
+      const filtered = startWatch(repo, ['--json', '--history', '50', ...args]);
+      await filtered.next((l) => l.includes('Warm-up'), 0);
+      const seen = filtered.lines.map((l) => JSON.parse(l.text) as Record<string, unknown>);
+      assert.equal(await filtered.stop(), 0);
+      assert.ok(seen.every(keep), `${args.join(' ')} shows only what it names: ${JSON.stringify(seen)}`);
+      assert.ok(
+        all.lines.some((l) => !keep(JSON.parse(l.text) as Record<string, unknown>)),
+        `the unfiltered watch saw others than ${args.join(' ')} names`,
+      );
+    }
+
     for (const w of [all, completed]) {
       assert.equal(await w.stop(), 0, 'SIGTERM ends the watch cleanly');
       assert.equal(w.stderr(), '');
