@@ -5,6 +5,8 @@
 //   dist/cliMain.js    the CLI, including `mcp serve` (+ dist/toolsListing.json, its tools list)
 //   dist/checkpointWorker.js  the worker thread of a large store's background checkpoint
 //   dist/webview.js    the webview front end (browser code)
+//   dist/web/          the web board's page (`agent-ledger ui`): web.js and its styles; app.js, the
+//                      MCP Apps' page script (inlined into the ui:// resources)
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -145,6 +147,26 @@ const builds = [
     format: 'cjs',
   },
   {
+    // The web board's page (`agent-ledger ui`): the same views on the browser host, beside its styles.
+    ...common,
+    entryPoints: { web: 'webview-ui/browser/main.ts' },
+    outdir: 'dist/web',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+  },
+  {
+    // The MCP Apps' page script, inlined into every ui:// page a client reads: always minified.
+    ...common,
+    entryPoints: { app: 'webview-ui/app/main.mts' },
+    outdir: 'dist/web',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    minify: true,
+    sourcemap: false,
+  },
+  {
     ...common,
     entryPoints: { webview: 'webview-ui/main.ts' },
     outdir: 'dist',
@@ -160,6 +182,10 @@ function copyAssets() {
   const sqlJs = path.dirname(require.resolve('sql.js'));
   cpSync(path.join(sqlJs, 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
   cpSync(path.join(sqlJs, 'sql-wasm.js'), 'dist/sql-wasm.js');
+  // The web board's styles: the webviews' own, and the theme variables VS Code gives webviews.
+  mkdirSync('dist/web', { recursive: true });
+  for (const f of ['webview.css', 'web.css', 'agent-ledger.svg'])
+    cpSync(path.join('media', f), path.join('dist/web', f));
   // Default pipeline flows and agent instructions ship beside the bundle.
   if (existsSync('resources')) {
     cpSync('resources', 'dist/resources', { recursive: true });

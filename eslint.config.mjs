@@ -8,7 +8,8 @@
 //     node:child_process is refused elsewhere in src/, except one older one-off use listed below
 //   src/core/** imports none of them, nor the layers above it: nothing outside src/core/;
 //     inside core, its own layers (ground, domain, orchestrator, runtime, Board: see below)
-//   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/extension.ts) never import src/store/ or
+//   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/web/**, src/extension.ts, and the views'
+//     models src/views/**) never import src/store/ or
 //     src/git/: they see only Services (src/app/services.ts is the composition root and may);
 //     the exceptions are listed below, each with its reason
 //   webview-ui/** imports only the shared protocol types (and the pure formatting helpers)
@@ -173,6 +174,12 @@ export default tseslint.config(
   { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [innerLayers]) },
   {
     files: ['src/cli/**/*.ts'],
+    rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]),
+  },
+  // The web board's server is a face like the CLI; the views' models (src/views/) serve every
+  // host of the views (the editor's webviews, the web board, the MCP Apps) and see only Services.
+  {
+    files: ['src/web/**/*.ts', 'src/views/**/*.ts'],
     rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]),
   },
   { files: ['src/store/**/*.ts'], rules: restrict([vscode, simpleGit, ...childProcess], [sdk]) },

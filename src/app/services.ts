@@ -52,6 +52,7 @@ import { workflowReport } from '../core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from '../core/events/eventLog';
 import type { LedgerEvent } from '../core/events/eventLog';
 import { BoardQueries } from '../core/board/boardQueries';
+import { ActivityFeed } from '../core/board/activity';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
@@ -154,6 +155,8 @@ export interface Services {
   board: BoardQueries;
   /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
   reviews: TaskReviewService;
+  /** What a person follows, one item per event that matters (`agent-ledger watch`, the web board). */
+  activity: ActivityFeed;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -329,6 +332,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
+    activity: new ActivityFeed(engine),
     dispose: () => {
       watching?.dispose();
       scheduling.changedMarks?.dispose();

@@ -17,11 +17,19 @@ import { ResourceNotifier } from './resourceNotifier';
  * what does not exist with MCP's resource codes (resourceErrors.ts); subscribing reads the
  * resource first, so `workflow://999999` is refused instead of waiting forever.
  */
+/** Resources served beside the ledger's (the MCP Apps' pages), each call deciding whether this client gets them. */
+export interface ExtraResources {
+  list(): { uri: string; name: string; title?: string; description?: string; mimeType: string; _meta?: object }[];
+  /** The resource, undefined when the URI is not one of these (a refusal throws). */
+  read(uri: string): { mimeType: string; text: string; _meta?: object } | undefined;
+}
+
 export function registerResourceHandlers(
   server: Server,
   lazy: LazyServices,
   templates: ResourceTemplateDefinition[],
   fixed: FixedResourceDefinition[],
+  extra?: ExtraResources,
 ): Disposable {
   const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
   const read = async (uri: string): Promise<{ mimeType: string; text: string }> => {
@@ -64,6 +72,7 @@ export function registerResourceHandlers(
     const services = await lazy.get();
     return {
       resources: [
+        ...(extra?.list() ?? []),
         ...fixed.map((r) => ({
           uri: r.uri,
           name: r.name,
@@ -77,6 +86,8 @@ export function registerResourceHandlers(
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
+    const own = extra?.read(uri);
+    if (own) return { contents: [{ uri, ...own }] };
     return { contents: [{ uri, ...(await read(uri)) }] };
   });
 

@@ -13,6 +13,11 @@ import type { ServerLogin } from './serverLogin';
 import { familiesExposed, isToolExposed, isToolListed, resolveFeatures } from './features';
 import type { ListingOptions } from './features';
 import { productName, version } from '../app/version';
+import { clientDeclaresUi } from './apps/clientSupport';
+import { appTools, callAppTool, toolPages } from './apps/appTools';
+import { appMimeType, appPageHtml, appPages, appResourceMeta } from './apps/appResources';
+import { DecisionTickets } from './apps/decisionTickets';
+import { unknownResource } from './resources/resourceErrors';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
@@ -94,6 +99,7 @@ export async function createServer(services: LazyServices, options: ServerOption
         tools: { listChanged: false },
         resources: { subscribe: true, listChanged: true },
         ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
+        extensions: { 'io.modelcontextprotocol/ui': {} },
       },
       instructions: instructionsFor(
         enabled.map((f) => infoOf.get(f.name)!),
@@ -130,21 +136,55 @@ export async function createServer(services: LazyServices, options: ServerOption
   const listed: Tool[] = listedTools.map(
     ({ family: _f, feature: _fe, deprecated: _d, audience: _a, aliasOf: _al, ...tool }) => tool,
   );
+  // MCP Apps (clientSupport.ts): only a client that declared the extension gets the pages, the
+  // tools' _meta.ui and the tools only the pages call; every other client gets the tools as text.
+  const withPages: Tool[] = [
+    ...listed.map((t) =>
+      toolPages[t.name] ? { ...t, _meta: { ...t._meta, ui: { resourceUri: toolPages[t.name] } } } : t,
+    ),
+    ...appTools,
+  ];
+  const tickets = new DecisionTickets();
   server.setRequestHandler(ListToolsRequestSchema, () => {
     options.afterToolsListed?.();
-    return { tools: listed };
+    return { tools: clientDeclaresUi(server) ? withPages : listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const { name } = request.params;
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (clientDeclaresUi(server) && appTools.some((t) => t.name === name)) {
+      try {
+        return await callAppTool(name, args ?? {}, await services.get(), options.login, tickets);
+      } catch (err) {
+        return errorResult(err);
+      }
+    }
     // The specification lists an unknown tool among the protocol errors (-32602), not the tool results.
     if (!familyOf.has(name))
       throw new ProtocolRefusal(ErrorCode.InvalidParams, unknownTool(name, [...familyOf.keys()]).message, {
         tool: name,
       });
-    return callTool(definition, name, request.params.arguments);
+    return callTool(definition, name, args);
   });
 
-  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
+  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources(), {
+    list: () =>
+      clientDeclaresUi(server)
+        ? appPages.map((p) => ({
+            uri: p.uri,
+            name: p.name,
+            title: p.title,
+            description: p.description,
+            mimeType: appMimeType,
+            _meta: appResourceMeta,
+          }))
+        : [],
+    read: (uri) => {
+      if (!uri.startsWith('ui://')) return undefined;
+      const html = clientDeclaresUi(server) ? appPageHtml(uri) : undefined;
+      if (html === undefined) throw unknownResource(uri, []);
+      return { mimeType: appMimeType, text: html, _meta: appResourceMeta };
+    },
+  });
   if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
   return { server, dispose: () => resources.dispose() };
 }

@@ -85,6 +85,14 @@ export class ServerLogin {
     return this.agent !== undefined ? `agent:${this.agent}` : connectionIdentity();
   }
 
+  /**
+   * This server acts for an agent: the runner launched it for one (its ticket), or an agent logged
+   * in through it. A person's decision is never taken on such a server.
+   */
+  get hasAgentCredentials(): boolean {
+    return this.agent !== undefined || this.agentId !== undefined || this.ticket !== undefined;
+  }
+
   /** The token a call gave, or the one held here; Unauthorized when there is none. */
   tokenFor(given: string | undefined): string {
     if (given !== undefined && given !== heldTokenPlaceholder) return given;

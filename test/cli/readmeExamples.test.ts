@@ -13,6 +13,8 @@ import { tempDir, tempRepo } from '../helpers/tmp';
 const root = path.resolve(__dirname, '../..');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 const marker = '<!-- readme-example: run in a new Git repository -->';
+/** The README and the reference pages moved out of it: their marked examples run the same. */
+const pages = ['README.md', 'docs/mcp-tools.md'];
 
 interface McpServerConfig {
   command: string;
@@ -20,15 +22,18 @@ interface McpServerConfig {
   env?: Record<string, string>;
 }
 
-/** The shell blocks the README marks as runnable, with the line each starts on. */
-function markedExamples(): { line: number; script: string }[] {
-  const examples: { line: number; script: string }[] = [];
+/** The shell blocks the README (and its reference pages) mark as runnable, with where each starts. */
+function markedExamples(): { line: string; script: string }[] {
+  const examples: { line: string; script: string }[] = [];
   const pattern = new RegExp(
     `${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\``,
     'g',
   );
-  for (const m of readme.matchAll(pattern))
-    examples.push({ line: readme.slice(0, m.index).split('\n').length + 1, script: m[1] });
+  for (const page of pages) {
+    const text = fs.readFileSync(path.join(root, page), 'utf8');
+    for (const m of text.matchAll(pattern))
+      examples.push({ line: `${page}:${text.slice(0, m.index).split('\n').length + 1}`, script: m[1] });
+  }
   return examples;
 }
 
@@ -74,23 +79,23 @@ describe('README examples', () => {
       examples.some((e) => /project create web --dir packages\/web/.test(e.script) && /--agent coder/.test(e.script)),
       'the agent-PM block (a project, its agent, a task queued for it) is run as pasted',
     );
-    for (const e of examples) assert.doesNotMatch(e.script, /\b20\d{6}-/, `README line ${e.line}: no hard-coded dates`);
+    for (const e of examples) assert.doesNotMatch(e.script, /\b20\d{6}-/, `${e.line}: no hard-coded dates`);
     for (const e of examples)
-      assert.doesNotMatch(e.script, /(^|\s)#\d/m, `README line ${e.line}: an unquoted #3 is a shell comment`);
+      assert.doesNotMatch(e.script, /(^|\s)#\d/m, `${e.line}: an unquoted #3 is a shell comment`);
   });
 
   for (const { line, script } of markedExamples()) {
-    test(`the example at README line ${line} runs in a new Git repository, exit 0`, () => {
+    test(`the example at ${line} runs in a new Git repository, exit 0`, () => {
       const repo = tempRepo();
       const r = shell(script, repo, bin);
-      assert.equal(r.code, 0, `README line ${line} failed:\n${r.out}`);
+      assert.equal(r.code, 0, `${line} failed:\n${r.out}`);
       // A path the README teaches prints no warning; a checkpoint waiting for a person is what it shows.
       const warnings = r.out
         .split('\n')
         .filter((l) => /^warning:/.test(l))
         .flatMap((l) => l.replace(/^warning:\s*/, '').split('; '))
         .filter((w) => !/^waiting for a person to decide /.test(w));
-      assert.deepEqual(warnings, [], `README line ${line} prints warnings`);
+      assert.deepEqual(warnings, [], `${line} prints warnings`);
     });
   }
 
