@@ -234,3 +234,14 @@ async function isMerged(repo: GitRepo, branch: string): Promise<boolean> {
     return false; // branch deleted or HEAD unborn
   }
 }
+
+/**
+ * Git's folders of a checkout, absolute: the repository's common folder (objects, refs) and the
+ * checkout's own (its index and HEAD: `.git/worktrees/<name>` in a linked worktree). A commit
+ * writes to both: a sandbox that should let an agent commit makes them writable.
+ */
+export async function gitDirsOf(dir: string): Promise<{ common: string; own: string }> {
+  const { stdout } = await runGit(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
+  const [common, own] = stdout.toString('utf8').trim().split('\n');
+  return { common, own: own ?? common };
+}

@@ -11,11 +11,13 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { launchClient, readRunUsage } from '../../processes/launchClient';
+import { launchClient, readRunUsage, runSetup } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { gitDirsOf } from '../../git/worktrees';
+import { readWorkspaceSettings } from '../../core/workers/workspaceSettings';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -60,14 +62,20 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
         { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId, gitDirs: await gitDirsOf(prepared.cwd) };
     },
+    // Read at each launch from the main checkout: an edit applies to the next run.
+    workspaceSettings: () => readWorkspaceSettings(services.paths.workspace),
     allowOverlap: setup.allowOverlap,
   });
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    launcher: {
+      launch: (plan, options) => launchClient(supervisor, plan, options),
+      usage: readRunUsage,
+      setup: (worktreeSetup, options) => runSetup(supervisor, worktreeSetup, options),
+    },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 import { parseFrontMatter, stringField } from '../files/frontMatter';
 import type { AgentDefinition, AgentScope } from './agentModel';
+import { defaultPermissionsFor, parsePermissions } from './agentPermissions';
 import { agentClients } from './agentModel';
 import type { AgentClient } from './agentModel';
 
@@ -46,16 +47,24 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
   const client = stringField(data, 'client') ?? 'claude-code';
   if (!(agentClients as readonly string[]).includes(client))
     throw new Error(`"client" must be one of ${agentClients.join(', ')} (got "${client}")`);
-  const config = data.config ?? {};
-  if (config === null || typeof config !== 'object' || Array.isArray(config))
+  const scope = parseScope(data.scope);
+  const given = data.config ?? {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
     throw new Error('"config" must be a mapping');
+  // `launch:` is documented at the top level of a definition; `config.launch` was read before.
+  const config = { ...(given as Record<string, unknown>) };
+  if (data.launch !== undefined) {
+    if (config.launch !== undefined) throw new Error('"launch" is given twice (at the top level and in config)');
+    config.launch = data.launch;
+  }
   return {
     name: name.trim(),
     description: stringField(data, 'description') ?? null,
     client: client as AgentClient,
     model: stringField(data, 'model') ?? null,
-    scope: parseScope(data.scope),
-    config: config as Record<string, unknown>,
+    scope,
+    permissions: parsePermissions(data.permissions, scope.write),
+    config,
     promptContent: prompt ?? '',
     file: relativeFile,
   };
@@ -99,10 +108,17 @@ export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string
     client: agent.client,
     model: agent.model ?? undefined,
     scope: agent.scope,
+    permissions: samePermissions(agent.permissions, defaultPermissionsFor(agent.scope.write))
+      ? undefined
+      : agent.permissions,
     config: Object.keys(agent.config).length ? agent.config : undefined,
     promptContent: prompt || undefined,
   };
   return YAML.stringify(doc, { lineWidth: 0, blockQuote: 'literal' });
+}
+
+function samePermissions(a: AgentDefinition['permissions'], b: AgentDefinition['permissions']): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The definitions written on first use, in the format `agentYaml` reads back. */
@@ -113,6 +129,7 @@ export const defaultAgents: ReadonlyArray<Omit<AgentDefinition, 'file'>> = [
     client: 'claude-code',
     model: 'sonnet',
     scope: { read: ['**/*'], write: ['**/*'], exclude: ['**/*.env'] },
+    permissions: defaultPermissionsFor(['**/*']),
     config: {},
     promptContent: [
       '# Coder',
@@ -130,6 +147,7 @@ export const defaultAgents: ReadonlyArray<Omit<AgentDefinition, 'file'>> = [
     client: 'claude-code',
     model: 'haiku',
     scope: { read: ['**/*'], write: [], exclude: ['**/*.env'] },
+    permissions: defaultPermissionsFor([]),
     config: {},
     promptContent: [
       '# Reviewer',

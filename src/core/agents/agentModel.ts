@@ -1,3 +1,5 @@
+import type { AgentPermissions } from './agentPermissions';
+
 /** Agent definitions of seed 002: who works on a task, with which client, model and scope. */
 export const agentClients = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentClient = (typeof agentClients)[number];
@@ -17,6 +19,8 @@ export interface AgentDefinition {
   client: AgentClient;
   model: string | null;
   scope: AgentScope;
+  /** What it may do when it runs unattended (agentPermissions.ts). */
+  permissions: AgentPermissions;
   config: Record<string, unknown>;
   promptContent: string;
   /** Workspace-relative file the definition was read from (or will be written to, for a default not yet on disk). */

@@ -10,15 +10,19 @@
  *   wall_clock_minutes: 60        # default 60
  *   idle_minutes: 15              # default: no idle limit
  *   max_output_mb: 64             # default 64
- *   access: workspaceWrite        # readOnly | workspaceWrite | fullAccess
+ *   access: workspaceWrite        # older form of permissions.level: readOnly (read) | workspaceWrite (edit) | fullAccess (full)
  * ```
+ * What the agent may do is its definition's `permissions:` block (agentPermissions.ts); an
+ * older `launch.access`, when given, sets its level.
  * A bad block is refused with the field named, so a typo never launches something else.
  */
 import { z } from 'zod';
 import type { AgentDefinition } from '../../agents/agentModel';
 import { validationError } from '../../errors';
 import { aiTypeOf } from '../pm/aiType';
-import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { ClientKind } from '../launch/clientLaunch';
+import type { PermissionLevel } from '../../agents/agentPermissions';
+import { levelOfAccess } from '../../agents/agentPermissions';
 import type { CommandTemplate } from '../launch/commandTemplate';
 import type { ProcessLimits } from '../../ports/processes';
 
@@ -45,7 +49,8 @@ export interface LaunchProfile {
   client: ClientKind | CommandTemplate;
   model?: string;
   maxTurns?: number;
-  access?: ClientAccess;
+  /** The level `launch.access` sets, when given. */
+  accessLevel?: PermissionLevel;
   limits: ProcessLimits;
 }
 
@@ -74,7 +79,7 @@ export function launchProfileOf(agent: AgentDefinition): LaunchProfile {
     client,
     model: agent.model ?? undefined,
     maxTurns: block.max_turns,
-    access: block.access,
+    accessLevel: block.access === undefined ? undefined : levelOfAccess(block.access),
     limits: {
       wallClockMs: Math.round((block.wall_clock_minutes ?? defaultWallClockMinutes) * 60_000),
       idleMs: block.idle_minutes === undefined ? undefined : Math.round(block.idle_minutes * 60_000),

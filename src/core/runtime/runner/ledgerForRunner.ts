@@ -8,7 +8,11 @@
  * (instanceClaims.ts). What a run's start and end write: runRecords.ts.
  */
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { LedgerEngine } from '../../ports/store';
+import { resolvePermissions } from '../../agents/agentPermissions';
+import type { WorkspaceSettings } from '../../workers/workspaceSettings';
 import { taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
 import { aiTypeOf } from '../pm/aiType';
 import type { AgentDirectory } from '../pm/projectRows';
@@ -50,7 +54,9 @@ export interface LedgerForRunnerOptions {
     taskId: number,
     agentId: string,
     overrides: { allowOverlap: boolean },
-  ) => Promise<{ cwd: string; sessionId: number } | undefined>;
+  ) => Promise<PreparedRunFolder | undefined>;
+  /** The project's declared commands and worktree setup (`.agent-ledger/workspace.yaml`); none when absent. */
+  workspaceSettings?: () => WorkspaceSettings;
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -59,6 +65,17 @@ export interface LedgerForRunnerOptions {
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
 }
+
+/** The worktree a run works in, and its session. */
+export interface PreparedRunFolder {
+  cwd: string;
+  sessionId: number;
+  /** Git's folders of the worktree: the repository's (objects, refs) and the worktree's own (index, HEAD). */
+  gitDirs?: { common: string; own: string };
+}
+
+/** The file, in the worktree's own Git folder (outside its files), that says its setup ran. */
+export const setupDoneFile = 'agent-ledger-setup.done';
 
 /** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
 function holdOf(err: unknown): LaunchHold | undefined {
@@ -151,7 +168,7 @@ export class LedgerForRunner implements RunnerLedger {
     let held: LaunchHold | undefined = hold
       ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy }
       : undefined;
-    let worktree: { cwd: string; sessionId: number } | undefined;
+    let worktree: PreparedRunFolder | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
         worktree = await this.o.worktreeFor(task, agentId, { allowOverlap });
@@ -160,6 +177,13 @@ export class LedgerForRunner implements RunnerLedger {
         if (!held) throw err;
       }
     }
+    const settings = this.o.workspaceSettings?.();
+    const doneFile = worktree?.gitDirs ? path.join(worktree.gitDirs.own, setupDoneFile) : undefined;
+    // Once per worktree: a setup that failed (no file) runs again at the next launch.
+    const setup =
+      settings && settings.setup.length > 0 && doneFile && !held && !fs.existsSync(doneFile)
+        ? { commands: settings.setup, doneFile }
+        : undefined;
     return {
       agentId,
       agentName: agent.name,
@@ -171,7 +195,14 @@ export class LedgerForRunner implements RunnerLedger {
       client: profile.client,
       model: profile.model,
       maxTurns: profile.maxTurns,
-      access: profile.access,
+      permissions: {
+        ...resolvePermissions(
+          profile.accessLevel ? { ...agent.permissions, level: profile.accessLevel } : agent.permissions,
+          settings?.commands ?? [],
+        ),
+        ...(worktree?.gitDirs ? { gitDirs: [worktree.gitDirs.common, worktree.gitDirs.own] } : {}),
+      },
+      ...(setup ? { setup } : {}),
       systemPrompt: agent.promptContent.trim() || undefined,
       limits: profile.limits,
       ...(held ? { hold: held } : {}),
@@ -194,11 +225,12 @@ export class LedgerForRunner implements RunnerLedger {
     );
   }
 
-  async releaseInstance(executionId: string, reason: string): Promise<void> {
+  async releaseInstance(executionId: string, reason: string, logFile?: string): Promise<void> {
     const id = parsePmId('execution', executionId, 'execution_id');
     const now = this.now();
     await this.o.engine.write(async (tx) => {
       await closeExecution(tx, id, { status: 'error', error: `the agent could not be started: ${reason}` }, now);
+      if (logFile !== undefined) await tx.run('UPDATE execution_logs SET log_path = ? WHERE id = ?', [logFile, id]);
       await endRunSessions(tx, executionId, { ok: false, reason: `the agent could not be started: ${reason}` }, now);
       await freeInstance(tx, id, now.toISOString(), false);
     });

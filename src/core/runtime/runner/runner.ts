@@ -25,7 +25,7 @@ import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
 import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
 import type { ClientLauncher } from './runnerLaunch';
-import { startInstance } from './runnerLaunch';
+import { SetupFailed, startInstance } from './runnerLaunch';
 import { endReason, lostExit } from './runEnds';
 
 // Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
@@ -69,7 +69,8 @@ export type HeldReason = 'running' | 'coolingDown' | 'maxParallel' | 'launchFail
 export type RunnerEvent =
   | { kind: 'launched'; instance: Instance }
   | { kind: 'ended'; instance: Instance; exit: ProcessExit; usage: RunUsage | null }
-  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string }
+  /** The agent could not be started (its worktree's setup failed: `logFile` holds the setup's output). */
+  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string; logFile?: string }
   | { kind: 'adopted'; instance: Instance }
   /** A pair that should run is held by its task's dependencies or a scope conflict (said once per change). */
   | {
@@ -225,7 +226,8 @@ export class Runner {
         } catch (err) {
           const message = messageOf(err);
           this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
-          this._onDidChange.fire({ kind: 'launchFailed', ...held, message });
+          const logFile = err instanceof SetupFailed ? { logFile: err.logFile } : {};
+          this._onDidChange.fire({ kind: 'launchFailed', ...held, message, ...logFile });
           report.held.push({ ...held, reason: 'launchFailed', detail: message });
         }
       }
@@ -265,7 +267,7 @@ export class Runner {
     try {
       return await this.launchClaimed(target, executionId);
     } catch (err) {
-      await ledger.releaseInstance(executionId, messageOf(err));
+      await ledger.releaseInstance(executionId, messageOf(err), err instanceof SetupFailed ? err.logFile : undefined);
       throw err;
     }
   }

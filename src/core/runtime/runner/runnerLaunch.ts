@@ -9,7 +9,7 @@ import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
 import { buildLaunchPlan } from '../launch/clients';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits, RunningProcess } from '../../ports/processes';
-import type { LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
+import type { LaunchTarget, RunStart, RunnerLedger, WorktreeSetup } from './runnerPort';
 import { launchPrompt } from './launchPrompt';
 
 /** Starts a launch plan under the supervisor and reads back the usage it printed (src/processes/clients). */
@@ -26,7 +26,30 @@ export interface ClientLauncher {
     },
   ): Promise<RunningProcess>;
   usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
+  /**
+   * Runs a new worktree's setup commands in order under the run's id (their output goes to the
+   * run's log, before the agent's), stopping at the first that fails; writes `setup.doneFile`
+   * once all succeeded. Resolves with why it failed, or null.
+   */
+  setup?(
+    setup: WorktreeSetup,
+    options: { id: string; logDir: string; cwd: string; env: Readonly<Record<string, string>>; limits: ProcessLimits },
+  ): Promise<{ failed: string; logFile: string } | null>;
 }
+
+/** The worktree's setup failed: the agent is not started, and the run fails with this reason. */
+export class SetupFailed extends Error {
+  constructor(
+    message: string,
+    readonly logFile: string,
+  ) {
+    super(message);
+    this.name = 'SetupFailed';
+  }
+}
+
+/** How long a worktree's setup may run (an `npm ci` of a large project takes minutes). */
+export const setupWallClockMs = 20 * 60_000;
 
 /** The environment variable that carries the launch ticket to the instance's MCP server. */
 export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
@@ -50,6 +73,18 @@ export async function startInstance(
 ): Promise<{ instance: RunStart & { adopted: false }; proc: RunningProcess; plan: LaunchPlan }> {
   const { ledger, logDir } = settings;
   const { agentId, projectId } = target;
+  if (target.setup) {
+    if (!settings.launcher.setup) throw new Error('this runner cannot run a worktree setup');
+    const failed = await settings.launcher.setup(target.setup, {
+      id: executionId,
+      logDir,
+      cwd: target.cwd,
+      env: settings.env,
+      limits: { wallClockMs: setupWallClockMs, maxOutputBytes: target.limits.maxOutputBytes },
+    });
+    if (failed) throw new SetupFailed(failed.failed, failed.logFile);
+  }
+  // Issued after the setup: a long setup must not let the ticket expire before the agent starts.
   const ticket = await ledger.issueLaunchTicket(executionId);
   const plan = buildLaunchPlan(target.client, {
     prompt: launchPrompt(target),
@@ -58,7 +93,8 @@ export async function startInstance(
     mcpServers: [serverFor(settings.ledgerServer, target)],
     model: target.model,
     maxTurns: target.maxTurns,
-    access: target.access,
+    permissions: target.permissions,
+    env: settings.env,
     appendSystemPrompt: target.systemPrompt,
   });
   const labels = { role: runnerLabel, executionId, agentId, projectId, taskId: target.taskId ?? '' };

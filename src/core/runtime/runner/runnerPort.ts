@@ -10,7 +10,7 @@
  * where to run (the task's worktree) and how (the agent's client), because it must start the
  * process there.
  */
-import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { ClientKind, LaunchPermissions } from '../launch/clientLaunch';
 import type { CommandTemplate } from '../launch/commandTemplate';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits } from '../../ports/processes';
@@ -45,7 +45,17 @@ export interface LaunchTarget {
   client: ClientKind | CommandTemplate;
   model?: string;
   maxTurns?: number;
-  access?: ClientAccess;
+  /**
+   * What the agent may do: its definition's permissions resolved against the project's commands,
+   * with the worktree's Git folders (a sandboxed client needs them writable to commit).
+   */
+  permissions: LaunchPermissions;
+  /**
+   * Shell commands of the project to run once in this worktree before the agent starts
+   * (`.agent-ledger/workspace.yaml` `setup:`), with the file that says they ran; absent when there
+   * are none or they already ran there.
+   */
+  setup?: WorktreeSetup;
   /** Text the client appends to its system prompt (the agent's role). Never a secret. */
   systemPrompt?: string;
   limits: ProcessLimits;
@@ -54,6 +64,13 @@ export interface LaunchTarget {
    * or what it writes overlaps a running task's scope. The runner does not launch it and says why.
    */
   hold?: LaunchHold;
+}
+
+/** The setup of a new worktree: commands run in order in `cwd`, each through `sh -c` (the project's own). */
+export interface WorktreeSetup {
+  commands: string[];
+  /** Written once every command succeeded (in the worktree's own Git folder, outside its files): not run again. */
+  doneFile: string;
 }
 
 /** Why a pair that should run is not launched now. */
@@ -108,8 +125,12 @@ export interface RunnerLedger {
    * nothing to do.
    */
   dropPrepared?(sessionId: number, reason: string): Promise<void>;
-  /** Gives a claimed instance back when its launch failed before any process ran; the execution log says why. */
-  releaseInstance(executionId: string, reason: string): Promise<void>;
+  /**
+   * Gives a claimed instance back when its agent could not be started (its worktree's setup
+   * failed, the client could not be spawned); the execution log says why, and where the output
+   * of what did run is (`logFile`).
+   */
+  releaseInstance(executionId: string, reason: string, logFile?: string): Promise<void>;
   /** Says the runs of this runner are still watched (a claim whose heartbeat stops is taken over). */
   heartbeat(executionIds: readonly string[]): Promise<void>;
   /** Runs this runner (same machine and log folder) left open: what a restarted runner looks at first. */
