@@ -20,6 +20,7 @@ import { GitRepo, runGit } from './gitRepo';
 import { GitWorkspaceTruth } from './gitWorkspaceTruth';
 import { withFolderLock } from './folderLock';
 import { diskUsage, listWorktrees, sparsePatterns } from './worktreeParts';
+import { bringIgnoredFiles } from './worktreeInclude';
 
 const folderName = /^task-\d+$/;
 const branchName = /^task-\d+-s\d+$/;
@@ -45,7 +46,7 @@ export class GitWorktrees implements Worktrees {
     target: string,
     branch: string,
     scope: CheckoutScope,
-    options: { keepScope: boolean },
+    options: { keepScope: boolean; link?: readonly string[] },
   ): Promise<PreparedWorktree> {
     const dir = this.confine(target);
     if (!branchName.test(branch))
@@ -96,7 +97,16 @@ export class GitWorktrees implements Worktrees {
         });
         await runGit(dir, [...repo.noHooks(), 'checkout', '--quiet']);
       }
-      return { path: dir, cwd: path.join(dir, repo.prefix), branch, base, created: true, sparse: patterns !== null };
+      const brought = await bringIgnoredFiles(repo, dir, this.workspace, options.link ?? []);
+      return {
+        path: dir,
+        cwd: path.join(dir, repo.prefix),
+        branch,
+        base,
+        created: true,
+        sparse: patterns !== null,
+        brought,
+      };
     });
   }
 

@@ -16,6 +16,7 @@ import { pinSnapshot } from '../tasks/snapshotPin';
 import { requireStartable } from '../scheduling/startGates';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
+import { readWorkspaceSettings } from './workspaceSettings';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
 import type { WorkerCommandInput, WorkerCommandResult } from './workerContracts';
 import { errorMessage } from '../errors';
@@ -87,7 +88,7 @@ export class WorkerService {
         worktreeFolder(this.d.workspace, rel),
         branchNameOf(taskId, sessionId),
         scope,
-        { keepScope: shared },
+        { keepScope: shared, link: readWorkspaceSettings(this.d.workspace).link },
       );
       if (task.snapshot === null) {
         truth = await this.d.worktrees.truth(prepared.path);
@@ -134,7 +135,11 @@ export class WorkerService {
           taskId,
           entity: 'worktree',
           entityId: rel,
-          payload: { branch: prepared.branch, sparse: prepared.sparse },
+          payload: {
+            branch: prepared.branch,
+            sparse: prepared.sparse,
+            ...(prepared.brought ? { copied: prepared.brought.copied, linked: prepared.brought.linked } : {}),
+          },
         });
       await appendEvent(tx, {
         ts: startedAt,
