@@ -11,6 +11,7 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
+import type { CleanupResult } from '../../core/workers/workerContracts';
 import { launchClient, readRunUsage, runSetup } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
@@ -36,6 +37,11 @@ export interface LedgerRunner {
   runner: Runner;
   supervisor: ProcessSupervisor;
   logDir: string;
+  /**
+   * Removes worktrees of landed or abandoned tasks while they use more than the budget of
+   * `.agent-ledger/workspace.yaml` (`worktrees.budget`); null when it sets none.
+   */
+  cleanWorktrees(): Promise<(CleanupResult & { usedBytes: number; budgetBytes: number }) | null>;
   /** Stops every instance (their execution logs are written) and the supervisor. */
   dispose(): Promise<void>;
 }
@@ -91,6 +97,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runner,
     supervisor,
     logDir,
+    cleanWorktrees: async () => {
+      const budgetBytes = readWorkspaceSettings(services.paths.workspace).worktreeBudgetBytes;
+      if (budgetBytes === null) return null;
+      return { ...(await services.worktreeCleanup.withinBudget(budgetBytes)), budgetBytes };
+    },
     dispose: async () => {
       await runner.stopAll();
       runEnds.dispose();
