@@ -11,6 +11,7 @@ import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
+import { registerLandCommand } from './landCommand';
 
 /** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(task: Command): void {
@@ -112,6 +113,8 @@ export function registerTaskCommands(task: Command): void {
         ],
       }),
     );
+  registerLandCommand(task);
+
   task
     .command('review')
     .description(

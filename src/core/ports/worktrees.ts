@@ -28,6 +28,8 @@ export interface PreparedWorktree {
    * the folders linked (`link:` of `.agent-ledger/workspace.yaml`), repository-relative.
    */
   brought?: { copied: string[]; linked: string[] };
+  /** Of a new worktree: the branch checked out in the workspace it was made from (where it lands), null when detached. */
+  baseBranch?: string | null;
 }
 
 export interface WorktreeState {

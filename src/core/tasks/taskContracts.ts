@@ -166,6 +166,21 @@ export const taskGetOutput = taskOutput.extend({
     .describe(
       "A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed",
     ),
+  landing: z
+    .object({
+      onto: z.string(),
+      branch: z.string(),
+      method: z.enum(['fast-forward', 'merge', 'rebase', 'already', 'pull-request']),
+      by: z.string(),
+      at: z.string(),
+      commit: z.string().describe('The base branch’s commit after landing (before it, for a pull request)'),
+      pullRequest: z.string().nullable(),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'How a person landed the task’s branch (`agent-ledger task land`): on which branch, how, by whom and when, or the pull request it opened; null while not landed',
+    ),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;

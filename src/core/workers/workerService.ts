@@ -112,6 +112,7 @@ export class WorkerService {
       worktree: rel,
       memoryContext: memory.context,
       memoryFolder: this.d.memory.folder,
+      baseBranch: prepared.baseBranch,
     });
     const argv = clientArgv(client, { model: agent.model, auto: input.auto, prompt });
 
@@ -139,6 +140,7 @@ export class WorkerService {
             branch: prepared.branch,
             sparse: prepared.sparse,
             ...(prepared.brought ? { copied: prepared.brought.copied, linked: prepared.brought.linked } : {}),
+            ...(prepared.baseBranch !== undefined ? { baseBranch: prepared.baseBranch } : {}),
           },
         });
       await appendEvent(tx, {
