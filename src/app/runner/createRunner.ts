@@ -17,7 +17,7 @@ import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
-import { gitDirsOf } from '../../git/worktrees';
+import { commitLeftovers, gitDirsOf } from '../../git/worktrees';
 import { readWorkspaceSettings } from '../../core/workers/workspaceSettings';
 
 export interface RunnerSetup {
@@ -72,6 +72,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     },
     // Read at each launch from the main checkout: an edit applies to the next run.
     workspaceSettings: () => readWorkspaceSettings(services.paths.workspace),
+    leftovers: { workspace: services.paths.workspace, commit: commitLeftovers },
     allowOverlap: setup.allowOverlap,
   });
   const runner = new Runner({

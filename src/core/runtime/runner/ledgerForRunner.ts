@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import type { LedgerEngine } from '../../ports/store';
 import { resolvePermissions } from '../../agents/agentPermissions';
 import type { WorkspaceSettings } from '../../workers/workspaceSettings';
+import type { CommitWorktree } from './leftoverCommit';
+import { commitRunLeftovers } from './leftoverCommit';
 import { taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
 import { aiTypeOf } from '../pm/aiType';
 import type { AgentDirectory } from '../pm/projectRows';
@@ -57,6 +59,11 @@ export interface LedgerForRunnerOptions {
   ) => Promise<PreparedRunFolder | undefined>;
   /** The project's declared commands and worktree setup (`.agent-ledger/workspace.yaml`); none when absent. */
   workspaceSettings?: () => WorkspaceSettings;
+  /**
+   * Commits what a run's agent left uncommitted in its task's worktree when the run ends
+   * (leftoverCommit.ts), with the workspace the worktree paths are relative to.
+   */
+  leftovers?: { workspace: string; commit: CommitWorktree };
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -182,7 +189,7 @@ export class LedgerForRunner implements RunnerLedger {
     // Once per worktree: a setup that failed (no file) runs again at the next launch.
     const setup =
       settings && settings.setup.length > 0 && doneFile && !held && !fs.existsSync(doneFile)
-        ? { commands: settings.setup, doneFile }
+        ? { commands: settings.setup, cwd: worktree!.cwd, doneFile }
         : undefined;
     return {
       agentId,
@@ -271,6 +278,18 @@ export class LedgerForRunner implements RunnerLedger {
   }
 
   async runEnded(run: RunEnd): Promise<void> {
+    if (this.o.leftovers) {
+      // Before the run's end is recorded: the branch is clean by the time anyone reads "ended".
+      await commitRunLeftovers(
+        this.o.engine,
+        this.o.leftovers.workspace,
+        this.o.leftovers.commit,
+        run,
+        this.now(),
+      ).catch((err: unknown) =>
+        console.error(`[agent-ledger] could not commit what ${run.executionId} left uncommitted:`, err),
+      );
+    }
     await this.o.engine.write((tx) => recordRunEnd(tx, run, this.now()));
   }
 }

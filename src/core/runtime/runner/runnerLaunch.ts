@@ -78,7 +78,7 @@ export async function startInstance(
     const failed = await settings.launcher.setup(target.setup, {
       id: executionId,
       logDir,
-      cwd: target.cwd,
+      cwd: target.setup.cwd,
       env: settings.env,
       limits: { wallClockMs: setupWallClockMs, maxOutputBytes: target.limits.maxOutputBytes },
     });

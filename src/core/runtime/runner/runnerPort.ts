@@ -69,6 +69,8 @@ export interface LaunchTarget {
 /** The setup of a new worktree: commands run in order in `cwd`, each through `sh -c` (the project's own). */
 export interface WorktreeSetup {
   commands: string[];
+  /** Where they run: the workspace's folder in the worktree (where `.agent-ledger/workspace.yaml` sits in the main checkout). */
+  cwd: string;
   /** Written once every command succeeded (in the worktree's own Git folder, outside its files): not run again. */
   doneFile: string;
 }
