@@ -108,17 +108,12 @@ export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string
     client: agent.client,
     model: agent.model ?? undefined,
     scope: agent.scope,
-    permissions: samePermissions(agent.permissions, defaultPermissionsFor(agent.scope.write))
-      ? undefined
-      : agent.permissions,
+    // Always written: what the agent may do when it runs unattended is read in its own file.
+    permissions: agent.permissions,
     config: Object.keys(agent.config).length ? agent.config : undefined,
     promptContent: prompt || undefined,
   };
   return YAML.stringify(doc, { lineWidth: 0, blockQuote: 'literal' });
-}
-
-function samePermissions(a: AgentDefinition['permissions'], b: AgentDefinition['permissions']): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The definitions written on first use, in the format `agentYaml` reads back. */
