@@ -99,3 +99,29 @@ test('a failed setup fails the run with its reason and the log, and starts no ag
     await c.close();
   }
 });
+
+test('a client that exits 0 without ever taking its task (its MCP server failed) is a failed run, saying so', async () => {
+  const { repo, c } = await pmWorld();
+  const fakes = fakeAgents();
+  try {
+    const taskId = await runningTask(c, 'Never reached', 'coder', 'web');
+    // What Claude Code and Gemini CLI do when the ledger's server does not start: talk, exit 0.
+    const run = runnerOnce(repo, fakes.env({ steps: [{ print: 'I could not find any task tools.' }] }));
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(fakes.runs().length, 1);
+    const logs = await c.call<{ logs: Log[] }>('list_execution_logs', { task_id: taskId });
+    const { log } = await c.call<{ log: Log & { exitCode: number | null } }>('get_execution_log', {
+      execution_id: logs.logs[0].executionId,
+    });
+    assert.equal(log.exitCode, 0);
+    assert.equal(log.status, 'error');
+    assert.match(
+      log.error ?? '',
+      /^the agent never called get_my_task: its client exited without using the ledger's tools/,
+    );
+    const task = await c.call<{ task: { status: string } }>('get_task', { task_id: taskId });
+    assert.equal(task.task.status, 'in_progress', 'the task waits for the next run');
+  } finally {
+    await c.close();
+  }
+});

@@ -68,18 +68,37 @@ export async function recordRunStart(tx: AsyncSqlWriter, run: RunStart, ts: stri
   });
 }
 
+/** Why a run failed whose client exited 0 without ever asking the ledger for its task. */
+export const neverTookTask =
+  "the agent never called get_my_task: its client exited without using the ledger's tools (did the ledger's MCP server start? its log says)";
+
+/** Whether the run's agent logged in and took its task (get_my_task gives the session its task). */
+async function tookItsTask(tx: AsyncSqlWriter, executionId: number): Promise<boolean> {
+  const row = await tx.get<{ id: number }>(
+    'SELECT id FROM agent_sessions WHERE execution_id = ? AND task_id IS NOT NULL LIMIT 1',
+    [executionId],
+  );
+  return row !== undefined && row !== null;
+}
+
 /** The run ended: what the process says, when the agent did not report, its usage, and the pair freed. */
 export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): Promise<void> {
   const id = parsePmId('execution', run.executionId, 'execution_id');
   const ts = now.toISOString();
   const { exit, usage } = run;
-  const ok = exit.exitCode === 0 && exit.limit === null;
+  let ok = exit.exitCode === 0 && exit.limit === null;
   const row = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [id]);
   if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
-    const error = ok
+    let error = ok
       ? 'the agent exited without report_completed'
       : `the agent ${endReason(exit)}${exit.tail.length ? `; last output:\n${exit.tail.slice(-10).join('\n')}` : ''}`;
+    if (ok && run.taskId !== null && !(await tookItsTask(tx, id))) {
+      // Claude Code and Gemini CLI go on, and exit 0, when an MCP server fails to start: a clean
+      // exit that never reached the ledger is a failure, not a run that did nothing.
+      ok = false;
+      error = neverTookTask;
+    }
     await closeExecution(tx, id, { status: ok ? 'completed' : 'error', error }, now);
   }
   await tx.run(
