@@ -4,15 +4,16 @@ import type { Services } from '../app/services';
 import { createServer } from './server';
 import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
-import { noToolsYet, resolveFamilies } from './families';
-import { familyInfos, lazyFamilies, lazyIntrospection } from './familyCatalog';
+import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './families';
 import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { features, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
+import { runAsLedger } from '../core/limits/callIdentity';
 
 /** How often a server applies the events log's retention rule. */
 const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
@@ -30,6 +31,11 @@ export interface ServeOptions {
   allowAgentCheckpoints?: boolean;
   /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
+  list?: ListingOptions;
+  /** `--child-program`, `--child-env`: what child runtimes may run and inherit. */
+  childPrograms?: readonly string[];
+  childEnv?: readonly string[];
 }
 
 /** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
@@ -68,6 +74,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
   const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
   const workspace = path.resolve(options.workspace);
+  // The launch ticket is taken first, before this process starts anything that could inherit it.
+  const login = ServerLogin.fromEnvironment(workspace, process.env, log);
   // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
   // tools are listed without them, and they open once the client has read the list (or at its first call).
   const services = new LazyServices(async () => {
@@ -78,6 +86,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       watch: true,
       allowAgentCheckpoints: options.allowAgentCheckpoints === true,
       worktreesDir: options.worktreesDir,
+      childPrograms: options.childPrograms,
+      childEnv: options.childEnv,
     });
   });
   let pruneTimer: NodeJS.Timeout | undefined;
@@ -86,8 +96,9 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+    // The ledger's own work: never charged to the caller whose call happened to open the ledger.
     const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      run().then(
+      runAsLedger(run).then(
         () => undefined,
         (err: unknown) => log(`${what}: ${errorMessage(err)}`),
       );
@@ -118,17 +129,20 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     warmUpTimer = setTimeout(warmUp, ms).unref();
   };
   // The tools as the build listed them; from sources (no dist/), computed from the contracts.
-  const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+  const listing = readBuiltListing() ?? (await (await import('./listing/liveListing.js')).liveListing());
   const { server, dispose } = await createServer(services, {
-    families: familySet,
+    enabled: familySet,
     features: featureSet,
-    login: ServerLogin.fromEnvironment(),
+    login,
     afterToolsListed: () => {
       if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
       listed = true;
     },
     listing,
-    catalog: [lazyIntrospection, ...lazyFamilies],
+    families: [introspectionInfo, ...familyInfos],
+    list: options.list,
+    // A family's tools are built with its first call: the loader itself is not evaluated before then.
+    load: async (family) => (await import('./catalog.js')).loadFamily(family),
   });
   // A client that never lists the tools still finds the ledger open soon after it said hello.
   server.oninitialized = () => {

@@ -6,12 +6,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { LaunchFile, LaunchPlan } from '../core/runtime/launch/clientLaunch';
-import { parseRunOutput } from '../core/runtime/launch/clients';
+import { writeFileConfined } from '../core/files/confinedPath';
+import { writeFileDurable } from '../core/files/durableWrite';
+import type { ClientKind, LaunchFile, LaunchPlan } from '../core/runtime/launch/clientLaunch';
+import { clientPackages, parseRunOutput } from '../core/runtime/launch/clients';
+import type { CommandTemplate } from '../core/runtime/launch/commandTemplate';
+import { ProcessError } from '../core/runtime/processErrors';
+import { resolveProgram } from './programPath';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
 import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
 import { readLog } from './logReader';
 import type { WorktreeSetup } from '../core/runtime/runner/runnerPort';
+import { logFileOf } from './processRecords';
 
 export interface ClientRunOptions {
   /** Id of the run (an execution id): names its log. */
@@ -21,8 +27,14 @@ export interface ClientRunOptions {
   env: Readonly<Record<string, string>>;
   /** Secrets for the ledger's MCP server (forwarded by name in the plan): in env only, redacted from the log. */
   secretEnv?: Readonly<Record<string, string>>;
+  /** More strings redacted from the log (a secret the client does not hold but could find). */
+  redact?: readonly string[];
   limits?: ProcessLimits;
   labels?: Readonly<Record<string, string>>;
+  /** The folder the plan's files must stay inside by their real path (the workspace); a link at one of them is refused. */
+  root?: string;
+  /** The run's log already holds its worktree's setup (runSetup): the client's output follows it. */
+  continuesLog?: boolean;
 }
 
 /** Writes the plan's files and starts it. */
@@ -31,7 +43,8 @@ export async function launchClient(
   plan: LaunchPlan,
   options: ClientRunOptions,
 ): Promise<RunningProcess> {
-  await writePlanFiles(plan);
+  await writePlanFiles(plan, options.root);
+  if (!options.continuesLog) await setAsideOldLog(options.logDir, options.id);
   return supervisor.start({
     id: options.id,
     program: plan.program,
@@ -39,15 +52,22 @@ export async function launchClient(
     cwd: plan.cwd,
     env: { ...options.env, ...plan.env },
     secretEnv: options.secretEnv,
+    redact: options.redact,
     stdin: plan.stdin,
     logDir: options.logDir,
     limits: options.limits,
     labels: options.labels,
+    // An agent's wall clock holds even when its runner is frozen or gone (another runner may then take its pair over).
+    wallClockBackstop: true,
   });
 }
 
-/** Makes the plan's private homes, then writes its files (owner-only). */
-export async function writePlanFiles(plan: Pick<LaunchPlan, 'files' | 'homes'>): Promise<void> {
+/**
+ * Makes the plan's private homes, then writes its files (owner-only), inside `root` by their real
+ * path when given: written beside the name and renamed over it, a link planted there is replaced,
+ * never written through.
+ */
+export async function writePlanFiles(plan: Pick<LaunchPlan, 'files' | 'homes'>, root?: string): Promise<void> {
   for (const home of plan.homes) {
     await fs.promises.mkdir(home.path, { recursive: true, mode: 0o700 });
     await overlay(
@@ -57,8 +77,9 @@ export async function writePlanFiles(plan: Pick<LaunchPlan, 'files' | 'homes'>):
     );
   }
   for (const file of plan.files) {
-    await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    await fs.promises.writeFile(file.path, await contentOf(file), { mode: 0o600 });
+    const content = await contentOf(file);
+    if (root !== undefined) writeFileConfined(root, file.path, content, 0o600);
+    else writeFileDurable(file.path, content, 0o600);
   }
 }
 
@@ -129,6 +150,7 @@ export async function runSetup(
   setup: WorktreeSetup,
   options: { id: string; logDir: string; cwd: string; env: Readonly<Record<string, string>>; limits: ProcessLimits },
 ): Promise<{ failed: string; logFile: string } | null> {
+  await setAsideOldLog(options.logDir, options.id);
   let logFile = '';
   for (const command of setup.commands) {
     const proc = await supervisor.start({
@@ -157,6 +179,16 @@ export async function runSetup(
   return null;
 }
 
+/**
+ * A log of this id left by another run (a ledger recreated in the same place numbers its runs
+ * from 1 again) is moved aside, never appended to: its output, and the cost read back from it,
+ * would be credited to this run.
+ */
+async function setAsideOldLog(logDir: string, id: string): Promise<void> {
+  const log = logFileOf(logDir, id);
+  if (fs.existsSync(log)) await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
+}
+
 /** What a run printed on stdout, rebuilt from its log (redacted, and cut at the output limit). */
 export async function stdoutOf(logFile: string): Promise<string> {
   let text = '';
@@ -176,4 +208,25 @@ export async function readRunUsage(
   format: LaunchPlan['output'],
 ): Promise<RunUsage | null> {
   return parseRunOutput(format, await stdoutOf(exit.logFile));
+}
+
+/**
+ * What is missing to start `client` with `env`: its program is not on that PATH (the runner's
+ * agents get the runner's environment), with the package that installs a built-in client; undefined
+ * when it is there.
+ */
+export function clientMissing(
+  client: ClientKind | CommandTemplate,
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  const program = typeof client === 'string' ? client : client.program;
+  try {
+    resolveProgram(program, env.PATH);
+    return undefined;
+  } catch (err) {
+    if (!ProcessError.is(err)) throw err;
+    if (typeof client === 'string')
+      return `${program} is not installed: it is not on the runner's PATH (npm install -g ${clientPackages[client]})`;
+    return `${program}, the agent's launch command, is not on the runner's PATH: ${err.message}`;
+  }
 }

@@ -15,6 +15,9 @@ import { v14StigWeights } from './migrations/v14StigWeights';
 import { v15GraphDiffs } from './migrations/v15GraphDiffs';
 import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
 import { v17StigChanges } from './migrations/v17StigChanges';
+import { v18UsageCounters } from './migrations/v18UsageCounters';
+import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
+import { v20QueuedRuns } from './migrations/v20QueuedRuns';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -41,6 +44,9 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v15GraphDiffs,
   v16StigLooseNodes,
   v17StigChanges,
+  v18UsageCounters,
+  v19KnowledgeSizes,
+  v20QueuedRuns,
 ];
 
 export const latestVersion = migrations.length;

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
-import { familyInfos } from '../../mcp/familyCatalog';
-import { noToolsYet } from '../../mcp/families';
+import { familyInfos, noToolsYet } from '../../mcp/families';
 import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
-import { resolveWorkspace, worktreesDirOption } from '../withServices';
+import { childOptions, resolveWorkspace, worktreesDirOption } from '../withServices';
+import type { ChildOptions } from '../withServices';
 
 export function registerMcpCommands(mcp: Command): void {
   const serve = mcp
@@ -15,6 +15,11 @@ export function registerMcpCommands(mcp: Command): void {
       'Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)',
     )
     .option('--verbose', 'log every request to stderr')
+    .option('--list-deprecated', 'also list the deprecated tools (they are answered either way)')
+    .option(
+      '--list-runner-tools',
+      'also list the tools only a runner calls: health_check, list_active_projects_with_agents, should_start (answered either way)',
+    )
     .option(
       '--allow-agent-checkpoints',
       'let the agent answer pipeline checkpoints with user_response (by default only a person can, in VS Code or with `agent-ledger pipeline approve|reject`)',
@@ -37,7 +42,7 @@ export function registerMcpCommands(mcp: Command): void {
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<
-      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }
+      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string } & ChildOptions
     >();
     try {
       const families = familyInfos.map((f) => f.name);
@@ -52,15 +57,17 @@ export function registerMcpCommands(mcp: Command): void {
       if (clash)
         throw new LedgerError('ValidationError', `--enable-${clash} and --disable-${clash} contradict each other`);
       await serveStdio({
-        workspace: resolveWorkspace(all.workspace),
+        workspace: resolveWorkspace(all.workspace, { db: all.db, secondLedgerOk: true }),
         dbPath: all.db,
         worktreesDir: worktreesDirOption(all),
+        ...childOptions(all),
         enable,
         disable,
         enableFeatures,
         disableFeatures,
         verbose: opts.verbose === true,
         allowAgentCheckpoints: opts.allowAgentCheckpoints === true,
+        list: { deprecated: opts.listDeprecated === true, runnerTools: opts.listRunnerTools === true },
       });
     } catch (err) {
       process.exitCode = reportError(err, false);

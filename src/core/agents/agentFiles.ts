@@ -5,9 +5,24 @@ import type { AgentDefinition, AgentScope } from './agentModel';
 import { defaultPermissionsFor, parsePermissions } from './agentPermissions';
 import { agentClients } from './agentModel';
 import type { AgentClient } from './agentModel';
+import { parseLaunchBlock } from './agentLaunch';
+
+/** The keys an agent file takes (YAML or Markdown front matter); any other is refused, so a typo never goes unnoticed. */
+const agentFileKeys = [
+  'name',
+  'description',
+  'client',
+  'model',
+  'scope',
+  'permissions',
+  'config',
+  'launch',
+  'promptContent',
+];
+const scopeKeys = ['read', 'write', 'exclude'];
 
 /**
- * Agent definition files: `<name>.yaml` (seed 002's agent:// format, prompt in `promptContent`)
+ * Agent definition files: `<name>.yaml` (the task-management contract's agent:// format, prompt in `promptContent`)
  * or `<name>.md` (the same fields as front matter, the prompt as the body).
  */
 export const agentFileExtensions = ['.yaml', '.yml', '.md'] as const;
@@ -40,6 +55,7 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     data = parsed as Record<string, unknown>;
     prompt = stringField(data, 'promptContent');
   }
+  refuseUnknownKeys(data, agentFileKeys, '');
   const stem = path.posix.basename(relativeFile).replace(/\.(ya?ml|md)$/, '');
   const name = stringField(data, 'name') ?? stem;
   const nameProblem = checkAgentName(name);
@@ -48,15 +64,13 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
   if (!(agentClients as readonly string[]).includes(client))
     throw new Error(`"client" must be one of ${agentClients.join(', ')} (got "${client}")`);
   const scope = parseScope(data.scope);
-  const given = data.config ?? {};
-  if (given === null || typeof given !== 'object' || Array.isArray(given))
+  const config = data.config ?? {};
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new Error('"config" must be a mapping');
-  // `launch:` is documented at the top level of a definition; `config.launch` was read before.
-  const config = { ...(given as Record<string, unknown>) };
-  if (data.launch !== undefined) {
-    if (config.launch !== undefined) throw new Error('"launch" is given twice (at the top level and in config)');
-    config.launch = data.launch;
-  }
+  const nested = (config as Record<string, unknown>).launch;
+  if (data.launch !== undefined && nested !== undefined)
+    throw new Error('"launch" is given both at the top level and under "config": keep the top-level one');
+  const launch = data.launch ?? nested;
   return {
     name: name.trim(),
     description: stringField(data, 'description') ?? null,
@@ -64,10 +78,19 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     model: stringField(data, 'model') ?? null,
     scope,
     permissions: parsePermissions(data.permissions, scope.write),
-    config,
+    config: config as Record<string, unknown>,
+    ...(launch === undefined ? {} : { launch: parseLaunchBlock(launch) }),
     promptContent: prompt ?? '',
     file: relativeFile,
   };
+}
+
+function refuseUnknownKeys(data: Record<string, unknown>, known: readonly string[], prefix: string): void {
+  const unknown = Object.keys(data).find((k) => !known.includes(k));
+  if (unknown !== undefined)
+    throw new Error(
+      `unknown key "${prefix}${unknown}"; ${prefix ? `"${prefix.slice(0, -1)}"` : 'an agent file'} takes ${known.join(', ')}`,
+    );
 }
 
 function parseScope(value: unknown): AgentScope {
@@ -75,6 +98,7 @@ function parseScope(value: unknown): AgentScope {
   if (typeof value !== 'object' || Array.isArray(value))
     throw new Error('"scope" must be a mapping with read, write and exclude lists');
   const scope = value as Record<string, unknown>;
+  refuseUnknownKeys(scope, scopeKeys, 'scope.');
   return {
     read: globs(scope, 'read', ['**/*']),
     write: globs(scope, 'write', ['**/*']),
@@ -96,7 +120,7 @@ function globs(scope: Record<string, unknown>, key: string, fallback: string[]):
   return cleaned;
 }
 
-/** The agent as seed 002's agent:// resource shows it: YAML, the prompt shortened when long. */
+/** The agent as the task-management contract's agent:// resource shows it: YAML, the prompt shortened when long. */
 export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string {
   const prompt =
     agent.promptContent.length > maxPromptChars
@@ -111,6 +135,7 @@ export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string
     // Always written: what the agent may do when it runs unattended is read in its own file.
     permissions: agent.permissions,
     config: Object.keys(agent.config).length ? agent.config : undefined,
+    launch: agent.config.launch === undefined ? agent.launch : undefined,
     promptContent: prompt || undefined,
   };
   return YAML.stringify(doc, { lineWidth: 0, blockQuote: 'literal' });

@@ -1,6 +1,7 @@
+import type { AgentLaunch } from './agentLaunch';
 import type { AgentPermissions } from './agentPermissions';
 
-/** Agent definitions of seed 002: who works on a task, with which client, model and scope. */
+/** Agent definitions of the task-management contract: who works on a task, with which client, model and scope. */
 export const agentClients = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentClient = (typeof agentClients)[number];
 
@@ -22,6 +23,8 @@ export interface AgentDefinition {
   /** What it may do when it runs unattended (agentPermissions.ts). */
   permissions: AgentPermissions;
   config: Record<string, unknown>;
+  /** How the runner starts it (the file's `launch:` block, or `config: launch:`); absent: its client's own launch. */
+  launch?: AgentLaunch;
   promptContent: string;
   /** Workspace-relative file the definition was read from (or will be written to, for a default not yet on disk). */
   file: string;

@@ -5,7 +5,8 @@
  * client launcher (src/processes/clients), which spawns it under the supervisor.
  */
 import * as path from 'node:path';
-import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { ClientKind, LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { CommandTemplate } from '../launch/commandTemplate';
 import { buildLaunchPlan } from '../launch/clients';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits, RunningProcess } from '../../ports/processes';
@@ -21,8 +22,12 @@ export interface ClientLauncher {
       logDir: string;
       env: Readonly<Record<string, string>>;
       secretEnv: Readonly<Record<string, string>>;
+      /** Strings redacted from the log (the launch ticket, should the agent find and print it). */
+      redact: readonly string[];
       limits: ProcessLimits;
       labels: Readonly<Record<string, string>>;
+      /** The run's log already holds its worktree's setup: the client's output follows it. */
+      continuesLog?: boolean;
     },
   ): Promise<RunningProcess>;
   usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
@@ -35,6 +40,14 @@ export interface ClientLauncher {
     setup: WorktreeSetup,
     options: { id: string; logDir: string; cwd: string; env: Readonly<Record<string, string>>; limits: ProcessLimits },
   ): Promise<{ failed: string; logFile: string } | null>;
+  /**
+   * What is missing to start `client` with `env` (it is not on its PATH, or has no key or login to
+   * reach its model), or undefined when it can start.
+   */
+  missing?(
+    client: ClientKind | CommandTemplate,
+    env: Readonly<Record<string, string>>,
+  ): string | undefined | Promise<string | undefined>;
 }
 
 /** The worktree's setup failed: the agent is not started, and the run fails with this reason. */
@@ -51,8 +64,15 @@ export class SetupFailed extends Error {
 /** How long a worktree's setup may run (an `npm ci` of a large project takes minutes). */
 export const setupWallClockMs = 20 * 60_000;
 
-/** The environment variable that carries the launch ticket to the instance's MCP server. */
+/** The variable an older runner carried the launch ticket in (still read, and removed, by the server). */
 export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
+
+/**
+ * The variable that tells the instance's MCP server where its launch ticket is: a file of the run
+ * (owner-only) the server reads and deletes as it starts. The ticket itself is in no environment,
+ * so neither the client, nor the server, nor anything they start (the agent's shell commands) has it.
+ */
+export const launchTicketFileVariable = 'AGENT_LEDGER_LAUNCH_TICKET_FILE';
 
 const runnerLabel = 'agent-ledger-runner';
 
@@ -86,25 +106,31 @@ export async function startInstance(
   }
   // Issued after the setup: a long setup must not let the ticket expire before the agent starts.
   const ticket = await ledger.issueLaunchTicket(executionId);
+  const configDir = path.join(logDir, `${executionId}.d`);
+  const ticketFile = path.join(configDir, 'ticket');
   const plan = buildLaunchPlan(target.client, {
     prompt: launchPrompt(target),
     cwd: target.cwd,
-    configDir: path.join(logDir, `${executionId}.d`),
-    mcpServers: [serverFor(settings.ledgerServer, target)],
+    configDir,
+    mcpServers: [serverFor(settings.ledgerServer, target, ticketFile)],
     model: target.model,
     maxTurns: target.maxTurns,
     permissions: target.permissions,
     env: settings.env,
     appendSystemPrompt: target.systemPrompt,
   });
+  // Written with the plan's other files (owner-only, never through a link); the server deletes it as it starts.
+  plan.files.push({ path: ticketFile, content: ticket });
   const labels = { role: runnerLabel, executionId, agentId, projectId, taskId: target.taskId ?? '' };
   const proc = await settings.launcher.launch(plan, {
     id: executionId,
     logDir,
     env: settings.env,
-    secretEnv: { [launchTicketVariable]: ticket },
+    secretEnv: {},
+    redact: [ticket],
     limits: target.limits,
     labels,
+    continuesLog: target.setup !== undefined,
   });
   const client = typeof target.client === 'string' ? target.client : target.client.program;
   const instance = {
@@ -121,11 +147,15 @@ export async function startInstance(
   return { instance, proc, plan };
 }
 
-/** The ledger's server for one instance: who it logs in as, and the ticket forwarded by name. */
-function serverFor(server: McpServerLaunch, target: LaunchTarget): McpServerLaunch {
+/** The ledger's server for one instance: who it logs in as, and where its ticket is (a file name, not the ticket). */
+function serverFor(server: McpServerLaunch, target: LaunchTarget, ticketFile: string): McpServerLaunch {
   return {
     ...server,
-    env: { ...server.env, AGENT_LEDGER_AGENT_ID: target.agentId, AGENT_LEDGER_PROJECT_ID: target.projectId },
-    forwardEnv: [...(server.forwardEnv ?? []), launchTicketVariable],
+    env: {
+      ...server.env,
+      AGENT_LEDGER_AGENT_ID: target.agentId,
+      AGENT_LEDGER_PROJECT_ID: target.projectId,
+      [launchTicketFileVariable]: ticketFile,
+    },
   };
 }

@@ -97,10 +97,10 @@ test('permissions: a level, commands added and forbidden; the reviewer (no write
 
 test('a launch: block at the top level of a definition is read (it was documented there)', () => {
   const agent = parseAgentFile('launch:\n  max_turns: 7\n', '.agent-ledger/agents/x.yaml');
-  assert.deepEqual(agent.config.launch, { max_turns: 7 });
+  assert.deepEqual(agent.launch, { max_turns: 7 });
   assert.throws(
     () => parseAgentFile('launch: {}\nconfig:\n  launch: {}\n', '.agent-ledger/agents/x.yaml'),
-    /"launch" is given twice/,
+    /"launch" is given both at the top level and under "config"/,
   );
 });
 
