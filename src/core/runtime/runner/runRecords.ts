@@ -9,7 +9,7 @@ import { taskKey, executionKey, parsePmId, projectKey } from '../../ids';
 import { appendPmEvent } from '../pm/projectRows';
 import { closeExecution } from '../pm/executionLogs';
 import { freeInstance } from './instanceClaims';
-import { endReason } from './runEnds';
+import { endReason, neverTookTask } from './runEnds';
 import type { RunEnd, RunOutcome, RunStart } from './runnerPort';
 import { endRunSessions, runEndReason } from './runSessions';
 
@@ -67,10 +67,6 @@ export async function recordRunStart(tx: AsyncSqlWriter, run: RunStart, ts: stri
     payload: { agent: run.agentId, project: run.projectId, client: run.client, pid: run.pid },
   });
 }
-
-/** Why a run failed whose client exited 0 without ever asking the ledger for its task. */
-export const neverTookTask =
-  "the agent never called get_my_task: its client exited without using the ledger's tools (did the ledger's MCP server start? its log says)";
 
 /** Whether the run's agent logged in and took its task (get_my_task gives the session its task). */
 async function tookItsTask(tx: AsyncSqlWriter, executionId: number): Promise<boolean> {
