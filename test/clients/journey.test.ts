@@ -9,65 +9,21 @@
 // — each said by the runner, nothing launched. Only what a person sees is asserted.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentCliName } from '../helpers/agentClis';
 import { agentCliHome, installedCli, skipUnlessInstalled } from '../helpers/agentClis';
+import type { Ran } from '../helpers/firstAgent';
+import { fixTheBug, promptValue, runAsPerson, tinyProject as project } from '../helpers/firstAgent';
 import { cliPath } from '../helpers/mcpClient';
-import { ledgerEnv } from '../helpers/testLedger';
 import { startScriptedModel } from '../helpers/scriptedModel/scriptedModel';
-import type { Conversation } from '../helpers/scriptedModel/conversation';
-import type { Step } from '../helpers/scriptedModel/script';
-import { git, tempRepo } from '../helpers/tmp';
+import { git } from '../helpers/tmp';
 
-/** A tiny project with a bug its test finds: `npm test` fails until sum adds. */
-function project(): string {
-  const repo = tempRepo({
-    'package.json': `${JSON.stringify({ name: 'tiny', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
-    'sum.js': 'exports.sum = (a, b) => a - b;\n',
-    'sum.test.js':
-      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('./sum.js');\n\ntest('sum adds', () => assert.equal(sum(2, 3), 5));\n",
-  });
-  git(repo, 'config', 'user.name', 'Ann Person');
-  git(repo, 'config', 'user.email', 'ann@example.com');
-  return repo;
+/** `agent-ledger …` as a person runs it in the repository, with the clients' environment. */
+function ledger(repo: string, env: Record<string, string>, args: string[]): Promise<Ran> {
+  return runAsPerson(process.execPath, [cliPath, ...args], repo, env);
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * `agent-ledger …` as a person runs it in the repository, with the clients' environment. Never
- * spawnSync: the scripted model the client talks to lives in this process.
- */
-function ledger(repo: string, env: Record<string, string>, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // As from a person's shell: not the test runner's own variables (NODE_TEST_CONTEXT would turn the
-    // agent's `node --test` into a no-op inside this test).
-    const { NODE_TEST_CONTEXT: _testRunner, ...base } = ledgerEnv(repo);
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: repo,
-      env: { ...base, ...env, NO_COLOR: '1', npm_config_update_notifier: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function ok(pending: Promise<Run>, what: string): Promise<string> {
+async function ok(pending: Promise<Ran>, what: string): Promise<string> {
   const r = await pending;
   assert.equal(r.code, 0, `${what}: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
@@ -78,41 +34,6 @@ function lineStarting(text: string, start: string): string {
   const line = text.split('\n').find((l) => l.startsWith(start));
   assert.ok(line, `no "${start}" line in:\n${text}`);
   return line;
-}
-
-/** A line of the launch prompt the runner wrote (`project_id: prj-1`). */
-function promptValue(c: Conversation, key: string): string {
-  const value = new RegExp(`^${key}: (.+)$`, 'm').exec(c.text)?.[1];
-  if (!value) throw new Error(`the prompt has no ${key}: line`);
-  return value.trim();
-}
-
-/**
- * What the agent does, the same for every client: it works in the folder get_my_task names (Gemini
- * also sends the wait_for_previous it adds to every call).
- */
-function fixTheBug(client: AgentCliName, seen: { folder?: string }): Step[] {
-  const extra = client === 'gemini' ? { wait_for_previous: true } : {};
-  return [
-    (c) => ({
-      callTool: 'authenticate',
-      args: { agent_id: promptValue(c, 'agent_id'), project_id: promptValue(c, 'project_id'), ...extra },
-    }),
-    { callTool: 'get_my_task', args: { ...extra } },
-    (c) => {
-      const task = c.resultJson<{ task: { task_id: string; working_directory: string } }>('get_my_task').task;
-      seen.folder = task.working_directory;
-      return {
-        callTool: 'save_context',
-        args: { task_id: task.task_id, progress: 'sum subtracts; fixing it', ...extra },
-      };
-    },
-    () => ({ editFile: path.join(seen.folder!, 'sum.js'), oldText: 'a - b', newText: 'a + b' }),
-    { shell: 'npm test' },
-    { shell: 'git commit -qam "sum adds"' },
-    { callTool: 'report_completed', args: { result: 'success', summary: 'sum adds; npm test passes', ...extra } },
-    { say: 'Done: sum adds, tested and committed.' },
-  ];
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -216,10 +137,9 @@ for (const client of ['claude', 'codex', 'gemini'] as const) {
           await ok(ledger(repo, env, ['task', 'get', taskId]), 'task get after landing'),
           /^Landed on main /m,
         );
-        const npmTest = await new Promise<number | null>((resolve) =>
-          spawn('npm', ['test'], { cwd: repo, stdio: 'ignore' }).on('close', resolve),
-        );
-        assert.equal(npmTest, 0, 'main passes its tests now');
+        const npmTest = await runAsPerson('npm', ['test'], repo, {});
+        assert.equal(npmTest.code, 0, `main passes its tests now:\n${npmTest.stdout}`);
+        assert.match(npmTest.stdout, /# pass 1\b/);
       });
     },
   );
