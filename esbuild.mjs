@@ -92,7 +92,9 @@ const common = {
   legalComments: 'none',
   metafile: true,
 };
-const node = { ...common, plugins: [asciiOutput] };
+// jsonc-parser's `main` is a UMD build that loads its parts with a require() esbuild cannot
+// follow ("Cannot find module './impl/format'" at run time); its ES module build bundles.
+const node = { ...common, plugins: [asciiOutput], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
 
 const builds = [
   {

@@ -22,6 +22,9 @@ import { MemoryBank } from '../core/memory/memoryBank';
 import { SessionService } from '../core/sessions/sessionService';
 import { WorkerService } from '../core/workers/workerService';
 import { WorktreeCleanup } from '../core/workers/worktreeCleanup';
+import { TaskLanding } from '../core/workers/taskLanding';
+import { GitLanding } from '../git/landing';
+import { GhPullRequests } from '../git/pullRequest';
 import { PipelineService } from '../core/pipelines/pipelineService';
 import { RewindService } from '../core/tasks/rewindService';
 import { findDefaultsDir } from '../core/pipelines/files/flowFiles';
@@ -119,6 +122,8 @@ export interface Services {
   workers: WorkerService;
   /** Removes task worktrees on demand or by retention. */
   worktreeCleanup: WorktreeCleanup;
+  /** A person lands a done task's branch on its base branch, or opens a pull request (`task land`). */
+  landing: TaskLanding;
   /** Puts a task's files back as they were at its snapshot, and undoes that (the editor's Rewind). */
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
@@ -302,6 +307,14 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
+    landing: new TaskLanding(
+      engine,
+      worktrees,
+      new GitLanding(paths.workspace),
+      new GhPullRequests(paths.workspace),
+      clock,
+      paths.workspace,
+    ),
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),

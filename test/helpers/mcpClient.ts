@@ -57,7 +57,9 @@ export async function connect(
   await client.connect(transport);
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+    const texts = (result.content as { type: string; text: string }[]).filter((c) => c.type === 'text');
+    // An error result is a line of prose, then its JSON (src/mcp/toolResults.ts).
+    const text = (result.isError ? texts.at(-1) : texts[0])?.text ?? '';
     return { result, json: JSON.parse(text) as Record<string, unknown> };
   };
   const ledgerClient: LedgerClient = {

@@ -44,6 +44,20 @@ describe('refused calls', () => {
     assert.equal(await journalSize(), before, `${name} refused but wrote to the journal`);
   }
 
+  test('an error result reads as prose first (the reason and code), then its JSON; never structured content', async () => {
+    const result = await c.client.callTool({ name: 'task_get', arguments: { id: 99999 } });
+    const texts = (result.content as { type: string; text: string }[]).map((item) => item.text);
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent, undefined);
+    assert.match(texts[0], /^TaskNotFound \(-32001\): Task task-99999 not found/);
+    // Gemini CLI reads a first text item that parses as JSON as structured content: this one must not.
+    assert.throws(() => JSON.parse(texts[0]) as unknown);
+    assert.deepEqual(
+      (JSON.parse(texts[1]) as { error: { reason: string; code: number } }).error.reason,
+      'TaskNotFound',
+    );
+  });
+
   test('unknown ids: task -32001, workflow -32009', async () => {
     await refused('start_task', { workflow_id: 'wf-999', name: 'x', goal: 'g' }, -32009, /Workflow wf-999 not found/);
     await refused(

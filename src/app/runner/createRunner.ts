@@ -11,11 +11,15 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
+import type { CleanupResult } from '../../core/workers/workerContracts';
+import { clientMissing, launchClient, readRunUsage, runSetup } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
+import { ClientAuthChecks } from '../../processes/clientAuthCheck';
 import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { commitLeftovers, gitDirsOf } from '../../git/worktrees';
+import { readWorkspaceSettings } from '../../core/workers/workspaceSettings';
 import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
@@ -35,6 +39,11 @@ export interface LedgerRunner {
   runner: Runner;
   supervisor: ProcessSupervisor;
   logDir: string;
+  /**
+   * Removes worktrees of landed or abandoned tasks while they use more than the budget of
+   * `.agent-ledger/workspace.yaml` (`worktrees.budget`); null when it sets none.
+   */
+  cleanWorktrees(): Promise<(CleanupResult & { usedBytes: number; budgetBytes: number }) | null>;
   /** Stops every instance (their execution logs are written) and the supervisor. */
   dispose(): Promise<void>;
 }
@@ -50,6 +59,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   // Logs, records and the clients' MCP configurations go there: a linked runs folder is refused up front.
   checkOwnFiles(root, logDir, []);
   const supervisor = new ProcessSupervisor({ root });
+  const authChecks = new ClientAuthChecks();
   const env = cleanEnv(setup.env ?? process.env);
   const ledger = new LedgerForRunner({
     engine: services.engine,
@@ -64,8 +74,16 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
         { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId, branch: prepared.task.branch };
+      return {
+        cwd: prepared.cwd,
+        sessionId: prepared.sessionId,
+        branch: prepared.task.branch,
+        gitDirs: await gitDirsOf(prepared.cwd),
+      };
     },
+    // Read at each launch from the main checkout: an edit applies to the next run.
+    workspaceSettings: () => readWorkspaceSettings(services.paths.workspace),
+    leftovers: { workspace: services.paths.workspace, commit: commitLeftovers },
     allowOverlap: setup.allowOverlap,
     staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
@@ -75,7 +93,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     launcher: {
       launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }),
       usage: readRunUsage,
-      missing: clientMissing,
+      setup: (worktreeSetup, options) => runSetup(supervisor, worktreeSetup, options),
+      // Not installed, else no key or login: a client without one fails at once or, Codex, retries for minutes.
+      missing: async (client, clientEnv) =>
+        clientMissing(client, clientEnv) ??
+        (typeof client === 'string' ? await authChecks.missing(client, clientEnv) : undefined),
     },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
@@ -92,6 +114,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runner,
     supervisor,
     logDir,
+    cleanWorktrees: async () => {
+      const budgetBytes = readWorkspaceSettings(services.paths.workspace).worktreeBudgetBytes;
+      if (budgetBytes === null) return null;
+      return { ...(await services.worktreeCleanup.withinBudget(budgetBytes)), budgetBytes };
+    },
     dispose: async () => {
       await runner.stopAll();
       runEnds.dispose();

@@ -11,6 +11,7 @@ import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, idempotencyKeyHelp, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
+import { registerLandCommand } from './landCommand';
 import type { Services } from '../../app/services';
 import { parseInput } from '../../core/contracts/inputValidation';
 import { queueExistingTaskInput, queueNewTaskInput, runClients } from '../../core/runtime/pm/queueContracts';
@@ -172,6 +173,8 @@ export function registerTaskCommands(task: Command): void {
         ],
       });
     });
+  registerLandCommand(task);
+
   task
     .command('review')
     .description(

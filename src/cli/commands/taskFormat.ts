@@ -77,6 +77,15 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
       );
     }
   }
+  if (task.landing) {
+    const l = task.landing;
+    lines.push(
+      '',
+      l.pullRequest
+        ? `${style.bold('Pull request')} ${visible(l.pullRequest)} ${style.dim(`(${visible(l.branch)} → ${visible(l.onto)}, opened by ${visible(l.by)} ${l.at.slice(0, 16).replace('T', ' ')})`)}`
+        : `${style.bold('Landed')} on ${visible(l.onto)} ${style.dim(`(${l.method}${l.commit ? `, ${l.commit.slice(0, 8)}` : ''}) by ${visible(l.by)} ${l.at.slice(0, 16).replace('T', ' ')}`)}`,
+    );
+  }
   if (task.commits?.length) {
     lines.push('', style.bold(`Commits (${task.commits.length})`));
     for (const c of task.commits)

@@ -9,6 +9,7 @@ import { taskDetailView } from './taskViews';
 import type { TaskDetailView } from './taskViews';
 import type { TaskGetJson } from './taskContracts';
 import { SAVED_CONTEXTS_SHOWN } from './taskContracts';
+import { fromJson } from '../json';
 
 /** A task outside any workflow depends on nothing. */
 const noDependencies = (): TaskDependencies => ({ graph_id: null, depends_on: [], dependents: [], ready: true });
@@ -19,36 +20,65 @@ const noDependencies = (): TaskDependencies => ({ graph_id: null, depends_on: []
  * agents saved — in one read
  * (one snapshot). The parts that need only the id are asked together, so PostgreSQL sends them in
  * one round trip; the task row and its sub-tasks decide the rest (its workflow's graph, the
- * sub-tasks' cost): a task outside a workflow without sub-tasks is one round trip. Nine
+ * sub-tasks' cost): a task outside a workflow without sub-tasks is one round trip. Ten
  * statements for a task outside a workflow: the task and its timeline, the counts from the
  * timeline, the cost and its per-agent split from one statement, a person's review of its
- * completion (so every face says "reviewed" from the same read), and the saved contexts' count and
- * newest ones.
+ * completion (so every face says "reviewed" from the same read), the saved contexts' count and
+ * newest ones, and how a person landed it.
  */
 export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<TaskAnswer> {
   const row = getTask(db, id);
   const subTasks = childTasks(db, id);
-  const [task, { entries, counts }, children, cost, dependencies, completionReview, contexts] = await Promise.all([
-    row,
-    timelineWithCounts(db, id),
-    subTasks,
-    taskCostOf(
-      db,
-      id,
-      subTasks.then((c) => c.length > 0),
-    ),
-    // Asked as soon as the task row says which workflow's graph to read.
-    row.then((t) => (!t || t.workflowId === null ? noDependencies() : dependenciesOf(db, id, t.workflowId))),
-    completionReviewOf(db, id),
-    savedContextsOf(db, id),
-  ]);
+  const [task, { entries, counts }, children, cost, dependencies, completionReview, contexts, landing] =
+    await Promise.all([
+      row,
+      timelineWithCounts(db, id),
+      subTasks,
+      taskCostOf(
+        db,
+        id,
+        subTasks.then((c) => c.length > 0),
+      ),
+      // Asked as soon as the task row says which workflow's graph to read.
+      row.then((t) => (!t || t.workflowId === null ? noDependencies() : dependenciesOf(db, id, t.workflowId))),
+      completionReviewOf(db, id),
+      savedContextsOf(db, id),
+      landingOf(db, id),
+    ]);
   if (!task) throw notFound('task', id);
-  return { ...taskDetailView(task, entries, children, counts), dependencies, cost, completionReview, contexts };
+  return {
+    ...taskDetailView(task, entries, children, counts),
+    dependencies,
+    cost,
+    completionReview,
+    contexts,
+    landing,
+  };
+}
+
+/** How a person landed the task (`task land` records a `task.landed` event), or null. */
+async function landingOf(db: AsyncSqlReader, id: number): Promise<TaskGetJson['landing']> {
+  const row = await db.get<{ ts: string; payload: string }>(
+    "SELECT ts, payload FROM events WHERE task_id = ? AND kind = 'task.landed' ORDER BY seq DESC LIMIT 1",
+    [id],
+  );
+  if (!row) return null;
+  const p = fromJson<Record<string, unknown>>(row.payload, {});
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return {
+    onto: text(p.onto),
+    branch: text(p.branch),
+    method: (text(p.method) || 'merge') as NonNullable<TaskGetJson['landing']>['method'],
+    by: text(p.by),
+    at: row.ts,
+    commit: text(p.to),
+    pullRequest: typeof p.pullRequest === 'string' ? p.pullRequest : null,
+  };
 }
 
 /** task_get's answer as `readTaskAnswer` builds it: typed for the faces that render it (the CLI's `task get`). */
 export type TaskAnswer = TaskDetailView &
-  Pick<TaskGetJson, 'cost' | 'completionReview' | 'contexts'> & { dependencies: TaskDependencies };
+  Pick<TaskGetJson, 'cost' | 'completionReview' | 'contexts' | 'landing'> & { dependencies: TaskDependencies };
 
 type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
 

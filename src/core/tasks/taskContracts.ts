@@ -192,6 +192,21 @@ export const taskGetOutput = taskOutput.extend({
     .describe(
       "What agents saved about the task as they worked (save_context, and report_completed's summary); get_task_context gives the whole history",
     ),
+  landing: z
+    .object({
+      onto: z.string(),
+      branch: z.string(),
+      method: z.enum(['fast-forward', 'merge', 'rebase', 'already', 'pull-request']),
+      by: z.string(),
+      at: z.string(),
+      commit: z.string().describe('The base branch’s commit after landing (before it, for a pull request)'),
+      pullRequest: z.string().nullable(),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'How a person landed the task’s branch (`agent-ledger task land`): on which branch, how, by whom and when, or the pull request it opened; null while not landed',
+    ),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;

@@ -10,12 +10,14 @@
  * the client; Codex: `env_vars = ["X"]`), so no file, argument or log line holds the value.
  */
 import type { StdinSpec } from '../../ports/processes';
+import type { ResolvedPermissions } from '../../agents/agentPermissions';
+import { levelOfAccess } from '../../agents/agentPermissions';
 import { ProcessError } from '../processErrors';
 
 /** The clients with built-in adapters (the agent PM contract's `ai_type`). */
 export type ClientKind = 'claude' | 'codex' | 'gemini';
 
-/** How much the agent may do without asking (nobody is there to answer). */
+/** How much the agent may do without asking (nobody is there to answer): the older shorthand of {@link LaunchPermissions}. */
 export type ClientAccess =
   /** Read and call the allowed tools only. */
   | 'readOnly'
@@ -45,14 +47,40 @@ export interface ClientLaunchInput {
   configDir: string;
   mcpServers?: readonly McpServerLaunch[];
   model?: string;
-  /** Default `workspaceWrite`. */
+  /**
+   * What the agent may do (its definition's `permissions:`, resolved): each client gets it in its
+   * own terms (clientPermissions.ts). Default: {@link access}'s level, else `edit` with no command.
+   */
+  permissions?: LaunchPermissions;
+  /** The older shorthand: `readOnly` = level read, `workspaceWrite` = edit, `fullAccess` = full. */
   access?: ClientAccess;
+  /**
+   * The environment the client will run with (HOME, CODEX_HOME, GEMINI_CLI_HOME, its API key
+   * variables): where its own configuration folder is, so a run's private copy of it keeps the
+   * user's login and settings, and which authentication it will use. Never written anywhere.
+   */
+  env?: Readonly<Record<string, string>>;
   /** Claude Code appends it to its system prompt; the other clients have no such flag, so it leads the prompt. */
   appendSystemPrompt?: string;
   /** Claude Code `--max-turns`; Gemini CLI `model.maxSessionTurns`; Codex has no turn limit (the wall clock still applies). */
   maxTurns?: number;
   /** Tools allowed without asking, in the client's own syntax, besides the MCP servers' tools. */
   allowedTools?: readonly string[];
+}
+
+/** The permissions of one run, and what a sandbox needs to let it commit. */
+export interface LaunchPermissions extends ResolvedPermissions {
+  /**
+   * Git's folders of the worktree (the repository's common folder and the worktree's own): a
+   * commit writes there, so a sandboxed client (Codex) gets them as writable roots.
+   */
+  gitDirs?: readonly string[];
+}
+
+/** The permissions of a launch: given, or the level of `access` (default `edit`), with no command. */
+export function permissionsOf(input: ClientLaunchInput): LaunchPermissions {
+  if (input.permissions) return input.permissions;
+  return { level: levelOfAccess(input.access ?? 'workspaceWrite'), commands: [], never: [] };
 }
 
 /** What a client prints on stdout, for the parsers of runUsage.ts. */
@@ -62,6 +90,26 @@ export type OutputFormat = 'claude-json' | 'codex-jsonl' | 'gemini-json' | 'text
 export interface LaunchFile {
   path: string;
   content: string;
+  /**
+   * `content` is a JSON object laid over the one in this file when it exists (the user's own
+   * settings): objects merged key by key, the plan's values winning.
+   */
+  mergeJsonFrom?: string;
+  /** A JSON object whose values apply only where neither the plan nor the user's file sets them. */
+  jsonDefaults?: Record<string, unknown>;
+}
+
+/**
+ * A private copy of a client's own configuration folder for one run: every entry of `source` is
+ * linked in (so the user's login, settings and rules are the ones used, and a refreshed login
+ * is written back to the user's file), except where the plan writes a file; a folder holding
+ * such a file is made here, its other entries linked one by one. The user's folder is never
+ * written. Used where a client reads its MCP servers, rules or trust from its home only.
+ */
+export interface LaunchHome {
+  path: string;
+  /** The user's folder, or null when it has none. */
+  source: string | null;
 }
 
 export interface LaunchPlan {
@@ -74,6 +122,8 @@ export interface LaunchPlan {
   /** Variables to add to the child's environment (not secret). */
   env: Record<string, string>;
   files: LaunchFile[];
+  /** Private configuration folders made before the files are written. */
+  homes: LaunchHome[];
   /** `ignore` (end of file at once: these CLIs read stdin when it is not a TTY), or the prompt when it is too long for argv. */
   stdin: StdinSpec;
   output: OutputFormat;

@@ -99,6 +99,25 @@ async function world(engine: LedgerEngine): Promise<{ parent: number; child: num
         { progress: `step ${i}`, findings: i === 3 ? 'the cache is cold' : null, next_steps: `step ${i + 1}` },
         at(10 + i),
       );
+    // A person landed the child's branch (`task land` records it as an event).
+    await tx.insert(
+      'INSERT INTO events (ts, kind, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+      [
+        at(6),
+        'task.landed',
+        child,
+        'task',
+        `task-${child}`,
+        JSON.stringify({
+          onto: 'main',
+          branch: 'task-2-s1',
+          method: 'merge',
+          by: 'ana',
+          to: 'abc123',
+          pullRequest: null,
+        }),
+      ],
+    );
     return { parent, child, loose };
   });
 }
@@ -112,6 +131,7 @@ async function threeReads(engine: LedgerEngine, id: number): Promise<unknown> {
     cost: await new CostRollupService(engine).ofTask(id),
     completionReview: await reviewOf(engine, id),
     contexts: await contextsOf(engine, id),
+    landing: await landingOf(engine, id),
   };
 }
 
@@ -132,6 +152,27 @@ async function contextsOf(engine: LedgerEngine, id: number): Promise<unknown> {
         nextSteps: c.next_steps,
         savedAt: c.created_at,
       })),
+  };
+}
+
+/** How the task was landed, read on its own. */
+async function landingOf(engine: LedgerEngine, id: number): Promise<unknown> {
+  const row = await engine.read((db) =>
+    db.get<{ ts: string; payload: string }>(
+      "SELECT ts, payload FROM events WHERE task_id = ? AND kind = 'task.landed'",
+      [id],
+    ),
+  );
+  if (!row) return null;
+  const p = JSON.parse(row.payload) as Record<string, string | null>;
+  return {
+    onto: p.onto,
+    branch: p.branch,
+    method: p.method,
+    by: p.by,
+    at: row.ts,
+    commit: p.to,
+    pullRequest: p.pullRequest,
   };
 }
 
@@ -202,6 +243,7 @@ for (const engineCase of engineCases) {
             (await tasks.answer(row.task.id)).completionReview !== null,
             `task-${row.task.id}`,
           );
+        assert.equal((await tasks.answer(ids.child)).landing?.by, 'ana', 'how it was landed');
         assert.deepEqual((await tasks.answer(ids.child)).completionReview, {
           verdict: 'approved',
           note: 'ok',
