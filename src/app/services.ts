@@ -51,6 +51,8 @@ import { BoardQueries } from '../core/board/boardQueries';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
+import { TokenService } from '../core/access/tokenService';
+import { LedgerSettings } from '../core/access/ledgerSettings';
 import { localFolders } from '../core/ledgerFiles';
 import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
@@ -135,6 +137,10 @@ export interface Services {
   board: BoardQueries;
   /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
   reviews: TaskReviewService;
+  /** Bearer tokens of the HTTP server (`agent-ledger token`): create, list, revoke, verify. */
+  tokens: TokenService;
+  /** The ledger's own switches and keys (e.g. checkpoints asked in the client), shared by every process. */
+  settings: LedgerSettings;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -214,6 +220,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       changedMarksMs: changedMarksMsFromEnv(process.env),
     },
   );
+  const projects = new ProjectService(engine, paths.workspace, agents, now);
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
@@ -247,7 +254,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
     rewind: new RewindService(engine, getTruth, clock),
-    projects: new ProjectService(engine, paths.workspace, agents, now),
+    projects,
     projectTasks: new ProjectTaskService(engine, agents, now),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
@@ -272,6 +279,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
+    tokens: new TokenService(engine, clock, {
+      agentExists: (agent) => agents.current().agents.some((a) => a.name === agent),
+      projectKeyOf: async (ref) => (await projects.get(ref)).project_id,
+    }),
+    settings: new LedgerSettings(engine, clock),
     dispose: () => {
       watching?.dispose();
       scheduling.changedMarks?.dispose();

@@ -2,7 +2,9 @@
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
  * The codes are seed 002's table, extended with NotFound, StoreError, Unauthorized (an agent's
- * login or session token refused) and JSON-RPC's InternalError.
+ * login, session token or bearer token refused), Forbidden (a caller whose role may not do this:
+ * an agent token answering a checkpoint) and JSON-RPC's InternalError. None is in -32020..-32099,
+ * which MCP reserves for its own protocol errors.
  */
 export type LedgerErrorCode =
   | 'TaskNotFound'
@@ -16,6 +18,7 @@ export type LedgerErrorCode =
   | 'NotFound'
   | 'StoreError'
   | 'Unauthorized'
+  | 'Forbidden'
   | 'InternalError';
 
 /** JSON-RPC style numeric codes of seed 002, plus two of ours. */
@@ -31,6 +34,7 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   NotFound: -32009,
   StoreError: -32010,
   Unauthorized: -32011,
+  Forbidden: -32012,
   InternalError: -32603,
 };
 
@@ -47,6 +51,7 @@ export const exitCodes: Record<LedgerErrorCode, number> = {
   NotFound: 5,
   StoreError: 1,
   Unauthorized: 6,
+  Forbidden: 6,
   InternalError: 1,
 };
 

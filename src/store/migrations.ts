@@ -15,6 +15,7 @@ import { v14StigWeights } from './migrations/v14StigWeights';
 import { v15GraphDiffs } from './migrations/v15GraphDiffs';
 import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
 import { v17StigChanges } from './migrations/v17StigChanges';
+import { v18AccessTokens } from './migrations/v18AccessTokens';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -41,6 +42,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v15GraphDiffs,
   v16StigLooseNodes,
   v17StigChanges,
+  v18AccessTokens,
 ];
 
 export const latestVersion = migrations.length;

@@ -21,6 +21,7 @@ import { readLatest } from '../../coordination/plans/graphStore';
 import { coordinationError } from '../../coordination/coordinationErrors';
 import { fragmentPatches } from './planPatches';
 import type { FragmentPatch } from './planPatches';
+import { callerTokenId } from '../../caller';
 
 /**
  * The knowledge graph over the asynchronous store port (kg_triples, migration v11). Triples
@@ -243,13 +244,10 @@ async function appendKnowledgeEvent(
   kind: string,
   payload: Record<string, number>,
 ): Promise<void> {
-  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    kind,
-    'knowledge',
-    'kg',
-    JSON.stringify(payload),
-  ]);
+  await tx.insert(
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [new Date(now).toISOString(), kind, 'knowledge', 'kg', JSON.stringify(payload), callerTokenId()],
+  );
 }
 
 function graphNotFound(graphId: string): never {
