@@ -1,24 +1,30 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { LazyServices } from './lazyServices';
-import type { CatalogTool, FamilyInfo, ToolContext, ToolFamily } from './toolDefinition';
+import type { CatalogTool, FamilyInfo, HttpTransportInfo, ToolContext, ToolFamily } from './toolDefinition';
 import type { LazyFamily } from './familyCatalog';
 import type { ToolListing } from './listing/builtListing';
 import { allFixedResources, allResourceTemplates } from './resources/resourceCatalog';
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
-import { registerResourceHandlers } from './resourceHandlers';
+import { followResources, registerResourceHandlers, resourceCatalog } from './resourceHandlers';
+import type { ResourceSink } from './resourceNotifier';
 import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
 import { familiesExposed, isToolExposed, resolveFeatures } from './features';
 import { productName, version } from '../app/version';
+import type { CallContext, McpTransportKind } from './callContext';
+import { callContextOf } from './callContext';
+import { runAsCaller } from '../core/caller';
+import type { Disposable } from '../core/emitter';
+import { authorizeToolCall } from './access/toolAccess';
+import type { CheckpointGates } from './gates/checkpointGates';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
   families: ReadonlySet<string>;
-  /** The agent login a runner prepared for this server (its launch ticket), if any. */
-  login?: ServerLogin;
+  /** The agent login of a call: the runner's launch ticket of a stdio server, a launch token over HTTP. */
+  loginOf?: (call: CallContext) => ServerLogin | undefined;
   /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
   features?: ReadonlySet<string>;
   /** Called each time tools/list is answered (serve.ts opens the ledger then, while the client reads the list). */
@@ -27,12 +33,33 @@ export interface ServerOptions {
   listing: ToolListing;
   /** Introspection, then the switchable families, loaded on first use (familyCatalog.ts). */
   catalog: readonly LazyFamily[];
+  /** How the clients reach this server. */
+  transport: McpTransportKind;
+  /** What mcp_info reports of the HTTP transport (absent: stdio only). */
+  http?: HttpTransportInfo;
+  /** Pipeline checkpoints asked of the person through the client (gates/checkpointGates.ts). */
+  gates?: CheckpointGates;
+}
+
+/** What one SDK instance serves. */
+export interface InstanceOptions {
+  /** The protocol revision the serving entry picked (2026-07-28 `modern`, 2025-11-25 `legacy`). */
+  era: 'legacy' | 'modern';
+  /**
+   * `connection`: one client for a while (a stdio process, a `--stateful` HTTP session): this
+   * instance serves its resource subscriptions. `request`: one HTTP request (the HTTP layer
+   * follows resource changes once for every listen stream: `followResources`).
+   */
+  lifetime: 'connection' | 'request';
 }
 
 export interface LedgerServer {
-  server: Server;
-  /** Stops listening to the store. */
-  dispose(): void;
+  /** A fresh SDK server over the shared state: per stdio connection, HTTP request or HTTP session. */
+  instance(options: InstanceOptions): Server;
+  /** Sends the ledger's resource changes to a sink that is not an instance (the HTTP listen streams). */
+  followResources(sink: ResourceSink): Disposable;
+  /** The server's instructions (what an agent reads first). */
+  readonly instructions: string;
 }
 
 /** What an agent reads first: how the enabled families are meant to be used. */
@@ -44,9 +71,11 @@ function instructionsFor(enabled: readonly FamilyInfo[]): string {
 }
 
 /**
- * Builds the MCP server over a workspace's services, opened on first use (lazyServices.ts). The
+ * Prepares the MCP server over a workspace's services, opened on first use (lazyServices.ts). The
  * tools are listed from `listing` and each family's contracts and handlers load with its first
- * call (docs/performance.md); families serving prompts load here. The caller picks the transport.
+ * call (docs/performance.md); families serving prompts load here. Everything is built once; each
+ * `instance()` is a low-level SDK `Server` with our own listing, dispatch and `isError` results,
+ * cheap enough to make per HTTP request. The caller picks the transport (serve.ts, http/).
  */
 export async function createServer(services: LazyServices, options: ServerOptions): Promise<LedgerServer> {
   const on = options.features ?? resolveFeatures(options.families);
@@ -63,17 +92,7 @@ export async function createServer(services: LazyServices, options: ServerOption
   const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap(
     (f) => f.prompts ?? [],
   );
-  const server = new Server(
-    { name: productName, title: 'Agent Ledger', version },
-    {
-      capabilities: {
-        tools: { listChanged: false },
-        resources: { subscribe: true, listChanged: true },
-        ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
-      },
-      instructions: instructionsFor(enabled.map((f) => lazy.get(f.name)!.info)),
-    },
-  );
+  const instructions = instructionsFor(enabled.map((f) => lazy.get(f.name)!.info));
 
   const loading = new Map<string, Promise<ToolFamily>>();
   const load = (family: string): Promise<ToolFamily> => {
@@ -90,7 +109,7 @@ export async function createServer(services: LazyServices, options: ServerOption
         f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name })),
       ),
     })));
-  const definition = async (name: string): Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }> => {
+  const definition: ToolDefinitionLookup = async (name, call) => {
     const family = familyOf.get(name);
     if (family === undefined) throw unknownTool(name, [...familyOf.keys()]);
     const tool = (await load(family)).tools.find((t) => t.name === name);
@@ -101,35 +120,86 @@ export async function createServer(services: LazyServices, options: ServerOption
       enabledTools: () => rest.tools,
       enabledFamilies: () => options.families,
       families: () => rest.families,
-      login: options.login,
+      login: options.loginOf?.(call),
       features: on,
+      call,
+      http: options.http,
     };
     return { tool: { ...tool, family }, context: async () => ({ ...base, services: await services.get() }) };
   };
 
-  // Listed as the listing holds them (without the family each tool belongs to).
+  // Listed as the listing holds them (without the family each tool belongs to), in the same order every time.
   const listed: Tool[] = listedTools.map(({ family: _family, ...tool }) => tool);
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    options.afterToolsListed?.();
-    return { tools: listed };
+  const resources = resourceCatalog(services, allResourceTemplates(), allFixedResources());
+  const capabilities = (o: InstanceOptions): ServerCapabilities => ({
+    tools: { listChanged: false },
+    // A stateless 2025-11-25 HTTP request has no stream to send changes on.
+    resources:
+      o.era === 'legacy' && o.lifetime === 'request'
+        ? { subscribe: false, listChanged: false }
+        : { subscribe: true, listChanged: true },
+    ...(prompts.length > 0 ? { prompts: { listChanged: false } } : {}),
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(definition, request.params.name, request.params.arguments),
-  );
 
-  const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
-  if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
-  return { server, dispose: () => resources.dispose() };
+  const instance = (o: InstanceOptions): Server => {
+    const server = new Server(
+      { name: productName, title: 'Agent Ledger', version },
+      {
+        capabilities: capabilities(o),
+        instructions,
+        ...(options.gates ? { requestState: { verify: options.gates.verifyState } } : {}),
+      },
+    );
+    server.setRequestHandler('tools/list', () => {
+      options.afterToolsListed?.();
+      return { tools: listed };
+    });
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const call = callContextOf(server, ctx, options.transport);
+      return runAsCaller(call.caller, () =>
+        options.gates
+          ? options.gates.callTool(request.params, call, ctx, (args) =>
+              callTool(definition, request.params.name, args, call),
+            )
+          : callTool(definition, request.params.name, request.params.arguments, call),
+      );
+    });
+    const followed = registerResourceHandlers(
+      server,
+      services,
+      resources,
+      o.lifetime === 'connection' ? { everyUri: o.era === 'modern' } : undefined,
+    );
+    if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
+    const previous = server.onclose;
+    server.onclose = () => {
+      followed.dispose();
+      previous?.();
+    };
+    return server;
+  };
+  return {
+    instance,
+    followResources: (sink) => followResources(services, resources, sink),
+    instructions,
+  };
 }
 
+type ToolDefinitionLookup = (
+  name: string,
+  call: CallContext,
+) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>;
+
 /** Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
-async function callTool(
-  definition: (name: string) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>,
+export async function callTool(
+  definition: ToolDefinitionLookup,
   name: string,
   args: unknown,
+  call: CallContext,
 ): Promise<CallToolResult> {
   try {
-    const { tool, context } = await definition(name);
+    const { tool, context } = await definition(name, call);
+    await authorizeToolCall(tool, args, call, async () => (await context()).services);
     return okResult(await invokeTool(tool, args, context));
   } catch (err) {
     return errorResult(err);

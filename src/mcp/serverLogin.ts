@@ -6,6 +6,7 @@
  * passes no `session_token` (or the placeholder `authenticate` returned) and this server fills
  * in the one it holds. A server started by a person has no ticket and behaves as the contract says.
  */
+import { createHash } from 'node:crypto';
 import { LedgerError } from '../core/errors';
 
 /** What `authenticate` returns as `session_token` when this server holds the real one. */
@@ -20,7 +21,20 @@ export class ServerLogin {
     private ticket: string | undefined,
     /** The agent the runner launched this server for (not secret). */
     readonly agentId: string | undefined,
-  ) {}
+    /** Over HTTP, the session token every replica derives from the launch token (nothing held in memory). */
+    private readonly derived?: string,
+  ) {
+    this.token = derived;
+  }
+
+  /**
+   * The login of an agent the runner launched against an HTTP server: its short-lived agent token
+   * is also its launch ticket, and the session it opens has a token derived from it, so any
+   * server on the ledger (several replicas behind one URL) finds the session without holding it.
+   */
+  static forLaunchToken(bearer: string, agentId: string): ServerLogin {
+    return new ServerLogin(bearer, agentId, launchSessionToken(bearer));
+  }
 
   /** Reads the ticket once and removes it from this process's environment (nothing this server starts inherits it). */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env): ServerLogin {
@@ -39,6 +53,11 @@ export class ServerLogin {
     const ticket = this.ticket;
     this.ticket = undefined;
     return ticket;
+  }
+
+  /** The session token `authenticate` should open with the ticket (derived over HTTP; random on stdio). */
+  sessionTokenToOpen(): string | undefined {
+    return this.derived;
   }
 
   hold(token: string): void {
@@ -60,4 +79,9 @@ export class ServerLogin {
 /** The session token of a call: given, or held by this server. */
 export function sessionTokenOf(given: string | undefined, login: ServerLogin | undefined): string {
   return (login ?? ServerLogin.none()).tokenFor(given);
+}
+
+/** The session token of a launch token's session: the same on every server that sees the token. */
+export function launchSessionToken(bearer: string): string {
+  return createHash('sha256').update(`agent-ledger launch session\0${bearer}`).digest('base64url');
 }
