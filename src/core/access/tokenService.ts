@@ -108,8 +108,8 @@ export class TokenService {
     if (!tokenRoles.includes(input.role))
       throw validationError(`role must be one of ${tokenRoles.join(', ')}`, { role: input.role });
     const ttl = input.ttlSeconds ?? defaultTokenTtlSeconds;
-    if (!Number.isSafeInteger(ttl) || ttl < 60 || ttl > maxTokenTtlSeconds)
-      throw validationError(`a token lives between 60 seconds and 400 days (got ${ttl} s)`, { ttlSeconds: ttl });
+    if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > maxTokenTtlSeconds)
+      throw validationError(`a token lives between 1 second and 400 days (got ${ttl} s)`, { ttlSeconds: ttl });
     let agent: string | null = null;
     let projects: string[] | null = null;
     if (input.role === 'agent') {
