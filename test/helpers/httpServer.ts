@@ -88,8 +88,15 @@ const bearer = (token: string | undefined): Record<string, string> =>
   token === undefined ? {} : { Authorization: `Bearer ${token}` };
 
 /** The SDK's v1 client (2025-11-25, `initialize`) over Streamable HTTP. */
-export async function v1HttpClient(url: string, token?: string): Promise<V1Client> {
-  const client = new V1Client({ name: 'agent-ledger-tests-v1', version: '1.0.0' });
+export async function v1HttpClient(
+  url: string,
+  token?: string,
+  capabilities?: Record<string, unknown>,
+): Promise<V1Client> {
+  const client = new V1Client(
+    { name: 'agent-ledger-tests-v1', version: '1.0.0' },
+    capabilities ? { capabilities } : undefined,
+  );
   await client.connect(new V1HttpTransport(new URL(url), { requestInit: { headers: bearer(token) } }));
   return client;
 }

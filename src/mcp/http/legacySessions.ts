@@ -96,7 +96,9 @@ export class LegacyServing {
     const server = this.ledger.instance({ era: 'legacy', lifetime: 'connection' });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: this.options.enableJson,
+      // A session's answers stream whenever the client reads streams: the SDK drops a request of the
+      // server's own (a checkpoint's question) that would have to ride a JSON answer.
+      enableJsonResponse: !(request.headers.get('accept') ?? '').includes('text/event-stream'),
       onsessioninitialized: (id) => {
         const session: Session = { transport, server, principal, idleTimer: undefined };
         this.sessions.set(id, session);

@@ -118,7 +118,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const server = tls ? https.createServer(tls) : http.createServer();
   server.headersTimeout = httpLimits.headersTimeoutMs;
   server.requestTimeout = httpLimits.requestTimeoutMs;
-  server.keepAliveTimeout = 5_000;
+  // Agents call every few seconds to minutes (the model thinks in between): keep their connection.
+  server.keepAliveTimeout = httpLimits.idleConnectionMs;
   const connections = new ConnectionBounds(httpLimits.maxConnections, httpLimits.idleConnectionMs);
   connections.attach(server);
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
