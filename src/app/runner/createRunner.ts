@@ -16,6 +16,7 @@ import { ProcessSupervisor } from '../../processes/processSupervisor';
 import { localFolders } from '../../core/ledgerFiles';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { launchTokenVariable } from '../../core/runtime/runner/runnerLaunch';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -28,6 +29,8 @@ export interface RunnerSetup {
   maxParallel?: number;
   /** Launch tasks whose write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
+  /** The team's HTTP ledger server (`mcp serve --http`): agents connect to it with a launch token. */
+  serverUrl?: string;
 }
 
 export interface LedgerRunner {
@@ -63,6 +66,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
       return { cwd: prepared.cwd, sessionId: prepared.sessionId };
     },
     allowOverlap: setup.allowOverlap,
+    tokens: services.tokens,
   });
   const runner = new Runner({
     ledger,
@@ -96,6 +100,14 @@ function ledgerServerFor(
   setup: RunnerSetup,
   env: Readonly<Record<string, string>>,
 ): McpServerLaunch {
+  // The team's server: nothing to start; the client connects with the run's token (runnerLaunch.ts).
+  if (setup.serverUrl !== undefined)
+    return {
+      name: 'agent-ledger',
+      command: '',
+      args: [],
+      http: { url: setup.serverUrl, tokenEnv: launchTokenVariable },
+    };
   const [command, ...prefix] = setup.cliCommand;
   // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
   const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
@@ -115,6 +127,6 @@ function ledgerServerFor(
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET') out[key] = value;
+    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== launchTokenVariable) out[key] = value;
   return out;
 }

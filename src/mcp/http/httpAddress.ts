@@ -25,7 +25,7 @@ export function parseHttpAddress(text: string): HttpAddress {
       { http: text },
     );
   const host = m[1] || m[2] || '127.0.0.1';
-  if (m[1] !== undefined && isIP(host) !== 6)
+  if (m[1] && isIP(host) !== 6)
     throw validationError(`--http: ${JSON.stringify(host)} in brackets is not an IPv6 address`, { http: text });
   return { host, port };
 }

@@ -48,9 +48,17 @@ function tomlKey(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
 }
 
-/** `-c` overrides that declare one stdio MCP server. */
+/**
+ * `-c` overrides that declare one MCP server: stdio (`command`, `args`, `env`, `env_vars`), or
+ * Streamable HTTP (`url`, and `bearer_token_env_var`: Codex reads the token from that variable).
+ */
 export function codexServerOverrides(server: McpServerLaunch): string[] {
   const key = `mcp_servers.${server.name}`;
+  if (server.http)
+    return [
+      `${key}.url=${tomlString(server.http.url)}`,
+      `${key}.bearer_token_env_var=${tomlString(server.http.tokenEnv)}`,
+    ].flatMap((o) => ['-c', o]);
   const overrides = [
     `${key}.command=${tomlString(server.command)}`,
     `${key}.args=[${server.args.map(tomlString).join(', ')}]`,

@@ -32,7 +32,8 @@ export function geminiLaunch(input: ClientLaunchInput): LaunchPlan {
   checkServers(servers);
   const settingsFile = path.join(input.configDir, 'gemini-settings.json');
   // `trust`: the ledger's own tools run without a confirmation nobody could give.
-  const settings: Record<string, unknown> = mcpServersJson(servers, () => ({ trust: true }));
+  // An HTTP server is `httpUrl` (Gemini CLI reads `url` as the older SSE transport).
+  const settings: Record<string, unknown> = mcpServersJson(servers, () => ({ trust: true }), 'httpUrl');
   if (input.maxTurns !== undefined) settings.model = { maxSessionTurns: input.maxTurns };
   const args = ['--output-format=json', `--approval-mode=${approvalModes[input.access ?? 'workspaceWrite']}`];
   if (servers.length > 0) args.push(`--allowed-mcp-server-names=${servers.map((s) => s.name).join(',')}`);

@@ -32,6 +32,8 @@ import { nextAssignedTask } from '../pm/nextTask';
 import { endRunSessions, endUnclaimedSession } from './runSessions';
 import { claimInstanceIn, freeInstance } from './instanceClaims';
 import { readOpenRuns, recordRunEnd, recordRunStart } from './runRecords';
+import type { TokenService } from '../../access/tokenService';
+import { tokenDigest } from '../../access/tokenService';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -58,6 +60,8 @@ export interface LedgerForRunnerOptions {
   staleAfterMs?: number;
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
+  /** Makes the launch tokens of runs wired to an HTTP ledger server. */
+  tokens?: TokenService;
 }
 
 /** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
@@ -234,11 +238,42 @@ export class LedgerForRunner implements RunnerLedger {
     return ticket;
   }
 
+  async issueLaunchToken(executionId: string, target: LaunchTarget, ttlMs: number): Promise<string> {
+    if (!this.o.tokens) throw new LedgerError('ConfigError', 'this runner cannot make launch tokens');
+    const id = parsePmId('execution', executionId, 'execution_id');
+    const { token, secret } = await this.o.tokens.create({
+      role: 'agent',
+      agent: target.agentId,
+      projects: [target.projectId],
+      ttlSeconds: Math.max(60, Math.ceil(ttlMs / 1000)),
+      executionId: id,
+    });
+    // The token is the run's ticket too: `authenticate` without a passkey redeems it, once.
+    await this.o.engine.write((tx) =>
+      tx.run('UPDATE agent_instances SET ticket_hash = ?, ticket_expires_at = ? WHERE execution_id = ?', [
+        tokenDigest(secret),
+        token.expires_at,
+        id,
+      ]),
+    );
+    return secret;
+  }
+
   async runStarted(run: RunStart): Promise<void> {
     await this.o.engine.write((tx) => recordRunStart(tx, run, this.now().toISOString()));
   }
 
   async runEnded(run: RunEnd): Promise<void> {
-    await this.o.engine.write((tx) => recordRunEnd(tx, run, this.now()));
+    const now = this.now();
+    await this.o.engine.write(async (tx) => {
+      await recordRunEnd(tx, run, now);
+      // A launch token dies with its run.
+      const id = pmIdOf('execution', run.executionId);
+      if (id !== undefined)
+        await tx.run('UPDATE access_tokens SET revoked_at = ? WHERE execution_id = ? AND revoked_at IS NULL', [
+          now.toISOString(),
+          id,
+        ]);
+    });
   }
 }

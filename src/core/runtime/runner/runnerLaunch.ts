@@ -31,6 +31,12 @@ export interface ClientLauncher {
 /** The environment variable that carries the launch ticket to the instance's MCP server. */
 export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
 
+/** The variable that carries a run's launch token to its client, for an HTTP ledger server. */
+export const launchTokenVariable = 'AGENT_LEDGER_TOKEN';
+/** A launch token lives for the run's wall clock (or this, without one) and a margin. */
+const launchTokenDefaultMs = 8 * 3600_000;
+const launchTokenMarginMs = 10 * 60_000;
+
 const runnerLabel = 'agent-ledger-runner';
 
 /** What starting needs from the runner's options. */
@@ -50,7 +56,18 @@ export async function startInstance(
 ): Promise<{ instance: RunStart & { adopted: false }; proc: RunningProcess; plan: LaunchPlan }> {
   const { ledger, logDir } = settings;
   const { agentId, projectId } = target;
-  const ticket = await ledger.issueLaunchTicket(executionId);
+  const http = settings.ledgerServer.http;
+  // Against an HTTP ledger server the ticket is a short-lived agent token; against a stdio server, a ticket.
+  const secretEnv =
+    http && ledger.issueLaunchToken
+      ? {
+          [http.tokenEnv]: await ledger.issueLaunchToken(
+            executionId,
+            target,
+            (target.limits.wallClockMs ?? launchTokenDefaultMs) + launchTokenMarginMs,
+          ),
+        }
+      : { [launchTicketVariable]: await ledger.issueLaunchTicket(executionId) };
   const plan = buildLaunchPlan(target.client, {
     prompt: launchPrompt(target),
     cwd: target.cwd,
@@ -66,7 +83,7 @@ export async function startInstance(
     id: executionId,
     logDir,
     env: settings.env,
-    secretEnv: { [launchTicketVariable]: ticket },
+    secretEnv,
     limits: target.limits,
     labels,
   });
@@ -87,6 +104,8 @@ export async function startInstance(
 
 /** The ledger's server for one instance: who it logs in as, and the ticket forwarded by name. */
 function serverFor(server: McpServerLaunch, target: LaunchTarget): McpServerLaunch {
+  // An HTTP server knows the agent and project from the token itself.
+  if (server.http) return server;
   return {
     ...server,
     env: { ...server.env, AGENT_LEDGER_AGENT_ID: target.agentId, AGENT_LEDGER_PROJECT_ID: target.projectId },
