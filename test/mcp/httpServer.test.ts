@@ -260,3 +260,51 @@ test('--no-token and another address: refused unless on loopback; bad --http val
   assert.equal(stray.code, 2);
   assert.match(stray.stderr, /--stateful goes with --http/);
 });
+
+test('clients that disconnect mid-call (a wait, a stream) leave the server serving, and their waits end', async () => {
+  const repo = tempRepo();
+  const server = await startHttpServer(repo, ['--enable-orchestrator']);
+  const token = makeToken(repo, 'person', ['--name', 'lou']);
+  try {
+    const watch = modernCall('bb_watch', { start_version: 0, wait_ms: 30_000 });
+    const started = Date.now();
+    // Fifty clients start a 30 s wait and go away at once, on a JSON answer and on an event stream.
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const abort = new AbortController();
+        const pending = fetch(server.url, {
+          method: 'POST',
+          signal: abort.signal,
+          headers: {
+            'content-type': 'application/json',
+            accept: i % 2 ? 'text/event-stream, application/json' : 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+            ...watch.headers,
+          },
+          body: JSON.stringify({ ...(watch.body as object), id: i }),
+        }).then((r) => r.body?.getReader().read());
+        await new Promise((r) => setTimeout(r, 300));
+        abort.abort();
+        await pending.catch(() => undefined);
+      }),
+    );
+    // The server answers at once, and a wait someone stays for still ends the moment it should.
+    const waiter = post(server.url, modernCall('bb_watch', { start_version: 0, wait_ms: 20_000 }, 100).body, {
+      ...modernCall('bb_watch', {}).headers,
+      authorization: `Bearer ${token}`,
+    });
+    const set = await post(server.url, modernCall('bb_set', { key: 'k', value: 1 }, 101).body, {
+      ...modernCall('bb_set', {}).headers,
+      authorization: `Bearer ${token}`,
+    });
+    assert.equal(set.status, 200);
+    assert.equal(set.json.result.isError, undefined);
+    const woke = await waiter;
+    assert.equal(woke.status, 200);
+    assert.equal(woke.json.result.structuredContent.events.length, 1);
+    assert.ok(Date.now() - started < 25_000, 'the aborted waits did not hold the server up');
+    assert.doesNotMatch(server.stderr(), /unexpected (error|rejection)/);
+  } finally {
+    await server.stop();
+  }
+});

@@ -12,7 +12,6 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createServer } from '../server';
 import type { LedgerServer } from '../server';
 import { ServerLogin } from '../serverLogin';
@@ -38,7 +37,7 @@ import {
 import { ConnectionBounds } from './connections';
 import { LegacyServing } from './legacySessions';
 import { StreamCaps } from './streamCaps';
-import { jsonRpcErrorResponse, readBody, sendResponse } from './httpIo';
+import { jsonRpcErrorResponse, readBody, sendResponse, serveWeb } from './httpIo';
 
 export interface HttpServeOptions extends ServeOptions {
   address: HttpAddress;
@@ -167,7 +166,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 class HttpEndpoint {
   private readonly modern;
   private readonly legacy: LegacyServing;
-  private readonly node;
   private readonly streams = new StreamCaps(httpLimits.maxStreamsPerClient);
   private readonly resources;
   private readonly allowedHosts: string[];
@@ -194,7 +192,6 @@ class HttpEndpoint {
       listChanged: () => this.modern.notify.resourcesChanged(),
     });
     this.legacy = new LegacyServing(ledger, { stateful: !info.stateless, enableJson: info.enableJson, onerror });
-    this.node = toNodeHandler({ fetch: (request, o) => this.route(request, o) }, { onerror });
     const { host } = options.address;
     const publicHost = options.publicUrl ? new URL(options.publicUrl).hostname : undefined;
     this.allowedHosts = [
@@ -227,9 +224,7 @@ class HttpEndpoint {
     if (body.kind === 'tooLarge')
       return sendResponse(
         res,
-        jsonRpcErrorResponse(413, -32600, `Request too large: at most ${httpLimits.maxBodyBytes} bytes`, {
-          connection: 'close',
-        }),
+        jsonRpcErrorResponse(413, -32600, `Request too large: at most ${httpLimits.maxBodyBytes} bytes`),
       );
     if (body.kind === 'invalid')
       return sendResponse(res, jsonRpcErrorResponse(400, -32700, `Parse error: ${body.message}`));
@@ -248,9 +243,10 @@ class HttpEndpoint {
         ),
       );
     res.on('close', () => this.streams.release(principal));
-    (req as http.IncomingMessage & { auth?: AuthInfo }).auth = who.authInfo;
-    (req as http.IncomingMessage & { principal?: string }).principal = principal;
-    await runAsCaller(who.caller, () => this.node(req, res, body.kind === 'json' ? body.value : undefined));
+    const parsedBody = body.kind === 'json' ? body.value : undefined;
+    await runAsCaller(who.caller, () =>
+      serveWeb(req, res, (request, o) => this.route(request, o), { authInfo: who.authInfo, parsedBody }),
+    );
   }
 
   async close(): Promise<void> {
@@ -268,14 +264,14 @@ class HttpEndpoint {
     return { caller: check.caller, authInfo: authInfoOf(check.caller, check.secret) };
   }
 
-  private async route(request: Request, o?: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response> {
-    const principal = principalOf(o?.authInfo);
-    if (this.legacy.isSessionRequest(request))
-      return this.legacy.handle(request, principal, o?.authInfo, o?.parsedBody);
-    if (request.method.toUpperCase() === 'POST' && (await isLegacyRequest(request, o?.parsedBody)))
-      return this.legacy.handle(request, principal, o?.authInfo, o?.parsedBody);
-    if (!this.info.stateless && request.method.toUpperCase() !== 'POST')
-      return this.legacy.handle(request, principal, o?.authInfo, o?.parsedBody);
+  private async route(request: Request, o: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response> {
+    const principal = principalOf(o.authInfo);
+    const post = request.method.toUpperCase() === 'POST';
+    const legacy =
+      this.legacy.isSessionRequest(request) ||
+      (post && !claimsModern(o.parsedBody) && (await isLegacyRequest(request, o.parsedBody))) ||
+      (!post && !this.info.stateless);
+    if (legacy) return this.legacy.handle(request, principal, o.authInfo, o.parsedBody);
     return this.modern.fetch(request, o);
   }
 
@@ -294,6 +290,15 @@ class HttpEndpoint {
 /** The principal a verified request's authInfo names (sessions and stream caps are per principal). */
 function principalOf(authInfo: AuthInfo | undefined): string {
   return authInfo?.clientId ?? 'local';
+}
+
+/**
+ * A request that carries the 2026-07-28 envelope in its `_meta`: the SDK's modern handler takes it
+ * (and refuses it with the spec's codes when it is not well formed), without classifying it twice.
+ */
+function claimsModern(body: unknown): boolean {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  return typeof meta?.['io.modelcontextprotocol/protocolVersion'] === 'string';
 }
 
 function idOf(body: unknown): unknown {

@@ -196,7 +196,7 @@ test('an HTTP ledger server: each client gets its URL and a reference to the tok
   });
   const codex = buildLaunchPlan('codex', input({ mcpServers: [team] }));
   assert.deepEqual(
-    codex.args.filter((a, i) => codex.args[i - 1] === '-c'),
+    codex.args.filter((_a, i) => codex.args[i - 1] === '-c'),
     [
       'mcp_servers.agent-ledger.url="https://ledger.example.com/mcp"',
       'mcp_servers.agent-ledger.bearer_token_env_var="AGENT_LEDGER_TOKEN"',
