@@ -2,56 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from '../helpers/mcpClient';
-import type { LedgerClient } from '../helpers/mcpClient';
-import { tempRepo } from '../helpers/tmp';
-import { cli, cliJson } from '../helpers/cli';
+import { cli } from '../helpers/cli';
 import { makeToken, startHttpServer, structured, v1HttpClient, v2HttpClient } from '../helpers/httpServer';
 import type { Action } from './pipelineDriver';
-import { drive, start, twoTasks } from './pipelineDriver';
-
-const repoFiles = {
-  'package.json': '{"scripts":{"build":"tsc -p .","test":"node --test"}}\n',
-  'src/http.ts': 'export function get() {}\n',
-  'README.md': '# demo\n',
-};
-
-/** A repository whose pipeline waits at its first checkpoint (driven over stdio by a scripted agent). */
-async function pipelineAtCheckpoint(): Promise<{
-  repo: string;
-  workspace: string;
-  checkpoint: string;
-  agent: LedgerClient;
-}> {
-  const repo = tempRepo(repoFiles);
-  const agent = await connect(repo);
-  const { workspace } = await start(agent, 'Fix the typo in the README --nopr', {
-    effort: 'S',
-    use_current_branch: false,
-  });
-  let checkpoint = '';
-  await drive(agent, repo, workspace, {
-    tasksMd: twoTasks,
-    onAction: async (a: Action) => {
-      if (a.type !== 'checkpoint') return;
-      checkpoint = String(a.name);
-      return 'stop';
-    },
-  });
-  assert.ok(checkpoint, 'the flow reached a checkpoint');
-  return { repo, workspace, checkpoint, agent };
-}
-
-interface Decision {
-  name: string;
-  decision: string;
-  comment: string | null;
-  decided_by: string;
-  via: string;
-}
-
-function decisions(repo: string, workspace: string): Decision[] {
-  return cliJson<{ decisions: Decision[] }>(['pipeline', 'status', workspace, '--workspace', repo]).decisions;
-}
+import { decisions, pipelineAtCheckpoint } from './gateHelpers';
 
 const elicitation = { elicitation: { form: {} } };
 
