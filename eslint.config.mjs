@@ -54,19 +54,19 @@ const upperLayers = {
 };
 
 // Inside core, the layers of docs/architecture.md: the ground (core/*.ts, ports, files, contracts,
-// events) imports nothing above it; the domain (tasks … pipelines) never imports the orchestrator
+// events, limits) imports nothing above it; the domain (tasks … pipelines) never imports the orchestrator
 // (coordination, scheduling), the agent runtime or the Board; the orchestrator never imports the
-// runtime or the Board; the runtime never imports the Board. Two reads cross on purpose, named in
-// the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/), and
-// starting a task passes the scheduler's start gate (scheduling/startGates).
+// runtime or the Board; the runtime never imports the Board. One read crosses on purpose, named in
+// the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/). The
+// scheduler's start gate reaches the domain from the composition root (core/tasks/startGate.ts).
 const into = (folders, message) => ({ regex: `^(\\.\\.?/)+(${folders})(/|$)`, message });
 const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines|access';
 const aboveGround = into(
   `${domainFolders}|coordination|scheduling|runtime|board`,
-  'The ground of core (core/*.ts, ports, files, contracts, events) imports nothing above it.',
+  'The ground of core (core/*.ts, ports, files, contracts, events, limits) imports nothing above it.',
 );
 const aboveDomain = into(
-  'coordination/(?!plans/)|scheduling/(?!startGates$)|runtime|board',
+  'coordination/(?!plans/)|scheduling|runtime|board',
   'The domain (tasks … pipelines) never imports the orchestrator, the agent runtime or the Board.',
 );
 const aboveOrchestrator = into(
@@ -83,6 +83,7 @@ const coreGround = [
   'src/core/files/**/*.ts',
   'src/core/contracts/**/*.ts',
   'src/core/events/**/*.ts',
+  'src/core/limits/**/*.ts',
 ];
 const coreDomain = domainFolders.split('|').map((f) => `src/core/${f}/**/*.ts`);
 

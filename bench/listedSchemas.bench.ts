@@ -15,7 +15,8 @@ import * as fs from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { introspectionFamily, toolFamilies } from '../src/mcp/catalog';
+import { loadCatalog } from '../src/mcp/catalog';
+import { familyInfos, introspectionInfo } from '../src/mcp/families';
 import { jsonSchema, liveListing } from '../src/mcp/listing/liveListing';
 import type { ToolListing } from '../src/mcp/listing/builtListing';
 import { ms, percentile, printTable, ratio } from './lib/report';
@@ -26,7 +27,7 @@ const rounds = Number(arg('--rounds', '40'));
 const coldRuns = Number(arg('--cold', '7'));
 const families = arg(
   '--families',
-  [introspectionFamily, ...toolFamilies]
+  [introspectionInfo, ...familyInfos]
     .filter((f) => f.enabledByDefault !== false)
     .map((f) => f.name)
     .join(','),
@@ -46,14 +47,15 @@ function outputSchemas(listing: ToolListing): Schemas {
   );
 }
 
-const listed = outputSchemas(liveListing());
-const baseline: Schemas = other
-  ? outputSchemas(JSON.parse(fs.readFileSync(other, 'utf8')) as ToolListing)
-  : new Map(
-      [introspectionFamily, ...toolFamilies]
-        .filter((f) => families.includes(f.name))
-        .flatMap((f) => f.tools.filter((t) => t.output).map((t) => [t.name, jsonSchema(t.output!, 'output')] as const)),
-    );
+/** Zod's own output schemas of the chosen families' tools, by tool name, in catalog order. */
+async function zodSchemas(): Promise<Schemas> {
+  const catalog = await loadCatalog();
+  return new Map(
+    [catalog.introspection, ...catalog.families]
+      .filter((f) => families.includes(f.name))
+      .flatMap((f) => f.tools.filter((t) => t.output).map((t) => [t.name, jsonSchema(t.output!, 'output')] as const)),
+  );
+}
 const baselineName = other ? path.relative(process.cwd(), other) : 'as zod gives it';
 
 const cpuMs = (): number => {
@@ -86,7 +88,11 @@ function cold(schemas: Schemas): number {
   return Number(r.stdout.trim());
 }
 
-function main(): void {
+async function main(): Promise<void> {
+  const listed = outputSchemas(await liveListing());
+  const baseline: Schemas = other
+    ? outputSchemas(JSON.parse(fs.readFileSync(other, 'utf8')) as ToolListing)
+    : await zodSchemas();
   const missing = [...listed.keys()].filter((n) => !baseline.has(n));
   if (missing.length) throw new Error(`${baselineName} has no output schema for ${missing.join(', ')}`);
   const load = loadavg()[0];
@@ -148,4 +154,4 @@ function main(): void {
   );
 }
 
-main();
+void main();

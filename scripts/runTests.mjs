@@ -1,5 +1,5 @@
 // Runs the node:test suites (TypeScript through tsx) and ends with node's summary lines.
-// Usage: node scripts/runTests.mjs [unit|mcp|cli|all] [--only PATTERN] [--pg]
+// Usage: node scripts/runTests.mjs [unit|mcp|cli|clients|all] [--only PATTERN] [--pg]
 // --pg (or AGENT_LEDGER_TEST_DB=postgres): the built server and CLI run on PostgreSQL, a fresh
 // database per test workspace (test/helpers/testLedger.ts) — `npm run test:pg`.
 // Unit tests run from sources; MCP and CLI tests drive the built dist/cli.js.
@@ -35,7 +35,7 @@ function find(dir) {
   return out;
 }
 
-const dirs = suite === 'all' ? ['test/unit', 'test/mcp', 'test/cli'] : [`test/${suite}`];
+const dirs = suite === 'all' ? ['test/unit', 'test/mcp', 'test/cli', 'test/clients'] : [`test/${suite}`];
 let files = dirs.flatMap(find).sort();
 // --only takes a substring or a regular expression (`--only 'pm|runner'`).
 if (only) files = files.filter((f) => f.includes(only) || new RegExp(only).test(f));

@@ -4,8 +4,11 @@ import type { LedgerLocation } from '../store/location';
 import { LedgerError } from '../core/errors';
 import type { McpServerLaunch } from '../core/runtime/launch/clientLaunch';
 import { serverNodeFlags } from './serverNodeFlags';
+import { inheritedEnv } from '../core/runtime/children/childEnvironment';
 import type { LedgerPaths } from './ledgerPaths';
 import type { Clock } from '../core/time';
+import { parseLimits } from '../core/limits/ledgerLimits';
+import type { LedgerLimits } from '../core/limits/ledgerLimits';
 
 export interface ServiceOptions {
   workspace: string;
@@ -28,6 +31,13 @@ export interface ServiceOptions {
    * `agentLedger.worktreesDir` setting): always the user's word, never a file of the repository.
    */
   worktreesDir?: string;
+  /**
+   * Programs child runtimes may run besides those of the committed agent definitions
+   * (`--child-program`): the person's word, given on the server's command line.
+   */
+  childPrograms?: readonly string[];
+  /** Variables child runtimes inherit besides the built-in list (`--child-env`). */
+  childEnv?: readonly string[];
 }
 
 /*
@@ -50,6 +60,14 @@ export function sessionTtlSeconds(): number | undefined {
       `AGENT_LEDGER_SESSION_TTL_SECONDS=${raw}: give a whole number of seconds, at least 1`,
     );
   return n;
+}
+
+/**
+ * The ledger's bounds (docs/limits.md): the defaults, with what `AGENT_LEDGER_LIMITS` changes
+ * (`name=value` pairs, e.g. `quotaBytes=64MiB,loginSourceMaxWaitMs=5m`). A wrong one is a ConfigError.
+ */
+export function ledgerLimits(env: NodeJS.ProcessEnv = process.env): LedgerLimits {
+  return parseLimits(env.AGENT_LEDGER_LIMITS);
 }
 
 /**
@@ -83,12 +101,18 @@ export function ledgerServerLaunch(
 
 const databaseVariables = ['AGENT_LEDGER_DB', 'AGENT_LEDGER_DB_PASSWORD', 'PGPASSWORD'];
 
-/** A child runtime's environment: this process's, with the database URL given by `--db` when it is a server's. */
+/**
+ * A child runtime's environment, built (childEnvironment.ts): the inherited list and `--child-env`,
+ * plus, for a PostgreSQL ledger, its URL and password (a Codex child's ledger server needs them).
+ */
 export function childEnv(location: LedgerLocation, options: ServiceOptions): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  if (location.kind === 'postgres' && options.dbPath !== undefined) env.AGENT_LEDGER_DB = options.dbPath;
-  if (location.kind === 'postgres' && options.dbPassword !== undefined)
-    env.AGENT_LEDGER_DB_PASSWORD = options.dbPassword;
+  const env = inheritedEnv(process.env, options.childEnv);
+  if (location.kind !== 'postgres') return env;
+  const url = options.dbPath ?? process.env.AGENT_LEDGER_DB;
+  if (url !== undefined) env.AGENT_LEDGER_DB = url;
+  const password = options.dbPassword ?? process.env.AGENT_LEDGER_DB_PASSWORD;
+  if (password !== undefined) env.AGENT_LEDGER_DB_PASSWORD = password;
+  if (options.dbPassword === undefined && process.env.PGPASSWORD !== undefined) env.PGPASSWORD = process.env.PGPASSWORD;
   return env;
 }
 

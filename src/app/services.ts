@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseLedgerLocation } from '../store/location';
@@ -15,6 +16,7 @@ import { LedgerQueries } from '../core/tasks/ledgerQueries';
 import type { Task } from '../core/tasks/taskModel';
 import { GitWorktrees } from '../git/worktrees';
 import { TaskService } from '../core/tasks/taskService';
+import { TaskLifecycle } from '../core/tasks/taskLifecycle';
 import { AgentRegistry } from '../core/agents/agentRegistry';
 import { MemoryBank } from '../core/memory/memoryBank';
 import { SessionService } from '../core/sessions/sessionService';
@@ -27,6 +29,7 @@ import { worktreeFolder } from '../core/workers/worktreeRepo';
 import { BlackboardService } from '../core/coordination/blackboard/blackboardService';
 import { ProjectService } from '../core/runtime/pm/projectService';
 import { ProjectTaskService } from '../core/runtime/pm/projectTaskService';
+import { TaskQueue } from '../core/runtime/pm/taskQueue';
 import { HandoffService } from '../core/runtime/pm/handoffService';
 import { AgentRuntimeService } from '../core/runtime/pm/agentRuntimeService';
 import { RunTracking } from '../core/tasks/runTracking';
@@ -36,6 +39,7 @@ import { ChildService } from '../core/runtime/children/childService';
 import { ProcessSupervisor } from '../processes/processSupervisor';
 import { logReader } from '../processes/logReader';
 import { createSchedulingServices } from '../core/scheduling/schedulingServices';
+import { requireStartable } from '../core/scheduling/startGates';
 import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
@@ -53,10 +57,21 @@ import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
 import { TokenService } from '../core/access/tokenService';
 import { LedgerSettings } from '../core/access/ledgerSettings';
-import { localFolders } from '../core/ledgerFiles';
-import { confineStore, excludedFromGit, ledgerPaths } from './ledgerPaths';
+import { agentsFolder, localFolders } from '../core/ledgerFiles';
+import { agentProgram } from '../core/runtime/children/childPrograms';
+import { filesCommittedAsIs } from '../git/committedFiles';
+import { confineStore, excludedFromGit, ledgerPaths, runsDirOf } from './ledgerPaths';
 import type { LedgerPaths } from './ledgerPaths';
-import { childEnv, databaseEnv, ledgerServerLaunch, retryMsOf, sessionTtlSeconds } from './serviceEnvironment';
+import {
+  childEnv,
+  databaseEnv,
+  ledgerLimits,
+  ledgerServerLaunch,
+  retryMsOf,
+  sessionTtlSeconds,
+} from './serviceEnvironment';
+import type { LedgerLimits } from '../core/limits/ledgerLimits';
+import { WriteQuota } from '../core/limits/writeQuota';
 import type { ServiceOptions } from './serviceEnvironment';
 
 /** The one cursor over the events log every face follows (views, resource notifications, watchers). */
@@ -69,6 +84,8 @@ export interface LedgerEvents {
 
 export interface Services {
   paths: LedgerPaths;
+  /** The ledger's bounds (docs/limits.md; AGENT_LEDGER_LIMITS), as mcp_info reports them. */
+  limits: LedgerLimits;
   /**
    * The ledger behind the asynchronous port (core/ports.ts LedgerEngine): the embedded store or
    * PostgreSQL (`--db postgres://…`); every service runs on it unchanged. Calls that wait for
@@ -90,9 +107,9 @@ export interface Services {
   workflows: WorkflowService;
   tracking: TrackingService;
   queries: LedgerQueries;
-  /** Seed 003's pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
+  /** Pipelines: the four pipeline_* tools, `agent-ledger pipeline`, the Pipelines view. */
   pipelines: PipelineService;
-  /** Seed 002: task_list/get/create/update over the same tasks. */
+  /** The task-management contract: task_list/get/create/update over the same tasks. */
   tasks: TaskService;
   /** Agent definitions (.agent-ledger/agents/), indexed in the store. */
   agents: AgentRegistry;
@@ -111,6 +128,8 @@ export interface Services {
   projects: ProjectService;
   /** The agent PM's task and agent tools (list_tasks, assign_task, get_agent_profile…), over the same tasks. */
   projectTasks: ProjectTaskService;
+  /** Queues a task for an agent (`task create --agent`): in its project, assigned, in progress, for the runner. */
+  queue: TaskQueue;
   /** Task contexts and handoffs between agents. */
   handoffs: HandoffService;
   /** The runner's and agent instances' API: should_start, authenticate, get_my_task, report_completed. */
@@ -154,13 +173,19 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     options.worktreesDir,
   );
   confineStore(paths, location !== undefined);
+  const limits = ledgerLimits();
   const where: LedgerLocation = location ?? { kind: 'embedded', dbPath: paths.dbPath };
-  const engine = await openEngine(where, {
-    readonly: options.readonly,
-    retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
-    env: databaseEnv(options),
-  });
+  const clock = options.clock ?? systemClock;
+  // Every service writes through the write quota: what a tool call writes counts against its caller.
+  const engine = new WriteQuota(limits, () => clock.now().getTime()).meter(
+    await openEngine(where, {
+      readonly: options.readonly,
+      retryMs: retryMsOf(process.env.AGENT_LEDGER_DB_RETRY_MS),
+      env: databaseEnv(options),
+    }),
+  );
   if (where.kind === 'postgres') paths.dbPath = engine.describe().location;
+  paths.runsDir = runsDirOf(paths, { kind: where.kind, where: paths.dbPath });
   // A listener starts the engine's watch (inotify + poll, or LISTEN): other processes' writes
   // are then noticed without reads.
   const watching = options.watch ? engine.onDidChange(() => undefined) : undefined;
@@ -175,13 +200,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     truth.catch(() => (truth = undefined));
     return truth;
   };
-  const clock = options.clock ?? systemClock;
   const explicitWorktrees = options.worktreesDir !== undefined;
   const worktrees = new GitWorktrees(paths.workspace, paths.worktreesDir, { explicit: explicitWorktrees });
+  // Where a task's work happens in its worktree (the same folder get_my_task and the runner name).
+  const workspaceIn = (worktree: string): Promise<string> => worktrees.workspaceIn(worktree);
   // A task started by a worker is measured in its worktree, where the work happens.
   const truthOf = (task?: Task): Promise<WorkspaceTruth> =>
     task?.worktree ? worktrees.truth(worktreeFolder(paths.workspace, task.worktree)) : getTruth();
-  const tracking = new TrackingService(engine, truthOf, clock);
+  // Whatever ends a task, the same reactions follow (subscribed below, once the scheduler exists).
+  const lifecycle = new TaskLifecycle();
+  const tracking = new TrackingService(engine, truthOf, clock, requireStartable, lifecycle);
   const queries = new LedgerQueries(engine);
   const fileMode = { readonly: options.readonly === true };
   const agents = new AgentRegistry(engine, paths.workspace, clock, fileMode);
@@ -196,19 +224,39 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const executions = new ExecutionLogService(engine, now);
   const children = new ChildService({
     engine,
-    supervisor: new ProcessSupervisor(),
+    supervisor: new ProcessSupervisor({ root: paths.workspace }),
     logs: logReader,
     workspace: paths.workspace,
     childrenDir: path.join(paths.dataDir, localFolders.children),
     env: () => childEnv(where, options),
+    worktreesDir: paths.worktreesDir,
+    programs: {
+      allowed: options.childPrograms ?? [],
+      // Without an agents folder nothing is committed: not read (reading it would write the defaults).
+      declared: async () => {
+        if (!fs.existsSync(path.join(paths.workspace, agentsFolder))) return [];
+        const defined = agents.current().agents;
+        const committed = await filesCommittedAsIs(
+          paths.workspace,
+          defined.map((a) => a.file),
+        );
+        return defined
+          .filter((a) => committed.has(a.file))
+          .map((a) => ({ program: agentProgram(a), agent: a.name, file: a.file }));
+      },
+    },
     clock: () => clock.now().getTime(),
     owner: { pid: process.pid, host: os.hostname() },
     ledgerServer: ledgerServerLaunch(paths, where.kind === 'embedded' && options.dbPath !== undefined, options),
   });
   const epochMs = () => clock.now().getTime();
-  const blackboard = new BlackboardService(engine, epochMs);
-  const graphs = new GraphService(engine, epochMs);
-  const eventBus = new EventBusService(engine, epochMs);
+  const blackboard = new BlackboardService(engine, epochMs, limits);
+  const graphs = new GraphService(engine, epochMs, limits);
+  const eventBus = new EventBusService(engine, epochMs, {
+    maxEvents: limits.eventHistory,
+    maxAgeMs: limits.eventAgeMs,
+    maxBytes: limits.eventBytes,
+  });
   const scheduling = createSchedulingServices(
     engine,
     () => agents.current().agents,
@@ -218,12 +266,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       knowledge: knowledgeSources({ pipelines, memory }),
       truth: truthOf,
       changedMarksMs: changedMarksMsFromEnv(process.env),
+      knowledgeLimits: limits,
     },
   );
   const projects = new ProjectService(engine, paths.workspace, agents, now);
+  // An ended task's marks leave the field and its awarded contract-net calls complete.
+  lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
   return {
     paths,
+    limits,
     engine,
     events: {
       lastSeq: () => engine.read(lastEventSeq),
@@ -238,10 +290,10 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     tracking,
     queries,
     pipelines,
-    tasks: new TaskService(engine, clock),
+    tasks: new TaskService(engine, clock, lifecycle),
     agents,
     memory,
-    sessions: new SessionService(engine, agents, getTruth, clock),
+    sessions: new SessionService(engine, agents, getTruth, clock, lifecycle),
     workers: new WorkerService({
       db: engine,
       agents,
@@ -250,16 +302,21 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       clock,
       workspace: paths.workspace,
       worktreesDir: explicitWorktrees ? paths.worktreesDir : undefined,
+      startGate: requireStartable,
       onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
     rewind: new RewindService(engine, getTruth, clock),
     projects,
-    projectTasks: new ProjectTaskService(engine, agents, now),
+    projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
+    queue: new TaskQueue(engine, paths.workspace, agents, now),
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
       tracking: trackRuns,
+      lifecycle,
+      loginLimits: limits,
+      workspaceIn,
     }),
     executions,
     costs: new CostRollupService(engine),
@@ -268,9 +325,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       supervisor: new ProcessSupervisor(),
       logs: logReader,
       workspace: paths.workspace,
-      runsDir: path.join(paths.dataDir, 'runs'),
+      runsDir: paths.runsDir,
     }),
-    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions),
+    briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,
     scheduling,
     blackboard,

@@ -8,11 +8,9 @@ import { parseLedgerLocation } from '../store/location';
  * (docs/performance.md). A failure here is left for the opening itself to report.
  *
  * It also has V8 compile the module with its baseline compiler only (`--liftoff-only`: Liftoff,
- * lazily, each SQLite function the first time it runs; no optimizing tier). Session 6 compiled the
- * whole module eagerly here (`--no-wasm-lazy-compilation`), which kept every function's code and
- * the optimizing compiler's working memory: at rest 89.5 → 73.5 MiB at 1,000 tasks and 126 → 96
- * at 50,000 with this flag instead, reads and writes no slower, the first write after a restart
- * sooner (bench/serverFlags.bench.ts; docs/performance.md, "Memory"). Set here rather than in the
+ * lazily, each SQLite function the first time it runs; no optimizing tier): compiling it eagerly
+ * kept every function's code and the optimizing compiler's working memory for the life of the
+ * server, and reads and writes are no slower (docs/performance.md, "Memory"). Set here rather than in the
  * launch arguments because Node refuses it in NODE_OPTIONS and every launch, ours or hand-written,
  * should get it. Only the MCP server process calls this: a V8 flag is the whole process's, which
  * the editor's shared extension host must not change.

@@ -87,6 +87,12 @@ export const topCommands: readonly TopCommand[] = [
       'Launch agents by themselves: every few seconds, start the client of each (agent, project) with an in-progress task assigned (claude, codex, gemini or the agent’s launch command) in the task’s worktree, wired to this ledger. A task whose dependencies are not done, or whose write scope overlaps a running task’s, waits (the output says why). Ctrl-C stops the runner and its agents',
     load: async () => (await import('./commands/runnerCommands.js')).registerRunnerCommands,
   },
+  {
+    name: 'run',
+    description:
+      'Runs of agents (execution logs): list them, show how one ended and what it cost, read or follow its output',
+    load: async () => (await import('./commands/runCommands.js')).registerRunCommands,
+  },
   // The orchestrator family's tools, one group per concept, options read from each tool's schema.
   {
     name: 'bb',

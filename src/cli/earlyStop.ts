@@ -21,7 +21,7 @@ interface EarlyStop {
 type WithEarlyStop = NodeJS.Process & { [key]?: EarlyStop };
 
 /** Options of the command line that take a value (`--workspace <dir>`), so their value is not read as the command. */
-const valued = new Set(['-w', '--workspace', '--db', '--worktrees-dir']);
+const valued = new Set(['-w', '--workspace', '--db', '--worktrees-dir', '--child-program', '--child-env']);
 
 /** The command a command line names (`runner` in `agent-ledger --workspace x runner --json`), or undefined. */
 export function commandOf(argv: readonly string[]): string | undefined {

@@ -41,7 +41,7 @@ export function printErrorLines(lines: string[]): void {
   process.stderr.write(toTerminal(`${lines.join('\n')}\n`, colorOn(process.stderr)));
 }
 
-/** Seed 002's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 4 the ledger is damaged; 1 otherwise. */
+/** The task-management contract's exit codes: 2 arguments, 3 configuration, 5 not found, 6 state; 4 the ledger is damaged; 1 otherwise. */
 export function exitCodeOf(err: unknown): number {
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (LedgerError.is(err)) return ledgerExitCode(err);

@@ -3,6 +3,12 @@ import { version } from '../app/version';
 import { topCommands } from './commandTable';
 
 const worktreesFlag = '--worktrees-dir <dir>';
+const childProgramFlag = '--child-program <program>';
+const childProgramHelp =
+  'let child runtimes run <program> (as written: a bare name on PATH or an absolute path), besides the programs of the agent definitions committed in the repository; repeat for more. The person’s word: never put it in a file an agent can edit';
+const childEnvFlag = '--child-env <name>';
+const childEnvHelp = 'let child runtimes inherit the variable <name> besides the built-in list; repeat for more';
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 const worktreesHelp =
   'put task worktrees in <dir>/<workspace>-<hash>/ instead of <workspace>/.agent-ledger/worktrees (e.g. another disk)';
 
@@ -29,6 +35,8 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
     .option('-w, --workspace <dir>', 'workspace folder (default: the current folder)')
     .addOption(dbOption())
     .option(worktreesFlag, worktreesHelp)
+    .option(childProgramFlag, childProgramHelp, collect)
+    .option(childEnvFlag, childEnvHelp, collect)
     .option('--json', 'print JSON instead of text')
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions(false)
@@ -46,6 +54,8 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
       cmd.option('-w, --workspace <dir>', 'workspace folder (default: the current folder)');
       cmd.addOption(dbOption());
       cmd.option(worktreesFlag, worktreesHelp);
+      cmd.option(childProgramFlag, childProgramHelp, collect);
+      cmd.option(childEnvFlag, childEnvHelp, collect);
       cmd.option('--json', 'print JSON instead of text');
     }
   }

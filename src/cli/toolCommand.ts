@@ -15,7 +15,7 @@ const catalog = (): Promise<typeof Catalog> => import('../mcp/catalog.js');
 
 /** Every tool there is, by name: the CLI switches every family on. */
 async function toolNamed(name: string): Promise<CatalogTool> {
-  const tools = (await catalog()).allTools();
+  const { tools } = await (await catalog()).loadCatalog();
   const tool = tools.find((t) => t.name === name);
   if (!tool)
     throw unknownTool(
@@ -41,7 +41,7 @@ export interface ToolCommand<R> {
 /**
  * Runs one command as its MCP tool: the very same tool definition through `invokeTool` (so the
  * same refusals with the same messages, the same service call, the same JSON with `--json`),
- * and seed 002's exit codes. A read-only tool opens the ledger read-only: it never creates
+ * and the task-management contract's exit codes. A read-only tool opens the ledger read-only: it never creates
  * `.agent-ledger/`.
  */
 export async function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
@@ -67,13 +67,12 @@ export async function callTool(
 }
 
 async function cliContext(services: Services): Promise<ToolContext> {
-  const { allTools, introspectionFamily, toolFamilies } = await catalog();
-  const tools = allTools();
+  const { introspection, families, tools } = await (await catalog()).loadCatalog();
   return {
     services,
     enabledTools: () => tools,
-    enabledFamilies: () => new Set(toolFamilies.map((f) => f.name)),
-    families: () => [introspectionFamily, ...toolFamilies],
+    enabledFamilies: () => new Set(families.map((f) => f.name)),
+    families: () => [introspection, ...families],
   };
 }
 
@@ -83,7 +82,7 @@ export function numberArg(text: string | undefined): number | string | undefined
   return /^[-+]?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text;
 }
 
-/** An id as typed: numeric text becomes the number seed 002 uses, any other shape stays text for the resolver. */
+/** An id as typed: numeric text becomes the number the task-management contract uses, any other shape stays text for the resolver. */
 export function idArg(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
   return /^\d+$/.test(text.trim()) ? Number(text) : text;

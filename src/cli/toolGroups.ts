@@ -43,8 +43,8 @@ export interface ToolGroup {
  * serve` above all, starts without building some forty subcommands or any tool contract.
  */
 export async function toolGroupCommands(group: ToolGroup): Promise<(cmd: Command) => void> {
-  const { allTools } = await import('../mcp/catalog.js');
-  const tools = new Map(allTools().map((t) => [t.name, t]));
+  const { loadCatalog } = await import('../mcp/catalog.js');
+  const tools = new Map((await loadCatalog()).tools.map((t) => [t.name, t]));
   return (cmd) => {
     for (const sub of group.commands) {
       const tool = tools.get(sub.tool);

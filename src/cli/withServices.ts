@@ -4,21 +4,22 @@ import type { Command } from 'commander';
 import type { Services } from '../app/services';
 import { LedgerError } from '../core/errors';
 import type { CommonOptions } from './output';
-import { reportError } from './output';
+import { printErrorLines, reportError, style } from './output';
+import { findWorkspace, refuseSecondLedger } from '../app/ledgerDiscovery';
 
 /**
  * Opens the workspace's store for one command, runs it, closes the store, and turns a
- * failure into seed 002's exit code. Read-only commands never create `.agent-ledger/`.
+ * failure into the task-management contract's exit code. Read-only commands never create `.agent-ledger/`.
  */
 export async function withServices(
   cmd: Command,
   mode: { readonly: boolean },
   run: (services: Services) => Promise<void> | void,
 ): Promise<void> {
-  const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
+  const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption & ChildOptions>();
   let services: Services | undefined;
   try {
-    const workspace = resolveWorkspace(opts.workspace);
+    const workspace = resolveWorkspace(opts.workspace, opts);
     // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
     const { createServices } = await import('../app/services.js');
     services = await createServices({
@@ -26,6 +27,7 @@ export async function withServices(
       dbPath: opts.db,
       readonly: mode.readonly,
       worktreesDir: worktreesDirOption(opts),
+      ...childOptions(opts),
     });
     await run(services);
   } catch (err) {
@@ -45,10 +47,35 @@ export function worktreesDirOption(opts: WorktreesOption): string | undefined {
   return dir ? path.resolve(dir) : undefined;
 }
 
-export function resolveWorkspace(workspace: string | undefined): string {
-  const dir = path.resolve(workspace ?? process.cwd());
+/** `--child-program` and `--child-env` (global, repeatable): what child runtimes may run and inherit. */
+export interface ChildOptions {
+  childProgram?: string[];
+  childEnv?: string[];
+}
+
+export function childOptions(opts: ChildOptions): { childPrograms: string[]; childEnv: string[] } {
+  return { childPrograms: opts.childProgram ?? [], childEnv: opts.childEnv ?? [] };
+}
+
+/**
+ * The workspace of a command: `--workspace` as given (refused when it would start a second ledger
+ * inside a repository that has one: ledgerDiscovery.ts), else found from the current folder the way
+ * Git finds the repository — saying which one on stderr when it is not the current folder.
+ */
+export function resolveWorkspace(
+  workspace: string | undefined,
+  o: { db?: string; json?: boolean; secondLedgerOk?: boolean } = {},
+): string {
+  if (workspace === undefined) {
+    const found = findWorkspace(process.cwd());
+    if (found.note && o.json !== true) printErrorLines([style.dim(`agent-ledger: ${found.note}`)]);
+    return found.workspace;
+  }
+  const dir = path.resolve(workspace);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new LedgerError('ConfigError', `workspace ${dir} is not a folder; pass --workspace <folder>`);
   }
+  // A ledger file named with --db is the person's choice; the MCP server serves the folder it is given.
+  if (o.db === undefined && o.secondLedgerOk !== true) refuseSecondLedger(dir);
   return dir;
 }

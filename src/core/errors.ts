@@ -1,10 +1,11 @@
 /**
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
- * The codes are seed 002's table, extended with NotFound, StoreError, Unauthorized (an agent's
- * login, session token or bearer token refused), Forbidden (a caller whose role may not do this:
- * an agent token answering a checkpoint) and JSON-RPC's InternalError. None is in -32020..-32099,
- * which MCP reserves for its own protocol errors.
+ * The codes are the task-management contract's table, extended with NotFound, StoreError, Unauthorized (an agent's
+ * login, session token or bearer token refused), QuotaExceeded (a bound of the ledger reached: docs/limits.md),
+ * Throttled (too many wrong passkeys: retry after `data.retry_after_ms`), Forbidden (a caller whose role may not
+ * do this: an agent token answering a checkpoint) and JSON-RPC's InternalError. None is in -32020..-32099, which
+ * MCP reserves for its own protocol errors.
  */
 export type LedgerErrorCode =
   | 'TaskNotFound'
@@ -18,10 +19,12 @@ export type LedgerErrorCode =
   | 'NotFound'
   | 'StoreError'
   | 'Unauthorized'
+  | 'QuotaExceeded'
+  | 'Throttled'
   | 'Forbidden'
   | 'InternalError';
 
-/** JSON-RPC style numeric codes of seed 002, plus two of ours. */
+/** JSON-RPC style numeric codes of the task-management contract, plus ours. */
 export const errorNumbers: Record<LedgerErrorCode, number> = {
   TaskNotFound: -32001,
   AgentNotFound: -32002,
@@ -34,11 +37,13 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   NotFound: -32009,
   StoreError: -32010,
   Unauthorized: -32011,
-  Forbidden: -32012,
+  QuotaExceeded: -32012,
+  Throttled: -32013,
+  Forbidden: -32014,
   InternalError: -32603,
 };
 
-/** CLI exit codes of seed 002: 2 arguments, 3 configuration, 5 not found (and git), 6 state. */
+/** CLI exit codes of the task-management contract: 2 arguments, 3 configuration, 5 not found (and git), 6 state (a bound reached: later, or less). */
 export const exitCodes: Record<LedgerErrorCode, number> = {
   TaskNotFound: 5,
   AgentNotFound: 5,
@@ -51,6 +56,8 @@ export const exitCodes: Record<LedgerErrorCode, number> = {
   NotFound: 5,
   StoreError: 1,
   Unauthorized: 6,
+  QuotaExceeded: 6,
+  Throttled: 6,
   Forbidden: 6,
   InternalError: 1,
 };
@@ -91,7 +98,7 @@ export function storeReasonOf(err: unknown): string | undefined {
   return typeof reason === 'string' ? reason : undefined;
 }
 
-/** The CLI's exit code of a failure: seed 002's table; a store failure 3 (configuration: a store too new, a bad --db), 4 (damaged) or 1. */
+/** The CLI's exit code of a failure: the task-management contract's table; a store failure 3 (configuration: a store too new, a bad --db), 4 (damaged) or 1. */
 export function exitCodeOf(err: LedgerError): number {
   const reason = storeReasonOf(err);
   if (reason === 'tooNew' || reason === 'badLocation') return 3;

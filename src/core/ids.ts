@@ -2,8 +2,8 @@ import { LedgerError } from './errors';
 import type { LedgerErrorCode } from './errors';
 
 /**
- * Every entity has one integer id. Faces show it in the shape of their seed: numbers in
- * seed 002 (`5`), prefixed strings in seed 000 (`task-5`, `wf-2`). One resolver per entity
+ * Every entity has one integer id. Faces show it in the shape of their contract: numbers in
+ * the task-management contract (`5`), prefixed strings in the tracking contract (`task-5`, `wf-2`). One resolver per entity
  * accepts every shape: 5, "5", "#5", "task-5", "task_5", "task:5", "task://5".
  */
 export type EntityKind = 'task' | 'workflow' | 'session';
@@ -43,7 +43,7 @@ export function parseId(kind: EntityKind, ref: unknown): number {
   );
 }
 
-/** The not-found error of an entity, in seed 002's codes. */
+/** The not-found error of an entity, in the task-management contract's codes. */
 export function notFound(kind: EntityKind, ref: unknown): LedgerError {
   const { key, notFound: code } = prefixes[kind];
   const id = typeof ref === 'number' ? `${key}${ref}` : String(ref);

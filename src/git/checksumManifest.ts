@@ -1,5 +1,5 @@
 /**
- * MD5 manifests of a folder that is not a Git repository (seed 000's checksum fallback).
+ * MD5 manifests of a folder that is not a Git repository (the tracking contract's checksum fallback).
  * Honours `.gitignore` files at every depth the way Git does, and skips what is never the
  * user's work (`.git`, `node_modules`, `.agent-ledger`).
  */

@@ -92,6 +92,13 @@ export function toGitError(failure: GitFailure): GitError {
   }
   const text = stderr.trim();
   const reason = stderrReasons.find(([pattern]) => pattern.test(text))?.[1] ?? 'commandFailed';
+  if (reason === 'notARepository')
+    return new GitError(
+      reason,
+      'This folder is not in a Git repository, and this needs one: run git init there and commit once.',
+      args,
+      stderr,
+    );
   const detail = text.split('\n').filter(Boolean).slice(-3).join(' ') || `exit code ${exitCode}`;
   return new GitError(reason, `${command} failed: ${detail}`, args, stderr);
 }

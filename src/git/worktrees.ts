@@ -1,5 +1,5 @@
 /**
- * One Git worktree per task under `<workspace>/.agent-ledger/worktrees/` (seed 002's workers):
+ * One Git worktree per task under `<workspace>/.agent-ledger/worktrees/` (the task-management contract's workers):
  * created from the workspace's HEAD on its own branch, limited to an agent's read scope with a
  * non-cone sparse checkout, measured and removed on request.
  */
@@ -151,6 +151,10 @@ export class GitWorktrees implements Worktrees {
     // Measured like the workspace: a subfolder workspace sees the same folder of its worktree.
     const [worktree, repo] = await Promise.all([GitRepo.open(dir), this.repo()]);
     return new GitWorkspaceTruth(worktree, repo.prefix);
+  }
+
+  async workspaceIn(target: string): Promise<string> {
+    return path.join(this.confine(target), (await this.repo()).prefix);
   }
 
   private repo(): Promise<GitRepo> {

@@ -1,79 +1,23 @@
-import type { CatalogTool } from './toolDefinition';
-import { defaultIdempotencySettings } from '../core/coordination/idempotency/idempotency';
-import type { IdempotencySettings } from '../core/coordination/idempotency/idempotency';
+import type { CatalogTool, FeatureInfo } from './toolDefinition';
+import { familyInfos } from './families';
 
 /**
  * Feature switches finer than families (the orchestrator's toggles: `--enable-resources`,
- * `--enable-events-bus`, `--enable-idempotency`, `--enable-locks`, `--enable-diff-patch`…).
+ * `--enable-events-bus`, `--enable-idempotency`, `--enable-locks`, `--enable-diff-patch`…), declared
+ * by their family (its family.ts) and named by the tools they expose (`feature:` on the tool).
  * A family switched on brings every feature of it; a feature switched on alone exposes just its
- * tools; `--disable-<feature>` hides them again. A tool listed by features is exposed when every
- * feature listing it is on (bb_batch_set needs blackboard and bulk); any other tool follows its
- * family. `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered, and is
- * on with any other feature unless `--disable-idempotency` says otherwise.
+ * tools; `--disable-<feature>` hides them again. A tool naming features is exposed when every one
+ * of them is on (bb_batch_set needs blackboard and bulk); any other tool follows its family.
+ * `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered, and is on
+ * with any other feature unless `--disable-idempotency` says otherwise.
  */
-export interface Feature {
-  /** The switch: `--enable-<name>` / `--disable-<name>`. */
-  name: string;
-  /** Its name in `mcp_info.features`. */
-  toggle: string;
+export interface Feature extends FeatureInfo {
   family: string;
-  description: string;
-  tools: readonly string[];
 }
 
-export const features: readonly Feature[] = [
-  {
-    name: 'resources',
-    toggle: 'enableResources',
-    family: 'orchestrator',
-    description:
-      'the sc:// registry: resources_list, resources_read, resources_watch over plan graphs and their versions, runs, child logs, blackboard namespaces',
-    tools: ['resources_list', 'resources_read', 'resources_watch'],
-  },
-  {
-    name: 'events-bus',
-    toggle: 'enableEventsBus',
-    family: 'orchestrator',
-    description: 'events_subscribe: the events log filtered by kind, level and correlation ids, with waits',
-    tools: ['events_subscribe'],
-  },
-  {
-    name: 'blackboard',
-    toggle: 'enableBlackboard',
-    family: 'orchestrator',
-    description: 'the shared blackboard: bb_set, bb_batch_set, bb_get, bb_query, bb_delete, bb_watch',
-    tools: ['bb_set', 'bb_batch_set', 'bb_get', 'bb_query', 'bb_delete', 'bb_watch'],
-  },
-  {
-    name: 'bulk',
-    toggle: 'enableBulk',
-    family: 'orchestrator',
-    description: 'atomic batches: graph_batch_mutate, bb_batch_set',
-    tools: ['graph_batch_mutate', 'bb_batch_set'],
-  },
-  {
-    name: 'diff-patch',
-    toggle: 'enableDiffPatch',
-    family: 'orchestrator',
-    description: 'graph_diff and graph_patch (RFC 6902 patches between plan-graph versions)',
-    tools: ['graph_diff', 'graph_patch'],
-  },
-  {
-    name: 'locks',
-    toggle: 'enableLocks',
-    family: 'orchestrator',
-    description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers',
-    tools: ['graph_lock', 'graph_unlock'],
-  },
-  {
-    name: 'idempotency',
-    toggle: 'enableIdempotency',
-    family: 'orchestrator',
-    description:
-      'idempotency_key is remembered: a retried call returns the first answer without doing the change twice',
-    tools: [],
-  },
-];
+export const features: readonly Feature[] = familyInfos.flatMap((f) =>
+  (f.features ?? []).map((feature) => ({ ...feature, family: f.name })),
+);
 
 export const featureNames: readonly string[] = features.map((f) => f.name);
 
@@ -96,29 +40,48 @@ export function resolveFeatures(
   return on;
 }
 
+/** The features a tool names (none: it follows its family). */
+export function featuresOf(tool: Pick<CatalogTool, 'feature'>): readonly string[] {
+  return tool.feature === undefined ? [] : typeof tool.feature === 'string' ? [tool.feature] : tool.feature;
+}
+
 /** Whether a tool is exposed under these families and features. */
 export function isToolExposed(
-  tool: Pick<CatalogTool, 'name' | 'family'>,
+  tool: Pick<CatalogTool, 'family' | 'feature'>,
   families: ReadonlySet<string>,
   on: ReadonlySet<string>,
 ): boolean {
-  const listing = features.filter((f) => f.tools.includes(tool.name));
-  if (listing.length === 0) return families.has(tool.family);
-  return listing.every((f) => on.has(f.name));
+  const named = featuresOf(tool);
+  if (named.length === 0) return families.has(tool.family);
+  return named.every((f) => on.has(f));
 }
 
 /** The families with at least one tool exposed. */
-export function familiesExposed<F extends { name: string; tools: readonly { name: string }[] }>(
+export function familiesExposed<F extends { name: string; tools: readonly Pick<CatalogTool, 'family' | 'feature'>[] }>(
   all: readonly F[],
   families: ReadonlySet<string>,
   on: ReadonlySet<string>,
 ): F[] {
-  return all.filter(
-    (f) => families.has(f.name) || f.tools.some((t) => isToolExposed({ name: t.name, family: f.name }, families, on)),
-  );
+  return all.filter((f) => families.has(f.name) || f.tools.some((t) => isToolExposed(t, families, on)));
 }
 
-/** How `idempotency_key` behaves under these features (every feature on when none were given: the CLI). */
-export function idempotencySettings(on: ReadonlySet<string> | undefined): IdempotencySettings {
-  return { ...defaultIdempotencySettings, enabled: on === undefined || on.has('idempotency') };
+/** Which answered tools a server also lists (`mcp serve --list-deprecated`, `--list-runner-tools`). */
+export interface ListingOptions {
+  deprecated?: boolean;
+  runnerTools?: boolean;
+}
+
+/**
+ * Whether an exposed tool is listed: one tool per action for agents. A deprecated tool, a tool
+ * only the runner calls, and another name of a tool that is exposed are answered but not listed
+ * (their names stay the contract of clients written against them).
+ */
+export function isToolListed(
+  tool: Pick<CatalogTool, 'deprecated' | 'audience' | 'aliasOf'>,
+  exposed: ReadonlySet<string>,
+  list: ListingOptions = {},
+): boolean {
+  if (tool.deprecated !== undefined && !list.deprecated) return false;
+  if (tool.audience === 'runner' && !list.runnerTools) return false;
+  return tool.aliasOf === undefined || !exposed.has(tool.aliasOf);
 }

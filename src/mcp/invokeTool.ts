@@ -2,6 +2,7 @@ import { LedgerError } from '../core/errors';
 import { parseInput } from '../core/contracts/inputValidation';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { serverLimits } from './limits';
+import { connectionIdentity, runAsCaller } from '../core/limits/callIdentity';
 
 /**
  * Runs one tool call the same way for every face (the MCP server, the CLI): the size limit, the
@@ -9,6 +10,8 @@ import { serverLimits } from './limits';
  * handler. Failures are thrown as LedgerErrors for the face to turn into an `isError` result or
  * an exit code. A context given as a function is asked for once the arguments are valid (the MCP
  * server opens its services then: bad input is refused the same way whether or not they open).
+ * The handler runs as its caller (the agent logged in on this server, else this connection), so
+ * what it writes counts against that caller's write quota (core/limits/writeQuota.ts).
  */
 export async function invokeTool(
   tool: ToolDefinition,
@@ -22,7 +25,8 @@ export async function invokeTool(
       `arguments are too large (${size} bytes; at most ${serverLimits.maxInputBytes})`,
     );
   const input = parseInput(tool.name, tool.input, args);
-  return tool.handler(input, typeof ctx === 'function' ? await ctx() : ctx);
+  const context = typeof ctx === 'function' ? await ctx() : ctx;
+  return runAsCaller(context.login?.identity() ?? connectionIdentity(), () => tool.handler(input, context));
 }
 
 /** The refusal of a tool name nobody serves, listing those that are. */

@@ -3,7 +3,6 @@ import { quote } from 'shell-quote';
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import { createServer } from './server';
 import { ServerLogin } from './serverLogin';
-import { lazyFamilies, lazyIntrospection } from './familyCatalog';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
 import { checkpointGates } from './gates/checkpointGates';
@@ -32,6 +31,8 @@ const WARM_UP_AFTER_LIST_MS = 200;
  * `initialize`), and the same tools, resources and prompts serve either.
  */
 export async function serveStdio(options: ServeOptions): Promise<void> {
+  // The launch ticket is taken first, before this process starts anything that could inherit it.
+  const login = ServerLogin.fromEnvironment(path.resolve(options.workspace), process.env, log);
   const proc = await ServerProcess.start(options);
   let warmUpTimer: NodeJS.Timeout | undefined;
   let listed = false;
@@ -40,18 +41,14 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     warmUpTimer = setTimeout(() => proc.warmUp(), ms).unref();
   };
   proc.beforeShutdown(() => clearTimeout(warmUpTimer));
-  const login = ServerLogin.fromEnvironment();
   const loginOf = (): ServerLogin => login;
   const ledger = await createServer(proc.services, {
-    families: proc.families,
-    features: proc.features,
+    ...proc.serverOptions(),
     loginOf,
     afterToolsListed: () => {
       if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
       listed = true;
     },
-    listing: proc.listing,
-    catalog: [lazyIntrospection, ...lazyFamilies],
     transport: 'stdio',
     gates: checkpointGates(proc.services, loginOf),
   });

@@ -2,8 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import type { CallToolResult, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { LazyServices } from './lazyServices';
 import type { CatalogTool, FamilyInfo, HttpTransportInfo, ToolContext, ToolFamily } from './toolDefinition';
-import type { LazyFamily } from './familyCatalog';
-import type { ToolListing } from './listing/builtListing';
+import type { ListedFacts, ToolListing } from './listing/builtListing';
 import { allFixedResources, allResourceTemplates } from './resources/resourceCatalog';
 import { errorResult, okResult } from './toolResults';
 import { invokeTool, unknownTool } from './invokeTool';
@@ -11,7 +10,8 @@ import { followResources, registerResourceHandlers, resourceCatalog } from './re
 import type { ResourceSink } from './resourceNotifier';
 import { registerPromptHandlers } from './prompts/promptHandlers';
 import type { ServerLogin } from './serverLogin';
-import { familiesExposed, isToolExposed, resolveFeatures } from './features';
+import { familiesExposed, isToolExposed, isToolListed, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
 import { productName, version } from '../app/version';
 import type { CallContext, McpTransportKind } from './callContext';
 import { callContextOf } from './callContext';
@@ -22,7 +22,7 @@ import type { CheckpointGates } from './gates/checkpointGates';
 
 export interface ServerOptions {
   /** Names of the families switched on (see families.ts `resolveFamilies`). */
-  families: ReadonlySet<string>;
+  enabled: ReadonlySet<string>;
   /** The agent login of a call: the runner's launch ticket of a stdio server, a launch token over HTTP. */
   loginOf?: (call: CallContext) => ServerLogin | undefined;
   /** Feature switches on (features.ts `resolveFeatures`); absent: those of the families switched on. */
@@ -31,8 +31,12 @@ export interface ServerOptions {
   afterToolsListed?: () => void;
   /** Every family's tools as listed (the build's, or computed live from sources: listing/). */
   listing: ToolListing;
-  /** Introspection, then the switchable families, loaded on first use (familyCatalog.ts). */
-  catalog: readonly LazyFamily[];
+  /** Introspection, then the switchable families: what they are, without their tools (families.ts). */
+  families: readonly FamilyInfo[];
+  /** A family's tools, loaded with its first call (catalog.ts `loadFamily`). */
+  load(family: FamilyInfo): Promise<ToolFamily>;
+  /** Answered tools listed besides those for agents (deprecated ones, the runner's). */
+  list?: ListingOptions;
   /** How the clients reach this server. */
   transport: McpTransportKind;
   /** What mcp_info reports of the HTTP transport (absent: stdio only). */
@@ -62,13 +66,26 @@ export interface LedgerServer {
   readonly instructions: string;
 }
 
-/** What an agent reads first: how the enabled families are meant to be used. */
-function instructionsFor(enabled: readonly FamilyInfo[]): string {
-  const parts = ['Agent Ledger is the shared ledger of the work done in this workspace.'];
-  for (const f of enabled) if (f.instructions) parts.push(f.instructions);
-  parts.push('Call mcp_capabilities to see every enabled tool.');
-  return parts.join(' ');
+/**
+ * What an agent reads first, and for Claude Code all it reads besides the tool names until it
+ * searches for a tool: a line per enabled family saying which tools to use first and when, and the
+ * other names that are answered without being listed.
+ */
+function instructionsFor(enabled: readonly FamilyInfo[], aliases: readonly ListedTool[]): string {
+  const lines = [
+    'Agent Ledger is the shared ledger of the work done in this workspace: tasks, decisions and the exact Git changes of each task.',
+  ];
+  for (const f of enabled) if (f.instructions) lines.push(f.instructions);
+  for (const family of new Set(aliases.map((t) => t.family))) {
+    const names = aliases.filter((t) => t.family === family).map((t) => `${t.name} (like ${t.aliasOf})`);
+    lines.push(`Also answered, not listed, with the ${family} family's arguments and ids: ${names.join(', ')}.`);
+  }
+  lines.push('mcp_capabilities lists every enabled tool with a one-line summary.');
+  return lines.join('\n');
 }
+
+/** A tool of the listing with the facts that decide whether it is exposed and listed. */
+type ListedTool = Tool & ListedFacts & { family: string };
 
 /**
  * Prepares the MCP server over a workspace's services, opened on first use (lazyServices.ts). The
@@ -78,36 +95,38 @@ function instructionsFor(enabled: readonly FamilyInfo[]): string {
  * cheap enough to make per HTTP request. The caller picks the transport (serve.ts, http/).
  */
 export async function createServer(services: LazyServices, options: ServerOptions): Promise<LedgerServer> {
-  const on = options.features ?? resolveFeatures(options.families);
-  const [introspection, ...switchable] = options.listing.families;
-  const exposed = (family: string, tool: string): boolean =>
-    family === introspection.name || isToolExposed({ name: tool, family }, options.families, on);
-  const listedTools: (Tool & { family: string })[] = options.listing.families.flatMap((f) =>
-    f.tools.filter((t) => exposed(f.name, t.name)).map((t) => ({ ...t, family: f.name })),
-  );
-  const familyOf = new Map(listedTools.map((t) => [t.name, t.family]));
-  const enabledNames = new Set(familiesExposed(switchable, options.families, on).map((f) => f.name));
-  const lazy = new Map(options.catalog.map((f) => [f.info.name, f]));
+  const on = options.features ?? resolveFeatures(options.enabled);
+  const [introspection, ...switchable] = options.listing.families.map((f) => ({
+    ...f,
+    tools: f.tools.map((t): ListedTool => ({ ...t, ...f.facts[t.name], family: f.name })),
+  }));
+  const exposed = (tool: ListedTool): boolean =>
+    tool.family === introspection.name || isToolExposed(tool, options.enabled, on);
+  // Every exposed tool is answered; agents are listed one tool per action (features.ts isToolListed).
+  const answered = [introspection, ...switchable].flatMap((f) => f.tools.filter(exposed));
+  const familyOf = new Map(answered.map((t) => [t.name, t.family]));
+  const answeredNames = new Set(familyOf.keys());
+  const listedTools = answered.filter((t) => isToolListed(t, answeredNames, options.list));
+  const listedNames = new Set(listedTools.map((t) => t.name));
+  const aliases = answered.filter((t) => t.aliasOf !== undefined && !listedNames.has(t.name));
+  const enabledNames = new Set(familiesExposed(switchable, options.enabled, on).map((f) => f.name));
+  const infoOf = new Map(options.families.map((f) => [f.name, f]));
+  const load = (family: string): Promise<ToolFamily> => options.load(infoOf.get(family)!);
   const enabled = switchable.filter((f) => enabledNames.has(f.name));
-  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => lazy.get(f.name)!.load()))).flatMap(
+  const prompts = (await Promise.all(enabled.filter((f) => f.prompts).map((f) => load(f.name)))).flatMap(
     (f) => f.prompts ?? [],
   );
-  const instructions = instructionsFor(enabled.map((f) => lazy.get(f.name)!.info));
+  const instructions = instructionsFor(
+    enabled.map((f) => infoOf.get(f.name)!),
+    aliases,
+  );
 
-  const loading = new Map<string, Promise<ToolFamily>>();
-  const load = (family: string): Promise<ToolFamily> => {
-    let pending = loading.get(family);
-    if (!pending) loading.set(family, (pending = lazy.get(family)!.load()));
-    return pending;
-  };
   /** Every family, loaded: what mcp_info and mcp_capabilities describe. */
   let whole: Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> | undefined;
   const catalog = (): Promise<{ families: ToolFamily[]; tools: CatalogTool[] }> =>
-    (whole ??= Promise.all(options.catalog.map((f) => load(f.info.name))).then((families) => ({
+    (whole ??= Promise.all(options.families.map((f) => load(f.name))).then((families) => ({
       families,
-      tools: families.flatMap((f) =>
-        f.tools.filter((t) => familyOf.get(t.name) === f.name).map((t) => ({ ...t, family: f.name })),
-      ),
+      tools: families.flatMap((f) => f.tools.filter((t) => listedNames.has(t.name))),
     })));
   const definition: ToolDefinitionLookup = async (name, call) => {
     const family = familyOf.get(name);
@@ -118,18 +137,20 @@ export async function createServer(services: LazyServices, options: ServerOption
     const rest = family === introspection.name ? await catalog() : { families: [], tools: [] };
     const base: Omit<ToolContext, 'services'> = {
       enabledTools: () => rest.tools,
-      enabledFamilies: () => options.families,
+      enabledFamilies: () => options.enabled,
       families: () => rest.families,
       login: options.loginOf?.(call),
       features: on,
       call,
       http: options.http,
     };
-    return { tool: { ...tool, family }, context: async () => ({ ...base, services: await services.get() }) };
+    return { tool, context: async () => ({ ...base, services: await services.get() }) };
   };
 
   // Listed as the listing holds them (without the family each tool belongs to), in the same order every time.
-  const listed: Tool[] = listedTools.map(({ family: _family, ...tool }) => tool);
+  const listed: Tool[] = listedTools.map(
+    ({ family: _f, feature: _fe, deprecated: _d, audience: _a, aliasOf: _al, ...tool }) => tool,
+  );
   const resources = resourceCatalog(services, allResourceTemplates(), allFixedResources());
   const capabilities = (o: InstanceOptions): ServerCapabilities => ({
     tools: { listChanged: false },

@@ -1,21 +1,32 @@
 /**
- * The login of an agent instance the runner launched. The runner gives this server (through the
- * agent client's configuration, by variable *name*) a single-use launch ticket; `authenticate`
+ * The login of an agent instance the runner launched. The runner writes a single-use, short-lived
+ * launch ticket to a file of the run (`.agent-ledger/runs/<exec>.d/ticket`, owner-only) and tells
+ * this server where it is (through the agent client's configuration: a file name, never the
+ * ticket). The server reads the file and deletes it as it starts, so the ticket sits in no
+ * environment — not the client's, not this server's, not what either starts. `authenticate`
  * without a passkey redeems it, and the server keeps the session token itself. So neither the
- * passkey nor the token ever appears in the agent's prompt, transcript or tool calls: the agent
- * passes no `session_token` (or the placeholder `authenticate` returned) and this server fills
- * in the one it holds. A server started by a person has no ticket and behaves as the contract says.
+ * passkey, the ticket nor the token ever appears in the agent's prompt, transcript or tool calls:
+ * the agent passes no `session_token` (or the placeholder `authenticate` returned) and this
+ * server fills in the one it holds. A server started by a person has no ticket and behaves as the
+ * contract says.
  */
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { LedgerError } from '../core/errors';
+import { ledgerFolder, localFolders } from '../core/ledgerFiles';
+import { connectionIdentity } from '../core/limits/callIdentity';
 
 /** What `authenticate` returns as `session_token` when this server holds the real one. */
 export const heldTokenPlaceholder = 'held-by-server';
 
 const ticketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
+const ticketFileVariable = 'AGENT_LEDGER_LAUNCH_TICKET_FILE';
 
 export class ServerLogin {
   private token: string | undefined;
+  /** The agent logged in on this server (a ticket or a passkey), once one is. */
+  private agent: string | undefined;
 
   private constructor(
     private ticket: string | undefined,
@@ -25,6 +36,8 @@ export class ServerLogin {
     private readonly derived?: string,
   ) {
     this.token = derived;
+    // A launch token is its agent's: its calls count as the agent's from the first one.
+    if (derived !== undefined) this.agent = agentId;
   }
 
   /**
@@ -36,10 +49,27 @@ export class ServerLogin {
     return new ServerLogin(bearer, agentId, launchSessionToken(bearer));
   }
 
-  /** Reads the ticket once and removes it from this process's environment (nothing this server starts inherits it). */
-  static fromEnvironment(env: NodeJS.ProcessEnv = process.env): ServerLogin {
-    const ticket = env[ticketVariable]?.trim() || undefined;
+  /**
+   * Takes the ticket once, as the server starts: from the run's ticket file (read, then deleted),
+   * or from the variable an older runner set; both variables are removed from this process's
+   * environment, so nothing this server starts inherits them. `workspace`: the ticket file must be
+   * a run's, in this workspace's `.agent-ledger/runs/` — a name pointing elsewhere (a client
+   * configuration committed by someone else) is neither read nor deleted.
+   */
+  static fromEnvironment(
+    workspace: string,
+    env: NodeJS.ProcessEnv = process.env,
+    log?: (line: string) => void,
+  ): ServerLogin {
+    const file = env[ticketFileVariable]?.trim() || undefined;
+    let ticket = env[ticketVariable]?.trim() || undefined;
     delete env[ticketVariable];
+    delete env[ticketFileVariable];
+    if (file !== undefined) {
+      const taken = takeTicketFile(workspace, file);
+      if (taken === undefined) log?.(`${ticketFileVariable} does not name a run's ticket of this workspace: ignored`);
+      ticket = taken ?? ticket;
+    }
     return new ServerLogin(ticket, env.AGENT_LEDGER_AGENT_ID?.trim() || undefined);
   }
 
@@ -60,8 +90,20 @@ export class ServerLogin {
     return this.derived;
   }
 
-  hold(token: string): void {
+  /** Keeps the session a ticket opened for `agentId`. */
+  hold(token: string, agentId: string): void {
     this.token = token;
+    this.agent = agentId;
+  }
+
+  /** An agent logged in with its passkey through this server: its calls count as the agent's. */
+  loggedIn(agentId: string): void {
+    this.agent = agentId;
+  }
+
+  /** Who this server's calls write as: the agent logged in, else this connection (the write quota's caller). */
+  identity(): string {
+    return this.agent !== undefined ? `agent:${this.agent}` : connectionIdentity();
   }
 
   /** The token a call gave, or the one held here; Unauthorized when there is none. */
@@ -73,6 +115,28 @@ export class ServerLogin {
       'session_token is required: call authenticate first and pass the session_token it returned',
       { error: 'session_token is required' },
     );
+  }
+}
+
+/** The ticket in a run's ticket file, read once and deleted; undefined unless it is `<workspace>/.agent-ledger/runs/<run>.d/ticket`, a plain file. */
+function takeTicketFile(workspace: string, file: string): string | undefined {
+  try {
+    const runs = fs.realpathSync(path.join(workspace, ledgerFolder, localFolders.runs));
+    const folder = fs.realpathSync(path.dirname(path.resolve(file)));
+    if (path.basename(file) !== 'ticket' || path.dirname(folder) !== runs || !folder.endsWith('.d')) return undefined;
+    const at = path.join(folder, 'ticket');
+    if (!fs.lstatSync(at).isFile()) return undefined;
+    const fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    let ticket: string;
+    try {
+      ticket = fs.readFileSync(fd, 'utf8').trim();
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.rmSync(at, { force: true });
+    return ticket || undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import type { Services } from '../app/services';
 import { LazyServices } from './lazyServices';
-import { noToolsYet, resolveFamilies } from './families';
-import { familyInfos } from './familyCatalog';
+import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './families';
 import { readBuiltListing } from './listing/builtListing';
 import type { ToolListing } from './listing/builtListing';
 import { features, resolveFeatures } from './features';
+import type { ListingOptions } from './features';
+import type { ServerOptions } from './server';
+import { runAsLedger } from '../core/limits/callIdentity';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
@@ -29,6 +31,11 @@ export interface ServeOptions {
   allowAgentCheckpoints?: boolean;
   /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
+  list?: ListingOptions;
+  /** `--child-program`, `--child-env`: what child runtimes may run and inherit. */
+  childPrograms?: readonly string[];
+  childEnv?: readonly string[];
 }
 
 export const log = (line: string): void => console.error(`[agent-ledger] ${line}`);
@@ -66,6 +73,8 @@ export class ServerProcess {
         watch: true,
         allowAgentCheckpoints: options.allowAgentCheckpoints === true,
         worktreesDir: options.worktreesDir,
+        childPrograms: options.childPrograms,
+        childEnv: options.childEnv,
       });
     });
     this.services.whenOpen((open) => this.startRetention(open));
@@ -83,7 +92,7 @@ export class ServerProcess {
     // sql.js compiles on another core while this one answers the client's first requests.
     warmUpStore(options.dbPath);
     // The tools as the build listed them; from sources (no dist/), computed from the contracts.
-    const listing = readBuiltListing() ?? (await import('./listing/liveListing.js')).liveListing();
+    const listing = readBuiltListing() ?? (await (await import('./listing/liveListing.js')).liveListing());
     const server = new ServerProcess(options, listing);
     // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
     // before the server answers, so a wrong or unreachable location stops it at once with the reason;
@@ -93,6 +102,19 @@ export class ServerProcess {
       process.on(signal, () => void server.shutdown().finally(() => process.exit(0)));
     }
     return server;
+  }
+
+  /** What createServer needs of this process, whatever the transport: families, features, listing, loader. */
+  serverOptions(): Pick<ServerOptions, 'enabled' | 'features' | 'listing' | 'families' | 'list' | 'load'> {
+    return {
+      enabled: this.families,
+      features: this.features,
+      listing: this.listing,
+      families: [introspectionInfo, ...familyInfos],
+      list: this.options.list,
+      // A family's tools are built with its first call: the loader itself is not evaluated before then.
+      load: async (family) => (await import('./catalog.js')).loadFamily(family),
+    };
   }
 
   /** Opens the ledger now (in the background), logging a failure: each tool call says why and tries again. */
@@ -147,8 +169,9 @@ export class ServerProcess {
     setTimeout(flushCompileCache, 1000).unref();
     // The retention rule of the events log, and the purge of expired blackboard entries and of open
     // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+    // The ledger's own work: never charged to the caller whose call happened to open the ledger.
     const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      run().then(
+      runAsLedger(run).then(
         () => undefined,
         (err: unknown) => log(`${what}: ${errorMessage(err)}`),
       );

@@ -49,6 +49,26 @@ export interface HttpTransportInfo {
  */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
+  /** The family it belongs to: the folder tools/<family>/ it lives in (the catalog checks the two agree). */
+  family: string;
+  /**
+   * The finer switch(es) that expose it without its whole family (features.ts): with several, every
+   * one must be on (bb_batch_set needs blackboard and bulk). Without, the tool follows its family.
+   */
+  feature?: string | readonly string[];
+  /** Its call waits for something to happen: it takes a bounded `wait_ms` (below the clients' 60 s). */
+  waits?: boolean;
+  /** It takes an `idempotency_key` and answers with `idempotent` / `idempotency_key`: a retry changes nothing twice. */
+  idempotent?: boolean;
+  /** Still answered, listed only with `--list-deprecated`: the tool to use instead. */
+  deprecated?: string;
+  /** Who calls it: agents (the default), or the runner only — answered, listed only with `--list-runner-tools`. */
+  audience?: 'agents' | 'runner';
+  /**
+   * The listed tool it is another name of (the agent PM's names of the tasks family's tools, with
+   * its own argument names): answered, and listed only while that tool is not exposed.
+   */
+  aliasOf?: string;
   title: string;
   description: string;
   input: I;
@@ -57,8 +77,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>> | z.infer<O>;
 }
 
-/** A tool as the catalog lists it: with the family it belongs to. */
-export type CatalogTool = ToolDefinition & { family: string };
+/** A tool as the catalog lists it (every tool names its family). */
+export type CatalogTool = ToolDefinition;
 
 /** Keeps the handler's argument typed by the schema (and its result checked against the output schema). */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition {
@@ -66,9 +86,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
 }
 
 /**
- * A tool family (seed 001's feature toggles): switched on or off as a whole, with `--enable-<name>`
- * / `--disable-<name>` and the `agentLedger.toolFamilies` setting. Each `tools/<family>/index.ts`
- * exports one, and `catalog.ts` lists them: a new family is a folder and one line there.
+ * A tool family: switched on or off as a whole, with `--enable-<name>` / `--disable-<name>` and
+ * the `agentLedger.toolFamilies` setting. Each `tools/<family>/index.ts` exports one as
+ * `<family>Family`, and families.ts lists their infos: a new family is a folder and one line there.
  */
 export interface ToolFamily {
   /** The switch's name (`--enable-<name>`), lower case. */
@@ -79,6 +99,8 @@ export interface ToolFamily {
   enabledByDefault: boolean;
   /** How an agent should use these tools: part of the server's instructions when the family is on. */
   instructions?: string;
+  /** Its finer switches (`--enable-resources`…): each exposes the tools that name it without the whole family. */
+  features?: readonly FeatureInfo[];
   tools: readonly ToolDefinition[];
   /** MCP prompts served while the family is on. */
   prompts?: readonly PromptDefinition[];
@@ -86,7 +108,17 @@ export interface ToolFamily {
 
 /**
  * A family without its tools: what `mcp serve` needs to parse its switches, say hello and list
- * the tools (with the build's listing, catalogListing.ts) before any tool's contract is built.
- * Each `tools/<family>/family.ts` exports one; its index.ts adds the tools.
+ * the tools (with the build's listing, listing/builtListing.ts) before any tool's contract is
+ * built, and what the extension needs to launch it. Plain data: each `tools/<family>/family.ts`
+ * exports one (families.ts lists them); its index.ts adds the tools.
  */
 export type FamilyInfo = Omit<ToolFamily, 'tools' | 'prompts'>;
+
+/** A switch finer than a family; its tools say `feature: '<name>'`. */
+export interface FeatureInfo {
+  /** The switch: `--enable-<name>` / `--disable-<name>`. */
+  name: string;
+  /** Its name in `mcp_info.features`. */
+  toggle: string;
+  description: string;
+}

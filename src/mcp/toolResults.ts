@@ -12,7 +12,7 @@ export function okResult(value: unknown): CallToolResult {
 
 /**
  * An expected failure: `isError` with a JSON text `{ error: { code, reason, message, data } }`
- * (seed 002's codes). No structuredContent, since clients validate that against the
+ * (the task-management contract's codes). No structuredContent, since clients validate that against the
  * success output schema.
  */
 export function errorResult(err: unknown): CallToolResult {

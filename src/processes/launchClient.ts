@@ -4,12 +4,18 @@
  * environment, and reads back the tokens and cost its output reported.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileConfined } from '../core/files/confinedPath';
+import { writeFileDurable } from '../core/files/durableWrite';
 import type { LaunchPlan } from '../core/runtime/launch/clientLaunch';
-import { parseRunOutput } from '../core/runtime/launch/clients';
+import { clientPackages, parseRunOutput } from '../core/runtime/launch/clients';
+import type { ClientKind } from '../core/runtime/launch/clientLaunch';
+import type { CommandTemplate } from '../core/runtime/launch/commandTemplate';
+import { ProcessError } from '../core/runtime/processErrors';
+import { resolveProgram } from './programPath';
 import type { RunUsage } from '../core/runtime/launch/runUsage';
 import type { ProcessExit, ProcessLimits, ProcessSupervisorPort, RunningProcess } from '../core/ports/processes';
 import { readLog } from './logReader';
+import { logFileOf } from './processRecords';
 
 export interface ClientRunOptions {
   /** Id of the run (an execution id): names its log. */
@@ -19,8 +25,12 @@ export interface ClientRunOptions {
   env: Readonly<Record<string, string>>;
   /** Secrets for the ledger's MCP server (forwarded by name in the plan): in env only, redacted from the log. */
   secretEnv?: Readonly<Record<string, string>>;
+  /** More strings redacted from the log (a secret the client does not hold but could find). */
+  redact?: readonly string[];
   limits?: ProcessLimits;
   labels?: Readonly<Record<string, string>>;
+  /** The folder the plan's files must stay inside by their real path (the workspace); a link at one of them is refused. */
+  root?: string;
 }
 
 /** Writes the plan's files and starts it. */
@@ -29,10 +39,16 @@ export async function launchClient(
   plan: LaunchPlan,
   options: ClientRunOptions,
 ): Promise<RunningProcess> {
+  // Written beside the name and renamed over it: a link planted there is replaced, never written through.
   for (const file of plan.files) {
-    await fs.promises.mkdir(path.dirname(file.path), { recursive: true, mode: 0o700 });
-    await fs.promises.writeFile(file.path, file.content, { mode: 0o600 });
+    if (options.root !== undefined) writeFileConfined(options.root, file.path, file.content, 0o600);
+    else writeFileDurable(file.path, file.content, 0o600);
   }
+  // A log of this id left by another run (a ledger recreated in the same place numbers its runs
+  // from 1 again) is moved aside, never appended to: its output, and the cost read back from it,
+  // would be credited to this run.
+  const log = logFileOf(options.logDir, options.id);
+  if (fs.existsSync(log)) await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
   return supervisor.start({
     id: options.id,
     program: plan.program,
@@ -40,10 +56,13 @@ export async function launchClient(
     cwd: plan.cwd,
     env: { ...options.env, ...plan.env },
     secretEnv: options.secretEnv,
+    redact: options.redact,
     stdin: plan.stdin,
     logDir: options.logDir,
     limits: options.limits,
     labels: options.labels,
+    // An agent's wall clock holds even when its runner is frozen or gone (another runner may then take its pair over).
+    wallClockBackstop: true,
   });
 }
 
@@ -66,4 +85,25 @@ export async function readRunUsage(
   format: LaunchPlan['output'],
 ): Promise<RunUsage | null> {
   return parseRunOutput(format, await stdoutOf(exit.logFile));
+}
+
+/**
+ * What is missing to start `client` with `env`: its program is not on that PATH (the runner's
+ * agents get the runner's environment), with the package that installs a built-in client; undefined
+ * when it is there.
+ */
+export function clientMissing(
+  client: ClientKind | CommandTemplate,
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  const program = typeof client === 'string' ? client : client.program;
+  try {
+    resolveProgram(program, env.PATH);
+    return undefined;
+  } catch (err) {
+    if (!ProcessError.is(err)) throw err;
+    if (typeof client === 'string')
+      return `${program} is not installed: it is not on the runner's PATH (npm install -g ${clientPackages[client]})`;
+    return `${program}, the agent's launch command, is not on the runner's PATH: ${err.message}`;
+  }
 }

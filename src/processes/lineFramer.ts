@@ -11,24 +11,49 @@ import { StringDecoder } from 'node:string_decoder';
 /** What replaces a secret in logs and summaries. */
 export const redactionMark = '[REDACTED]';
 
+/** Secrets at least this long (tokens, tickets, generated passkeys) are also redacted in pieces. */
+const piecedFrom = 32;
+
 /**
  * The forms a secret takes when a program prints it encoded: as it is, URL-encoded (a query
  * string), JSON-escaped (a logged request body), base64 and base64url with and without padding
- * (an Authorization header, a token dumped as bytes). Forms shorter than 8 characters are left
- * out, where they would be common text.
+ * (an Authorization header, a token dumped as bytes), hex in either case, reversed. A long
+ * secret printed in pieces (`echo ${T:0:20}; echo ${T:20}`) is caught too: every run of half of
+ * it (16 characters, 32 hex digits), as it is and reversed — random text that ordinary output
+ * never holds. Forms shorter than 8 characters are left out, where they would be common text.
  */
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
-  const base64 = Buffer.from(secret, 'utf8').toString('base64');
+  const bytes = Buffer.from(secret, 'utf8');
+  const base64 = bytes.toString('base64');
+  const hex = bytes.toString('hex');
+  const reversed = [...secret].reverse().join('');
   const forms = [
     secret,
     encodeURIComponent(secret),
     JSON.stringify(secret).slice(1, -1),
     base64,
     base64.replace(/=+$/, ''),
-    Buffer.from(secret, 'utf8').toString('base64url'),
+    bytes.toString('base64url'),
+    hex,
+    hex.toUpperCase(),
+    reversed,
   ];
-  return forms.filter((form, i) => i === 0 || form.length >= 8);
+  if (secret.length >= piecedFrom)
+    forms.push(
+      ...runsOf(secret, piecedFrom / 2),
+      ...runsOf(reversed, piecedFrom / 2),
+      ...runsOf(hex, piecedFrom),
+      ...runsOf(hex.toUpperCase(), piecedFrom),
+    );
+  return [...new Set(forms.filter((form, i) => i === 0 || form.length >= 8))];
+}
+
+/** Every run of `length` characters of `text`. */
+function runsOf(text: string, length: number): string[] {
+  const runs: string[] = [];
+  for (let i = 0; i + length <= text.length; i++) runs.push(text.slice(i, i + length));
+  return runs;
 }
 
 /** Replaces secrets, and their encoded forms; knows which buffered tail could still turn into one. */

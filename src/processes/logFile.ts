@@ -5,6 +5,8 @@
  * that stops at the last newline never sees half an entry.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openOwnFileSync } from '../core/files/confinedPath';
 import type { LogEntry } from '../core/ports/processes';
 import type { FramedLine } from './lineFramer';
 
@@ -32,7 +34,9 @@ export class LogWriter {
   private seq = 0;
 
   constructor(readonly file: string) {
-    this.fd = fs.openSync(file, 'a', 0o600);
+    // Never through a link planted at the log's name.
+    const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
+    this.fd = openOwnFileSync(path.dirname(file), file, O_WRONLY | O_APPEND | O_CREAT, 0o600);
   }
 
   /** Output lines of one stream, written with one system call. */

@@ -4,7 +4,9 @@
  * so a line being written is picked up by the next read, never half.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Disposable } from '../core/emitter';
+import { openOwnFile } from '../core/files/confinedPath';
 import type { LogEntry, LogReaderPort, LogSlice } from '../core/ports/processes';
 import { parseEntry } from './logFile';
 
@@ -29,7 +31,7 @@ export async function readLog(
   const maxBytes = Math.max(1024, options.maxBytes ?? defaultMaxBytes);
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(logFile, 'r');
+    handle = await openOwnFile(path.dirname(logFile), logFile, fs.constants.O_RDONLY);
   } catch (ex) {
     if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], nextOffset: offset, size: 0 };
     throw ex;
@@ -63,7 +65,7 @@ export async function tailLog(logFile: string, lines: number): Promise<LogEntry[
   if (lines <= 0) return [];
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(logFile, 'r');
+    handle = await openOwnFile(path.dirname(logFile), logFile, fs.constants.O_RDONLY);
   } catch (ex) {
     if ((ex as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw ex;

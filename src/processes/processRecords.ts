@@ -6,6 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openOwnFile } from '../core/files/confinedPath';
 import { checkLiveness } from '../core/runtime/liveness';
 import type { Liveness, ProcessRecord } from '../core/ports/processes';
 import { groupAlive, signalGroup } from './processGroup';
@@ -21,18 +23,35 @@ export function recordFileOf(logDir: string, id: string): string {
   return path.join(logDir, `${id}${suffix}`);
 }
 
-/** Writes a record atomically (temp file + rename): a reader never sees half of one. */
+/**
+ * Writes a record atomically (temp file + rename): a reader never sees half of one. The temp file
+ * is created exclusively under a random name and renamed over the record's, so a link planted at
+ * either name is replaced, never written through.
+ */
 export function writeRecord(logDir: string, record: ProcessRecord): void {
   const file = recordFileOf(logDir, record.id);
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
 }
 
 /** The record of `id` in `logDir`, or undefined when there is none (or it is unreadable). */
 export async function readRecord(logDir: string, id: string): Promise<ProcessRecord | undefined> {
   try {
-    const value = JSON.parse(await fs.promises.readFile(recordFileOf(logDir, id), 'utf8')) as ProcessRecord;
+    // Never through a link planted at the record's name: it is no record of ours.
+    const handle = await openOwnFile(logDir, recordFileOf(logDir, id), fs.constants.O_RDONLY);
+    let text: string;
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+    const value = JSON.parse(text) as ProcessRecord;
     return typeof value.pid === 'number' && typeof value.id === 'string' ? value : undefined;
   } catch {
     return undefined;

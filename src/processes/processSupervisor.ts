@@ -5,6 +5,7 @@
  * with an explicit environment, and keeps the running ones for input, stop and status.
  */
 import * as fs from 'node:fs';
+import { checkOwnFiles, mkdirConfined } from '../core/files/confinedPath';
 import { Emitter } from '../core/emitter';
 import { ProcessError } from '../core/runtime/processErrors';
 import type {
@@ -19,8 +20,9 @@ import type {
 } from '../core/ports/processes';
 import { Redactor, secretForms } from './lineFramer';
 import { resolveProgram } from './programPath';
-import { checkRecord, listRecords, logFileOf, readRecord, stopRecorded } from './processRecords';
+import { checkRecord, listRecords, logFileOf, readRecord, recordFileOf, stopRecorded } from './processRecords';
 import { SupervisedProcess } from './supervisedProcess';
+import type { SpawnPlan } from './supervisedProcess';
 
 const validId = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
 /** How many ended processes `status()` still answers for. */
@@ -34,19 +36,34 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   private readonly _onDidExit = new Emitter<ProcessExit>();
   readonly onDidExit = this._onDidExit.event;
 
+  /**
+   * @param options.root The folder every log folder must stay inside, by its real path (the
+   * workspace): a log folder that leads outside through a link is refused before anything runs.
+   */
+  constructor(private readonly options: { root?: string } = {}) {}
+
   async start(spec: ProcessSpec): Promise<RunningProcess> {
-    if (!validId.test(spec.id))
-      throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, {
-        id: spec.id,
-      });
-    if (this.running.has(spec.id) || this.starting.has(spec.id))
-      throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
+    this.checkId(spec);
     this.starting.add(spec.id);
     try {
       return await this.startChecked(spec);
     } finally {
       this.starting.delete(spec.id);
     }
+  }
+
+  async check(spec: ProcessSpec): Promise<void> {
+    this.checkId(spec);
+    await this.planOf(spec);
+  }
+
+  private checkId(spec: ProcessSpec): void {
+    if (!validId.test(spec.id))
+      throw new ProcessError('invalidId', `"${spec.id}" is not a process id: use letters, digits, ".", "_" and "-".`, {
+        id: spec.id,
+      });
+    if (this.running.has(spec.id) || this.starting.has(spec.id))
+      throw new ProcessError('duplicateId', `A process with id ${spec.id} is already running.`, { id: spec.id });
   }
 
   async send(id: string, text: string): Promise<void> {
@@ -102,13 +119,28 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
   }
 
   private async startChecked(spec: ProcessSpec): Promise<RunningProcess> {
+    const plan = await this.planOf(spec);
+    if (this.options.root) mkdirConfined(this.options.root, spec.logDir, 0o700);
+    else fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
+    const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
+    if (started.running) this.running.set(spec.id, started);
+    return started;
+  }
+
+  /** Every check of a spec, before anything is created or started (`check` and `start` make the same ones). */
+  private async planOf(spec: ProcessSpec): Promise<SpawnPlan> {
     const env: Record<string, string> = { ...spec.env, ...spec.secretEnv };
     const secrets = [...Object.values(spec.secretEnv ?? {}), ...(spec.redact ?? [])].filter((s) => s.length > 0);
     refuseSecretsInArgs(spec, secrets);
     const programPath = resolveProgram(spec.program, env.PATH);
     if (!isFolder(spec.cwd))
       throw new ProcessError('cwdMissing', `The working folder ${spec.cwd} does not exist.`, { cwd: spec.cwd });
-    fs.mkdirSync(spec.logDir, { recursive: true, mode: 0o700 });
+    // The log and the record are the supervisor's own files: a link planted at either name (or a
+    // log folder leading outside the root) is refused before anything runs.
+    const own = [logFileOf(spec.logDir, spec.id), recordFileOf(spec.logDir, spec.id)].map((f) =>
+      f.slice(spec.logDir.length + 1),
+    );
+    checkOwnFiles(this.options.root ?? spec.logDir, spec.logDir, own);
     const previous = await readRecord(spec.logDir, spec.id);
     if (previous && (await checkRecord(previous)) === 'running') {
       throw new ProcessError(
@@ -117,10 +149,7 @@ export class ProcessSupervisor implements ProcessSupervisorPort {
         { id: spec.id, pid: previous.pid },
       );
     }
-    const plan = { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
-    const started = await SupervisedProcess.start(plan, (exit, status) => this.exitedOf(exit, status));
-    if (started.running) this.running.set(spec.id, started);
-    return started;
+    return { spec, programPath, env, logFile: logFileOf(spec.logDir, spec.id), redactor: new Redactor(secrets) };
   }
 
   private get(id: string): SupervisedProcess {

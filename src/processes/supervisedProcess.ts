@@ -20,6 +20,7 @@ import { groupAlive, signalGroup } from './processGroup';
 import { probeProcess, probeProcessSync, startTokensSupported } from './processIdentity';
 import { ProcessOutput } from './processOutput';
 import { writeRecord } from './processRecords';
+import { watchdogSupported, watchedLaunch } from './watchdog';
 
 const defaultGraceMs = 2000;
 const defaultTailLines = 40;
@@ -137,6 +138,13 @@ export class SupervisedProcess implements RunningProcess {
     this.armWallClock();
     this.armIdle();
     this.output.setBudget(limits.maxOutputBytes);
+    // Whoever adopts the process later (a restarted runner) applies the limits in force.
+    this.record = { ...this.record, limits: this.limits };
+    try {
+      writeRecord(this.plan.spec.logDir, this.record);
+    } catch {
+      // The log folder was removed under us; the limits still apply here.
+    }
   }
 
   /** Stops the process (graceful, then forced) and resolves with how it ended. */
@@ -167,10 +175,25 @@ export class SupervisedProcess implements RunningProcess {
   private async spawn(): Promise<void> {
     const { spec, programPath, env } = this.plan;
     const stdinKind = spec.stdin?.kind ?? 'ignore';
-    const child = spawn(programPath, [...spec.args], {
+    const stdin = stdinKind === 'ignore' ? 'ignore' : 'pipe';
+    // Under the watchdog (watchdog.ts), which leads the group: a child that dies with this process
+    // (a fourth pipe closes when this process dies, however it dies), and a run whose wall clock
+    // must hold without this process (a backstop a grace after this process's own limit).
+    const dies = spec.dieWithSupervisor === true;
+    const wallClockMs = spec.limits?.wallClockMs;
+    const backstop = spec.wallClockBackstop === true && wallClockMs !== undefined;
+    const watched = (dies || backstop) && watchdogSupported;
+    const launch = watched
+      ? watchedLaunch(programPath, spec.args, env, {
+          graceMs: this.graceMs,
+          dieWithParent: dies,
+          deadlineMs: backstop ? this.startedAtMs + wallClockMs + this.graceMs : undefined,
+        })
+      : { program: programPath, args: [...spec.args], env };
+    const child = spawn(launch.program, launch.args, {
       cwd: spec.cwd,
-      env,
-      stdio: [stdinKind === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      env: launch.env,
+      stdio: watched && dies ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
       detached: true,
       shell: false,
       windowsHide: true,
@@ -197,6 +220,7 @@ export class SupervisedProcess implements RunningProcess {
       args: spec.args.map((a) => this.plan.redactor.redact(a)),
       cwd: spec.cwd,
       logFile: this.plan.logFile,
+      limits: this.limits,
       labels: Object.fromEntries(Object.entries(spec.labels ?? {}).map(([k, v]) => [k, this.plan.redactor.redact(v)])),
     };
     writeRecord(spec.logDir, this.record);
@@ -274,8 +298,7 @@ export class SupervisedProcess implements RunningProcess {
     if (groupAlive(this.pid)) this.terminate(this.graceMs);
     // Something that left the group may still hold our pipes: do not wait for it forever.
     this.timers.drain = setTimeout(() => {
-      this.child.stdout?.destroy();
-      this.child.stderr?.destroy();
+      for (const stream of this.child.stdio.slice(1)) stream?.destroy();
       this.finish();
     }, this.graceMs + 1000);
   }

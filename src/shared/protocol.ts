@@ -128,7 +128,7 @@ export type TaskDetailWebviewMessage =
   | { type: 'exportWorkflow' };
 
 // ---------------------------------------------------------------------------------------
-// Pipeline (seed 003)
+// Pipelines
 // ---------------------------------------------------------------------------------------
 
 export type PipelineStatusName = PipelineStatus;

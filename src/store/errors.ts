@@ -8,6 +8,7 @@ export type StoreErrorReason =
   | 'lockMisuse'
   | 'readonly' // a write on a store opened read-only
   | 'closed'
+  | 'diskFull' // the disk holding the store (or the PostgreSQL server's) has no room left: nothing was written, retry once there is
   | 'tooNew' // the store was written by a newer Agent Ledger (unknown schema version)
   // --- the engines (embedded and PostgreSQL) ---
   | 'badLocation' // `--db` is neither a file path nor a postgres:// URL (e.g. mysql://), or the URL is malformed

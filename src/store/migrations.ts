@@ -15,7 +15,10 @@ import { v14StigWeights } from './migrations/v14StigWeights';
 import { v15GraphDiffs } from './migrations/v15GraphDiffs';
 import { v16StigLooseNodes } from './migrations/v16StigLooseNodes';
 import { v17StigChanges } from './migrations/v17StigChanges';
-import { v18AccessTokens } from './migrations/v18AccessTokens';
+import { v18UsageCounters } from './migrations/v18UsageCounters';
+import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
+import { v20QueuedRuns } from './migrations/v20QueuedRuns';
+import { v21AccessTokens } from './migrations/v21AccessTokens';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -42,7 +45,10 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v15GraphDiffs,
   v16StigLooseNodes,
   v17StigChanges,
-  v18AccessTokens,
+  v18UsageCounters,
+  v19KnowledgeSizes,
+  v20QueuedRuns,
+  v21AccessTokens,
 ];
 
 export const latestVersion = migrations.length;

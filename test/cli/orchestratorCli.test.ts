@@ -125,7 +125,7 @@ describe('the orchestrator tools from the command line', () => {
     let server: LedgerClient;
     before(async () => {
       repo = tempRepo();
-      server = await connect(repo, ['--enable-orchestrator']);
+      server = await connect(repo, ['--enable-orchestrator', '--child-program', process.execPath]);
       await server.call('bb_set', { key: 'team:plan', value: { step: 1 }, tags: ['team'] });
       await server.call('graph_batch_mutate', { graph_id: 'g', operations: [{ op: 'add_node', node: { id: 'a' } }] });
       await server.call('graph_batch_mutate', { graph_id: 'g', operations: [{ op: 'add_node', node: { id: 'b' } }] });
@@ -258,6 +258,8 @@ describe('the orchestrator tools from the command line', () => {
         [
           'child',
           'create',
+          '--child-program',
+          process.execPath,
           '--child-id',
           'fg',
           '--',

@@ -61,6 +61,10 @@ describe('README examples', () => {
   test('the README marks its terminal examples as runnable', () => {
     const examples = markedExamples();
     assert.ok(examples.length >= 2, `expected the CLI and pipeline examples to be marked with ${marker}`);
+    assert.ok(
+      examples.some((e) => /project create web --dir packages\/web/.test(e.script) && /--agent coder/.test(e.script)),
+      'the agent-PM block (a project, its agent, a task queued for it) is run as pasted',
+    );
     for (const e of examples) assert.doesNotMatch(e.script, /\b20\d{6}-/, `README line ${e.line}: no hard-coded dates`);
     for (const e of examples)
       assert.doesNotMatch(e.script, /(^|\s)#\d/m, `README line ${e.line}: an unquoted #3 is a shell comment`);

@@ -79,6 +79,9 @@ const correlation = ['child_id', 'graph_id', 'job_id', 'node_id', 'op_id', 'run_
 /** An echo program: prints "ready", then "got:<line>" for every line of its input. */
 const echo = `process.stdout.write('ready\\n'); require('node:readline').createInterface({ input: process.stdin }).on('line', (l) => process.stdout.write('got:' + l + '\\n'));`;
 
+/** The tests' children run this node: a person allows it (`--child-program`). */
+const allowNode = ['--enable-orchestrator', '--child-program', process.execPath];
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
@@ -104,8 +107,8 @@ async function ended(c: LedgerClient, childId: string): Promise<Child> {
 
 test('child_create, child_send, child_logs as written, and a second server process reading and stopping the child', async () => {
   const repo = tempRepo();
-  const a = await connect(repo, ['--enable-orchestrator']);
-  const b = await connect(repo, ['--enable-orchestrator']);
+  const a = await connect(repo, allowNode);
+  const b = await connect(repo, allowNode);
   try {
     const created = await a.call<Child>('child_create', {
       child_id: 'echo-1',
@@ -259,7 +262,7 @@ test('child_create, child_send, child_logs as written, and a second server proce
 
 test('limits: the wall clock ends a child, a shorter one set while it runs too, and the output cap cuts its log', async () => {
   const repo = tempRepo();
-  const c = await connect(repo, ['--enable-orchestrator']);
+  const c = await connect(repo, allowNode);
   try {
     const forever = ['-e', 'setInterval(() => {}, 1000)'];
     const t0 = Date.now();
@@ -317,7 +320,7 @@ test('limits: the wall clock ends a child, a shorter one set while it runs too, 
 
 test('a refused child starts nothing: a shell line as command, a folder outside the workspace, an unknown program', async () => {
   const repo = tempRepo();
-  const c = await connect(repo, ['--enable-orchestrator']);
+  const c = await connect(repo, [...allowNode, '--child-program', 'no-such-program-here']);
   try {
     const shell = await c.fail('child_create', { child_id: 'sh', command: 'node -e 1; touch pwned' });
     assert.equal(shell.reason, 'ValidationError');
@@ -325,14 +328,14 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
     assert.equal(outside.reason, 'ValidationError');
     const unknown = await c.fail('child_create', { child_id: 'unknown', command: 'no-such-program-here' });
     assert.equal(unknown.reason, 'ConfigError');
-    const failed = await c.call<Child>('child_status', { child_id: 'unknown' });
-    assert.equal(failed.runtime_status.state, 'failed');
-    assert.match(failed.runtime_status.error ?? '', /not found on the PATH/);
-    const states = (await c.call<{ children: Child[] }>('child_list', {})).children.map((x) => [
-      x.child_id,
-      x.runtime_status.state,
-    ]);
-    assert.deepEqual(states, [['unknown', 'failed']], 'the refused shell line and outside folder left no child');
+    assert.match(unknown.message, /not found on the PATH/);
+    assert.equal((await c.fail('child_status', { child_id: 'unknown' })).data?.error, 'E-CHILD-NOT-FOUND');
+    const states = (await c.call<{ children: Child[] }>('child_list', {})).children;
+    assert.deepEqual(
+      states,
+      [],
+      'a refused child is not recorded: not the shell line, the folder outside nor the unknown program',
+    );
     assert.equal(fs.existsSync(path.join(repo, 'pwned')), false);
     const info = await c.call<{ safety: Record<string, unknown> }>('mcp_info');
     assert.equal(info.safety.maxChildren, 16, 'mcp_info states the running cap');
@@ -343,8 +346,8 @@ test('a refused child starts nothing: a shell line as command, a folder outside 
 
 test('a server that closes stops the children it started and records how they ended', async () => {
   const repo = tempRepo();
-  const a = await connect(repo, ['--enable-orchestrator']);
-  const b = await connect(repo, ['--enable-orchestrator']);
+  const a = await connect(repo, allowNode);
+  const b = await connect(repo, allowNode);
   try {
     const child = await a
       .call<Child>('child_create', {

@@ -1,14 +1,19 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect } from '../helpers/mcpClient';
 import { cli } from '../helpers/cli';
 import { tempRepo } from '../helpers/tmp';
-import { allTools, families } from '../../src/mcp/catalog';
+import { loadCatalog } from '../../src/mcp/catalog';
+import { families } from '../../src/mcp/families';
 
 const root = path.resolve(__dirname, '../..');
-const empty = families.filter((f) => !allTools().some((t) => t.family === f));
+let empty: string[] = [];
+before(async () => {
+  const { tools } = await loadCatalog();
+  empty = families.filter((f) => !tools.some((t) => t.family === f));
+});
 
 /**
  * A family that can be switched on but has no tool yet says so everywhere it is offered — and

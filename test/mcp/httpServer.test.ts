@@ -190,7 +190,7 @@ test('an agent token never makes a person’s decision and never leaves its own 
         arguments: { workspace: 'any', user_response: 'approve' },
       }),
     );
-    assert.deepEqual([decide.code, decide.reason], [-32012, 'Forbidden']);
+    assert.deepEqual([decide.code, decide.reason], [-32014, 'Forbidden']);
     const other = toolError(
       await client.callTool({
         name: 'authenticate',

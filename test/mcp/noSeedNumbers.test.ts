@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Command } from 'commander';
-import { allTools, introspectionFamily, toolFamilies } from '../../src/mcp/catalog';
+import { loadCatalog } from '../../src/mcp/catalog';
 import { buildProgram } from '../../src/cli/program';
 
 const root = path.resolve(__dirname, '../..');
@@ -21,15 +21,16 @@ function allCommands(cmd: Command, trail: string[] = []): { trail: string[]; cmd
   return [{ trail, cmd }, ...cmd.commands.flatMap((c) => allCommands(c, [...trail, c.name()]))];
 }
 
-test('no seed numbers in any tool description, field description or family text', () => {
+test('no seed numbers in any tool description, field description or family text', async () => {
+  const { introspection, families, tools } = await loadCatalog();
   const texts: Record<string, string> = {};
-  for (const tool of allTools()) {
+  for (const tool of tools) {
     texts[`${tool.name} description`] = `${tool.title}\n${tool.description}`;
     texts[`${tool.name} input`] = JSON.stringify(z.toJSONSchema(tool.input, { unrepresentable: 'any' }));
     if (tool.output)
       texts[`${tool.name} output`] = JSON.stringify(z.toJSONSchema(tool.output, { unrepresentable: 'any' }));
   }
-  for (const family of [introspectionFamily, ...toolFamilies])
+  for (const family of [introspection, ...families])
     texts[`family ${family.name}`] = `${family.description}\n${family.instructions ?? ''}`;
   assert.ok(Object.keys(texts).length > 20, 'the catalog was walked');
   assert.deepEqual(offenders(texts), []);
@@ -54,4 +55,27 @@ test('no seed numbers in package.json contributions (settings, commands, views) 
     texts[`package.json contributes.${key}`] = JSON.stringify(value);
   texts['README.md'] = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.deepEqual(offenders(texts), []);
+});
+
+/** Every source file under `dir`, with its path from the repository root. */
+function sources(dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    return e.isDirectory() ? sources(rel) : /\.(ts|mjs)$/.test(e.name) ? [rel] : [];
+  });
+}
+
+test('no seed numbers in the source either, comments included: a contract is named by what it does', () => {
+  const files = [...sources('src'), ...sources('webview-ui')];
+  assert.ok(files.length > 300, `every source file was read (${files.length})`);
+  const texts = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
+  assert.deepEqual(offenders(texts), []);
+});
+
+test('what a family.ts says of other files names files that exist', () => {
+  const mcp = new Set(sources('src/mcp').map((f) => path.basename(f)));
+  for (const file of sources('src/mcp/tools').filter((f) => f.endsWith('family.ts'))) {
+    const named = fs.readFileSync(path.join(root, file), 'utf8').match(/\b\w+\.ts\b/g) ?? [];
+    for (const name of named) assert.ok(mcp.has(name), `${file} names ${name}, which does not exist`);
+  }
 });

@@ -6,7 +6,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
-import { allTools } from '../../src/mcp/catalog';
+import { loadCatalog } from '../../src/mcp/catalog';
 import { jsonSchema } from '../../src/mcp/listing/liveListing';
 import { start } from './pipelineDriver';
 
@@ -28,7 +28,7 @@ test('each default tool answers through the SDK client, which validates it again
     assert.ok(listed.size >= 26, `the default families list their output schemas (${listed.size})`);
     const ajv = new AjvJsonSchemaValidator();
     const contracts = new Map(
-      allTools()
+      (await loadCatalog()).tools
         .filter((t) => t.output)
         .map((t) => [t.name, ajv.getValidator(jsonSchema(t.output!, 'output'))]),
     );

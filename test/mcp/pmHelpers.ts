@@ -58,11 +58,12 @@ export function runnerOnce(
   repo: string,
   env: Record<string, string>,
   extra: string[] = [],
+  timeoutMs = 90_000,
 ): { code: number | null; events: Array<Record<string, unknown>>; stderr: string } {
   const r = spawnSync(process.execPath, [cliPath, 'runner', '--once', '--json', '--workspace', repo, ...extra], {
     env: { ...ledgerEnv(repo), ...env },
     encoding: 'utf8',
-    timeout: 90_000,
+    timeout: timeoutMs,
   });
   const events = r.stdout
     .split('\n')

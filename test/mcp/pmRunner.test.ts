@@ -206,11 +206,18 @@ test('get_my_task hands out the task with its folder and records the run; report
       name: 'Form',
       goal: 'The form',
     });
-    const assigned = await c.call<{ task_id: string; project_id: string | null }>('assign_task', {
+    // coder is on two projects: none is chosen for it, and nothing is written (the task would never be handed out).
+    const several = await c.fail('assign_task', { task_id: parent.task_id, assignee_id: 'coder' });
+    assert.equal(several.reason, 'ValidationError');
+    assert.match(several.message, /agent coder is on 2 projects: web \(prj-1\), api \(prj-2\); pass project_id/);
+    assert.deepEqual(several.data?.projects, [
+      { project_id: 'prj-1', name: 'web' },
+      { project_id: 'prj-2', name: 'api' },
+    ]);
+    const untouched = await c.call<{ task: { assignee_id: string | null; project_id: string | null } }>('get_task', {
       task_id: parent.task_id,
-      assignee_id: 'coder',
     });
-    assert.equal(assigned.project_id, null, 'coder is in two projects: none is chosen for it');
+    assert.deepEqual([untouched.task.assignee_id, untouched.task.project_id], [null, null]);
     await c.call('assign_task', { task_id: parent.task_id, assignee_id: 'coder', project_id: 'web' });
 
     const mine = await c.call<MyTask>('get_my_task', { session_token: auth.session_token });

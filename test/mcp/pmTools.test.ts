@@ -237,7 +237,7 @@ test('contexts and handoffs: save_context history, create_handoff, a bounded wai
 });
 
 test('the deprecated tools still work and say so; execution logs list and read back', async () => {
-  const { c } = await pmWorld();
+  const { repo, c } = await pmWorld();
   try {
     const task = await runningTask(c, 'Old style', 'coder', 'web');
     const auth = await c.call<{ session_token: string }>('authenticate', {
@@ -296,9 +296,12 @@ test('the deprecated tools still work and say so; execution logs list and read b
     );
     assert.equal((await c.fail('get_pending_tasks', { session_token: 'nope' })).reason, 'Unauthorized');
 
-    const tools = (await c.client.listTools()).tools.filter((t) =>
-      ['get_pending_tasks', 'report_execution_start', 'report_execution_complete'].includes(t.name),
-    );
+    // Deprecated tools answer (above) but are listed only with --list-deprecated.
+    const deprecatedNames = ['get_pending_tasks', 'report_execution_start', 'report_execution_complete'];
+    assert.equal((await c.client.listTools()).tools.filter((t) => deprecatedNames.includes(t.name)).length, 0);
+    const listing = await connect(repo, ['--enable-pm', '--list-deprecated']);
+    const tools = (await listing.client.listTools()).tools.filter((t) => deprecatedNames.includes(t.name));
+    await listing.close();
     assert.equal(tools.length, 3);
     for (const t of tools) assert.match(t.description ?? '', /^Deprecated/);
   } finally {
@@ -307,12 +310,15 @@ test('the deprecated tools still work and say so; execution logs list and read b
 });
 
 test('every pm tool answers with its whole result in structuredContent', async () => {
-  const { c } = await pmWorld();
+  const { repo, c } = await pmWorld();
   try {
     const r = await c.client.callTool({ name: 'list_active_projects_with_agents', arguments: {} });
     const text = (r.content as { text: string }[])[0].text;
     assert.deepEqual(r.structuredContent, JSON.parse(text));
-    const { tools } = await c.client.listTools();
+    // health_check and should_start are the runner's: listed with --list-runner-tools.
+    const runner = await connect(repo, ['--enable-pm', '--list-runner-tools']);
+    const { tools } = await runner.client.listTools();
+    await runner.close();
     const pm = tools.filter(
       (t) =>
         t.outputSchema &&

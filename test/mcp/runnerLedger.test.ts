@@ -232,7 +232,18 @@ test('the runnerâ€™s one-read decisions for every pair are exactly should_startâ
     );
     const batched = await ledger.startDecisions(pairs);
     const single = await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
-    assert.deepEqual(batched, single);
+    assert.deepEqual(
+      batched.map(({ shouldStart, aiType }) => ({ shouldStart, ...(aiType ? { aiType } : {}) })),
+      single,
+    );
+    // And why a pair does not start, for the runner's line: nothing queued, or a session of it runs.
+    assert.deepEqual(
+      pairs.flatMap((p, i) => (batched[i].idle ? [[p.agentId, p.projectId, batched[i].idle?.reason]] : [])),
+      [
+        ['coder', 'prj-1', 'running'],
+        ['reviewer', 'prj-2', 'noTask'],
+      ],
+    );
     assert.deepEqual(
       pairs.filter((_, i) => batched[i].shouldStart),
       [

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientKind } from '../../src/core/runtime/launch/clientLaunch';
 import type { ProcessLimits } from '../../src/core/ports/processes';
 import { Runner, pairKey } from '../../src/core/runtime/runner/runner';
-import { launchTicketVariable } from '../../src/core/runtime/runner/runnerLaunch';
+import { launchTicketFileVariable, launchTicketVariable } from '../../src/core/runtime/runner/runnerLaunch';
 import type { RunnerOptions } from '../../src/core/runtime/runner/runner';
 import type {
   ActiveProject,
@@ -180,27 +180,33 @@ test('two runners polling one ledger at once launch a pair once: the instance is
   assert.equal(a.ledger.starts.length, 1);
 });
 
-test('the launch ticket reaches the ledger server by name only: never in argv, the prompt, a configuration file or the log', async () => {
-  const s = setup({ steps: [{ print: { $env: launchTicketVariable } }] });
+test('the launch ticket sits in no environment: not the client’s, its commands’ or the ledger server’s, which consumes it from a file at start', async () => {
+  const s = setup({
+    steps: [
+      { call: 'mcp_info' },
+      { print: { $env: launchTicketVariable } },
+      { print: { $env: launchTicketFileVariable } },
+    ],
+  });
   s.ledger.wanted.add(pairKey('agt_x', 'prj_a'));
   await s.runner.poll();
   await waitFor(() => s.ledger.ends.length === 1);
   const ticket = s.ledger.tickets[0];
   assert.ok(ticket.length > 20);
+  assert.equal(s.ledger.ends[0].exit.exitCode, 0, s.ledger.ends[0].exit.tail.join('\n'));
   const [run] = s.fakes.runs();
   assert.ok(!run.argv.some((a) => a.includes(ticket)), 'not on the command line');
   assert.ok(!run.prompt.includes(ticket), 'not in the prompt');
-  assert.ok(run.envKeys.includes(launchTicketVariable), 'the client has it in its environment');
+  assert.ok(
+    !run.envKeys.includes(launchTicketVariable) && !run.envKeys.includes(launchTicketFileVariable),
+    'not in the client’s environment, so not in what its shell commands inherit either',
+  );
   const server = run.mcpServers.find((m) => m.name === 'agent-ledger');
-  assert.ok(server?.envKeys.includes(launchTicketVariable), 'and passes it on to the ledger server by name');
+  assert.ok(server?.envKeys.includes(launchTicketFileVariable), 'the ledger server is told where the ticket is');
+  assert.ok(!server?.envKeys.includes(launchTicketVariable), 'never the ticket itself');
   assert.deepEqual(server?.unresolved, [], 'the reference resolved');
   for (const file of walk(s.logDir))
-    assert.ok(!fs.readFileSync(file, 'utf8').includes(ticket), `${file} holds the ticket`);
-  assert.match(
-    fs.readFileSync(s.ledger.ends[0].exit.logFile, 'utf8'),
-    /\[REDACTED\]/,
-    'the agent printed it; the log shows it redacted',
-  );
+    assert.ok(!fs.readFileSync(file, 'utf8').includes(ticket), `${file} holds the ticket: it was not consumed`);
   assert.match(run.prompt, /^agent_id: agt_x$/m);
   assert.match(run.prompt, /^project_id: prj_a$/m);
 });

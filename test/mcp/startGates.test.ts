@@ -204,8 +204,15 @@ test('the runner launches neither a task whose dependencies are not done nor one
       [],
       'nothing launched',
     );
+    // One line per (agent, project): coder has nothing queued in api, and says so too.
     const holds = held.events.filter((e) => e.kind === 'held');
-    const byAgent = Object.fromEntries(holds.map((e) => [e.agentId as string, e]));
+    assert.deepEqual(
+      holds.filter((e) => e.projectId === 'prj-2').map((e) => [e.agentId, e.reason]),
+      [['coder', 'noTask']],
+    );
+    const byAgent = Object.fromEntries(
+      holds.filter((e) => e.projectId === 'prj-1').map((e) => [e.agentId as string, e]),
+    );
     assert.equal(byAgent.coder?.reason, 'dependencies');
     assert.deepEqual(byAgent.coder?.blockedBy, [schema.task_id]);
     assert.equal(byAgent.coder?.taskId, login);

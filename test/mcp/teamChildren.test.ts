@@ -24,7 +24,9 @@ test(
         AGENT_LEDGER_DB_PASSWORD: pgPassword,
         PGPASSWORD: undefined,
       };
-      const c = await connect(repo, ['--db', db.url, '--enable-orchestrator'], { env });
+      const c = await connect(repo, ['--db', db.url, '--enable-orchestrator', '--child-program', process.execPath], {
+        env,
+      });
       try {
         // The probe compares digests: the password itself never goes into its arguments.
         const digest = createHash('sha256').update(pgPassword!).digest('hex');

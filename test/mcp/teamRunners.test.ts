@@ -13,6 +13,7 @@ import { cliPath } from '../helpers/mcpClient';
 import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
 import { tempDir } from '../helpers/tmp';
 import { initLedgerDb } from '../../src/store/admin/dbAdmin';
+import { alive, until } from '../helpers/processes';
 import { pmWorld, runningTask } from './pmHelpers';
 
 /** `agent-ledger runner --once --json` as a process; resolves with its exit code and events. */
@@ -68,7 +69,8 @@ test(
               args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } },
             },
             { call: 'get_my_task', args: {} },
-            { sleep: 1500 },
+            // Long enough that every machine polls while it runs (and says who runs it).
+            { sleep: 6000 },
             { call: 'report_completed', args: { result: 'success', summary: 'done once' } },
           ],
         };
@@ -87,6 +89,18 @@ test(
           1,
           `coder launched once across the machines: ${JSON.stringify(launches)}`,
         );
+        // The other machines say who runs it: the launching machine's runner (its host and log folder).
+        const launcher = results.findIndex((r) => r.events.some((e) => e.kind === 'launched'));
+        for (const [m, r] of results.entries()) {
+          if (m === launcher) continue;
+          const held = r.events.find((e) => e.kind === 'held' && e.agentId === 'coder' && e.projectId === 'prj-1');
+          assert.equal(held?.reason, 'running', JSON.stringify(r.events));
+          assert.match(
+            String((held?.heldBy as { runnerId: string | null } | undefined)?.runnerId),
+            new RegExp(`:${clones[launcher].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.agent-ledger/runs`),
+          );
+          assert.match(String(held?.detail), /^coder runs in prj-1 from another runner \(/);
+        }
         assert.equal(
           fakes.runs().filter((r) => r.argv.join(' ').includes('coder') || JSON.stringify(r).includes('coder')).length,
           1,
@@ -109,6 +123,110 @@ test(
         await c.close();
       }
     } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+      await db.drop();
+    }
+  },
+);
+
+/** Whether `pid` still runs: a zombie (its frozen runner cannot reap it) has ended. */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return alive(pid);
+  }
+}
+
+test(
+  'a runner frozen on one machine: the other machine takes its pair over only once the frozen runner’s agent is gone',
+  { skip: pgSkip, timeout: 480_000 },
+  async () => {
+    const db = await createTestDatabase();
+    const saved = { ...process.env };
+    Object.assign(process.env, { AGENT_LEDGER_DB: db.url, AGENT_LEDGER_DB_PASSWORD: pgPassword });
+    const fakes = fakeAgents();
+    const agents: number[] = [];
+    let frozen: ReturnType<typeof spawn> | undefined;
+    try {
+      await initLedgerDb(db.url, { env: { AGENT_LEDGER_DB_PASSWORD: pgPassword } });
+      const { repo, c } = await pmWorld();
+      try {
+        // The coder's wall clock is 9 s (its definition, as the README writes it).
+        const file = path.join(repo, '.agent-ledger', 'agents', 'coder.yaml');
+        fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}launch:\n  wall_clock_minutes: 0.15\n`);
+        await runningTask(c, 'Shared login page', 'coder', 'web');
+        const [machineA, machineB] = [0, 1].map(() => {
+          const clone = path.join(tempDir('agent-ledger-runner-machine-'), 'repo');
+          fs.cpSync(repo, clone, { recursive: true });
+          return clone;
+        });
+        const script: FakeScript = {
+          steps: [
+            {
+              call: 'authenticate',
+              args: { agent_id: { $prompt: 'agent_id' }, project_id: { $prompt: 'project_id' } },
+            },
+            { call: 'get_my_task', args: {} },
+            { hang: true },
+          ],
+        };
+        // A runner whose heartbeat is 2 s old is stale (instead of 2 minutes), to see a takeover in a test.
+        const env = { ...process.env, ...fakes.env(script), AGENT_LEDGER_RUNNER_STALE_SECONDS: '2' };
+        frozen = spawn(process.execPath, [cliPath, 'runner', '--json', '--interval', '0.5', '--workspace', machineA], {
+          env: { ...env, AGENT_LEDGER_MACHINE: 'machine-a' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        frozen.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+        const launched = await until('machine A to launch the coder', () =>
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { kind: string; instance?: { pid: number } })
+            .find((e) => e.kind === 'launched'),
+        );
+        const first = launched.instance!.pid;
+        agents.push(first);
+        frozen.kill('SIGSTOP');
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        assert.ok(running(first), 'the frozen runner’s agent keeps running');
+
+        const b = (extra: Record<string, string> = {}) =>
+          runOnce(machineB, { ...env, AGENT_LEDGER_MACHINE: 'machine-b', ...extra });
+        const early = await b();
+        assert.equal(early.code, 0, early.stderr);
+        const launchedEarly = early.events.filter((e) => e.kind === 'launched');
+        for (const e of launchedEarly) agents.push((e.instance as { pid: number }).pid);
+        assert.deepEqual(launchedEarly, [], 'no second coder while the first may still run (the heartbeat is stale)');
+
+        // The first agent's own wall clock ends it even though its runner is frozen.
+        await until('the frozen runner’s agent to end at its wall clock', () => !running(first), 30_000);
+        const later = await until(
+          'machine B to take the pair over',
+          async () => {
+            const r = await b();
+            const started = r.events.filter((e) => e.kind === 'launched');
+            for (const e of started) agents.push((e.instance as { pid: number }).pid);
+            return started.length > 0 ? r : undefined;
+          },
+          90_000,
+        );
+        assert.equal(later.code, 0, later.stderr);
+        assert.equal(running(first), false, 'taken over only once the first agent was gone');
+        const logs = await c.call<{ logs: Array<{ executionId: string; status: string }> }>('list_execution_logs', {});
+        assert.equal(logs.logs.length, 2, JSON.stringify(logs));
+      } finally {
+        await c.close();
+      }
+    } finally {
+      if (frozen && frozen.exitCode === null) {
+        frozen.kill('SIGKILL');
+        frozen.kill('SIGCONT');
+      }
+      for (const pid of agents) if (alive(pid)) process.kill(-pid, 'SIGKILL');
       for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
       await db.drop();

@@ -11,12 +11,13 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { launchClient, readRunUsage } from '../../processes/launchClient';
+import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
-import { localFolders } from '../../core/ledgerFiles';
+import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
 import { launchTokenVariable } from '../../core/runtime/runner/runnerLaunch';
+import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
   /** How to start this program: `[node, /abs/path/cli.js]` (the agent's client starts the ledger's server with it). */
@@ -41,14 +42,17 @@ export interface LedgerRunner {
   dispose(): Promise<void>;
 }
 
-/** Where a workspace's run logs go: `.agent-ledger/runs/` (kept out of Git: they hold transcripts). */
+/** Where this ledger's run logs go: under `.agent-ledger/runs/` (kept out of Git: they hold transcripts), one folder per ledger. */
 export function runLogDir(services: Services): string {
-  return path.join(services.paths.dataDir, localFolders.runs);
+  return services.paths.runsDir;
 }
 
 export function createRunner(services: Services, setup: RunnerSetup): LedgerRunner {
   const logDir = runLogDir(services);
-  const supervisor = new ProcessSupervisor();
+  const root = services.paths.workspace;
+  // Logs, records and the clients' MCP configurations go there: a linked runs folder is refused up front.
+  checkOwnFiles(root, logDir, []);
+  const supervisor = new ProcessSupervisor({ root });
   const env = cleanEnv(setup.env ?? process.env);
   const ledger = new LedgerForRunner({
     engine: services.engine,
@@ -58,20 +62,25 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runnerId: `${os.hostname()}:${logDir}`,
     // The task's own worktree and a tracked session, as worker_command prepares them.
     // worker_command checks the scope again in the write that records the session (a race is a hold).
-    worktreeFor: async (taskId, agentId, { allowOverlap }) => {
+    worktreeFor: async (taskId, agentId, { allowOverlap, client }) => {
       const prepared = await services.workers.command(
-        { taskId, agent: agentId, allowConcurrent: true, auto: false, force: false, allowOverlap },
+        { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId };
+      return { cwd: prepared.cwd, sessionId: prepared.sessionId, branch: prepared.task.branch };
     },
     allowOverlap: setup.allowOverlap,
     tokens: services.tokens,
+    staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
   const runner = new Runner({
     ledger,
     supervisor,
-    launcher: { launch: (plan, options) => launchClient(supervisor, plan, options), usage: readRunUsage },
+    launcher: {
+      launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }),
+      usage: readRunUsage,
+      missing: clientMissing,
+    },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
     env,
@@ -124,9 +133,30 @@ function ledgerServerFor(
   return { name: 'agent-ledger', command, args, forwardEnv, ...plainEnv };
 }
 
+/**
+ * AGENT_LEDGER_RUNNER_STALE_SECONDS: how long another runner's claim stays held after its last
+ * heartbeat (default 120 s). Taking over also waits until that run's agent is provably over (instanceClaims.ts).
+ */
+function staleAfterMsOf(value: string | undefined): number | undefined {
+  const seconds = value === undefined ? NaN : Number(value);
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new LedgerError(
+      'ConfigError',
+      `AGENT_LEDGER_RUNNER_STALE_SECONDS=${value}: give a number of seconds, at least 1`,
+    );
+  return Math.round(seconds * 1000);
+}
+
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== launchTokenVariable) out[key] = value;
+    if (
+      value !== undefined &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET' &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE' &&
+      key !== launchTokenVariable
+    )
+      out[key] = value;
   return out;
 }

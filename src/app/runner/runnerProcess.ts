@@ -53,7 +53,7 @@ export const editorRunnerId = 'editor-runner';
 const stopGraceMs = 15_000;
 
 export async function startRunnerProcess(o: RunnerProcessOptions): Promise<RunnerProcess> {
-  const supervisor = new ProcessSupervisor();
+  const supervisor = new ProcessSupervisor({ root: o.workspace });
   const args = [o.cliPath, 'runner', '--json', '--stop-with-stdin', '--workspace', o.workspace];
   if (o.worktreesDir) args.push('--worktrees-dir', o.worktreesDir);
   if (o.intervalSeconds !== undefined) args.push('--interval', String(o.intervalSeconds));

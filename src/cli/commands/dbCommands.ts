@@ -24,7 +24,7 @@ export function registerDbCommands(db: Command): void {
     )
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await storeAdmin.check(resolveWorkspace(o.workspace), o.db);
+        const report = await storeAdmin.check(resolveWorkspace(o.workspace, o), o.db);
         if (o.json) printJson(report);
         else printLines(formatCheck(report));
         return report.ok ? 0 : DAMAGE_EXIT;
@@ -37,7 +37,7 @@ export function registerDbCommands(db: Command): void {
     )
     .action((_opts: CommonOptions, cmd: Command) =>
       run(cmd, async (o) => {
-        const report = await storeAdmin.repair(resolveWorkspace(o.workspace), o.db);
+        const report = await storeAdmin.repair(resolveWorkspace(o.workspace, o), o.db);
         if (o.json) printJson(report);
         else printLines(formatRepair(report));
         return report.lost.length || report.unrecoverable.length ? DAMAGE_EXIT : 0;
@@ -93,7 +93,7 @@ export function registerDbCommands(db: Command): void {
 
 /** `--db` or the workspace's embedded ledger. */
 function ledgerOf(o: CommonOptions): string {
-  return o.db ?? storeAdmin.workspaceLedger(resolveWorkspace(o.workspace));
+  return o.db ?? storeAdmin.workspaceLedger(resolveWorkspace(o.workspace, o));
 }
 
 function schemaLine(r: SchemaReport, verb: string): string {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
 import { parseHttpAddress } from '../../mcp/http/httpAddress';
-import { familyInfos } from '../../mcp/familyCatalog';
-import { noToolsYet } from '../../mcp/families';
+import { familyInfos, noToolsYet } from '../../mcp/families';
 import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
 import { LedgerError } from '../../core/errors';
 import { reportError } from '../output';
-import { resolveWorkspace, worktreesDirOption } from '../withServices';
+import { childOptions, resolveWorkspace, worktreesDirOption } from '../withServices';
+import type { ChildOptions } from '../withServices';
 
 export function registerMcpCommands(mcp: Command): void {
   const serve = mcp
@@ -16,6 +16,11 @@ export function registerMcpCommands(mcp: Command): void {
       'Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr), or to many clients over Streamable HTTP with --http',
     )
     .option('--verbose', 'log every request to stderr')
+    .option('--list-deprecated', 'also list the deprecated tools (they are answered either way)')
+    .option(
+      '--list-runner-tools',
+      'also list the tools only a runner calls: health_check, list_active_projects_with_agents, should_start (answered either way)',
+    )
     .option(
       '--http <[host:]port>',
       'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; another address only with bearer tokens: `agent-ledger token create`)',
@@ -60,7 +65,7 @@ export function registerMcpCommands(mcp: Command): void {
   }
   serve.action(async (opts: Record<string, unknown>, cmd: Command) => {
     const all = cmd.optsWithGlobals<
-      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string }
+      Record<string, unknown> & { workspace?: string; db?: string; worktreesDir?: string } & ChildOptions
     >();
     try {
       const families = familyInfos.map((f) => f.name);
@@ -75,20 +80,29 @@ export function registerMcpCommands(mcp: Command): void {
       if (clash)
         throw new LedgerError('ValidationError', `--enable-${clash} and --disable-${clash} contradict each other`);
       const common = {
-        workspace: resolveWorkspace(all.workspace),
+        workspace: resolveWorkspace(all.workspace, { db: all.db, secondLedgerOk: true }),
         dbPath: all.db,
         worktreesDir: worktreesDirOption(all),
+        ...childOptions(all),
         enable,
         disable,
         enableFeatures,
         disableFeatures,
         verbose: opts.verbose === true,
         allowAgentCheckpoints: opts.allowAgentCheckpoints === true,
+        list: { deprecated: opts.listDeprecated === true, runnerTools: opts.listRunnerTools === true },
       };
       if (typeof opts.http !== 'string') {
-        const httpOnly = ['stateful', 'sse', 'tlsCert', 'tlsKey', 'publicUrl', 'allowedHost', 'allowedOrigin'].find(
-          (o) => opts[o] !== undefined,
-        );
+        const httpOnly = [
+          'stateful',
+          'sse',
+          'tlsCert',
+          'tlsKey',
+          'publicUrl',
+          'allowedHost',
+          'allowedOrigin',
+          'authorizationServer',
+        ].find((o) => opts[o] !== undefined);
         if (httpOnly || opts.token === false)
           throw new LedgerError('ValidationError', `--${kebab(httpOnly ?? 'noToken')} goes with --http [HOST:]PORT`);
         await serveStdio(common);

@@ -4,7 +4,8 @@ import type { RunnerEvent } from '../../core/runtime/runner/runner';
 import type { Services } from '../../app/services';
 import { validationError } from '../../core/errors';
 import type { CommonOptions } from '../output';
-import { printErrorLines, reportError, style } from '../output';
+import { printErrorLines, printLines, reportError, style } from '../output';
+import { runnerLine } from './runnerFormat';
 import { visible } from '../terminalText';
 import { resolveWorkspace, worktreesDirOption } from '../withServices';
 import { passEarlyStopOn, takeEarlyStop } from '../earlyStop';
@@ -50,7 +51,7 @@ export function registerRunnerCommands(runner: Command): void {
         if (!stop) passEarlyStopOn();
         let services: Services | undefined;
         try {
-          const workspace = resolveWorkspace(opts.workspace);
+          const workspace = resolveWorkspace(opts.workspace, opts);
           const [{ createServices }, { createRunner }] = await Promise.all([
             import('../../app/services.js'),
             import('../../app/runner/createRunner.js'),
@@ -163,28 +164,7 @@ function printJson(event: RunnerEvent): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
+/** Through the terminal renderer: styled in a terminal, plain in a pipe or with NO_COLOR. */
 function printText(event: RunnerEvent): void {
-  const line = textOf(event);
-  if (line) process.stdout.write(`${line}\n`);
-}
-
-function textOf(e: RunnerEvent): string {
-  switch (e.kind) {
-    case 'launched':
-      return `${style.green('launched')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${visible(e.instance.client)}, ${e.instance.executionId}, pid ${e.instance.pid})`;
-    case 'adopted':
-      return `${style.yellow('adopted')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${e.instance.executionId}, still running from a previous runner)`;
-    case 'ended': {
-      const how = e.exit.signal ? `killed by ${e.exit.signal}` : `exit ${e.exit.exitCode}`;
-      const cost = e.usage?.costUsd != null ? ` · $${e.usage.costUsd.toFixed(4)}` : '';
-      const limit = e.exit.limit ? ` · ${e.exit.limit} limit` : '';
-      return `${e.exit.exitCode === 0 && !e.exit.limit ? style.green('ended') : style.red('ended')} ${visible(e.instance.agentId)} in ${visible(e.instance.projectId)} (${e.instance.executionId}): ${how} after ${(e.exit.durationMs / 1000).toFixed(1)} s${limit}${cost}`;
-    }
-    case 'held':
-      return `${style.yellow('held')} ${visible(e.agentId)} in ${visible(e.projectId)}: ${visible(e.detail)}`;
-    case 'launchFailed':
-      return `${style.red('not launched')} ${visible(e.agentId)} in ${visible(e.projectId)}: ${visible(e.message)} (cooling down)`;
-    case 'error':
-      return `${style.red('runner error')}: ${visible(e.message)}`;
-  }
+  printLines([runnerLine(event)]);
 }

@@ -11,8 +11,12 @@ import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
 import { idArg, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
+import type { Services } from '../../app/services';
+import { parseInput } from '../../core/contracts/inputValidation';
+import { queueExistingTaskInput, queueNewTaskInput, runClients } from '../../core/runtime/pm/queueContracts';
+import type { QueuedTask } from '../../core/runtime/pm/queueContracts';
 
-/** `agent-ledger task …`: one command per seed 002 task tool (task_list, task_get, task_create, task_update). */
+/** `agent-ledger task …`: one command per task tool of the task-management contract (task_list, task_get, task_create, task_update). */
 export function registerTaskCommands(task: Command): void {
   task
     .command('list')
@@ -55,16 +59,39 @@ export function registerTaskCommands(task: Command): void {
   task
     .command('create')
     .alias('add')
-    .description('Create a task, status open (task_create)')
+    .description(
+      'Create a task, status open (task_create); with --agent, queue it for that agent: in its project, assigned and in progress, so the runner launches it',
+    )
     .argument('<title>', 'task title')
     .option('--description <text>', 'what to do and how to know it is done')
     .option('--priority <priority>', `${priorities.join(', ')} (default medium)`)
     .option('--type <type>', `${taskTypes.join(', ')} (default task)`)
-    .option('--assignee <name>', 'an agent name (e.g. coder) or a person')
+    .option('--assignee <name>', 'an agent name (e.g. coder) or a person, without queueing the task')
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels')
-    .action((title: string, o: TaskFieldOptions, cmd: Command) =>
-      runToolCommand(cmd, {
+    .option(...queueOptions.agent)
+    .option(...queueOptions.project)
+    .option(...queueOptions.client)
+    .option(...queueOptions.model)
+    .addHelpText('after', queueHelp)
+    .action((title: string, o: TaskFieldOptions & QueueOptions, cmd: Command) => {
+      if (o.agent !== undefined) {
+        refuseWithQueue(o, ['assignee', 'assigneeType']);
+        return queueCommand(cmd, (services) =>
+          services.queue.queueNew(
+            parseInput('task create --agent', queueNewTaskInput, {
+              ...queueArgs(o),
+              title,
+              description: o.description,
+              priority: o.priority,
+              type: o.type,
+              labels: o.labels,
+            }),
+          ),
+        );
+      }
+      refuseQueueWithoutAgent(o);
+      return runToolCommand(cmd, {
         tool: 'task_create',
         args: {
           title,
@@ -78,23 +105,48 @@ export function registerTaskCommands(task: Command): void {
         format: (t: TaskJson) => [
           `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,
         ],
-      }),
-    );
+      });
+    });
 
   task
     .command('update')
-    .description('Update a task; --status cancelled cancels it, --status open reopens it (task_update)')
+    .description(
+      'Update a task; --status cancelled cancels it, --status open reopens it (task_update); --agent queues it for that agent (in progress, for the runner)',
+    )
     .argument('<id>', 'task id (12, task-12 or #12)')
     .option('--title <text>', 'new title')
     .option('--description <text>', 'new description ("" clears it)')
     .option('--priority <priority>', priorities.join(', '))
     .option('--type <type>', taskTypes.join(', '))
-    .option('--assignee <name>', 'new assignee ("" unassigns)')
+    .option('--assignee <name>', 'new assignee ("" unassigns), without queueing the task')
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels ("" clears them)')
     .option('--status <status>', 'open or cancelled')
-    .action((id: string, o: TaskFieldOptions & { title?: string; status?: string }, cmd: Command) =>
-      runToolCommand(cmd, {
+    .option(...queueOptions.agent)
+    .option(...queueOptions.project)
+    .option(...queueOptions.client)
+    .option(...queueOptions.model)
+    .addHelpText('after', queueHelp)
+    .action((id: string, o: TaskFieldOptions & QueueOptions & { title?: string; status?: string }, cmd: Command) => {
+      if (o.agent !== undefined) {
+        refuseWithQueue(o, [
+          'title',
+          'description',
+          'priority',
+          'type',
+          'assignee',
+          'assigneeType',
+          'labels',
+          'status',
+        ]);
+        return queueCommand(cmd, (services) =>
+          services.queue.queueExisting(
+            parseInput('task update --agent', queueExistingTaskInput, { ...queueArgs(o), task_id: idArg(id) }),
+          ),
+        );
+      }
+      refuseQueueWithoutAgent(o);
+      return runToolCommand(cmd, {
         tool: 'task_update',
         args: {
           id: idArg(id),
@@ -110,8 +162,8 @@ export function registerTaskCommands(task: Command): void {
         format: (t: TaskJson) => [
           `${style.green('updated')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.status} · ${t.priority} ${t.type}${t.assigneeName ? ` · ${visible(t.assigneeName)}` : ''}`)}`,
         ],
-      }),
-    );
+      });
+    });
   task
     .command('review')
     .description(
@@ -145,6 +197,82 @@ function formatReview(r: ReviewRecord): string[] {
     `${style.green(r.verdict)} ${style.bold(r.taskId)}  ${style.dim(`by ${visible(r.reviewedBy)} · answered ${what}`)}`,
   ];
   if (r.note) lines.push(`  ${visible(r.note)}`);
+  return lines;
+}
+
+interface QueueOptions {
+  agent?: string;
+  project?: string;
+  client?: string;
+  model?: string;
+}
+
+const queueOptions = {
+  agent: ['--agent <name>', 'queue the task for this agent (e.g. coder): in its project, assigned and in progress'],
+  project: [
+    '--project <project>',
+    'with --agent: the project (id or name) to run it in; default: the agent’s only project, or the workspace’s own',
+  ],
+  client: ['--client <client>', `with --agent: run it with ${runClients.join(', ')} instead of the agent’s own client`],
+  model: ['--model <model>', 'with --agent: the model to run it with (default: the agent’s, or the client’s own)'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+const queueHelp = `
+Queue a task for an agent, and let the runner launch it in the task's own Git worktree:
+  $ agent-ledger task create "Fix the parser" --agent coder
+  $ agent-ledger task create "Fix the parser" --agent coder --client codex
+  $ agent-ledger runner`;
+
+function queueArgs(o: QueueOptions): Record<string, unknown> {
+  return {
+    agent: o.agent,
+    project: idArg(o.project),
+    client: o.client,
+    model: o.model,
+  };
+}
+
+/** --agent queues the task: the options that set an assignee or other fields belong to a plain create or update. */
+function refuseWithQueue<T extends object>(o: T, fields: ReadonlyArray<keyof T & string>): void {
+  const given = fields.filter((f) => o[f] !== undefined);
+  if (given.length > 0)
+    throw new LedgerError(
+      'ValidationError',
+      `--agent queues the task for the agent; ${given.map((f) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${given.length > 1 ? 'go' : 'goes'} in a separate task update`,
+    );
+}
+
+function refuseQueueWithoutAgent(o: QueueOptions): void {
+  const given = (['project', 'client', 'model'] as const).filter((f) => o[f] !== undefined);
+  if (given.length > 0)
+    throw new LedgerError(
+      'ValidationError',
+      `${given.map((f) => `--${f}`).join(', ')} ${given.length > 1 ? 'say' : 'says'} how to run the task: add --agent <name> to queue it`,
+    );
+}
+
+/** Queues a task (a person's write, no tool) and says where it went. */
+function queueCommand(cmd: Command, queue: (services: Services) => Promise<QueuedTask>): Promise<void> {
+  const json = cmd.optsWithGlobals<CommonOptions>().json === true;
+  return withServices(cmd, { readonly: false }, async (services) => {
+    const q = await queue(services);
+    if (json) printJson(q);
+    else printLines(queuedLines(q));
+  });
+}
+
+function queuedLines(q: QueuedTask): string[] {
+  const lines: string[] = [];
+  if (q.project_created)
+    lines.push(
+      `${style.green('created')} project ${style.bold(visible(q.project_name))} (${q.project_id}, the whole workspace: ${visible(q.working_directory)}) and added ${visible(q.agent_id)} to it`,
+    );
+  else if (q.agent_added)
+    lines.push(`${style.green('added')} ${visible(q.agent_id)} to project ${visible(q.project_name)}`);
+  lines.push(
+    `${style.green('queued')} ${style.bold(q.task_id)}  ${visible(q.title)}  ${style.dim(`for ${visible(q.agent_id)} in ${visible(q.project_name)} · ${visible(q.client)}${q.model ? ` (${visible(q.model)})` : ''}`)}`,
+    style.dim(`  the runner launches it in the task’s own worktree: agent-ledger runner`),
+  );
   return lines;
 }
 

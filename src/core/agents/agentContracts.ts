@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentName, fileProblemOutput } from '../contracts/common';
 import { agentClients } from './agentModel';
 
-/** agent_list and agent_get (seed 002). */
+/** agent_list and agent_get (the task-management contract). */
 export const agentListInput = z.strictObject({});
 export const agentGetInput = z.strictObject({ name: agentName });
 
@@ -12,7 +12,7 @@ export const scopeOutput = z.object({
   exclude: z.array(z.string()),
 });
 
-/** agent_list's row: seed 002's fields (name, client, model, scope) plus description and file. */
+/** agent_list's row: the task-management contract's fields (name, client, model, scope) plus description and file. */
 export const agentSummaryOutput = z.object({
   name: z.string(),
   description: z.string().nullable(),

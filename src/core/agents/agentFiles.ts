@@ -4,9 +4,14 @@ import { parseFrontMatter, stringField } from '../files/frontMatter';
 import type { AgentDefinition, AgentScope } from './agentModel';
 import { agentClients } from './agentModel';
 import type { AgentClient } from './agentModel';
+import { parseLaunchBlock } from './agentLaunch';
+
+/** The keys an agent file takes (YAML or Markdown front matter); any other is refused, so a typo never goes unnoticed. */
+const agentFileKeys = ['name', 'description', 'client', 'model', 'scope', 'config', 'launch', 'promptContent'];
+const scopeKeys = ['read', 'write', 'exclude'];
 
 /**
- * Agent definition files: `<name>.yaml` (seed 002's agent:// format, prompt in `promptContent`)
+ * Agent definition files: `<name>.yaml` (the task-management contract's agent:// format, prompt in `promptContent`)
  * or `<name>.md` (the same fields as front matter, the prompt as the body).
  */
 export const agentFileExtensions = ['.yaml', '.yml', '.md'] as const;
@@ -39,6 +44,7 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     data = parsed as Record<string, unknown>;
     prompt = stringField(data, 'promptContent');
   }
+  refuseUnknownKeys(data, agentFileKeys, '');
   const stem = path.posix.basename(relativeFile).replace(/\.(ya?ml|md)$/, '');
   const name = stringField(data, 'name') ?? stem;
   const nameProblem = checkAgentName(name);
@@ -49,6 +55,10 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
   const config = data.config ?? {};
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new Error('"config" must be a mapping');
+  const nested = (config as Record<string, unknown>).launch;
+  if (data.launch !== undefined && nested !== undefined)
+    throw new Error('"launch" is given both at the top level and under "config": keep the top-level one');
+  const launch = data.launch ?? nested;
   return {
     name: name.trim(),
     description: stringField(data, 'description') ?? null,
@@ -56,9 +66,18 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     model: stringField(data, 'model') ?? null,
     scope: parseScope(data.scope),
     config: config as Record<string, unknown>,
+    ...(launch === undefined ? {} : { launch: parseLaunchBlock(launch) }),
     promptContent: prompt ?? '',
     file: relativeFile,
   };
+}
+
+function refuseUnknownKeys(data: Record<string, unknown>, known: readonly string[], prefix: string): void {
+  const unknown = Object.keys(data).find((k) => !known.includes(k));
+  if (unknown !== undefined)
+    throw new Error(
+      `unknown key "${prefix}${unknown}"; ${prefix ? `"${prefix.slice(0, -1)}"` : 'an agent file'} takes ${known.join(', ')}`,
+    );
 }
 
 function parseScope(value: unknown): AgentScope {
@@ -66,6 +85,7 @@ function parseScope(value: unknown): AgentScope {
   if (typeof value !== 'object' || Array.isArray(value))
     throw new Error('"scope" must be a mapping with read, write and exclude lists');
   const scope = value as Record<string, unknown>;
+  refuseUnknownKeys(scope, scopeKeys, 'scope.');
   return {
     read: globs(scope, 'read', ['**/*']),
     write: globs(scope, 'write', ['**/*']),
@@ -87,7 +107,7 @@ function globs(scope: Record<string, unknown>, key: string, fallback: string[]):
   return cleaned;
 }
 
-/** The agent as seed 002's agent:// resource shows it: YAML, the prompt shortened when long. */
+/** The agent as the task-management contract's agent:// resource shows it: YAML, the prompt shortened when long. */
 export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string {
   const prompt =
     agent.promptContent.length > maxPromptChars
@@ -100,6 +120,7 @@ export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string
     model: agent.model ?? undefined,
     scope: agent.scope,
     config: Object.keys(agent.config).length ? agent.config : undefined,
+    launch: agent.config.launch === undefined ? agent.launch : undefined,
     promptContent: prompt || undefined,
   };
   return YAML.stringify(doc, { lineWidth: 0, blockQuote: 'literal' });

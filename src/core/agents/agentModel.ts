@@ -1,4 +1,6 @@
-/** Agent definitions of seed 002: who works on a task, with which client, model and scope. */
+import type { AgentLaunch } from './agentLaunch';
+
+/** Agent definitions of the task-management contract: who works on a task, with which client, model and scope. */
 export const agentClients = ['claude-code', 'codex', 'gemini-cli'] as const;
 export type AgentClient = (typeof agentClients)[number];
 
@@ -18,6 +20,8 @@ export interface AgentDefinition {
   model: string | null;
   scope: AgentScope;
   config: Record<string, unknown>;
+  /** How the runner starts it (the file's `launch:` block, or `config: launch:`); absent: its client's own launch. */
+  launch?: AgentLaunch;
   promptContent: string;
   /** Workspace-relative file the definition was read from (or will be written to, for a default not yet on disk). */
   file: string;

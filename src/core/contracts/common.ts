@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Pieces many tool contracts share. Ids accept every shape one resolver understands (`parseId`):
- * seed 002's numbers (`5`), the prefixed keys other tools return (`"task-5"`), `"#5"`, `"5"`.
+ * the task-management contract's numbers (`5`), the prefixed keys other tools return (`"task-5"`), `"#5"`, `"5"`.
  * There is one schema per kind of id; a tool may only give it its own description.
  */
 

@@ -7,6 +7,9 @@ import { LedgerError } from '../errors';
  * (`invalid arguments for task_create: priority: expected one of "low" | … (got "urgent")`).
  */
 export function parseInput<S extends z.ZodObject>(toolName: string, schema: S, input: unknown): z.infer<S> {
+  const nul = nulCharacterAt(input);
+  if (nul !== undefined)
+    throw new LedgerError('ValidationError', `invalid arguments for ${toolName}: ${nulIssue(nul)}`, { field: nul });
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) throw invalidArguments(toolName, schema, parsed.error.issues, input);
   return parsed.data;
@@ -32,10 +35,40 @@ export function invalidArguments(
 export function fieldIssue(schema: z.ZodObject, field: string, value: unknown): string | undefined {
   const fieldSchema = schema.shape[field] as z.ZodType | undefined;
   if (!fieldSchema) throw new Error(`the schema has no field "${field}"`);
+  const nul = nulCharacterAt({ [field]: value });
+  if (nul !== undefined) return nulIssue(nul);
   const parsed = fieldSchema.safeParse(value);
   if (parsed.success) return undefined;
   const issues = parsed.error.issues.map((issue) => ({ ...issue, path: [field, ...issue.path] }));
   return describeIssues(schema, issues, { [field]: value });
+}
+
+/**
+ * The path (`outcome.achievements.2`) of the first string or object key of `input` holding U+0000,
+ * or undefined. PostgreSQL cannot store the character in text and SQLite can: every argument of
+ * every tool is refused with it here, so both stores see the same input (a value's key names the
+ * object holding it).
+ */
+export function nulCharacterAt(input: unknown, path: readonly (string | number)[] = []): string | undefined {
+  if (typeof input === 'string') return input.includes('\u0000') ? path.join('.') || '(arguments)' : undefined;
+  if (input === null || typeof input !== 'object') return undefined;
+  if (Array.isArray(input)) {
+    for (let i = 0; i < input.length; i++) {
+      const found = nulCharacterAt(input[i], [...path, i]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    if (key.includes('\u0000')) return path.join('.') || '(arguments)';
+    const found = nulCharacterAt(value, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function nulIssue(field: string): string {
+  return `${field}: must not contain the NUL character (U+0000); no store keeps it in text`;
 }
 
 /**

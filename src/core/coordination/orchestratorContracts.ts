@@ -36,18 +36,3 @@ export const orchestratorContracts = {
 } as const satisfies Record<string, ToolContract>;
 
 export type OrchestratorToolName = keyof typeof orchestratorContracts;
-
-/** Tools whose calls wait (they take `wait_ms`). */
-export const waitingTools = [
-  'resources_watch',
-  'events_subscribe',
-  'bb_watch',
-] as const satisfies readonly OrchestratorToolName[];
-
-/** Tools that take an `idempotency_key` and answer with `idempotent` / `idempotency_key`. */
-export const idempotentTools = [
-  'bb_set',
-  'bb_batch_set',
-  'graph_batch_mutate',
-  'graph_patch',
-] as const satisfies readonly OrchestratorToolName[];

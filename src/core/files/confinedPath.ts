@@ -149,9 +149,9 @@ export function isConfined(root: string, target: string): boolean {
  * Creates the folder `dir` (and its parents) inside `root`: checked before (mkdir follows a
  * link it meets) and again after (a link swapped in meanwhile). Returns its real path.
  */
-export function mkdirConfined(root: string, dir: string): string {
+export function mkdirConfined(root: string, dir: string, mode?: number): string {
   const real = confinedPath(root, dir);
-  fs.mkdirSync(real, { recursive: true });
+  fs.mkdirSync(real, { recursive: true, mode });
   return confinedPath(root, dir);
 }
 
@@ -160,10 +160,10 @@ export function mkdirConfined(root: string, dir: string): string {
  * the write; the temp file is created exclusively (never through a link) and renamed over the
  * name, which replaces a link there rather than writing through it.
  */
-export function writeFileConfined(root: string, file: string, bytes: Uint8Array | string): void {
+export function writeFileConfined(root: string, file: string, bytes: Uint8Array | string, mode?: number): void {
   confinedPath(root, file);
-  const folder = mkdirConfined(root, path.dirname(path.resolve(root, file)));
-  writeFileDurable(path.join(folder, path.basename(file)), bytes);
+  const folder = mkdirConfined(root, path.dirname(path.resolve(root, file)), mode === undefined ? undefined : 0o700);
+  writeFileDurable(path.join(folder, path.basename(file)), bytes, mode);
 }
 
 /** {@link writeNewFile} inside `root` (false when the name is taken, a link included). */
@@ -208,4 +208,82 @@ export function listConfined(root: string, dir: string): ConfinedListing {
     }
   }
   return listing;
+}
+
+/** `open(2)`'s flag that refuses a symbolic link at the last component (absent on Windows, where links need privileges). */
+export const noFollow = fs.constants.O_NOFOLLOW ?? 0;
+
+/**
+ * The error for a symbolic link found where the ledger keeps a file of its own. The ledger never
+ * makes links in its folders: one there was planted (a cloned repository can carry it), and
+ * opening through it would reach whatever it points at.
+ */
+function plantedLinkError(root: string, link: string): LedgerError {
+  const absRoot = path.resolve(root);
+  const shown = slashed(path.relative(absRoot, link)) || link;
+  const pointsTo = realPathOf(link);
+  const outside = !isInside(realPathOf(absRoot), pointsTo);
+  return new LedgerError(
+    'ConfigError',
+    `${shown} is a symbolic link${outside ? ` to ${pointsTo}, outside the workspace` : ''}: Agent Ledger never reads or writes its own files through a link. Remove it.`,
+    { reason: outside ? outsideWorkspaceReason : 'linkInLedgerFolder', path: shown, link: shown, target: pointsTo },
+  );
+}
+
+/**
+ * Checks a folder where the ledger keeps files of its own (a child's, the runs'): its real path
+ * stays inside `root`, and none of `names` in it is a symbolic link. Creates nothing, so a call
+ * refused here has written nothing. Returns the folder's real path.
+ */
+export function checkOwnFiles(root: string, dir: string, names: readonly string[]): string {
+  const real = confinedPath(root, dir);
+  const shown = path.resolve(path.resolve(root), dir);
+  for (const name of names) {
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(path.join(real, name));
+    } catch (err) {
+      if (isMissing(err)) continue;
+      throw err;
+    }
+    if (stats.isSymbolicLink()) throw plantedLinkError(root, path.join(shown, name));
+    // A link further down (`exec-1.d/mcp.json`): its folder must be real and inside too.
+    if (name.includes('/') || name.includes(path.sep)) confinedPath(root, path.join(real, name));
+  }
+  return real;
+}
+
+/**
+ * Opens `file`, a file the ledger keeps in one of its own folders, without following a link at
+ * its name (`O_NOFOLLOW`): a planted link makes the open fail with a ConfigError naming it
+ * instead of reaching its target. `root` only names the link in the message.
+ */
+export function openOwnFileSync(root: string, file: string, flags: number, mode = 0o600): number {
+  try {
+    return fs.openSync(file, flags | noFollow, mode);
+  } catch (err) {
+    throw ownFileError(root, file, err);
+  }
+}
+
+/** {@link openOwnFileSync}, asynchronous. */
+export async function openOwnFile(root: string, file: string, flags: number): Promise<fs.promises.FileHandle> {
+  try {
+    return await fs.promises.open(file, flags | noFollow);
+  } catch (err) {
+    throw ownFileError(root, file, err);
+  }
+}
+
+function ownFileError(root: string, file: string, err: unknown): unknown {
+  if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return err;
+  return isLink(file) ? plantedLinkError(root, file) : err;
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

@@ -8,20 +8,21 @@ import { randomBytes } from 'node:crypto';
  * fsync the folder. The one place that does this: the store's image and journal, pipeline
  * state, memory entries, checksum manifests and MCP client configs all go through it.
  */
-export function writeFileDurable(file: string, bytes: Uint8Array | string): void {
+export function writeFileDurable(file: string, bytes: Uint8Array | string, mode = 0o666): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
   // Exclusive create: never opened through a link someone put at that name.
-  const fd = fs.openSync(tmp, 'wx');
+  const fd = fs.openSync(tmp, 'wx', mode);
   try {
-    fs.writeFileSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      fs.writeFileSync(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (err) {
+    // A full disk stops the copy half-way: it goes, or every retry would leave one more behind.
     fs.rmSync(tmp, { force: true });
     throw err;
   }

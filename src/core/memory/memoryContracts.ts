@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fileProblemOutput } from '../contracts/common';
 import { memoryNamePattern, memoryStatuses } from './memoryModel';
 
-/** memory_list, memory_add and memory_preview (seed 002's Memory Bank). */
+/** memory_list, memory_add and memory_preview (the task-management contract's Memory Bank). */
 
 const plainName = (what: string) =>
   z
@@ -45,7 +45,7 @@ export const memoryPreviewInput = z.strictObject({
     .describe('Size budget of the context in characters (default 4000)'),
 });
 
-/** memory_list's row: seed 002's fields plus the file (the body stays in the file). */
+/** memory_list's row: the task-management contract's fields plus the file (the body stays in the file). */
 export const memoryOutput = z.object({
   id: z.string(),
   category: z.string(),

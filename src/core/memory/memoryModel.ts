@@ -1,4 +1,4 @@
-/** Memory Bank entries of seed 002: project decisions as Markdown files with front matter. */
+/** Memory Bank entries of the task-management contract: project decisions as Markdown files with front matter. */
 export const memoryStatuses = ['draft', 'active', 'archived'] as const;
 export type MemoryStatus = (typeof memoryStatuses)[number];
 

@@ -2,7 +2,7 @@ import type { MemoryPreview, MemorySummary } from './memoryContracts';
 import { memoryFolder } from '../ledgerFiles';
 
 /**
- * The context given to agents (seed 002's memory preview and project://memory): a summary
+ * The context given to agents (the task-management contract's memory preview and project://memory): a summary
  * line and a file reference per active entry, entries in category/id order, whole entries
  * only, under `maxChars`.
  */

@@ -5,7 +5,7 @@ import { severities } from './engine/verdict';
 import { sourceTypes } from './engine/pipelineState';
 
 /**
- * The four pipeline tools (seed 003: snake_case fields, the seed's payloads field for field).
+ * The four pipeline tools (the pipeline contract: snake_case fields, the seed's payloads field for field).
  * `workspace` is the pipeline's folder under `.specs/`: the seed's field name, which is the
  * tools' contract (agents written for it send `workspace`), so the tools keep it. Everywhere
  * else it is the pipeline's folder: the CLI's argument is `<pipeline>`, so

@@ -42,7 +42,7 @@ import type {
 } from './pipelineContracts';
 
 /**
- * Seed 003's pipeline_init (detection, no side effect) and pipeline_init_with_context (the
+ * The pipeline contract's pipeline_init (detection, no side effect) and pipeline_init_with_context (the
  * three-call handshake: effort detection → optional discussion → confirmation, which alone
  * creates the workspace).
  */

@@ -13,7 +13,7 @@ import { readArtifact } from './files/specsFiles';
 import { implementationPhase, isTaskFinished } from './engine/phaseProgress';
 
 /**
- * Implementation tasks are ledger tasks (seed 000's start_task / complete_task), so the Tasks
+ * Implementation tasks are ledger tasks (the tracking contract's start_task / complete_task), so the Tasks
  * view and the pipeline show the same work: each gets a snapshot when it is handed to an
  * implementer, and the exact files it changed when its review passes. Both are derived from
  * state.json and applied idempotently, so a crash between the two sides heals on the next call.

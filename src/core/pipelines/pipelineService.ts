@@ -60,7 +60,7 @@ export interface PipelineChange {
 }
 
 /**
- * Seed 003's pipeline engine as one service: the four MCP tools, the CLI and the editor's
+ * The pipeline engine as one service: the four MCP tools, the CLI and the editor's
  * Pipelines view all call this. See PipelineRunner for the control flow and PipelineQueries
  * for the read side.
  */

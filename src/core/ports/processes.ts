@@ -4,9 +4,9 @@
  * place git runs); the runner and the child runtimes depend on this file, never on
  * `src/processes/`.
  *
- * The shape follows the two seeds that use it: the runner of seed 004 launches one agent CLI per
+ * The shape follows the two contracts that use it: the agent PM's runner launches one agent CLI per
  * (agent, project) and records an execution log with exit code and duration; the child runtimes
- * of seed 001 (`child_create`, `child_spawn_codex`…) need limits (`wallclock_ms`, output size),
+ * of the orchestrator (`child_create`, `child_spawn_codex`…) need limits (`wallclock_ms`, output size),
  * send input, stop, status, and logs readable as they are written (`sc://children/<id>/logs`
  * entries carry `seq`, `ts`, `stream: "stdout" | "stderr" | "meta"`, `message`).
  */
@@ -70,6 +70,17 @@ export interface ProcessSpec {
   tailLines?: number;
   /** Free labels stored in the record (agent id, project id, correlation ids…). Never secret. */
   labels?: Readonly<Record<string, string>>;
+  /**
+   * End the process (its whole group) when the supervisor's process dies, `kill -9` included: a
+   * child runtime dies with its server. Off for agents a restarted runner adopts.
+   */
+  dieWithSupervisor?: boolean;
+  /**
+   * Enforce `limits.wallClockMs` without the supervisor too: the group ends a grace after the wall
+   * clock even if the supervisor is frozen or dead (POSIX). What lets another machine's runner know
+   * when a run it cannot see is over.
+   */
+  wallClockBackstop?: boolean;
 }
 
 /** How a run ended. */
@@ -134,6 +145,8 @@ export interface ProcessRecord {
   args: string[];
   cwd: string;
   logFile: string;
+  /** The limits in force (rewritten when they change): a restarted runner that adopts the process applies them. */
+  limits?: ProcessLimits;
   labels: Readonly<Record<string, string>>;
   exit?: ProcessExit;
 }
@@ -156,7 +169,7 @@ export interface ProcessProbe {
   zombie: boolean;
 }
 
-/** One line of a process log (JSON Lines on disk). Field names follow seed 001's child log entries. */
+/** One line of a process log (JSON Lines on disk). Field names follow the orchestrator contract's child log entries. */
 export interface LogEntry {
   /** 1, 2, 3… in write order across both streams. */
   seq: number;
@@ -212,6 +225,11 @@ export interface ProcessSupervisorPort {
    * whoever started it —, spawnFailed) when it could not start.
    */
   start(spec: ProcessSpec): Promise<RunningProcess>;
+  /**
+   * Makes every check `start` makes (the same refusals) without creating or starting anything:
+   * what a caller runs before it records a process it is about to start.
+   */
+  check(spec: ProcessSpec): Promise<void>;
   /** Writes to the stdin of a process started with `stdin: { kind: 'pipe' }`. */
   send(id: string, text: string): Promise<void>;
   /** Closes the stdin pipe (end-of-file for the child). */

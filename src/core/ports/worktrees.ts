@@ -63,4 +63,9 @@ export interface Worktrees {
   remove(path: string, options: { force: boolean }): Promise<WorktreeRemoval>;
   /** The workspace truth of a worktree, for snapshots and diffs taken there. */
   truth(path: string): Promise<WorkspaceTruth>;
+  /**
+   * The folder of a worktree that corresponds to the workspace: the worktree itself, or the same
+   * subfolder when the workspace is a folder inside its repository (a package of a monorepo).
+   */
+  workspaceIn(path: string): Promise<string>;
 }

@@ -83,7 +83,7 @@ interface InstanceRow {
 
 export interface AgentInstanceDeps {
   engine: LedgerEngine;
-  supervisor: Pick<ProcessSupervisorPort, 'readRecord' | 'stopRecorded'>;
+  supervisor: Pick<ProcessSupervisorPort, 'readRecord' | 'stopRecorded' | 'checkRecord'>;
   logs: LogReaderPort;
   workspace: string;
   /** This folder's run logs: `.agent-ledger/runs` (the runner's log folder, createRunner.ts). */
@@ -238,6 +238,21 @@ export class AgentInstanceService {
       };
     }
     return { ...base, logFile: row.log_path };
+  }
+
+  /**
+   * Where an execution's process stands: `running` (or its run still open), `exited` (the
+   * supervisor recorded its exit: its log is complete), or `gone` (no process to wait for, but no
+   * exit recorded: its supervisor may be writing it this moment, or died with it). An agent's
+   * report closes the run a moment before its process exits and writes its last lines.
+   */
+  async processState(executionRef: string | number): Promise<'running' | 'exited' | 'gone'> {
+    const row = await this.d.engine.read((db) => executionRow(db, executionRef));
+    const record = await this.d.supervisor.readRecord(this.d.runsDir, executionKey(row.id));
+    if (record?.exit) return 'exited';
+    if (row.status === 'running') return 'running';
+    if (!record) return 'gone';
+    return (await this.d.supervisor.checkRecord(record)) === 'running' ? 'running' : 'gone';
   }
 
   /** Complete entries of an execution's log from `offset`. */

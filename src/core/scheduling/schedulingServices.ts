@@ -7,6 +7,7 @@ import { ContractNetService } from './contractNet/contractNetService';
 import type { BidderDefinition } from './contractNet/contractNetService';
 import { noteFieldChange } from './contractNet/contractNetWatcherStore';
 import { KnowledgeService } from './knowledge/knowledgeService';
+import type { KnowledgeLimits } from './knowledge/knowledgeService';
 import type { KnowledgeSources } from './knowledge/knowledgeFeeds';
 import { StigmergyService } from './stigmergy/stigmergyService';
 import type { StigmergyOptions } from './stigmergy/stigmergyService';
@@ -22,8 +23,9 @@ export interface SchedulingServices {
   contractNet: ContractNetService;
   knowledge: KnowledgeService;
   /**
-   * The task lifecycle's hook: call when a task ends (complete_task, a cancel): its marks leave
-   * the field and its awarded calls are completed. Harmless for a task without either; never throws.
+   * What a task's end means here: its marks leave the field and its awarded calls are completed.
+   * The composition root subscribes it to the task lifecycle (core/tasks/taskLifecycle.ts), so
+   * every way of ending a task runs it. Harmless for a task without either; never throws.
    */
   taskEnded(taskId: number): Promise<void>;
   /** Call when a task starts: its areas (or write scopes) are marked as being changed. */
@@ -46,6 +48,8 @@ export interface SchedulingSources {
   truth?: (task: Task) => Promise<WorkspaceTruth>;
   /** Between two looks at a running task's files (default 5 s). */
   changedMarksMs?: number;
+  /** What kg_insert may add to the knowledge graph (AGENT_LEDGER_LIMITS; the defaults otherwise). */
+  knowledgeLimits?: KnowledgeLimits;
 }
 
 export function createSchedulingServices(
@@ -64,7 +68,7 @@ export function createSchedulingServices(
   return {
     stigmergy,
     contractNet,
-    knowledge: new KnowledgeService(engine, clock, sources.knowledge),
+    knowledge: new KnowledgeService(engine, clock, sources.knowledge, sources.knowledgeLimits),
     changedMarks,
     // Best effort: the task's own change is already committed, and reads leave out the marks
     // of ended tasks anyway, so a failure here is reported and never fails the caller.

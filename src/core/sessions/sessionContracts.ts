@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentName, nextOffsetOutput, pageLimit, sessionRef, taskRef } from '../contracts/common';
 
-/** session_start, session_end and session_list (seed 002): inputs and results. */
+/** session_start, session_end and session_list (the task-management contract): inputs and results. */
 
 import { dodResults, sessionErrorTypes, sessionStatuses } from './sessionValues';
 

@@ -12,7 +12,7 @@ export interface SessionError {
   message?: string;
 }
 
-/** One run of an agent on a task (seed 002). */
+/** One run of an agent on a task (the task-management contract). */
 export interface Session {
   id: number;
   taskId: number;

@@ -12,14 +12,17 @@ import { endSessionRow, getSession, insertSession, listSessions, sessionByKey, s
 import type { SessionEndInput, SessionListInput, SessionStartInput, SessionStartResult } from './sessionContracts';
 import { applySessionEnd, applySessionStart, requireNoRunningSession, requireSessionTask } from './sessionTask';
 import { pinSnapshot } from '../tasks/snapshotPin';
+import type { TaskLifecycle } from '../tasks/taskLifecycle';
 
-/** Seed 002's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
+/** The task-management contract's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
 export class SessionService {
   constructor(
     private readonly db: LedgerEngine,
     private readonly agents: AgentRegistry,
     private readonly truth: () => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
+    /** Told when a session's end settles its task as done or failed (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   async start(input: SessionStartInput): Promise<SessionStartResult> {
@@ -86,7 +89,7 @@ export class SessionService {
     const id = parseId('session', input.sessionId);
     const endedAt = this.clock.now();
     const now = iso(endedAt);
-    return this.db.write(async (tx) => {
+    const ended = await this.db.write(async (tx) => {
       const session = await getSession(tx, id);
       if (!session) throw notFound('session', id);
       if (session.status !== 'running') {
@@ -123,6 +126,9 @@ export class SessionService {
       });
       return { ...sessionView((await getSession(tx, id))!), ...(taskStatus ? { taskStatus } : {}) };
     });
+    // The session settled its task only from in_progress (sessionTask.ts applySessionEnd).
+    if (ended.taskStatus) await this.lifecycle?.changed(ended.taskId, 'in_progress', ended.taskStatus);
+    return ended;
   }
 
   async list(input: SessionListInput): Promise<{ sessions: SessionView[]; total: number; nextOffset: number | null }> {

@@ -34,7 +34,7 @@ export async function requireSessionTask(db: AsyncSqlReader, taskId: number): Pr
   return task;
 }
 
-/** Seed 002: one running session per task and agent, unless the caller asks for more. */
+/** The task-management contract: one running session per task and agent, unless the caller asks for more. */
 export async function requireNoRunningSession(
   db: AsyncSqlReader,
   taskId: number,

@@ -38,7 +38,7 @@ export function changedPaths(files: FileChanges): string[] {
   return [...files.added, ...files.modified, ...files.deleted, ...files.renamed.map((r) => r.to)].sort();
 }
 
-/** The verification block of complete_task's output, in seed 000's words. */
+/** The verification block of complete_task's output, in the tracking contract's words. */
 export function verifyScope(areas: readonly string[], files: FileChanges): Verification {
   const cleaned = areas.map((a) => a.trim()).filter((a) => a.length > 0);
   if (cleaned.length === 0) return { scope_match: true, unexpected_files: [], warnings: [] };

@@ -3,7 +3,7 @@ import { assigneeTypes, priorities, taskStatuses, taskTypes } from './taskModel'
 import { nextOffsetOutput, pageLimit, taskRef, workflowRef } from '../contracts/common';
 import { taskCostOutput } from '../costs/costContracts';
 
-/** task_list, task_get, task_create and task_update (seed 002: camelCase fields, numeric ids). */
+/** task_list, task_get, task_create and task_update (the task-management contract: camelCase fields, numeric ids). */
 
 export const taskListInput = z.strictObject({
   status: z.enum(taskStatuses).optional().describe('Filter by status'),
@@ -94,7 +94,7 @@ export const taskUpdateInput = z.strictObject({
     ),
 });
 
-/** A row of task_list: seed 002's fields plus type and labels, nothing heavy. */
+/** A row of task_list: the task-management contract's fields plus type and labels, nothing heavy. */
 export const taskRowOutput = z.object({
   id: z.number(),
   title: z.string(),
@@ -112,7 +112,7 @@ export const taskListOutput = z.object({
   nextOffset: nextOffsetOutput,
 });
 
-/** A task as task://{id} shows it: seed 002's fields first, the tracking fields after. */
+/** A task as task://{id} shows it: the task-management contract's fields first, the tracking fields after. */
 export const taskOutput = z.looseObject({
   id: z.number(),
   title: z.string(),
@@ -173,7 +173,7 @@ export type TaskCreateInput = z.infer<typeof taskCreateInput>;
 export type TaskUpdateInput = z.infer<typeof taskUpdateInput>;
 export type TaskRowView = z.infer<typeof taskRowOutput>;
 export type TaskListResult = z.infer<typeof taskListOutput>;
-/** A task's JSON (task://{id}, task_get/create/update): seed 002's fields typed, the tracking fields besides. */
+/** A task's JSON (task://{id}, task_get/create/update): the task-management contract's fields typed, the tracking fields besides. */
 export type TaskJson = z.infer<typeof taskOutput>;
 /** task_get's answer: the task's JSON with its cost. */
 export type TaskGetJson = z.infer<typeof taskGetOutput>;

@@ -67,7 +67,7 @@ export interface Task {
   filesChanged: FileChanges | null;
   verification: Verification | null;
   commits: CommitInfo[] | null;
-  /** Seed 002: the session whose work the task shows (the latest one started). */
+  /** The task-management contract: the session whose work the task shows (the latest one started). */
   selectedSessionId: number | null;
   /** Workspace-relative worktree the snapshot was taken in; complete_task measures there. */
   worktree: string | null;

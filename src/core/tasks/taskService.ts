@@ -19,6 +19,7 @@ import type {
   TaskUpdateInput,
 } from './taskContracts';
 import { readTaskAnswer } from './taskAnswer';
+import type { TaskLifecycle } from './taskLifecycle';
 import type { TaskAnswer } from './taskAnswer';
 
 const rowColumns = 'id, title, status, priority, type, labels, assignee, assignee_type';
@@ -40,11 +41,13 @@ function rowFromColumns(r: RowColumns): TaskRowView {
   };
 }
 
-/** Seed 002's task tools over the one `tasks` table the tracking tools use too. */
+/** The task-management contract's task tools over the one `tasks` table the tracking tools use too. */
 export class TaskService {
   constructor(
     private readonly db: LedgerEngine,
     private readonly clock: Clock,
+    /** Told when a cancel ends a task (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   list(input: TaskListInput): Promise<TaskListResult> {
@@ -142,9 +145,11 @@ export class TaskService {
       );
     }
     const now = iso(this.clock.now());
+    let previous: Task['status'] | null = null;
     const task = await this.db.write(async (tx) => {
       const current = await getTask(tx, id);
       if (!current) throw notFound('task', id);
+      previous = current.status;
       if (input.status !== undefined && input.status !== current.status)
         Object.assign(patch, statusChange(current, input.status));
       await updateTask(tx, id, patch, now);
@@ -157,6 +162,7 @@ export class TaskService {
       });
       return (await getTask(tx, id))!;
     });
+    await this.lifecycle?.changed(id, previous, task.status);
     return taskView(task) as TaskJson;
   }
 }

@@ -11,7 +11,7 @@ import { getWorkflow, touchWorkflow } from '../workflows/workflowRepo';
 import { getTask, insertTask, updateTask } from './taskRepo';
 import { pinSnapshot } from './snapshotPin';
 import { thisMachine } from '../machine';
-import { requireStartable } from '../scheduling/startGates';
+import type { StartGate } from './startGate';
 import type { StartTaskInput, StartTaskResult } from './trackingContracts';
 
 /** What start_task is about to do, its ids resolved. */
@@ -37,6 +37,7 @@ export async function startTask(
   truth: () => Promise<WorkspaceTruth>,
   clock: Clock,
   input: StartTaskInput,
+  startGate: StartGate,
 ): Promise<StartTaskResult> {
   const plan: StartPlan = {
     workflowId: parseId('workflow', input.workflow_id),
@@ -50,12 +51,12 @@ export async function startTask(
     areas: (input.areas ?? []).map((a) => a.trim()).filter((a) => a.length > 0),
     force: input.force === true,
   };
-  await db.read((r) => checkStartable(r, plan));
+  await db.read((r) => checkStartable(r, plan, startGate));
   const workspace = await truth();
   const snapshot = await workspace.snapshot(`${workflowKey(plan.workflowId)}: ${plan.name}`);
   const now = iso(clock.now());
   const id = await db.write(async (tx) => {
-    await checkStartable(tx, plan);
+    await checkStartable(tx, plan, startGate);
     const taskId =
       plan.existingId === null
         ? await insertStarted(tx, plan, snapshot, now)
@@ -123,7 +124,7 @@ async function startExisting(tx: AsyncSqlWriter, plan: StartPlan, snapshot: Snap
 }
 
 /** The workflow exists, the parent runs in it, and an existing task is open and belongs there. */
-async function checkStartable(db: AsyncSqlReader, plan: StartPlan): Promise<void> {
+async function checkStartable(db: AsyncSqlReader, plan: StartPlan, startGate: StartGate): Promise<void> {
   const { workflowId, parentId } = plan;
   if (!(await getWorkflow(db, workflowId))) throw notFound('workflow', workflowKey(workflowId));
   if (parentId !== null) {
@@ -147,7 +148,7 @@ async function checkStartable(db: AsyncSqlReader, plan: StartPlan): Promise<void
   if (plan.existingId !== null) {
     await checkExisting(db, plan);
     // Its plan graph's dependencies first (a person can force it); start_task marks its areas instead of checking scopes.
-    await requireStartable(db, plan.existingId, { force: plan.force, inWorkflow: plan.workflowId });
+    await startGate(db, plan.existingId, { force: plan.force, inWorkflow: plan.workflowId });
   }
 }
 

@@ -4,9 +4,9 @@ import type { TimelineCounts } from './timelineRepo';
 
 /**
  * The JSON shape a task has outside the process: the `task://{id}` resource, task_get and the
- * CLI's `--json`. A task keeps seed 002's resource
+ * CLI's `--json`. A task keeps the task-management contract's resource
  * fields (numeric `id`, `title`, `status`, `priority`, `type`, `assigneeType`, `assigneeName`,
- * `createdAt`, `updatedAt`) and adds the tracking fields of seed 000.
+ * `createdAt`, `updatedAt`) and adds the tracking contract's fields.
  */
 export function taskView(task: Task) {
   return {

@@ -4,7 +4,7 @@ import { completionStatuses, decisionCategories, issueTypes, testsStatuses } fro
 
 /**
  * The tracking tools: start_task, log_decision, log_issue, log_milestone and complete_task
- * (seed 000: snake_case fields and results). Required text is trimmed and must not be empty.
+ * (the tracking contract: snake_case fields and results). Required text is trimmed and must not be empty.
  */
 
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -13,6 +13,8 @@ import { insertDecision, insertIssue, insertMilestone, timelineCounts } from './
 import { verifyScope, withWriteScope } from './scopeCheck';
 import { pinSnapshot } from './snapshotPin';
 import { startTask } from './taskStart';
+import type { TaskLifecycle } from './taskLifecycle';
+import type { StartGate } from './startGate';
 import type {
   CompleteTaskInput,
   CompleteTaskResult,
@@ -38,10 +40,14 @@ export class TrackingService {
     /** The truth a task is measured in: its worktree when it started in one, else the workspace. */
     private readonly truth: (task?: Task) => Promise<WorkspaceTruth>,
     private readonly clock: Clock,
+    /** What a task passes before start_task starts it (startGate.ts). */
+    private readonly startGate: StartGate,
+    /** Told when complete_task ends a task (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   startTask(input: StartTaskInput): Promise<StartTaskResult> {
-    return startTask(this.db, () => this.truth(), this.clock, input);
+    return startTask(this.db, () => this.truth(), this.clock, input, this.startGate);
   }
 
   async logDecision(input: LogDecisionInput): Promise<LogDecisionResult> {
@@ -163,8 +169,10 @@ export class TrackingService {
     const duration = secondsBetween(task.startedAt ?? task.createdAt, end);
     // The end snapshot is pinned while the write runs: it only protects the object from gc.
     const pinned = pinSnapshot(truth, changes.to, `${taskKey(taskId)}-end`);
+    let previous: Task['status'] = task.status;
     const counts = await this.db.write(async (tx) => {
       const current = await requireCompletable(tx, taskId);
+      previous = current.status;
       await updateTask(
         tx,
         taskId,
@@ -200,6 +208,7 @@ export class TrackingService {
       return timelineCounts(tx, taskId);
     });
     await pinned;
+    await this.lifecycle?.changed(taskId, previous, status === 'failed' ? 'failed' : 'done');
     return {
       task_id: taskKey(taskId),
       status,

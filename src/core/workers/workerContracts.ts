@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentClients } from '../agents/agentModel';
 import { agentName, taskRef } from '../contracts/common';
 
-/** worker_command and worktree_cleanup (seed 002): inputs and results. */
+/** worker_command and worktree_cleanup (the task-management contract): inputs and results. */
 
 export const workerCommandInput = z.strictObject({
   taskId: taskRef,
@@ -45,7 +45,7 @@ export const worktreeCleanupInput = z.strictObject({
   dryRun: z.boolean().default(false).describe('Only report what would be removed'),
 });
 
-/** worker_command's answer: seed 002's fields, plus what lets an orchestrator spawn without a shell. */
+/** worker_command's answer: the task-management contract's fields, plus what lets an orchestrator spawn without a shell. */
 export const workerCommandOutput = z.object({
   command: z.string().describe('cd <worktree> && <client> … — every argument quoted for a POSIX shell'),
   client: z.enum(agentClients),

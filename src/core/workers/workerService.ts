@@ -13,7 +13,7 @@ import type { MemoryBank } from '../memory/memoryBank';
 import { endSessionRow, insertSession, runningSessions, setSessionBranch } from '../sessions/sessionRepo';
 import { applySessionStart, requireNoRunningSession, requireSessionTask } from '../sessions/sessionTask';
 import { pinSnapshot } from '../tasks/snapshotPin';
-import { requireStartable } from '../scheduling/startGates';
+import type { StartGate } from '../tasks/startGate';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
@@ -29,6 +29,8 @@ export interface WorkerDeps {
   workspace: string;
   /** The folder of this workspace's worktrees, when the user chose one outside `.agent-ledger/worktrees`. */
   worktreesDir?: string;
+  /** What a task passes before a worker starts on it (core/tasks/startGate.ts). */
+  startGate: StartGate;
   /** A session started on the task (scheduling's taskWorkStarted: its write scope and changed files become marks). Never throws. */
   onStarted?: (taskId: number, agentScope: readonly string[]) => Promise<void>;
 }
@@ -56,7 +58,7 @@ export class WorkerService {
       await requireSessionTask(tx, taskId);
       await requireNoRunningSession(tx, taskId, agent.name, input.allowConcurrent);
       // In the write that records the session: two processes starting overlapping tasks start one.
-      await requireStartable(tx, taskId, {
+      await this.d.startGate(tx, taskId, {
         force: input.force,
         allowOverlap: input.allowOverlap,
         checkConflicts: true,
@@ -164,7 +166,7 @@ export class WorkerService {
     };
   }
 
-  /** Seed 002: the named agent, else the task's AI assignee when it names an agent, else `coder`. */
+  /** The task-management contract: the named agent, else the task's AI assignee when it names an agent, else `coder`. */
   private async resolveAgent(name: string | undefined, task: Task): Promise<AgentDefinition> {
     if (name !== undefined) return this.d.agents.get(name);
     if (task.assignee && task.assigneeType !== 'human') {

@@ -42,7 +42,7 @@ function toRecord(r: WorktreeRow): WorktreeRecord {
   };
 }
 
-/** Where worktrees live unless the user says otherwise (seed 002's layout), relative to the workspace. */
+/** Where worktrees live unless the user says otherwise (the task-management contract's layout), relative to the workspace. */
 export const defaultWorktreesFolder = '.agent-ledger/worktrees';
 
 /**
@@ -74,7 +74,7 @@ export function workspaceWorktreesDir(dir: string, workspace: string): string {
   return path.join(path.resolve(dir), `${name}-${createHash('sha1').update(ws).digest('hex').slice(0, 8)}`);
 }
 
-/** Seed 002's branch name: the task and the session that created the worktree. */
+/** The task-management contract's branch name: the task and the session that created the worktree. */
 export function branchNameOf(taskId: number, sessionId: number): string {
   return `task-${taskId}-s${sessionId}`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** start_workflow (seed 000: snake_case fields). */
+/** start_workflow (the tracking contract: snake_case fields). */
 export const startWorkflowInput = z.strictObject({
   name: z.string().trim().min(1).max(500).describe("Short workflow name (e.g., 'Auth system refactor')"),
   description: z.string().max(20_000).optional().describe('Detailed description of the workflow goal'),

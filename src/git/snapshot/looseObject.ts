@@ -59,8 +59,7 @@ export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer, algorit
  *
  * The file calls are synchronous: each is a few microseconds of metadata work on a small file,
  * where the same call through libuv's thread pool (4 threads, shared with every other file call)
- * costs a hand-off each way — on this loaded 2-core machine the ~150 calls of a snapshot of 20
- * changed files took 10–20 ms that way.
+ * costs a hand-off each way, which adds up over the hundred-odd calls of a snapshot.
  */
 export async function writeLooseObject(
   objectsDir: string,

@@ -15,7 +15,6 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createServer } from '../server';
 import type { LedgerServer } from '../server';
 import { ServerLogin } from '../serverLogin';
-import { lazyFamilies, lazyIntrospection } from '../familyCatalog';
 import { checkpointGates } from '../gates/checkpointGates';
 import type { CallContext } from '../callContext';
 import type { HttpTransportInfo } from '../toolDefinition';
@@ -102,11 +101,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       ? ServerLogin.forLaunchToken(call.bearer, call.caller.agent)
       : undefined;
   const ledger = await createServer(proc.services, {
-    families: proc.families,
-    features: proc.features,
+    ...proc.serverOptions(),
     loginOf,
-    listing: proc.listing,
-    catalog: [lazyIntrospection, ...lazyFamilies],
     transport: 'http',
     http: info,
     gates: checkpointGates(proc.services, loginOf),

@@ -1,13 +1,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/server';
+import type { ToolDefinition } from '../toolDefinition';
 
 /** One family's tools exactly as tools/list gives them, and whether it serves MCP prompts. */
 export interface ListedFamily {
   name: string;
   tools: Tool[];
   prompts: boolean;
+  /** What the server decides a tool's exposure by, for the tools that declare it (by tool name). */
+  facts: Record<string, ListedFacts>;
 }
+
+/** A tool's facts that decide whether a server exposes and lists it (its definition says them). */
+export type ListedFacts = Pick<ToolDefinition, 'feature' | 'deprecated' | 'audience' | 'aliasOf'>;
 
 /** Every family's listing, introspection first, then the switchable families in catalog order. */
 export interface ToolListing {

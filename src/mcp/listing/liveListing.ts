@@ -1,17 +1,28 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolFamily } from '../toolDefinition';
-import { introspectionFamily, toolFamilies } from '../catalog';
-import type { ToolListing } from './builtListing';
+import { loadCatalog } from '../catalog';
+import type { ListedFacts, ToolListing } from './builtListing';
 import { compactSchema } from './compactSchema';
 
 /** The listing computed from the contracts: what the build writes, and what a server run from sources lists. */
-export function liveListing(): ToolListing {
-  return { families: [introspectionFamily, ...toolFamilies].map(listedFamily) };
+export async function liveListing(): Promise<ToolListing> {
+  const catalog = await loadCatalog();
+  return { families: [catalog.introspection, ...catalog.families].map(listedFamily) };
 }
 
 function listedFamily(family: ToolFamily): ToolListing['families'][number] {
-  return { name: family.name, tools: family.tools.map(toListedTool), prompts: (family.prompts?.length ?? 0) > 0 };
+  const facts: Record<string, ListedFacts> = {};
+  for (const { name, feature, deprecated, audience, aliasOf } of family.tools) {
+    const said = Object.entries({ feature, deprecated, audience, aliasOf }).filter(([, v]) => v !== undefined);
+    if (said.length > 0) facts[name] = Object.fromEntries(said);
+  }
+  return {
+    name: family.name,
+    tools: family.tools.map(toListedTool),
+    prompts: (family.prompts?.length ?? 0) > 0,
+    facts,
+  };
 }
 
 /**

@@ -2,4 +2,4 @@
 // build writes to dist/toolsListing.json for `mcp serve` to answer tools/list without zod.
 import { liveListing } from './liveListing';
 
-process.stdout.write(JSON.stringify(liveListing()));
+void liveListing().then((listing) => process.stdout.write(JSON.stringify(listing)));

@@ -3,7 +3,7 @@ import { schemeMatcher } from './resourceDefinition';
 
 const uriOf = (name: string): string => `agent://${encodeURIComponent(name)}`;
 
-/** `agent://{name}`: an agent definition as YAML, in seed 002's format (long prompts shortened). */
+/** `agent://{name}`: an agent definition as YAML, in the task-management contract's format (long prompts shortened). */
 export const agentResource: ResourceTemplateDefinition = {
   name: 'agent',
   uriTemplate: 'agent://{name}',

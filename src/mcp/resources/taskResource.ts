@@ -1,7 +1,7 @@
 import type { ResourceTemplateDefinition } from './resourceDefinition';
 import { schemeMatcher } from './resourceDefinition';
 
-/** `task://{id}`: a task with its timeline (seed 002's format plus the tracking fields). */
+/** `task://{id}`: a task with its timeline (the task-management contract's format plus the tracking fields). */
 export const taskResource: ResourceTemplateDefinition = {
   name: 'task',
   uriTemplate: 'task://{id}',

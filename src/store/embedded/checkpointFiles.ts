@@ -48,15 +48,18 @@ export function installCheckpoint(paths: StorePaths, tmpImage: string, seq: numb
     return false;
   }
   const next = { generation: (current.generation + 1) >>> 0 || 1, baseSeq: seq, lastSeq: current.lastSeq };
-  const tmpJournal = writeTempDurable(paths.journal, Buffer.concat([encodeHeader(next), tail]));
+  let tmpJournal: string | undefined;
   try {
+    tmpJournal = writeTempDurable(paths.journal, Buffer.concat([encodeHeader(next), tail]));
     keepPrevious(paths.image, paths.prevImage, false);
     keepPrevious(paths.journal, paths.prevJournal, false);
     fs.renameSync(tmpImage, paths.image);
     fsyncDir(path.dirname(paths.image));
     fs.renameSync(tmpJournal, paths.journal);
   } catch (err) {
-    fs.rmSync(tmpJournal, { force: true });
+    // Neither copy stays behind (on a full disk each retry would leave an image more): the pair in place is intact.
+    if (tmpJournal !== undefined) fs.rmSync(tmpJournal, { force: true });
+    fs.rmSync(tmpImage, { force: true });
     throw err;
   }
   fsyncDir(path.dirname(paths.journal));
@@ -171,7 +174,12 @@ export function keepPrevious(file: string, prev: string, durable = true): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     // A file system without hard links: copy instead.
-    fs.copyFileSync(file, tmp);
+    try {
+      fs.copyFileSync(file, tmp);
+    } catch (copyErr) {
+      fs.rmSync(tmp, { force: true });
+      throw copyErr;
+    }
   }
   try {
     fs.renameSync(tmp, prev);

@@ -42,7 +42,7 @@ export function prepareCheckpointImage(
 /**
  * Writes the image 1 MiB at a time, each piece flushed before the next: the store's writes fsync
  * the journal on the same file system meanwhile, and one large flush of the whole image at the end
- * made those fsyncs wait behind tens of MiB (a write of the stream took 30–40 ms instead of ~1).
+ * made those fsyncs wait behind tens of MiB.
  */
 function writeSynced(fd: number, bytes: Uint8Array): void {
   const piece = 1024 * 1024;

@@ -28,9 +28,8 @@ async function run(job: CheckpointJob): Promise<CheckpointReply> {
  * Gives this thread the lowest CPU priority, so that the checkpoint never takes a core from the
  * thread that acknowledges writes. On Linux a thread is a task of its own and `setpriority` on id
  * 0 sets the nice value of the calling thread only (the serving thread keeps its own); elsewhere
- * it would lower the whole process, so it is left alone there. With 2 cores busy, a write's
- * fdatasync woke into a run queue shared with this thread and waited 15–50 ms for a CPU
- * (bench/writeStall.bench.ts --trace).
+ * it would lower the whole process, so it is left alone there. With the cores busy, a write's
+ * fdatasync woke into a run queue shared with this thread and waited for a CPU.
  */
 function yieldTheCpu(): void {
   if (process.platform !== 'linux') return;

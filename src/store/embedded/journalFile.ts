@@ -242,10 +242,16 @@ export class JournalFile {
           `the journal changed under the lock (expected ${this.offset} bytes, found ${size}); retry`,
         );
       }
-      writeAll(fd, bytes, this.offset);
-      // After the record: a reader that sees the new lastSeq also sees the record.
-      writeAll(fd, header, 0);
-      fs.fdatasyncSync(fd);
+      try {
+        writeAll(fd, bytes, this.offset);
+        // After the record: a reader that sees the new lastSeq also sees the record.
+        writeAll(fd, header, 0);
+        fs.fdatasyncSync(fd);
+      } catch (err) {
+        // A full disk stopped the record half-way: cut it off (a reader would take it for a torn tail).
+        truncateQuiet(fd, this.offset);
+        throw err;
+      }
       this.stamp = stampOf(fs.fstatSync(fd));
     } finally {
       fs.closeSync(fd);
@@ -274,6 +280,14 @@ export class JournalFile {
 function writeAll(fd: number, bytes: Buffer, at: number): void {
   let written = 0;
   while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written, at + written);
+}
+
+function truncateQuiet(fd: number, size: number): void {
+  try {
+    fs.ftruncateSync(fd, size);
+  } catch {
+    /* the next writer under the lock cuts it off as a torn tail */
+  }
 }
 
 function stampOf(stat: fs.Stats): Stamp {

@@ -47,8 +47,9 @@ export class FileLock {
     const owner: Owner = { pid: process.pid, host, nonce: randomBytes(8).toString('hex'), at: Date.now() };
     const text = JSON.stringify(owner);
     const tmp = `${this.path}.${owner.nonce}.tmp`;
-    fs.writeFileSync(tmp, text);
     try {
+      // On a full disk the file is created and its write fails: it goes with the finally below.
+      fs.writeFileSync(tmp, text);
       fs.linkSync(tmp, this.path);
       this.held = text;
       return true;

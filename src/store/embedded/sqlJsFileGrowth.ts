@@ -1,8 +1,8 @@
 /**
  * sql.js keeps the database file in its in-memory file system (emscripten's MEMFS), as one byte
  * array. When SQLite writes past its end, MEMFS allocates a new array an eighth larger and copies
- * the whole file into it: at 31 MiB (50,000 tasks) that is ~20 ms of CPU inside one write, once per
- * 12.5% of growth — the slowest write of a long stream (bench/writeStall.bench.ts --trace). Here the
+ * the whole file into it, inside one write, once per 12.5% of growth — the slowest write of a long
+ * stream (docs/performance.md, "The write that copied the whole database"). Here the
  * file is kept in a resizable ArrayBuffer instead (ES2024; virtual memory reserved, pages committed
  * as the file grows), so growing and truncating happen in place and nothing is copied.
  *

@@ -25,7 +25,7 @@ export class SqlSession {
     // The in-memory database only needs to be consistent, not durable. It has one connection
     // (this one), so it keeps its lock: otherwise every statement outside a transaction takes
     // and drops a shared lock and looks for a hot journal through the emscripten file system,
-    // which made up about a third of a read (task_get 1.4–2.7 ms → 0.5–1.6 ms in-process, under load).
+    // which made up about a third of a read.
     db.exec(
       'PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; PRAGMA locking_mode = EXCLUSIVE',
     );

@@ -1,4 +1,7 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage } from '../../core/errors';
+import { fileSystemStoreError } from './fileSystemErrors';
 import { BackgroundCheckpoint } from './backgroundCheckpoint';
 import { installCheckpoint, withRetiredPrevious, writeCheckpoint } from './checkpointFiles';
 import { StoreError } from '../errors';
@@ -13,6 +16,9 @@ import { StoreWrites } from './storeWrites';
 export abstract class StoreCheckpoints extends StoreWrites {
   private checkpointQueued = false;
   private background: BackgroundCheckpoint | undefined;
+  /** After a failed checkpoint (a full disk), none before this time: the journal keeps every write meanwhile. */
+  private retryCheckpointAt = 0;
+  private reportedCheckpointFailure: string | undefined;
 
   override close(): void {
     this.background?.dispose();
@@ -24,7 +30,7 @@ export abstract class StoreCheckpoints extends StoreWrites {
     this.assertOpen();
     if (this.options.readonly)
       return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
-    return this.enqueue(() => this.checkpointInThread());
+    return this.enqueue(() => this.checkpointInThread()).catch((err: unknown) => this.rethrowCoded(err));
   }
 
   /**
@@ -37,9 +43,9 @@ export abstract class StoreCheckpoints extends StoreWrites {
     this.checkpointQueued = true;
     void this.enqueue(async () => {
       this.checkpointQueued = false;
-      if (this.closed || !this.shouldCheckpoint()) return;
+      if (this.closed || !this.shouldCheckpoint() || Date.now() < this.retryCheckpointAt) return;
       if (imageSize(this.paths.image) < (this.options.backgroundCheckpointBytes ?? 2 * 1024 * 1024)) {
-        await this.checkpointInThread();
+        await this.checkpointInThread().catch((err: unknown) => this.checkpointFailed(err));
         return;
       }
       this.background ??= new BackgroundCheckpoint(
@@ -79,6 +85,19 @@ export abstract class StoreCheckpoints extends StoreWrites {
     } finally {
       this.lock.release();
     }
+  }
+
+  /**
+   * A checkpoint the store started by itself failed (on a full disk: the image copy did not fit).
+   * Nothing is lost — the image and journal in place are untouched and the copy is removed — and
+   * the write that asked for it was acknowledged already: say so once, and retry in a while.
+   */
+  private checkpointFailed(err: unknown): void {
+    this.retryCheckpointAt = Date.now() + 30_000;
+    const message = errorMessage(fileSystemStoreError(err, path.dirname(this.paths.image)));
+    if (this.reportedCheckpointFailure === message) return;
+    this.reportedCheckpointFailure = message;
+    console.error(`[agent-ledger] checkpoint failed (the journal keeps every write; it retries in 30 s): ${message}`);
   }
 
   protected shouldCheckpoint(): boolean {

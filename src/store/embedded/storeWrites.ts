@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import type { SqlWriter } from '../../core/ports/store';
 import { JournaledDatabase } from './journaledDatabase';
@@ -5,6 +6,7 @@ import { StoreError } from '../errors';
 import { recordingWriter } from './recordingWriter';
 import type { Recording, RecordingWriter } from './recordingWriter';
 import { FileLock } from './lock';
+import { fileSystemStoreError } from './fileSystemErrors';
 
 export interface StoreOptions {
   /** The image, e.g. `<workspace>/.agent-ledger/ledger.db`; journal and lock sit beside it. */
@@ -55,7 +57,12 @@ export abstract class StoreWrites extends JournaledDatabase {
     this.assertOpen();
     if (this.options.readonly)
       return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
-    return this.enqueue(() => this.writeLocked(fn));
+    return this.enqueue(() => this.writeLocked(fn)).catch((err: unknown) => this.rethrowCoded(err));
+  }
+
+  /** A file-system failure (a full disk) as the coded StoreError it means. */
+  protected rethrowCoded(err: unknown): never {
+    throw fileSystemStoreError(err, path.dirname(this.paths.image));
   }
 
   /** Runs `job` after everything this process queued before it (writes and checkpoints). */
@@ -108,7 +115,7 @@ export abstract class StoreWrites extends JournaledDatabase {
     if (this.options.readonly)
       return Promise.reject(new StoreError('readonly', 'this ledger store was opened read-only'));
     this.exclusive = exclusive;
-    return this.enqueue(() => this.writeLockedAsync(fn, exclusive));
+    return this.enqueue(() => this.writeLockedAsync(fn, exclusive)).catch((err: unknown) => this.rethrowCoded(err));
   }
 
   private async writeLockedAsync<T>(

@@ -1,7 +1,7 @@
 /**
  * v1: the foundation — workflows, hierarchical tasks with their Git snapshots and outcomes,
  * the decision / issue / milestone timeline, and the append-only events log.
- * The task row already carries seed 002's management fields (priority, type, labels,
+ * The task row already carries the task-management contract's fields (priority, type, labels,
  * assignee) because it is one task in every face (DESIGN.md, "One domain, five faces").
  */
 export const v1Tracking: readonly string[] = [

@@ -1,10 +1,10 @@
 /**
- * v2: task management (seed 002) — the task columns seed 002 adds, sessions, the worktree of
+ * v2: task management — the task columns its contract adds, sessions, the worktree of
  * each task, and the indexes of the agent and Memory Bank files (the files are the truth;
  * these rows let views and notifications follow them).
  */
 export const v2TaskManagement: readonly string[] = [
-  // The session whose work the task shows (seed 002's selectedSessionId).
+  // The session whose work the task shows (the task-management contract's selectedSessionId).
   'ALTER TABLE tasks ADD COLUMN selected_session_id INTEGER',
   // Workspace-relative worktree the task's snapshot was taken in: complete_task measures there.
   'ALTER TABLE tasks ADD COLUMN worktree TEXT',

@@ -1,5 +1,5 @@
 /**
- * v3: pipelines (seed 003) — the index of pipeline runs and the human decisions at their
+ * v3: pipelines — the index of pipeline runs and the human decisions at their
  * checkpoints. `<repo>/.specs/<name>/state.json` is the truth of a pipeline; this row mirrors
  * what lists and views need (status, phase, waiting checkpoint, totals) so every process sees
  * a change, and an approval made in one process, through the journal.

@@ -9,7 +9,7 @@ import { errorMessage } from '../../core/errors';
  *   reset, a stale pooled connection). Safe to retry when COMMIT was not sent.
  * - `retryTransaction`: the server rolled the transaction back (serialization failure, deadlock).
  * - the rest are final: `auth`, `unknownDatabase`, `busy` (lock timeout), `constraint`,
- *   `aborted`, `undefinedTable`, `sql`.
+ *   `aborted`, `undefinedTable`, `diskFull` (the server's disk: 53100), `sql`.
  */
 export type PgFailure =
   | 'connection'
@@ -20,6 +20,7 @@ export type PgFailure =
   | 'constraint'
   | 'aborted'
   | 'undefinedTable'
+  | 'diskFull'
   | 'sql';
 
 const NODE_CONNECTION_CODES = new Set([
@@ -57,6 +58,7 @@ export function classifyPgError(err: unknown): PgFailure {
     if (code.startsWith('23')) return 'constraint';
     if (code === '25P02') return 'aborted';
     if (code === '42P01') return 'undefinedTable';
+    if (code === '53100') return 'diskFull';
     return 'sql';
   }
   if (NODE_CONNECTION_CODES.has(code)) return 'connection';
@@ -102,6 +104,12 @@ export function pgStoreError(err: unknown, where: string, password: string | und
       );
     case 'busy':
       return new StoreError('busy', `the ledger at ${where} stayed locked by another writer: ${said}`, { cause: err });
+    case 'diskFull':
+      return new StoreError(
+        'diskFull',
+        `the PostgreSQL server at ${where} has no disk space left (${said}): the write was not made; free space on the server and retry`,
+        { cause: err },
+      );
     case 'constraint':
       return new StoreError('constraint', `${said}${statement}`, { cause: err });
     case 'aborted':

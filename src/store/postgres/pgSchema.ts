@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import { StoreError } from '../errors';
 import { latestVersion, migrations } from '../migrations';
+import { v19KnowledgeSizes } from '../migrations/v19KnowledgeSizes';
 
 /**
  * The ledger's schema on PostgreSQL: the embedded store's tables as ordinary PostgreSQL tables,
@@ -20,7 +21,14 @@ import { latestVersion, migrations } from '../migrations';
  */
 
 /** Hand-written PostgreSQL statements for versions whose SQLite statements do not translate. */
-const overrides: Readonly<Record<number, readonly string[]>> = {};
+const overrides: Readonly<Record<number, readonly string[]>> = {
+  // v19 measures the triples already stored: an UPDATE, which the DDL translation refuses, as it is.
+  19: [
+    'ALTER TABLE kg_triples ADD COLUMN size bigint NOT NULL DEFAULT 0',
+    v19KnowledgeSizes[1],
+    'CREATE INDEX kg_triples_sizes ON kg_triples(size)',
+  ],
+};
 
 /** The store's own tables: schema version, the commit clock (one row), recent write ids. */
 export const STORE_TABLES: readonly string[] = [

@@ -24,7 +24,7 @@ interface Assignment {
 }
 
 /**
- * Create Task and Edit Task: seed 002's task_create and task_update from the palette (and the
+ * Create Task and Edit Task: the task-management contract's task_create and task_update from the palette (and the
  * Tasks view), one question per field. Each answer is checked with the tools' own zod schemas as
  * it is typed, and the whole input once more by parseInput before the same TaskService call the
  * MCP tool and the CLI make — the same refusals, in the same words.

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { familyInfos } from '../../mcp/familyCatalog';
+import { familyInfos } from '../../mcp/families';
 import { features } from '../../mcp/features';
 import { serverNodeFlags } from '../../app/serverNodeFlags';
 

@@ -50,10 +50,7 @@ async function evaluatedModules(...commandModules: string[]): Promise<{ evaluate
 test('mcp serve evaluates no tool contract, no other command and no store before it lists the tools', async () => {
   const { evaluated, all } = await evaluatedModules('src/cli/commands/mcpServe.ts');
   const ours = evaluated.filter((f) => f.startsWith('src/'));
-  assert.ok(
-    ours.includes('src/mcp/serve.ts') && ours.includes('src/mcp/familyCatalog.ts'),
-    'the server itself is there',
-  );
+  assert.ok(ours.includes('src/mcp/serve.ts') && ours.includes('src/mcp/families.ts'), 'the server itself is there');
   const unwanted = ours.filter(
     (f) =>
       f === 'src/mcp/catalog.ts' ||

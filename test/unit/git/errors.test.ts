@@ -34,6 +34,7 @@ test('toGitError maps literal git stderr to one reason each', () => {
   for (const [stderr, reason] of cases) {
     const error = toGitError({ args: ['x'], exitCode: 128, stderr });
     assert.equal(error.reason, reason, stderr);
+    if (reason === 'notARepository') assert.doesNotMatch(error.message, /fatal|rev-parse|\.git/, 'a plain sentence');
   }
 });
 

@@ -43,8 +43,14 @@ test('without git on PATH: a clear gitNotFound in a repository, checksums outsid
 });
 
 test('GitError is a LedgerError with code GitError, so every layer above reports it', async () => {
-  const error = await GitRepo.open(tempDir()).catch((ex: unknown) => ex);
+  const outside = tempDir();
+  const error = await GitRepo.open(outside).catch((ex: unknown) => ex);
   assert.ok(GitError.is(error, 'notARepository'));
+  assert.equal(
+    (error as GitError).message,
+    `${outside} is not in a Git repository, and this needs one: run git init there and commit once.`,
+    'one plain sentence, none of git’s own text',
+  );
   assert.equal((error as GitError).code, 'GitError');
   assert.deepEqual((error as GitError).toJSON().data, { reason: 'notARepository' });
   assert.equal(GitError.is(new Error('x')), false);

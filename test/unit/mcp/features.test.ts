@@ -1,22 +1,34 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allTools, toolFamilies } from '../../../src/mcp/catalog';
-import { features, isToolExposed, resolveFeatures } from '../../../src/mcp/features';
-import { resolveFamilies } from '../../../src/mcp/families';
+import { loadCatalog } from '../../../src/mcp/catalog';
+import type { Catalog } from '../../../src/mcp/catalog';
+import { features, featuresOf, isToolExposed, resolveFeatures } from '../../../src/mcp/features';
+import { familyInfos, resolveFamilies } from '../../../src/mcp/families';
 import { familyFlags, selectedFamilies, serverArgs, shellLine } from '../../../src/vscode/mcp/serverLaunch';
 
+let catalog: Catalog;
+before(async () => {
+  catalog = await loadCatalog();
+});
+const allTools = () => catalog.tools;
+
 const exposed = (enable: string[], enableFeatures: string[] = [], disableFeatures: string[] = []) => {
-  const fams = resolveFamilies(toolFamilies, enable);
+  const fams = resolveFamilies(familyInfos, enable);
   const on = resolveFeatures(fams, enableFeatures, disableFeatures);
   return allTools()
     .filter((t) => t.family === 'introspection' || isToolExposed(t, fams, on))
     .map((t) => t.name);
 };
 
-test('every tool a feature names exists, in the family the feature says', () => {
-  for (const f of features)
-    for (const name of f.tools)
-      assert.equal(allTools().find((t) => t.name === name)?.family, f.family, `${f.name}: ${name}`);
+test('every feature a tool names exists, in the tool’s family; every feature but idempotency has a tool', () => {
+  for (const t of allTools())
+    for (const name of featuresOf(t))
+      assert.equal(features.find((f) => f.name === name)?.family, t.family, `${t.name}: ${name}`);
+  for (const f of features.filter((f) => f.name !== 'idempotency'))
+    assert.ok(
+      allTools().some((t) => featuresOf(t).includes(f.name)),
+      `${f.name} exposes a tool`,
+    );
 });
 
 test('the default profile stays under 40 tools and exposes no orchestrator tool', () => {

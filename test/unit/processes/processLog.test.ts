@@ -150,3 +150,17 @@ async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
+
+test('redaction: a long secret printed in hex, reversed, or split in halves (on two lines) is redacted too', () => {
+  const ticket = 'Zq81xT0kP3m9vLr2YwB7nC5dF6gH4jK1sA0eU8iO2pQ';
+  const redactor = new Redactor([ticket]);
+  const hex = Buffer.from(ticket).toString('hex');
+  const echoes = [hex, hex.toUpperCase(), [...ticket].reverse().join(''), ticket.slice(0, 22), ticket.slice(22)];
+  for (const echo of echoes) assert.doesNotMatch(redactor.redact(`echo: ${echo}`), /[A-Za-z0-9]{16,}/, echo);
+  assert.equal(redactor.redact('an ordinary line of output'), 'an ordinary line of output');
+  assert.equal(
+    new Redactor(['short passkey']).redact('a short line'),
+    'a short line',
+    'a short secret is not cut into pieces (common words stay)',
+  );
+});

@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { appendCoordinationEvent } from '../bus/coordinationEvents';
 import type { Correlation } from '../../events/correlation';
 import {
@@ -10,11 +11,18 @@ import {
   nextEntry,
 } from './blackboardRules';
 import type { BlackboardEntry, BlackboardQuery } from './blackboardRules';
+import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
+import type { LedgerLimits } from '../../limits/ledgerLimits';
+import { setUsage, usageOf } from '../../limits/usageCounters';
+
+export type BlackboardLimits = Pick<LedgerLimits, 'bbNamespaceEntries' | 'bbNamespaceBytes' | 'bbTotalBytes'>;
 
 /**
  * The blackboard over the asynchronous store port, so it runs on either engine. Every mutation
  * appends a `blackboard` event in the same transaction; the event's seq is the entry's version
- * (store-wide, never reused), which is also the cursor `bb_watch` resumes from.
+ * (store-wide, never reused), which is also the cursor `bb_watch` resumes from. A namespace holds
+ * at most bbNamespaceEntries entries and bbNamespaceBytes characters of values, the blackboard
+ * bbTotalBytes: what each holds is kept in usage_counters by the writes here (the only ones).
  */
 interface EntryRow {
   namespace: string;
@@ -42,11 +50,73 @@ function toEntry(row: EntryRow): BlackboardEntry {
 }
 
 async function rowFor(db: AsyncSqlReader, key: string): Promise<BlackboardEntry | null> {
+  return (await storedFor(db, key))?.entry ?? null;
+}
+
+/** The stored entry under `key` (visible or not) and the characters of its value. */
+async function storedFor(db: AsyncSqlReader, key: string): Promise<{ entry: BlackboardEntry; size: number } | null> {
   const row = await db.get<EntryRow>(`SELECT ${columns} FROM blackboard_entries WHERE namespace = ? AND key = ?`, [
     namespaceOf(key),
     key,
   ]);
-  return row ? toEntry(row) : null;
+  return row ? { entry: toEntry(row), size: row.value.length } : null;
+}
+
+const namespaceScope = (namespace: string): string => `usage:bb:${namespace}`;
+const totalScope = 'usage:bb';
+
+/** Characters of values of one namespace (or of all), from the rows. */
+async function valueChars(db: AsyncSqlReader, namespace?: string): Promise<number> {
+  const rows = await db.all<{ value: string }>(
+    `SELECT value FROM blackboard_entries${namespace === undefined ? '' : ' WHERE namespace = ?'}`,
+    namespace === undefined ? [] : [namespace],
+  );
+  return rows.reduce((n, r) => n + r.value.length, 0);
+}
+
+/**
+ * Records that `namespace` changes by `delta` characters (and gains an entry when `added`),
+ * refusing (E-QUOTA) what would pass a bound. Runs before the rows change.
+ */
+async function account(
+  tx: AsyncSqlWriter,
+  namespace: string,
+  change: { delta: number; added: boolean; now: number; key: string },
+  limits: BlackboardLimits,
+): Promise<void> {
+  // Together: one round trip on PostgreSQL.
+  const [inNamespace, total, row] = await Promise.all([
+    usageOf(tx, namespaceScope(namespace), () => valueChars(tx, namespace)),
+    usageOf(tx, totalScope, () => valueChars(tx)),
+    change.added
+      ? tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM blackboard_entries WHERE namespace = ?', [namespace])
+      : undefined,
+  ]);
+  if (change.added) {
+    const entries = Number(row?.n ?? 0) + 1;
+    if (entries > limits.bbNamespaceEntries)
+      throw limitReached(
+        'bbNamespaceEntries',
+        `blackboard namespace "${namespace}" already holds ${limits.bbNamespaceEntries} entries: delete some (bb_delete), give them a ttl_ms, or use another namespace`,
+        { namespace, key: change.key },
+      );
+  }
+  if (change.delta > 0 && inNamespace + change.delta > limits.bbNamespaceBytes)
+    throw limitReached(
+      'bbNamespaceBytes',
+      `blackboard namespace "${namespace}" would hold ${inNamespace + change.delta} characters of values, more than ${limits.bbNamespaceBytes}: delete entries (bb_delete) or give them a ttl_ms`,
+      { namespace, key: change.key },
+    );
+  if (change.delta > 0 && total + change.delta > limits.bbTotalBytes)
+    throw limitReached(
+      'bbTotalBytes',
+      `the blackboard would hold ${total + change.delta} characters of values, more than ${limits.bbTotalBytes}: delete entries (bb_delete) or give them a ttl_ms`,
+      { namespace, key: change.key },
+    );
+  await Promise.all([
+    setUsage(tx, namespaceScope(namespace), inNamespace + change.delta, change.now),
+    setUsage(tx, totalScope, total + change.delta, change.now),
+  ]);
 }
 
 function appendEvent(
@@ -117,6 +187,7 @@ export class BlackboardService {
   constructor(
     private readonly engine: LedgerEngine,
     private readonly clock: () => number = Date.now,
+    private readonly limits: BlackboardLimits = defaultLimits,
   ) {}
 
   /** Writes one entry; the previous entry's creation time survives while it is alive. */
@@ -174,6 +245,12 @@ export class BlackboardService {
       );
       for (const row of rows) {
         const entry = toEntry(row);
+        await account(
+          tx,
+          row.namespace,
+          { delta: -row.value.length, added: false, now: at, key: entry.key },
+          this.limits,
+        );
         await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [
           namespaceOf(entry.key),
           entry.key,
@@ -192,9 +269,11 @@ export class BlackboardService {
   /** Removes `key`: the version of the deletion, or null when nothing visible was there. */
   remove(key: string, correlation?: Correlation): Promise<number | null> {
     return this.engine.write(async (tx) => {
-      const previous = await rowFor(tx, key);
+      const stored = await storedFor(tx, key);
+      const previous = stored?.entry;
       const now = this.clock();
-      if (!previous || !isEntryVisible(previous, now)) return null;
+      if (!stored || !previous || !isEntryVisible(previous, now)) return null;
+      await account(tx, namespaceOf(key), { delta: -stored.size, added: false, now, key }, this.limits);
       await tx.run('DELETE FROM blackboard_entries WHERE namespace = ? AND key = ?', [namespaceOf(key), key]);
       return appendEvent(tx, 'delete', key, now, { version: previous.version, previous }, correlation);
     });
@@ -202,28 +281,29 @@ export class BlackboardService {
 
   /**
    * Blackboard changes after `afterVersion` (oldest first, at most `limit`). When there are none,
-   * waits until any process commits one or `timeoutMs` passes, holding no lock while waiting.
+   * waits until any process commits one or `waitMs` passes, holding no lock while waiting.
    */
   async watch(
     afterVersion: number,
-    options: { timeoutMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal },
+    options: { waitMs: number; limit?: number; keyPrefix?: string; signal?: AbortSignal },
   ): Promise<BlackboardChange[]> {
     const prefix = options.keyPrefix ?? '';
-    const deadline = this.clock() + options.timeoutMs;
-    for (;;) {
-      const commitSeq = this.engine.seq;
-      const rows = await this.engine.read((db) =>
-        db.all<{ seq: number; ts: string; payload: string }>(
-          "SELECT seq, ts, payload FROM events WHERE entity = 'blackboard' AND seq > ? AND substr(entity_id, 1, ?) = ? ORDER BY seq LIMIT ?",
-          [afterVersion, prefix.length, prefix, options.limit ?? 100],
-        ),
-      );
-      if (rows.length > 0) return rows.map(toChange);
-      const remaining = deadline - this.clock();
-      if (remaining <= 0) return [];
-      const waited = await this.engine.waitForChange(commitSeq, { timeoutMs: remaining, signal: options.signal });
-      if (waited.timedOut) return [];
-    }
+    const changes = await untilSomething(
+      this.engine,
+      this.clock,
+      options.waitMs,
+      async () => {
+        const rows = await this.engine.read((db) =>
+          db.all<{ seq: number; ts: string; payload: string }>(
+            "SELECT seq, ts, payload FROM events WHERE entity = 'blackboard' AND seq > ? AND substr(entity_id, 1, ?) = ? ORDER BY seq LIMIT ?",
+            [afterVersion, prefix.length, prefix, options.limit ?? 100],
+          ),
+        );
+        return rows.length > 0 ? rows.map(toChange) : null;
+      },
+      { signal: options.signal },
+    );
+    return changes ?? [];
   }
 
   /** `set` inside the caller's transaction (so an idempotency record commits with it); the event carries `correlation`. */
@@ -246,8 +326,16 @@ export class BlackboardService {
 
   private async setIn(tx: AsyncSqlWriter, write: BlackboardWrite, correlation?: Correlation): Promise<BlackboardEntry> {
     const now = this.clock();
-    const stored = await rowFor(tx, write.key);
+    const found = await storedFor(tx, write.key);
+    const stored = found?.entry ?? null;
     const previous = stored && isEntryVisible(stored, now) ? stored : null;
+    const value = JSON.stringify(write.value);
+    await account(
+      tx,
+      namespaceOf(write.key),
+      { delta: value.length - (found?.size ?? 0), added: found === null, now, key: write.key },
+      this.limits,
+    );
     // The event carries the entry (its version is the event's seq) and the one it replaced, for bb_watch.
     const { version: _unknownYet, ...draft } = nextEntry(previous, write, { now, version: 0 });
     const version = await appendEvent(
@@ -266,7 +354,7 @@ export class BlackboardService {
       [
         namespaceOf(entry.key),
         entry.key,
-        JSON.stringify(entry.value),
+        value,
         JSON.stringify(entry.tags),
         entry.version,
         entry.created_at,

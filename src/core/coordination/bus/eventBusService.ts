@@ -5,6 +5,7 @@ import type { EventRow } from './coordinationEvents';
 import { assertCursorRetained, matchesEventFilter } from './eventRecords';
 import type { CoordinationEvent, EventFilter } from './eventRecords';
 import { untilSomething } from '../../waitFor';
+import { defaultLimits } from '../../limits/ledgerLimits';
 
 /**
  * The event bus over the one events log: pages of events after a cursor, filtered, waiting for
@@ -13,11 +14,13 @@ import { untilSomething } from '../../waitFor';
  * begins, so paging with `from_seq = next_seq` never skips nor repeats an event, across
  * processes, on both engines (seqs may have gaps on PostgreSQL; only their order counts).
  *
- * Retention: coordination events (graphs, blackboard, idempotency replays, child runtimes)
- * beyond the newest {@link EventRetention.maxEvents}, or older than
- * {@link EventRetention.maxAgeMs}, are dropped by {@link prune}; events of
- * workflows and tasks are the ledger's history (timelines, reports) and are kept. The highest
- * dropped seq is recorded, and a cursor older than it is refused with E-EVT-CURSOR-EXPIRED.
+ * Retention: coordination events (graphs, blackboard, idempotency replays, child runtimes,
+ * stigmergy, contract-net telemetry, knowledge-graph changes) beyond the newest
+ * {@link EventRetention.maxEvents}, older than {@link EventRetention.maxAgeMs}, or past
+ * {@link EventRetention.maxBytes} characters of payload counted from the newest, are dropped by
+ * {@link prune}; events of workflows and tasks are the ledger's history (timelines, reports) and
+ * are kept. The highest dropped seq is recorded, and a cursor older than it is refused with
+ * E-EVT-CURSOR-EXPIRED.
  */
 export interface EventRetention {
   /** Newest coordination events kept (mcp_info.limits.maxEventHistory). */
@@ -27,13 +30,30 @@ export interface EventRetention {
    * event up to the newest one older than the age, so the dropped range stays one prefix of seq.
    */
   maxAgeMs: number;
+  /**
+   * Characters of payload kept (mcp_info.limits.maxEventBytes): a blackboard event carries the
+   * value (and the one it replaced), so a count alone does not bound the log.
+   */
+  maxBytes: number;
 }
 
-/** Default retention: the newest 100,000 coordination events, none older than 7 days. */
-export const DEFAULT_EVENT_RETENTION: EventRetention = { maxEvents: 100_000, maxAgeMs: 7 * 24 * 3_600_000 };
+/** Default retention (core/limits): the newest 100,000 coordination events, none older than 7 days, 64 MiB of payload. */
+export const DEFAULT_EVENT_RETENTION: EventRetention = {
+  maxEvents: defaultLimits.eventHistory,
+  maxAgeMs: defaultLimits.eventAgeMs,
+  maxBytes: defaultLimits.eventBytes,
+};
 
-/** Entities of the events the retention rule may drop. */
-export const PRUNABLE_ENTITIES = ['blackboard', 'graph', 'idempotency', 'child'] as const;
+/** Entities of the events the retention rule may drop (those without a workflow or task). */
+export const PRUNABLE_ENTITIES = [
+  'blackboard',
+  'graph',
+  'idempotency',
+  'child',
+  'stigmergy',
+  'contract_net',
+  'knowledge',
+] as const;
 
 /** Rows examined per try when filters drop most of them, so one call stays short. */
 const SCAN_ROWS = 2_000;
@@ -118,7 +138,7 @@ export class EventBusService {
         }
         return null;
       },
-      query.signal,
+      { signal: query.signal },
     );
     return { events: found ?? [], next_seq: cursor };
   }
@@ -144,7 +164,15 @@ export class EventBusService {
         `SELECT MAX(seq) AS top FROM events WHERE ts < ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`,
         [cutoff, ...PRUNABLE_ENTITIES],
       );
-      const through = Math.max(top - this.retention.maxEvents, Number(aged?.top ?? 0));
+      // The newest prunable event that, counted from the newest, passes the payload bound.
+      const heavy = await tx.get<{ top: number | null }>(
+        `SELECT MAX(seq) AS top FROM (
+           SELECT seq, SUM(length(payload)) OVER (ORDER BY seq DESC) AS kept
+           FROM events WHERE workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})
+         ) newest WHERE kept > ?`,
+        [...PRUNABLE_ENTITIES, this.retention.maxBytes],
+      );
+      const through = Math.max(top - this.retention.maxEvents, Number(aged?.top ?? 0), Number(heavy?.top ?? 0));
       if (through <= (await retentionFloor(tx))) return 0;
       const { changes } = await tx.run(
         `DELETE FROM events WHERE seq <= ? AND workflow_id IS NULL AND task_id IS NULL AND entity IN (${marks})`,

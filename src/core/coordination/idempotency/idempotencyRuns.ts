@@ -46,6 +46,12 @@ export interface IdempotentCall {
   key: string | undefined;
   args: Record<string, unknown>;
   correlation?: Correlation;
+  /**
+   * runIdempotentOutside: every refusal `fn` can make before its first write, made without
+   * writing. It runs before the key is reserved, so a refused call writes nothing — not even a
+   * reservation taken and dropped. Not run for a call whose key replays an earlier answer.
+   */
+  check?: () => Promise<void>;
 }
 
 /**
@@ -123,8 +129,9 @@ const pendingWaitMs = 45_000;
  * process (child runtimes) or calls a service making its own writes. The key is reserved in a
  * transaction first; `fn` runs; its answer is recorded. A second call racing with the same key
  * finds the reservation and waits (holding no lock) for the first one's answer, then replays it,
- * so one key still makes one change. If `fn` fails, the reservation is dropped and a retry runs
- * again. No key, or the switch off, runs `fn` as is.
+ * so one key still makes one change. `call.check` runs first (after a read of the key, so a replay
+ * is not refused): a call it refuses has written nothing. If `fn` still fails, the reservation is
+ * dropped and a retry runs again. No key, or the switch off, runs `check` and `fn` as they are.
  */
 export async function runIdempotentOutside<R extends object>(
   engine: LedgerEngine,
@@ -134,9 +141,22 @@ export async function runIdempotentOutside<R extends object>(
   settings: IdempotencySettings = defaultIdempotencySettings,
 ): Promise<R & { idempotent: boolean; idempotency_key: string | null }> {
   const key = call.key;
-  if (key === undefined || !settings.enabled) return withIdempotencyEnvelope(await fn(), key ?? null, false);
+  if (key === undefined || !settings.enabled) {
+    await call.check?.();
+    return withIdempotencyEnvelope(await fn(), key ?? null, false);
+  }
   const fingerprint = fingerprintArguments(call.args);
   const deadline = clock() + pendingWaitMs;
+  if (call.check) {
+    const now = clock();
+    const live = await engine.read((db) =>
+      db.get<KeyRow>(
+        'SELECT fingerprint, result, created_at, expires_at FROM idempotency_keys WHERE tool = ? AND key = ?',
+        [call.tool, key],
+      ),
+    );
+    if (!live || Number(live.expires_at) <= now) await call.check();
+  }
   for (;;) {
     const seq = engine.seq;
     const claim = await engine.write(

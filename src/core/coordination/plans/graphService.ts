@@ -14,8 +14,11 @@ import type { GraphInvariantReport } from './graphInvariants';
 import { isValidUriSegment } from '../resources/scUris';
 import { normaliseGraph } from './planGraph';
 import type { PlanGraph } from './planGraph';
+import type { GraphLimits } from './graphStore';
+import { defaultLimits } from '../../limits/ledgerLimits';
 import {
   commitVersion,
+  committedVersion,
   deleteLock,
   emptyGraph,
   readLatest,
@@ -73,6 +76,7 @@ export class GraphService {
   constructor(
     private readonly engine: LedgerEngine,
     private readonly clock: () => number = Date.now,
+    private readonly limits: GraphLimits = defaultLimits,
   ) {}
 
   /** The committed graph (or a workflow's derived version 0); E-RES-NOT-FOUND when there is none. */
@@ -87,7 +91,16 @@ export class GraphService {
         const latest = await readLatest(db, graphId);
         return latest && !latest.stored ? latest : null;
       }
-      return readVersion(db, graphId, version);
+      const stored = await readVersion(db, graphId, version);
+      if (stored) return stored;
+      const head = await committedVersion(db, graphId);
+      if (head !== null && version > 0 && version < head)
+        throw coordinationError(
+          'E-RES-NOT-FOUND',
+          `version ${version} of graph '${graphId}' is no longer kept: the newest ${this.limits.graphVersionsKept} versions are (graphVersionsKept, docs/limits.md)`,
+          { graph_id: graphId, version, latest_version: head },
+        );
+      return null;
     });
     return found ?? notFound(graphId, version);
   }
@@ -178,15 +191,21 @@ export class GraphService {
     summary: Record<string, unknown>,
   ): Promise<GraphCommitResult> {
     if (changed) {
-      await commitVersion(tx, base, graph, {
-        now,
-        txId: randomUUID(),
-        owner: meta.owner ?? null,
-        note: meta.note ?? null,
-        tool,
-        correlation: meta.correlation,
-        summary,
-      });
+      await commitVersion(
+        tx,
+        base,
+        graph,
+        {
+          now,
+          txId: randomUUID(),
+          owner: meta.owner ?? null,
+          note: meta.note ?? null,
+          tool,
+          correlation: meta.correlation,
+          summary,
+        },
+        this.limits,
+      );
     }
     return {
       graph_id: graph.graph_id,

@@ -9,13 +9,18 @@ import type { VersionChain } from './graphHistory';
 import { normaliseGraph, normaliseStored } from './planGraph';
 import type { PlanGraph } from './planGraph';
 import { tasksToGraph } from './taskGraph';
+import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
+import type { LedgerLimits } from '../../limits/ledgerLimits';
+
+export type GraphLimits = Pick<LedgerLimits, 'graphVersionBytes' | 'graphVersionsKept'>;
 
 /**
  * The plan graphs in the store (plan_graphs, plan_graph_versions, plan_graph_locks: migrations
  * v6, v9 and v15), as plain statements over the asynchronous port so they run on both engines.
- * Every committed version is kept, as a checkpoint or a patch on the version before it
- * (graphHistory.ts): a commit writes what changed, and reading a version replays at most
- * CHECKPOINT_EVERY patches from its checkpoint.
+ * The newest graphVersionsKept committed versions are kept (older ones go with the commit that
+ * passes the count), each as a checkpoint or a patch on the version before it (graphHistory.ts):
+ * a commit writes what changed, and reading a version replays at most CHECKPOINT_EVERY patches
+ * from its checkpoint. A stored version is at most graphVersionBytes characters.
  * A workflow's plan is the graph `wf-<id>` (nodes `task-<id>`): until its
  * first commit it is derived from the workflow's tasks (version 0, nodes with status and title,
  * no edges); edges are `depends_on` (from the dependency to the task that needs it).
@@ -144,6 +149,7 @@ export async function commitVersion(
   base: StoredGraph,
   graph: PlanGraph,
   meta: CommitMeta,
+  limits: GraphLimits = defaultLimits,
 ): Promise<void> {
   const id = graph.graph_id;
   let chain = base.stored ? (base.chain ?? null) : null;
@@ -155,6 +161,13 @@ export async function commitVersion(
   }
   const patch = chain === null ? null : storedPatch(base.graph, graph);
   const whole = patch === null || needsCheckpoint(chain, patch.length, graph);
+  const stored = whole ? JSON.stringify(graph) : JSON.stringify(patch);
+  if (stored.length > limits.graphVersionBytes)
+    throw limitReached(
+      'graphVersionBytes',
+      `plan graph '${id}' version ${graph.graph_version} would store ${stored.length} characters${whole ? '' : ' of changes'}, more than ${limits.graphVersionBytes}: split the graph, or change it in smaller steps`,
+      { graph_id: id },
+    );
   await tx.run(
     `INSERT INTO plan_graphs (graph_id, version, created_at, updated_at, compacted) VALUES (?, ?, ?, ?, 1)
      ON CONFLICT (graph_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at, compacted = 1`,
@@ -170,11 +183,12 @@ export async function commitVersion(
       meta.txId,
       meta.owner,
       meta.note,
-      whole ? JSON.stringify(graph) : '',
-      whole ? null : JSON.stringify(patch),
+      whole ? stored : '',
+      whole ? null : stored,
       whole || chain === null ? graph.graph_version : chain.checkpoint,
     ],
   );
+  await dropOldVersions(tx, id, graph.graph_version, limits.graphVersionsKept);
   const workflowId = workflowOfId(id);
   await appendCoordinationEvent(tx, {
     kind: 'graph.committed',
@@ -197,6 +211,21 @@ export async function commitVersion(
       run_id: meta.correlation.run_id ?? (workflowId !== null ? id : null),
     },
   });
+}
+
+/**
+ * Keeps the newest `kept` versions of a graph: older ones go, except the chain a kept version is
+ * replayed from (its checkpoint and the patches after it), so every kept version still reads.
+ */
+async function dropOldVersions(tx: AsyncSqlWriter, graphId: string, head: number, kept: number): Promise<void> {
+  const oldestKept = head - kept + 1;
+  if (oldestKept <= 1) return;
+  const row = await tx.get<{ checkpoint: number | null }>(
+    'SELECT checkpoint FROM plan_graph_versions WHERE graph_id = ? AND version = ?',
+    [graphId, oldestKept],
+  );
+  const from = Math.min(oldestKept, row?.checkpoint == null ? oldestKept : Number(row.checkpoint));
+  await tx.run('DELETE FROM plan_graph_versions WHERE graph_id = ? AND version < ?', [graphId, from]);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Step } from './nextStep';
 import type { ReportResult } from '../pipelineContracts';
 
 /**
- * The payloads of seed 003, field for field: the typed actions pipeline_next_action returns
+ * The payloads of the pipeline contract, field for field: the typed actions pipeline_next_action returns
  * (wrapped with `warning`, `display_message` and `report_result`); pipeline_report_result's
  * response is the contract's ReportResult.
  */

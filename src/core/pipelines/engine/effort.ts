@@ -4,7 +4,7 @@ import { efforts, skippedWithLabels } from './flowTemplate';
 import type { PipelineFlags, SourceType } from './pipelineState';
 import { slugify } from './requestSource';
 
-/** Fields the orchestrator fetched from GitHub or Jira (seed 003's `external_context`). */
+/** Fields the orchestrator fetched from GitHub or Jira (the pipeline contract's `external_context`). */
 export interface EffortInput {
   flags: Pick<PipelineFlags, 'effort_override'>;
   external: ExternalContext;

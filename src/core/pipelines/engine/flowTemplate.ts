@@ -5,7 +5,7 @@
  * to build their options, and neither a YAML parser nor a schema is needed for that.
  */
 
-/** Effort levels of seed 003 and the flow template each selects. */
+/** Effort levels of the pipeline contract and the flow template each selects. */
 export const efforts = ['S', 'M', 'L'] as const;
 export type Effort = (typeof efforts)[number];
 export const templateNames = ['light', 'standard', 'full'] as const;

@@ -9,7 +9,7 @@ import { renderSummary } from './summary';
 import { minimalTasksMarkdown } from './tasksParser';
 
 /**
- * The engine's decision (seed 003's `Engine.NextAction()`): what the orchestrator does next,
+ * The engine's decision (the pipeline contract's `Engine.NextAction()`): what the orchestrator does next,
  * from the state alone. Pure and deterministic — the same state always gives the same step;
  * the prompt text is assembled from it afterwards.
  */

@@ -108,7 +108,7 @@ export function markIssued(
 }
 
 /**
- * Seed 003's handleReportResult: records metrics, validates the artifacts, parses verdicts and
+ * The pipeline contract's handleReportResult: records metrics, validates the artifacts, parses verdicts and
  * moves the state on. Throws (changing nothing) when the report cannot be accepted.
  */
 export function applyReport(

@@ -76,7 +76,7 @@ const githubIssue = /https?:\/\/(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)\/iss
 const jiraIssue = /https?:\/\/[\w-]+\.atlassian\.net\/browse\/([A-Z][A-Z0-9_]*-\d+)\b/i;
 const specsRef = /(?:^|[\s"'`(])((?:\.\/)?\.specs\/[^\s"'`)]+)/;
 
-/** Seed 003's source_type table. `workspace` wins: a path into .specs/ means "resume". */
+/** The pipeline contract's source_type table. `workspace` wins: a path into .specs/ means "resume". */
 export function detectSource(text: string): DetectedSource & { specsPath: string | null } {
   const specs = specsRef.exec(text);
   if (specs)

@@ -1,5 +1,5 @@
 /**
- * Review verdicts and findings (seed 003's verdict table), parsed from the Markdown a
+ * Review verdicts and findings (the pipeline contract's verdict table), parsed from the Markdown a
  * reviewer agent writes. Pure: text in, verdict out.
  */
 export const reviewVerdicts = ['APPROVE', 'APPROVE_WITH_NOTES', 'REVISE'] as const;

@@ -6,7 +6,7 @@ import type { SpecsIndex, SpecsIndexEntry } from '../files/specsIndex';
 import { readSpecsIndex, specsIndexPath } from '../files/specsIndex';
 
 /**
- * Layer 4 of the prompt (seed 003's data flywheel): similar past pipelines ranked by BM25,
+ * Layer 4 of the prompt (the pipeline contract's data flywheel): similar past pipelines ranked by BM25,
  * past review findings merged into patterns, and friction points of past retrospectives.
  * index.json is parsed and indexed once per change (by size and mtime), so asking for the
  * next action stays cheap with thousands of past pipelines.

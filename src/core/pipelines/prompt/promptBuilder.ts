@@ -3,7 +3,7 @@ import type { RepoProfile } from './repoProfile';
 import type { Step } from '../engine/nextStep';
 
 /**
- * The `prompt` of a spawn_agent action, in seed 003's four layers:
+ * The `prompt` of a spawn_agent action, in the pipeline contract's four layers:
  *   1. the agent's instructions (agents/<name>.md)
  *   2. input and output artifact paths (paths only: the agent reads the files itself), plus the
  *      task(s) it works on and, on a revision, what to address

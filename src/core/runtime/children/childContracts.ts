@@ -12,7 +12,7 @@ import { childStates } from './childStates';
 /**
  * Contracts of the child-runtime tools of the orchestrator family. Names, fields and result
  * shapes follow the public reference (self-codex `src/tools/childTools.ts` and the API summary of
- * seed 001: `child_create`, `child_spawn_codex`, `child_batch_create` ≤ 16 entries,
+ * the orchestrator contract: `child_create`, `child_spawn_codex`, `child_batch_create` ≤ 16 entries,
  * `child_attach`, `child_set_role`, `child_set_limits`, `child_status`, `child_send`,
  * `child_kill`); `child_list`, `child_logs` with its bounded wait, `cwd` and the strict limits
  * object are ours. Every result carries the six correlation ids (null where unknown).
@@ -40,7 +40,7 @@ const correlationIn = {
   graph_id: idText(correlationDescriptions.graph_id),
   node_id: idText(correlationDescriptions.node_id),
 };
-/** `run_id` / `op_id` of the fine-control tools (seed 001 `ChildAttachInput`…). */
+/** `run_id` / `op_id` of the fine-control tools (the orchestrator contract's `ChildAttachInput`…). */
 const runOpIn = { run_id: correlationIn.run_id, op_id: correlationIn.op_id };
 
 /** The six correlation ids on every result; `op_id` is always set (generated when not given). */

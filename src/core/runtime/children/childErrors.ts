@@ -17,6 +17,10 @@ const codes = {
   'E-CHILD-NOT-RUNNING': 'InvalidStatus',
   /** The child runs under another server process, which alone holds its input. */
   'E-CHILD-REMOTE': 'InvalidStatus',
+  /** The program is not one this workspace allows (childPrograms.ts). */
+  'E-CHILD-PROGRAM': 'ConfigError',
+  /** A variable of `env` that may not be set for a child (childEnvironment.ts). */
+  'E-CHILD-ENV': 'ValidationError',
 } as const satisfies Record<string, LedgerErrorCode>;
 
 export type ChildErrorName = keyof typeof codes;

@@ -6,6 +6,7 @@ import type { ChildCreateInput, ChildLimits, ChildSpawnCodexInput } from './chil
 import { effectiveLimits } from './childLimits';
 import type { Correlation } from './childStore';
 import { workdirOf } from './childView';
+import { checkCallerEnv } from './childEnvironment';
 
 /** What a launch needs once the tool's input is turned into a program and arguments. */
 export interface Launch {
@@ -26,9 +27,11 @@ export interface Launch {
 
 /** Where children start: the workspace they stay in and the environment they start from. */
 export interface LaunchPlace {
-  /** Real path of the workspace root: every child's working folder stays inside it. */
+  /** Real path of the workspace root: every child's working folder stays inside it (or inside `worktreesDir`). */
   workspace: string;
-  /** The environment children start from (the server's own). */
+  /** The folder of the task worktrees, when the user put it outside the workspace (`--worktrees-dir`). */
+  worktreesDir?: string;
+  /** The environment children start from: built, never the server's whole one (childEnvironment.ts). */
   env(): Record<string, string>;
 }
 
@@ -43,9 +46,10 @@ const corrOf = (
   node_id: input.node_id ?? null,
 });
 
-/** `child_create`: any program with its arguments, never through a shell; its input a pipe. */
+/** `child_create`: a program with its arguments, never through a shell; its input a pipe. */
 export function commandLaunch(input: ChildCreateInput, opId: string, place: LaunchPlace): Launch {
-  const { cwd, workdir } = workdirOf(place.workspace, input.cwd);
+  checkCallerEnv(input.env);
+  const { cwd, workdir } = workdirOf(place.workspace, input.cwd, place.worktreesDir);
   return {
     childId: input.child_id ?? `child-${randomUUID()}`,
     kind: 'command',
@@ -69,7 +73,7 @@ export function codexChildLaunch(
   opId: string,
   place: LaunchPlace & { configDir: string; ledgerServer?: McpServerLaunch },
 ): Launch {
-  const { cwd, workdir } = workdirOf(place.workspace, input.cwd);
+  const { cwd, workdir } = workdirOf(place.workspace, input.cwd, place.worktreesDir);
   const role = input.role ?? null;
   const plan = codexLaunch({
     prompt: input.prompt,

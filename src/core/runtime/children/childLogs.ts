@@ -88,12 +88,16 @@ export async function readChildLog(
   }
 }
 
-/** Waits until the log grows past `offset` or `timeoutMs` passes. */
+/**
+ * Waits until the log grows past `offset` or `waitMs` passes. A child's output is a file its
+ * supervisor writes, not a commit of the store, so this follows the file instead of waiting in
+ * waitFor.ts's loop.
+ */
 export function waitForLogGrowth(
   reader: LogReaderPort,
   logFile: string,
   offset: number,
-  timeoutMs: number,
+  waitMs: number,
 ): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
@@ -104,7 +108,7 @@ export function waitForLogGrowth(
       follower.dispose();
       resolve();
     };
-    const timer = setTimeout(finish, timeoutMs);
+    const timer = setTimeout(finish, waitMs);
     const follower = reader.follow(logFile, (entries) => entries.length > 0 && finish(), { offset, intervalMs: 100 });
   });
 }

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { mkdirConfined } from '../../files/confinedPath';
+import { checkOwnFiles, confinedPath, mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
 import type { McpServerLaunch } from '../launch/clientLaunch';
-import type { LogReaderPort, ProcessExit, ProcessSupervisorPort } from '../../ports/processes';
+import type { LogReaderPort, ProcessExit, ProcessSpec, ProcessSupervisorPort } from '../../ports/processes';
 import { scUri } from '../../coordination/resources/scUris';
 import type {
   ChildCreateInput,
@@ -18,10 +18,19 @@ import { childIsLive } from './childStates';
 import { childError } from './childErrors';
 import { changesLiveLimits, effectiveLimits, MAX_RUNNING_CHILDREN, processLimitsOf } from './childLimits';
 import { codexChildLaunch, commandLaunch } from './childLaunch';
+import { checkChildProgram } from './childPrograms';
+import type { ChildProgramSources } from './childPrograms';
 import type { Launch, LaunchPlace } from './childLaunch';
 import { readChildLog, toChildLogEntry, waitForLogGrowth } from './childLogs';
 import type { ChildLogEntry, LogMark } from './childLogs';
-import { childDirOf, childLogPathOf, listChildDirsSync, readLogResourceSync, writeManifestFile } from './childFiles';
+import {
+  childDirOf,
+  childFileNames,
+  childLogPathOf,
+  listChildDirsSync,
+  readLogResourceSync,
+  writeManifestFile,
+} from './childFiles';
 import type { ChildRow } from './childStore';
 import {
   countMessage,
@@ -37,10 +46,12 @@ import {
 } from './childStore';
 import { childView, correlationOf } from './childView';
 import { reconcileForeign, stopForeignChild } from './childReconcile';
-import { errorMessage } from '../../errors';
+import { errorMessage, validationError } from '../../errors';
 
 export interface ChildServiceOptions extends LaunchPlace {
   engine: LedgerEngine;
+  /** Which programs `child_create` may run (childPrograms.ts). */
+  programs: ChildProgramSources;
   supervisor: ProcessSupervisorPort;
   logs: LogReaderPort;
   /** `<workspace>/.agent-ledger/children`: one folder per child (log, process record, manifest). */
@@ -69,7 +80,7 @@ export class ChildService {
     this.maxRunning = o.maxRunning ?? MAX_RUNNING_CHILDREN;
   }
 
-  /** `child_create`: any program with its arguments, never through a shell. */
+  /** `child_create`: an allowed program (childPrograms.ts) with its arguments, never through a shell. */
   async create(input: ChildCreateInput, opId: string): Promise<ChildOutput & { sent_initial_payload: boolean }> {
     const launch = commandLaunch(input, opId, this.o);
     const view = await this.launch(launch);
@@ -80,14 +91,29 @@ export class ChildService {
 
   /** `child_spawn_codex`: `codex exec` with its real non-interactive flags, the prompt one argument after `--`. */
   async spawnCodex(input: ChildSpawnCodexInput, opId: string): Promise<ChildOutput> {
-    return this.launch(
-      codexChildLaunch(input, opId, {
-        workspace: this.o.workspace,
-        env: () => this.o.env(),
-        configDir: childDirOf(this.o.childrenDir, input.child_id),
-        ledgerServer: this.o.ledgerServer,
-      }),
-    );
+    return this.launch(this.codexLaunchOf(input, opId));
+  }
+
+  /**
+   * Every refusal `create` can make before it records anything (program, folder, files, id, the
+   * running limit), made without writing: what an idempotent call checks before it reserves its key.
+   */
+  async checkCreate(input: ChildCreateInput, opId: string): Promise<void> {
+    await this.preflight(commandLaunch(input, opId, this.o));
+  }
+
+  /** {@link checkCreate} for `spawnCodex`; `planned`: children a batch starts before this one. */
+  async checkSpawnCodex(input: ChildSpawnCodexInput, opId: string, planned = 0): Promise<void> {
+    await this.preflight(this.codexLaunchOf(input, opId), planned);
+  }
+
+  private codexLaunchOf(input: ChildSpawnCodexInput, opId: string): Launch {
+    return codexChildLaunch(input, opId, {
+      workspace: this.o.workspace,
+      env: () => this.o.env(),
+      configDir: childDirOf(this.o.childrenDir, input.child_id),
+      ledgerServer: this.o.ledgerServer,
+    });
   }
 
   async status(childId: string, opId: string): Promise<ChildOutput> {
@@ -215,10 +241,12 @@ export class ChildService {
     opId: string,
   ): Promise<ChildLogsOutput> {
     const row = await this.row(childId);
+    // The folder may have been swapped for a link since the child started: never read through it.
+    const logPath = confinedPath(this.o.workspace, row.log_path);
     const read = async () => {
       const result = await readChildLog(
         this.o.logs,
-        row.log_path,
+        logPath,
         options.fromSeq,
         options.limit,
         this.logMarks.get(childId),
@@ -229,7 +257,7 @@ export class ChildService {
     let slice = await read();
     let state = (await this.reconcile(row)).state;
     if (slice.entries.length === 0 && options.waitMs > 0 && childIsLive(state)) {
-      await waitForLogGrowth(this.o.logs, row.log_path, slice.offset, options.waitMs);
+      await waitForLogGrowth(this.o.logs, logPath, slice.offset, options.waitMs);
       slice = await read();
       state = (await this.reconcile(await this.row(childId))).state;
     }
@@ -249,7 +277,7 @@ export class ChildService {
    * files of this machine (the process record gives the correlation ids), for resources/read.
    */
   readLogResource(childId: string, limit = 1000): { childId: string; logs: ChildLogEntry[] } {
-    return readLogResourceSync(this.o.childrenDir, childId, limit);
+    return readLogResourceSync(this.o.workspace, this.o.childrenDir, childId, limit);
   }
 
   /** Ids of the children whose files are on this machine, most recently changed first. */
@@ -268,7 +296,62 @@ export class ChildService {
     await Promise.all(this.exitWrites.values());
   }
 
+  /** The process the supervisor starts for a launch. */
+  private specOf(l: Launch): ProcessSpec {
+    const labels = Object.fromEntries(
+      Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null),
+    );
+    return {
+      id: l.childId,
+      program: l.program,
+      args: l.args,
+      cwd: l.cwd,
+      env: l.env,
+      stdin: l.stdin,
+      logDir: childDirOf(this.o.childrenDir, l.childId),
+      limits: processLimitsOf(l.limits),
+      labels,
+      // A child dies with its server, `kill -9` included (the supervisor's watchdog).
+      dieWithSupervisor: true,
+    };
+  }
+
+  /** Every refusal of a launch before it is recorded, without writing anything (a refused call writes nothing). */
+  private async preflight(l: Launch, planned = 0): Promise<void> {
+    const dir = childDirOf(this.o.childrenDir, l.childId);
+    // The child's folder comes with the workspace: a link planted in it is refused before anything is written.
+    const names = childFileNames(l.childId, l.manifestName);
+    if (names.indexOf(l.manifestName) !== names.length - 1)
+      throw validationError(`manifest_path ${l.manifestName} is the name of the child's own log or process record`, {
+        manifest_path: l.manifestName,
+      });
+    checkOwnFiles(this.o.workspace, dir, names);
+    if (l.kind === 'command') await checkChildProgram(l.program, this.o.programs);
+    await this.o.supervisor.check(this.specOf(l));
+    const { exists, running } = await this.o.engine.read(async (db) => ({
+      exists: (await getChild(db, l.childId)) !== undefined,
+      running: await countRunning(db),
+    }));
+    if (exists) throw this.exists(l.childId);
+    if (running + planned >= this.maxRunning) throw this.tooMany(running);
+  }
+
+  private exists(childId: string) {
+    return childError('E-CHILD-EXISTS', `A child with id ${childId} already exists; child ids are never reused.`, {
+      child_id: childId,
+    });
+  }
+
+  private tooMany(running: number) {
+    return childError(
+      'E-CHILD-LIMIT',
+      `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`,
+      { limit: 'children', max: this.maxRunning },
+    );
+  }
+
   private async launch(l: Launch): Promise<ChildOutput> {
+    await this.preflight(l);
     const dir = childDirOf(this.o.childrenDir, l.childId);
     const logPath = childLogPathOf(this.o.childrenDir, l.childId);
     const manifestPath = path.join(dir, l.manifestName);
@@ -287,36 +370,16 @@ export class ChildService {
       owner_pid: this.o.owner.pid,
       owner_host: this.o.owner.host,
     };
+    // Checked again in the write: another process may have started one meanwhile.
     await this.o.engine.write(async (tx) => {
       const running = await countRunning(tx);
-      if (running >= this.maxRunning)
-        throw childError(
-          'E-CHILD-LIMIT',
-          `${running} children already run in this workspace (at most ${this.maxRunning}); stop one first.`,
-          { limit: 'children', max: this.maxRunning },
-        );
-      if (!(await insertChild(tx, child, l.corr, now)))
-        throw childError('E-CHILD-EXISTS', `A child with id ${l.childId} already exists; child ids are never reused.`, {
-          child_id: l.childId,
-        });
+      if (running >= this.maxRunning) throw this.tooMany(running);
+      if (!(await insertChild(tx, child, l.corr, now))) throw this.exists(l.childId);
     });
     let row = await this.row(l.childId);
     try {
       mkdirConfined(this.o.workspace, dir);
-      const labels = Object.fromEntries(
-        Object.entries({ child_id: l.childId, ...l.corr }).filter((e): e is [string, string] => e[1] !== null),
-      );
-      const started = await this.o.supervisor.start({
-        id: l.childId,
-        program: l.program,
-        args: l.args,
-        cwd: l.cwd,
-        env: l.env,
-        stdin: l.stdin,
-        logDir: dir,
-        limits: processLimitsOf(l.limits),
-        labels,
-      });
+      const started = await this.o.supervisor.start(this.specOf(l));
       this.exitWrites.set(
         l.childId,
         started.exited.then((exit) => this.recordExit(row, exit)),
@@ -408,7 +471,7 @@ export class ChildService {
 
   /** The manifest file, kept in step with the store (only on the machine where the child runs). */
   private async writeManifest(row: ChildRow): Promise<void> {
-    if (row.owner_host === this.o.owner.host) await writeManifestFile(row);
+    if (row.owner_host === this.o.owner.host) writeManifestFile(this.o.workspace, row);
   }
 
   private async view(row: ChildRow, opId: string): Promise<ChildOutput> {

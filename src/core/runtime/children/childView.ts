@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { scUri } from '../../coordination/resources/scUris';
-import { confinedPath } from '../../files/confinedPath';
+import { confinedPath, isConfined } from '../../files/confinedPath';
 import type { ChildLimits, ChildManifest, ChildOutput, ChildRuntimeStatus } from './childContracts';
 import type { ChildRow } from './childStore';
 
@@ -72,8 +72,18 @@ export function childView(row: ChildRow, opId: string): ChildOutput {
   };
 }
 
-/** A child's working folder: inside the workspace by its real path, and as the manifest shows it. */
-export function workdirOf(workspace: string, cwd: string | undefined): { cwd: string; workdir: string } {
+/**
+ * A child's working folder: inside the workspace by its real path, or (given as an absolute path)
+ * inside the task worktrees' folder the user chose; and as the manifest shows it.
+ */
+export function workdirOf(
+  workspace: string,
+  cwd: string | undefined,
+  worktreesDir?: string,
+): { cwd: string; workdir: string } {
+  if (worktreesDir !== undefined && cwd !== undefined && path.isAbsolute(cwd) && !isConfined(workspace, cwd)) {
+    if (isConfined(worktreesDir, cwd)) return { cwd: confinedPath(worktreesDir, cwd), workdir: cwd };
+  }
   const abs = confinedPath(workspace, cwd ?? '.');
   const rel = path.relative(confinedPath(workspace, '.'), abs);
   return { cwd: abs, workdir: rel === '' ? '.' : rel.split(path.sep).join('/') };

@@ -12,7 +12,7 @@
 import type { StdinSpec } from '../../ports/processes';
 import { ProcessError } from '../processErrors';
 
-/** The clients with built-in adapters (seed 004's `ai_type`). */
+/** The clients with built-in adapters (the agent PM contract's `ai_type`). */
 export type ClientKind = 'claude' | 'codex' | 'gemini';
 
 /** How much the agent may do without asking (nobody is there to answer). */

@@ -11,6 +11,13 @@ import type { RunUsage } from './runUsage';
 
 export const clientKinds: readonly ClientKind[] = ['claude', 'codex', 'gemini'];
 
+/** The npm package of each client, for a runner that cannot find one to say how to install it. */
+export const clientPackages: Readonly<Record<ClientKind, string>> = {
+  claude: '@anthropic-ai/claude-code',
+  codex: '@openai/codex',
+  gemini: '@google/gemini-cli',
+};
+
 /** How to launch `client` (a built-in adapter) or a command template. */
 export function buildLaunchPlan(client: ClientKind | CommandTemplate, input: ClientLaunchInput): LaunchPlan {
   if (typeof client !== 'string') return templateLaunch(client, input);

@@ -2,7 +2,8 @@
  * Agent login (the agent-PM contract's `authenticate`): a passkey stored as its scrypt hash and
  * compared in constant time, or the single-use ticket a runner put in its instance's environment.
  * One session per (agent, project): a second login while one is active is refused. The same
- * refusal whether the agent or the passkey was wrong, after the same work.
+ * refusal whether the agent or the passkey was wrong, after the same work. Wrong passkeys are
+ * throttled per connection and slowed per agent (loginThrottle.ts); tickets are not.
  */
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
 import { LedgerError, validationError } from '../../errors';
@@ -13,6 +14,10 @@ import { agentDefinitionOrNull, appendPmEvent, projectRowOf } from './projectRow
 import { hashPasskey, hashSessionToken, newSessionToken, verifyPasskey } from './passkey';
 import type { PasskeyHash, ScryptParams } from './passkey';
 import { activeSessionOf, endExpiredSessions } from './agentSessionRows';
+import { LoginThrottle } from './loginThrottle';
+import type { LoginLimits } from './loginThrottle';
+import { connectionIdentity } from '../../limits/callIdentity';
+import { defaultLimits } from '../../limits/ledgerLimits';
 
 export interface AuthenticateResult {
   session_token: string;
@@ -38,13 +43,18 @@ interface CredentialRow {
 let decoy: Promise<PasskeyHash> | undefined;
 
 export class AgentLogin {
+  private readonly throttle: LoginThrottle;
+
   constructor(
     private readonly engine: LedgerEngine,
     private readonly agents: AgentDirectory,
     private readonly now: () => Date,
     private readonly sessionTtlSeconds: number,
     private readonly scryptParams?: ScryptParams,
-  ) {}
+    limits: LoginLimits = defaultLimits,
+  ) {
+    this.throttle = new LoginThrottle(engine, () => now().getTime(), limits);
+  }
 
   /** Sets (or replaces) an agent's passkey; only its scrypt hash, salt and parameters are stored. */
   async setPasskey(agentId: string, passkey: string): Promise<void> {
@@ -70,8 +80,15 @@ export class AgentLogin {
     });
   }
 
-  async authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
+  /** `source`: the connection the login comes from (this process unless the face knows better). */
+  async authenticate(
+    agentId: string,
+    passkey: string,
+    projectRef: string | number,
+    source: string = connectionIdentity(),
+  ): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
+    const { sourceFailures } = await this.throttle.admit(agentId, source);
     const agent = agentDefinitionOrNull(this.agents, agentId);
     const stored = await this.engine.read((db) =>
       db.get<CredentialRow>('SELECT passkey_hash, salt, scrypt_params FROM agent_credentials WHERE agent = ?', [
@@ -84,9 +101,13 @@ export class AgentLogin {
       ? { hash: stored.passkey_hash, salt: stored.salt, params: JSON.parse(stored.scrypt_params) as ScryptParams }
       : await decoy;
     const matches = await verifyPasskey(passkey, against);
-    if (!matches || !stored || !agent)
+    if (!matches || !stored || !agent) {
+      await this.throttle.failed(agentId, source);
       throw new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
-    return this.openSession(agentId, project, agent, async () => null);
+    }
+    const session = await this.openSession(agentId, project, agent, async () => null);
+    if (sourceFailures > 0) await this.throttle.succeeded(source);
+    return session;
   }
 
   /**

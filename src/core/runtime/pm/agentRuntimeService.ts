@@ -1,14 +1,18 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { LedgerError } from '../../errors';
 import { parseId, taskKey } from '../../ids';
 import type { AgentDirectory } from './projectRows';
-import { absoluteDirectory, agentDefinitionOrNull, appendPmEvent, projectRowOf } from './projectRows';
+import { agentDefinitionOrNull, appendPmEvent, projectRowOf } from './projectRows';
+import { folderFacts, workFolder } from './workFolder';
+import type { FolderFacts, WorkspaceIn } from './workFolder';
 import type { PmTaskRow } from './projectTaskService';
 import { pmTaskRow, setTaskStatus } from './projectTaskService';
 import { nextAssignedTask } from './nextTask';
 import type { ScopeGate } from './nextTask';
+import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import { insertContext, latestContext, latestHandoffFor } from './handoffService';
-import { aiTypeOf } from './aiType';
+import { aiTypeOfRun } from './aiType';
 import type { ScryptParams } from './passkey';
 import type { AgentSessionRow } from './agentSessionRows';
 import { activeSession, activeSessionOf, endSession, touchSession } from './agentSessionRows';
@@ -17,6 +21,7 @@ import { DeprecatedAgentCalls } from './deprecatedAgentCalls';
 import { AgentLogin } from './agentLogin';
 import type { AuthenticateResult } from './agentLogin';
 import type { MyTask, ReportResult } from './runtimeContracts';
+import type { LoginLimits } from './loginThrottle';
 
 /** Sessions end after this much inactivity unless configured otherwise (the contract's expires_in: one hour). */
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
@@ -25,12 +30,21 @@ export interface RuntimeOptions {
   sessionTtlSeconds?: number;
   /** Lower scrypt cost for tests only; stored with each hash, so verification follows the row. */
   scryptParams?: ScryptParams;
+  /** How wrong passkeys are throttled (AGENT_LEDGER_LIMITS; the defaults otherwise). */
+  loginLimits?: LoginLimits;
   /**
    * Git tracking of a run (core/tasks/runTracking.ts): get_my_task takes the task's start
    * snapshot when it has none, report_completed records the files it changed since.
    */
   tracking?: { beginRun(taskId: number): Promise<void>; endRun(taskId: number): Promise<void> };
+  /** Told when report_completed ends a task (core/tasks/taskLifecycle.ts). */
+  lifecycle?: TaskLifecycle;
+  /** The workspace's folder inside a task's worktree (workFolder.ts): where get_my_task says to work. */
+  workspaceIn?: WorkspaceIn;
 }
+
+/** A task get_my_task claimed, and the facts that name its folder. */
+type Claimed = { task: Omit<MyTask, 'working_directory'>; folder: FolderFacts };
 
 /**
  * The runner's and agent instances' side of the agent PM, over the asynchronous store port (so
@@ -54,7 +68,7 @@ export class AgentRuntimeService {
   ) {
     this.sessionTtlSeconds = options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
     this.deprecated = new DeprecatedAgentCalls(engine, workspace, now, this.sessionTtlSeconds);
-    this.login = new AgentLogin(engine, agents, now, this.sessionTtlSeconds, options.scryptParams);
+    this.login = new AgentLogin(engine, agents, now, this.sessionTtlSeconds, options.scryptParams, options.loginLimits);
   }
 
   /**
@@ -76,11 +90,13 @@ export class AgentRuntimeService {
       });
       if (!project) return { should_start: false };
       if (await activeSessionOf(db, agentId, project.id, nowIso)) return { should_start: false };
-      const task = await db.get<{ id: number }>(
-        "SELECT id FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
+      const task = await db.get<{ id: number; run_client: string | null }>(
+        "SELECT id, run_client FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
         [project.id, agentId],
       );
-      return task ? { should_start: true, ai_type: aiTypeOf(agent.client) } : { should_start: false };
+      return task
+        ? { should_start: true, ai_type: aiTypeOfRun(agent.client, task.run_client) }
+        : { should_start: false };
     });
   }
 
@@ -89,9 +105,14 @@ export class AgentRuntimeService {
     return this.login.setPasskey(agentId, passkey);
   }
 
-  /** Logs an instance in with its passkey (agentLogin.ts). */
-  authenticate(agentId: string, passkey: string, projectRef: string | number): Promise<AuthenticateResult> {
-    return this.login.authenticate(agentId, passkey, projectRef);
+  /** Logs an instance in with its passkey (agentLogin.ts); `source`: the connection it comes from. */
+  authenticate(
+    agentId: string,
+    passkey: string,
+    projectRef: string | number,
+    source?: string,
+  ): Promise<AuthenticateResult> {
+    return this.login.authenticate(agentId, passkey, projectRef, source);
   }
 
   /** Logs in the instance a runner launched, with its single-use launch ticket (agentLogin.ts). */
@@ -134,29 +155,32 @@ export class AgentRuntimeService {
     waitMs = 0,
     signal?: AbortSignal,
   ): Promise<{ has_task: boolean; task?: MyTask; instruction: string }> {
-    const deadline = Date.now() + waitMs;
-    let found = await this.engine.write((tx) => this.claimTask(tx, token));
-    while (!found) {
-      const seq = this.engine.seq;
-      const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
-      const candidate = await this.engine.read((db) => this.candidateTask(db, session));
-      if (candidate) {
-        found = await this.engine.write((tx) => this.claimTask(tx, token));
-        continue;
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
-      if (waited.timedOut) break;
-    }
+    const claim = (): Promise<Claimed | null> => this.engine.write((tx) => this.claimTask(tx, token));
+    // Claimed at once when there is a task; else wait for one (a read each time, a write only to claim it).
+    const found =
+      (await claim()) ??
+      (await untilSomething(
+        this.engine,
+        Date.now,
+        waitMs,
+        async () => {
+          const session = await this.engine.read((db) => activeSession(db, token, this.now().toISOString()));
+          const candidate = await this.engine.read((db) => this.candidateTask(db, session));
+          return candidate ? claim() : null;
+        },
+        { signal },
+      ));
     if (!found) return { has_task: false, instruction: await this.noTaskInstruction(token) };
     // Before the agent touches a file: the start snapshot its changes are measured against.
-    await this.options.tracking?.beginRun(parseId('task', found.task_id));
+    await this.options.tracking?.beginRun(parseId('task', found.task.task_id));
+    const task = {
+      ...found.task,
+      working_directory: await workFolder(this.workspace, found.folder, this.options.workspaceIn),
+    };
     return {
       has_task: true,
-      task: found,
-      instruction:
-        'Work on this task in its working_directory; save_context as you go, and call report_completed when you are done.',
+      task,
+      instruction: `Work on this task in ${task.working_directory} (its working_directory${found.folder.worktree !== null ? ', in the task’s own Git worktree' : ''}): edit, test and commit there; save_context as you go, and call report_completed when you are done.`,
     };
   }
 
@@ -182,7 +206,9 @@ export class AgentRuntimeService {
   ): Promise<{ task_id: string | null; status: string | null; instruction: string }> {
     const now = this.now();
     const ts = now.toISOString();
+    let moved: { id: number; from: PmTaskRow['status']; to: PmTaskRow['status'] } | undefined;
     const reported = await this.engine.write(async (tx) => {
+      moved = undefined;
       const session = await activeSession(tx, token, ts);
       const task =
         session.task_id !== null ? await pmTaskRow(tx, session.task_id) : await this.candidateTask(tx, session);
@@ -190,7 +216,10 @@ export class AgentRuntimeService {
       if (task) {
         const target = result === 'success' ? 'done' : result === 'failed' ? 'failed' : 'open';
         // A task this agent handed over to another stays with the other agent: only the run ends.
-        if (task.assignee === session.agent) await setTaskStatus(tx, task, target, ts, session.agent);
+        if (task.assignee === session.agent) {
+          await setTaskStatus(tx, task, target, ts, session.agent);
+          moved = { id: task.id, from: task.status, to: target };
+        }
         status = task.assignee === session.agent ? target : task.status;
         if (summary !== undefined || nextSteps !== undefined) {
           await insertContext(
@@ -234,6 +263,7 @@ export class AgentRuntimeService {
         .catch((err: unknown) =>
           console.error('[agent-ledger] could not record the changes of', reported.task_id, err),
         );
+    if (moved) await this.options.lifecycle?.changed(moved.id, moved.from, moved.to);
     return reported;
   }
 
@@ -251,7 +281,7 @@ export class AgentRuntimeService {
   }
 
   /** In one write: touch the session, keep or pick its task, open the run when the task is new to it. */
-  private async claimTask(tx: AsyncSqlWriter, token: string): Promise<MyTask | null> {
+  private async claimTask(tx: AsyncSqlWriter, token: string): Promise<Claimed | null> {
     const now = this.now();
     const ts = now.toISOString();
     const session = await touchSession(tx, token, now, this.sessionTtlSeconds);
@@ -262,6 +292,7 @@ export class AgentRuntimeService {
     }
     task ??= await this.candidateTask(tx, session);
     if (!task) return null;
+    let executionId: number | null = session.execution_id === null ? null : Number(session.execution_id);
     if (
       task.id !== session.task_id &&
       session.task_id === null &&
@@ -273,7 +304,7 @@ export class AgentRuntimeService {
       await tx.run('UPDATE agent_sessions SET task_id = ? WHERE id = ?', [task.id, session.id]);
     } else if (task.id !== session.task_id) {
       await this.closeOpenRun(tx, session, now, { status: 'error', error: 'the session moved on to another task' });
-      const executionId = await openExecution(tx, {
+      executionId = await openExecution(tx, {
         taskId: task.id,
         workflowId: task.workflow_id,
         agent: session.agent,
@@ -287,14 +318,15 @@ export class AgentRuntimeService {
         session.id,
       ]);
     }
-    const project = await projectRowOf(tx, session.project_id);
     return {
-      task_id: taskKey(task.id),
-      title: task.title,
-      description: task.description ?? task.goal,
-      working_directory: absoluteDirectory(this.workspace, project.working_directory),
-      context: await latestContext(tx, task.id),
-      handoff: await latestHandoffFor(tx, task.id, session.agent),
+      task: {
+        task_id: taskKey(task.id),
+        title: task.title,
+        description: task.description ?? task.goal,
+        context: await latestContext(tx, task.id),
+        handoff: await latestHandoffFor(tx, task.id, session.agent),
+      },
+      folder: await folderFacts(tx, task.id, executionId),
     };
   }
 

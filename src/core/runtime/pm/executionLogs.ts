@@ -24,10 +24,12 @@ interface ExecutionRow {
   output_tokens: number | null;
   cost_usd: number | null;
   error: string | null;
+  client: string | null;
+  working_directory: string | null;
 }
 
 const columns =
-  'id, task_id, agent, project_id, session_id, status, result, summary, started_at, completed_at, exit_code, signal, duration_ms, log_path, input_tokens, output_tokens, cost_usd, error';
+  'id, task_id, agent, project_id, session_id, status, result, summary, started_at, completed_at, exit_code, signal, duration_ms, log_path, input_tokens, output_tokens, cost_usd, error, client, working_directory';
 
 const num = (v: number | null): number | null => (v === null ? null : Number(v));
 
@@ -47,11 +49,18 @@ function summaryOf(r: ExecutionRow): ExecutionLog {
     inputTokens: num(r.input_tokens),
     outputTokens: num(r.output_tokens),
     costUsd: num(r.cost_usd),
+    client: r.client,
   };
 }
 
 function detailOf(r: ExecutionRow): ExecutionLogDetail {
-  return { ...summaryOf(r), logFilePath: r.log_path, summary: r.summary, error: r.error };
+  return {
+    ...summaryOf(r),
+    logFilePath: r.log_path,
+    summary: r.summary,
+    error: r.error,
+    workingDirectory: r.working_directory,
+  };
 }
 
 export async function executionRow(db: AsyncSqlReader, ref: string | number): Promise<ExecutionRow> {

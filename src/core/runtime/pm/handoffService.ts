@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import { untilSomething } from '../../waitFor';
 import { LedgerError, stateError } from '../../errors';
 import { taskKey, handoffKey, parsePmId, pmNotFound } from '../../ids';
 import { appendPmEvent, agentDefinition } from './projectRows';
@@ -261,16 +262,17 @@ export class HandoffService {
    * none, waits up to `waitMs` for any write and looks again; the wait holds no store lock.
    */
   async pending(agent: string | undefined, waitMs: number, signal?: AbortSignal): Promise<Handoff[]> {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const seq = this.engine.seq;
-      const rows = await this.engine.read((db) => pendingHandoffRows(db, agent));
-      if (rows.length > 0) return rows.map(handoffView);
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return [];
-      const waited = await this.engine.waitForChange(seq, { timeoutMs: remaining, signal });
-      if (waited.timedOut) return [];
-    }
+    const handoffs = await untilSomething(
+      this.engine,
+      Date.now,
+      waitMs,
+      async () => {
+        const rows = await this.engine.read((db) => pendingHandoffRows(db, agent));
+        return rows.length > 0 ? rows.map(handoffView) : null;
+      },
+      { signal },
+    );
+    return handoffs ?? [];
   }
 
   /** Handoffs of a task, newest first (the handoff:// resource). */

@@ -3,9 +3,10 @@ import { LedgerError, stateError, validationError } from '../../errors';
 import { notFound, parseId, taskKey, projectKey } from '../../ids';
 import { isFinished } from '../../tasks/taskModel';
 import type { TaskStatus } from '../../tasks/taskModel';
+import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import { aiTypeOf } from './aiType';
 import type { AgentDirectory } from './projectRows';
-import { agentDefinition, agentsByProject, appendPmEvent, projectRowOf } from './projectRows';
+import { agentDefinition, agentsByProject, appendPmEvent, projectRowOf, projectRows } from './projectRows';
 import type { AgentProfile, PmTask } from './projectContracts';
 
 /** The task columns the agent-PM tools read: the same `tasks` rows every other tool uses. */
@@ -24,10 +25,15 @@ export interface PmTaskRow {
   updated_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** The client (and model) a queued task asked to run with, when not its agent's (taskQueue.ts). */
+  run_client: string | null;
+  run_model: string | null;
+  /** The task's worktree (workspace-relative, or absolute in a worktrees folder elsewhere), once a run prepared it. */
+  worktree: string | null;
 }
 
 export const pmTaskColumns =
-  'id, workflow_id, parent_id, project_id, title, description, goal, status, priority, assignee, created_at, updated_at, started_at, completed_at';
+  'id, workflow_id, parent_id, project_id, title, description, goal, status, priority, assignee, created_at, updated_at, started_at, completed_at, run_client, run_model, worktree';
 
 export function pmTaskView(r: PmTaskRow): PmTask {
   return {
@@ -120,6 +126,8 @@ export class ProjectTaskService {
     private readonly engine: LedgerEngine,
     private readonly agents: AgentDirectory,
     private readonly now: () => Date = () => new Date(),
+    /** Told when update_task_status ends a task (taskLifecycle.ts). */
+    private readonly lifecycle?: TaskLifecycle,
   ) {}
 
   async list(projectRef: string | number, filter: { status?: TaskStatus; assignee?: string }): Promise<PmTask[]> {
@@ -164,11 +172,17 @@ export class ProjectTaskService {
     status: TaskStatus,
   ): Promise<{ task_id: string; previous_status: TaskStatus; status: TaskStatus }> {
     const ts = this.now().toISOString();
-    return this.engine.write(async (tx) => {
+    const changed = await this.engine.write(async (tx) => {
       const row = await pmTaskRow(tx, ref);
       const previous = await setTaskStatus(tx, row, status, ts, null);
-      return { task_id: taskKey(row.id), previous_status: previous, status };
+      return {
+        id: row.id,
+        previous: row.status,
+        answer: { task_id: taskKey(row.id), previous_status: previous, status },
+      };
     });
+    await this.lifecycle?.changed(changed.id, changed.previous, status);
+    return changed.answer;
   }
 
   /**
@@ -204,6 +218,16 @@ export class ProjectTaskService {
         projectId = project.id;
       } else if (projectId === null && of.size === 1) {
         projectId = [...of][0];
+      } else if (projectId === null && of.size > 1) {
+        // Stored without a project, the task would never be handed out: say which ones to choose from.
+        const projects = (await projectRows(tx)).filter((p) => of.has(p.id));
+        throw validationError(
+          `agent ${agentId} is on ${projects.length} projects: ${projects.map((p) => `${p.name} (${projectKey(p.id)})`).join(', ')}; pass project_id to say which one the task belongs to`,
+          {
+            assignee_id: agentId,
+            projects: projects.map((p) => ({ project_id: projectKey(p.id), name: p.name })),
+          },
+        );
       }
       await tx.run("UPDATE tasks SET assignee = ?, assignee_type = 'ai', project_id = ?, updated_at = ? WHERE id = ?", [
         agentId,

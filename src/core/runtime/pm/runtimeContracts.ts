@@ -175,6 +175,10 @@ export const executionLogOutput = z.strictObject({
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
   costUsd: z.number().nullable(),
+  client: z
+    .string()
+    .nullable()
+    .describe('What the runner started (claude, codex, gemini or a launch command); null for a run it did not start'),
 });
 
 export const listExecutionLogsInput = z.strictObject({
@@ -195,6 +199,12 @@ export const getExecutionLogOutput = z.strictObject({
     logFilePath: z.string().nullable(),
     summary: z.string().nullable(),
     error: z.string().nullable(),
+    workingDirectory: z
+      .string()
+      .nullable()
+      .describe(
+        'The folder the run worked in: the project’s folder in the task’s worktree; null for a run the runner did not start',
+      ),
   }),
 });
 

@@ -1,6 +1,7 @@
 import type { LedgerEngine } from '../../ports/store';
 import { taskKey } from '../../ids';
-import { absoluteDirectory, projectRowOf } from './projectRows';
+import { folderFacts, workFolder } from './workFolder';
+import type { WorkspaceIn } from './workFolder';
 import type { AgentDirectory } from './projectRows';
 import { agentDefinition } from './projectRows';
 import { pmTaskRow } from './projectTaskService';
@@ -42,15 +43,17 @@ export class TaskBriefing {
     private readonly agents: AgentDirectory,
     private readonly handoffs: HandoffService,
     private readonly executions: ExecutionLogService,
+    /** The workspace's folder inside a task's worktree: the task's working directory (workFolder.ts). */
+    private readonly workspaceIn?: WorkspaceIn,
   ) {}
 
   async taskStart(taskRef: string | number, agentId: string): Promise<string> {
     const agent = agentDefinition(this.agents, agentId);
-    const { task, folder } = await this.engine.read(async (db) => {
+    const { task, facts } = await this.engine.read(async (db) => {
       const task = await pmTaskRow(db, taskRef);
-      const project = task.project_id === null ? null : await projectRowOf(db, Number(task.project_id));
-      return { task, folder: project ? absoluteDirectory(this.workspace, project.working_directory) : this.workspace };
+      return { task, facts: await folderFacts(db, task.id) };
     });
+    const folder = await workFolder(this.workspace, facts, this.workspaceIn);
     const ctx = await this.handoffs.taskContext(task.id, true);
     const handoffs = (await this.handoffs.ofTask(task.id)).handoffs.filter(
       (h) => h.status === 'pending' && (h.to_agent_id === null || h.to_agent_id === agent.name),

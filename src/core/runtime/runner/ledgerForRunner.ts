@@ -8,9 +8,13 @@
  * (instanceClaims.ts). What a run's start and end write: runRecords.ts.
  */
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
-import { taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
-import { aiTypeOf } from '../pm/aiType';
+import type { AgentClient } from '../../agents/agentModel';
+import { executionKey, taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
+import { agentClientOf, aiTypeOfRun } from '../pm/aiType';
 import type { AgentDirectory } from '../pm/projectRows';
 import { projectRowOf } from '../pm/projectRows';
 import type { ProjectService } from '../pm/projectService';
@@ -20,9 +24,11 @@ import { hashSessionToken } from '../pm/passkey';
 import { launchProfileOf } from './launchProfile';
 import type {
   ActiveProject,
+  LaunchChecks,
   LaunchHold,
   LaunchTarget,
   RunEnd,
+  RunOutcome,
   RunStart,
   RunnerLedger,
   StartDecision,
@@ -51,8 +57,8 @@ export interface LedgerForRunnerOptions {
   worktreeFor?: (
     taskId: number,
     agentId: string,
-    overrides: { allowOverlap: boolean },
-  ) => Promise<{ cwd: string; sessionId: number } | undefined>;
+    overrides: { allowOverlap: boolean; client?: AgentClient },
+  ) => Promise<{ cwd: string; sessionId: number; branch?: string } | undefined>;
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -62,6 +68,17 @@ export interface LedgerForRunnerOptions {
   ticketTtlMs?: number;
   /** Makes the launch tokens of runs wired to an HTTP ledger server. */
   tokens?: TokenService;
+}
+
+/**
+ * The project's folder inside the task's worktree (workFolder.ts: the one folder every face names),
+ * made when the worktree lacks it (a folder Git does not track, or left out of a sparse checkout),
+ * so the agent starts where it is told to work.
+ */
+function projectFolderIn(worktreeCwd: string, projectDir: string): string {
+  const folder = path.resolve(worktreeCwd, projectDir);
+  if (!fs.existsSync(folder)) mkdirConfined(worktreeCwd, folder);
+  return folder;
 }
 
 /** A worker_command refusal that means "not now" (another process started an overlapping task first), as a hold. */
@@ -76,9 +93,11 @@ function holdOf(err: unknown): LaunchHold | undefined {
 
 export class LedgerForRunner implements RunnerLedger {
   private readonly now: () => Date;
+  private readonly staleAfterMs: number;
 
   constructor(private readonly o: LedgerForRunnerOptions) {
     this.now = o.now ?? (() => new Date());
+    this.staleAfterMs = o.staleAfterMs ?? 120_000;
   }
 
   async healthCheck(): Promise<boolean> {
@@ -107,36 +126,63 @@ export class LedgerForRunner implements RunnerLedger {
   async startDecisions(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]> {
     const defined = new Map(this.o.agents.current().agents.map((a) => [a.name, a]));
     const nowIso = this.now().toISOString();
+    const staleBefore = new Date(this.now().getTime() - this.staleAfterMs).toISOString();
     return this.o.engine.read(async (db) => {
       const projects = new Set((await db.all<{ id: number }>('SELECT id FROM projects')).map((r) => Number(r.id)));
       const pair = (agent: string, project: number): string => JSON.stringify([agent, project]);
+      // A session of a run whose runner went silent and whose agent is provably over (instanceClaims.ts)
+      // holds nothing: claiming the pair takes that run over and ends the session.
       const running = await db.all<{ agent: string; project_id: number }>(
-        'SELECT agent, project_id FROM agent_sessions WHERE ended_at IS NULL AND expires_at > ?',
-        [nowIso],
+        `SELECT s.agent, s.project_id FROM agent_sessions s
+           LEFT JOIN agent_instances i ON i.execution_id = s.execution_id AND i.status = 'running'
+          WHERE s.ended_at IS NULL AND s.expires_at > ?
+            AND NOT (i.execution_id IS NOT NULL AND i.heartbeat_at <= ? AND i.cooldown_until IS NOT NULL AND i.cooldown_until <= ?)`,
+        [nowIso, staleBefore, nowIso],
       );
       const busy = new Set(running.map((r) => pair(r.agent, Number(r.project_id))));
-      const work = await db.all<{ assignee: string; project_id: number }>(
-        "SELECT DISTINCT assignee, project_id FROM tasks WHERE status = 'in_progress' AND project_id IS NOT NULL AND assignee IS NOT NULL",
+      const claims = await db.all<{
+        agent: string;
+        project_id: number;
+        execution_id: number | null;
+        runner_id: string | null;
+      }>("SELECT agent, project_id, execution_id, runner_id FROM agent_instances WHERE status = 'running'");
+      const claimed = new Map(claims.map((c) => [pair(c.agent, Number(c.project_id)), c]));
+      const work = await db.all<{ assignee: string; project_id: number; run_client: string | null }>(
+        "SELECT assignee, project_id, run_client FROM tasks WHERE status = 'in_progress' AND project_id IS NOT NULL AND assignee IS NOT NULL ORDER BY id",
       );
-      const waiting = new Set(work.map((r) => pair(r.assignee, Number(r.project_id))));
-      // The same four rules as should_start, for every pair in one read.
+      // The oldest task of each pair says which client the runner starts (should_start's own query).
+      const waiting = new Map<string, string | null>();
+      for (const r of work) {
+        const key = pair(r.assignee, Number(r.project_id));
+        if (!waiting.has(key)) waiting.set(key, r.run_client);
+      }
+      // The same four rules as should_start, for every pair in one read, and why a pair does not start.
       return pairs.map(({ agentId, projectId }): StartDecision => {
         const agent = defined.get(agentId);
         const id = pmIdOf('project', projectId);
         if (!agent || id === undefined || !projects.has(id)) return { shouldStart: false };
-        if (busy.has(pair(agentId, id))) return { shouldStart: false };
-        return waiting.has(pair(agentId, id))
-          ? { shouldStart: true, aiType: aiTypeOf(agent.client) }
-          : { shouldStart: false };
+        const key = pair(agentId, id);
+        if (busy.has(key)) {
+          const claim = claimed.get(key);
+          return {
+            shouldStart: false,
+            idle: {
+              reason: 'running',
+              executionId: claim?.execution_id == null ? null : executionKey(Number(claim.execution_id)),
+              runnerId: claim?.runner_id ?? null,
+            },
+          };
+        }
+        if (!waiting.has(key)) return { shouldStart: false, idle: { reason: 'noTask' } };
+        return { shouldStart: true, aiType: aiTypeOfRun(agent.client, waiting.get(key) ?? null) };
       });
     });
   }
 
-  async prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget> {
+  async prepareLaunch(agentId: string, projectId: string, checks: LaunchChecks = {}): Promise<LaunchTarget> {
     const agent = this.o.agents.lookup(agentId);
-    const profile = launchProfileOf(agent);
     const allowOverlap = this.o.allowOverlap === true;
-    const { project, task, hold } = await this.o.engine.read(async (db) => {
+    const { project, task, hold, asked } = await this.o.engine.read(async (db) => {
       const row = await projectRowOf(db, projectId);
       // The task get_my_task will hand out: dependencies done and, unless --allow-overlap, no scope overlap.
       const next = await nextAssignedTask(
@@ -149,16 +195,24 @@ export class LedgerForRunner implements RunnerLedger {
         project: row,
         task: next.task?.id ?? next.held?.taskId ?? null,
         hold: next.task ? undefined : next.held,
+        asked: { client: next.task?.run_client ?? null, model: next.task?.run_model ?? null },
       };
     });
+    const profile = launchProfileOf(agent, asked);
     const [active] = (await this.listActiveProjectsWithAgents()).filter((p) => p.projectId === projectKey(project.id));
     let held: LaunchHold | undefined = hold
       ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy }
       : undefined;
-    let worktree: { cwd: string; sessionId: number } | undefined;
+    // Before any worktree or session is made for it: a client that cannot start holds the pair.
+    const missing = held ? undefined : checks.clientMissing?.(profile.client);
+    if (missing !== undefined) held = { reason: 'clientMissing', detail: missing, blockedBy: [] };
+    let worktree: { cwd: string; sessionId: number; branch?: string } | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
-        worktree = await this.o.worktreeFor(task, agentId, { allowOverlap });
+        worktree = await this.o.worktreeFor(task, agentId, {
+          allowOverlap,
+          client: typeof profile.client === 'string' ? agentClientOf(profile.client) : undefined,
+        });
       } catch (err) {
         held = holdOf(err);
         if (!held) throw err;
@@ -170,8 +224,10 @@ export class LedgerForRunner implements RunnerLedger {
       projectId: projectKey(project.id),
       projectName: project.name,
       taskId: task === null ? null : taskKey(task),
-      cwd: worktree?.cwd ?? active?.workingDirectory ?? project.working_directory,
-      ...(worktree ? { sessionId: worktree.sessionId } : {}),
+      cwd: worktree
+        ? projectFolderIn(worktree.cwd, project.working_directory)
+        : (active?.workingDirectory ?? project.working_directory),
+      ...(worktree ? { sessionId: worktree.sessionId, branch: worktree.branch } : {}),
       client: profile.client,
       model: profile.model,
       maxTurns: profile.maxTurns,
@@ -182,12 +238,30 @@ export class LedgerForRunner implements RunnerLedger {
     };
   }
 
+  async holderOf(
+    agentId: string,
+    projectId: string,
+  ): Promise<{ executionId: string | null; runnerId: string | null } | undefined> {
+    const id = parsePmId('project', projectId, 'project_id');
+    const row = await this.o.engine.read((db) =>
+      db.get<{ execution_id: number | null; runner_id: string | null }>(
+        "SELECT execution_id, runner_id FROM agent_instances WHERE agent = ? AND project_id = ? AND status = 'running'",
+        [agentId, id],
+      ),
+    );
+    if (!row) return undefined;
+    return {
+      executionId: row.execution_id === null ? null : executionKey(Number(row.execution_id)),
+      runnerId: row.runner_id,
+    };
+  }
+
   claimInstance(target: LaunchTarget): Promise<string | undefined> {
     return this.o.engine.write((tx) =>
       claimInstanceIn(tx, target, {
         runnerId: this.o.runnerId,
         now: this.now(),
-        staleAfterMs: this.o.staleAfterMs ?? 120_000,
+        staleAfterMs: this.staleAfterMs,
       }),
     );
   }
@@ -263,10 +337,10 @@ export class LedgerForRunner implements RunnerLedger {
     await this.o.engine.write((tx) => recordRunStart(tx, run, this.now().toISOString()));
   }
 
-  async runEnded(run: RunEnd): Promise<void> {
+  runEnded(run: RunEnd): Promise<RunOutcome> {
     const now = this.now();
-    await this.o.engine.write(async (tx) => {
-      await recordRunEnd(tx, run, now);
+    return this.o.engine.write(async (tx) => {
+      const outcome = await recordRunEnd(tx, run, now);
       // A launch token dies with its run.
       const id = pmIdOf('execution', run.executionId);
       if (id !== undefined)
@@ -274,6 +348,7 @@ export class LedgerForRunner implements RunnerLedger {
           now.toISOString(),
           id,
         ]);
+      return outcome;
     });
   }
 }

@@ -10,7 +10,7 @@ import { appendPmEvent } from '../pm/projectRows';
 import { closeExecution } from '../pm/executionLogs';
 import { freeInstance } from './instanceClaims';
 import { endReason } from './runEnds';
-import type { RunEnd, RunStart } from './runnerPort';
+import type { RunEnd, RunOutcome, RunStart } from './runnerPort';
 import { endRunSessions, runEndReason } from './runSessions';
 
 interface OpenRunRow {
@@ -69,7 +69,7 @@ export async function recordRunStart(tx: AsyncSqlWriter, run: RunStart, ts: stri
 }
 
 /** The run ended: what the process says, when the agent did not report, its usage, and the pair freed. */
-export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): Promise<void> {
+export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): Promise<RunOutcome> {
   const id = parsePmId('execution', run.executionId, 'execution_id');
   const ts = now.toISOString();
   const { exit, usage } = run;
@@ -119,4 +119,8 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
       costUsd: usage?.costUsd ?? null,
     },
   });
+  const recorded = await tx.get<RunOutcome>('SELECT status, result, error, summary FROM execution_logs WHERE id = ?', [
+    id,
+  ]);
+  return recorded ?? { status: 'error', result: null, error: null, summary: null };
 }

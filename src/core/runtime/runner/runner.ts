@@ -6,9 +6,10 @@
  * - One instance per (agent, project), never two: the pairs it started are kept here, and a
  *   restarted runner first adopts the runs a previous runner left open (`recover`), so a run
  *   still going is not launched twice.
- * - The passkey never travels: the runner issues a single-use launch ticket that reaches the
- *   instance's MCP server in the environment only (forwarded by name through the client's
- *   configuration), so no prompt, transcript, argument or log line holds a secret.
+ * - The passkey never travels: the runner issues a single-use launch ticket in an owner-only file
+ *   of the run that the instance's MCP server reads and deletes as it starts (the client's
+ *   configuration names the file), so no prompt, transcript, argument, environment or log line
+ *   holds a secret.
  * - A failing pair is cooled down (cooldown.ts) instead of relaunched in a loop.
  * - Every run ends in an execution log: exit code or signal, the limit that ended it, duration,
  *   and the tokens and cost the client printed.
@@ -23,10 +24,10 @@ import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessRecord, ProcessSupervisorPort, RunningProcess } from '../../ports/processes';
 import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
-import type { LaunchHold, LaunchTarget, RunStart, RunnerLedger } from './runnerPort';
+import type { IdleReason, LaunchHold, LaunchTarget, RunOutcome, RunStart, RunnerLedger } from './runnerPort';
 import type { ClientLauncher } from './runnerLaunch';
 import { startInstance } from './runnerLaunch';
-import { endReason, lostExit } from './runEnds';
+import { endReason, failureOf, lostExit, wallClockExit } from './runEnds';
 
 // Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
 export { launchTicketVariable } from './runnerLaunch';
@@ -58,29 +59,53 @@ export interface PollReport {
   launched: Array<{ agentId: string; projectId: string; executionId: string; client: string; cwd: string }>;
   /**
    * Pairs that should start but did not, and why: running, coolingDown, maxParallel, launchFailed,
-   * dependencies (its task waits for tasks not done) or conflict (its write scope overlaps a running task's).
+   * dependencies (its task waits for tasks not done), conflict (its write scope overlaps a running
+   * task's) or clientMissing (its client is not installed).
    */
   held: Array<{ agentId: string; projectId: string; reason: HeldReason; detail?: string; blockedBy?: string[] }>;
+  /** Pairs with nothing to start: no task queued, or an instance of the pair runs elsewhere. */
+  idle: Array<{ agentId: string; projectId: string; reason: 'noTask' | 'running'; detail: string }>;
   running: number;
 }
 
 export type HeldReason = 'running' | 'coolingDown' | 'maxParallel' | 'launchFailed' | LaunchHold['reason'];
 
+/** Why the runner says a pair does not start now (each said once per change). */
+export type PairState = HeldReason | 'noTask';
+
 export type RunnerEvent =
-  | { kind: 'launched'; instance: Instance }
-  | { kind: 'ended'; instance: Instance; exit: ProcessExit; usage: RunUsage | null }
-  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string }
+  | { kind: 'launched'; instance: Instance; cwd: string }
+  /**
+   * A run ended: how the process ended, what the client reported (tokens, cost), what the ledger
+   * recorded (the agent's report, or the process's end when it never reported), and for a run that
+   * failed, why in one line (its last error line included).
+   */
+  | {
+      kind: 'ended';
+      instance: Instance;
+      exit: ProcessExit;
+      usage: RunUsage | null;
+      outcome: RunOutcome | null;
+      failure: string | null;
+    }
+  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string; until: string }
   | { kind: 'adopted'; instance: Instance }
-  /** A pair that should run is held by its task's dependencies or a scope conflict (said once per change). */
+  /** A pair that does not start now, and why (said once per change). */
   | {
       kind: 'held';
       agentId: string;
       projectId: string;
       taskId: string | null;
-      reason: LaunchHold['reason'];
+      reason: PairState;
       detail: string;
       blockedBy: string[];
+      /** Cooling down: no launch before this time (ISO). */
+      until?: string;
+      /** Running elsewhere: the runner (machine and log folder) and run holding the pair. */
+      heldBy?: { runnerId: string | null; executionId: string | null };
     }
+  /** No active project has an agent: there is nothing the runner could start (said once). */
+  | { kind: 'idle'; detail: string }
   | { kind: 'error'; message: string };
 
 export function pairKey(agentId: string, projectId: string): string {
@@ -95,8 +120,8 @@ export class Runner {
   readonly onDidChange = this._onDidChange.event;
   private polling: Promise<PollReport> | undefined;
   private readonly pending = new Set<Promise<void>>();
-  /** The hold last said per pair, so a log says it once, not every poll. */
-  private readonly holds = new Map<string, string>();
+  /** What was last said per pair, so a pair's state is said once per change, not every poll. */
+  private readonly said = new Map<string, string>();
 
   constructor(private readonly options: RunnerOptions) {
     this.cooldowns = new Cooldowns(options.cooldown);
@@ -186,47 +211,71 @@ export class Runner {
   }
 
   private async pollOnce(): Promise<PollReport> {
-    const report: PollReport = { healthy: false, launched: [], held: [], running: this.instances.size };
+    const report: PollReport = { healthy: false, launched: [], held: [], idle: [], running: this.instances.size };
     const { ledger } = this.options;
     if (!(await ledger.healthCheck())) return report;
     report.healthy = true;
     if (this.instances.size > 0) await ledger.heartbeat(this.list().map((i) => i.executionId));
-    const pairs = (await ledger.listActiveProjectsWithAgents())
-      .flatMap((project) => project.agents.map((agentId) => ({ agentId, projectId: project.projectId })))
-      .filter((pair) => !this.instances.has(pairKey(pair.agentId, pair.projectId)));
+    const all = (await ledger.listActiveProjectsWithAgents()).flatMap((project) =>
+      project.agents.map((agentId) => ({ agentId, projectId: project.projectId })),
+    );
+    if (all.length === 0 && this.instances.size === 0)
+      this.say('', 'idle', {
+        kind: 'idle',
+        detail: 'no active project has an agent: there is nothing to launch yet',
+      });
+    const pairs = all.filter((pair) => !this.instances.has(pairKey(pair.agentId, pair.projectId)));
     const decisions = ledger.startDecisions
       ? await ledger.startDecisions(pairs)
       : await Promise.all(pairs.map((p) => ledger.shouldStart(p.agentId, p.projectId)));
-    for (const [i, held] of pairs.entries()) {
-      if (!decisions[i]?.shouldStart) continue;
-      const key = pairKey(held.agentId, held.projectId);
+    for (const [i, pair] of pairs.entries()) {
+      const decision = decisions[i];
+      if (!decision?.shouldStart) {
+        this.sayIdle(pair, decision?.idle, report);
+        continue;
+      }
+      const key = pairKey(pair.agentId, pair.projectId);
+      const cooling = this.cooldowns.get(key);
       if (!this.cooldowns.ready(key, this.now())) {
-        report.held.push({ ...held, reason: 'coolingDown', detail: this.cooldowns.get(key)?.reason ?? undefined });
+        const until = new Date(cooling?.until ?? this.now()).toISOString();
+        report.held.push({ ...pair, reason: 'coolingDown', detail: cooling?.reason ?? undefined });
+        this.sayHeld(pair, 'coolingDown', cooling?.reason ?? 'its last run ended too recently', { until });
       } else if (this.instances.size >= (this.options.maxParallel ?? 4)) {
-        report.held.push({ ...held, reason: 'maxParallel' });
+        report.held.push({ ...pair, reason: 'maxParallel' });
+        this.sayHeld(
+          pair,
+          'maxParallel',
+          `${this.instances.size} agents run already (at most ${this.options.maxParallel ?? 4} at once)`,
+        );
       } else {
         try {
-          const instance = await this.launch(held.agentId, held.projectId);
-          if (!instance) report.held.push({ ...held, reason: 'running', detail: 'claimed by another runner' });
+          const instance = await this.launch(pair.agentId, pair.projectId);
+          if ('claimedBy' in instance) report.held.push({ ...pair, reason: 'running', detail: instance.claimedBy });
           else if ('hold' in instance)
             report.held.push({
-              ...held,
+              ...pair,
               reason: instance.hold.reason,
               detail: instance.hold.detail,
               blockedBy: instance.hold.blockedBy,
             });
           else
             report.launched.push({
-              ...held,
+              ...pair,
               executionId: instance.executionId,
               client: instance.client,
               cwd: instance.cwd,
             });
         } catch (err) {
           const message = messageOf(err);
-          this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
-          this._onDidChange.fire({ kind: 'launchFailed', ...held, message });
-          report.held.push({ ...held, reason: 'launchFailed', detail: message });
+          const state = this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
+          this.said.delete(key);
+          this._onDidChange.fire({
+            kind: 'launchFailed',
+            ...pair,
+            message,
+            until: new Date(state.until).toISOString(),
+          });
+          report.held.push({ ...pair, reason: 'launchFailed', detail: message });
         }
       }
     }
@@ -234,23 +283,80 @@ export class Runner {
     return report;
   }
 
-  /** Launches a pair; undefined when another runner holds its instance, the hold when its task may not start now. */
+  /** A pair the ledger says not to start: nothing queued, or its instance runs elsewhere. */
+  private sayIdle(
+    pair: { agentId: string; projectId: string },
+    idle: IdleReason | undefined,
+    report: PollReport,
+  ): void {
+    if (idle?.reason === 'running') {
+      const detail = runningElsewhere(pair, idle);
+      report.idle.push({ ...pair, reason: 'running', detail });
+      this.sayHeld(pair, 'running', detail, { heldBy: { runnerId: idle.runnerId, executionId: idle.executionId } });
+    } else {
+      const detail = `no task queued for ${pair.agentId} in ${pair.projectId}`;
+      report.idle.push({ ...pair, reason: 'noTask', detail });
+      this.sayHeld(pair, 'noTask', detail);
+    }
+  }
+
+  private sayHeld(
+    pair: { agentId: string; projectId: string },
+    reason: PairState,
+    detail: string,
+    extra: {
+      taskId?: string | null;
+      blockedBy?: string[];
+      until?: string;
+      heldBy?: { runnerId: string | null; executionId: string | null };
+    } = {},
+  ): void {
+    const { taskId = null, blockedBy = [], ...rest } = extra;
+    const signature = JSON.stringify([
+      reason,
+      taskId,
+      blockedBy,
+      rest.until ?? null,
+      rest.heldBy ?? null,
+      reason === 'clientMissing' ? detail : null,
+    ]);
+    this.say(pairKey(pair.agentId, pair.projectId), signature, {
+      kind: 'held',
+      ...pair,
+      taskId,
+      reason,
+      detail,
+      blockedBy,
+      ...rest,
+    });
+  }
+
+  /** Fires `event` unless it says what was last said of `key`. */
+  private say(key: string, signature: string, event: RunnerEvent): void {
+    if (this.said.get(key) === signature) return;
+    this.said.set(key, signature);
+    this._onDidChange.fire(event);
+  }
+
+  /**
+   * Launches a pair; `claimedBy` when another runner holds its instance, the hold when its task may
+   * not start now (or its client cannot).
+   */
   private async launch(
     agentId: string,
     projectId: string,
-  ): Promise<(Instance & { cwd: string }) | { hold: LaunchHold } | undefined> {
-    const { ledger } = this.options;
-    const target = await ledger.prepareLaunch(agentId, projectId);
-    const key = pairKey(agentId, projectId);
+  ): Promise<(Instance & { cwd: string }) | { hold: LaunchHold } | { claimedBy: string }> {
+    const { ledger, launcher, env } = this.options;
+    const target = await ledger.prepareLaunch(agentId, projectId, {
+      clientMissing: launcher.missing ? (client) => launcher.missing?.(client, env) : undefined,
+    });
     if (target.hold) {
-      const said = JSON.stringify([target.taskId, target.hold.reason, target.hold.blockedBy]);
-      if (this.holds.get(key) !== said) {
-        this.holds.set(key, said);
-        this._onDidChange.fire({ kind: 'held', agentId, projectId, taskId: target.taskId, ...target.hold });
-      }
+      this.sayHeld({ agentId, projectId }, target.hold.reason, target.hold.detail, {
+        taskId: target.taskId,
+        blockedBy: target.hold.blockedBy,
+      });
       return { hold: target.hold };
     }
-    this.holds.delete(key);
     let executionId: string | undefined;
     try {
       executionId = await ledger.claimInstance(target);
@@ -261,7 +367,18 @@ export class Runner {
         await ledger.dropPrepared?.(target.sessionId, messageOf(err)).catch(() => undefined);
       throw err;
     }
-    if (executionId === undefined) return undefined;
+    if (executionId === undefined) {
+      const holder = await ledger.holderOf?.(agentId, projectId).catch(() => undefined);
+      const detail = runningElsewhere(
+        { agentId, projectId },
+        { reason: 'running', executionId: holder?.executionId ?? null, runnerId: holder?.runnerId ?? null },
+      );
+      this.sayHeld({ agentId, projectId }, 'running', detail, {
+        taskId: target.taskId,
+        heldBy: { runnerId: holder?.runnerId ?? null, executionId: holder?.executionId ?? null },
+      });
+      return { claimedBy: detail };
+    }
     try {
       return await this.launchClaimed(target, executionId);
     } catch (err) {
@@ -272,9 +389,11 @@ export class Runner {
 
   private async launchClaimed(target: LaunchTarget, executionId: string): Promise<Instance & { cwd: string }> {
     const { instance, proc, plan } = await startInstance(this.options, target, executionId);
-    this.instances.set(pairKey(target.agentId, target.projectId), instance);
+    const key = pairKey(target.agentId, target.projectId);
+    this.instances.set(key, instance);
+    this.said.set(key, `launched:${executionId}`);
     this.track(this.recordStart(instance, proc, plan));
-    this._onDidChange.fire({ kind: 'launched', instance });
+    this._onDidChange.fire({ kind: 'launched', instance, cwd: target.cwd });
     return { ...instance, cwd: target.cwd };
   }
 
@@ -292,20 +411,33 @@ export class Runner {
     await this.finish(instance, exit, usage);
   }
 
+  /**
+   * Watches a run a previous runner started until it ends, and applies its wall clock as that
+   * runner would have (the record keeps the limits in force): a hanging agent does not run on
+   * because its runner died.
+   */
   private async watchAdopted(instance: Instance, record: ProcessRecord): Promise<void> {
     const { supervisor, logDir } = this.options;
+    const wallClockMs = record.limits?.wallClockMs;
+    const deadline = wallClockMs === undefined ? Infinity : Date.parse(record.startedAt) + wallClockMs;
+    let stopped = false;
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!stopped && Date.now() >= deadline) {
+        stopped = true;
+        await supervisor.stopRecorded(record, { graceMs: record.limits?.killGraceMs });
+      }
       if ((await supervisor.checkRecord(record)) !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.min(1000, deadline - Date.now()))));
     }
     const latest = await supervisor.readRecord(logDir, instance.executionId);
-    await this.finish(instance, latest?.exit ?? lostExit(instance, latest ?? record), null);
+    await this.finish(instance, latest?.exit ?? (stopped ? wallClockExit : lostExit)(instance, latest ?? record), null);
   }
 
   private async finish(instance: Instance, exit: ProcessExit, usage: RunUsage | null): Promise<void> {
     const key = pairKey(instance.agentId, instance.projectId);
+    let outcome: RunOutcome | null = null;
     try {
-      await this.options.ledger.runEnded({ ...instance, exit, usage });
+      outcome = (await this.options.ledger.runEnded({ ...instance, exit, usage })) ?? null;
     } catch (err) {
       this._onDidChange.fire({
         kind: 'error',
@@ -315,7 +447,9 @@ export class Runner {
     const ok = exit.exitCode === 0 && exit.limit === null && usage?.isError !== true;
     this.cooldowns.ended(key, this.now(), { ok, reason: ok ? undefined : endReason(exit) });
     if (this.instances.get(key)?.executionId === instance.executionId) this.instances.delete(key);
-    this._onDidChange.fire({ kind: 'ended', instance, exit, usage });
+    // The pair's next state (nothing queued, the next task, a cool-down) is said at the next poll.
+    this.said.delete(key);
+    this._onDidChange.fire({ kind: 'ended', instance, exit, usage, outcome, failure: failureOf(exit, usage, outcome) });
   }
 
   private track(work: Promise<void>): void {
@@ -324,6 +458,16 @@ export class Runner {
       .finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
+}
+
+/** Who runs the pair when it is not this runner: another runner's run, or an agent that logged in by itself. */
+function runningElsewhere(
+  pair: { agentId: string; projectId: string },
+  idle: Extract<IdleReason, { reason: 'running' }>,
+): string {
+  if (idle.runnerId !== null)
+    return `${pair.agentId} runs in ${pair.projectId} from another runner (${idle.runnerId}${idle.executionId ? `, ${idle.executionId}` : ''})`;
+  return `an agent session of ${pair.agentId} is open in ${pair.projectId} (an agent that logged in by itself)`;
 }
 
 function messageOf(err: unknown): string {

@@ -5,7 +5,8 @@
  * client launcher (src/processes/clients), which spawns it under the supervisor.
  */
 import * as path from 'node:path';
-import type { LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { ClientKind, LaunchPlan, McpServerLaunch } from '../launch/clientLaunch';
+import type { CommandTemplate } from '../launch/commandTemplate';
 import { buildLaunchPlan } from '../launch/clients';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits, RunningProcess } from '../../ports/processes';
@@ -21,14 +22,18 @@ export interface ClientLauncher {
       logDir: string;
       env: Readonly<Record<string, string>>;
       secretEnv: Readonly<Record<string, string>>;
+      /** Strings redacted from the log (the launch ticket, should the agent find and print it). */
+      redact: readonly string[];
       limits: ProcessLimits;
       labels: Readonly<Record<string, string>>;
     },
   ): Promise<RunningProcess>;
   usage(exit: ProcessExit, format: LaunchPlan['output']): Promise<RunUsage | null>;
+  /** What is missing to start `client` with `env` (it is not on its PATH), or undefined when it can start. */
+  missing?(client: ClientKind | CommandTemplate, env: Readonly<Record<string, string>>): string | undefined;
 }
 
-/** The environment variable that carries the launch ticket to the instance's MCP server. */
+/** The variable an older runner carried the launch ticket in (still read, and removed, by the server). */
 export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
 
 /** The variable that carries a run's launch token to its client, for an HTTP ledger server. */
@@ -36,6 +41,13 @@ export const launchTokenVariable = 'AGENT_LEDGER_TOKEN';
 /** A launch token lives for the run's wall clock (or this, without one) and a margin. */
 const launchTokenDefaultMs = 8 * 3600_000;
 const launchTokenMarginMs = 10 * 60_000;
+
+/**
+ * The variable that tells the instance's MCP server where its launch ticket is: a file of the run
+ * (owner-only) the server reads and deletes as it starts. The ticket itself is in no environment,
+ * so neither the client, nor the server, nor anything they start (the agent's shell commands) has it.
+ */
+export const launchTicketFileVariable = 'AGENT_LEDGER_LAUNCH_TICKET_FILE';
 
 const runnerLabel = 'agent-ledger-runner';
 
@@ -57,33 +69,39 @@ export async function startInstance(
   const { ledger, logDir } = settings;
   const { agentId, projectId } = target;
   const http = settings.ledgerServer.http;
-  // Against an HTTP ledger server the ticket is a short-lived agent token; against a stdio server, a ticket.
-  const secretEnv =
+  const configDir = path.join(logDir, `${executionId}.d`);
+  const ticketFile = path.join(configDir, 'ticket');
+  // Against an HTTP ledger server the ticket is a short-lived agent token, which the client itself
+  // sends (its MCP config names the variable); against a stdio server, a ticket in a file only the
+  // server reads.
+  const launchToken =
     http && ledger.issueLaunchToken
-      ? {
-          [http.tokenEnv]: await ledger.issueLaunchToken(
-            executionId,
-            target,
-            (target.limits.wallClockMs ?? launchTokenDefaultMs) + launchTokenMarginMs,
-          ),
-        }
-      : { [launchTicketVariable]: await ledger.issueLaunchTicket(executionId) };
+      ? await ledger.issueLaunchToken(
+          executionId,
+          target,
+          (target.limits.wallClockMs ?? launchTokenDefaultMs) + launchTokenMarginMs,
+        )
+      : undefined;
+  const ticket = launchToken === undefined ? await ledger.issueLaunchTicket(executionId) : undefined;
   const plan = buildLaunchPlan(target.client, {
     prompt: launchPrompt(target),
     cwd: target.cwd,
-    configDir: path.join(logDir, `${executionId}.d`),
-    mcpServers: [serverFor(settings.ledgerServer, target)],
+    configDir,
+    mcpServers: [serverFor(settings.ledgerServer, target, ticketFile)],
     model: target.model,
     maxTurns: target.maxTurns,
     access: target.access,
     appendSystemPrompt: target.systemPrompt,
   });
+  // Written with the plan's other files (owner-only, never through a link); the server deletes it as it starts.
+  if (ticket !== undefined) plan.files.push({ path: ticketFile, content: ticket });
   const labels = { role: runnerLabel, executionId, agentId, projectId, taskId: target.taskId ?? '' };
   const proc = await settings.launcher.launch(plan, {
     id: executionId,
     logDir,
     env: settings.env,
-    secretEnv,
+    secretEnv: http && launchToken !== undefined ? { [http.tokenEnv]: launchToken } : {},
+    redact: [launchToken ?? ticket ?? ''].filter((secret) => secret !== ''),
     limits: target.limits,
     labels,
   });
@@ -102,13 +120,17 @@ export async function startInstance(
   return { instance, proc, plan };
 }
 
-/** The ledger's server for one instance: who it logs in as, and the ticket forwarded by name. */
-function serverFor(server: McpServerLaunch, target: LaunchTarget): McpServerLaunch {
+/** The ledger's server for one instance: who it logs in as, and where its ticket is (a file name, not the ticket). */
+function serverFor(server: McpServerLaunch, target: LaunchTarget, ticketFile: string): McpServerLaunch {
   // An HTTP server knows the agent and project from the token itself.
   if (server.http) return server;
   return {
     ...server,
-    env: { ...server.env, AGENT_LEDGER_AGENT_ID: target.agentId, AGENT_LEDGER_PROJECT_ID: target.projectId },
-    forwardEnv: [...(server.forwardEnv ?? []), launchTicketVariable],
+    env: {
+      ...server.env,
+      AGENT_LEDGER_AGENT_ID: target.agentId,
+      AGENT_LEDGER_PROJECT_ID: target.projectId,
+      [launchTicketFileVariable]: ticketFile,
+    },
   };
 }

@@ -25,9 +25,23 @@ export interface ActiveProject {
 
 export interface StartDecision {
   shouldStart: boolean;
-  /** The agent's client, when `shouldStart`. */
+  /** The client the runner will start, when `shouldStart`. */
   aiType?: string;
+  /**
+   * Why not, when the ledger can say: nothing is queued for the pair, or an instance of it runs
+   * elsewhere (another runner's run, or an agent that logged in by itself).
+   */
+  idle?: IdleReason;
 }
+
+export type IdleReason =
+  | { reason: 'noTask' }
+  | {
+      reason: 'running';
+      /** The run holding the pair and the runner that launched it (its machine and log folder), when a runner did. */
+      executionId: string | null;
+      runnerId: string | null;
+    };
 
 /** Where and how to start one agent instance. */
 export interface LaunchTarget {
@@ -37,10 +51,12 @@ export interface LaunchTarget {
   projectName: string;
   /** The task the instance will get from `get_my_task`, when the ledger already knows it (its worktree is `cwd`). */
   taskId: string | null;
-  /** Absolute working folder: the task's worktree, else the project's working directory. */
+  /** Absolute working folder: the project's folder in the task's worktree, else the project's folder (workFolder.ts). */
   cwd: string;
   /** The worker_command session that prepared the worktree (tied to the run when it is claimed, ended with it). */
   sessionId?: number;
+  /** The worktree's branch (`task-5-s12`), when the run works in the task's worktree. */
+  branch?: string;
   /** A built-in client, or the command template of the agent's definition. */
   client: ClientKind | CommandTemplate;
   model?: string;
@@ -58,7 +74,7 @@ export interface LaunchTarget {
 
 /** Why a pair that should run is not launched now. */
 export interface LaunchHold {
-  reason: 'dependencies' | 'conflict';
+  reason: 'dependencies' | 'conflict' | 'clientMissing';
   detail: string;
   /** The tasks it waits for (`dependencies`) or collides with (`conflict`). */
   blockedBy: string[];
@@ -89,7 +105,11 @@ export interface RunnerLedger {
   shouldStart(agentId: string, projectId: string): Promise<StartDecision>;
   /** `shouldStart` for many pairs in one read (same rules): what an in-process runner asks once per poll. */
   startDecisions?(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]>;
-  prepareLaunch(agentId: string, projectId: string): Promise<LaunchTarget>;
+  /**
+   * Where and how to start the pair. `checks.clientMissing` says what is missing to start a client
+   * (it is not installed): asked before the worktree is prepared, it makes the target a hold.
+   */
+  prepareLaunch(agentId: string, projectId: string, checks?: LaunchChecks): Promise<LaunchTarget>;
   /**
    * A single-use secret that lets the run's MCP server log in as its (agent, project) without
    * the passkey: it travels in the environment only, is stored as a digest, and expires.
@@ -108,6 +128,11 @@ export interface RunnerLedger {
    * still open and alive. The one guarantee that a pair never runs twice, whoever polls.
    */
   claimInstance(target: LaunchTarget): Promise<string | undefined>;
+  /** Who holds the pair's instance (after a claim was refused): the run and the runner, when the ledger knows. */
+  holderOf?(
+    agentId: string,
+    projectId: string,
+  ): Promise<{ executionId: string | null; runnerId: string | null } | undefined>;
   /**
    * Ends the worktree session prepared for a launch whose claim failed (the store refused the
    * write): left running, it would count its task as worked on. A ledger that prepares none has
@@ -121,6 +146,20 @@ export interface RunnerLedger {
   /** Runs this runner (same machine and log folder) left open: what a restarted runner looks at first. */
   openRuns(): Promise<RunStart[]>;
   runStarted(run: RunStart): Promise<void>;
-  /** Records how the run ended and frees the (agent, project) pair if the agent did not log out. */
-  runEnded(run: RunEnd): Promise<void>;
+  /** Records how the run ended and frees the (agent, project) pair if the agent did not log out; says how the ledger recorded it. */
+  runEnded(run: RunEnd): Promise<RunOutcome | void>;
+}
+
+/** What the ledger recorded of an ended run: the agent's report, or the process's end when it never reported. */
+export interface RunOutcome {
+  status: 'completed' | 'failed' | 'error' | 'running';
+  result: 'success' | 'failed' | 'blocked' | null;
+  /** Why it failed: the process's end and last output, or the summary of a `failed` report. */
+  error: string | null;
+  summary: string | null;
+}
+
+export interface LaunchChecks {
+  /** What is missing to start `client` (e.g. it is not installed), or undefined when it can start. */
+  clientMissing?(client: ClientKind | CommandTemplate): string | undefined;
 }

@@ -81,80 +81,84 @@ export class ContractNetService {
 
   /** cnp_announce: opens a call for a ledger task and, unless `award` is false, awards it at once. */
   async announce(input: CnpAnnounceInput): Promise<CnpAnnounceResult> {
+    return this.engine.write((tx) => this.announceIn(tx, input));
+  }
+
+  /**
+   * cnp_announce inside the caller's write transaction (with its idempotency key recorded in the
+   * same one): a refusal rolls everything back, so a refused call writes nothing.
+   */
+  async announceIn(tx: AsyncSqlWriter, input: CnpAnnounceInput): Promise<CnpAnnounceResult> {
     const taskId = parseId('task', input.task_id);
     const definitions = this.definitions();
-    return this.engine.write(async (tx) => {
-      const now = this.clock();
-      const task = await taskRow(tx, taskId);
-      if (!task) throw notFound('task', input.task_id);
-      if (['done', 'failed', 'cancelled'].includes(task.status)) {
-        throw stateError(
-          `${taskKey(taskId)} is ${task.status}: only a task that has not ended can be put out for bids`,
-          { error: 'E-CNP-TASK-ENDED', taskId },
-        );
-      }
-      const pending = await tx.get<{ call_id: string; status: string }>(
-        "SELECT call_id, status FROM cnp_calls WHERE task_id = ? AND status IN ('open', 'awarded') ORDER BY announced_at DESC",
-        [taskId],
-      );
-      if (pending) {
-        const hint =
-          pending.status === 'open'
-            ? 'bid on it with cnp_bid or award it with cnp_award'
-            : 'it ends when the task does';
-        throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, {
-          error: 'E-CNP-ANNOUNCED',
-          taskId,
-          callId: pending.call_id,
-          status: pending.status,
-        });
-      }
-      await this.flushDue(tx, definitions, now);
-      const { running, load } = await runningState(tx);
-      const agents = agentsFromDefinitions(definitions, load);
-      const writeScope = input.writeScope ?? taskWriteScope(task);
-      const bounds = await this.stigmergy.boundsIn(tx, writeScope, taskId, now);
-      let call = announceCall(
-        {
-          call_id: `cnp-${randomUUID()}`,
-          task_id: taskKey(taskId),
-          payload: input.payload,
-          tags: input.tags,
-          metadata: input.metadata,
-          deadline_ms: input.deadline_ms ?? null,
-          auto_bid: input.auto_bid,
-          heuristics: input.heuristics,
-          manual_bids: input.manual_bids,
-          correlation: {
-            run_id: input.run_id,
-            op_id: input.op_id,
-            job_id: input.job_id,
-            graph_id: input.graph_id,
-            node_id: input.node_id,
-            child_id: input.child_id,
-          },
-          pheromone_bounds: bounds,
-          writeScope,
-        },
-        agents,
-        now,
-      );
-      const subject = { callId: call.call_id, taskId, correlation: call.correlation };
-      await appendCnpEvent(tx, 'cnp_call_announced', now, subject, {
-        task_id: call.task_id,
-        bids: call.bids.length,
-        auto_bid_enabled: call.auto_bid_enabled,
-        writeScope,
+    const now = this.clock();
+    const task = await taskRow(tx, taskId);
+    if (!task) throw notFound('task', input.task_id);
+    if (['done', 'failed', 'cancelled'].includes(task.status)) {
+      throw stateError(`${taskKey(taskId)} is ${task.status}: only a task that has not ended can be put out for bids`, {
+        error: 'E-CNP-TASK-ENDED',
+        taskId,
       });
-      if (!input.award) {
-        await saveCall(tx, call, taskId, writeScope, now);
-        return announceResult({ call, deferred: true }, { idempotent: false, key: input.idempotency_key ?? null });
-      }
-      const outcome = awardCall(call, agents, running, now, { allowOverlap: input.allowOverlap });
-      call = outcome.call;
-      await this.recordOutcome(tx, outcome, agents, taskId, task.workflow_id, input.allowOverlap, now);
-      return announceResult(outcome, { idempotent: false, key: input.idempotency_key ?? null });
+    }
+    const pending = await tx.get<{ call_id: string; status: string }>(
+      "SELECT call_id, status FROM cnp_calls WHERE task_id = ? AND status IN ('open', 'awarded') ORDER BY announced_at DESC",
+      [taskId],
+    );
+    if (pending) {
+      const hint =
+        pending.status === 'open' ? 'bid on it with cnp_bid or award it with cnp_award' : 'it ends when the task does';
+      throw stateError(`${taskKey(taskId)} already has an ${pending.status} call ${pending.call_id}: ${hint}`, {
+        error: 'E-CNP-ANNOUNCED',
+        taskId,
+        callId: pending.call_id,
+        status: pending.status,
+      });
+    }
+    await this.flushDue(tx, definitions, now);
+    const { running, load } = await runningState(tx);
+    const agents = agentsFromDefinitions(definitions, load);
+    const writeScope = input.writeScope ?? taskWriteScope(task);
+    const bounds = await this.stigmergy.boundsIn(tx, writeScope, taskId, now);
+    let call = announceCall(
+      {
+        call_id: `cnp-${randomUUID()}`,
+        task_id: taskKey(taskId),
+        payload: input.payload,
+        tags: input.tags,
+        metadata: input.metadata,
+        deadline_ms: input.deadline_ms ?? null,
+        auto_bid: input.auto_bid,
+        heuristics: input.heuristics,
+        manual_bids: input.manual_bids,
+        correlation: {
+          run_id: input.run_id,
+          op_id: input.op_id,
+          job_id: input.job_id,
+          graph_id: input.graph_id,
+          node_id: input.node_id,
+          child_id: input.child_id,
+        },
+        pheromone_bounds: bounds,
+        writeScope,
+      },
+      agents,
+      now,
+    );
+    const subject = { callId: call.call_id, taskId, correlation: call.correlation };
+    await appendCnpEvent(tx, 'cnp_call_announced', now, subject, {
+      task_id: call.task_id,
+      bids: call.bids.length,
+      auto_bid_enabled: call.auto_bid_enabled,
+      writeScope,
     });
+    if (!input.award) {
+      await saveCall(tx, call, taskId, writeScope, now);
+      return announceResult({ call, deferred: true }, { idempotent: false, key: input.idempotency_key ?? null });
+    }
+    const outcome = awardCall(call, agents, running, now, { allowOverlap: input.allowOverlap });
+    call = outcome.call;
+    await this.recordOutcome(tx, outcome, agents, taskId, task.workflow_id, input.allowOverlap, now);
+    return announceResult(outcome, { idempotent: false, key: input.idempotency_key ?? null });
   }
 
   /** cnp_bid: an agent bids (or rebids) on an open call. */

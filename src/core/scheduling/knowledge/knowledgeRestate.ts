@@ -37,8 +37,11 @@ export async function restateSource(
       await tx.run('DELETE FROM kg_triples WHERE id = ?', [row.id]);
       removed += 1;
     } else {
-      await tx.run('UPDATE kg_triples SET provenance = ?, updated_at = ?, revision = ? WHERE id = ?', [
-        JSON.stringify(rest),
+      const json = JSON.stringify(rest);
+      // kg_triples.size follows the provenance it holds.
+      await tx.run('UPDATE kg_triples SET provenance = ?, size = size + ?, updated_at = ?, revision = ? WHERE id = ?', [
+        json,
+        json.length - row.provenance.length,
         now,
         Number(row.revision) + 1,
         row.id,

@@ -22,6 +22,11 @@ import { coordinationError } from '../../coordination/coordinationErrors';
 import { fragmentPatches } from './planPatches';
 import type { FragmentPatch } from './planPatches';
 import { callerTokenId } from '../../caller';
+import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
+import type { LedgerLimits } from '../../limits/ledgerLimits';
+import { runAsLedger } from '../../limits/callIdentity';
+
+export type KnowledgeLimits = Pick<LedgerLimits, 'kgTripleBytes' | 'kgTriples' | 'kgTotalBytes'>;
 
 /**
  * The knowledge graph over the asynchronous store port (kg_triples, migration v11). Triples
@@ -30,7 +35,10 @@ import { callerTokenId } from '../../caller';
  * phase that finished well, `task:<id> depends_on <id>` from its plan graph or phase order —
  * and every active Memory Bank entry becomes facts linked to the tasks and goals it names. Each
  * source is fed again only when it changed (kg_feeds keeps a fingerprint per source), lazily:
- * before a kg_query, kg_export or kg_suggest_plan answers.
+ * before a kg_query, kg_export or kg_suggest_plan answers. kg_insert adds nothing past
+ * kgTriples triples or kgTotalBytes characters, nor a triple longer than kgTripleBytes; what the
+ * ledger feeds by itself is not refused (it is the ledger's own history, and not charged to the
+ * caller whose read fed it).
  */
 
 interface TripleRow {
@@ -74,12 +82,13 @@ export class KnowledgeService {
     private readonly engine: LedgerEngine,
     private readonly clock: () => number = Date.now,
     private readonly sources: KnowledgeSources = {},
+    private readonly limits: KnowledgeLimits = defaultLimits,
   ) {}
 
-  /** kg_insert: every triple or none (one bad triple refuses the call: E-KG-BAD-TRIPLE). */
+  /** kg_insert: every triple or none (one bad triple refuses the call: E-KG-BAD-TRIPLE; past a bound: E-QUOTA). */
   async insert(triples: readonly KgTripleInput[]): Promise<KgInsertResult> {
     insertTriples(createKnowledgeGraph(), triples, this.clock()); // validates before the write
-    return this.engine.write((tx) => insertIn(tx, triples, this.clock()));
+    return this.engine.write((tx) => insertIn(tx, triples, this.clock(), this.limits));
   }
 
   /** kg_query: a motif with * wildcards, paged by insertion order. */
@@ -128,7 +137,7 @@ export class KnowledgeService {
    * this process may not write (read-only) still answers from the triples already stored.
    */
   private async catchUp(): Promise<void> {
-    await this.feedFromLedger().catch((err: unknown) =>
+    await runAsLedger(() => this.feedFromLedger()).catch((err: unknown) =>
       console.error('[agent-ledger] could not add what the ledger knows to the knowledge graph:', errorMessage(err)),
     );
   }
@@ -184,7 +193,24 @@ export class KnowledgeService {
   }
 }
 
-async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], now: number): Promise<KgInsertResult> {
+/** Characters of a triple as stored (kg_triples.size). */
+function sizeOf(t: Pick<KgTriple, 'subject' | 'predicate' | 'object' | 'source' | 'provenance'>): number {
+  return (
+    t.subject.length +
+    t.predicate.length +
+    t.object.length +
+    (t.source?.length ?? 0) +
+    JSON.stringify(t.provenance).length
+  );
+}
+
+/** Inserts or merges `inputs`; with `limits` (kg_insert), refuses what would pass them. */
+async function insertIn(
+  tx: AsyncSqlWriter,
+  inputs: readonly KgTripleInput[],
+  now: number,
+  limits?: KnowledgeLimits,
+): Promise<KgInsertResult> {
   const existing: KgTriple[] = [];
   const seen = new Set<string>();
   for (const t of inputs) {
@@ -206,22 +232,41 @@ async function insertIn(tx: AsyncSqlWriter, inputs: readonly KgTripleInput[], no
       stored.set(key, old);
       continue;
     }
-    const values = [t.source, JSON.stringify(t.provenance), t.confidence, t.updated_at, t.revision];
+    const size = sizeOf(t);
+    if (limits && size > limits.kgTripleBytes)
+      throw limitReached(
+        'kgTripleBytes',
+        `the triple (${t.subject.slice(0, 40)}, ${t.predicate}, ${t.object.slice(0, 40)}) would hold ${size} characters with its provenance, more than ${limits.kgTripleBytes}`,
+        { subject: t.subject.slice(0, 200), predicate: t.predicate },
+      );
+    const values = [t.source, JSON.stringify(t.provenance), t.confidence, t.updated_at, t.revision, size];
     if (old) {
       await tx.run(
-        'UPDATE kg_triples SET source = ?, provenance = ?, confidence = ?, updated_at = ?, revision = ? WHERE id = ?',
+        'UPDATE kg_triples SET source = ?, provenance = ?, confidence = ?, updated_at = ?, revision = ?, size = ? WHERE id = ?',
         [...values, old.ordinal],
       );
       stored.set(key, { ...t, id: old.id, ordinal: old.ordinal });
     } else {
       const id = await tx.insert(
-        'INSERT INTO kg_triples (subject, predicate, object, source, provenance, confidence, updated_at, revision, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO kg_triples (subject, predicate, object, source, provenance, confidence, updated_at, revision, size, inserted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [t.subject, t.predicate, t.object, ...values, t.inserted_at],
       );
       stored.set(key, { ...t, id: `kg-${id}`, ordinal: id });
     }
   }
-  const total = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM kg_triples');
+  const total = await tx.get<{ n: number; chars: number }>(
+    'SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS chars FROM kg_triples',
+  );
+  if (limits && outcome.created > 0 && Number(total?.n ?? 0) > limits.kgTriples)
+    throw limitReached(
+      'kgTriples',
+      `the knowledge graph would hold ${Number(total?.n)} triples, more than ${limits.kgTriples}: nothing of this kg_insert was added`,
+    );
+  if (limits && outcome.created + outcome.updated > 0 && Number(total?.chars ?? 0) > limits.kgTotalBytes)
+    throw limitReached(
+      'kgTotalBytes',
+      `the knowledge graph would hold ${Number(total?.chars)} characters of triples, more than ${limits.kgTotalBytes}: nothing of this kg_insert was added`,
+    );
   if (outcome.created + outcome.updated > 0) {
     await appendKnowledgeEvent(tx, now, 'knowledge.inserted', {
       created: outcome.created,

@@ -2,7 +2,8 @@ import type { Correlation } from '../../../core/events/correlation';
 import { runIdempotent } from '../../../core/coordination/idempotency/idempotencyRuns';
 import type { AnswerRecord } from '../../../core/coordination/idempotency/idempotencyRuns';
 import type { AsyncSqlWriter } from '../../../core/ports/store';
-import { idempotencySettings } from '../../features';
+import { defaultIdempotencySettings } from '../../../core/coordination/idempotency/idempotency';
+import type { IdempotencySettings } from '../../../core/coordination/idempotency/idempotency';
 import type { ToolContext } from '../../toolDefinition';
 
 /**
@@ -28,4 +29,9 @@ export async function idempotentChange<R extends object>(
     record,
   );
   return { op_id: correlation.op_id, ...result };
+}
+
+/** How `idempotency_key` behaves under these features (every feature on when none were given: the CLI). */
+export function idempotencySettings(on: ReadonlySet<string> | undefined): IdempotencySettings {
+  return { ...defaultIdempotencySettings, enabled: on === undefined || on.has('idempotency') };
 }

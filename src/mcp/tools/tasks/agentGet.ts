@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const agentGetTool = defineTool({
   name: 'agent_get',
+  family: 'tasks',
   title: 'Get agent',
   description: 'Get agent definition details: client, model, scope (read/write/exclude globs), config and prompt.',
   input: agentGetInput,

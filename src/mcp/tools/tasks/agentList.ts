@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const agentListTool = defineTool({
   name: 'agent_list',
+  family: 'tasks',
   title: 'List agents',
   description:
     'List agent definitions (.agent-ledger/agents/*.yaml|md; coder and reviewer are created on first use). Files that cannot be read are listed under problems.',

@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const sessionListTool = defineTool({
   name: 'session_list',
+  family: 'tasks',
   title: 'List sessions',
   description: 'List sessions, newest first; filter by task, status (running, completed, failed) and agent.',
   input: sessionListInput,

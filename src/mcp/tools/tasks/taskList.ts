@@ -25,6 +25,7 @@ async function readyTasks(services: Services, args: TaskListInput): Promise<Task
 
 export const taskListTool = defineTool({
   name: 'task_list',
+  family: 'tasks',
   title: 'List tasks',
   description:
     'Get list of tasks, newest first, in compact rows; filter by status and assignee, or ready: true for the open tasks whose dependencies are all done; page with offset/nextOffset. Tracked tasks (start_task) are listed too.',

@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const workerCommandTool = defineTool({
   name: 'worker_command',
+  family: 'tasks',
   title: 'Worker command',
   description:
     "Generate worker launch command for a task: creates (or reuses) the task's Git worktree .agent-ledger/worktrees/task-<id> on branch task-<id>-s<sessionId> with the agent's scope, starts a session, and returns a shell-quoted command (and argv) embedding the task, the agent's prompt and the Memory Bank. Run it yourself; end the session with session_end.",

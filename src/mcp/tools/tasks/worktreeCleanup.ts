@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const worktreeCleanupTool = defineTool({
   name: 'worktree_cleanup',
+  family: 'tasks',
   title: 'Clean up worktrees',
   description:
     "Remove a task's worktree (taskId), or apply retention to all: worktrees merged into HEAD or unused for olderThanDays. Keeps those with a running session or uncommitted changes unless force. Reports the disk freed.",

@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const logDecisionTool = defineTool({
   name: 'log_decision',
+  family: 'tracking',
   title: 'Log decision',
   description:
     'Log an important architectural decision (library choice, architecture, trade-off, workaround). Not for trivial choices. 0-3 per task.',

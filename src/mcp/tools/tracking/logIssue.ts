@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const logIssueTool = defineTool({
   name: 'log_issue',
+  family: 'tracking',
   title: 'Log issue',
   description:
     'Log an issue encountered during execution and how it was resolved. Set requires_human_review when a person should check the resolution (the editor notifies them).',

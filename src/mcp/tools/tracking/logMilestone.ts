@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const logMilestoneTool = defineTool({
   name: 'log_milestone',
+  family: 'tracking',
   title: 'Log milestone',
   description:
     'Log a milestone for real-time UI updates (short message, optional progress). Light and cheap; at most ~5 per task.',

@@ -4,6 +4,7 @@ import { parseId } from '../../../core/ids';
 
 export const startTaskTool = defineTool({
   name: 'start_task',
+  family: 'tracking',
   title: 'Start task',
   description:
     'Start a new task (or sub-task) and create a Git snapshot of the whole working state, so complete_task can report exactly which files this task changed. Call at the start of each task.',

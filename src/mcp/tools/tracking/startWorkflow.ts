@@ -3,6 +3,7 @@ import { defineTool } from '../../toolDefinition';
 
 export const startWorkflowTool = defineTool({
   name: 'start_workflow',
+  family: 'tracking',
   title: 'Start workflow',
   description:
     'Initialize a new workflow tracking session (a container of tasks). Call once per piece of work; pass the returned workflow_id to start_task.',

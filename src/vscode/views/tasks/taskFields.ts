@@ -1,6 +1,6 @@
 import type { Priority, TaskType } from '../../../core/tasks/taskModel';
 
-/** Codicons of seed 002's task fields, shared by the Tasks view and the Create/Edit Task forms. */
+/** Codicons of the task-management contract's task fields, shared by the Tasks view and the Create/Edit Task forms. */
 export const priorityIcons: Record<Priority, string> = {
   low: 'arrow-down',
   medium: 'dash',

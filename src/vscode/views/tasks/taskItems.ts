@@ -72,7 +72,7 @@ export function taskDescription(task: Task, now = Date.now(), completionReviewed
     task.durationSeconds ??
     (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
   if (seconds !== null) parts.push(formatDuration(seconds));
-  // Seed 002's fields. Their defaults (medium, task) would repeat on every row: the tooltip has them.
+  // The task-management contract's fields. Their defaults (medium, task) would repeat on every row: the tooltip has them.
   if (task.priority && task.priority !== 'medium') parts.push(task.priority);
   if (task.type && task.type !== 'task') parts.push(task.type);
   if (task.assignee) parts.push(`@${task.assignee}`);

@@ -1,12 +1,19 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import {
-  idempotentTools,
-  orchestratorContracts,
-  waitingTools,
-} from '../../../../src/core/coordination/orchestratorContracts';
+import { orchestratorContracts } from '../../../../src/core/coordination/orchestratorContracts';
+import type { OrchestratorToolName } from '../../../../src/core/coordination/orchestratorContracts';
+import { loadCatalog } from '../../../../src/mcp/catalog';
 import { WAIT_MS_DEFAULT, WAIT_MS_MAX } from '../../../../src/core/contracts/callOptions';
+
+// The tools that wait and the idempotent ones say so on themselves (`waits`, `idempotent`): these contracts' own.
+let waitingTools: OrchestratorToolName[] = [];
+let idempotentTools: OrchestratorToolName[] = [];
+before(async () => {
+  const tools = (await loadCatalog()).tools.filter((t) => t.name in orchestratorContracts);
+  waitingTools = tools.filter((t) => t.waits).map((t) => t.name as OrchestratorToolName);
+  idempotentTools = tools.filter((t) => t.idempotent).map((t) => t.name as OrchestratorToolName);
+});
 
 type Schema = z.ZodType & { _zod: { def: any } };
 

@@ -22,8 +22,9 @@ for (const engineCase of engineCases) {
         const workspace = tempDir();
         const runsDir = path.join(workspace, '.agent-ledger', 'runs');
         const signalled: string[] = [];
-        const supervisor: Pick<ProcessSupervisorPort, 'readRecord' | 'stopRecorded'> = {
+        const supervisor: Pick<ProcessSupervisorPort, 'readRecord' | 'stopRecorded' | 'checkRecord'> = {
           readRecord: async () => undefined,
+          checkRecord: async () => 'gone',
           stopRecorded: async (r) => {
             signalled.push(r.id);
             return 'running';

@@ -42,8 +42,8 @@ for (const engineCase of engineCases) {
         await bb.set({ key: 'note', value: 3 });
         assert.equal(await bb.purgeExpired(), 0, 'nothing has expired yet');
         now += 200;
-        const seen = (await bb.watch(0, { timeoutMs: 0, limit: 1000 })).at(-1)?.version ?? 0;
-        const watched = bb.watch(seen, { timeoutMs: 5_000 });
+        const seen = (await bb.watch(0, { waitMs: 0, limit: 1000 })).at(-1)?.version ?? 0;
+        const watched = bb.watch(seen, { waitMs: 5_000 });
         assert.equal(await bb.purgeExpired(), 1);
         const changes = await watched;
         assert.deepEqual(

@@ -5,6 +5,9 @@ import { idempotentChange } from '../idempotentChange';
 
 export const bbBatchSetTool = defineTool({
   name: 'bb_batch_set',
+  family: 'orchestrator',
+  feature: ['blackboard', 'bulk'],
+  idempotent: true,
   title: 'Set blackboard entries',
   description:
     'Write several blackboard entries in one transaction: all of them, or none when one value cannot be stored. Returns the entries in input order.',

@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const bbDeleteTool = defineTool({
   name: 'bb_delete',
+  family: 'orchestrator',
+  feature: 'blackboard',
   title: 'Delete blackboard entry',
   description: 'Delete one blackboard entry; deleted is false when there was no visible entry under the key.',
   input: bbDeleteInput,

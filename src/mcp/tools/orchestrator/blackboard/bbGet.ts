@@ -5,6 +5,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const bbGetTool = defineTool({
   name: 'bb_get',
+  family: 'orchestrator',
+  feature: 'blackboard',
   title: 'Get blackboard entry',
   description: 'Read one blackboard entry by key. An absent or expired key is refused with E-BB-NOTFOUND.',
   input: bbGetInput,

@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const bbQueryTool = defineTool({
   name: 'bb_query',
+  family: 'orchestrator',
+  feature: 'blackboard',
   title: 'Query blackboard',
   description:
     'List visible blackboard entries by keys, key prefix and tags (all must match), most recently updated first.',

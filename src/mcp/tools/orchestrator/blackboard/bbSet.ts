@@ -5,6 +5,9 @@ import { idempotentChange } from '../idempotentChange';
 
 export const bbSetTool = defineTool({
   name: 'bb_set',
+  family: 'orchestrator',
+  feature: 'blackboard',
+  idempotent: true,
   title: 'Set blackboard entry',
   description:
     'Write one entry of the shared blackboard (key, JSON value, tags, optional ttl_ms) that every agent of the workspace reads with bb_get / bb_query and follows with bb_watch. Returns the stored entry and its version.',

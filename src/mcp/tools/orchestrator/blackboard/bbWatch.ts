@@ -4,6 +4,9 @@ import { defineTool } from '../../../toolDefinition';
 
 export const bbWatchTool = defineTool({
   name: 'bb_watch',
+  family: 'orchestrator',
+  feature: 'blackboard',
+  waits: true,
   title: 'Watch blackboard',
   description:
     'Blackboard changes (set, delete, expire) after start_version, oldest first. When there are none yet it waits up to wait_ms for a change by any agent or process, then returns; pass next_version as start_version next time.',
@@ -12,7 +15,7 @@ export const bbWatchTool = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (args, { services }) => {
     const changes = await services.blackboard.watch(args.start_version, {
-      timeoutMs: args.wait_ms,
+      waitMs: args.wait_ms,
       limit: args.limit,
       keyPrefix: args.key_prefix,
     });

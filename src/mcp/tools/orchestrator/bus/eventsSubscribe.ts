@@ -5,6 +5,9 @@ import { defineTool } from '../../../toolDefinition';
 
 export const eventsSubscribeTool = defineTool({
   name: 'events_subscribe',
+  family: 'orchestrator',
+  feature: 'events-bus',
+  waits: true,
   title: 'Subscribe to events',
   description:
     'Events of the whole ledger after from_seq, oldest first, filtered by family (cats), kind, level, correlation ids (run_id, op_id, job_id, graph_id, node_id, child_id) or resource URI prefix; every event carries the six ids, null when unknown. When none match yet it waits up to wait_ms for one from any process. Pass next_seq as from_seq next time; format "sse" renders the stream as Server-Sent Events.',

@@ -5,6 +5,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childBatchCreateTool = defineTool({
   name: 'child_batch_create',
+  family: 'orchestrator',
   title: 'Spawn Codex children',
   description:
     'Start 1 to 16 Codex children (each entry as child_spawn_codex takes it). All or nothing: when one fails to start, the children this call started are stopped and the call is refused, naming the entry.',

@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childCreateTool = defineTool({
   name: 'child_create',
+  family: 'orchestrator',
+  idempotent: true,
   title: 'Create child runtime',
   description:
     "Start a child runtime: any program with its arguments (a bare name on PATH or an absolute path, never a shell line), in a folder of the workspace, under wall-clock and output limits. Its input stays open for child_send; its log is readable as it is written (child_logs, sc://children/<id>/logs). Returns the child's manifest and runtime status.",
@@ -15,7 +17,7 @@ export const childCreateTool = defineTool({
     return runIdempotentOutside(
       services.engine,
       Date.now,
-      { tool: 'child_create', key: args.idempotency_key, args },
+      { tool: 'child_create', key: args.idempotency_key, args, check: () => services.children.checkCreate(args, opId) },
       () => services.children.create(args, opId),
     );
   },

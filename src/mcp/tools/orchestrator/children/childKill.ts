@@ -4,6 +4,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childKillTool = defineTool({
   name: 'child_kill',
+  family: 'orchestrator',
   title: 'Stop child',
   description:
     'Stop a child runtime: SIGTERM to its whole process group, SIGKILL after grace_ms. Returns how it ended; an ended child is returned as it is.',

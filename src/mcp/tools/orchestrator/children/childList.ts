@@ -4,6 +4,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childListTool = defineTool({
   name: 'child_list',
+  family: 'orchestrator',
   title: 'List children',
   description: 'Child runtimes of the workspace, whichever server process started them, newest first.',
   input: childListInput,

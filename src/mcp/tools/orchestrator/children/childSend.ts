@@ -4,6 +4,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childSendTool = defineTool({
   name: 'child_send',
+  family: 'orchestrator',
   title: 'Send to child',
   description:
     'Write to the input of a running child started by this server: text as is (a newline added), anything else as one JSON line. Read what it answers with child_logs.',

@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childSpawnCodexTool = defineTool({
   name: 'child_spawn_codex',
+  family: 'orchestrator',
+  idempotent: true,
   title: 'Spawn Codex child',
   description:
     "Start Codex (`codex exec --json`) as a child runtime on a prompt, in a folder of the workspace, with its sandbox, role and limits. Returns the child's manifest and runtime status; follow its JSON events with child_logs.",
@@ -15,7 +17,12 @@ export const childSpawnCodexTool = defineTool({
     return runIdempotentOutside(
       services.engine,
       Date.now,
-      { tool: 'child_spawn_codex', key: args.idempotency_key, args },
+      {
+        tool: 'child_spawn_codex',
+        key: args.idempotency_key,
+        args,
+        check: () => services.children.checkSpawnCodex(args, opId),
+      },
       () => services.children.spawnCodex(args, opId),
     );
   },

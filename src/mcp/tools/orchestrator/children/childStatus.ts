@@ -4,6 +4,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const childStatusTool = defineTool({
   name: 'child_status',
+  family: 'orchestrator',
   title: 'Child status',
   description:
     'Manifest and runtime status of a child runtime: running, exited (exit code, signal, the limit that ended it), failed to start, or lost with its server.',

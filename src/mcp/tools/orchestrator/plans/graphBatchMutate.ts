@@ -6,6 +6,9 @@ import { correlationOf } from '../correlation';
 
 export const graphBatchMutateTool = defineTool({
   name: 'graph_batch_mutate',
+  family: 'orchestrator',
+  feature: 'bulk',
+  idempotent: true,
   title: 'Change a plan graph',
   description:
     "Apply operations to a stored plan graph in one transaction: all of them or none, refused when expected_version is not the committed version or another holder's lock protects it (E-GRAPH-MUTATION-LOCKED). A workflow's plan is the graph wf-<id> (nodes: its tasks, task-<id>; edges: depends_on, from the dependency to the task). changed: false keeps the version.",

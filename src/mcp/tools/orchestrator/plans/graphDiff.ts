@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const graphDiffTool = defineTool({
   name: 'graph_diff',
+  family: 'orchestrator',
+  feature: 'diff-patch',
   title: 'Diff plan graphs',
   description:
     'RFC 6902 patch between two sides of a plan graph — each { latest: true }, { version: N } or { graph: {...} } given inline — with which of name, metadata, nodes and edges differ. Paths name nodes by id (/nodes/<id>/attributes/status); graph_patch applies the patch.',

@@ -4,6 +4,8 @@ import { correlationOf } from '../correlation';
 
 export const graphLockTool = defineTool({
   name: 'graph_lock',
+  family: 'orchestrator',
+  feature: 'locks',
   title: 'Lock a plan graph',
   description:
     "Take a cooperative lock on a plan graph for a holder, for ttl_ms (default 10 minutes): other holders' graph_patch and graph_batch_mutate are refused with E-GRAPH-MUTATION-LOCKED until it is released or lapses. The same holder calling again refreshes it and keeps the lock_id; another holder is refused (E-LOCK-HELD).",

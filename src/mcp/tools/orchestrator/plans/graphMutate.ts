@@ -6,6 +6,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const graphMutateTool = defineTool({
   name: 'graph_mutate',
+  family: 'orchestrator',
   title: 'Transform a graph',
   description:
     'Apply operations (add/remove/rename node, add/remove edge, set attributes, patch metadata) to a graph given inline and return the result; nothing is stored. Use graph_batch_mutate to change a stored plan graph.',

@@ -6,6 +6,9 @@ import { correlationOf } from '../correlation';
 
 export const graphPatchTool = defineTool({
   name: 'graph_patch',
+  family: 'orchestrator',
+  feature: 'diff-patch',
+  idempotent: true,
   title: 'Patch a plan graph',
   description:
     "Apply an RFC 6902 patch (as graph_diff returns) to a stored plan graph and commit the result as a new version, all or nothing. Refused when base_version is not the committed version (E-TX-CONFLICT), when the result breaks an invariant — cycle, dangling edge, duplicate id — unless enforce_invariants is false for cycles, or when another holder's lock protects the graph (E-GRAPH-MUTATION-LOCKED).",

@@ -4,6 +4,8 @@ import { correlationOf } from '../correlation';
 
 export const graphUnlockTool = defineTool({
   name: 'graph_unlock',
+  family: 'orchestrator',
+  feature: 'locks',
   title: 'Unlock a plan graph',
   description:
     'Release a lock taken with graph_lock. A lock that had already lapsed is removed all the same and the answer says expired: true; an unknown lock_id is refused (E-LOCK-NOT-FOUND).',

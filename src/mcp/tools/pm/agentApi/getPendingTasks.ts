@@ -4,6 +4,8 @@ import { sessionTokenOf } from '../../../serverLogin';
 
 export const getPendingTasksTool = defineTool({
   name: 'get_pending_tasks',
+  family: 'pm',
+  deprecated: 'get_my_task',
   title: 'Get pending tasks (deprecated)',
   description: "Deprecated: use get_my_task. The unfinished tasks of the session's project assigned to its agent.",
   input: getPendingTasksInput,

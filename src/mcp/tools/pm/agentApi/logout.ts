@@ -4,6 +4,7 @@ import { sessionTokenOf } from '../../../serverLogin';
 
 export const logoutTool = defineTool({
   name: 'logout',
+  family: 'pm',
   title: 'Log out',
   description:
     'Agent instance API: end the session (a run it opened without report_completed is recorded as an error).',

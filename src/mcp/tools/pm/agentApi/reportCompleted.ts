@@ -4,6 +4,7 @@ import { sessionTokenOf } from '../../../serverLogin';
 
 export const reportCompletedTool = defineTool({
   name: 'report_completed',
+  family: 'pm',
   title: 'Report completed',
   description:
     'Agent instance API: report the end of the task (result success, failed or blocked, with an optional summary and next steps) and end the session. success marks the task done (refused while a sub-task is open), failed marks it failed, blocked puts it back to open with the summary as its blocker.',

@@ -7,6 +7,8 @@ import { sessionTokenOf } from '../../../serverLogin';
 
 export const reportExecutionCompleteTool = defineTool({
   name: 'report_execution_complete',
+  family: 'pm',
+  deprecated: 'report_completed',
   title: 'Report execution complete (deprecated)',
   description:
     "Deprecated: use report_completed. Closes an execution log with the CLI's exit code, duration and log file.",

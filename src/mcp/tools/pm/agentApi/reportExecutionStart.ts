@@ -4,6 +4,8 @@ import { sessionTokenOf } from '../../../serverLogin';
 
 export const reportExecutionStartTool = defineTool({
   name: 'report_execution_start',
+  family: 'pm',
+  deprecated: 'get_my_task',
   title: 'Report execution start (deprecated)',
   description:
     "Deprecated: get_my_task records the start by itself. Opens an execution log of a task of the session's project and returns its execution_id.",

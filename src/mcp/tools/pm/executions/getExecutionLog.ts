@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getExecutionLogTool = defineTool({
   name: 'get_execution_log',
+  family: 'pm',
   title: 'Get execution log',
   description:
     'One run of an agent: status, result, exit code or signal, duration, tokens, cost, summary and the path of its output log.',

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const listExecutionLogsTool = defineTool({
   name: 'list_execution_logs',
+  family: 'pm',
   title: 'List execution logs',
   description:
     'Runs of agents, newest first, optionally of one task or one agent: status, result, exit code or signal, duration, tokens and cost.',

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const acceptHandoffTool = defineTool({
   name: 'accept_handoff',
+  family: 'pm',
   title: 'Accept handoff',
   description: 'Accept a pending handoff as its recipient (or as any agent when it names none).',
   input: acceptHandoffInput,

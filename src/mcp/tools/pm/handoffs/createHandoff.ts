@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const createHandoffTool = defineTool({
   name: 'create_handoff',
+  family: 'pm',
   title: 'Create handoff',
   description:
     'Hand a task over from one agent to another (or to whoever takes it next) with a summary, context and recommendations.',

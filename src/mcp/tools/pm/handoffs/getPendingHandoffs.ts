@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getPendingHandoffsTool = defineTool({
   name: 'get_pending_handoffs',
+  family: 'pm',
+  waits: true,
   title: 'Get pending handoffs',
   description:
     'Handoffs not yet accepted, for one agent (addressed to it or to nobody) or all. With wait_ms it waits for one and returns the moment it is created.',

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getTaskContextTool = defineTool({
   name: 'get_task_context',
+  family: 'pm',
   title: 'Get task context',
   description: 'The latest saved context of a task, and with include_history every earlier one.',
   input: getTaskContextInput,

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const saveContextTool = defineTool({
   name: 'save_context',
+  family: 'pm',
   title: 'Save task context',
   description: 'Save where a task stands (progress, findings, blockers, next steps) for whoever works on it next.',
   input: saveContextInput,

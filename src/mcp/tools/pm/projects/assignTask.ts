@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const assignTaskTool = defineTool({
   name: 'assign_task',
+  family: 'pm',
   title: 'Assign task',
   description:
     "Assign a task to an agent, in a project the agent belongs to (given, the task's own, or the agent's only one).",

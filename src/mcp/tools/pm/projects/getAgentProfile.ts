@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getAgentProfileTool = defineTool({
   name: 'get_agent_profile',
+  family: 'pm',
   title: 'Get agent profile',
   description: 'One agent: its role (system_prompt), ai_type, model, projects and whether it has a passkey.',
   input: getAgentProfileInput,

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getProjectTool = defineTool({
   name: 'get_project',
+  family: 'pm',
   title: 'Get project',
   description: 'One project: name, working directory, status, assigned agents and its tasks counted by status.',
   input: getProjectInput,

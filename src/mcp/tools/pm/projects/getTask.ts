@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const getTaskTool = defineTool({
   name: 'get_task',
+  family: 'pm',
+  aliasOf: 'task_get',
   title: 'Get task',
   description: 'One task with its project, assignee and sub-tasks (the same task task_get shows).',
   input: getTaskInput,

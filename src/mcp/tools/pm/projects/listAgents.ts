@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const listAgentsTool = defineTool({
   name: 'list_agents',
+  family: 'pm',
+  aliasOf: 'agent_list',
   title: 'List agents',
   description: 'Every agent: ai_type, model, projects, whether it has a passkey; to know who can take a handoff.',
   input: listAgentsInput,

@@ -3,6 +3,7 @@ import { defineTool } from '../../../toolDefinition';
 
 export const listProjectsTool = defineTool({
   name: 'list_projects',
+  family: 'pm',
   title: 'List projects',
   description: 'Every project: name, working directory, status and assigned agents.',
   input: listProjectsInput,

@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const listTasksTool = defineTool({
   name: 'list_tasks',
+  family: 'pm',
+  aliasOf: 'task_list',
   title: 'List project tasks',
   description: "Tasks of a project (the ledger's own tasks), optionally by status or assignee.",
   input: listTasksInput,

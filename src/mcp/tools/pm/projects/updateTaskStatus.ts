@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const updateTaskStatusTool = defineTool({
   name: 'update_task_status',
+  family: 'pm',
+  aliasOf: 'task_update',
   title: 'Update task status',
   description:
     'Move a task to another status; in_progress with an assignee in a project lets the runner start that agent. done is refused while a sub-task is open.',

@@ -4,6 +4,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const healthCheckTool = defineTool({
   name: 'health_check',
+  family: 'pm',
+  audience: 'runner',
   title: 'Health check',
   description:
     'Runner API: whether this server answers, its version, its time and its store engine. The runner calls it first on every poll.',

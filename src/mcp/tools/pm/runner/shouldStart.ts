@@ -3,6 +3,8 @@ import { defineTool } from '../../../toolDefinition';
 
 export const shouldStartTool = defineTool({
   name: 'should_start',
+  family: 'pm',
+  audience: 'runner',
   title: 'Should start',
   description:
     'Runner API: whether to launch this agent in this project now. False when the agent or project does not exist or an instance of this (agent, project) is already running; true (with ai_type, the CLI to launch) when the agent has an in_progress task in the project. Says nothing about the task.',

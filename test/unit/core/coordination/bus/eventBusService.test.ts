@@ -7,7 +7,8 @@ import { EventBusService } from '../../../../../src/core/coordination/bus/eventB
 import { GraphService } from '../../../../../src/core/coordination/plans/graphService';
 import { runIdempotent, runIdempotentOutside } from '../../../../../src/core/coordination/idempotency/idempotencyRuns';
 import { isCoordinationError } from '../../../../../src/core/coordination/coordinationErrors';
-import { engineCases } from '../../../store/engines/engineKit';
+import { addWorkflow, engineCases } from '../../../store/engines/engineKit';
+import { KnowledgeService } from '../../../../../src/core/scheduling/knowledge/knowledgeService';
 
 for (const engineCase of engineCases) {
   test(
@@ -61,7 +62,7 @@ for (const engineCase of engineCases) {
       const ledger = await engineCase.ledger();
       try {
         const engine = await ledger.open();
-        const bus = new EventBusService(engine, Date.now, { maxEvents: 5, maxAgeMs: 3_600_000 });
+        const bus = new EventBusService(engine, Date.now, { maxEvents: 5, maxAgeMs: 3_600_000, maxBytes: 64 << 20 });
         const bb = new BlackboardService(engine);
         const versions: number[] = [];
         for (let i = 0; i < 12; i++) versions.push((await bb.set({ key: `k${i}`, value: i })).version);
@@ -97,7 +98,7 @@ for (const engineCase of engineCases) {
         const start = Date.now();
         let now = start;
         const clock = (): number => now;
-        const bus = new EventBusService(engine, clock, { maxEvents: 1_000, maxAgeMs: 3_600_000 });
+        const bus = new EventBusService(engine, clock, { maxEvents: 1_000, maxAgeMs: 3_600_000, maxBytes: 64 << 20 });
         const bb = new BlackboardService(engine, clock);
         const old: number[] = [];
         for (let i = 0; i < 4; i++) old.push((await bb.set({ key: `old${i}`, value: i })).version);
@@ -117,6 +118,55 @@ for (const engineCase of engineCases) {
         );
         await assert.rejects(bus.page({ fromSeq: old[0], limit: 10, waitMs: 0 }), (e) =>
           isCoordinationError(e, 'E-EVT-CURSOR-EXPIRED'),
+        );
+      } finally {
+        await ledger.dispose();
+      }
+    },
+  );
+
+  test(
+    `event retention by size on ${engineCase.name}: the newest events within the payload bound stay, of every coordination kind`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      try {
+        const engine = await ledger.open();
+        const bus = new EventBusService(engine, Date.now, { maxEvents: 1_000, maxAgeMs: 3_600_000, maxBytes: 50_000 });
+        const bb = new BlackboardService(engine);
+        const kg = new KnowledgeService(engine);
+        const big: number[] = [];
+        // Each blackboard event carries its 10,000-character value twice (the value and the entry).
+        for (let i = 0; i < 8; i++) big.push((await bb.set({ key: `big${i}`, value: 'v'.repeat(10_000) })).version);
+        await kg.insert([{ subject: 'a', predicate: 'is', object: 'b' }]);
+        const workflow = await addWorkflow(engine, 'kept: a workflow event is history');
+        await engine.write((tx) =>
+          tx.insert(
+            "INSERT INTO events (ts, kind, workflow_id, payload) VALUES ('t', 'workflow.note', ?, ?) RETURNING seq",
+            [workflow, 'x'.repeat(60_000)],
+          ),
+        );
+        assert.ok((await bus.prune()) >= 6);
+        const kept = await bus.page({ fromSeq: 0, limit: 100, waitMs: 0 });
+        const keys = kept.events
+          .filter((e) => e.kind.startsWith('blackboard.'))
+          .map((e) => (e.payload as { key: string }).key);
+        assert.deepEqual(keys, ['big6', 'big7'], 'the two newest blackboard events fit in 50,000 characters');
+        assert.ok(
+          kept.events.some((e) => e.kind.startsWith('knowledge.')),
+          'the knowledge event is newer: kept',
+        );
+        assert.ok(
+          kept.events.some((e) => e.kind === 'workflow.note'),
+          'a workflow event is never dropped',
+        );
+        // Knowledge-graph events are prunable now: the count bound drops them too.
+        const tight = new EventBusService(engine, Date.now, { maxEvents: 1, maxAgeMs: 3_600_000, maxBytes: 50_000 });
+        await tight.prune();
+        const left = await tight.page({ fromSeq: 0, limit: 100, waitMs: 0 });
+        assert.deepEqual(
+          left.events.map((e) => e.kind),
+          ['workflow.note'],
         );
       } finally {
         await ledger.dispose();

@@ -16,6 +16,8 @@ import { normaliseGraph } from '../../../../../src/core/coordination/plans/planG
 import type { PlanGraph } from '../../../../../src/core/coordination/plans/planGraph';
 import type { LedgerEngine } from '../../../../../src/core/ports/store';
 import { engineCases } from '../../../store/engines/engineKit';
+import { LedgerError } from '../../../../../src/core/errors';
+import { isCoordinationError } from '../../../../../src/core/coordination/coordinationErrors';
 import { randomDag, randomEdit } from './graphFixtures';
 import { seeded } from './random';
 
@@ -267,6 +269,58 @@ for (const engineCase of engineCases) {
           db.get<{ compacted: number }>('SELECT compacted FROM plan_graphs WHERE graph_id = ?', ['old']),
         );
         assert.equal(Number(compacted?.compacted), 1);
+      } finally {
+        await ledger.dispose();
+      }
+    },
+  );
+}
+
+for (const engineCase of engineCases) {
+  test(
+    `plan-graph bounds on ${engineCase.name}: the newest versions are kept with the chain they read from, older ones go; a version too large is refused`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      try {
+        const engine = await ledger.open();
+        const kept = 10;
+        const graphs = new GraphService(engine, Date.now, { graphVersionsKept: kept, graphVersionBytes: 1_000_000 });
+        const r = seeded(11);
+        const committed: PlanGraph[] = [];
+        let current: PlanGraph | null = null;
+        let target = randomDag(r, 40, 2);
+        while (committed.length < 3 * CHECKPOINT_EVERY) {
+          const before: PlanGraph | null = current;
+          current = await commit(engine, graphs, 'kept', target, current);
+          if (before === null || current.graph_version > before.graph_version) committed.push(current);
+          target = randomEdit(r, current, 1 + r.int(3));
+        }
+        const head = committed[committed.length - 1].graph_version;
+        const rows = await rowsOf(engine, 'kept');
+        const oldest = Number(rows[0].version);
+        assert.ok(rows.length <= kept + CHECKPOINT_EVERY, `${rows.length} rows kept of ${committed.length}`);
+        assert.equal(rows[0].patch, null, 'the oldest row kept is a checkpoint');
+        assert.ok(oldest <= head - kept + 1);
+        for (const g of committed.filter((c) => c.graph_version >= oldest))
+          assert.deepEqual((await graphs.version('kept', g.graph_version)).graph, g, `version ${g.graph_version}`);
+        await assert.rejects(
+          graphs.version('kept', oldest - 1),
+          (e) => isCoordinationError(e, 'E-RES-NOT-FOUND') && /is no longer kept/.test((e as Error).message),
+        );
+
+        const small = new GraphService(engine, Date.now, { graphVersionsKept: kept, graphVersionBytes: 2_000 });
+        const ops = Array.from({ length: 60 }, (_, i) => ({
+          op: 'add_node' as const,
+          node: { id: `n${i}`, label: `node ${i}` },
+        }));
+        await assert.rejects(
+          engine.write((tx) =>
+            small.batchMutateInTransaction(tx, { graph_id: 'small', operations: ops }, { correlation: {} }),
+          ),
+          (e) => LedgerError.is(e, 'QuotaExceeded') && e.data?.limit === 'graphVersionBytes',
+        );
+        assert.deepEqual(await rowsOf(engine, 'small'), [], 'the refused version wrote nothing');
       } finally {
         await ledger.dispose();
       }

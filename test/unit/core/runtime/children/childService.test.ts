@@ -38,6 +38,7 @@ function service(
     workspace,
     childrenDir: path.join(workspace, '.agent-ledger', 'children'),
     env: () => env,
+    programs: { allowed: [process.execPath], declared: () => Promise.resolve([]) },
     clock: Date.now,
     owner: { pid, host: os.hostname() },
     maxRunning: 3,
@@ -101,20 +102,18 @@ for (const engineCase of engineCases) {
         assert.equal(stopped.runtime_status.stopped, true);
         assert.equal((await mine.children.status('e1', 'op-10')).runtime_status.state, 'exited');
 
-        // The batch: the third entry cannot start (its folder is missing), so the first two are stopped.
+        // The batch: the third entry cannot start (its folder is missing): refused before any starts, nothing recorded.
         const entries = ['b1', 'b2', 'b3'].map((id, i) =>
           childSpawnCodexInput.parse({ child_id: id, prompt: `p${i}`, ...(i === 2 ? { cwd: 'missing' } : {}) }),
         );
         await assert.rejects(
           createChildBatch(await ledger.open(), mine.children, Date.now, { entries }),
           (err: Error & { data?: Record<string, unknown> }) => {
-            assert.deepEqual(err.data?.rollback_child_ids, ['b2', 'b1']);
+            assert.deepEqual(err.data?.rollback_child_ids, []);
             return true;
           },
         );
-        for (const id of ['b1', 'b2'])
-          assert.equal((await mine.children.status(id, 'op')).runtime_status.stopped, true);
-        assert.equal((await mine.children.status('b3', 'op')).runtime_status.state, 'failed');
+        for (const id of ['b1', 'b2', 'b3']) await assert.rejects(mine.children.status(id, 'op'), /No child/);
 
         // At most maxRunning (3) children at once, across owners.
         for (const id of ['m1', 'm2', 'm3'])
@@ -220,6 +219,49 @@ for (const engineCase of engineCases) {
       } finally {
         await hooked.dispose();
         await other.supervisor.dispose();
+        await sleep(100);
+        await ledger.dispose();
+      }
+    },
+  );
+}
+
+for (const engineCase of engineCases) {
+  test(
+    `children on ${engineCase.name}: a batch whose third start fails after every check passed stops the two it started`,
+    { skip: engineCase.skip },
+    async () => {
+      const ledger = await engineCase.ledger();
+      const workspace = tempDir();
+      const fakes = fakeAgents();
+      const hooked = new HookedSupervisor();
+      const mine = service(
+        await ledger.open(),
+        workspace,
+        process.pid,
+        fakes.env({ steps: [{ hang: true }] }, { PATH: process.env.PATH ?? '' }),
+        hooked,
+      );
+      try {
+        hooked.before = async (spec) => {
+          if (spec.id === 'r3') throw new Error('the system refused to start it');
+        };
+        const entries = ['r1', 'r2', 'r3'].map((id, i) =>
+          childSpawnCodexInput.parse({ child_id: id, prompt: `p${i}` }),
+        );
+        await assert.rejects(
+          createChildBatch(await ledger.open(), mine.children, Date.now, { entries }),
+          (err: Error & { data?: Record<string, unknown> }) => {
+            assert.deepEqual(err.data?.rollback_child_ids, ['r2', 'r1']);
+            assert.equal((err.data?.failures as { stage: string }[])[0].stage, 'spawn');
+            return true;
+          },
+        );
+        for (const id of ['r1', 'r2'])
+          assert.equal((await mine.children.status(id, 'op')).runtime_status.stopped, true);
+        assert.equal((await mine.children.status('r3', 'op')).runtime_status.state, 'failed');
+      } finally {
+        await hooked.dispose();
         await sleep(100);
         await ledger.dispose();
       }

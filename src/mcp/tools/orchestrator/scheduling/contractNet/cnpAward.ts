@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const cnpAwardTool = defineTool({
   name: 'cnp_award',
+  family: 'orchestrator',
   title: 'Award a task',
   description:
     'Award an open call to its best bid (lowest effective cost), or to agent_id, and assign the task to the winner. A bid whose write scope may overlap a running task’s cannot win (E-CNP-SCOPE-CONFLICT lists the collisions) unless allowOverlap is true.',

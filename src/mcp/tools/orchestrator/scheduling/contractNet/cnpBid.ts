@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const cnpBidTool = defineTool({
   name: 'cnp_bid',
+  family: 'orchestrator',
   title: 'Bid on a task',
   description:
     'Bid on an open contract-net call as an agent (its definition name); a new bid by the same agent replaces its earlier one, automatic or manual.',

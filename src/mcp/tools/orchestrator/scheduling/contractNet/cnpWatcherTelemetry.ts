@@ -6,6 +6,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const cnpWatcherTelemetryTool = defineTool({
   name: 'cnp_watcher_telemetry',
+  family: 'orchestrator',
   title: 'Contract-net watcher counters',
   description:
     'Counters of the watcher that keeps open calls in step with the pressure field (received, coalesced, skipped, applied refreshes, flushes), the last emission and its bounds. Each emission is also an event (contract_net / cnp_watcher_telemetry).',

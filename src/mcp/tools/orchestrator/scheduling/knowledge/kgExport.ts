@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const kgExportTool = defineTool({
   name: 'kg_export',
+  family: 'orchestrator',
   title: 'Export facts',
   description:
     'Every fact of the knowledge graph in insertion order, one page at a time (pass next_cursor back as cursor).',

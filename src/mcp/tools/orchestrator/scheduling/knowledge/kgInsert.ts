@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const kgInsertTool = defineTool({
   name: 'kg_insert',
+  family: 'orchestrator',
   title: 'Add facts',
   description:
     'Add facts (subject, predicate, object) to the knowledge graph, all or none. A plan is written as (goal, "includes", task) and (task:<task>, "depends_on", other task), with "label", "duration" or "weight" facts on task:<task>.',

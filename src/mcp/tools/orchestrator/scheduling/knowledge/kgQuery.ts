@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const kgQueryTool = defineTool({
   name: 'kg_query',
+  family: 'orchestrator',
   title: 'Find facts',
   description:
     'Facts matching a motif (subject, predicate, object, source; * matches any run of characters), in insertion order, one page at a time. Finished workflows are included as plans.',

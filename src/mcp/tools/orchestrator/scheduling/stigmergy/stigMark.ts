@@ -3,6 +3,7 @@ import { defineTool } from '../../../../toolDefinition';
 
 export const stigMarkTool = defineTool({
   name: 'stig_mark',
+  family: 'orchestrator',
   title: 'Mark an area',
   description:
     'Mark a file, folder or write-scope glob as being worked on ("scope:task-12" for a running task’s areas, "changed:task-12" for a file it changed). Marks add up, fade with time and disappear when their task ends; every process of the workspace sees them.',

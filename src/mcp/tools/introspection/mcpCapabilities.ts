@@ -5,6 +5,7 @@ import { features as featureList, resolveFeatures } from '../../features';
 
 export const mcpCapabilitiesTool = defineTool({
   name: 'mcp_capabilities',
+  family: 'introspection',
   title: 'Server capabilities',
   description:
     'Which tool namespaces (families, and the finer features such as resources or locks) are enabled and a one-line summary of every tool they expose; a family without tools yet says so.',

@@ -1,5 +1,5 @@
 /**
- * v18: bearer tokens of the HTTP server (`agent-ledger token create|list|revoke`) and which token
+ * v21: bearer tokens of the HTTP server (`agent-ledger token create|list|revoke`) and which token
  * made each write. A token is stored as the SHA-256 digest of its secret (the secret is shown once,
  * at creation); `role` is agent, person or admin; an agent token names its agent and the projects
  * it may act in (a JSON array of project keys), a runner's launch token its execution too.
@@ -9,7 +9,7 @@
  * a pipeline checkpoint may be asked of the person in their MCP client; the key that protects the
  * state of such a question while the client answers it, the same on every replica).
  */
-export const v18AccessTokens: readonly string[] = [
+export const v21AccessTokens: readonly string[] = [
   `CREATE TABLE access_tokens (
     id INTEGER PRIMARY KEY,
     digest TEXT NOT NULL,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { modernProtocolVersion } from '../../protocolVersions';
 import { isLoopback } from '../../http/httpAddress';
+import { ledgerLimitsOutput } from '../../../core/limits/limitsContracts';
 import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../app/version';
@@ -11,12 +12,14 @@ import {
   DEFAULT_WALLCLOCK_MS,
   MAX_RUNNING_CHILDREN,
 } from '../../../core/runtime/children/childLimits';
-import { features as featureList, idempotencySettings, resolveFeatures } from '../../features';
+import { features as featureList, resolveFeatures } from '../../features';
+import { idempotencySettings } from '../orchestrator/idempotentChange';
 
 const featureKey = (f: string): string => `enable${f[0].toUpperCase()}${f.slice(1)}`;
 
 export const mcpInfoTool = defineTool({
   name: 'mcp_info',
+  family: 'introspection',
   title: 'Server info',
   description:
     'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
@@ -66,6 +69,10 @@ export const mcpInfoTool = defineTool({
         .describe(
           'Coordination events older than this are dropped (retention by age, besides maxEventHistory by count)',
         ),
+      maxEventBytes: z
+        .number()
+        .describe('Characters of payload of the coordination events kept (retention by size, counted from the newest)'),
+      ledger: ledgerLimitsOutput,
     }),
     workspace: z.string(),
     store: z.object({ path: z.string(), seq: z.number() }),
@@ -132,6 +139,8 @@ export const mcpInfoTool = defineTool({
         defaultTimeoutMs: serverLimits.defaultTimeoutMs,
         maxEventHistory: services.eventBus.retention.maxEvents,
         maxEventAgeMs: services.eventBus.retention.maxAgeMs,
+        maxEventBytes: services.eventBus.retention.maxBytes,
+        ledger: services.limits,
       },
       workspace: services.paths.workspace,
       store: { path: services.paths.dbPath, seq: services.engine.seq },

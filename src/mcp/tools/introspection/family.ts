@@ -2,7 +2,7 @@ import type { FamilyInfo } from '../../toolDefinition';
 
 /**
  * What this server is and which tools it exposes: always on, not a switchable family.
- * What the catalog says of the family without loading its tools (catalogFamilies.ts).
+ * What the server and the extension know of the family without loading its tools (families.ts).
  */
 export const introspectionInfo: FamilyInfo = {
   name: 'introspection',

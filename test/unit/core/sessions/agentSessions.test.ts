@@ -1,0 +1,71 @@
+// The read model of the editor's Agents & Sessions view.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServices } from '../../../../src/app/services';
+import { parseInput } from '../../../../src/core/contracts/inputValidation';
+import { sessionEndInput } from '../../../../src/core/sessions/sessionContracts';
+import { taskCreateInput } from '../../../../src/core/tasks/taskContracts';
+import { tempRepo } from '../../../helpers/tmp';
+
+test('the Agents & Sessions read model: agents by activity, running sessions first, then recent ones', async () => {
+  const repo = tempRepo();
+  const services = await createServices({ workspace: repo });
+  try {
+    const a = await services.tasks.create(parseInput('task_create', taskCreateInput, { title: 'First' }));
+    const b = await services.tasks.create(parseInput('task_create', taskCreateInput, { title: 'Second' }));
+    const s1 = await services.sessions.start({ taskId: a.id, agent: 'coder', allowConcurrent: false });
+    await services.sessions.end(
+      parseInput('session_end', sessionEndInput, { sessionId: s1.sessionId, exitCode: 1, dodResult: 'error' }),
+    );
+    const worker = await services.workers.command({
+      taskId: b.id,
+      agent: 'coder',
+      auto: false,
+      allowConcurrent: false,
+      force: false,
+      allowOverlap: false,
+    });
+    const s3 = await services.sessions.start({ taskId: a.id, agent: 'reviewer', allowConcurrent: false });
+
+    const queries = services.agentSessions;
+    assert.deepEqual(
+      (await queries.agents()).map((x) => [x.agent, x.running, x.total]),
+      [
+        ['reviewer', 1, 1],
+        ['coder', 1, 2],
+      ],
+    );
+    const coder = await queries.sessionsOf('coder');
+    assert.deepEqual(
+      coder.map((x) => [x.session.id, x.session.status, x.taskTitle, x.worktreeActive]),
+      [
+        [worker.sessionId, 'running', 'Second', true],
+        [s1.sessionId, 'failed', 'First', false],
+      ],
+    );
+    assert.equal(coder[0].session.branch, `task-${b.id}-s${worker.sessionId}`);
+    assert.equal(coder[1].session.exitCode, 1);
+    assert.deepEqual(
+      (await queries.latest({ running: true })).map((x) => x.session.id),
+      [s3.sessionId, worker.sessionId],
+    );
+    assert.deepEqual(
+      (await queries.latest({ withWorktree: true })).map((x) => x.session.id),
+      [worker.sessionId],
+    );
+
+    // Once cleaned up, the worktree is no longer offered.
+    await services.sessions.end(
+      parseInput('session_end', sessionEndInput, { sessionId: worker.sessionId, exitCode: 0, dodResult: 'merged' }),
+    );
+    const cleanup = await services.worktreeCleanup.run({ olderThanDays: 14, force: false, dryRun: false });
+    assert.deepEqual(
+      cleanup.removed.map((r) => r.reason),
+      ['merged'],
+    );
+    assert.equal((await queries.session(worker.sessionId))?.worktreeActive, false);
+    assert.deepEqual(await queries.latest({ withWorktree: true }), []);
+  } finally {
+    await services.dispose();
+  }
+});
