@@ -10,7 +10,7 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, style } from '../output';
 import { visible } from '../terminalText';
 import { withServices } from '../withServices';
-import { ledgerSwitches } from '../../core/access/ledgerSettings';
+import { ledgerSwitches } from '../../core/access/ledgerSwitches';
 import { callTool, numberArg } from '../toolCommand';
 import { positiveInt } from '../args';
 import { formatAction, formatPipelineDetail, formatPipelineList, formatReport } from './pipelineFormat';

@@ -4,12 +4,6 @@ import type { Clock } from '../time';
 import { currentCaller } from '../caller';
 import { appendEvent } from '../events/eventLog';
 
-/** The switches a ledger keeps for every server and face that opens it. */
-export const ledgerSwitches = {
-  /** Ask a pipeline's checkpoint of the person through the MCP client that waits on it (elicitation). */
-  clientGates: 'pipeline.client_gates',
-} as const;
-
 /**
  * Settings of one ledger, in the ledger (so every server on a team database, every replica, the
  * CLI and the editor read the same): named switches, and keys made once and shared.

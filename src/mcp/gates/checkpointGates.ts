@@ -12,7 +12,7 @@ import type { CallContext, VerifiedRequest } from '../callContext';
 import type { ServerLogin } from '../serverLogin';
 import { mayDecide } from '../../core/caller';
 import { errorMessage, validationError } from '../../core/errors';
-import { ledgerSwitches } from '../../core/access/ledgerSettings';
+import { ledgerSwitches } from '../../core/access/ledgerSwitches';
 import { errorResult } from '../toolResults';
 
 /** The key of the one question a checkpoint asks (in `inputRequests` / `inputResponses`). */
