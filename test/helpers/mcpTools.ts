@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 
-export type McpToolName = 'conformance' | 'node22' | 'inspector' | 'claude';
+export type McpToolName = 'conformance' | 'node22' | 'inspector';
 
 /**
  * The program of a pinned MCP tool (scripts/mcpTools.mjs), installed into .mcp-tools/ on first

@@ -1,5 +1,6 @@
 /**
- * The real Claude Code binary against `mcp serve --http`, driven by a scripted model on loopback:
+ * The real Claude Code binary (scripts/agentClis.mjs) against `mcp serve --http`, driven by the
+ * scripted model on loopback (test/helpers/scriptedModel):
  * a person approves a pipeline checkpoint in Claude Code's own prompt (its interactive UI, in
  * tmux), and `claude -p` (which declares elicitation but cancels every question) makes a write and
  * decides nothing.
@@ -14,12 +15,21 @@ import { cli } from '../helpers/cli';
 import { makeToken, startHttpServer } from '../helpers/httpServer';
 import { readLedger } from '../helpers/ledgerRows';
 import { until } from '../helpers/processes';
-import { startScriptedMessages } from '../helpers/scriptedMessages';
-import type { ScriptedCall } from '../helpers/scriptedMessages';
-import { SkipTool, mcpTool, run } from '../helpers/mcpTools';
+import { startScriptedModel } from '../helpers/scriptedModel/scriptedModel';
+import { installedCli, skipUnlessInstalled } from '../helpers/agentClis';
+import { run } from '../helpers/mcpTools';
 import { decisions, pipelineAtCheckpoint } from './gateHelpers';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+/** CI installs tmux (.ci/run): there a missing one fails the test instead of skipping it. */
+const skipInteractive =
+  skipUnlessInstalled('claude') || (hasTmux || process.env.CI ? false : 'tmux is not installed (apt-get install tmux)');
+
+function claudeProgram(): string {
+  const cli = installedCli('claude');
+  assert.ok(cli, 'Claude Code is installed: node scripts/agentClis.mjs');
+  return cli.bin;
+}
 
 /** A private HOME for Claude Code with the ledger added over HTTP, onboarding done, the folder trusted. */
 async function claudeHome(claude: string, repo: string, url: string, token: string, allow: string[]) {
@@ -66,31 +76,20 @@ async function claudeHome(claude: string, repo: string, url: string, token: stri
   return { home, env, connected };
 }
 
-async function claudeProgram(t: { skip(message: string): void }): Promise<string | undefined> {
-  try {
-    return await mcpTool('claude');
-  } catch (err) {
-    if (err instanceof SkipTool) {
-      t.skip(err.message);
-      return undefined;
-    }
-    throw err;
-  }
-}
-
 test(
   "a person approves a checkpoint in Claude Code's own prompt, and it passes as theirs",
-  { skip: hasTmux ? false : 'tmux is not installed (apt-get install tmux)' },
-  async (t) => {
-    const claude = await claudeProgram(t);
-    if (!claude) return;
+  { skip: skipInteractive },
+  async () => {
+    const claude = claudeProgram();
     const { repo, workspace, checkpoint, agent } = await pipelineAtCheckpoint();
     await agent.close();
     assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
     const server = await startHttpServer(repo, ['--verbose']);
     const token = makeToken(repo, 'person', ['--name', 'alice']);
-    const calls: ScriptedCall[] = [{ name: 'mcp__ledger__pipeline_next_action', input: { workspace } }];
-    const model = await startScriptedMessages(calls);
+    const model = await startScriptedModel([
+      { callTool: 'pipeline_next_action', args: { workspace }, server: 'ledger' },
+      { say: 'The checkpoint is answered.' },
+    ]);
     const { env, connected } = await claudeHome(claude, repo, server.url, token, ['mcp__ledger__pipeline_next_action']);
     const session = `agent-ledger-${process.pid}-${Date.now()}`;
     const pane = (): string => execFileSync('tmux', ['capture-pane', '-t', session, '-p'], { encoding: 'utf8' });
@@ -152,10 +151,15 @@ test(
       });
       assert.deepEqual([decided.decision, decided.comment, decided.decided_by], ['approve', 'ship it', 'alice']);
       assert.match(decided.via, /^client \(token-\d+\)$/);
-      assert.ok(
-        model.requests.some((r) => r.offered),
-        'the model was offered the ledger tool',
+      assert.deepEqual(model.errors, []);
+      // After the answer the same call goes on: the pipeline's next action, no longer this checkpoint.
+      const result = await until(
+        'the tool result passed to the model',
+        () => model.conversations().at(-1)?.lastResult('pipeline_next_action'),
+        30_000,
       );
+      assert.equal(result.isError, false, result.text);
+      assert.doesNotMatch(result.text, new RegExp(`"name":\\s*"${checkpoint}"`));
     } finally {
       spawnSync('tmux', ['kill-session', '-t', session]);
       await model.close();
@@ -164,41 +168,73 @@ test(
   },
 );
 
-test('claude -p writes over HTTP as its token, and its automatic cancel decides nothing', async (t) => {
-  const claude = await claudeProgram(t);
-  if (!claude) return;
-  const { repo, workspace, agent } = await pipelineAtCheckpoint();
-  await agent.close();
-  assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
-  const server = await startHttpServer(repo);
-  const token = makeToken(repo, 'person', ['--name', 'bea']);
-  const model = await startScriptedMessages([
-    { name: 'mcp__ledger__task_create', input: { title: 'written by claude -p over HTTP' } },
-    { name: 'mcp__ledger__pipeline_next_action', input: { workspace } },
-  ]);
-  const allow = ['mcp__ledger__task_create', 'mcp__ledger__pipeline_next_action'];
-  const { env } = await claudeHome(claude, repo, server.url, token, allow);
-  try {
-    const r = await run(claude, ['-p', 'Record the task, then move the pipeline on.', '--output-format', 'json'], {
-      cwd: repo,
-      env: { ...env, ANTHROPIC_BASE_URL: model.url },
-      timeoutMs: 180_000,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(model.requests.filter((q) => q.offered).length, 2, 'both calls were made');
-    const rows = await readLedger(repo, (db) =>
-      db.all<{ title: string; token_id: number | null }>(
-        "SELECT t.title, e.token_id FROM tasks t JOIN events e ON e.task_id = t.id AND e.kind = 'task.created'",
-      ),
-    );
-    const listed = JSON.parse(cli(['token', 'list', '--workspace', repo, '--json']).stdout).tokens[0].id;
-    assert.deepEqual(
-      rows.map((row) => [row.title, `token-${row.token_id}`]),
-      [['written by claude -p over HTTP', listed]],
-    );
-    assert.deepEqual(decisions(repo, workspace), [], '-p answers the question with cancel: no decision');
-  } finally {
-    await model.close();
-    await server.stop();
-  }
-});
+test(
+  'claude -p writes over HTTP as its token; its automatic cancel decides nothing and is not asked again',
+  {
+    skip: skipUnlessInstalled('claude'),
+  },
+  async () => {
+    const claude = claudeProgram();
+    const { repo, workspace, checkpoint, agent } = await pipelineAtCheckpoint();
+    await agent.close();
+    assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+    const server = await startHttpServer(repo, ['--verbose']);
+    const token = makeToken(repo, 'person', ['--name', 'bea']);
+    const model = await startScriptedModel([
+      { callTool: 'task_create', args: { title: 'written by claude -p over HTTP' }, server: 'ledger' },
+      { callTool: 'pipeline_next_action', args: { workspace }, server: 'ledger' },
+      // Again: the checkpoint -p cancelled is not asked of it a second time.
+      { callTool: 'pipeline_next_action', args: { workspace }, server: 'ledger' },
+      { say: 'Done.' },
+    ]);
+    const allow = ['mcp__ledger__task_create', 'mcp__ledger__pipeline_next_action'];
+    const { env } = await claudeHome(claude, repo, server.url, token, allow);
+    try {
+      const r = await run(claude, ['-p', 'Record the task, then move the pipeline on.', '--output-format', 'json'], {
+        cwd: repo,
+        env: { ...env, ANTHROPIC_BASE_URL: model.url },
+        timeoutMs: 180_000,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(model.errors, []);
+      assert.ok(model.finished, 'every scripted call was made');
+      // Each next action the model read: the checkpoint, still waiting for a person (never "still
+      // required input after N rounds", which a server that asks again on cancel makes Claude Code say).
+      const results = model
+        .conversations()
+        .at(-1)!
+        .results.filter((x) => x.name.endsWith('pipeline_next_action'));
+      assert.equal(results.length, 2);
+      for (const result of results) {
+        assert.equal(result.isError, false, result.text);
+        assert.match(result.text, new RegExp(`"name":\\s*"${checkpoint}"`));
+        assert.doesNotMatch(result.text, /required input/);
+      }
+      // What the server did: asked once, got a cancel, and did not ask on the second call.
+      const gateLines = server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes(`checkpoint ${checkpoint}: `));
+      assert.deepEqual(
+        gateLines.map((line) => line.split(`checkpoint ${checkpoint}: `)[1].split(' ')[0]),
+        ['asked', 'cancel'],
+        server.stderr(),
+      );
+      assert.match(gateLines[0], /asked of token-\d+ \(claude-code\)$/);
+      const rows = await readLedger(repo, (db) =>
+        db.all<{ title: string; token_id: number | null }>(
+          "SELECT t.title, e.token_id FROM tasks t JOIN events e ON e.task_id = t.id AND e.kind = 'task.created'",
+        ),
+      );
+      const listed = JSON.parse(cli(['token', 'list', '--workspace', repo, '--json']).stdout).tokens[0].id;
+      assert.deepEqual(
+        rows.map((row) => [row.title, `token-${row.token_id}`]),
+        [['written by claude -p over HTTP', listed]],
+      );
+      assert.deepEqual(decisions(repo, workspace), [], '-p answers the question with cancel: no decision');
+    } finally {
+      await model.close();
+      await server.stop();
+    }
+  },
+);

@@ -7,6 +7,7 @@ import { makeToken, startHttpServer } from '../helpers/httpServer';
 import { cliPath } from '../helpers/mcpClient';
 import { ledgerEnv } from '../helpers/testLedger';
 import { SkipTool, mcpTool, run } from '../helpers/mcpTools';
+import { installedCli, skipUnlessInstalled } from '../helpers/agentClis';
 
 async function tools(t: { skip(message: string): void }, ...names: Parameters<typeof mcpTool>[0][]) {
   try {
@@ -73,70 +74,84 @@ test('the MCP Inspector CLI lists the tools and writes with a token, both revisi
  * server). Its debug log names the revision it connected with: `protocolEra: modern` means it
  * spoke 2026-07-28 without falling back.
  */
-test('Claude Code connects over HTTP with a token (2026-07-28, no fallback), and over stdio; without a token it cannot', async (t) => {
-  const found = await tools(t, 'claude');
-  if (!found) return;
-  const [claude] = found;
-  const repo = tempRepo();
-  const server = await startHttpServer(repo);
-  const token = makeToken(repo, 'person', ['--name', 'kim']);
-  const home = tempDir('agent-ledger-claude-home-');
-  // Its own HOME and TMPDIR: its settings, logs and scratch files stay in this test's folders.
-  const env = { ...ledgerEnv(repo), HOME: home, TMPDIR: tempDir('agent-ledger-claude-tmp-'), DISABLE_AUTOUPDATER: '1' };
-  const claudeIn = (...args: string[]) => run(claude, args, { cwd: repo, env, timeoutMs: 120_000 });
-  try {
-    assert.equal(
-      (
-        await claudeIn(
-          'mcp',
-          'add',
-          '--transport',
-          'http',
-          'ledger',
-          server.url,
-          '-H',
-          `Authorization: Bearer ${token}`,
-        )
-      ).code,
-      0,
-    );
-    assert.equal((await claudeIn('mcp', 'add', '--transport', 'http', 'anonymous', server.url)).code, 0);
-    const added = await claudeIn(
-      'mcp',
-      'add',
-      'local-ledger',
-      '--',
-      process.execPath,
-      cliPath,
-      'mcp',
-      'serve',
-      '--workspace',
-      repo,
-    );
-    assert.equal(added.code, 0, added.stderr);
-    const listed = await claudeIn('mcp', 'list');
-    const line = (name: string) => listed.stdout.split('\n').find((l) => l.startsWith(`${name}: `)) ?? '';
-    assert.match(line('ledger'), /\(HTTP\) - ✔ Connected$/, listed.stdout);
-    assert.match(line('local-ledger'), /✔ Connected$/, listed.stdout);
-    assert.match(line('anonymous'), /✘ Failed to connect/, 'refused without a token');
-
-    // What Claude Code itself logged about each connection.
-    const logs = (name: string): string => {
-      const root = path.join(home, '.cache', 'claude-cli-nodejs');
-      const dirs = fs.existsSync(root) ? fs.readdirSync(root).map((d) => path.join(root, d, `mcp-logs-${name}`)) : [];
-      return dirs
-        .filter((d) => fs.existsSync(d))
-        .flatMap((d) => fs.readdirSync(d).map((f) => fs.readFileSync(path.join(d, f), 'utf8')))
-        .join('\n');
+test(
+  'Claude Code connects over HTTP with a token (2026-07-28, no fallback), and over stdio; without a token it cannot',
+  {
+    skip: skipUnlessInstalled('claude'),
+  },
+  async () => {
+    const claude = installedCli('claude')?.bin;
+    assert.ok(claude, 'Claude Code is installed: node scripts/agentClis.mjs');
+    const repo = tempRepo();
+    const server = await startHttpServer(repo);
+    const token = makeToken(repo, 'person', ['--name', 'kim']);
+    const home = tempDir('agent-ledger-claude-home-');
+    // Its own HOME and TMPDIR: its settings, logs and scratch files stay in this test's folders.
+    const env = {
+      ...ledgerEnv(repo),
+      HOME: home,
+      TMPDIR: tempDir('agent-ledger-claude-tmp-'),
+      DISABLE_AUTOUPDATER: '1',
     };
-    for (const name of ['ledger', 'local-ledger'])
-      assert.match(logs(name), /\\"protocolEra\\":\\"modern\\",\\"negotiatedProtocolVersion\\":\\"2026-07-28\\"/, name);
-    // The server saw the token's caller: its last use was recorded.
-    const used = await run(process.execPath, [cliPath, 'token', 'list', '--workspace', repo, '--json'], {
-      env: ledgerEnv(repo),
-    });
-    assert.ok(JSON.parse(used.stdout).tokens[0].last_used_at, 'the token was used');
-  } finally {
-    await server.stop();
-  }
-});
+    const claudeIn = (...args: string[]) => run(claude, args, { cwd: repo, env, timeoutMs: 120_000 });
+    try {
+      assert.equal(
+        (
+          await claudeIn(
+            'mcp',
+            'add',
+            '--transport',
+            'http',
+            'ledger',
+            server.url,
+            '-H',
+            `Authorization: Bearer ${token}`,
+          )
+        ).code,
+        0,
+      );
+      assert.equal((await claudeIn('mcp', 'add', '--transport', 'http', 'anonymous', server.url)).code, 0);
+      const added = await claudeIn(
+        'mcp',
+        'add',
+        'local-ledger',
+        '--',
+        process.execPath,
+        cliPath,
+        'mcp',
+        'serve',
+        '--workspace',
+        repo,
+      );
+      assert.equal(added.code, 0, added.stderr);
+      const listed = await claudeIn('mcp', 'list');
+      const line = (name: string) => listed.stdout.split('\n').find((l) => l.startsWith(`${name}: `)) ?? '';
+      assert.match(line('ledger'), /\(HTTP\) - ✔ Connected$/, listed.stdout);
+      assert.match(line('local-ledger'), /✔ Connected$/, listed.stdout);
+      assert.match(line('anonymous'), /✘ Failed to connect/, 'refused without a token');
+
+      // What Claude Code itself logged about each connection.
+      const logs = (name: string): string => {
+        const root = path.join(home, '.cache', 'claude-cli-nodejs');
+        const dirs = fs.existsSync(root) ? fs.readdirSync(root).map((d) => path.join(root, d, `mcp-logs-${name}`)) : [];
+        return dirs
+          .filter((d) => fs.existsSync(d))
+          .flatMap((d) => fs.readdirSync(d).map((f) => fs.readFileSync(path.join(d, f), 'utf8')))
+          .join('\n');
+      };
+      for (const name of ['ledger', 'local-ledger'])
+        assert.match(
+          logs(name),
+          /\\"protocolEra\\":\\"modern\\",\\"negotiatedProtocolVersion\\":\\"2026-07-28\\"/,
+          name,
+        );
+      // The server saw the token's caller: its last use was recorded.
+      const used = await run(process.execPath, [cliPath, 'token', 'list', '--workspace', repo, '--json'], {
+        env: ledgerEnv(repo),
+      });
+      assert.ok(JSON.parse(used.stdout).tokens[0].last_used_at, 'the token was used');
+    } finally {
+      await server.stop();
+    }
+  },
+);
