@@ -50,7 +50,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       listed = true;
     },
     transport: 'stdio',
-    gates: checkpointGates(proc.services, loginOf),
+    gates: checkpointGates(proc.services, loginOf, options.verbose ? log : undefined),
   });
   const transport = new GuardedStdioTransport(
     { maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth },

@@ -55,6 +55,8 @@ export interface CheckpointGates {
 export function checkpointGates(
   services: LazyServices,
   loginOf: (call: CallContext) => ServerLogin | undefined,
+  /** `--verbose`: each question asked and each answer, one line (never the comment). */
+  log?: (line: string) => void,
 ): CheckpointGates {
   let codec: Promise<RequestStateCodec<GateState>> | undefined;
   const stateCodec = (): Promise<RequestStateCodec<GateState>> =>
@@ -89,6 +91,7 @@ export function checkpointGates(
     if (!state || state.args !== digest(args))
       return errorResult(validationError('this answer belongs to another question: call pipeline_next_action again'));
     const view = inputResponse(ctx.mcpReq.inputResponses, gateKey);
+    log?.(`checkpoint ${state.checkpoint}: ${view.kind === 'elicit' ? view.action : 'no answer'} from ${who(call)}`);
     if (view.kind === 'elicit' && view.action === 'accept') {
       const decision = view.content?.decision;
       const comment = view.content?.comment;
@@ -141,6 +144,7 @@ export function checkpointGates(
           : first;
       }
       const options = action.options?.length ? action.options : ['approve', 'reject'];
+      log?.(`checkpoint ${action.name}: asked of ${who(call)}`);
       return inputRequired({
         inputRequests: {
           [gateKey]: inputRequired.elicit({
@@ -168,6 +172,12 @@ export function checkpointGates(
       });
     },
   };
+}
+
+/** The caller and client of a question, as the log names them. */
+function who(call: CallContext): string {
+  const token = call.caller.tokenId === null ? 'local' : `token-${call.caller.tokenId}`;
+  return `${token} (${call.client.info?.name ?? 'unknown client'})`;
 }
 
 /** Who a question's state is bound to: the token of the request, or this machine's user. */

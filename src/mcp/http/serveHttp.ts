@@ -105,7 +105,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     loginOf,
     transport: 'http',
     http: info,
-    gates: checkpointGates(proc.services, loginOf),
+    gates: checkpointGates(proc.services, loginOf, options.verbose ? log : undefined),
   });
   // A long-lived server: open the ledger now, not at the first call.
   proc.warmUp();
