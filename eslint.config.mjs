@@ -18,7 +18,7 @@ import tseslint from 'typescript-eslint';
 
 const vscode = { name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode.' };
 const sdk = {
-  group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  group: ['@modelcontextprotocol/*', '@modelcontextprotocol/*/*'],
   message: 'Only src/mcp/** may import the MCP SDK.',
 };
 const sqljs = { name: 'sql.js', message: 'Only src/store/** may import sql.js.' };
@@ -61,7 +61,7 @@ const upperLayers = {
 // the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/). The
 // scheduler's start gate reaches the domain from the composition root (core/tasks/startGate.ts).
 const into = (folders, message) => ({ regex: `^(\\.\\.?/)+(${folders})(/|$)`, message });
-const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines';
+const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines|access';
 const aboveGround = into(
   `${domainFolders}|coordination|scheduling|runtime|board`,
   'The ground of core (core/*.ts, ports, files, contracts, events, limits) imports nothing above it.',

@@ -59,6 +59,8 @@ import { ActivityFeed } from '../core/board/activity';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
+import { TokenService } from '../core/access/tokenService';
+import { LedgerSettings } from '../core/access/ledgerSettings';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
@@ -162,6 +164,10 @@ export interface Services {
   reviews: TaskReviewService;
   /** What a person follows, one item per event that matters (`agent-ledger watch`, the web board). */
   activity: ActivityFeed;
+  /** Bearer tokens of the HTTP server (`agent-ledger token`): create, list, revoke, verify. */
+  tokens: TokenService;
+  /** The ledger's own switches and keys (e.g. checkpoints asked in the client), shared by every process. */
+  settings: LedgerSettings;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -271,6 +277,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       knowledgeLimits: limits,
     },
   );
+  const projects = new ProjectService(engine, paths.workspace, agents, now);
   // An ended task's marks leave the field and its awarded contract-net calls complete.
   lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
@@ -316,7 +323,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       paths.workspace,
     ),
     rewind: new RewindService(engine, getTruth, clock),
-    projects: new ProjectService(engine, paths.workspace, agents, now),
+    projects,
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
     queue: new TaskQueue(engine, paths.workspace, agents, now),
     handoffs,
@@ -346,6 +353,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
     activity: new ActivityFeed(engine),
+    tokens: new TokenService(engine, clock, {
+      agentExists: (agent) => agents.current().agents.some((a) => a.name === agent),
+      projectKeyOf: async (ref) => (await projects.get(ref)).project_id,
+    }),
+    settings: new LedgerSettings(engine, clock),
     dispose: () => {
       watching?.dispose();
       scheduling.changedMarks?.dispose();

@@ -82,6 +82,12 @@ export const topCommands: readonly TopCommand[] = [
     load: async () => (await import('./commands/uiCommand.js')).registerUiCommand,
   },
   {
+    name: 'token',
+    description:
+      'Bearer tokens of `mcp serve --http`: an agent (one agent, its projects), a person (decides at checkpoints) or an admin',
+    load: async () => (await import('./commands/tokenCommands.js')).registerTokenCommands,
+  },
+  {
     name: 'db',
     description:
       'The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL',

@@ -10,6 +10,7 @@
  * server fills in the one it holds. A server started by a person has no ticket and behaves as the
  * contract says.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../core/errors';
@@ -31,7 +32,22 @@ export class ServerLogin {
     private ticket: string | undefined,
     /** The agent the runner launched this server for (not secret). */
     readonly agentId: string | undefined,
-  ) {}
+    /** Over HTTP, the session token every replica derives from the launch token (nothing held in memory). */
+    private readonly derived?: string,
+  ) {
+    this.token = derived;
+    // A launch token is its agent's: its calls count as the agent's from the first one.
+    if (derived !== undefined) this.agent = agentId;
+  }
+
+  /**
+   * The login of an agent the runner launched against an HTTP server: its short-lived agent token
+   * is also its launch ticket, and the session it opens has a token derived from it, so any
+   * server on the ledger (several replicas behind one URL) finds the session without holding it.
+   */
+  static forLaunchToken(bearer: string, agentId: string): ServerLogin {
+    return new ServerLogin(bearer, agentId, launchSessionToken(bearer));
+  }
 
   /**
    * Takes the ticket once, as the server starts: from the run's ticket file (read, then deleted),
@@ -67,6 +83,11 @@ export class ServerLogin {
     const ticket = this.ticket;
     this.ticket = undefined;
     return ticket;
+  }
+
+  /** The session token `authenticate` should open with the ticket (derived over HTTP; random on stdio). */
+  sessionTokenToOpen(): string | undefined {
+    return this.derived;
   }
 
   /** Keeps the session a ticket opened for `agentId`. */
@@ -134,4 +155,9 @@ function takeTicketFile(workspace: string, file: string): string | undefined {
 /** The session token of a call: given, or held by this server. */
 export function sessionTokenOf(given: string | undefined, login: ServerLogin | undefined): string {
   return (login ?? ServerLogin.none()).tokenFor(given);
+}
+
+/** The session token of a launch token's session: the same on every server that sees the token. */
+export function launchSessionToken(bearer: string): string {
+  return createHash('sha256').update(`agent-ledger launch session\0${bearer}`).digest('base64url');
 }

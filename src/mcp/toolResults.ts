@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LedgerError, errorMessage } from '../core/errors';
 
 /** A successful call: the result as structured content and the same JSON as text. */

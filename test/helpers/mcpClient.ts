@@ -40,7 +40,7 @@ if (process.env.NODE_TEST_CONTEXT) {
 export async function connect(
   workspace: string,
   extraArgs: string[] = [],
-  options: { env?: NodeJS.ProcessEnv; cli?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cli?: string; capabilities?: Record<string, unknown> } = {},
 ): Promise<LedgerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -53,7 +53,10 @@ export async function connect(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'agent-ledger-tests', version: '1.0.0' });
+  const client = new Client(
+    { name: 'agent-ledger-tests', version: '1.0.0' },
+    options.capabilities ? { capabilities: options.capabilities } : undefined,
+  );
   await client.connect(transport);
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });

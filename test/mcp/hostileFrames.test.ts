@@ -11,7 +11,8 @@ import { tempRepo } from '../helpers/tmp';
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
-const RESOURCE_NOT_FOUND = -32002;
+// A resource that does not exist: -32602 with data.uri (2026-07-28; the SDK maps the older -32002 on both revisions).
+const RESOURCE_NOT_FOUND = -32602;
 
 /**
  * Raw frames on the server's stdin, as a broken or hostile client writes them: each gets the

@@ -20,6 +20,7 @@ import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
 import { commitLeftovers, gitDirsOf } from '../../git/worktrees';
 import { readWorkspaceSettings } from '../../core/workers/workspaceSettings';
+import { launchTokenVariable } from '../../core/runtime/runner/runnerLaunch';
 import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
@@ -33,6 +34,8 @@ export interface RunnerSetup {
   maxParallel?: number;
   /** Launch tasks whose write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
+  /** The team's HTTP ledger server (`mcp serve --http`): agents connect to it with a launch token. */
+  serverUrl?: string;
 }
 
 export interface LedgerRunner {
@@ -85,6 +88,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     workspaceSettings: () => readWorkspaceSettings(services.paths.workspace),
     leftovers: { workspace: services.paths.workspace, commit: commitLeftovers },
     allowOverlap: setup.allowOverlap,
+    tokens: services.tokens,
     staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
   const runner = new Runner({
@@ -132,6 +136,14 @@ function ledgerServerFor(
   setup: RunnerSetup,
   env: Readonly<Record<string, string>>,
 ): McpServerLaunch {
+  // The team's server: nothing to start; the client connects with the run's token (runnerLaunch.ts).
+  if (setup.serverUrl !== undefined)
+    return {
+      name: 'agent-ledger',
+      command: '',
+      args: [],
+      http: { url: setup.serverUrl, tokenEnv: launchTokenVariable },
+    };
   const [command, ...prefix] = setup.cliCommand;
   // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
   const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
@@ -166,7 +178,12 @@ function staleAfterMsOf(value: string | undefined): number | undefined {
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE')
+    if (
+      value !== undefined &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET' &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE' &&
+      key !== launchTokenVariable
+    )
       out[key] = value;
   return out;
 }

@@ -23,10 +23,12 @@ export const eventCategories = [
   'project',
   'runner',
   'session',
+  'setting', // setting.changed: the ledger's own switches (checkpoints asked in the client)
   // start_workflow_replayed, start_task_replayed: a retried call with its idempotency key
   'start',
   'stigmergy',
   'task',
+  'token', // token.created, token.revoked: bearer tokens of the HTTP server
   'worker', // worker_command_replayed
   'workflow',
   'worktree',

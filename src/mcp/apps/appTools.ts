@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { Services } from '../../app/services';
 import { LedgerError, validationError } from '../../core/errors';
 import { parseId } from '../../core/ids';

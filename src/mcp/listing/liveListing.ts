@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolFamily } from '../toolDefinition';
 import { loadCatalog } from '../catalog';
 import type { ListedFacts, ToolListing } from './builtListing';

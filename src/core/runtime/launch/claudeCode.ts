@@ -51,7 +51,7 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
     files.push({
       path: file,
       content: `${JSON.stringify(
-        mcpServersJson(servers, () => ({ type: 'stdio' })),
+        mcpServersJson(servers, (s) => ({ type: s.http ? 'http' : 'stdio' })),
         null,
         2,
       )}\n`,

@@ -26,17 +26,25 @@ export type ClientAccess =
   /** Everything, no sandbox: only inside an externally sandboxed machine. */
   | 'fullAccess';
 
-/** An MCP server (stdio) the agent must be wired to: this ledger's `agent-ledger mcp serve`. */
+/**
+ * An MCP server the agent must be wired to: this ledger's `agent-ledger mcp serve`, which the
+ * client starts (stdio: `command`, `args`), or the team's HTTP server it connects to (`http`).
+ */
 export interface McpServerLaunch {
   /** `[A-Za-z0-9_-]+`: the client's name for it (Claude Code's tools become `mcp__<name>__<tool>`). */
   name: string;
-  /** Absolute path of the program (the client starts it; its PATH may differ from ours). */
+  /** Absolute path of the program (the client starts it; its PATH may differ from ours). Unused with `http`. */
   command: string;
   args: readonly string[];
   /** Plain variables for the server (never a secret: they are written into configuration). */
   env?: Readonly<Record<string, string>>;
   /** Names of variables the server receives from the client's environment: how secrets travel. */
   forwardEnv?: readonly string[];
+  /**
+   * A Streamable HTTP server instead of a command: its URL, and the name of the variable that holds
+   * the bearer token in the client's environment (the configuration says `Bearer ${NAME}`, never the token).
+   */
+  http?: { url: string; tokenEnv: string };
 }
 
 export interface ClientLaunchInput {
@@ -154,7 +162,15 @@ export function checkServers(servers: readonly McpServerLaunch[]): void {
       );
     }
     seen.add(server.name);
-    for (const name of [...Object.keys(server.env ?? {}), ...(server.forwardEnv ?? [])]) {
+    if (server.http && !/^https?:\/\/[^\s"'`$\\]+$/.test(server.http.url))
+      throw new ProcessError('invalidLaunch', `"${server.http.url}" is not a usable MCP server URL.`, {
+        url: server.http.url,
+      });
+    for (const name of [
+      ...Object.keys(server.env ?? {}),
+      ...(server.forwardEnv ?? []),
+      ...(server.http ? [server.http.tokenEnv] : []),
+    ]) {
       if (!envName.test(name))
         throw new ProcessError('invalidLaunch', `"${name}" is not an environment variable name.`, { name });
     }
@@ -176,19 +192,31 @@ export function promptWithPreamble(input: ClientLaunchInput): string {
   return input.appendSystemPrompt ? `${input.appendSystemPrompt}\n\n${input.prompt}` : input.prompt;
 }
 
-/** `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients read. */
+/**
+ * `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients
+ * read. An HTTP server is `{ type: "http", url, headers }` (`urlKey`: Gemini CLI names it
+ * `httpUrl`), its Authorization header a reference to the token's variable, which the client expands.
+ */
 export function mcpServersJson(
   servers: readonly McpServerLaunch[],
   extra: (server: McpServerLaunch) => Record<string, unknown> = () => ({}),
+  urlKey: 'url' | 'httpUrl' = 'url',
 ): Record<string, unknown> {
   const mcpServers: Record<string, unknown> = {};
   for (const server of servers) {
-    mcpServers[server.name] = {
-      command: server.command,
-      args: [...server.args],
-      env: envWithReferences(server),
-      ...extra(server),
-    };
+    mcpServers[server.name] = server.http
+      ? {
+          ...(urlKey === 'url' ? { type: 'http' } : {}),
+          [urlKey]: server.http.url,
+          headers: { Authorization: `Bearer \${${server.http.tokenEnv}}` },
+          ...extra(server),
+        }
+      : {
+          command: server.command,
+          args: [...server.args],
+          env: envWithReferences(server),
+          ...extra(server),
+        };
   }
   return { mcpServers };
 }

@@ -58,15 +58,22 @@ function tomlKey(key: string): string {
 }
 
 /**
- * `-c` overrides that declare one stdio MCP server. `required`: without it `codex exec` starts its
- * first turn before a slow server is up and the model never gets its tools (a server taking 4 s:
- * none of its tools in the run); with it Codex waits, and a server that fails to start ends the
- * run at once. `default_tools_approval_mode = "approve"`: with the default `auto`, `codex exec`
- * refuses every tool annotated destructive or open-world ("MCP tool call requires approval, but
- * approval policy is never"); this server's tools are the ones the agent was started to use.
+ * `-c` overrides that declare one MCP server: stdio (`command`, `args`, `env`, `env_vars`), or
+ * Streamable HTTP (`url`, and `bearer_token_env_var`: Codex reads the token from that variable).
+ * `required`: without it `codex exec` starts its first turn before a slow server is up and the
+ * model never gets its tools (a server taking 4 s: none of its tools in the run); with it Codex
+ * waits, and a server that fails to start ends the run at once. `default_tools_approval_mode =
+ * "approve"`: with the default `auto`, `codex exec` refuses every tool annotated destructive or
+ * open-world ("MCP tool call requires approval, but approval policy is never"); this server's
+ * tools are the ones the agent was started to use.
  */
 export function codexServerOverrides(server: McpServerLaunch): string[] {
   const key = `mcp_servers.${server.name}`;
+  if (server.http)
+    return [
+      `${key}.url=${tomlString(server.http.url)}`,
+      `${key}.bearer_token_env_var=${tomlString(server.http.tokenEnv)}`,
+    ].flatMap((o) => ['-c', o]);
   const overrides = [
     `${key}.command=${tomlString(server.command)}`,
     `${key}.args=[${server.args.map(tomlString).join(', ')}]`,

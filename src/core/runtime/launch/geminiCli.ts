@@ -77,7 +77,8 @@ export function geminiLaunch(input: ClientLaunchInput): LaunchPlan {
   const home = path.join(input.configDir, 'gemini-home');
   const userHome = geminiHomeOf(input.env);
   // `trust`: the ledger's own tools run without a confirmation nobody could give.
-  const settings: Record<string, unknown> = mcpServersJson(servers, () => ({ trust: true }));
+  // An HTTP server is `httpUrl` (Gemini CLI reads `url` as the older SSE transport).
+  const settings: Record<string, unknown> = mcpServersJson(servers, () => ({ trust: true }), 'httpUrl');
   if (input.maxTurns !== undefined) settings.model = { maxSessionTurns: input.maxTurns };
   const authType = authTypeOf(input.env);
   const files: LaunchPlan['files'] = [

@@ -42,6 +42,8 @@ import { nextAssignedTask } from '../pm/nextTask';
 import { endRunSessions, endUnclaimedSession } from './runSessions';
 import { claimInstanceIn, freeInstance } from './instanceClaims';
 import { readOpenRuns, recordRunEnd, recordRunStart } from './runRecords';
+import type { TokenService } from '../../access/tokenService';
+import { tokenDigest } from '../../access/tokenService';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -75,6 +77,8 @@ export interface LedgerForRunnerOptions {
   staleAfterMs?: number;
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
+  /** Makes the launch tokens of runs wired to an HTTP ledger server. */
+  tokens?: TokenService;
 }
 
 /** The worktree a run works in, its session and branch. */
@@ -346,6 +350,27 @@ export class LedgerForRunner implements RunnerLedger {
     return ticket;
   }
 
+  async issueLaunchToken(executionId: string, target: LaunchTarget, ttlMs: number): Promise<string> {
+    if (!this.o.tokens) throw new LedgerError('ConfigError', 'this runner cannot make launch tokens');
+    const id = parsePmId('execution', executionId, 'execution_id');
+    const { token, secret } = await this.o.tokens.create({
+      role: 'agent',
+      agent: target.agentId,
+      projects: [target.projectId],
+      ttlSeconds: Math.max(60, Math.ceil(ttlMs / 1000)),
+      executionId: id,
+    });
+    // The token is the run's ticket too: `authenticate` without a passkey redeems it, once.
+    await this.o.engine.write((tx) =>
+      tx.run('UPDATE agent_instances SET ticket_hash = ?, ticket_expires_at = ? WHERE execution_id = ?', [
+        tokenDigest(secret),
+        token.expires_at,
+        id,
+      ]),
+    );
+    return secret;
+  }
+
   async runStarted(run: RunStart): Promise<void> {
     await this.o.engine.write((tx) => recordRunStart(tx, run, this.now().toISOString()));
   }
@@ -363,6 +388,17 @@ export class LedgerForRunner implements RunnerLedger {
         console.error(`[agent-ledger] could not commit what ${run.executionId} left uncommitted:`, err),
       );
     }
-    return this.o.engine.write((tx) => recordRunEnd(tx, run, this.now()));
+    const now = this.now();
+    return this.o.engine.write(async (tx) => {
+      const outcome = await recordRunEnd(tx, run, now);
+      // A launch token dies with its run.
+      const id = pmIdOf('execution', run.executionId);
+      if (id !== undefined)
+        await tx.run('UPDATE access_tokens SET revoked_at = ? WHERE execution_id = ? AND revoked_at IS NULL', [
+          now.toISOString(),
+          id,
+        ]);
+      return outcome;
+    });
   }
 }

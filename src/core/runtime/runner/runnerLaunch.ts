@@ -67,6 +67,12 @@ export const setupWallClockMs = 20 * 60_000;
 /** The variable an older runner carried the launch ticket in (still read, and removed, by the server). */
 export const launchTicketVariable = 'AGENT_LEDGER_LAUNCH_TICKET';
 
+/** The variable that carries a run's launch token to its client, for an HTTP ledger server. */
+export const launchTokenVariable = 'AGENT_LEDGER_TOKEN';
+/** A launch token lives for the run's wall clock (or this, without one) and a margin. */
+const launchTokenDefaultMs = 8 * 3600_000;
+const launchTokenMarginMs = 10 * 60_000;
+
 /**
  * The variable that tells the instance's MCP server where its launch ticket is: a file of the run
  * (owner-only) the server reads and deletes as it starts. The ticket itself is in no environment,
@@ -104,10 +110,22 @@ export async function startInstance(
     });
     if (failed) throw new SetupFailed(failed.failed, failed.logFile);
   }
-  // Issued after the setup: a long setup must not let the ticket expire before the agent starts.
-  const ticket = await ledger.issueLaunchTicket(executionId);
+  const http = settings.ledgerServer.http;
   const configDir = path.join(logDir, `${executionId}.d`);
   const ticketFile = path.join(configDir, 'ticket');
+  // Against an HTTP ledger server the ticket is a short-lived agent token, which the client itself
+  // sends (its MCP config names the variable); against a stdio server, a ticket in a file only the
+  // server reads.
+  const launchToken =
+    http && ledger.issueLaunchToken
+      ? await ledger.issueLaunchToken(
+          executionId,
+          target,
+          (target.limits.wallClockMs ?? launchTokenDefaultMs) + launchTokenMarginMs,
+        )
+      : undefined;
+  // Issued after the setup: a long setup must not let the ticket expire before the agent starts.
+  const ticket = launchToken === undefined ? await ledger.issueLaunchTicket(executionId) : undefined;
   const plan = buildLaunchPlan(target.client, {
     prompt: launchPrompt(target),
     cwd: target.cwd,
@@ -120,14 +138,14 @@ export async function startInstance(
     appendSystemPrompt: target.systemPrompt,
   });
   // Written with the plan's other files (owner-only, never through a link); the server deletes it as it starts.
-  plan.files.push({ path: ticketFile, content: ticket });
+  if (ticket !== undefined) plan.files.push({ path: ticketFile, content: ticket });
   const labels = { role: runnerLabel, executionId, agentId, projectId, taskId: target.taskId ?? '' };
   const proc = await settings.launcher.launch(plan, {
     id: executionId,
     logDir,
     env: settings.env,
-    secretEnv: {},
-    redact: [ticket],
+    secretEnv: http && launchToken !== undefined ? { [http.tokenEnv]: launchToken } : {},
+    redact: [launchToken ?? ticket ?? ''].filter((secret) => secret !== ''),
     limits: target.limits,
     labels,
     continuesLog: target.setup !== undefined,
@@ -149,6 +167,8 @@ export async function startInstance(
 
 /** The ledger's server for one instance: who it logs in as, and where its ticket is (a file name, not the ticket). */
 function serverFor(server: McpServerLaunch, target: LaunchTarget, ticketFile: string): McpServerLaunch {
+  // An HTTP server knows the agent and project from the token itself.
+  if (server.http) return server;
   return {
     ...server,
     env: {

@@ -135,6 +135,12 @@ export interface RunnerLedger {
    */
   issueLaunchTicket(executionId: string): Promise<string>;
   /**
+   * For a run wired to an HTTP ledger server: a short-lived agent token (this agent, this project,
+   * this run) that is also the run's launch ticket, revoked when the run ends. It travels in the
+   * client's environment only.
+   */
+  issueLaunchToken?(executionId: string, target: LaunchTarget, ttlMs: number): Promise<string>;
+  /**
    * Claims the (agent, project) instance for a new run, in one transaction, and opens its
    * execution log: resolves with the execution id (`[A-Za-z0-9._-]+`, it names the run's log),
    * or undefined when another runner (this machine or another) holds the instance with a run

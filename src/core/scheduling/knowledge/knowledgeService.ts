@@ -22,6 +22,7 @@ import { readLatest } from '../../coordination/plans/graphStore';
 import { coordinationError } from '../../coordination/coordinationErrors';
 import { fragmentPatches } from './planPatches';
 import type { FragmentPatch } from './planPatches';
+import { callerTokenId } from '../../caller';
 import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
 import type { LedgerLimits } from '../../limits/ledgerLimits';
 import { runAsLedger } from '../../limits/callIdentity';
@@ -289,13 +290,10 @@ async function appendKnowledgeEvent(
   kind: EventKind,
   payload: Record<string, number>,
 ): Promise<void> {
-  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    kind,
-    'knowledge',
-    'kg',
-    JSON.stringify(payload),
-  ]);
+  await tx.insert(
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [new Date(now).toISOString(), kind, 'knowledge', 'kg', JSON.stringify(payload), callerTokenId()],
+  );
 }
 
 function graphNotFound(graphId: string): never {

@@ -238,3 +238,39 @@ test('permissions: one set of them, in each client’s own terms', () => {
   assert.ok(buildLaunchPlan('codex', input({ permissions: read })).args.includes('--sandbox=read-only'));
   assert.ok(buildLaunchPlan('gemini', input({ permissions: read })).args.includes('--approval-mode=default'));
 });
+
+test('an HTTP ledger server: each client gets its URL and a reference to the token variable, never the token', () => {
+  const team: McpServerLaunch = {
+    name: 'agent-ledger',
+    command: '',
+    args: [],
+    http: { url: 'https://ledger.example.com/mcp', tokenEnv: 'AGENT_LEDGER_TOKEN' },
+  };
+  const claude = buildLaunchPlan('claude', input({ mcpServers: [team] }));
+  assert.deepEqual(JSON.parse(claude.files[0].content).mcpServers['agent-ledger'], {
+    type: 'http',
+    url: 'https://ledger.example.com/mcp',
+    headers: { Authorization: 'Bearer ${AGENT_LEDGER_TOKEN}' },
+  });
+  const gemini = buildLaunchPlan('gemini', input({ mcpServers: [team] }));
+  assert.deepEqual(JSON.parse(gemini.files[0].content).mcpServers['agent-ledger'], {
+    httpUrl: 'https://ledger.example.com/mcp',
+    headers: { Authorization: 'Bearer ${AGENT_LEDGER_TOKEN}' },
+    trust: true,
+  });
+  const codex = buildLaunchPlan('codex', input({ mcpServers: [team] }));
+  assert.deepEqual(
+    codex.args.filter((_a, i) => codex.args[i - 1] === '-c'),
+    [
+      'mcp_servers.agent-ledger.url="https://ledger.example.com/mcp"',
+      'mcp_servers.agent-ledger.bearer_token_env_var="AGENT_LEDGER_TOKEN"',
+    ],
+  );
+  // A URL that could break out of a configuration value or a command line is refused.
+  for (const url of ['https://x.example/"; rm -rf /', 'ftp://x.example/mcp', 'https://x.example/${HOME}'])
+    assert.throws(
+      () => buildLaunchPlan('claude', input({ mcpServers: [{ ...team, http: { url, tokenEnv: 'T' } }] })),
+      (e: unknown) => e instanceof ProcessError,
+      url,
+    );
+});
