@@ -44,6 +44,7 @@ import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
 import { GraphService } from '../core/coordination/plans/graphService';
+import { GraphTransactionService } from '../core/coordination/plans/transactions/transactionService';
 import { EventBusService } from '../core/coordination/bus/eventBusService';
 import { ResourceService } from '../core/coordination/resources/resourceService';
 import { TaskTreeQueries } from '../core/tasks/taskTree';
@@ -146,6 +147,8 @@ export interface Services {
   scheduling: SchedulingServices;
   /** Stored plan graphs (graph_* tools), over the asynchronous port. */
   graphs: GraphService;
+  /** Transactions on stored plan graphs (tx_* tools), over the asynchronous port. */
+  graphTransactions: GraphTransactionService;
   /** The event bus over the events log (events_subscribe, resource streams, retention). */
   eventBus: EventBusService;
   /** The sc:// registry (resources_* tools). */
@@ -325,6 +328,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     scheduling,
     blackboard,
     graphs,
+    graphTransactions: new GraphTransactionService(engine, epochMs, limits),
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),

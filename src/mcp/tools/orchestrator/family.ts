@@ -41,6 +41,12 @@ export const orchestratorInfo: FamilyInfo = {
       description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers',
     },
     {
+      name: 'tx',
+      toggle: 'enableTx',
+      description:
+        'transactions on a plan graph: tx_begin, tx_apply, tx_commit (optimistic: refused when the graph moved and the changes do not commute), tx_rollback',
+    },
+    {
       // No tool names it: it decides whether idempotency_key is remembered (features.ts).
       name: 'idempotency',
       toggle: 'enableIdempotency',

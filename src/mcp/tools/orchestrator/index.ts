@@ -14,6 +14,10 @@ import { graphDiffTool } from './plans/graphDiff';
 import { graphPatchTool } from './plans/graphPatch';
 import { graphLockTool } from './plans/graphLock';
 import { graphUnlockTool } from './plans/graphUnlock';
+import { txBeginTool } from './plans/txBegin';
+import { txApplyTool } from './plans/txApply';
+import { txCommitTool } from './plans/txCommit';
+import { txRollbackTool } from './plans/txRollback';
 import { resourcesListTool } from './resources/resourcesList';
 import { resourcesReadTool } from './resources/resourcesRead';
 import { resourcesWatchTool } from './resources/resourcesWatch';
@@ -35,6 +39,10 @@ export const orchestratorFamily: ToolFamily = {
     graphPatchTool,
     graphLockTool,
     graphUnlockTool,
+    txBeginTool,
+    txApplyTool,
+    txCommitTool,
+    txRollbackTool,
     resourcesListTool,
     resourcesReadTool,
     resourcesWatchTool,
