@@ -20,6 +20,7 @@ import type {
   txRollbackOutput,
 } from '../../core/coordination/plans/transactions/transactionContracts';
 import type { z } from 'zod';
+import type { ValuesExplainOutput } from '../../core/scheduling/stepGuards/stepGuardsContracts';
 import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resources/resourceContracts';
 import { style } from '../output';
 import { visible } from '../terminalText';
@@ -183,6 +184,28 @@ export const graphGroup: ToolGroup = {
       summary: 'Release a lock',
       format: (r: GraphUnlockOutput) => [
         `${style.green('released')} ${visible(r.lock_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`,
+      ],
+    },
+    {
+      name: 'explain',
+      tool: 'values_explain',
+      args: ['graph_id'],
+      summary: 'Why each step of a plan may start now or not, guard by guard',
+      format: (r: ValuesExplainOutput) => [
+        `${visible(r.graph_id)} v${r.graph_version}: ${r.decision.allowed_steps} of ${r.decision.steps} step(s) may start${r.decision.truncated ? style.dim(' (more steps: --limit)') : ''}`,
+        ...r.steps.map(
+          (s) =>
+            `${s.allowed ? style.green('✓') : style.yellow('✗')} ${visible(s.node_id)}${s.status ? style.dim(` (${s.status})`) : ''}${
+              s.allowed
+                ? ''
+                : `: ${s.guards
+                    .filter((g) => !g.passed)
+                    .map((g) => visible(g.message))
+                    .join('; ')}`
+            }`,
+        ),
+        ...(r.plan.lock ? [`locked by ${visible(r.plan.lock.holder)}`] : []),
+        ...r.plan.transactions.map((t) => `transaction ${t.tx_id} open${t.owner ? ` by ${visible(t.owner)}` : ''}`),
       ],
     },
     {

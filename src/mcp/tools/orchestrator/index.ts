@@ -18,6 +18,7 @@ import { txBeginTool } from './plans/txBegin';
 import { txApplyTool } from './plans/txApply';
 import { txCommitTool } from './plans/txCommit';
 import { txRollbackTool } from './plans/txRollback';
+import { valuesExplainTool } from './plans/valuesExplain';
 import { resourcesListTool } from './resources/resourcesList';
 import { resourcesReadTool } from './resources/resourcesRead';
 import { resourcesWatchTool } from './resources/resourcesWatch';
@@ -43,6 +44,7 @@ export const orchestratorFamily: ToolFamily = {
     txApplyTool,
     txCommitTool,
     txRollbackTool,
+    valuesExplainTool,
     resourcesListTool,
     resourcesReadTool,
     resourcesWatchTool,
