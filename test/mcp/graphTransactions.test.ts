@@ -132,6 +132,29 @@ test('two agents in transactions on one graph: the first commit wins, the second
     // The commit is a version like any other, and its snapshot is the transaction.
     const snapshot = await a.call<{ kind: string }>('resources_read', { uri: `sc://snapshots/plan/${ta.tx_id}` });
     assert.equal(snapshot.kind, 'snapshot');
+
+    // Two commits at the same moment from two servers: the store orders them, one wins.
+    const [tc, td] = await Promise.all([
+      a.call<Begun>('tx_begin', { graph_id: 'plan' }),
+      b.call<Begun>('tx_begin', { graph_id: 'plan' }),
+    ]);
+    await a.call('tx_apply', { tx_id: tc.tx_id, operations: [status('a', 'left')] });
+    await b.call('tx_apply', { tx_id: td.tx_id, operations: [status('a', 'right')] });
+    const raced = await Promise.allSettled([
+      a.call<Committed>('tx_commit', { tx_id: tc.tx_id }),
+      b.call<Committed>('tx_commit', { tx_id: td.tx_id }),
+    ]);
+    const won = raced.filter((r): r is PromiseFulfilledResult<Committed> => r.status === 'fulfilled');
+    const lost = raced.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.equal(won.length, 1, `exactly one commit wins: ${JSON.stringify(raced.map((r) => r.status))}`);
+    assert.match(String((lost[0].reason as Error).message), /E-TX-CONFLICT/);
+    const final = await latest(a);
+    assert.equal(final.version, 3);
+    assert.equal(
+      final.graph.nodes.find((n) => n.id === 'a')?.attributes.status,
+      won[0].value.graph.nodes.find((n) => n.id === 'a')?.attributes.status,
+      "the winner's value is the committed one",
+    );
   } finally {
     await close();
   }
