@@ -8,9 +8,10 @@ import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './f
 import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
-import { features, resolveFeatures } from './features';
+import { features, featuresOf, resolveFeatures } from './features';
 import type { ListingOptions } from './features';
 import { errorMessage } from '../core/errors';
+import { Housekeeping } from './housekeeping';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';
 import { runAsLedger } from '../core/limits/callIdentity';
@@ -90,38 +91,36 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       childEnv: options.childEnv,
     });
   });
-  let pruneTimer: NodeJS.Timeout | undefined;
+  let housekeeping: Housekeeping | undefined;
+  let closing: Promise<void> | undefined;
   services.whenOpen((open) => {
     // By now this process has compiled what a start needs: keep it for the next start (Node ≥ 22.10).
     setTimeout(flushCompileCache, 1000).unref();
-    // The retention rule of the events log, and the purge of expired blackboard entries and of open
-    // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
+    if (closing) return; // opened while the client went: nothing to keep tidy
     // The ledger's own work: never charged to the caller whose call happened to open the ledger.
-    const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      runAsLedger(run).then(
-        () => undefined,
-        (err: unknown) => log(`${what}: ${errorMessage(err)}`),
-      );
-    const prune = (): void =>
-      void (async () => {
-        await retain('event retention', () => open.eventBus.prune());
-        await retain('blackboard expiry', () => open.blackboard.purgeExpired());
-        await retain('contract-net calls of ended tasks', () => open.scheduling.contractNet.purgeEndedCalls());
-      })();
-    prune();
-    pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
-    pruneTimer.unref();
+    housekeeping = new Housekeeping(
+      [
+        ['event retention', () => runAsLedger(() => open.eventBus.prune())],
+        ['blackboard expiry', () => runAsLedger(() => open.blackboard.purgeExpired())],
+        ['contract-net calls of ended tasks', () => runAsLedger(() => open.scheduling.contractNet.purgeEndedCalls())],
+      ],
+      log,
+      EVENT_PRUNE_INTERVAL_MS,
+    );
+    housekeeping.start();
   });
-  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
-  // before the server answers, so a wrong or unreachable location stops it at once with the reason;
-  // the workspace's own ledger cannot be misnamed and opens on first use.
-  if (options.dbPath !== undefined) await services.get();
   const warmUp = (): void =>
     void services
       .get()
       .catch((err: unknown) =>
         log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`),
       );
+  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) starts
+  // opening at once, so a wrong, unreachable or refused location is on stderr as the server starts.
+  // The server answers all the same and each tool call gives the coded reason (and tries again): a
+  // client shows why, where a server that exited showed nothing. The workspace's own ledger opens
+  // on first use.
+  if (options.dbPath !== undefined) warmUp();
   let warmUpTimer: NodeJS.Timeout | undefined;
   let listed = false;
   const warmUpIn = (ms: number): void => {
@@ -152,18 +151,18 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     { maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth },
     log,
   );
-  let closing: Promise<void> | undefined;
-  // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
+  // The housekeeping stops first (its round in flight ends); children this server started are
+  // stopped and their ends recorded (bounded); then the ledger closes.
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
       clearTimeout(warmUpTimer);
+      await housekeeping?.stop();
       const open = services.current();
       if (open)
         await Promise.race([
           open.children.dispose(),
           new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref()),
         ]);
-      clearInterval(pruneTimer);
       dispose();
       await services
         .dispose((s: Services) => s.dispose())
@@ -189,7 +188,11 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const familyList = listing.families
     .filter((f) => familySet.has(f.name))
     .map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
-  const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
+  // Features that expose tools of a family that is off (idempotency, always on, exposes none).
+  const naming = new Set(listing.families.flatMap((f) => Object.values(f.facts).flatMap((t) => featuresOf(t))));
+  const extra = features
+    .filter((f) => naming.has(f.name) && featureSet.has(f.name) && !familySet.has(f.family))
+    .map((f) => f.name);
   if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
   log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);
   if (process.stdin.isTTY) log(terminalHint(workspace));

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LazyServices } from './lazyServices';
 import type { CatalogTool, FamilyInfo, ToolContext, ToolFamily } from './toolDefinition';
@@ -134,16 +134,33 @@ export async function createServer(services: LazyServices, options: ServerOption
     options.afterToolsListed?.();
     return { tools: listed };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(definition, request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { name } = request.params;
+    // The specification lists an unknown tool among the protocol errors (-32602), not the tool results.
+    if (!familyOf.has(name))
+      throw new ProtocolRefusal(ErrorCode.InvalidParams, unknownTool(name, [...familyOf.keys()]).message, {
+        tool: name,
+      });
+    return callTool(definition, name, request.params.arguments);
+  });
 
   const resources = registerResourceHandlers(server, services, allResourceTemplates(), allFixedResources());
   if (prompts.length > 0) registerPromptHandlers(server, services, prompts);
   return { server, dispose: () => resources.dispose() };
 }
 
-/** Every failure, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
+/** A request refused as a JSON-RPC error: the SDK answers with its code, message and data as they are. */
+class ProtocolRefusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** Every failure of a tool that exists, expected or not, is an isError result: the SDK would turn a throw into -32603 with its message. */
 async function callTool(
   definition: (name: string) => Promise<{ tool: CatalogTool; context: () => Promise<ToolContext> }>,
   name: string,

@@ -46,9 +46,10 @@ export async function launchClient(
   }
   // A log of this id left by another run (a ledger recreated in the same place numbers its runs
   // from 1 again) is moved aside, never appended to: its output, and the cost read back from it,
-  // would be credited to this run.
+  // would be credited to this run. A link there is left for the supervisor to refuse.
   const log = logFileOf(options.logDir, options.id);
-  if (fs.existsSync(log)) await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
+  if (fs.lstatSync(log, { throwIfNoEntry: false })?.isFile())
+    await fs.promises.rename(log, `${log.slice(0, -'.log'.length)}.before-${Date.now()}.log`);
   return supervisor.start({
     id: options.id,
     program: plan.program,

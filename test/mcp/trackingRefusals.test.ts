@@ -2,6 +2,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
@@ -187,13 +189,16 @@ describe('refused calls', () => {
     );
   });
 
-  test('an unknown tool is refused, listing the enabled ones', async () => {
-    const error = await c.fail('delete_everything', {});
-    assert.equal(error.code, -32007);
-    assert.match(
-      error.message,
-      /unknown tool "delete_everything"; enabled tools: mcp_info, mcp_capabilities, start_workflow/,
-    );
+  test('an unknown tool is a protocol error -32602 (as the MCP specification lists it), naming the enabled ones', async () => {
+    await assert.rejects(c.client.callTool({ name: 'delete_everything', arguments: {} }), (err: McpError) => {
+      assert.equal(err.code, ErrorCode.InvalidParams);
+      assert.match(
+        err.message,
+        /unknown tool "delete_everything"; enabled tools: mcp_info, mcp_capabilities, start_workflow/,
+      );
+      assert.deepEqual((err.data as { tool: string }).tool, 'delete_everything');
+      return true;
+    });
   });
 
   test('the server is still healthy after every refusal', async () => {

@@ -82,6 +82,7 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
     for (const c of task.commits)
       lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
   }
+  lines.push(...contextLines(task.contexts));
   if (task.subTasks.length) {
     lines.push('', style.bold(`Sub-tasks (${task.subTasks.length})`));
     for (const c of task.subTasks) lines.push(`  ${statusMark(c)} ${c.key}  ${visible(c.title)}`);
@@ -95,6 +96,24 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
   );
   if (task.timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of task.timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
+  return lines;
+}
+
+/** What agents saved about the task (save_context, report_completed), newest first. */
+function contextLines(contexts: TaskAnswer['contexts']): string[] {
+  if (contexts.total === 0) return [];
+  const more = contexts.total > contexts.newest.length ? `, newest ${contexts.newest.length}` : '';
+  const lines = ['', style.bold(`Context (${contexts.total} saved${more})`)];
+  for (const c of contexts.newest) {
+    lines.push(`  ${style.dim(c.savedAt.slice(0, 19).replace('T', ' '))} ${visible(c.agent ?? 'someone')}`);
+    const fields: [string, string | null][] = [
+      ['progress', c.progress],
+      ['findings', c.findings],
+      ['blockers', c.blockers],
+      ['next', c.nextSteps],
+    ];
+    for (const [name, text] of fields) if (text) lines.push(`    ${style.dim(`${name}:`)} ${visible(text)}`);
+  }
   return lines;
 }
 

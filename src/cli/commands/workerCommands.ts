@@ -4,7 +4,7 @@ import type { CleanupResult, WorkerCommandResult } from '../../core/workers/work
 import { formatBytes } from '../../core/format';
 import { printErrorLines, style } from '../output';
 import { visible } from '../terminalText';
-import { idArg, numberArg, runToolCommand } from '../toolCommand';
+import { idArg, idempotencyKeyHelp, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger worker …`: worker_command and worktree_cleanup. */
 export function registerWorkerCommands(worker: Command): void {
@@ -18,10 +18,11 @@ export function registerWorkerCommands(worker: Command): void {
     .option('--client <client>', `override the agent's client (${agentClients.join(', ')})`)
     .option('--auto', 'add the client’s auto-approval flag')
     .option('--allow-concurrent', 'start even though this agent already has a running session on the task')
+    .option('--idempotency-key <key>', idempotencyKeyHelp)
     .action(
       (
         taskId: string,
-        o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean },
+        o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean; idempotencyKey?: string },
         cmd: Command,
       ) =>
         runToolCommand(cmd, {
@@ -32,6 +33,7 @@ export function registerWorkerCommands(worker: Command): void {
             client: o.client,
             auto: o.auto,
             allowConcurrent: o.allowConcurrent,
+            idempotency_key: o.idempotencyKey,
           },
           format: (r: WorkerCommandResult) => {
             // stdout carries only the command, so it can be eval'ed; the rest is for the person.

@@ -2,6 +2,7 @@ import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import { fromJson } from '../json';
 import { legacyCorrelation } from './correlation';
 import { thisMachine } from '../machine';
+import type { EventKind } from './eventKinds';
 
 /**
  * The append-only events table: every change of the ledger, in `seq` order. It feeds task
@@ -20,8 +21,12 @@ export interface LedgerEvent {
   payload: Record<string, unknown>;
 }
 
-export type NewEvent = Omit<LedgerEvent, 'seq' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'> &
-  Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
+export type NewEvent = Omit<
+  LedgerEvent,
+  'seq' | 'kind' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'
+> & {
+  kind: EventKind;
+} & Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
 
 export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
   const machine = thisMachine();

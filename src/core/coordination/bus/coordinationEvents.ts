@@ -3,6 +3,7 @@ import type { EventRow as LedgerEventRow } from '../../events/eventLog';
 import { legacyCorrelation } from '../../events/correlation';
 import type { Correlation } from '../../events/correlation';
 import { newCoordinationEvent } from './eventRecords';
+import type { EventKind } from '../../events/eventKinds';
 import type { CoordinationEvent, EventLevel } from './eventRecords';
 
 /**
@@ -22,7 +23,7 @@ export function eventLevelOf(kind: string, payload: unknown): EventLevel {
 }
 
 export interface NewCoordinationEvent {
-  kind: string;
+  kind: EventKind;
   /** Epoch ms. */
   now: number;
   entity: string;

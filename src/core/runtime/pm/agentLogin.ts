@@ -64,6 +64,11 @@ export class AgentLogin {
         `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`,
         { agent_id: agentId },
       );
+    // A passkey is one line: a second one is a paste or a file gone wrong, never what the agent will type.
+    if (/[\r\n]/.test(passkey))
+      throw validationError(
+        `a passkey is one line, and this one holds a line break (${passkey.split(/\r\n|\r|\n/).length} lines); pipe exactly one line, e.g. printf '%s' "$PASSKEY" | agent-ledger agent passkey ${agentId}`,
+      );
     if (passkey.length < 12)
       throw validationError(
         'a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)',

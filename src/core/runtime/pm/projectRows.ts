@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import type { AgentDefinition, AgentList } from '../../agents/agentModel';
 import { LedgerError } from '../../errors';
 import { pmIdOf, pmNotFound, projectKey } from '../../ids';
@@ -101,7 +102,7 @@ export function appendPmEvent(
   tx: AsyncSqlWriter,
   e: {
     ts: string;
-    kind: string;
+    kind: EventKind;
     taskId?: number | null;
     workflowId?: number | null;
     entity: string;

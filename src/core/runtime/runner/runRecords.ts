@@ -74,7 +74,10 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
   const ts = now.toISOString();
   const { exit, usage } = run;
   const ok = exit.exitCode === 0 && exit.limit === null;
-  const row = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [id]);
+  const row = await tx.get<{ status: string; started_at: string }>(
+    'SELECT status, started_at FROM execution_logs WHERE id = ?',
+    [id],
+  );
   if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
     const error = ok
@@ -82,13 +85,17 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
       : `the agent ${endReason(exit)}${exit.tail.length ? `; last output:\n${exit.tail.slice(-10).join('\n')}` : ''}`;
     await closeExecution(tx, id, { status: ok ? 'completed' : 'error', error }, now);
   }
+  // The run ends when its process does, also when the agent reported before: completedAt is then and
+  // durationSeconds the run's span from its start, so the two always agree (the report keeps its result).
+  const durationMs = row ? Math.max(0, now.getTime() - Date.parse(row.started_at)) : exit.durationMs;
   await tx.run(
-    `UPDATE execution_logs SET exit_code = ?, signal = ?, duration_ms = ?, log_path = ?, input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cost_usd = ?
+    `UPDATE execution_logs SET completed_at = ?, exit_code = ?, signal = ?, duration_ms = ?, log_path = ?, input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cost_usd = ?
       WHERE id = ?`,
     [
+      ts,
       exit.exitCode,
       exit.signal,
-      Math.round(exit.durationMs),
+      Math.round(durationMs),
       exit.logFile,
       usage?.inputTokens ?? null,
       usage?.outputTokens ?? null,

@@ -1,4 +1,5 @@
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import { stateError } from '../../errors';
 import type { CnpCall, RunningTask } from './contractNetModel';
 import type { CnpCorrelation } from './contractNetModel';
@@ -151,7 +152,7 @@ export async function assignTask(
  */
 export async function appendCnpEvent(
   tx: AsyncSqlWriter,
-  kind: string,
+  kind: EventKind,
   now: number,
   subject: { callId: string; taskId: number | null; correlation?: CnpCorrelation | null },
   payload: Record<string, unknown>,

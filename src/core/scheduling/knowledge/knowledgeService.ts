@@ -1,4 +1,5 @@
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
 import type { KgPattern, KgTriple, KgTripleInput, KnowledgeGraph } from './knowledgeGraph';
 import {
@@ -285,7 +286,7 @@ async function insertIn(
 async function appendKnowledgeEvent(
   tx: AsyncSqlWriter,
   now: number,
-  kind: string,
+  kind: EventKind,
   payload: Record<string, number>,
 ): Promise<void> {
   await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [

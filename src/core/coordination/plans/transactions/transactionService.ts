@@ -228,7 +228,7 @@ export class GraphTransactionService {
 
   private event(
     tx: AsyncSqlWriter,
-    kind: string,
+    kind: `graph.tx_${string}`,
     t: Pick<GraphTransaction, 'tx_id' | 'graph_id' | 'owner' | 'expires_at'>,
     now: number,
     correlation: Correlation,

@@ -1,0 +1,52 @@
+/**
+ * The families of the events log: the part of a kind before its first `.`, `_` or `:`
+ * (`task.started` → task, `bb_set_replayed` → bb). `events_subscribe` filters on them (`cats`) and
+ * refuses a family not listed here; every function that appends an event takes an
+ * {@link EventKind}, so the compiler insists that each kind belongs to one of them.
+ */
+export const eventCategories = [
+  'agent',
+  'bb',
+  'blackboard',
+  'child',
+  'cnp',
+  'context',
+  'decision',
+  'execution',
+  'graph',
+  'handoff',
+  'issue',
+  'knowledge',
+  'memory',
+  'milestone',
+  'pipeline',
+  'project',
+  'runner',
+  'session',
+  // start_workflow_replayed, start_task_replayed: a retried call with its idempotency key
+  'start',
+  'stigmergy',
+  'task',
+  'worker', // worker_command_replayed
+  'workflow',
+  'worktree',
+] as const;
+
+export type EventCategory = (typeof eventCategories)[number];
+
+/** A kind of event: its family, then `.`, `_` or `:` and what happened. */
+export type EventKind = `${EventCategory}${'.' | '_' | ':'}${string}`;
+
+/** The family of a kind: `task.started` → `task`, `graph_batch_mutate_replayed` → `graph`. */
+export function eventCategory(kind: string): string {
+  const trimmed = kind.trim();
+  const cut = trimmed.search(/[._:]/);
+  return (cut > 0 ? trimmed.slice(0, cut) : trimmed).toLowerCase();
+}
+
+/** `text` as a kind, checked: for kinds made at run time from a name (a tool's replays). */
+export function toEventKind(text: string): EventKind {
+  if (!(eventCategories as readonly string[]).includes(eventCategory(text)) || !/[._:]/.test(text))
+    throw new Error(`event kind "${text}" belongs to no family of eventCategories (core/events/eventKinds.ts)`);
+  return text as EventKind;
+}
