@@ -27,6 +27,7 @@ export const eventCategories = [
   'start',
   'stigmergy',
   'task',
+  'tx', // tx_begin_replayed (a transaction's own events are graph.tx_*)
   'worker', // worker_command_replayed
   'workflow',
   'worktree',

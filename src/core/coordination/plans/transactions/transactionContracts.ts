@@ -20,7 +20,14 @@ import { TX_TTL_MAX_MS } from './graphTransactions';
  * moved says here (`merged`, and the conflict's places in the refusal).
  */
 
-const txId = z.string().uuid().describe('Id of the transaction, from tx_begin');
+// A pattern rather than z.string().uuid(): JSON Schema's `format: uuid` is unknown to draft-07 validators.
+const txId = z
+  .string()
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    'a transaction id from tx_begin',
+  )
+  .describe('Id of the transaction, from tx_begin');
 const owner = z.string().trim().min(1).max(120);
 
 export const txBeginInput = z.strictObject({
