@@ -47,6 +47,8 @@ import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
 import { GraphService } from '../core/coordination/plans/graphService';
+import { GraphTransactionService } from '../core/coordination/plans/transactions/transactionService';
+import { StepGuardService } from '../core/scheduling/stepGuards/stepGuards';
 import { EventBusService } from '../core/coordination/bus/eventBusService';
 import { ResourceService } from '../core/coordination/resources/resourceService';
 import { TaskTreeQueries } from '../core/tasks/taskTree';
@@ -154,6 +156,10 @@ export interface Services {
   scheduling: SchedulingServices;
   /** Stored plan graphs (graph_* tools), over the asynchronous port. */
   graphs: GraphService;
+  /** Transactions on stored plan graphs (tx_* tools), over the asynchronous port. */
+  graphTransactions: GraphTransactionService;
+  /** Why plan steps may start or not (values_explain), over the asynchronous port. */
+  stepGuards: StepGuardService;
   /** The event bus over the events log (events_subscribe, resource streams, retention). */
   eventBus: EventBusService;
   /** The sc:// registry (resources_* tools). */
@@ -348,6 +354,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     scheduling,
     blackboard,
     graphs,
+    graphTransactions: new GraphTransactionService(engine, epochMs, limits),
+    stepGuards: new StepGuardService(engine, epochMs),
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),

@@ -19,6 +19,7 @@ import { v18UsageCounters } from './migrations/v18UsageCounters';
 import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
 import { v20QueuedRuns } from './migrations/v20QueuedRuns';
 import { v21AccessTokens } from './migrations/v21AccessTokens';
+import { v22GraphTransactions } from './migrations/v22GraphTransactions';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -49,6 +50,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v19KnowledgeSizes,
   v20QueuedRuns,
   v21AccessTokens,
+  v22GraphTransactions,
 ];
 
 export const latestVersion = migrations.length;

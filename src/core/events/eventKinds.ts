@@ -29,6 +29,7 @@ export const eventCategories = [
   'stigmergy',
   'task',
   'token', // token.created, token.revoked: bearer tokens of the HTTP server
+  'tx', // tx_begin_replayed (a transaction's own events are graph.tx_*)
   'worker', // worker_command_replayed
   'workflow',
   'worktree',

@@ -14,6 +14,11 @@ import { graphDiffTool } from './plans/graphDiff';
 import { graphPatchTool } from './plans/graphPatch';
 import { graphLockTool } from './plans/graphLock';
 import { graphUnlockTool } from './plans/graphUnlock';
+import { txBeginTool } from './plans/txBegin';
+import { txApplyTool } from './plans/txApply';
+import { txCommitTool } from './plans/txCommit';
+import { txRollbackTool } from './plans/txRollback';
+import { valuesExplainTool } from './plans/valuesExplain';
 import { resourcesListTool } from './resources/resourcesList';
 import { resourcesReadTool } from './resources/resourcesRead';
 import { resourcesWatchTool } from './resources/resourcesWatch';
@@ -35,6 +40,11 @@ export const orchestratorFamily: ToolFamily = {
     graphPatchTool,
     graphLockTool,
     graphUnlockTool,
+    txBeginTool,
+    txApplyTool,
+    txCommitTool,
+    txRollbackTool,
+    valuesExplainTool,
     resourcesListTool,
     resourcesReadTool,
     resourcesWatchTool,
