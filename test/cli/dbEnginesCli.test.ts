@@ -97,7 +97,8 @@ test(
       for (let i = 0; i < 2; i++) {
         const answer = await client.callTool({ name: 'task_list', arguments: {} }, undefined, { timeout: 20_000 });
         assert.equal(answer.isError, true);
-        const { error: refused } = JSON.parse((answer.content as { text: string }[])[0].text);
+        // An error result is prose first, then the error as JSON.
+        const { error: refused } = JSON.parse((answer.content as { text: string }[]).at(-1)!.text);
         assert.equal(refused.code, -32010, 'StoreError');
         assert.equal(refused.data?.reason, 'authFailed');
         assert.match(refused.message, /no password was given/);

@@ -94,12 +94,14 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
       dependencies: _dependencies,
       cost: _cost,
       completionReview: _review,
+      contexts: _contexts,
+      landing: _landing,
       ...stored
     } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
     assert.deepEqual(
       updated,
       stored,
-      'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost and review)',
+      'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost, review, contexts and landing)',
     );
     const text = run('task', 'list');
     assert.equal(text.code, 0);
