@@ -65,7 +65,8 @@ async function tryLogin(c: LedgerClient, agent: string, key: string): Promise<st
     arguments: { agent_id: agent, passkey: key, project_id: 'web' },
   });
   if (!r.isError) return 'ok';
-  return (JSON.parse((r.content as Array<{ text: string }>)[0].text) as { error: { reason: string } }).error.reason;
+  return (JSON.parse((r.content as Array<{ text: string }>).at(-1)!.text) as { error: { reason: string } }).error
+    .reason;
 }
 
 /** Wrong passkeys for `seconds` from one connection: how many were checked (Unauthorized) and throttled. */

@@ -44,7 +44,7 @@ interface Outcome {
 async function call(c: LedgerClient, name: string, args: Record<string, unknown>): Promise<string | null> {
   const r = await c.client.callTool({ name, arguments: args });
   if (!r.isError) return null;
-  const { error } = JSON.parse((r.content as Array<{ text: string }>)[0].text) as {
+  const { error } = JSON.parse((r.content as Array<{ text: string }>).at(-1)!.text) as {
     error: { reason: string; data?: { limit?: string; reason?: string } };
   };
   return error.data?.limit ?? error.data?.reason ?? error.reason;

@@ -127,6 +127,7 @@ export function structured<T = Record<string, unknown>>(result: unknown): T {
 export function toolError(result: unknown): { code: number; reason: string; message: string } {
   const r = result as { isError?: boolean; content?: { text?: string }[] };
   if (!r.isError) throw new Error(`the call was expected to fail: ${r.content?.[0]?.text}`);
-  return (JSON.parse(r.content?.[0]?.text ?? '{}') as { error: { code: number; reason: string; message: string } })
+  // Prose first, then the error as JSON.
+  return (JSON.parse(r.content?.at(-1)?.text ?? '{}') as { error: { code: number; reason: string; message: string } })
     .error;
 }

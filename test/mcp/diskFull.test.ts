@@ -39,7 +39,7 @@ test(
           continue;
         }
         refusals++;
-        const { error } = JSON.parse((result.content as Array<{ text: string }>)[0].text) as {
+        const { error } = JSON.parse((result.content as Array<{ text: string }>).at(-1)!.text) as {
           error: { code: number; reason: string; message: string; data?: { reason?: string } };
         };
         assert.equal(error.code, -32010, error.message);

@@ -12,7 +12,8 @@ const meta = {
 };
 
 function textJson(result: any): any {
-  return JSON.parse(result.content[0].text);
+  // A tool error is prose first, then its JSON; a result is its JSON.
+  return JSON.parse(result.content.at(-1).text);
 }
 
 test('stdio: a 2026-07-28 client (server/discover, _meta on each request) and a 2025-11-25 session on one ledger', async () => {

@@ -28,7 +28,8 @@ test('a filling client is refused with E-QUOTA once it wrote its quota; another 
       });
       if (!result.isError) written++;
       else
-        refusal = (JSON.parse((result.content as Array<{ text: string }>)[0].text) as { error: typeof refusal }).error;
+        refusal = (JSON.parse((result.content as Array<{ text: string }>).at(-1)!.text) as { error: typeof refusal })
+          .error;
     }
     assert.ok(refusal, 'the filler was stopped');
     assert.equal(refusal.code, -32012);
