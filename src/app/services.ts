@@ -55,6 +55,7 @@ import { BoardQueries } from '../core/board/boardQueries';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
+import { PlanRunService } from '../core/runtime/planRuns/planRunService';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
@@ -154,6 +155,8 @@ export interface Services {
   board: BoardQueries;
   /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
   reviews: TaskReviewService;
+  /** Plan runs: behaviour trees over a plan whose task leaves queue tasks for the runner (plan_* tools). */
+  planRuns: PlanRunService;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -266,6 +269,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // An ended task's marks leave the field and its awarded contract-net calls complete.
   lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
+  const queue = new TaskQueue(engine, paths.workspace, agents, now);
+  const instances = new AgentInstanceService({
+    engine,
+    supervisor: new ProcessSupervisor(),
+    logs: logReader,
+    workspace: paths.workspace,
+    runsDir: paths.runsDir,
+  });
+  const planRuns = new PlanRunService({ engine, queue, agents, instances, lifecycle, now: epochMs });
+  // A plan run whose task ended takes its next step now: the next task is queued before the call returns.
+  lifecycle.onEnded((taskId) => planRuns.taskEnded(taskId));
   return {
     paths,
     limits,
@@ -302,7 +316,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     rewind: new RewindService(engine, getTruth, clock),
     projects: new ProjectService(engine, paths.workspace, agents, now),
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
-    queue: new TaskQueue(engine, paths.workspace, agents, now),
+    queue,
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
@@ -313,13 +327,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
     executions,
     costs: new CostRollupService(engine),
-    instances: new AgentInstanceService({
-      engine,
-      supervisor: new ProcessSupervisor(),
-      logs: logReader,
-      workspace: paths.workspace,
-      runsDir: paths.runsDir,
-    }),
+    instances,
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,
     scheduling,
@@ -329,7 +337,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
+    planRuns,
     dispose: () => {
+      planRuns.dispose();
       watching?.dispose();
       scheduling.changedMarks?.dispose();
       pipelines.dispose();

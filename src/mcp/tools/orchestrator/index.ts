@@ -14,6 +14,15 @@ import { graphDiffTool } from './plans/graphDiff';
 import { graphPatchTool } from './plans/graphPatch';
 import { graphLockTool } from './plans/graphLock';
 import { graphUnlockTool } from './plans/graphUnlock';
+import { planCompileBtTool } from './plans/planCompileBt';
+import { planRunBtTool } from './plans/planRunBt';
+import { planRunReactiveTool } from './plans/planRunReactive';
+import { planStatusTool } from './plans/planStatus';
+import { planPauseTool } from './plans/planPause';
+import { planResumeTool } from './plans/planResume';
+import { planCancelTool } from './plans/planCancel';
+import { opCancelTool } from './plans/opCancel';
+import { planDryRunTool } from './plans/planDryRun';
 import { resourcesListTool } from './resources/resourcesList';
 import { resourcesReadTool } from './resources/resourcesRead';
 import { resourcesWatchTool } from './resources/resourcesWatch';
@@ -35,6 +44,15 @@ export const orchestratorFamily: ToolFamily = {
     graphPatchTool,
     graphLockTool,
     graphUnlockTool,
+    planCompileBtTool,
+    planRunBtTool,
+    planRunReactiveTool,
+    planStatusTool,
+    planPauseTool,
+    planResumeTool,
+    planCancelTool,
+    opCancelTool,
+    planDryRunTool,
     resourcesListTool,
     resourcesReadTool,
     resourcesWatchTool,
