@@ -315,11 +315,11 @@ export class PlanRunService {
     const something = outcome.changed.length > 0 || outcome.actions.length > 0;
     if (!something && !options.force && !options.trigger) return after;
     run.tickSeq++;
-    const leafIds = new Set(leavesOf(run.root).map((l) => l.id));
+    const leafById = new Map(leavesOf(run.root).map((l) => [l.id, l]));
     for (const c of outcome.changed) {
-      if (!leafIds.has(c.nodeId) || c.status === 'waiting' || c.status === 'ready' || c.status === 'idle') continue;
-      const leaf = findNode(run.root, c.nodeId);
-      const taskId = leaf?.type === 'task' ? nodeTaskId(leaf.node_id) : null;
+      const leaf = leafById.get(c.nodeId);
+      if (!leaf || c.status === 'waiting' || c.status === 'ready' || c.status === 'idle') continue;
+      const taskId = leaf.type === 'task' ? nodeTaskId(leaf.node_id) : null;
       await btRunEvent(tx, run, now, 'node', {
         node_id: c.nodeId,
         node_status: c.status,
