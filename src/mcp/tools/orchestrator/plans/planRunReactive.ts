@@ -6,6 +6,7 @@ export const planRunReactiveTool = defineTool({
   name: 'plan_run_reactive',
   family: 'orchestrator',
   idempotent: true,
+  waits: true,
   title: 'Run a plan on a scheduler tick',
   description:
     'Run a plan as plan_run_bt does, re-evaluated every tick_ms by this server while it runs (and at every runner poll, and the moment one of its tasks ends), with SCHEDULER events (scheduler_event_enqueued, scheduler_tick_result) on the bus. timeout_ms cancels the whole run when it has not ended by then.',
