@@ -168,6 +168,7 @@ export function walk(root: BtNode, visit: (node: BtNode, depth: number) => void,
  */
 export function nameAndCheck(tree: CompiledTree): CompiledTree & { root: NamedNode } {
   const seen = new Set<string>();
+  const tasks = new Map<string, string>();
   let count = 0;
   const name = (node: BtNode, place: string, depth: number): NamedNode => {
     if (++count > MAX_TREE_NODES)
@@ -177,6 +178,18 @@ export function nameAndCheck(tree: CompiledTree): CompiledTree & { root: NamedNo
     const id = node.id ?? (node.type === 'task' && !seen.has(node.node_id) ? node.node_id : place);
     if (seen.has(id)) throw validationError(`two nodes of the tree are named ${id}`, { node_id: id });
     seen.add(id);
+    if (node.type === 'task') {
+      // One leaf per task: a task runs again under a retry, never as a second leaf.
+      if (tasks.has(node.node_id))
+        throw validationError(
+          `${node.node_id} has two leaves (${tasks.get(node.node_id)} and ${id}): use a retry to run it again`,
+          {
+            node_id: id,
+            task_id: node.node_id,
+          },
+        );
+      tasks.set(node.node_id, id);
+    }
     if (node.type === 'tool' && /^(plan_|tx_|op_cancel$)/.test(node.tool))
       throw validationError(`tool leaf ${id} calls ${node.tool}: a plan cannot run, change or cancel plans`, {
         node_id: id,
