@@ -102,7 +102,12 @@ function takeTicketFile(workspace: string, file: string): string | undefined {
   try {
     const runs = fs.realpathSync(path.join(workspace, ledgerFolder, localFolders.runs));
     const folder = fs.realpathSync(path.dirname(path.resolve(file)));
-    if (path.basename(file) !== 'ticket' || path.dirname(folder) !== runs || !folder.endsWith('.d')) return undefined;
+    // A run's folder is in runs/, or in the folder of another ledger of this workspace under it
+    // (runs/pg-<hash>/ for a team ledger, runs/db-<hash>/ for another file: ledgerPaths.ts runsDirOf).
+    const parent = path.dirname(folder);
+    const ledgerRuns = path.dirname(parent) === runs && /^(pg|db)-[0-9a-f]{8}$/.test(path.basename(parent));
+    if (path.basename(file) !== 'ticket' || (parent !== runs && !ledgerRuns) || !folder.endsWith('.d'))
+      return undefined;
     const at = path.join(folder, 'ticket');
     if (!fs.lstatSync(at).isFile()) return undefined;
     const fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));

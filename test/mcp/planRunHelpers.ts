@@ -75,6 +75,8 @@ export interface RunnerProcess {
   stderr(): string;
   /** Waits until an event matches (or throws after `ms`). */
   until(match: (e: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
+  /** What it launched, ended (and why a run failed) and its errors, a line each: for a failure's message. */
+  summary(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -126,6 +128,15 @@ export function startRunner(repo: string, env: Record<string, string>, extra: st
         waiters.add(check);
         check();
       });
+    },
+    summary() {
+      return events
+        .filter((e) => e.kind !== 'held' && e.kind !== 'idle')
+        .map((e) => {
+          const i = e.instance as { agentId?: string; taskId?: string } | undefined;
+          return [e.kind, i?.agentId ?? e.agentId, i?.taskId ?? e.taskId, e.failure ?? e.message ?? ''].join(' ');
+        })
+        .join('\n');
     },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);

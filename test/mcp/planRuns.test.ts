@@ -96,7 +96,9 @@ test('an 8-task diamond runs to the end: dependencies first, overlapping scopes 
     const second = await w.orch.fail('plan_run_bt', { graph_id: w.workflowId, agents: assign });
     assert.equal(second.data?.reason, 'planRunActive', 'a second run of the same plan is refused while one is active');
 
-    const ended = await untilEnded(w.orch, started.run_id);
+    const ended = await untilEnded(w.orch, started.run_id).catch((err: Error) => {
+      throw new Error(`${err.message}\nrunner:\n${runner.summary()}`);
+    });
     assert.equal(ended.status, 'succeeded', JSON.stringify(ended.nodes));
     assert.equal(ended.progress.succeeded, 8);
 
