@@ -152,6 +152,24 @@ test('an 8-task diamond runs to the end: dependencies first, overlapping scopes 
       'child_id',
     ])
       assert.ok(field in tickEvent.data, `SCHEDULER carries ${field}`);
+    // The same events as SSE, field by field, and as the run's resource stream.
+    const sse = await w.orch.call<{ stream: string; events: unknown[] }>('events_subscribe', {
+      run_id: started.run_id,
+      limit: 500,
+      wait_ms: 0,
+      format: 'sse',
+    });
+    const data = sse.stream
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as unknown);
+    assert.deepEqual(data, events.events, 'SSE data lines carry exactly the JSON Lines records');
+    const watched = await w.orch.call<{ events: Array<{ kind: string }> }>('resources_watch', {
+      uri: `sc://runs/${started.run_id}/events`,
+      limit: 500,
+      wait_ms: 0,
+    });
+    assert.equal(watched.events.length, events.events.length, 'resources_watch streams the same events');
     const phases = events.events.filter((e) => e.kind === 'BT_RUN').map((e) => e.data.phase);
     assert.equal(phases[0], 'start');
     assert.equal(phases[phases.length - 1], 'complete');

@@ -185,16 +185,6 @@ export async function opRow(
   return db.get('SELECT run_id, node_id, task_id FROM plan_run_ops WHERE op_id = ?', [opId]);
 }
 
-/** Runs (active) with a leaf on this task. */
-export async function activeRunsOfTask(db: AsyncSqlReader, taskId: number): Promise<number[]> {
-  const rows = await db.all<{ run_id: number }>(
-    `SELECT DISTINCT o.run_id FROM plan_run_ops o JOIN plan_runs r ON r.id = o.run_id
-      WHERE o.task_id = ? AND r.status IN ('running', 'paused') ORDER BY o.run_id`,
-    [taskId],
-  );
-  return rows.map((r) => Number(r.run_id));
-}
-
 const IDS_PER_STATEMENT = 500;
 
 /** The tasks of a run, with whether an agent works on each now. */
