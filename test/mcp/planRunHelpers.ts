@@ -131,10 +131,11 @@ export function startRunner(repo: string, env: Record<string, string>, extra: st
     },
     summary() {
       return events
-        .filter((e) => e.kind !== 'held' && e.kind !== 'idle')
+        .filter((e) => e.kind !== 'idle' && !(e.kind === 'held' && e.reason === 'noTask'))
         .map((e) => {
           const i = e.instance as { agentId?: string; taskId?: string } | undefined;
-          return [e.kind, i?.agentId ?? e.agentId, i?.taskId ?? e.taskId, e.failure ?? e.message ?? ''].join(' ');
+          const why = e.kind === 'held' ? `${String(e.reason)}: ${String(e.detail)}` : (e.failure ?? e.message ?? '');
+          return [e.kind, i?.agentId ?? e.agentId, i?.taskId ?? e.taskId, why].join(' ');
         })
         .join('\n');
     },
