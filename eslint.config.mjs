@@ -8,7 +8,8 @@
 //     node:child_process is refused elsewhere in src/, except one older one-off use listed below
 //   src/core/** imports none of them, nor the layers above it: nothing outside src/core/;
 //     inside core, its own layers (ground, domain, orchestrator, runtime, Board: see below)
-//   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/extension.ts) never import src/store/ or
+//   the faces (src/cli/**, src/vscode/**, src/mcp/**, src/web/**, src/extension.ts, and the views'
+//     models src/views/**) never import src/store/ or
 //     src/git/: they see only Services (src/app/services.ts is the composition root and may);
 //     the exceptions are listed below, each with its reason
 //   webview-ui/** imports only the shared protocol types (and the pure formatting helpers)
@@ -17,7 +18,7 @@ import tseslint from 'typescript-eslint';
 
 const vscode = { name: 'vscode', message: 'Only src/vscode/** and src/extension.ts may import vscode.' };
 const sdk = {
-  group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  group: ['@modelcontextprotocol/*', '@modelcontextprotocol/*/*'],
   message: 'Only src/mcp/** may import the MCP SDK.',
 };
 const sqljs = { name: 'sql.js', message: 'Only src/store/** may import sql.js.' };
@@ -60,7 +61,7 @@ const upperLayers = {
 // the regex: a task's dependencies live in its workflow's plan graph (coordination/plans/). The
 // scheduler's start gate reaches the domain from the composition root (core/tasks/startGate.ts).
 const into = (folders, message) => ({ regex: `^(\\.\\.?/)+(${folders})(/|$)`, message });
-const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines';
+const domainFolders = 'tasks|workflows|sessions|workers|agents|memory|costs|pipelines|access';
 const aboveGround = into(
   `${domainFolders}|coordination|scheduling|runtime|board`,
   'The ground of core (core/*.ts, ports, files, contracts, events, limits) imports nothing above it.',
@@ -173,6 +174,12 @@ export default tseslint.config(
   { files: ['src/mcp/**/*.ts'], rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [innerLayers]) },
   {
     files: ['src/cli/**/*.ts'],
+    rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]),
+  },
+  // The web board's server is a face like the CLI; the views' models (src/views/) serve every
+  // host of the views (the editor's webviews, the web board, the MCP Apps) and see only Services.
+  {
+    files: ['src/web/**/*.ts', 'src/views/**/*.ts'],
     rules: restrict([vscode, sqljs, ...pg, simpleGit, ...childProcess], [sdk, innerLayers]),
   },
   { files: ['src/store/**/*.ts'], rules: restrict([vscode, simpleGit, ...childProcess], [sdk]) },

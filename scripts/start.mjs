@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { packageVsix } from './packageVsix.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = path.join(root, '.vscode-test');
@@ -157,24 +158,13 @@ async function main() {
     log('the "[Extension Development Host]" window shows the Agent Ledger activity-bar icon');
     return;
   }
-  log('no `code` on PATH: using code-server (installed once into .vscode-test/)');
-  run(process.execPath, [path.join(root, 'scripts', 'e2e', 'setup.mjs')]);
+  // What can fail in seconds comes before the code-server install, which takes minutes the first time.
+  if (!(await portFree(port))) throw new Error(`port ${port} is taken; choose another: npm start -- --port N`);
   const vsix = path.join(root, 'out', 'agent-ledger.vsix');
   log('packaging the extension (vsce)');
-  run(
-    process.execPath,
-    [
-      path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
-      'package',
-      '--no-dependencies',
-      '--allow-missing-repository',
-      '--skip-license',
-      '--no-rewrite-relative-links',
-      '--out',
-      vsix,
-    ],
-    { env: { ...process.env, CI: 'true' } },
-  );
+  packageVsix(root, vsix);
+  log('no `code` on PATH: using code-server (installed once into .vscode-test/)');
+  run(process.execPath, [path.join(root, 'scripts', 'e2e', 'setup.mjs')]);
   const node24 = path.join(cache, 'node24', 'bin', 'node');
   const entry = path.join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   const home = path.join(cache, 'start');
@@ -205,7 +195,6 @@ async function main() {
     );
   }
   run(node24, [entry, ...dirs, '--install-extension', vsix, '--force'], { env });
-  if (!(await portFree(port))) throw new Error(`port ${port} is taken; choose another: npm start -- --port N`);
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(sample)}`;
   const server = spawn(
     node24,

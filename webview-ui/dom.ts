@@ -45,3 +45,8 @@ export function button(label: string, onClick: () => void, title?: string): HTML
 export function link(label: string, onClick: () => void): HTMLAnchorElement {
   return h('a', { href: '#', role: 'button', onclick: (e: Event) => (e.preventDefault(), onClick()) }, label);
 }
+
+/** Replaces `root`'s children with those given, skipping what is absent. */
+export function fill(root: HTMLElement, ...children: (Node | null | undefined | false)[]): void {
+  root.replaceChildren(...children.filter((c): c is Node => !!c));
+}

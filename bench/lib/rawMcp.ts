@@ -15,12 +15,12 @@ export interface RawSession {
   close(): Promise<void>;
 }
 
-/** Starts `command args` and speaks JSON-RPC with it over stdin/stdout. */
-export function rawSession(command: string, args: string[], cwd: string): RawSession {
+/** Starts `command args` and speaks JSON-RPC with it over stdin/stdout; `env` adds to PATH and HOME. */
+export function rawSession(command: string, args: string[], cwd: string, env: Record<string, string> = {}): RawSession {
   const child: ChildProcess = spawn(command, args, {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
   let buffer = '';
   let stderr = '';

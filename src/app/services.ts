@@ -22,6 +22,9 @@ import { MemoryBank } from '../core/memory/memoryBank';
 import { SessionService } from '../core/sessions/sessionService';
 import { WorkerService } from '../core/workers/workerService';
 import { WorktreeCleanup } from '../core/workers/worktreeCleanup';
+import { TaskLanding } from '../core/workers/taskLanding';
+import { GitLanding } from '../git/landing';
+import { GhPullRequests } from '../git/pullRequest';
 import { PipelineService } from '../core/pipelines/pipelineService';
 import { RewindService } from '../core/tasks/rewindService';
 import { findDefaultsDir } from '../core/pipelines/files/flowFiles';
@@ -44,6 +47,8 @@ import type { SchedulingServices } from '../core/scheduling/schedulingServices';
 import { knowledgeSources } from '../core/scheduling/knowledge/knowledgeSources';
 import { changedMarksMsFromEnv, watchedRuns } from '../core/scheduling/stigmergy/changedMarks';
 import { GraphService } from '../core/coordination/plans/graphService';
+import { GraphTransactionService } from '../core/coordination/plans/transactions/transactionService';
+import { StepGuardService } from '../core/scheduling/stepGuards/stepGuards';
 import { EventBusService } from '../core/coordination/bus/eventBusService';
 import { ResourceService } from '../core/coordination/resources/resourceService';
 import { TaskTreeQueries } from '../core/tasks/taskTree';
@@ -52,10 +57,13 @@ import { workflowReport } from '../core/workflows/workflowReport';
 import { eventsSince, lastEventSeq } from '../core/events/eventLog';
 import type { LedgerEvent } from '../core/events/eventLog';
 import { BoardQueries } from '../core/board/boardQueries';
+import { ActivityFeed } from '../core/board/activity';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
 import { PlanRunService } from '../core/runtime/planRuns/planRunService';
+import { TokenService } from '../core/access/tokenService';
+import { LedgerSettings } from '../core/access/ledgerSettings';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
@@ -119,6 +127,8 @@ export interface Services {
   workers: WorkerService;
   /** Removes task worktrees on demand or by retention. */
   worktreeCleanup: WorktreeCleanup;
+  /** A person lands a done task's branch on its base branch, or opens a pull request (`task land`). */
+  landing: TaskLanding;
   /** Puts a task's files back as they were at its snapshot, and undoes that (the editor's Rewind). */
   rewind: RewindService;
   /** The blackboard (bb_* tools of the orchestrator family), over the asynchronous port. */
@@ -147,6 +157,10 @@ export interface Services {
   scheduling: SchedulingServices;
   /** Stored plan graphs (graph_* tools), over the asynchronous port. */
   graphs: GraphService;
+  /** Transactions on stored plan graphs (tx_* tools), over the asynchronous port. */
+  graphTransactions: GraphTransactionService;
+  /** Why plan steps may start or not (values_explain), over the asynchronous port. */
+  stepGuards: StepGuardService;
   /** The event bus over the events log (events_subscribe, resource streams, retention). */
   eventBus: EventBusService;
   /** The sc:// registry (resources_* tools). */
@@ -157,6 +171,12 @@ export interface Services {
   reviews: TaskReviewService;
   /** Plan runs: behaviour trees over a plan whose task leaves queue tasks for the runner (plan_* tools). */
   planRuns: PlanRunService;
+  /** What a person follows, one item per event that matters (`agent-ledger watch`, the web board). */
+  activity: ActivityFeed;
+  /** Bearer tokens of the HTTP server (`agent-ledger token`): create, list, revoke, verify. */
+  tokens: TokenService;
+  /** The ledger's own switches and keys (e.g. checkpoints asked in the client), shared by every process. */
+  settings: LedgerSettings;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -266,6 +286,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       knowledgeLimits: limits,
     },
   );
+  const projects = new ProjectService(engine, paths.workspace, agents, now);
   // An ended task's marks leave the field and its awarded contract-net calls complete.
   lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
@@ -313,8 +334,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       onStarted: (taskId, agentScope) => scheduling.taskWorkStarted(taskId, agentScope),
     }),
     worktreeCleanup: new WorktreeCleanup(engine, worktrees, clock, paths.workspace),
+    landing: new TaskLanding(
+      engine,
+      worktrees,
+      new GitLanding(paths.workspace),
+      new GhPullRequests(paths.workspace),
+      clock,
+      paths.workspace,
+    ),
     rewind: new RewindService(engine, getTruth, clock),
-    projects: new ProjectService(engine, paths.workspace, agents, now),
+    projects,
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
     queue,
     handoffs,
@@ -333,11 +362,19 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     scheduling,
     blackboard,
     graphs,
+    graphTransactions: new GraphTransactionService(engine, epochMs, limits),
+    stepGuards: new StepGuardService(engine, epochMs),
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
     planRuns,
+    activity: new ActivityFeed(engine),
+    tokens: new TokenService(engine, clock, {
+      agentExists: (agent) => agents.current().agents.some((a) => a.name === agent),
+      projectKeyOf: async (ref) => (await projects.get(ref)).project_id,
+    }),
+    settings: new LedgerSettings(engine, clock),
     dispose: () => {
       planRuns.dispose();
       watching?.dispose();

@@ -70,6 +70,24 @@ export const topCommands: readonly TopCommand[] = [
     load: async () => (await import('./commands/projectCommands.js')).registerProjectCommands,
   },
   {
+    name: 'watch',
+    description:
+      'Follow the ledger: one line per event as it happens (a task queued, started, completed; a run launched or ended with its cost; a checkpoint waiting for a person; a handoff), from any process or machine',
+    load: async () => (await import('./commands/watchCommand.js')).registerWatchCommand,
+  },
+  {
+    name: 'ui',
+    description:
+      'The Board, task details with their exact diffs, pipeline checkpoints (Approve/Reject), the plan graph, runs, agents and the Memory Bank in your browser, live: loopback only, with a token in the address it prints',
+    load: async () => (await import('./commands/uiCommand.js')).registerUiCommand,
+  },
+  {
+    name: 'token',
+    description:
+      'Bearer tokens of `mcp serve --http`: an agent (one agent, its projects), a person (decides at checkpoints) or an admin',
+    load: async () => (await import('./commands/tokenCommands.js')).registerTokenCommands,
+  },
+  {
     name: 'db',
     description:
       'The ledger store: check and repair its files, create or upgrade its schema, copy it between the embedded store and PostgreSQL',

@@ -25,6 +25,10 @@ async function toolNamed(name: string): Promise<CatalogTool> {
   return tool;
 }
 
+/** `--idempotency-key` of the commands that create something (the tool's `idempotency_key`). */
+export const idempotencyKeyHelp =
+  'retry key: the same command again with the same key prints the first answer and creates nothing; other arguments with it are refused';
+
 export interface ToolCommand<R> {
   /** The tool this command is the CLI face of. */
   tool: string;

@@ -2,8 +2,10 @@
  * Expected failures of the domain. `core` throws these; `mcp/` turns them into `isError`
  * results carrying `code`, `cli/` into exit codes, `vscode/` into messages.
  * The codes are the task-management contract's table, extended with NotFound, StoreError, Unauthorized (an agent's
- * login or session token refused), QuotaExceeded (a bound of the ledger reached: docs/limits.md),
- * Throttled (too many wrong passkeys: retry after `data.retry_after_ms`) and JSON-RPC's InternalError.
+ * login, session token or bearer token refused), QuotaExceeded (a bound of the ledger reached: docs/limits.md),
+ * Throttled (too many wrong passkeys: retry after `data.retry_after_ms`), Forbidden (a caller whose role may not
+ * do this: an agent token answering a checkpoint) and JSON-RPC's InternalError. None is in -32020..-32099, which
+ * MCP reserves for its own protocol errors.
  */
 export type LedgerErrorCode =
   | 'TaskNotFound'
@@ -19,6 +21,7 @@ export type LedgerErrorCode =
   | 'Unauthorized'
   | 'QuotaExceeded'
   | 'Throttled'
+  | 'Forbidden'
   | 'InternalError';
 
 /** JSON-RPC style numeric codes of the task-management contract, plus ours. */
@@ -36,6 +39,7 @@ export const errorNumbers: Record<LedgerErrorCode, number> = {
   Unauthorized: -32011,
   QuotaExceeded: -32012,
   Throttled: -32013,
+  Forbidden: -32014,
   InternalError: -32603,
 };
 
@@ -54,6 +58,7 @@ export const exitCodes: Record<LedgerErrorCode, number> = {
   Unauthorized: 6,
   QuotaExceeded: 6,
   Throttled: 6,
+  Forbidden: 6,
   InternalError: 1,
 };
 

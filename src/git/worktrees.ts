@@ -20,6 +20,7 @@ import { GitRepo, runGit } from './gitRepo';
 import { GitWorkspaceTruth } from './gitWorkspaceTruth';
 import { withFolderLock } from './folderLock';
 import { diskUsage, listWorktrees, sparsePatterns } from './worktreeParts';
+import { bringIgnoredFiles } from './worktreeInclude';
 
 const folderName = /^task-\d+$/;
 const branchName = /^task-\d+-s\d+$/;
@@ -45,7 +46,7 @@ export class GitWorktrees implements Worktrees {
     target: string,
     branch: string,
     scope: CheckoutScope,
-    options: { keepScope: boolean },
+    options: { keepScope: boolean; link?: readonly string[] },
   ): Promise<PreparedWorktree> {
     const dir = this.confine(target);
     if (!branchName.test(branch))
@@ -96,7 +97,21 @@ export class GitWorktrees implements Worktrees {
         });
         await runGit(dir, [...repo.noHooks(), 'checkout', '--quiet']);
       }
-      return { path: dir, cwd: path.join(dir, repo.prefix), branch, base, created: true, sparse: patterns !== null };
+      const brought = await bringIgnoredFiles(repo, dir, this.workspace, options.link ?? []);
+      const baseBranch =
+        (await repo.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { okExitCodes: [1] })).stdout
+          .toString('utf8')
+          .trim() || null;
+      return {
+        baseBranch,
+        path: dir,
+        cwd: path.join(dir, repo.prefix),
+        branch,
+        base,
+        created: true,
+        sparse: patterns !== null,
+        brought,
+      };
     });
   }
 
@@ -237,4 +252,45 @@ async function isMerged(repo: GitRepo, branch: string): Promise<boolean> {
   } catch {
     return false; // branch deleted or HEAD unborn
   }
+}
+
+/**
+ * Git's folders of a checkout, absolute: the repository's common folder (objects, refs) and the
+ * checkout's own (its index and HEAD: `.git/worktrees/<name>` in a linked worktree). A commit
+ * writes to both: a sandbox that should let an agent commit makes them writable.
+ */
+export async function gitDirsOf(dir: string): Promise<{ common: string; own: string }> {
+  const { stdout } = await runGit(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir']);
+  const [common, own] = stdout.toString('utf8').trim().split('\n');
+  return { common, own: own ?? common };
+}
+
+/**
+ * Commits every uncommitted change of a task's worktree on its branch (what its agent left when
+ * its run ended), hooks off, as `author` with the ledger as committer: the branch is then clean
+ * and can land. Nothing to commit: null. The files are exactly those `git status` lists there,
+ * which are the task's alone (the worktree is the task's).
+ */
+export async function commitLeftovers(
+  dir: string,
+  message: string,
+  author: { name: string; email: string },
+): Promise<{ commit: string; files: string[] } | null> {
+  const status = await runGit(dir, ['status', '--porcelain', '-z', '--untracked-files=all']);
+  if (status.stdout.length === 0) return null;
+  const repo = await GitRepo.open(dir);
+  const env = {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: 'Agent Ledger',
+    GIT_COMMITTER_EMAIL: 'agent-ledger@localhost',
+  };
+  await runGit(dir, [...repo.noHooks(), 'add', '--all']);
+  const files = (await runGit(dir, ['diff', '--cached', '--name-only', '-z'])).stdout
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean);
+  if (files.length === 0) return null;
+  await runGit(dir, [...repo.noHooks(), 'commit', '--quiet', '--no-verify', '-F', '-'], { input: `${message}\n`, env });
+  return { commit: (await runGit(dir, ['rev-parse', 'HEAD'])).stdout.toString('utf8').trim(), files };
 }

@@ -8,8 +8,9 @@ import { familyInfos } from './families';
  * A family switched on brings every feature of it; a feature switched on alone exposes just its
  * tools; `--disable-<feature>` hides them again. A tool naming features is exposed when every one
  * of them is on (bb_batch_set needs blackboard and bulk); any other tool follows its family.
- * `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered, and is on
- * with any other feature unless `--disable-idempotency` says otherwise.
+ * `idempotency` exposes no tool: it decides whether `idempotency_key` is remembered (by the
+ * orchestrator's tools and by task_create, start_workflow, start_task and worker_command), and is
+ * always on unless `--disable-idempotency` says otherwise.
  */
 export interface Feature extends FeatureInfo {
   family: string;
@@ -34,8 +35,8 @@ export function resolveFeatures(
     );
   const on = new Set(features.filter((f) => families.has(f.family)).map((f) => f.name));
   for (const f of enable) on.add(f);
-  // Retries must never double a change: keys are remembered whenever a feature of the family is on, unless switched off.
-  if (features.some((f) => f.name !== 'idempotency' && on.has(f.name))) on.add('idempotency');
+  // Retries must never double a change: keys are remembered unless switched off.
+  on.add('idempotency');
   for (const f of disable) on.delete(f);
   return on;
 }

@@ -10,8 +10,9 @@ import { connectionIdentity, runAsCaller } from '../core/limits/callIdentity';
  * handler. Failures are thrown as LedgerErrors for the face to turn into an `isError` result or
  * an exit code. A context given as a function is asked for once the arguments are valid (the MCP
  * server opens its services then: bad input is refused the same way whether or not they open).
- * The handler runs as its caller (the agent logged in on this server, else this connection), so
- * what it writes counts against that caller's write quota (core/limits/writeQuota.ts).
+ * The handler runs as its caller (the agent logged in on this server, else the bearer token of
+ * the HTTP request, else this connection), so what it writes counts against that caller's write
+ * quota (core/limits/writeQuota.ts): clients sharing one HTTP server are charged apart.
  */
 export async function invokeTool(
   tool: ToolDefinition,
@@ -26,7 +27,16 @@ export async function invokeTool(
     );
   const input = parseInput(tool.name, tool.input, args);
   const context = typeof ctx === 'function' ? await ctx() : ctx;
-  return runAsCaller(context.login?.identity() ?? connectionIdentity(), () => tool.handler(input, context));
+  return runAsCaller(quotaIdentity(context), () => tool.handler(input, context));
+}
+
+function quotaIdentity(context: ToolContext): string {
+  const login = context.login?.identity();
+  if (login !== undefined) return login;
+  const caller = context.call?.caller;
+  if (caller?.role === 'agent' && caller.agent !== null) return `agent:${caller.agent}`;
+  if (caller?.tokenId != null) return `token:${caller.tokenId}`;
+  return connectionIdentity();
 }
 
 /** The refusal of a tool name nobody serves, listing those that are. */

@@ -1,28 +1,27 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { LazyServices } from './lazyServices';
 import type { Disposable } from '../core/emitter';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
 import { toResourceError, unknownResource } from './resources/resourceErrors';
+import type { ResourceSink } from './resourceNotifier';
 import { ResourceNotifier } from './resourceNotifier';
 
+/** The resources a server serves, and how one is read (shared by every SDK instance of a process). */
+export interface ResourceCatalog {
+  templates: ResourceTemplateDefinition[];
+  fixed: FixedResourceDefinition[];
+  read(uri: string): Promise<{ mimeType: string; text: string }>;
+}
+
 /**
- * resources/list, templates, read, subscribe and unsubscribe. Reading and subscribing refuse
- * what does not exist with MCP's resource codes (resourceErrors.ts); subscribing reads the
- * resource first, so `workflow://999999` is refused instead of waiting forever.
+ * The resources of a server: reading refuses what does not exist with MCP's resource codes
+ * (resourceErrors.ts), so subscribing to `workflow://999999` is refused instead of waiting forever.
  */
-export function registerResourceHandlers(
-  server: Server,
+export function resourceCatalog(
   lazy: LazyServices,
   templates: ResourceTemplateDefinition[],
   fixed: FixedResourceDefinition[],
-): Disposable {
+): ResourceCatalog {
   const served = [...templates.map((t) => t.uriTemplate), ...fixed.map((r) => r.uri)];
   const read = async (uri: string): Promise<{ mimeType: string; text: string }> => {
     const services = await lazy.get();
@@ -50,8 +49,41 @@ export function registerResourceHandlers(
     }
     throw unknownResource(uri, served);
   };
+  return { templates, fixed, read };
+}
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+/** Resources served beside the ledger's (the MCP Apps' pages), each request deciding whether its client gets them. */
+export interface ExtraResources {
+  list(ctx: ServerContext): {
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType: string;
+    _meta?: Record<string, unknown>;
+  }[];
+  /** The resource, undefined when the URI is not one of these (a refusal throws). */
+  read(
+    uri: string,
+    ctx: ServerContext,
+  ): { mimeType: string; text: string; _meta?: Record<string, unknown> } | undefined;
+}
+
+/**
+ * resources/list, templates and read on one SDK instance; with `subscriptions`, also
+ * resources/subscribe and unsubscribe (2025-11-25) and the changes this instance sends while it
+ * serves a connection (both revisions: on 2026-07-28 the SDK routes them to the client's
+ * `subscriptions/listen` stream, which keeps its own filter, so every changed URI is sent).
+ */
+export function registerResourceHandlers(
+  server: Server,
+  lazy: LazyServices,
+  catalog: ResourceCatalog,
+  subscriptions: { everyUri: boolean } | undefined,
+  extra?: ExtraResources,
+): Disposable {
+  const { templates, fixed, read } = catalog;
+  server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: templates.map((t) => ({
       name: t.name,
       uriTemplate: t.uriTemplate,
@@ -60,10 +92,11 @@ export function registerResourceHandlers(
       mimeType: t.mimeType,
     })),
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  server.setRequestHandler('resources/list', async (_request, ctx) => {
     const services = await lazy.get();
     return {
       resources: [
+        ...(extra?.list(ctx) ?? []),
         ...fixed.map((r) => ({
           uri: r.uri,
           name: r.name,
@@ -75,25 +108,47 @@ export function registerResourceHandlers(
       ],
     };
   });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
+    const own = extra?.read(uri, ctx);
+    if (own) return { contents: [{ uri, ...own }] };
     return { contents: [{ uri, ...(await read(uri)) }] };
   });
+  if (!subscriptions) return { dispose: () => undefined };
 
   // Changes are followed from the moment the services open (a subscription opens them: it reads first).
+  const sink: ResourceSink = {
+    updated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
+    listChanged: () => void server.sendResourceListChanged().catch(() => undefined),
+  };
   let notifier: ResourceNotifier | undefined;
   let disposed = false;
   lazy.whenOpen((services) => {
-    if (!disposed) notifier = new ResourceNotifier(server, services, templates, fixed);
+    if (!disposed) notifier = new ResourceNotifier(sink, services, templates, fixed, subscriptions.everyUri);
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request) => {
     await read(request.params.uri);
     notifier?.subscribe(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request) => {
     notifier?.unsubscribe(request.params.uri);
     return {};
+  });
+  return {
+    dispose: () => {
+      disposed = true;
+      notifier?.dispose();
+    },
+  };
+}
+
+/** Follows the ledger's resource changes into a sink that is not an instance (the HTTP listen streams). */
+export function followResources(lazy: LazyServices, catalog: ResourceCatalog, sink: ResourceSink): Disposable {
+  let notifier: ResourceNotifier | undefined;
+  let disposed = false;
+  lazy.whenOpen((services) => {
+    if (!disposed) notifier = new ResourceNotifier(sink, services, catalog.templates, catalog.fixed, true);
   });
   return {
     dispose: () => {

@@ -1,14 +1,21 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Services } from '../app/services';
 import type { Disposable } from '../core/emitter';
 import type { LedgerEvent } from '../core/events/eventLog';
 import { LedgerError } from '../core/errors';
 import type { FixedResourceDefinition, ResourceTemplateDefinition } from './resources/resourceDefinition';
 
+/** Where resource changes go: one SDK server instance, or the HTTP handler's listen streams. */
+export interface ResourceSink {
+  updated(uri: string): void;
+  listChanged(): void;
+}
+
 /**
  * Sends `notifications/resources/updated` for subscribed URIs and
  * `notifications/resources/list_changed` when resources appear, whichever process wrote:
  * the store tells us it applied new journal records, the events table says what changed.
+ * With `everyUri`, every URI an event changed is sent and the sink filters (the SDK's listen
+ * streams of the 2026-07-28 revision keep each stream's own subscriptions).
  */
 export class ResourceNotifier {
   private readonly subscribed = new Set<string>();
@@ -22,10 +29,11 @@ export class ResourceNotifier {
   private readonly listener: Disposable;
 
   constructor(
-    private readonly server: Server,
+    private readonly sink: ResourceSink,
     private readonly services: Services,
     private readonly templates: ResourceTemplateDefinition[],
     private readonly fixed: FixedResourceDefinition[] = [],
+    private readonly everyUri = false,
   ) {
     this.cursor = this.currentSeq();
     this.listener = services.engine.onDidChange(() => {
@@ -40,7 +48,7 @@ export class ResourceNotifier {
     if (resource?.watch && !this.watchers.has(uri)) {
       this.watchers.set(
         uri,
-        resource.watch(this.services, () => void this.server.sendResourceUpdated({ uri }).catch(() => undefined)),
+        resource.watch(this.services, () => this.sink.updated(uri)),
       );
     }
   }
@@ -79,15 +87,16 @@ export class ResourceNotifier {
     if (events.length === 0) return since;
     const updated = new Set<string>();
     let listChanged = false;
+    const wanted = (uri: string): boolean => this.everyUri || this.subscribed.has(uri);
     for (const event of events) {
       for (const t of this.templates) {
-        for (const uri of t.affected(event)) if (this.subscribed.has(uri)) updated.add(uri);
+        for (const uri of t.affected(event)) if (wanted(uri)) updated.add(uri);
         listChanged ||= t.changesList(event);
       }
-      for (const r of this.fixed) if (this.subscribed.has(r.uri) && r.affected(event)) updated.add(r.uri);
+      for (const r of this.fixed) if (wanted(r.uri) && r.affected(event)) updated.add(r.uri);
     }
-    for (const uri of updated) void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
-    if (listChanged) void this.server.sendResourceListChanged().catch(() => undefined);
+    for (const uri of updated) this.sink.updated(uri);
+    if (listChanged) this.sink.listChanged();
     return events[events.length - 1].seq;
   }
 }

@@ -1,45 +1,18 @@
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import type { Services } from '../app/services';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import { createServer } from './server';
-import { LazyServices } from './lazyServices';
 import { ServerLogin } from './serverLogin';
-import { familyInfos, introspectionInfo, noToolsYet, resolveFamilies } from './families';
-import { readBuiltListing } from './listing/builtListing';
 import { serverLimits } from './limits';
 import { GuardedStdioTransport } from './stdio/guardedStdioTransport';
-import { features, resolveFeatures } from './features';
-import type { ListingOptions } from './features';
-import { errorMessage } from '../core/errors';
-import { warmUpStore } from '../app/storeWarmUp';
-import { flushCompileCache } from '../app/compileCache';
-import { runAsLedger } from '../core/limits/callIdentity';
+import { checkpointGates } from './gates/checkpointGates';
+import { log, ServerProcess } from './serverProcess';
+import type { ServeOptions } from './serverProcess';
 
-/** How often a server applies the events log's retention rule. */
-const EVENT_PRUNE_INTERVAL_MS = 5 * 60_000;
+export type { ServeOptions } from './serverProcess';
 
-export interface ServeOptions {
-  workspace: string;
-  dbPath?: string;
-  enable?: readonly string[];
-  disable?: readonly string[];
-  /** Feature switches (features.ts): `--enable-resources`, `--disable-locks`… */
-  enableFeatures?: readonly string[];
-  disableFeatures?: readonly string[];
-  verbose?: boolean;
-  /** Accept `user_response` from agents at pipeline checkpoints (off: a person decides). */
-  allowAgentCheckpoints?: boolean;
-  /** `--worktrees-dir`: where task worktrees go instead of `.agent-ledger/worktrees`. */
-  worktreesDir?: string;
-  /** `--list-deprecated`, `--list-runner-tools`: answered tools also listed. */
-  list?: ListingOptions;
-  /** `--child-program`, `--child-env`: what child runtimes may run and inherit. */
-  childPrograms?: readonly string[];
-  childEnv?: readonly string[];
-}
-
-/** How long after `initialized` the ledger opens when the client has not listed the tools by then. */
-const WARM_UP_AFTER_INITIALIZED_MS = 100;
+/** How long after the client's first message the ledger opens when it has not listed the tools by then. */
+const WARM_UP_AFTER_HELLO_MS = 100;
 
 /**
  * How long after answering tools/list the ledger starts opening, unless a call opens it first. An
@@ -49,150 +22,59 @@ const WARM_UP_AFTER_INITIALIZED_MS = 100;
  */
 const WARM_UP_AFTER_LIST_MS = 200;
 
-/** How long a closing server waits for its children to stop and their ends to be recorded. */
-const childStopMs = 3000;
-
-const log = (line: string): void => console.error(`[agent-ledger] ${line}`);
-
 /**
  * Runs one MCP server process over stdio until the client closes stdin. stdout carries only
  * the protocol (STYLE.md habit 7): anything else a library prints goes to stderr. Nothing a
  * client sends ends the process: bad frames are refused by the transport, and an exception
- * that escapes a handler is logged, not fatal.
+ * that escapes a handler is logged, not fatal. Both protocol revisions: the client's first
+ * message picks one for the connection (`server/discover` with 2026-07-28, or the 2025-11-25
+ * `initialize`), and the same tools, resources and prompts serve either.
  */
 export async function serveStdio(options: ServeOptions): Promise<void> {
-  console.log = console.error;
-  console.info = console.error;
-  process.on('uncaughtException', (err) => log(`unexpected error (the server goes on): ${err.stack ?? String(err)}`));
-  process.on('unhandledRejection', (err) =>
-    log(
-      `unexpected rejection (the server goes on): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-    ),
-  );
-  // sql.js compiles on another core while this one answers initialize and tools/list.
-  warmUpStore(options.dbPath);
-  const familySet = resolveFamilies(familyInfos, options.enable, options.disable);
-  const featureSet = resolveFeatures(familySet, options.enableFeatures, options.disableFeatures);
-  const workspace = path.resolve(options.workspace);
   // The launch ticket is taken first, before this process starts anything that could inherit it.
-  const login = ServerLogin.fromEnvironment(workspace, process.env, log);
-  // The store, sql.js, Git and the domain are loaded when first needed (docs/performance.md): the
-  // tools are listed without them, and they open once the client has read the list (or at its first call).
-  const services = new LazyServices(async () => {
-    const { createServices } = await import('../app/services.js');
-    return createServices({
-      workspace,
-      dbPath: options.dbPath,
-      watch: true,
-      allowAgentCheckpoints: options.allowAgentCheckpoints === true,
-      worktreesDir: options.worktreesDir,
-      childPrograms: options.childPrograms,
-      childEnv: options.childEnv,
-    });
-  });
-  let pruneTimer: NodeJS.Timeout | undefined;
-  services.whenOpen((open) => {
-    // By now this process has compiled what a start needs: keep it for the next start (Node ≥ 22.10).
-    setTimeout(flushCompileCache, 1000).unref();
-    // The retention rule of the events log, and the purge of expired blackboard entries and of open
-    // contract-net calls whose task ended: once now, then every few minutes (the timer never keeps the process up).
-    // The ledger's own work: never charged to the caller whose call happened to open the ledger.
-    const retain = (what: string, run: () => Promise<unknown>): Promise<void> =>
-      runAsLedger(run).then(
-        () => undefined,
-        (err: unknown) => log(`${what}: ${errorMessage(err)}`),
-      );
-    const prune = (): void =>
-      void (async () => {
-        await retain('event retention', () => open.eventBus.prune());
-        await retain('blackboard expiry', () => open.blackboard.purgeExpired());
-        await retain('contract-net calls of ended tasks', () => open.scheduling.contractNet.purgeEndedCalls());
-      })();
-    prune();
-    pruneTimer = setInterval(prune, EVENT_PRUNE_INTERVAL_MS);
-    pruneTimer.unref();
-  });
-  // A ledger the user named (`--db`, AGENT_LEDGER_DB: a PostgreSQL URL, a file elsewhere) opens
-  // before the server answers, so a wrong or unreachable location stops it at once with the reason;
-  // the workspace's own ledger cannot be misnamed and opens on first use.
-  if (options.dbPath !== undefined) await services.get();
-  const warmUp = (): void =>
-    void services
-      .get()
-      .catch((err: unknown) =>
-        log(`opening the ledger failed (each tool call says why and tries again): ${errorMessage(err)}`),
-      );
+  const login = ServerLogin.fromEnvironment(path.resolve(options.workspace), process.env, log);
+  const proc = await ServerProcess.start(options);
   let warmUpTimer: NodeJS.Timeout | undefined;
   let listed = false;
   const warmUpIn = (ms: number): void => {
     clearTimeout(warmUpTimer);
-    warmUpTimer = setTimeout(warmUp, ms).unref();
+    warmUpTimer = setTimeout(() => proc.warmUp(), ms).unref();
   };
-  // The tools as the build listed them; from sources (no dist/), computed from the contracts.
-  const listing = readBuiltListing() ?? (await (await import('./listing/liveListing.js')).liveListing());
-  const { server, dispose } = await createServer(services, {
-    enabled: familySet,
-    features: featureSet,
-    login,
+  proc.beforeShutdown(() => clearTimeout(warmUpTimer));
+  const loginOf = (): ServerLogin => login;
+  const ledger = await createServer(proc.services, {
+    ...proc.serverOptions(),
+    loginOf,
     afterToolsListed: () => {
       if (!listed) warmUpIn(WARM_UP_AFTER_LIST_MS);
       listed = true;
     },
-    listing,
-    families: [introspectionInfo, ...familyInfos],
-    list: options.list,
-    // A family's tools are built with its first call: the loader itself is not evaluated before then.
-    load: async (family) => (await import('./catalog.js')).loadFamily(family),
+    transport: 'stdio',
+    gates: checkpointGates(proc.services, loginOf, options.verbose ? log : undefined),
   });
-  // A client that never lists the tools still finds the ledger open soon after it said hello.
-  server.oninitialized = () => {
-    if (!listed) warmUpIn(WARM_UP_AFTER_INITIALIZED_MS);
-  };
   const transport = new GuardedStdioTransport(
     { maxMessageBytes: serverLimits.maxMessageBytes, maxJsonDepth: serverLimits.maxJsonDepth },
     log,
   );
-  let closing: Promise<void> | undefined;
-  // Children this server started are stopped and their ends recorded (bounded) before the ledger closes.
-  const shutdown = (): Promise<void> =>
-    (closing ??= (async () => {
-      clearTimeout(warmUpTimer);
-      const open = services.current();
-      if (open)
-        await Promise.race([
-          open.children.dispose(),
-          new Promise<void>((resolve) => setTimeout(resolve, childStopMs).unref()),
-        ]);
-      clearInterval(pruneTimer);
-      dispose();
-      await services
-        .dispose((s: Services) => s.dispose())
-        .catch((err: unknown) => log(`closing the ledger failed: ${errorMessage(err)}`));
-    })());
-  server.onclose = () => void shutdown();
-  server.onerror = (err) => log(`protocol error: ${err.message}`);
-  process.stdin.on('end', () => void shutdown().finally(() => process.exit(0)));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => void shutdown().finally(() => process.exit(0)));
-  }
-  await server.connect(transport);
   if (options.verbose) {
-    const inner = transport.onmessage;
-    transport.onmessage = (message) => {
+    transport.observe = (message) => {
       const m = message as { method?: string; id?: unknown; params?: { name?: string } };
       log(
         `← ${m.method ? JSON.stringify(m.method) : 'response'}${m.params?.name ? ` ${JSON.stringify(m.params.name)}` : ''}${m.id !== undefined ? ` #${JSON.stringify(m.id)}` : ''}`,
       );
-      inner?.(message);
     };
   }
-  const familyList = listing.families
-    .filter((f) => familySet.has(f.name))
-    .map((f) => (f.tools.length ? f.name : `${f.name} (${noToolsYet})`));
-  const extra = features.filter((f) => featureSet.has(f.name) && !familySet.has(f.family)).map((f) => f.name);
-  if (extra.length) familyList.push(`features: ${extra.join(', ')}`);
-  log(`MCP server ready on ${workspace} (families: ${familyList.join(', ')})`);
-  if (process.stdin.isTTY) log(terminalHint(workspace));
+  process.stdin.on('end', () => void proc.shutdown().finally(() => process.exit(0)));
+  serveSdkStdio(
+    ({ era }) => {
+      // A client that never lists the tools still finds the ledger open soon after it said hello.
+      if (!listed) warmUpIn(WARM_UP_AFTER_HELLO_MS);
+      return ledger.instance({ era, lifetime: 'connection' });
+    },
+    { transport, onerror: (err) => log(`protocol error: ${err.message}`) },
+  );
+  log(`MCP server ready on ${proc.workspace} (families: ${proc.describeFamilies()})`);
+  if (process.stdin.isTTY) log(terminalHint(proc.workspace));
 }
 
 /** What a person who started the server by hand in a terminal reads: this is not interactive. */
@@ -206,6 +88,7 @@ function terminalHint(workspace: string): string {
     'To try it by hand, open the MCP Inspector on it:',
     `  npx @modelcontextprotocol/inspector ${quote([...self, 'mcp', 'serve', '--workspace', workspace])}`,
     `or read the ledger with the CLI: ${quote([...self, 'task', 'list', '--workspace', workspace])}`,
+    'To serve several clients (or other machines) from one process, see `agent-ledger mcp serve --http`.',
     'Press Ctrl+C to stop.',
   ].join('\n');
 }

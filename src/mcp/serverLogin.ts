@@ -10,6 +10,7 @@
  * server fills in the one it holds. A server started by a person has no ticket and behaves as the
  * contract says.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../core/errors';
@@ -31,13 +32,28 @@ export class ServerLogin {
     private ticket: string | undefined,
     /** The agent the runner launched this server for (not secret). */
     readonly agentId: string | undefined,
-  ) {}
+    /** Over HTTP, the session token every replica derives from the launch token (nothing held in memory). */
+    private readonly derived?: string,
+  ) {
+    this.token = derived;
+    // A launch token is its agent's: its calls count as the agent's from the first one.
+    if (derived !== undefined) this.agent = agentId;
+  }
+
+  /**
+   * The login of an agent the runner launched against an HTTP server: its short-lived agent token
+   * is also its launch ticket, and the session it opens has a token derived from it, so any
+   * server on the ledger (several replicas behind one URL) finds the session without holding it.
+   */
+  static forLaunchToken(bearer: string, agentId: string): ServerLogin {
+    return new ServerLogin(bearer, agentId, launchSessionToken(bearer));
+  }
 
   /**
    * Takes the ticket once, as the server starts: from the run's ticket file (read, then deleted),
    * or from the variable an older runner set; both variables are removed from this process's
    * environment, so nothing this server starts inherits them. `workspace`: the ticket file must be
-   * a run's, in this workspace's `.agent-ledger/runs/` — a name pointing elsewhere (a client
+   * a run's, in this workspace's `.agent-ledger/runs/` (or a ledger's folder in it) — a name pointing elsewhere (a client
    * configuration committed by someone else) is neither read nor deleted.
    */
   static fromEnvironment(
@@ -69,6 +85,11 @@ export class ServerLogin {
     return ticket;
   }
 
+  /** The session token `authenticate` should open with the ticket (derived over HTTP; random on stdio). */
+  sessionTokenToOpen(): string | undefined {
+    return this.derived;
+  }
+
   /** Keeps the session a ticket opened for `agentId`. */
   hold(token: string, agentId: string): void {
     this.token = token;
@@ -83,6 +104,14 @@ export class ServerLogin {
   /** Who this server's calls write as: the agent logged in, else this connection (the write quota's caller). */
   identity(): string {
     return this.agent !== undefined ? `agent:${this.agent}` : connectionIdentity();
+  }
+
+  /**
+   * This server acts for an agent: the runner launched it for one (its ticket), or an agent logged
+   * in through it. A person's decision is never taken on such a server.
+   */
+  get hasAgentCredentials(): boolean {
+    return this.agent !== undefined || this.agentId !== undefined || this.ticket !== undefined;
   }
 
   /** The token a call gave, or the one held here; Unauthorized when there is none. */
@@ -102,12 +131,11 @@ function takeTicketFile(workspace: string, file: string): string | undefined {
   try {
     const runs = fs.realpathSync(path.join(workspace, ledgerFolder, localFolders.runs));
     const folder = fs.realpathSync(path.dirname(path.resolve(file)));
-    // A run's folder is in runs/, or in the folder of another ledger of this workspace under it
-    // (runs/pg-<hash>/ for a team ledger, runs/db-<hash>/ for another file: ledgerPaths.ts runsDirOf).
+    // A run's folder sits in runs/, or in runs/<db|pg>-<hash>/ for a ledger other than the workspace's own.
     const parent = path.dirname(folder);
-    const ledgerRuns = path.dirname(parent) === runs && /^(pg|db)-[0-9a-f]{8}$/.test(path.basename(parent));
-    if (path.basename(file) !== 'ticket' || (parent !== runs && !ledgerRuns) || !folder.endsWith('.d'))
-      return undefined;
+    const inRuns =
+      parent === runs || (path.dirname(parent) === runs && /^(db|pg)-[0-9a-f]{8}$/.test(path.basename(parent)));
+    if (path.basename(file) !== 'ticket' || !inRuns || !folder.endsWith('.d')) return undefined;
     const at = path.join(folder, 'ticket');
     if (!fs.lstatSync(at).isFile()) return undefined;
     const fd = fs.openSync(at, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -127,4 +155,9 @@ function takeTicketFile(workspace: string, file: string): string | undefined {
 /** The session token of a call: given, or held by this server. */
 export function sessionTokenOf(given: string | undefined, login: ServerLogin | undefined): string {
   return (login ?? ServerLogin.none()).tokenFor(given);
+}
+
+/** The session token of a launch token's session: the same on every server that sees the token. */
+export function launchSessionToken(bearer: string): string {
+  return createHash('sha256').update(`agent-ledger launch session\0${bearer}`).digest('base64url');
 }

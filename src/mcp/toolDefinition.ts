@@ -2,6 +2,7 @@ import type { ServerLogin } from './serverLogin';
 import type { z } from 'zod';
 import type { Services } from '../app/services';
 import type { PromptDefinition } from './prompts/promptDefinition';
+import type { CallContext } from './callContext';
 
 /** MCP tool annotations (hints for clients; they never replace the server's own checks). */
 export interface ToolAnnotations {
@@ -23,6 +24,21 @@ export interface ToolContext {
   login?: ServerLogin;
   /** Feature switches on in this server (features.ts); absent: every feature on (the CLI). */
   features?: ReadonlySet<string>;
+  /** Who calls through which client (MCP server only; the CLI is the local user). */
+  call?: CallContext;
+  /** The HTTP transport this server listens on, as mcp_info reports it (absent: stdio). */
+  http?: HttpTransportInfo;
+}
+
+/** The seed's `transports.http` of mcp_info. */
+export interface HttpTransportInfo {
+  host: string;
+  port: number;
+  path: string;
+  /** JSON responses unless the client asks for a stream (false: SSE whenever the client accepts it). */
+  enableJson: boolean;
+  /** No sessions (true by default; `--stateful` keeps 2025-11-25 sessions). */
+  stateless: boolean;
 }
 
 /**

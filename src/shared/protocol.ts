@@ -17,13 +17,49 @@ import type { Finding, Severity } from '../core/pipelines/engine/verdict';
 import type { PhaseView, PipelineArtifactView, TaskView } from '../core/pipelines/pipelineQueries';
 import type { FileChanges } from '../core/ports/workspaceTruth';
 import type { CompletionStatus, Outcome, TaskStatus } from '../core/tasks/taskModel';
+import type { FileDiff } from '../core/tasks/fileDiff';
+import type { ExecutionLog } from '../core/runtime/pm/runtimeContracts';
+import type { PendingHandoff, RunningInstance } from '../core/runtime/agentInstances';
+import type { CostTotals } from '../core/costs/costContracts';
+import type { ActivityItem } from '../core/board/activity';
 
 /** Which front end `webview-ui/main.ts` renders; the host writes it on `<body data-view>`. */
-export type WebviewKind = 'taskDetail' | 'pipeline' | 'board' | 'planGraph';
+export type WebviewKind = 'taskDetail' | 'pipeline' | 'board' | 'planGraph' | 'runs' | 'agents' | 'memory';
 
 /** Sent by every webview when its script has loaded and it can receive messages. */
 export interface ReadyMessage {
   type: 'ready';
+}
+
+/** A view and what it shows: the web board's address (`#/task/12`) and where a link leads. */
+export type ViewRoute =
+  | { view: 'board' }
+  | { view: 'taskDetail'; taskId: number }
+  | { view: 'pipeline'; workspace: string }
+  | { view: 'planGraph'; workflowId: number }
+  | { view: 'runs'; run?: string }
+  | { view: 'agents' }
+  | { view: 'memory'; entry?: string };
+
+/**
+ * Host → view, in the web board: open another view (a card, a task, a pipeline was clicked). The
+ * browser host hands it to its router; VS Code opens panels itself and never sends it.
+ */
+export interface NavigateMessage {
+  type: 'navigate';
+  to: ViewRoute;
+}
+
+/** What a host says of an action a person asked for: done, or the refusal's message. */
+export interface ActedMessage {
+  type: 'acted';
+  ok: boolean;
+  text: string;
+}
+
+/** The person using a view, as a host knows them (the web board's OS user), for what the view says. */
+export interface ViewPerson {
+  name: string;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -107,25 +143,38 @@ export interface TaskDetailModel {
   files: ChangedFile[];
   warnings: string[];
   commits: { sha: string; subject: string }[];
+  /** What the task's agent runs cost (null: no run recorded). */
+  cost: CostTotals | null;
   /** Rewind is possible (a Git snapshot, not in a worktree). */
   canRewind: boolean;
   lastRewind: { at: string; paths: string[]; undoable: boolean } | null;
 }
 
+/** The exact diff of one file of a task (core/tasks/fileDiff.ts). */
+export type FileDiffModel = FileDiff;
+
 export type TaskDetailHostMessage =
   | { type: 'taskDetail'; model: TaskDetailModel }
   /** The live file list is being measured (running tasks). */
   | { type: 'busy'; busy: boolean }
+  /** The answer to `openDiff` where the host shows diffs in the view itself (the web board). */
+  | { type: 'fileDiff'; file: ChangedFile; diff: FileDiffModel }
+  | ActedMessage
+  | NavigateMessage
   | { type: 'error'; message: string };
 
 export type TaskDetailWebviewMessage =
   | ReadyMessage
+  /** VS Code opens its diff editor; the web board answers with `fileDiff`. */
   | { type: 'openDiff'; file: ChangedFile }
   | { type: 'openTask'; taskId: number }
   | { type: 'refresh' }
   | { type: 'rewind' }
   | { type: 'undoRewind' }
-  | { type: 'exportWorkflow' };
+  | { type: 'exportWorkflow' }
+  /** A person's change of the task, through the same service as task_update. */
+  | { type: 'cancel' }
+  | { type: 'assign'; agent: string };
 
 // ---------------------------------------------------------------------------------------
 // Pipelines
@@ -217,6 +266,9 @@ export type PipelineHostMessage =
   | { type: 'pipeline'; model: PipelineModel }
   /** The outcome of a `decide` (a refusal says why, e.g. a stale checkpoint). */
   | { type: 'decided'; ok: boolean; text: string }
+  /** The answer to `openArtifact` where the host shows documents in the view (the web board, an MCP App). */
+  | { type: 'artifact'; name: string; path: string; text: string | null }
+  | NavigateMessage
   | { type: 'error'; message: string };
 
 export type PipelineWebviewMessage =
@@ -249,7 +301,8 @@ export type BoardHostMessage =
    */
   | { type: 'boardDelta'; upserts: BoardCardItem[]; removed: string[]; agents?: BoardModel['agents'] }
   /** The outcome of an assign or cancel (a refusal says why). */
-  | { type: 'acted'; ok: boolean; text: string }
+  | ActedMessage
+  | NavigateMessage
   | { type: 'error'; message: string };
 
 export type BoardWebviewMessage =
@@ -277,6 +330,117 @@ export interface PlanGraphViewModel extends PlanGraphModel {
 }
 
 export type PlanGraphHostMessage =
-  { type: 'planGraph'; model: PlanGraphViewModel } | { type: 'error'; message: string };
+  { type: 'planGraph'; model: PlanGraphViewModel } | NavigateMessage | { type: 'error'; message: string };
 
 export type PlanGraphWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };
+
+// ---------------------------------------------------------------------------------------
+// Runs: agent runs (execution logs) with their cost, and one run's output as it grows
+// ---------------------------------------------------------------------------------------
+
+export type RunItem = ExecutionLog & { taskTitle: string | null };
+export type ActivityEntry = ActivityItem;
+
+export interface RunsModel {
+  folder: string;
+  folderName: string;
+  /** Newest first, at most a few hundred. */
+  runs: RunItem[];
+  /** Instances running now. */
+  running: RunningInstance[];
+  /** What every run cost. */
+  totals: CostTotals;
+  /** The latest events a person follows (agent-ledger watch), newest last. */
+  activity: ActivityEntry[];
+}
+
+/** A run's output: the lines of its log (redacted by the supervisor), appended as they come. */
+export interface RunOutput {
+  run: string;
+  /** Lines to append; `reset`: the view clears what it showed first. */
+  lines: { stream: 'stdout' | 'stderr' | 'meta'; text: string }[];
+  reset: boolean;
+  /** Why there is no output to show (no log file on this machine). */
+  missing: string | null;
+}
+
+export type RunsHostMessage =
+  | { type: 'runs'; model: RunsModel }
+  | ({ type: 'runOutput' } & RunOutput)
+  | NavigateMessage
+  | { type: 'error'; message: string };
+
+export type RunsWebviewMessage =
+  | ReadyMessage
+  /** Follow this run's output (null: stop following). */
+  | { type: 'openRun'; run: string | null }
+  | { type: 'openTask'; taskId: number }
+  | { type: 'refresh' };
+
+// ---------------------------------------------------------------------------------------
+// Agents and sessions
+// ---------------------------------------------------------------------------------------
+
+export interface AgentItem {
+  name: string;
+  /** claude-code, codex, gemini-cli; null for a name seen only in sessions or assignments. */
+  client: string | null;
+  model: string | null;
+  description: string | null;
+  scope: { read: string[]; write: string[]; exclude: string[] } | null;
+  cost: CostTotals | null;
+  sessions: {
+    id: number;
+    taskId: number;
+    taskTitle: string;
+    status: string;
+    startedAt: string;
+    endedAt: string | null;
+    worktree: string | null;
+  }[];
+}
+
+export interface AgentsModel {
+  folder: string;
+  folderName: string;
+  agents: AgentItem[];
+  running: RunningInstance[];
+  handoffs: PendingHandoff[];
+  problems: { file: string; message: string }[];
+}
+
+export type AgentsHostMessage =
+  { type: 'agents'; model: AgentsModel } | NavigateMessage | { type: 'error'; message: string };
+
+export type AgentsWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };
+
+// ---------------------------------------------------------------------------------------
+// Memory Bank
+// ---------------------------------------------------------------------------------------
+
+export interface MemoryItem {
+  /** `<category>/<id>` */
+  key: string;
+  category: string;
+  id: string;
+  title: string;
+  summary: string | null;
+  status: string;
+  file: string;
+}
+
+export interface MemoryModel {
+  folder: string;
+  folderName: string;
+  entries: MemoryItem[];
+  problems: { file: string; message: string }[];
+}
+
+export type MemoryHostMessage =
+  | { type: 'memory'; model: MemoryModel }
+  /** One entry's Markdown body (shown as text). */
+  | { type: 'entry'; key: string; content: string }
+  | NavigateMessage
+  | { type: 'error'; message: string };
+
+export type MemoryWebviewMessage = ReadyMessage | { type: 'openEntry'; key: string } | { type: 'refresh' };

@@ -18,7 +18,9 @@ import { v17StigChanges } from './migrations/v17StigChanges';
 import { v18UsageCounters } from './migrations/v18UsageCounters';
 import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
 import { v20QueuedRuns } from './migrations/v20QueuedRuns';
-import { v21PlanRuns } from './migrations/v21PlanRuns';
+import { v21AccessTokens } from './migrations/v21AccessTokens';
+import { v22GraphTransactions } from './migrations/v22GraphTransactions';
+import { v23PlanRuns } from './migrations/v23PlanRuns';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -48,7 +50,9 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v18UsageCounters,
   v19KnowledgeSizes,
   v20QueuedRuns,
-  v21PlanRuns,
+  v21AccessTokens,
+  v22GraphTransactions,
+  v23PlanRuns,
 ];
 
 export const latestVersion = migrations.length;

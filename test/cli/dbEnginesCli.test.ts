@@ -5,7 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cliPath } from '../helpers/mcpClient';
-import { createTestDatabase, pgPassword, pgSkip } from '../helpers/postgres';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createTestDatabase, pgPassword, pgSkip, pgUrl } from '../helpers/postgres';
 import { tempDir } from '../helpers/tmp';
 
 function run(
@@ -45,14 +47,67 @@ test('the other commands and mcp serve take no URL for a path: postgres:// opens
   const fromEnv = run(['task', 'list', '--json'], cwd, { AGENT_LEDGER_DB: 'mysql://root@localhost/ledger' });
   assert.equal(fromEnv.code, 3, fromEnv.stderr);
   assert.equal(JSON.parse(fromEnv.stderr).error.reason, 'badLocation', 'AGENT_LEDGER_DB stands for --db');
+  // mcp serve says why on stderr as it starts, and still answers (each call: the coded reason, below).
   const serve = run(['mcp', 'serve', '--db', 'postgres://ledger:secret-pw@127.0.0.1:1/ledger'], cwd, {
     AGENT_LEDGER_DB_RETRY_MS: '200',
   });
-  assert.equal(serve.code, 1, serve.stderr);
+  assert.equal(serve.code, 0, serve.stderr);
   assert.match(serve.stderr, /cannot be reached/);
   assert.ok(!serve.stderr.includes('secret-pw'), 'the password is not printed');
   assert.deepEqual(fs.readdirSync(cwd), [], 'nothing was created in the current folder');
 });
+
+test(
+  'a postgres:// URL without a password: the CLI says so and exits at once; mcp serve answers initialize, then each call with the coded error',
+  { skip: pgSkip },
+  async () => {
+    const cwd = tempDir();
+    const noPassword = {
+      AGENT_LEDGER_DB_PASSWORD: undefined,
+      PGPASSWORD: undefined,
+      PGPASSFILE: path.join(cwd, 'none'),
+    };
+    // The driver used to leave its socket open until the server's authentication_timeout (60 s).
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [cliPath, 'task', 'list', '--db', pgUrl!, '--json'], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, NO_COLOR: '1', ...noPassword },
+    });
+    assert.equal(r.status, 1, `exit code ${r.status} after ${Date.now() - started} ms: ${r.stderr}`);
+    const error = JSON.parse(r.stderr).error;
+    assert.equal(error.reason, 'authFailed');
+    assert.match(error.message, /refused the login: no password was given/);
+
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'mcp', 'serve', '--workspace', cwd, '--db', pgUrl!],
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, ...noPassword }).filter(([, v]) => v !== undefined),
+      ) as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'no-password', version: '1.0.0' });
+    await client.connect(transport, { timeout: 20_000 }); // initialize is answered
+    try {
+      assert.ok((await client.listTools()).tools.some((t) => t.name === 'task_list'));
+      for (let i = 0; i < 2; i++) {
+        const answer = await client.callTool({ name: 'task_list', arguments: {} }, undefined, { timeout: 20_000 });
+        assert.equal(answer.isError, true);
+        const { error: refused } = JSON.parse((answer.content as { text: string }[])[0].text);
+        assert.equal(refused.code, -32010, 'StoreError');
+        assert.equal(refused.data?.reason, 'authFailed');
+        assert.match(refused.message, /no password was given/);
+      }
+      assert.match(stderr, /no password was given/, 'the server also says why on stderr');
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 test('db init, migrate and copy against PostgreSQL; the password never shows', { skip: pgSkip }, async () => {
   const cwd = tempDir();

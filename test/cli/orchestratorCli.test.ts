@@ -25,9 +25,9 @@ const groups = [
   knowledgeGroup,
   childGroup,
 ];
-const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const readme = fs.readFileSync(path.resolve(__dirname, '../../docs/mcp-tools.md'), 'utf8');
 
-/** The runnable block of the README's "From the command line" section. */
+/** The runnable block of the "From the command line" section (docs/mcp-tools.md, linked from the README). */
 function readmeBlock(): string {
   const m =
     /#### From the command line\n[\s\S]*?<!-- readme-example: run in a new Git repository -->\n```sh\n([\s\S]*?)\n```/.exec(

@@ -32,6 +32,10 @@ test('npm pack makes a self-contained agent-ledger package: dist/cli.js and its 
     'dist/sql-wasm.wasm',
     'dist/sql-wasm.js',
     'dist/resources/pipeline/flow.yaml',
+    // `agent-ledger ui` serves its page from beside the bundle.
+    'dist/web/web.js',
+    'dist/web/webview.css',
+    'dist/web/web.css',
   ])
     assert.ok(paths.includes(needed), `${needed} is missing from the package`);
   assert.deepEqual(

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, cliError, cliJson } from '../helpers/cli';
+import { connect } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
 
 /** `agent-ledger project …` and `agent-ledger agent passkey`, as a person runs them. */
@@ -89,5 +90,32 @@ test('agent passkey: from standard input or generated and shown once, never an a
     const bytes = fs.readFileSync(file);
     assert.equal(bytes.includes(secret), false, `${file} holds the passkey`);
     assert.equal(bytes.includes(gen.passkey), false, `${file} holds the generated passkey`);
+  }
+});
+
+test('agent passkey: a line break inside what is piped in is refused and nothing is stored; one final newline is not part of it', async () => {
+  const repo = tempRepo();
+  const ws = ['--workspace', repo];
+  // `printf 'k\nk\n'` (a file of two lines, a paste with a newline in it) used to store "k\nk".
+  for (const input of [
+    'passkey-7f3e9a1c\npasskey-7f3e9a1c\n',
+    'passkey-7f3e9a1c\n\n',
+    'first-line-7f3e9\rsecond-line\n',
+  ]) {
+    const refused = cli(['agent', 'passkey', 'coder', ...ws, '--json'], { input });
+    assert.equal(refused.code, 2, `${JSON.stringify(input)}: ${refused.stderr}`);
+    assert.equal(cliError(refused).reason, 'ValidationError');
+    assert.match(cliError(refused).message, /line break/);
+  }
+  const c = await connect(repo, ['--enable-pm']);
+  try {
+    const profile = await c.call<{ agent: { has_passkey: boolean } }>('get_agent_profile', { agent_id: 'coder' });
+    assert.equal(profile.agent.has_passkey, false, 'a refused passkey stores nothing');
+    for (const input of ['one-line-7f3e9a1c\n', 'one-line-7f3e9a1c\r\n', 'one-line-7f3e9a1c'])
+      assert.equal(cli(['agent', 'passkey', 'coder', ...ws], { input }).code, 0, JSON.stringify(input));
+    const set = await c.call<{ agent: { has_passkey: boolean } }>('get_agent_profile', { agent_id: 'coder' });
+    assert.equal(set.agent.has_passkey, true);
+  } finally {
+    await c.close();
   }
 });

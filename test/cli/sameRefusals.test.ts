@@ -68,6 +68,11 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   },
   graph_lock: { argv: ['graph', 'lock', 'wf-1'], args: { graph_id: 'wf-1' } },
   graph_unlock: { argv: ['graph', 'unlock', ''], args: { lock_id: '' } },
+  values_explain: { argv: ['graph', 'explain', ''], args: { graph_id: '' } },
+  tx_begin: { argv: ['graph', 'tx-begin', ''], args: { graph_id: '' } },
+  tx_apply: { argv: ['graph', 'tx-apply', 'not-a-uuid', '[]'], args: { tx_id: 'not-a-uuid', operations: [] } },
+  tx_commit: { argv: ['graph', 'tx-commit', 'not-a-uuid'], args: { tx_id: 'not-a-uuid' } },
+  tx_rollback: { argv: ['graph', 'tx-rollback', ''], args: { tx_id: '' } },
   resources_list: { argv: ['resources', 'list', '--limit', 'abc'], args: { limit: 'abc' } },
   resources_read: { argv: ['resources', 'read', ''], args: { uri: '' } },
   resources_watch: {

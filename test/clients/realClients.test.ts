@@ -17,7 +17,7 @@ import type { Step } from '../helpers/scriptedModel/script';
 import { git, tempDir, tempRepo } from '../helpers/tmp';
 
 /** The server's `instructions` (src/mcp/server.ts): each client shows them to the model somewhere. */
-const instructionsStart = 'Agent Ledger is the shared ledger of the work done in this workspace.';
+const instructionsStart = 'Agent Ledger is the shared ledger of the work done in this workspace';
 
 interface TaskRow {
   id: number;

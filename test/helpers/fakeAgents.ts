@@ -84,6 +84,10 @@ export function fakeAgents(): FakeAgents {
       );
       return {
         HOME: process.env.HOME ?? dir,
+        // A key for each client, as a person running agents has: the runner checks for one before it launches.
+        ANTHROPIC_API_KEY: 'fake-anthropic-key',
+        OPENAI_API_KEY: 'fake-openai-key',
+        GEMINI_API_KEY: 'fake-gemini-key',
         ...base,
         PATH: pathVar,
         AGENT_LEDGER_FAKE_SCRIPT: file,

@@ -40,7 +40,7 @@ if (process.env.NODE_TEST_CONTEXT) {
 export async function connect(
   workspace: string,
   extraArgs: string[] = [],
-  options: { env?: NodeJS.ProcessEnv; cli?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cli?: string; capabilities?: Record<string, unknown> } = {},
 ): Promise<LedgerClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -53,11 +53,16 @@ export async function connect(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'agent-ledger-tests', version: '1.0.0' });
+  const client = new Client(
+    { name: 'agent-ledger-tests', version: '1.0.0' },
+    options.capabilities ? { capabilities: options.capabilities } : undefined,
+  );
   await client.connect(transport);
   const raw = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+    const texts = (result.content as { type: string; text: string }[]).filter((c) => c.type === 'text');
+    // An error result is a line of prose, then its JSON (src/mcp/toolResults.ts).
+    const text = (result.isError ? texts.at(-1) : texts[0])?.text ?? '';
     return { result, json: JSON.parse(text) as Record<string, unknown> };
   };
   const ledgerClient: LedgerClient = {

@@ -28,8 +28,12 @@ export interface RawServer {
   close(): Promise<void>;
 }
 
-/** Starts the built server on `workspace` and completes the MCP handshake. */
-export async function startRawServer(workspace: string, extraArgs: string[] = []): Promise<RawServer> {
+/** Starts the built server on `workspace` and completes the 2025 handshake (unless `handshake: false`). */
+export async function startRawServer(
+  workspace: string,
+  extraArgs: string[] = [],
+  options: { handshake?: boolean } = {},
+): Promise<RawServer> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     [cliPath, 'mcp', 'serve', '--workspace', workspace, ...extraArgs],
@@ -106,6 +110,7 @@ export async function startRawServer(workspace: string, extraArgs: string[] = []
       await exited;
     },
   };
+  if (options.handshake === false) return server;
   await server.request(0, 'initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},

@@ -75,7 +75,13 @@ describe('agents', () => {
         client: 'claude-code',
         model: 'sonnet',
         scope: full.scope,
+        permissions: { level: 'commit', commands: [], never: [] },
         promptContent: full.promptContent,
+      });
+      assert.deepEqual((full as unknown as { permissions: unknown }).permissions, {
+        level: 'commit',
+        commands: [],
+        never: [],
       });
       const { resources } = await c.client.listResources();
       assert.ok(

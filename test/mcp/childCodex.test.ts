@@ -114,16 +114,17 @@ test('child_spawn_codex runs `codex exec` with its real flags; the prompt and ro
 
     const [run] = fakes.runs();
     const expectedPrompt = `Your role: ${role}\n\n${nasty}`;
-    assert.deepEqual(run.argv.slice(0, 5), [
+    assert.deepEqual(run.argv.slice(0, 6), [
       'exec',
       '--json',
       '--sandbox=read-only',
       `--cd=${path.join(repo, 'sub')}`,
+      '--skip-git-repo-check',
       '--model=gpt-5-codex',
     ]);
     assert.deepEqual(run.argv.slice(-2), ['--', expectedPrompt], 'the prompt is one argument after --');
     assert.ok(
-      run.argv.slice(5, -2).every((a, i) => (i % 2 === 0 ? a === '-c' : a.startsWith('mcp_servers.agent-ledger.'))),
+      run.argv.slice(6, -2).every((a, i) => (i % 2 === 0 ? a === '-c' : a.startsWith('mcp_servers.agent-ledger.'))),
       'only the ledger server overrides in between',
     );
     assert.deepEqual(

@@ -151,7 +151,8 @@ test('kill -9 of the server: its children (and what they started in their group)
            console.log('grandchild:' + g.pid);
            setInterval(() => {}, 1000);`,
         ],
-        limits: { wallclock_ms: 3000 },
+        // Long enough that none ends by its wall clock before the kill, on a loaded machine too.
+        limits: { wallclock_ms: 30_000 },
       });
       server = child.runtime_status.owner_pid;
       pids.push(Number((await output(c, id, 'grandchild:')).slice('grandchild:'.length)));
@@ -161,7 +162,10 @@ test('kill -9 of the server: its children (and what they started in their group)
     process.kill(server, 'SIGKILL');
     const killedAt = Date.now();
     await until('the children to end', () => pids.every((p) => !alive(p)), 15_000);
-    assert.ok(Date.now() - killedAt < 3000 + 2500, `ended ${Date.now() - killedAt} ms after the server`);
+    assert.ok(
+      Date.now() - killedAt < 15_000,
+      `ended ${Date.now() - killedAt} ms after the server, not by their 30 s wall clock`,
+    );
   } finally {
     for (const p of pids) if (alive(p)) process.kill(p, 'SIGKILL');
     await c.close().catch(() => undefined);

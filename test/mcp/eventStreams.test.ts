@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
 import { parseSseStream } from '../../src/core/coordination/bus/sse';
+import { eventCategories } from '../../src/core/events/eventKinds';
 
 /** resources_* and events_subscribe across server processes, through the real SDK client against dist/cli.js. */
 
@@ -312,5 +313,26 @@ test('idempotent race across servers: one key, one change, the same answer', asy
     assert.equal(conflict.data?.error, 'E-IDEMPOTENCY-CONFLICT');
   } finally {
     await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('events_subscribe: an unknown family in cats is refused with the known ones; each known one filters', async () => {
+  const c = await connect(tempRepo(), ['--enable-orchestrator', '--enable-pm']);
+  try {
+    const refused = await c.fail('events_subscribe', { cats: ['bb', 'stig'], wait_ms: 0 });
+    assert.equal(refused.code, -32007);
+    assert.match(refused.message, /cats\.1/);
+    assert.match(refused.message, /stigmergy/, 'the message lists the known families');
+    await c.call('bb_set', { key: 'team:lead', value: 'ada' });
+    await c.call('task_create', { title: 'a task' });
+    const bb = await c.call<{ events: BusEvent[] }>('events_subscribe', { cats: ['blackboard'], wait_ms: 0 });
+    assert.deepEqual(
+      bb.events.map((e) => [e.cat, e.kind]),
+      [['blackboard', 'BLACKBOARD.SET']],
+    );
+    const every = await c.call<{ events: BusEvent[] }>('events_subscribe', { wait_ms: 0 });
+    for (const e of every.events) assert.ok((eventCategories as readonly string[]).includes(e.cat), e.cat);
+  } finally {
+    await c.close();
   }
 });

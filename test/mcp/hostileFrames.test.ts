@@ -2,7 +2,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { quote } from 'shell-quote';
-import { cliPath } from '../helpers/mcpClient';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { cliPath, connect } from '../helpers/mcpClient';
 import { startRawServer } from '../helpers/rawServer';
 import type { RawServer } from '../helpers/rawServer';
 import { tempRepo } from '../helpers/tmp';
@@ -10,7 +11,8 @@ import { tempRepo } from '../helpers/tmp';
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
-const RESOURCE_NOT_FOUND = -32002;
+// A resource that does not exist: -32602 with data.uri (2026-07-28; the SDK maps the older -32002 on both revisions).
+const RESOURCE_NOT_FOUND = -32602;
 
 /**
  * Raw frames on the server's stdin, as a broken or hostile client writes them: each gets the
@@ -104,6 +106,30 @@ describe('mcp serve refuses hostile frames and keeps serving', () => {
     assert.match(answer.error!.message, /nest deeper than \d+ levels/);
     assert.doesNotMatch(answer.error!.message, /call stack/);
     await stillServes();
+  });
+
+  test('over-deep arguments from the SDK client (id after params): refused with its id at once, not left to time out', async () => {
+    const c = await connect(repo);
+    try {
+      let args: Record<string, unknown> = { leaf: 1 };
+      for (let i = 0; i < 70; i++) args = { a: args };
+      // The client's own timeout is 60 s: an answer without the id would leave the call hanging until then.
+      await assert.rejects(
+        c.client.callTool({ name: 'mcp_info', arguments: args }, undefined, { timeout: 15_000 }),
+        (err: McpError) => {
+          assert.equal(err.code, INVALID_PARAMS, err.message);
+          assert.match(err.message, /nest deeper than \d+ levels/);
+          return true;
+        },
+      );
+      assert.equal(
+        (await c.call<{ server: { name: string } }>('mcp_info')).server.name,
+        'agent-ledger',
+        'the same connection goes on',
+      );
+    } finally {
+      await c.close();
+    }
   });
 
   test('a broken notification gets no answer (JSON-RPC never answers notifications) but a line on stderr', async () => {

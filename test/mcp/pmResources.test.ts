@@ -101,7 +101,8 @@ test('project://, context://, handoff://, execution://, executions:// and the ta
       'executions://999',
     ]) {
       const e = await refused(c.client.readResource({ uri }));
-      assert.equal(e.code, -32002, uri);
+      assert.equal(e.code, -32602, uri);
+      assert.equal((e.data as { uri?: string }).uri, uri);
     }
 
     // Subscribed resources are notified when any process changes them.

@@ -14,6 +14,7 @@ import { ledgerEnv } from '../helpers/testLedger';
 import { LedgerForRunner } from '../../src/core/runtime/runner/ledgerForRunner';
 import { createServices } from '../../src/app/services';
 import { PASSKEY, pmWorld, runnerOnce, runningTask } from './pmHelpers';
+import { cli } from '../helpers/cli';
 
 const agentId = { $prompt: 'agent_id' };
 
@@ -255,6 +256,63 @@ test('the runner’s one-read decisions for every pair are exactly should_start�
     await services.dispose();
     for (const key of Object.keys(process.env)) if (saved[key] === undefined) delete process.env[key];
     Object.assign(process.env, saved);
+    await c.close();
+  }
+});
+
+test('an agent that reports and then exits: its run ends when its process does, and task get shows what it saved', async () => {
+  const { repo, c } = await pmWorld();
+  const fakes = fakeAgents();
+  try {
+    const taskId = await runningTask(c, 'Session store timeout', 'coder', 'web');
+    const env = fakes.env({
+      steps: [
+        logIn,
+        { call: 'get_my_task', args: {} },
+        {
+          call: 'save_context',
+          args: {
+            task_id: { $result: [1, 'task.task_id'] },
+            agent_id: agentId,
+            progress: 'timeout raised to 30 s',
+            findings: 'the store pings every 5 s',
+            next_steps: 'load test it',
+          },
+        },
+        { call: 'report_completed', args: { result: 'success', summary: 'timeout raised' } },
+        { sleep: 1500 }, // the client winds down after its report
+      ],
+    });
+    const run = runnerOnce(repo, env);
+    assert.equal(run.code, 0, run.stderr);
+    const logs = await c.call<{
+      logs: Array<{ status: string; startedAt: string; completedAt: string; durationSeconds: number }>;
+    }>('list_execution_logs', { task_id: taskId });
+    assert.equal(logs.logs.length, 1);
+    const [log] = logs.logs;
+    assert.equal(log.status, 'completed');
+    const span = (Date.parse(log.completedAt) - Date.parse(log.startedAt)) / 1000;
+    assert.ok(
+      Math.abs(span - log.durationSeconds) <= 0.002,
+      `completedAt − startedAt = ${span} s, durationSeconds = ${log.durationSeconds} s: one run, one span`,
+    );
+    assert.ok(log.durationSeconds >= 1.5, 'the run lasts until its process ended, after the report');
+
+    type Saved = { agent: string | null; progress: string | null; findings: string | null; nextSteps: string | null };
+    const detail = await c.call<{ contexts: { total: number; newest: Saved[] } }>('task_get', { id: taskId });
+    assert.equal(detail.contexts.total, 2, 'save_context, and report_completed with its summary');
+    assert.deepEqual(
+      detail.contexts.newest.map((x) => [x.agent, x.progress, x.findings, x.nextSteps]),
+      [
+        ['coder', 'timeout raised', null, null],
+        ['coder', 'timeout raised to 30 s', 'the store pings every 5 s', 'load test it'],
+      ],
+    );
+    const text = cli(['task', 'get', taskId, '--workspace', repo]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /Context \(2 saved\)\n.* coder\n {4}progress: timeout raised\n/);
+    assert.match(text.stdout, /findings: the store pings every 5 s\n {4}next: load test it/);
+  } finally {
     await c.close();
   }
 });

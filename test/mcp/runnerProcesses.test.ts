@@ -65,6 +65,7 @@ class MemoryLedger implements RunnerLedger {
       taskId: null,
       cwd: project.workingDirectory,
       client: this.clients.get(agentId) ?? 'claude',
+      permissions: { level: 'edit', commands: [], never: [] },
       limits: this.limits,
     };
   }

@@ -118,7 +118,8 @@ test(
         const again = await Promise.all(
           clones.map((clone, m) => runOnce(clone, { ...process.env, ...env, AGENT_LEDGER_MACHINE: `machine-${m}` })),
         );
-        assert.equal(again.flatMap((r) => r.events.filter((e) => e.kind === 'launched')).length, 0);
+        const relaunched = again.flatMap((r) => r.events.filter((e) => e.kind === 'launched'));
+        assert.equal(relaunched.length, 0, `nothing launched again: ${JSON.stringify(relaunched)}`);
       } finally {
         await c.close();
       }

@@ -65,8 +65,9 @@ test('a server with every family on lists exactly the live listing, and calls to
     };
     assert.deepEqual(Object.keys(content.schemas).sort(), expected.map((t: { name: string }) => t.name).sort());
     const unknown = await server.request(5, 'tools/call', { name: 'no_such_tool', arguments: {} });
-    assert.equal(unknown.result?.isError, true);
-    assert.match(JSON.stringify(unknown.result), /unknown tool .{1,6}no_such_tool/);
+    assert.equal(unknown.result, undefined);
+    assert.equal(unknown.error?.code, -32602);
+    assert.match(unknown.error?.message ?? '', /unknown tool .{1,6}no_such_tool/);
   } finally {
     await server.close();
   }

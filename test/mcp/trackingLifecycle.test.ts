@@ -196,7 +196,9 @@ describe('introspection, families and resources', () => {
     assert.equal(info.features.enableOrchestrator, false);
     assert.deepEqual(Object.keys(info.limits).sort(), [
       'defaultTimeoutMs',
+      'ledger',
       'maxEventAgeMs',
+      'maxEventBytes',
       'maxEventHistory',
       'maxInputBytes',
       'maxJsonDepth',
@@ -217,8 +219,10 @@ describe('introspection, families and resources', () => {
     const names = (await lean.client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('mcp_info') && names.includes('mcp_capabilities'));
     assert.ok(!names.includes('start_task'), 'disabled family hidden');
-    const error = await lean.fail('start_task', { workflow_id: 'wf-1', name: 'n', goal: 'g' });
-    assert.match(error.message, /unknown tool "start_task"/);
+    await assert.rejects(
+      lean.client.callTool({ name: 'start_task', arguments: { workflow_id: 'wf-1', name: 'n', goal: 'g' } }),
+      /MCP error -32602: unknown tool "start_task"/,
+    );
     await lean.close();
   });
 

@@ -2,6 +2,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { tempRepo } from '../helpers/tmp';
@@ -41,6 +43,20 @@ describe('refused calls', () => {
     assert.match(error.message, pattern);
     assert.equal(await journalSize(), before, `${name} refused but wrote to the journal`);
   }
+
+  test('an error result reads as prose first (the reason and code), then its JSON; never structured content', async () => {
+    const result = await c.client.callTool({ name: 'task_get', arguments: { id: 99999 } });
+    const texts = (result.content as { type: string; text: string }[]).map((item) => item.text);
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent, undefined);
+    assert.match(texts[0], /^TaskNotFound \(-32001\): Task task-99999 not found/);
+    // Gemini CLI reads a first text item that parses as JSON as structured content: this one must not.
+    assert.throws(() => JSON.parse(texts[0]) as unknown);
+    assert.deepEqual(
+      (JSON.parse(texts[1]) as { error: { reason: string; code: number } }).error.reason,
+      'TaskNotFound',
+    );
+  });
 
   test('unknown ids: task -32001, workflow -32009', async () => {
     await refused('start_task', { workflow_id: 'wf-999', name: 'x', goal: 'g' }, -32009, /Workflow wf-999 not found/);
@@ -187,13 +203,16 @@ describe('refused calls', () => {
     );
   });
 
-  test('an unknown tool is refused, listing the enabled ones', async () => {
-    const error = await c.fail('delete_everything', {});
-    assert.equal(error.code, -32007);
-    assert.match(
-      error.message,
-      /unknown tool "delete_everything"; enabled tools: mcp_info, mcp_capabilities, start_workflow/,
-    );
+  test('an unknown tool is a protocol error -32602 (as the MCP specification lists it), naming the enabled ones', async () => {
+    await assert.rejects(c.client.callTool({ name: 'delete_everything', arguments: {} }), (err: McpError) => {
+      assert.equal(err.code, ErrorCode.InvalidParams);
+      assert.match(
+        err.message,
+        /unknown tool "delete_everything"; enabled tools: mcp_info, mcp_capabilities, start_workflow/,
+      );
+      assert.deepEqual((err.data as { tool: string }).tool, 'delete_everything');
+      return true;
+    });
   });
 
   test('the server is still healthy after every refusal', async () => {

@@ -1,6 +1,6 @@
 import type { BoardCardItem, BoardHostMessage, BoardModel, BoardWebviewMessage } from '../../src/shared/protocol';
 import { button, h } from '../dom';
-import { hostChannel, listen } from '../vscodeApi';
+import type { Host } from '../hosts/host';
 import { ColumnList, columns } from './columns';
 
 /** The host's order (core/board/boardModel.ts boardCards): most recently updated first, then by id. */
@@ -11,18 +11,34 @@ function newestFirst(a: BoardCardItem, b: BoardCardItem): number {
 interface State {
   folder: string;
   filter: string;
+  agent?: string;
+  workflow?: string;
+  status?: string;
+}
+
+export type BoardHost = Host<BoardWebviewMessage, BoardHostMessage, State>;
+
+/** A filter's choices: every value the cards hold, sorted, after "all". */
+function choices(select: HTMLSelectElement, label: string, values: (string | null)[], chosen: string): void {
+  const names = [...new Set(values.filter((v): v is string => !!v))].sort((a, b) => a.localeCompare(b));
+  if (chosen && !names.includes(chosen)) names.unshift(chosen);
+  select.replaceChildren(
+    h('option', { value: '' }, `${label}: all`),
+    ...names.map((n) => h('option', { value: n, selected: n === chosen }, n)),
+  );
 }
 
 /**
  * The Board: every task of the folder in six columns, live. Drag a card onto an agent to assign
  * it, or onto Cancel; click it for its detail. Each column renders only the cards in view.
  */
-export function mountBoard(root: HTMLElement): void {
-  const host = hostChannel<BoardWebviewMessage, State>();
+export function mountBoard(root: HTMLElement, host: BoardHost): void {
   let model: BoardModel | undefined;
   let dragging: BoardCardItem | undefined;
   let painted = false;
-  let filter = host.getState()?.filter ?? '';
+  const saved = host.getState();
+  let filter = saved?.filter ?? '';
+  const picked = { agent: saved?.agent ?? '', workflow: saved?.workflow ?? '', status: saved?.status ?? '' };
 
   const lists = columns.map(
     (c) =>
@@ -53,6 +69,38 @@ export function mountBoard(root: HTMLElement): void {
     save();
     show();
   });
+  const selects = {
+    agent: h('select', { 'aria-label': 'Filter by agent', 'data-testid': 'filter-agent' }),
+    workflow: h('select', { 'aria-label': 'Filter by workflow', 'data-testid': 'filter-workflow' }),
+    status: h('select', { 'aria-label': 'Filter by state', 'data-testid': 'filter-status' }),
+  };
+  for (const [name, select] of Object.entries(selects) as [keyof typeof picked, HTMLSelectElement][])
+    select.addEventListener('change', () => {
+      picked[name] = select.value;
+      save();
+      show();
+    });
+  const drawChoices = (): void => {
+    if (!model) return;
+    choices(
+      selects.agent,
+      'Agent',
+      [...model.cards.map((c) => c.agent), ...model.agents.map((a) => a.name)],
+      picked.agent,
+    );
+    choices(
+      selects.workflow,
+      'Workflow',
+      model.cards.map((c) => c.workflow),
+      picked.workflow,
+    );
+    choices(
+      selects.status,
+      'State',
+      model.cards.map((c) => c.status),
+      picked.status,
+    );
+  };
   const targets = h('div', { class: 'drop-targets', 'data-testid': 'drop-targets' });
   const board = h('div', { class: 'board' }, ...lists.map((l) => l.el));
   root.replaceChildren(
@@ -62,6 +110,9 @@ export function mountBoard(root: HTMLElement): void {
       title,
       total,
       search,
+      selects.agent,
+      selects.workflow,
+      selects.status,
       button('Refresh', () => host.post({ type: 'refresh' })),
     ),
     targets,
@@ -71,7 +122,7 @@ export function mountBoard(root: HTMLElement): void {
   window.addEventListener('resize', () => lists.forEach((l) => l.draw()));
 
   const save = (): void => {
-    if (model) host.setState({ folder: model.folder, filter });
+    if (model) host.setState({ folder: model.folder, filter, ...picked });
   };
 
   /** A place to drop a card: an agent (assign) or Cancel. */
@@ -116,21 +167,24 @@ export function mountBoard(root: HTMLElement): void {
   const show = (): void => {
     if (!model) return;
     const needle = filter.trim().toLowerCase();
-    const visible = needle
-      ? model.cards.filter((c) =>
-          [c.title, c.id, c.agent, c.client, c.workflow].some((v) => v?.toLowerCase().includes(needle)),
-        )
-      : model.cards;
+    const visible = model.cards.filter(
+      (c) =>
+        (!needle || [c.title, c.id, c.agent, c.client, c.workflow].some((v) => v?.toLowerCase().includes(needle))) &&
+        (!picked.agent || c.agent === picked.agent) &&
+        (!picked.workflow || c.workflow === picked.workflow) &&
+        (!picked.status || c.status === picked.status),
+    );
     for (const list of lists) list.set(visible.filter((c) => c.column === list.id));
     total.textContent = `${model.folderName} · ${visible.length === model.cards.length ? '' : `${visible.length} of `}${model.cards.length} cards`;
   };
 
-  listen<BoardHostMessage>((message) => {
+  host.listen((message) => {
     switch (message.type) {
       case 'board':
         model = message.model;
         save();
         drawTargets();
+        drawChoices();
         show();
         if (!painted) {
           painted = true;
@@ -156,6 +210,7 @@ export function mountBoard(root: HTMLElement): void {
         for (const c of message.upserts) byId.set(c.id, c);
         model = { ...model, cards: [...byId.values()].sort(newestFirst), agents: message.agents ?? model.agents };
         if (message.agents) drawTargets();
+        drawChoices();
         show();
         return;
       }

@@ -1,12 +1,12 @@
 import type { BoardCardItem, BoardColumnId } from '../../src/shared/protocol';
 import { h } from '../dom';
 
-/** The board's columns, in order, with what a person reads. */
+/** The board's columns, in order, with what a person reads: "needs a person" first, what the person came for. */
 export const columns: { id: BoardColumnId; title: string; hint: string }[] = [
+  { id: 'needs_person', title: 'Needs a person', hint: 'checkpoints, gates, reviews' },
   { id: 'open', title: 'Open', hint: 'waiting for other tasks' },
   { id: 'ready', title: 'Ready', hint: 'can start now' },
   { id: 'in_progress', title: 'In progress', hint: '' },
-  { id: 'needs_person', title: 'Needs a person', hint: 'checkpoints, gates, reviews' },
   { id: 'done', title: 'Done', hint: '' },
   { id: 'failed', title: 'Failed', hint: 'and cancelled' },
 ];

@@ -1,7 +1,7 @@
 import type { PipelineHostMessage, PipelineModel, PipelineWebviewMessage } from '../../src/shared/protocol';
 import { formatDuration, formatTokens } from '../../src/core/format';
 import { button, h, time } from '../dom';
-import { hostChannel, listen } from '../vscodeApi';
+import type { Host } from '../hosts/host';
 import { decisionBox, showRefusal } from './decision';
 import { artifactsSection, decisionsSection, findingsSection, metricsSection } from './sections';
 import { timelineSection } from './timeline';
@@ -13,14 +13,16 @@ interface State {
 
 type Post = (message: PipelineWebviewMessage) => void;
 
+export type PipelineHost = Host<PipelineWebviewMessage, PipelineHostMessage, State>;
+
 /**
  * The pipeline webview: header, the decision box of what waits for the person, the phase
  * timeline, review findings, metrics, decisions and artifacts. Everything but the decision box is
  * rebuilt on every model; the box is kept while the same wait lasts, so typing survives updates.
  */
-export function mountPipeline(root: HTMLElement): void {
-  const host = hostChannel<PipelineWebviewMessage, State>();
+export function mountPipeline(root: HTMLElement, host: PipelineHost): void {
   let model: PipelineModel | undefined;
+  let document: { name: string; text: string | null } | undefined;
   let box: { key: string; el: HTMLElement } | undefined;
   let result: { ok: boolean; text: string } | undefined;
   const render = (): void => {
@@ -41,11 +43,17 @@ export function mountPipeline(root: HTMLElement): void {
       header(model, host.post),
       ...(flash ? [flash] : []),
       ...(box ? [box.el] : []),
+      ...(document ? [documentView(document, () => ((document = undefined), render()))] : []),
       ...body(model, host.post),
     );
   };
-  listen<PipelineHostMessage>((message) => {
+  host.listen((message) => {
     switch (message.type) {
+      case 'artifact':
+        document = { name: message.name, text: message.text };
+        render();
+        root.querySelector<HTMLElement>('[data-testid=document]')?.focus();
+        break;
       case 'pipeline':
         model = message.model;
         // Lets VS Code bring this panel back after a reload (the host's serializer reads it).
@@ -114,4 +122,16 @@ function body(m: PipelineModel, post: Post): HTMLElement[] {
     decisionsSection(m),
     artifactsSection(m, post),
   ].filter((s): s is HTMLElement => s !== null);
+}
+
+/** A document of the pipeline shown in the view (hosts without an editor): its text, never as markup. */
+function documentView(d: { name: string; text: string | null }, close: () => void): HTMLElement {
+  return h(
+    'section',
+    { class: 'document', 'data-testid': 'document', tabindex: '-1', 'aria-label': d.name },
+    h('h2', null, d.name, ' ', button('Close', close, 'Close the document')),
+    d.text === null
+      ? h('p', { class: 'muted' }, 'This file does not exist (yet).')
+      : h('pre', { class: 'present' }, d.text),
+  );
 }

@@ -6,7 +6,7 @@ import type {
 } from '../../src/shared/protocol';
 import { truncate } from '../../src/core/format';
 import { button, h } from '../dom';
-import { hostChannel, listen } from '../vscodeApi';
+import type { Host } from '../hosts/host';
 
 interface State {
   folder: string;
@@ -37,8 +37,10 @@ function stateText(n: PlanGraphNodeItem): string {
  * A workflow's plan as a DAG: the host lays it out (dagre) and sends positions; this draws
  * them as SVG, nodes coloured by live task state. A click on a node opens its task.
  */
-export function mountPlanGraph(root: HTMLElement): void {
-  const host = hostChannel<PlanGraphWebviewMessage, State>();
+export function mountPlanGraph(
+  root: HTMLElement,
+  host: Host<PlanGraphWebviewMessage, PlanGraphHostMessage, State>,
+): void {
   const render = (model: PlanGraphViewModel): void => {
     host.setState({ folder: model.folder, workflowId: model.workflowId });
     const edges = model.edges.map((e) =>
@@ -120,8 +122,8 @@ export function mountPlanGraph(root: HTMLElement): void {
       ...note,
     );
   };
-  listen<PlanGraphHostMessage>((message) => {
+  host.listen((message) => {
     if (message.type === 'planGraph') render(message.model);
-    else root.replaceChildren(h('p', { class: 'error' }, message.message));
+    else if (message.type === 'error') root.replaceChildren(h('p', { class: 'error' }, message.message));
   });
 }

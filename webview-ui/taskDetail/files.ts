@@ -1,5 +1,6 @@
-import type { ChangedFile, FileChangeKind, TaskDetailModel, TaskDetailWebviewMessage } from '../../src/shared/protocol';
+import type { ChangedFile, FileChangeKind, FileDiffModel, TaskDetailModel } from '../../src/shared/protocol';
 import { h, section } from '../dom';
+import type { Ui } from './taskDetail';
 
 const groups: { kind: FileChangeKind; title: string }[] = [
   { kind: 'added', title: 'Added' },
@@ -8,12 +9,8 @@ const groups: { kind: FileChangeKind; title: string }[] = [
   { kind: 'renamed', title: 'Renamed' },
 ];
 
-/** Files changed, grouped by kind; each opens VS Code's diff editor against the snapshot. */
-export function filesSection(
-  m: TaskDetailModel,
-  busy: boolean,
-  post: (message: TaskDetailWebviewMessage) => void,
-): HTMLElement {
+/** Files changed, grouped by kind; each opens its exact diff (VS Code's diff editor, or inline). */
+export function filesSection(m: TaskDetailModel, busy: boolean, ui: Ui): HTMLElement {
   const title = `Files changed${m.files.length ? ` (${m.files.length})` : ''}`;
   const note =
     m.filesSource === 'live'
@@ -40,14 +37,15 @@ export function filesSection(
         'div',
         { class: `file-group ${kind}` },
         h('h3', null, `${groupTitle} (${files.length})`),
-        h('ul', { class: 'files' }, ...files.map((f) => fileRow(f, post))),
+        h('ul', { class: 'files' }, ...files.map((f) => fileRow(f, ui))),
       );
     })
     .filter((g): g is HTMLDivElement => g !== null);
   return section(title, note, busyNote, ...warnings, ...lists);
 }
 
-function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) => void): HTMLElement {
+function fileRow(file: ChangedFile, ui: Ui): HTMLElement {
+  const shown = ui.diffs.get(file.path);
   const label = file.kind === 'renamed' && file.from ? `${file.from} → ${file.path}` : file.path;
   const open = h(
     'a',
@@ -56,6 +54,7 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
       class: `file ${file.kind}`,
       role: 'button',
       'data-path': file.path,
+      'aria-expanded': ui.inEditor ? undefined : String(!!shown),
       title:
         file.kind === 'added'
           ? 'Open the new file (diff against nothing)'
@@ -64,7 +63,13 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
             : 'Open the diff: snapshot ↔ now',
       onclick: (e: Event) => {
         e.preventDefault();
-        post({ type: 'openDiff', file });
+        // In the view: a second click folds the diff away.
+        if (shown) {
+          ui.diffs.delete(file.path);
+          ui.render();
+          return;
+        }
+        ui.post({ type: 'openDiff', file });
       },
     },
     h('span', { class: `badge ${file.kind}`, 'aria-hidden': 'true' }, file.kind[0].toUpperCase()),
@@ -73,9 +78,50 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
   return h(
     'li',
     null,
-    open,
-    file.outOfScope
-      ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope')
-      : null,
+    h(
+      'div',
+      { class: 'file-row' },
+      open,
+      shown && !shown.binary ? h('span', { class: 'muted' }, `+${shown.added} −${shown.removed}`) : null,
+      file.outOfScope
+        ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope')
+        : null,
+    ),
+    shown ? diffView(shown) : null,
+  );
+}
+
+/** The exact diff of one file, as unified hunks (text only: nothing of the file is markup). */
+function diffView(d: FileDiffModel): HTMLElement {
+  const head = h('div', { class: 'diff-head muted' }, `${d.before} → ${d.after}`);
+  if (d.binary)
+    return h(
+      'div',
+      { class: 'diff', 'data-testid': 'diff' },
+      head,
+      h('p', { class: 'muted' }, 'Binary file: no line diff.'),
+    );
+  if (d.hunks.length === 0)
+    return h(
+      'div',
+      { class: 'diff', 'data-testid': 'diff' },
+      head,
+      h('p', { class: 'muted' }, 'No line changed (mode or whitespace at end of file).'),
+    );
+  return h(
+    'div',
+    { class: 'diff', 'data-testid': 'diff' },
+    head,
+    h(
+      'pre',
+      { class: 'diff-body' },
+      ...d.hunks.flatMap((hunk) => [
+        h('span', { class: 'hunk' }, hunk.header),
+        ...hunk.lines.map((l) =>
+          h('span', { class: l.kind === '+' ? 'add' : l.kind === '-' ? 'del' : 'ctx' }, `${l.kind}${l.text}` || ' '),
+        ),
+      ]),
+    ),
+    d.truncated ? h('p', { class: 'muted' }, 'Cut: the diff is longer than shown.') : null,
   );
 }

@@ -1,7 +1,12 @@
-import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../src/shared/protocol';
-import { formatDuration, elapsedSeconds, plural } from '../../src/core/format';
+import type {
+  FileDiffModel,
+  TaskDetailHostMessage,
+  TaskDetailModel,
+  TaskDetailWebviewMessage,
+} from '../../src/shared/protocol';
+import { formatCostSummary, formatDuration, elapsedSeconds, plural } from '../../src/core/format';
 import { button, h, link, section } from '../dom';
-import { hostChannel, listen } from '../vscodeApi';
+import type { Host } from '../hosts/host';
 import { filesSection } from './files';
 import { timelineSection } from './timeline';
 
@@ -10,17 +15,30 @@ interface State {
   taskId: number;
 }
 
-/** The task detail: header, goal, outcome, files changed, timeline. Re-rendered on every model. */
-export function mountTaskDetail(root: HTMLElement): void {
-  const host = hostChannel<TaskDetailWebviewMessage, State>();
+export type TaskDetailHost = Host<TaskDetailWebviewMessage, TaskDetailHostMessage, State>;
+
+/**
+ * The task detail: header, goal, outcome, files changed, timeline. Re-rendered on every model.
+ * A file opens VS Code's diff editor in the editor; where the host answers with the diff itself
+ * (the web board), it shows under the file.
+ */
+export function mountTaskDetail(root: HTMLElement, host: TaskDetailHost): void {
   let busy = false;
   let model: TaskDetailModel | undefined;
+  let acted: { ok: boolean; text: string } | undefined;
+  const diffs = new Map<string, FileDiffModel>();
   const render = (): void => {
-    if (model) root.replaceChildren(...view(model, busy, host.post));
+    if (!model) return;
+    const flash = acted
+      ? h('p', { class: `callout ${acted.ok ? 'ok' : 'warn'}`, role: 'status', 'data-testid': 'acted' }, acted.text)
+      : null;
+    root.replaceChildren(header(model, ui), ...(flash ? [flash] : []), ...body(model, busy, ui));
   };
-  listen<TaskDetailHostMessage>((message) => {
+  const ui: Ui = { post: host.post, inEditor: host.kind === 'vscode', acts: host.kind === 'browser', diffs, render };
+  host.listen((message) => {
     switch (message.type) {
       case 'taskDetail':
+        if (model && model.task.id !== message.model.task.id) diffs.clear();
         model = message.model;
         // Lets VS Code bring this panel back after a reload (the host's serializer reads it).
         host.setState({ folder: model.folder, taskId: model.task.id });
@@ -28,6 +46,14 @@ export function mountTaskDetail(root: HTMLElement): void {
         break;
       case 'busy':
         busy = message.busy;
+        render();
+        break;
+      case 'fileDiff':
+        diffs.set(message.file.path, message.diff);
+        render();
+        break;
+      case 'acted':
+        acted = { ok: message.ok, text: message.text };
         render();
         break;
       case 'error':
@@ -39,11 +65,19 @@ export function mountTaskDetail(root: HTMLElement): void {
 
 type Post = (message: TaskDetailWebviewMessage) => void;
 
-function view(m: TaskDetailModel, busy: boolean, post: Post): HTMLElement[] {
-  return [header(m, post), ...body(m, busy, post)];
+/** What the parts of the view need: where to post, which host, the diffs shown so far. */
+export interface Ui {
+  post: Post;
+  /** VS Code: actions that need the editor (rewind, export, the diff editor). */
+  inEditor: boolean;
+  /** The web board: a person's changes of the task (assign, cancel) from here. */
+  acts: boolean;
+  diffs: Map<string, FileDiffModel>;
+  render(): void;
 }
 
-function header(m: TaskDetailModel, post: Post): HTMLElement {
+function header(m: TaskDetailModel, ui: Ui): HTMLElement {
+  const post = ui.post;
   const t = m.task;
   const crumbs = h(
     'nav',
@@ -59,6 +93,7 @@ function header(m: TaskDetailModel, post: Post): HTMLElement {
     `${t.priority} ${t.type}`,
     t.snapshot ? `snapshot ${t.snapshot.type === 'git' ? t.snapshot.id.slice(0, 8) : t.snapshot.id}` : null,
     t.worktree ? `worktree ${t.worktree}` : null,
+    m.cost ? `cost ${formatCostSummary(m.cost)}` : null,
   ].filter((f): f is string => f !== null);
   return h(
     'header',
@@ -73,7 +108,7 @@ function header(m: TaskDetailModel, post: Post): HTMLElement {
       ...t.labels.map((l) => h('span', { class: 'chip' }, l)),
     ),
     t.status === 'in_progress' ? progress(t.progress, t.lastMilestone) : null,
-    actions(m, post),
+    actions(m, ui),
   );
 }
 
@@ -102,28 +137,54 @@ function progress(value: number | null, milestone: string | null): HTMLElement {
   );
 }
 
-function actions(m: TaskDetailModel, post: Post): HTMLElement {
+function actions(m: TaskDetailModel, ui: Ui): HTMLElement {
+  const post = ui.post;
+  const open = m.task.status === 'open' || m.task.status === 'in_progress';
   return h(
     'div',
     { class: 'actions' },
     button('Refresh', () => post({ type: 'refresh' }), 'Re-read the ledger (and re-measure a running task’s files)'),
-    m.canRewind
+    ui.acts && open ? assignBox(m, post) : null,
+    ui.acts && open
+      ? button('Cancel task', () => post({ type: 'cancel' }), 'Cancel this task (recorded as your change)')
+      : null,
+    ui.inEditor && m.canRewind
       ? button(
           'Rewind…',
           () => post({ type: 'rewind' }),
           'Put the files this task changed back as they were when it started',
         )
       : null,
-    m.lastRewind?.undoable
+    ui.inEditor && m.lastRewind?.undoable
       ? button('Undo Rewind', () => post({ type: 'undoRewind' }), 'Put back what the last rewind overwrote')
       : null,
-    m.workflow
+    ui.inEditor && m.workflow
       ? button('Export Workflow Report', () => post({ type: 'exportWorkflow' }), 'Open the workflow’s Markdown report')
       : null,
   );
 }
 
-function body(m: TaskDetailModel, busy: boolean, post: Post): HTMLElement[] {
+/** Assign the task to an agent by name: the keyboard's way to what the Board's drag does. */
+function assignBox(m: TaskDetailModel, post: Post): HTMLElement {
+  const input = h('input', {
+    type: 'text',
+    'aria-label': 'Assign to agent',
+    placeholder: 'agent name',
+    value: m.task.assignee ?? '',
+    size: 14,
+  });
+  const submit = (): void => {
+    const agent = input.value.trim();
+    if (agent) post({ type: 'assign', agent });
+  };
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') submit();
+  });
+  return h('span', { class: 'assign' }, input, button('Assign', submit, 'Assign this task to the agent named'));
+}
+
+function body(m: TaskDetailModel, busy: boolean, ui: Ui): HTMLElement[] {
+  const post = ui.post;
   const t = m.task;
   const sections: HTMLElement[] = [];
   if (t.goal || t.description || t.areas.length) {
@@ -155,7 +216,7 @@ function body(m: TaskDetailModel, busy: boolean, post: Post): HTMLElement[] {
       ),
     );
   }
-  sections.push(filesSection(m, busy, post));
+  sections.push(filesSection(m, busy, ui));
   if (m.commits.length)
     sections.push(
       section(

@@ -11,11 +11,16 @@ import { LedgerForRunner } from '../../core/runtime/runner/ledgerForRunner';
 import { Runner } from '../../core/runtime/runner/runner';
 import { untiedRunGroup } from '../../core/runtime/runner/runSessions';
 import type { Services } from '../services';
-import { clientMissing, launchClient, readRunUsage } from '../../processes/launchClient';
+import type { CleanupResult } from '../../core/workers/workerContracts';
+import { clientMissing, launchClient, readRunUsage, runSetup } from '../../processes/launchClient';
 import { ProcessSupervisor } from '../../processes/processSupervisor';
+import { ClientAuthChecks } from '../../processes/clientAuthCheck';
 import { checkOwnFiles } from '../../core/files/confinedPath';
 import { parseId } from '../../core/ids';
 import { serverNodeFlags } from '../serverNodeFlags';
+import { commitLeftovers, gitDirsOf } from '../../git/worktrees';
+import { readWorkspaceSettings } from '../../core/workers/workspaceSettings';
+import { launchTokenVariable } from '../../core/runtime/runner/runnerLaunch';
 import { LedgerError } from '../../core/errors';
 
 export interface RunnerSetup {
@@ -29,12 +34,19 @@ export interface RunnerSetup {
   maxParallel?: number;
   /** Launch tasks whose write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
+  /** The team's HTTP ledger server (`mcp serve --http`): agents connect to it with a launch token. */
+  serverUrl?: string;
 }
 
 export interface LedgerRunner {
   runner: Runner;
   supervisor: ProcessSupervisor;
   logDir: string;
+  /**
+   * Removes worktrees of landed or abandoned tasks while they use more than the budget of
+   * `.agent-ledger/workspace.yaml` (`worktrees.budget`); null when it sets none.
+   */
+  cleanWorktrees(): Promise<(CleanupResult & { usedBytes: number; budgetBytes: number }) | null>;
   /** Stops every instance (their execution logs are written) and the supervisor. */
   dispose(): Promise<void>;
 }
@@ -50,6 +62,7 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
   // Logs, records and the clients' MCP configurations go there: a linked runs folder is refused up front.
   checkOwnFiles(root, logDir, []);
   const supervisor = new ProcessSupervisor({ root });
+  const authChecks = new ClientAuthChecks();
   const env = cleanEnv(setup.env ?? process.env);
   const ledger = new LedgerForRunner({
     engine: services.engine,
@@ -64,9 +77,18 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
         { taskId, agent: agentId, client, allowConcurrent: true, auto: false, force: false, allowOverlap },
         { sessionGroupId: untiedRunGroup },
       );
-      return { cwd: prepared.cwd, sessionId: prepared.sessionId, branch: prepared.task.branch };
+      return {
+        cwd: prepared.cwd,
+        sessionId: prepared.sessionId,
+        branch: prepared.task.branch,
+        gitDirs: await gitDirsOf(prepared.cwd),
+      };
     },
+    // Read at each launch from the main checkout: an edit applies to the next run.
+    workspaceSettings: () => readWorkspaceSettings(services.paths.workspace),
+    leftovers: { workspace: services.paths.workspace, commit: commitLeftovers },
     allowOverlap: setup.allowOverlap,
+    tokens: services.tokens,
     staleAfterMs: staleAfterMsOf(env.AGENT_LEDGER_RUNNER_STALE_SECONDS),
   });
   const runner = new Runner({
@@ -75,7 +97,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     launcher: {
       launch: (plan, options) => launchClient(supervisor, plan, { ...options, root }),
       usage: readRunUsage,
-      missing: clientMissing,
+      setup: (worktreeSetup, options) => runSetup(supervisor, worktreeSetup, options),
+      // Not installed, else no key or login: a client without one fails at once or, Codex, retries for minutes.
+      missing: async (client, clientEnv) =>
+        clientMissing(client, clientEnv) ??
+        (typeof client === 'string' ? await authChecks.missing(client, clientEnv) : undefined),
     },
     ledgerServer: ledgerServerFor(services, setup, env),
     logDir,
@@ -94,6 +120,11 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     runner,
     supervisor,
     logDir,
+    cleanWorktrees: async () => {
+      const budgetBytes = readWorkspaceSettings(services.paths.workspace).worktreeBudgetBytes;
+      if (budgetBytes === null) return null;
+      return { ...(await services.worktreeCleanup.withinBudget(budgetBytes)), budgetBytes };
+    },
     dispose: async () => {
       await runner.stopAll();
       runEnds.dispose();
@@ -107,6 +138,14 @@ function ledgerServerFor(
   setup: RunnerSetup,
   env: Readonly<Record<string, string>>,
 ): McpServerLaunch {
+  // The team's server: nothing to start; the client connects with the run's token (runnerLaunch.ts).
+  if (setup.serverUrl !== undefined)
+    return {
+      name: 'agent-ledger',
+      command: '',
+      args: [],
+      http: { url: setup.serverUrl, tokenEnv: launchTokenVariable },
+    };
   const [command, ...prefix] = setup.cliCommand;
   // The CLI command is `node <cli.js>` (runnerCommands.ts): the server's Node flags go before the script.
   const args = [...serverNodeFlags, ...prefix, 'mcp', 'serve', '--workspace', services.paths.workspace, '--enable-pm'];
@@ -141,7 +180,12 @@ function staleAfterMsOf(value: string | undefined): number | undefined {
 function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== 'AGENT_LEDGER_LAUNCH_TICKET' && key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE')
+    if (
+      value !== undefined &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET' &&
+      key !== 'AGENT_LEDGER_LAUNCH_TICKET_FILE' &&
+      key !== launchTokenVariable
+    )
       out[key] = value;
   return out;
 }

@@ -74,7 +74,11 @@ export function registerAgentCommands(agent: Command): void {
     });
 }
 
-/** The passkey piped on standard input (never an argument: command lines are visible to every user of the machine). */
+/**
+ * The passkey piped on standard input (never an argument: command lines are visible to every user of
+ * the machine), without the one final newline `echo` and files end with; any other line break is
+ * left in, for setPasskey to refuse.
+ */
 async function passkeyFromStdin(): Promise<string> {
   if (process.stdin.isTTY)
     throw validationError(

@@ -13,6 +13,14 @@ import type {
   GraphUnlockOutput,
 } from '../../core/coordination/plans/graphToolContracts';
 import type { GraphBatchMutateOutput, GraphMutateOutput } from '../../core/coordination/plans/graphContracts';
+import type {
+  txApplyOutput,
+  txBeginOutput,
+  txCommitOutput,
+  txRollbackOutput,
+} from '../../core/coordination/plans/transactions/transactionContracts';
+import type { z } from 'zod';
+import type { ValuesExplainOutput } from '../../core/scheduling/stepGuards/stepGuardsContracts';
 import type { ResourcesListOutput, ResourcesWatchOutput } from '../../core/coordination/resources/resourceContracts';
 import { style } from '../output';
 import { visible } from '../terminalText';
@@ -176,6 +184,66 @@ export const graphGroup: ToolGroup = {
       summary: 'Release a lock',
       format: (r: GraphUnlockOutput) => [
         `${style.green('released')} ${visible(r.lock_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`,
+      ],
+    },
+    {
+      name: 'explain',
+      tool: 'values_explain',
+      args: ['graph_id'],
+      summary: 'Why each step of a plan may start now or not, guard by guard',
+      format: (r: ValuesExplainOutput) => [
+        `${visible(r.graph_id)} v${r.graph_version}: ${r.decision.allowed_steps} of ${r.decision.steps} step(s) may start${r.decision.truncated ? style.dim(' (more steps: --limit)') : ''}`,
+        ...r.steps.map(
+          (s) =>
+            `${s.allowed ? style.green('✓') : style.yellow('✗')} ${visible(s.node_id)}${s.status ? style.dim(` (${s.status})`) : ''}${
+              s.allowed
+                ? ''
+                : `: ${s.guards
+                    .filter((g) => !g.passed)
+                    .map((g) => visible(g.message))
+                    .join('; ')}`
+            }`,
+        ),
+        ...(r.plan.lock ? [`locked by ${visible(r.plan.lock.holder)}`] : []),
+        ...r.plan.transactions.map((t) => `transaction ${t.tx_id} open${t.owner ? ` by ${visible(t.owner)}` : ''}`),
+      ],
+    },
+    {
+      name: 'tx-begin',
+      tool: 'tx_begin',
+      args: ['graph_id'],
+      summary: 'Begin a transaction on a stored graph: prints its tx_id for tx-apply, tx-commit, tx-rollback',
+      format: (r: z.infer<typeof txBeginOutput>) => [
+        `${style.bold(r.tx_id)} on ${visible(r.graph_id)} v${r.base_version}, open until ${when(r.expires_at)}`,
+      ],
+    },
+    {
+      name: 'tx-apply',
+      tool: 'tx_apply',
+      args: ['tx_id', 'operations'],
+      summary: "Apply operations to a transaction's working copy (nothing is committed yet)",
+      format: (r: z.infer<typeof txApplyOutput>) => [
+        `${visible(r.tx_id)}: ${visible(r.graph_id)} v${r.base_version} → v${r.preview_version} on commit`,
+        ...appliedLines(r.applied),
+      ],
+    },
+    {
+      name: 'tx-commit',
+      tool: 'tx_commit',
+      args: ['tx_id'],
+      summary: 'Commit a transaction (refused when the graph moved and the changes do not commute)',
+      format: (r: z.infer<typeof txCommitOutput>) => [
+        `${visible(r.graph_id)} v${r.base_version} → v${r.version}${r.changed ? '' : style.dim(' (unchanged)')}${r.merged ? style.dim(' (merged with commits made meanwhile)') : ''}`,
+        ...graphLines(r.graph),
+      ],
+    },
+    {
+      name: 'tx-rollback',
+      tool: 'tx_rollback',
+      args: ['tx_id'],
+      summary: 'Roll a transaction back: nothing is committed',
+      format: (r: z.infer<typeof txRollbackOutput>) => [
+        `${style.green('rolled back')} ${visible(r.tx_id)} on ${visible(r.graph_id)}${r.expired ? style.dim(' (it had already expired)') : ''}`,
       ],
     },
   ],

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { serveStdio } from '../../mcp/serve';
+import { parseHttpAddress } from '../../mcp/http/httpAddress';
 import { familyInfos, noToolsYet } from '../../mcp/families';
 import { readBuiltListing } from '../../mcp/listing/builtListing';
 import { featureNames, features } from '../../mcp/features';
@@ -12,13 +13,35 @@ export function registerMcpCommands(mcp: Command): void {
   const serve = mcp
     .command('serve')
     .description(
-      'Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr)',
+      'Serve the ledger of a workspace to one MCP client over stdio (stdout carries only the protocol; logs go to stderr), or to many clients over Streamable HTTP with --http',
     )
     .option('--verbose', 'log every request to stderr')
     .option('--list-deprecated', 'also list the deprecated tools (they are answered either way)')
     .option(
       '--list-runner-tools',
       'also list the tools only a runner calls: health_check, list_active_projects_with_agents, should_start (answered either way)',
+    )
+    .option(
+      '--http <[host:]port>',
+      'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; another address only with bearer tokens: `agent-ledger token create`)',
+    )
+    .option(
+      '--stateful',
+      'with --http: keep sessions for 2025-11-25 clients (their capabilities, checkpoints asked in their UI, resource notifications); 2026-07-28 clients are stateless either way',
+    )
+    .option('--sse', 'with --http: answer every request with an event stream (default: JSON unless a call streams)')
+    .option('--no-token', 'with --http on loopback: accept requests without a bearer token, as this machine’s user')
+    .option('--tls-cert <file>', 'with --http: serve HTTPS with this certificate (PEM), with --tls-key')
+    .option('--tls-key <file>', 'with --http: the private key (PEM) of --tls-cert')
+    .option(
+      '--public-url <url>',
+      'with --http behind a reverse proxy: the URL clients use (e.g. https://ledger.example.com/mcp): its host is accepted and published in the resource metadata',
+    )
+    .option('--allowed-host <name...>', 'with --http: more Host names to accept (DNS rebinding protection)')
+    .option('--allowed-origin <name...>', 'with --http: browser origins (host names) to accept besides loopback')
+    .option(
+      '--authorization-server <url...>',
+      "with --http: the team's OAuth/OIDC issuer, published in the protected-resource metadata",
     )
     .option(
       '--allow-agent-checkpoints',
@@ -56,7 +79,7 @@ export function registerMcpCommands(mcp: Command): void {
       const clash = enableFeatures.find((f) => disableFeatures.includes(f));
       if (clash)
         throw new LedgerError('ValidationError', `--enable-${clash} and --disable-${clash} contradict each other`);
-      await serveStdio({
+      const common = {
         workspace: resolveWorkspace(all.workspace, { db: all.db, secondLedgerOk: true }),
         dbPath: all.db,
         worktreesDir: worktreesDirOption(all),
@@ -68,11 +91,46 @@ export function registerMcpCommands(mcp: Command): void {
         verbose: opts.verbose === true,
         allowAgentCheckpoints: opts.allowAgentCheckpoints === true,
         list: { deprecated: opts.listDeprecated === true, runnerTools: opts.listRunnerTools === true },
+      };
+      if (typeof opts.http !== 'string') {
+        const httpOnly = [
+          'stateful',
+          'sse',
+          'tlsCert',
+          'tlsKey',
+          'publicUrl',
+          'allowedHost',
+          'allowedOrigin',
+          'authorizationServer',
+        ].find((o) => opts[o] !== undefined);
+        if (httpOnly || opts.token === false)
+          throw new LedgerError('ValidationError', `--${kebab(httpOnly ?? 'noToken')} goes with --http [HOST:]PORT`);
+        await serveStdio(common);
+        return;
+      }
+      // Loaded only for --http: a stdio server never evaluates the HTTP code.
+      const { serveHttp } = await import('../../mcp/http/serveHttp.js');
+      await serveHttp({
+        ...common,
+        address: parseHttpAddress(opts.http),
+        stateful: opts.stateful === true,
+        enableJson: opts.sse !== true,
+        noToken: opts.token === false,
+        tlsCert: opts.tlsCert as string | undefined,
+        tlsKey: opts.tlsKey as string | undefined,
+        publicUrl: opts.publicUrl as string | undefined,
+        allowedHosts: opts.allowedHost as string[] | undefined,
+        allowedOrigins: opts.allowedOrigin as string[] | undefined,
+        authorizationServers: opts.authorizationServer as string[] | undefined,
       });
     } catch (err) {
       process.exitCode = reportError(err, false);
     }
   });
+}
+
+function kebab(option: string): string {
+  return option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 function camel(flag: string): string {

@@ -10,6 +10,7 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, style } from '../output';
 import { visible } from '../terminalText';
 import { withServices } from '../withServices';
+import { ledgerSwitches } from '../../core/access/ledgerSwitches';
 import { callTool, numberArg } from '../toolCommand';
 import { positiveInt } from '../args';
 import { formatAction, formatPipelineDetail, formatPipelineList, formatReport } from './pipelineFormat';
@@ -85,6 +86,29 @@ export function registerPipelineCommands(pipeline: Command): void {
         })) as Awaited<ReturnType<Services['pipelines']['nextAction']>>;
         if (json(cmd)) printJson(action);
         else printLines(formatAction(action));
+      }),
+    );
+
+  pipeline
+    .command('client-gates')
+    .description(
+      "Ask each checkpoint of this ledger's pipelines in the waiting agent's own client (MCP elicitation: Claude Code's prompt), answered as the person at it; off by default",
+    )
+    .argument('[state]', 'on, off, or nothing to show the setting')
+    .action((state: string | undefined, _o: unknown, cmd: Command) =>
+      withServices(cmd, { readonly: state === undefined }, async (s) => {
+        if (state !== undefined) {
+          if (state !== 'on' && state !== 'off') throw new InvalidArgumentError('expected on or off');
+          await s.settings.set(ledgerSwitches.clientGates, state);
+        }
+        const on = await s.settings.isOn(ledgerSwitches.clientGates);
+        if (json(cmd)) printJson({ clientGates: on });
+        else
+          printLines([
+            on
+              ? `${style.green('on')}: a client that can ask its user (elicitation) is asked at each checkpoint; agent tokens and runner-launched agents never are`
+              : `${style.dim('off')}: checkpoints are decided in VS Code, with \`agent-ledger pipeline approve|reject\`, or on the board`,
+          ]);
       }),
     );
 

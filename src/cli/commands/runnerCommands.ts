@@ -25,9 +25,20 @@ export function registerRunnerCommands(runner: Command): void {
       '--allow-overlap',
       'also launch a task whose write scope overlaps a running task’s (by default it waits until that task ends)',
     )
+    .option(
+      '--server-url <url>',
+      "wire the agents to the team's HTTP ledger server (`mcp serve --http`) at this URL, each with a short-lived agent token, instead of a server of their own",
+    )
     .action(
       async (
-        o: { interval?: string; maxParallel?: string; once?: boolean; stopWithStdin?: boolean; allowOverlap?: boolean },
+        o: {
+          interval?: string;
+          maxParallel?: string;
+          once?: boolean;
+          stopWithStdin?: boolean;
+          allowOverlap?: boolean;
+          serverUrl?: string;
+        },
         cmd: Command,
       ) => {
         const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption>();
@@ -53,6 +64,7 @@ export function registerRunnerCommands(runner: Command): void {
             worktreesDir: worktreesDirOption(opts),
             maxParallel: numberOption(o.maxParallel, '--max-parallel', 1, 64, true),
             allowOverlap: o.allowOverlap === true,
+            serverUrl: o.serverUrl,
           });
           const print = opts.json === true ? printJson : printText;
           setup.runner.onDidChange(print);

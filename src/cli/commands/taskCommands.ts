@@ -9,8 +9,9 @@ import type { CommonOptions } from '../output';
 import { printJson, printLines, style, table } from '../output';
 import { visible } from '../terminalText';
 import { formatTaskDetail, statusMark } from './taskFormat';
-import { idArg, numberArg, runToolCommand } from '../toolCommand';
+import { idArg, idempotencyKeyHelp, numberArg, runToolCommand } from '../toolCommand';
 import { withServices } from '../withServices';
+import { registerLandCommand } from './landCommand';
 import type { Services } from '../../app/services';
 import { parseInput } from '../../core/contracts/inputValidation';
 import { queueExistingTaskInput, queueNewTaskInput, runClients } from '../../core/runtime/pm/queueContracts';
@@ -69,14 +70,21 @@ export function registerTaskCommands(task: Command): void {
     .option('--assignee <name>', 'an agent name (e.g. coder) or a person, without queueing the task')
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels')
+    .option('--idempotency-key <key>', `${idempotencyKeyHelp} (not with --agent)`)
     .option(...queueOptions.agent)
     .option(...queueOptions.project)
     .option(...queueOptions.client)
     .option(...queueOptions.model)
     .addHelpText('after', queueHelp)
-    .action((title: string, o: TaskFieldOptions & QueueOptions, cmd: Command) => {
+    .action((title: string, o: TaskFieldOptions & QueueOptions & { idempotencyKey?: string }, cmd: Command) => {
       if (o.agent !== undefined) {
         refuseWithQueue(o, ['assignee', 'assigneeType']);
+        // Queueing remembers no retry key yet: refused rather than ignored, so a retry cannot double it unseen.
+        if (o.idempotencyKey !== undefined)
+          throw new LedgerError(
+            'ValidationError',
+            '--idempotency-key is not taken with --agent: queueing remembers no retry key',
+          );
         return queueCommand(cmd, (services) =>
           services.queue.queueNew(
             parseInput('task create --agent', queueNewTaskInput, {
@@ -101,6 +109,7 @@ export function registerTaskCommands(task: Command): void {
           assignee: o.assignee,
           assigneeType: o.assigneeType,
           labels: o.labels,
+          idempotency_key: o.idempotencyKey,
         },
         format: (t: TaskJson) => [
           `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,
@@ -164,6 +173,8 @@ export function registerTaskCommands(task: Command): void {
         ],
       });
     });
+  registerLandCommand(task);
+
   task
     .command('review')
     .description(

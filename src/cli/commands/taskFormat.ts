@@ -77,11 +77,21 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
       );
     }
   }
+  if (task.landing) {
+    const l = task.landing;
+    lines.push(
+      '',
+      l.pullRequest
+        ? `${style.bold('Pull request')} ${visible(l.pullRequest)} ${style.dim(`(${visible(l.branch)} → ${visible(l.onto)}, opened by ${visible(l.by)} ${l.at.slice(0, 16).replace('T', ' ')})`)}`
+        : `${style.bold('Landed')} on ${visible(l.onto)} ${style.dim(`(${l.method}${l.commit ? `, ${l.commit.slice(0, 8)}` : ''}) by ${visible(l.by)} ${l.at.slice(0, 16).replace('T', ' ')}`)}`,
+    );
+  }
   if (task.commits?.length) {
     lines.push('', style.bold(`Commits (${task.commits.length})`));
     for (const c of task.commits)
       lines.push(`  ${style.dim(c.sha.slice(0, 8))} ${visible(c.subject)} ${style.dim(`(${visible(c.author)})`)}`);
   }
+  lines.push(...contextLines(task.contexts));
   if (task.subTasks.length) {
     lines.push('', style.bold(`Sub-tasks (${task.subTasks.length})`));
     for (const c of task.subTasks) lines.push(`  ${statusMark(c)} ${c.key}  ${visible(c.title)}`);
@@ -95,6 +105,24 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
   );
   if (task.timeline.length === 0) lines.push(style.dim('  nothing logged'));
   for (const e of task.timeline) lines.push(`  ${style.dim(e.createdAt.slice(11, 19))} ${timelineLine(e)}`);
+  return lines;
+}
+
+/** What agents saved about the task (save_context, report_completed), newest first. */
+function contextLines(contexts: TaskAnswer['contexts']): string[] {
+  if (contexts.total === 0) return [];
+  const more = contexts.total > contexts.newest.length ? `, newest ${contexts.newest.length}` : '';
+  const lines = ['', style.bold(`Context (${contexts.total} saved${more})`)];
+  for (const c of contexts.newest) {
+    lines.push(`  ${style.dim(c.savedAt.slice(0, 19).replace('T', ' '))} ${visible(c.agent ?? 'someone')}`);
+    const fields: [string, string | null][] = [
+      ['progress', c.progress],
+      ['findings', c.findings],
+      ['blockers', c.blockers],
+      ['next', c.nextSteps],
+    ];
+    for (const [name, text] of fields) if (text) lines.push(`    ${style.dim(`${name}:`)} ${visible(text)}`);
+  }
   return lines;
 }
 

@@ -2,9 +2,13 @@ import type { Command } from 'commander';
 import { agentClients } from '../../core/agents/agentModel';
 import type { CleanupResult, WorkerCommandResult } from '../../core/workers/workerContracts';
 import { formatBytes } from '../../core/format';
-import { printErrorLines, style } from '../output';
+import type { CommonOptions } from '../output';
+import { printErrorLines, printJson, printLines, style } from '../output';
+import { validationError } from '../../core/errors';
+import { parseSize } from '../../core/workers/workspaceSettings';
+import { withServices } from '../withServices';
 import { visible } from '../terminalText';
-import { idArg, numberArg, runToolCommand } from '../toolCommand';
+import { idArg, idempotencyKeyHelp, numberArg, runToolCommand } from '../toolCommand';
 
 /** `agent-ledger worker …`: worker_command and worktree_cleanup. */
 export function registerWorkerCommands(worker: Command): void {
@@ -18,10 +22,11 @@ export function registerWorkerCommands(worker: Command): void {
     .option('--client <client>', `override the agent's client (${agentClients.join(', ')})`)
     .option('--auto', 'add the client’s auto-approval flag')
     .option('--allow-concurrent', 'start even though this agent already has a running session on the task')
+    .option('--idempotency-key <key>', idempotencyKeyHelp)
     .action(
       (
         taskId: string,
-        o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean },
+        o: { agent?: string; client?: string; auto?: boolean; allowConcurrent?: boolean; idempotencyKey?: string },
         cmd: Command,
       ) =>
         runToolCommand(cmd, {
@@ -32,6 +37,7 @@ export function registerWorkerCommands(worker: Command): void {
             client: o.client,
             auto: o.auto,
             allowConcurrent: o.allowConcurrent,
+            idempotency_key: o.idempotencyKey,
           },
           format: (r: WorkerCommandResult) => {
             // stdout carries only the command, so it can be eval'ed; the rest is for the person.
@@ -59,12 +65,40 @@ export function registerWorkerCommands(worker: Command): void {
     .option('--older-than-days <n>', 'retention in days (default 14)')
     .option('--force', 'also remove worktrees with uncommitted changes or a running session')
     .option('--dry-run', 'only report what would be removed')
-    .action((o: { task?: string; olderThanDays?: string; force?: boolean; dryRun?: boolean }, cmd: Command) =>
-      runToolCommand(cmd, {
-        tool: 'worktree_cleanup',
-        args: { taskId: idArg(o.task), olderThanDays: numberArg(o.olderThanDays), force: o.force, dryRun: o.dryRun },
-        format: formatCleanup,
-      }),
+    .option(
+      '--budget <size>',
+      'instead: while the worktrees use more than this (5GB, 500MB), remove those of landed or abandoned tasks, least recently used first (what the runner does on a schedule with worktrees.budget of .agent-ledger/workspace.yaml)',
+    )
+    .action(
+      (
+        o: { task?: string; olderThanDays?: string; force?: boolean; dryRun?: boolean; budget?: string },
+        cmd: Command,
+      ) => {
+        if (o.budget !== undefined) {
+          const budget = o.budget;
+          if (o.task !== undefined || o.olderThanDays !== undefined || o.force || o.dryRun)
+            throw validationError(
+              '--budget removes by disk use alone: it takes no --task, --older-than-days, --force or --dry-run',
+            );
+          return withServices(cmd, { readonly: false }, async (services) => {
+            const bytes = parseSize(budget, '--budget', (message) => {
+              throw validationError(message, { option: '--budget' });
+            });
+            const result = await services.worktreeCleanup.withinBudget(bytes);
+            if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(result);
+            else
+              printLines([
+                ...formatCleanup(result),
+                style.dim(`worktrees now use ${formatBytes(result.usedBytes)} of ${formatBytes(bytes)}`),
+              ]);
+          });
+        }
+        return runToolCommand(cmd, {
+          tool: 'worktree_cleanup',
+          args: { taskId: idArg(o.task), olderThanDays: numberArg(o.olderThanDays), force: o.force, dryRun: o.dryRun },
+          format: formatCleanup,
+        });
+      },
     );
 }
 

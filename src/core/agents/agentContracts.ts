@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentName, fileProblemOutput } from '../contracts/common';
 import { agentClients } from './agentModel';
+import { permissionLevels } from './agentPermissions';
 
 /** agent_list and agent_get (the task-management contract). */
 export const agentListInput = z.strictObject({});
@@ -26,6 +27,13 @@ export const agentListOutput = z.object({ agents: z.array(agentSummaryOutput), p
 
 /** agent_get: the whole definition. */
 export const agentGetOutput = agentSummaryOutput.extend({
+  permissions: z
+    .object({
+      level: z.enum(permissionLevels),
+      commands: z.array(z.string()),
+      never: z.array(z.string()),
+    })
+    .describe('What it may do when it runs unattended: its level, and commands added to it or forbidden'),
   config: z.record(z.string(), z.unknown()),
   promptContent: z.string(),
 });

@@ -2,12 +2,23 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 import { parseFrontMatter, stringField } from '../files/frontMatter';
 import type { AgentDefinition, AgentScope } from './agentModel';
+import { defaultPermissionsFor, parsePermissions } from './agentPermissions';
 import { agentClients } from './agentModel';
 import type { AgentClient } from './agentModel';
 import { parseLaunchBlock } from './agentLaunch';
 
 /** The keys an agent file takes (YAML or Markdown front matter); any other is refused, so a typo never goes unnoticed. */
-const agentFileKeys = ['name', 'description', 'client', 'model', 'scope', 'config', 'launch', 'promptContent'];
+const agentFileKeys = [
+  'name',
+  'description',
+  'client',
+  'model',
+  'scope',
+  'permissions',
+  'config',
+  'launch',
+  'promptContent',
+];
 const scopeKeys = ['read', 'write', 'exclude'];
 
 /**
@@ -52,6 +63,7 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
   const client = stringField(data, 'client') ?? 'claude-code';
   if (!(agentClients as readonly string[]).includes(client))
     throw new Error(`"client" must be one of ${agentClients.join(', ')} (got "${client}")`);
+  const scope = parseScope(data.scope);
   const config = data.config ?? {};
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new Error('"config" must be a mapping');
@@ -64,7 +76,8 @@ export function parseAgentFile(text: string, relativeFile: string): AgentDefinit
     description: stringField(data, 'description') ?? null,
     client: client as AgentClient,
     model: stringField(data, 'model') ?? null,
-    scope: parseScope(data.scope),
+    scope,
+    permissions: parsePermissions(data.permissions, scope.write),
     config: config as Record<string, unknown>,
     ...(launch === undefined ? {} : { launch: parseLaunchBlock(launch) }),
     promptContent: prompt ?? '',
@@ -119,6 +132,8 @@ export function agentYaml(agent: AgentDefinition, maxPromptChars = 4000): string
     client: agent.client,
     model: agent.model ?? undefined,
     scope: agent.scope,
+    // Always written: what the agent may do when it runs unattended is read in its own file.
+    permissions: agent.permissions,
     config: Object.keys(agent.config).length ? agent.config : undefined,
     launch: agent.config.launch === undefined ? agent.launch : undefined,
     promptContent: prompt || undefined,
@@ -134,6 +149,7 @@ export const defaultAgents: ReadonlyArray<Omit<AgentDefinition, 'file'>> = [
     client: 'claude-code',
     model: 'sonnet',
     scope: { read: ['**/*'], write: ['**/*'], exclude: ['**/*.env'] },
+    permissions: defaultPermissionsFor(['**/*']),
     config: {},
     promptContent: [
       '# Coder',
@@ -151,6 +167,7 @@ export const defaultAgents: ReadonlyArray<Omit<AgentDefinition, 'file'>> = [
     client: 'claude-code',
     model: 'haiku',
     scope: { read: ['**/*'], write: [], exclude: ['**/*.env'] },
+    permissions: defaultPermissionsFor([]),
     config: {},
     promptContent: [
       '# Reviewer',

@@ -1,4 +1,5 @@
 import type { AgentLaunch } from './agentLaunch';
+import type { AgentPermissions } from './agentPermissions';
 
 /** Agent definitions of the task-management contract: who works on a task, with which client, model and scope. */
 export const agentClients = ['claude-code', 'codex', 'gemini-cli'] as const;
@@ -19,6 +20,8 @@ export interface AgentDefinition {
   client: AgentClient;
   model: string | null;
   scope: AgentScope;
+  /** What it may do when it runs unattended (agentPermissions.ts). */
+  permissions: AgentPermissions;
   config: Record<string, unknown>;
   /** How the runner starts it (the file's `launch:` block, or `config: launch:`); absent: its client's own launch. */
   launch?: AgentLaunch;

@@ -97,6 +97,15 @@ export const idempotencyOutput = {
   idempotency_key: z.string().nullable().describe('The idempotency key of the call, null when none was given'),
 };
 
+/**
+ * The same two fields on a creating tool whose answer keeps its public contract's shape
+ * (task_create, start_workflow, start_task, worker_command): present only when the call gave a key.
+ */
+export const idempotencyOutputWithKey = {
+  idempotent: idempotencyOutput.idempotent.optional(),
+  idempotency_key: z.string().optional().describe('The idempotency key of the call (only when one was given)'),
+};
+
 /** Upper bound of `limit` on every paginated orchestrator read. */
 export const PAGE_LIMIT_MAX = 500;
 

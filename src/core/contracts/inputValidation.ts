@@ -10,9 +10,32 @@ export function parseInput<S extends z.ZodObject>(toolName: string, schema: S, i
   const nul = nulCharacterAt(input);
   if (nul !== undefined)
     throw new LedgerError('ValidationError', `invalid arguments for ${toolName}: ${nulIssue(nul)}`, { field: nul });
-  const parsed = schema.safeParse(input ?? {});
+  const parsed = schema.safeParse(withoutClientArguments(schema, input ?? {}));
   if (!parsed.success) throw invalidArguments(toolName, schema, parsed.error.issues, input);
   return parsed.data;
+}
+
+/**
+ * Arguments a client adds to every tool call on its own, which no tool of ours takes: dropped
+ * before validation instead of refused, each only with the type the client sends. Gemini CLI adds
+ * a boolean `wait_for_previous` to every tool's schema and its system prompt tells the model to
+ * set it on a call that depends on an earlier one; it passes it on unchanged (docs/agent-clients.md).
+ * An allow-list, not a hole: only these names, only at the top level, only when the tool does not
+ * declare the field itself; any other unknown field is still refused.
+ */
+export const clientAddedArguments: Readonly<Record<string, (value: unknown) => boolean>> = {
+  wait_for_previous: (value) => typeof value === 'boolean',
+};
+
+function withoutClientArguments(schema: z.ZodObject, input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  let out: Record<string, unknown> | undefined;
+  for (const [name, accepts] of Object.entries(clientAddedArguments)) {
+    if (!(name in input) || name in schema.shape || !accepts((input as Record<string, unknown>)[name])) continue;
+    out ??= { ...(input as Record<string, unknown>) };
+    delete out[name];
+  }
+  return out ?? input;
 }
 
 export function invalidArguments(

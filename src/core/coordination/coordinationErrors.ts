@@ -5,7 +5,7 @@ import type { LedgerErrorCode } from '../errors';
  * Error names of the orchestrator tools. Most come from the public implementation's error
  * catalogue (self-codex `src/types.ts` ERROR_CATALOG, `src/graph/locks.ts`,
  * `src/tools/coordTools.ts`); `E-GRAPH-MUTATION-LOCKED` is the name the seed document gives
- * (the public code later renamed it `E-LOCK-HELD`). The last three are ours.
+ * (the public code later renamed it `E-LOCK-HELD`). The ones marked "Ours" are ours.
  * They travel as `data.error` of a {@link LedgerError}, which keeps our numeric mapping.
  */
 export const coordinationErrorNames = {
@@ -15,8 +15,12 @@ export const coordinationErrorNames = {
   lockHeld: 'E-LOCK-HELD',
   /** `graph_unlock` of a lock id that does not exist (or was already released). */
   lockNotFound: 'E-LOCK-NOT-FOUND',
-  /** `expected_version` / `base_version` is not the committed version. */
+  /** `expected_version` / `base_version` is not the committed version, or a transaction's changes do not commute with the graph's since it began. */
   versionConflict: 'E-TX-CONFLICT',
+  /** A transaction id that is not open (committed, rolled back, or expired long ago). */
+  transactionNotFound: 'E-TX-NOT-FOUND',
+  /** A transaction left unused longer than its lifetime. */
+  transactionExpired: 'E-TX-EXPIRED',
   /** A JSON patch that cannot be applied (bad path, failed `test`, unsupported shape). */
   patchInvalid: 'E-PATCH-INVALID',
   /** Umbrella name when a graph breaks several invariants of different kinds. */
@@ -43,6 +47,8 @@ export const coordinationErrorNames = {
   idempotencyPending: 'E-IDEMPOTENCY-PENDING',
   /** Ours: an event cursor older than the retained history. */
   cursorExpired: 'E-EVT-CURSOR-EXPIRED',
+  /** Ours: `graph_lock` by a holder while another owner's transaction on the graph is open. */
+  transactionOpen: 'E-TX-OPEN',
 } as const;
 
 export type CoordinationErrorName = (typeof coordinationErrorNames)[keyof typeof coordinationErrorNames];
@@ -52,6 +58,8 @@ const ledgerCodes: Record<CoordinationErrorName, LedgerErrorCode> = {
   'E-LOCK-HELD': 'InvalidStatus',
   'E-LOCK-NOT-FOUND': 'NotFound',
   'E-TX-CONFLICT': 'InvalidStatus',
+  'E-TX-NOT-FOUND': 'NotFound',
+  'E-TX-EXPIRED': 'InvalidStatus',
   'E-PATCH-INVALID': 'ValidationError',
   'E-PATCH-INVARIANT-VIOLATION': 'ValidationError',
   'E-PATCH-CYCLE': 'ValidationError',
@@ -65,6 +73,7 @@ const ledgerCodes: Record<CoordinationErrorName, LedgerErrorCode> = {
   'E-IDEMPOTENCY-CONFLICT': 'ValidationError',
   'E-IDEMPOTENCY-PENDING': 'InvalidStatus',
   'E-EVT-CURSOR-EXPIRED': 'InvalidStatus',
+  'E-TX-OPEN': 'InvalidStatus',
 };
 
 /**

@@ -2,6 +2,8 @@ import type { AsyncSqlReader, AsyncSqlWriter } from '../ports/store';
 import { fromJson } from '../json';
 import { legacyCorrelation } from './correlation';
 import { thisMachine } from '../machine';
+import type { EventKind } from './eventKinds';
+import { callerTokenId } from '../caller';
 
 /**
  * The append-only events table: every change of the ledger, in `seq` order. It feeds task
@@ -20,15 +22,19 @@ export interface LedgerEvent {
   payload: Record<string, unknown>;
 }
 
-export type NewEvent = Omit<LedgerEvent, 'seq' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'> &
-  Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
+export type NewEvent = Omit<
+  LedgerEvent,
+  'seq' | 'kind' | 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'
+> & {
+  kind: EventKind;
+} & Partial<Pick<LedgerEvent, 'workflowId' | 'taskId' | 'entity' | 'entityId' | 'payload'>>;
 
 export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
   const machine = thisMachine();
   // The correlation ids of the event bus (run, plan graph, node) follow from the workflow and task.
   const c = legacyCorrelation(e.workflowId ?? null, e.taskId ?? null);
   return tx.insert(
-    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, machine_id, os_user, run_id, graph_id, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
+    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, machine_id, os_user, run_id, graph_id, node_id, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
     [
       e.ts,
       e.kind,
@@ -42,6 +48,7 @@ export function appendEvent(tx: AsyncSqlWriter, e: NewEvent): Promise<number> {
       c.run_id,
       c.graph_id,
       c.node_id,
+      callerTokenId(),
     ],
   );
 }

@@ -23,6 +23,13 @@ export interface PreparedWorktree {
   created: boolean;
   /** True when a sparse checkout limits what is checked out. */
   sparse: boolean;
+  /**
+   * Of a new worktree: the ignored files of the main checkout copied in (`.worktreeinclude`) and
+   * the folders linked (`link:` of `.agent-ledger/workspace.yaml`), repository-relative.
+   */
+  brought?: { copied: string[]; linked: string[] };
+  /** Of a new worktree: the branch checked out in the workspace it was made from (where it lands), null when detached. */
+  baseBranch?: string | null;
 }
 
 export interface WorktreeState {
@@ -56,7 +63,11 @@ export interface Worktrees {
     path: string,
     branch: string,
     scope: CheckoutScope,
-    options: { keepScope: boolean },
+    options: {
+      keepScope: boolean;
+      /** Workspace-relative folders of the main checkout to link into a new worktree (e.g. `node_modules`). */
+      link?: readonly string[];
+    },
   ): Promise<PreparedWorktree>;
   inspect(path: string, branch: string | null): Promise<WorktreeState>;
   /** Removes the worktree (refusing uncommitted changes unless `force`) and deletes its branch when merged. */

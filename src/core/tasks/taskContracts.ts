@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { assigneeTypes, priorities, taskStatuses, taskTypes } from './taskModel';
 import { nextOffsetOutput, pageLimit, taskRef, workflowRef } from '../contracts/common';
 import { taskCostOutput } from '../costs/costContracts';
+import { idempotencyKeyInput, idempotencyOutputWithKey } from '../contracts/callOptions';
 
 /** task_list, task_get, task_create and task_update (the task-management contract: camelCase fields, numeric ids). */
 
@@ -75,6 +76,7 @@ export const taskCreateInput = z.strictObject({
     .describe('Who should do it: an agent name (e.g. "coder") or a person'),
   assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
   labels: labelsText.optional(),
+  ...idempotencyKeyInput,
 });
 
 export const taskUpdateInput = z.strictObject({
@@ -150,6 +152,22 @@ export const taskOutput = z.looseObject({
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
 });
 
+/** task_create: the task created (or, for a retry with its idempotency_key, the one the first call created). */
+export const taskCreateOutput = taskOutput.extend(idempotencyOutputWithKey);
+
+/** One context an agent saved about a task (save_context; report_completed saves its summary as one). */
+const savedContextOutput = z.object({
+  agent: z.string().nullable().describe('The agent that saved it'),
+  progress: z.string().nullable().describe('What is done'),
+  findings: z.string().nullable().describe('What it found out'),
+  blockers: z.string().nullable().describe('What stops it'),
+  nextSteps: z.string().nullable().describe('What comes next'),
+  savedAt: z.string(),
+});
+
+/** How many contexts task_get shows, newest first. */
+export const SAVED_CONTEXTS_SHOWN = 5;
+
 /** task_get: the task, and what its agents' runs cost (summed from its execution logs). */
 export const taskGetOutput = taskOutput.extend({
   cost: taskCostOutput.describe(
@@ -165,6 +183,29 @@ export const taskGetOutput = taskOutput.extend({
     .nullable()
     .describe(
       "A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed",
+    ),
+  contexts: z
+    .object({
+      total: z.number().int().describe('Contexts saved about the task'),
+      newest: z.array(savedContextOutput).describe(`The newest ${SAVED_CONTEXTS_SHOWN}, newest first`),
+    })
+    .describe(
+      "What agents saved about the task as they worked (save_context, and report_completed's summary); get_task_context gives the whole history",
+    ),
+  landing: z
+    .object({
+      onto: z.string(),
+      branch: z.string(),
+      method: z.enum(['fast-forward', 'merge', 'rebase', 'already', 'pull-request']),
+      by: z.string(),
+      at: z.string(),
+      commit: z.string().describe('The base branch’s commit after landing (before it, for a pull request)'),
+      pullRequest: z.string().nullable(),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      'How a person landed the task’s branch (`agent-ledger task land`): on which branch, how, by whom and when, or the pull request it opened; null while not landed',
     ),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { taskRef, workflowRef } from '../contracts/common';
+import { idempotencyKeyInput, idempotencyOutputWithKey } from '../contracts/callOptions';
 import { completionStatuses, decisionCategories, issueTypes, testsStatuses } from './taskModel';
 
 /**
@@ -34,6 +35,7 @@ export const startTaskInput = z.strictObject({
     .describe(
       'With task_id: start it even though tasks it depends on (its workflow plan graph) are not done yet; without force that start is refused naming them',
     ),
+  ...idempotencyKeyInput,
 });
 
 export const startTaskOutput = z.object({
@@ -43,6 +45,7 @@ export const startTaskOutput = z.object({
   started_at: z.string(),
   workflow_id: z.string(),
   parent_task_id: z.string().nullable(),
+  ...idempotencyOutputWithKey,
 });
 
 export const logDecisionInput = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentClients } from '../agents/agentModel';
 import { agentName, taskRef } from '../contracts/common';
+import { idempotencyKeyInput, idempotencyOutputWithKey } from '../contracts/callOptions';
 
 /** worker_command and worktree_cleanup (the task-management contract): inputs and results. */
 
@@ -25,6 +26,7 @@ export const workerCommandInput = z.strictObject({
     .describe(
       "Start even though the task's write scope may overlap what a running task writes; without it the start is refused naming the running tasks (conflict-aware scheduling)",
     ),
+  ...idempotencyKeyInput,
 });
 
 export const worktreeCleanupInput = z.strictObject({
@@ -57,6 +59,7 @@ export const workerCommandOutput = z.object({
   argv: z.array(z.string()).describe('The client command as arguments, to spawn without a shell'),
   reused: z.boolean().describe('True when the existing worktree was used again'),
   startedAt: z.string(),
+  ...idempotencyOutputWithKey,
 });
 
 export const worktreeCleanupOutput = z.object({

@@ -11,6 +11,8 @@ export interface WorkerPromptInput {
   memoryContext: string;
   /** Absolute Memory Bank folder of the main workspace (entries not yet committed are only there). */
   memoryFolder: string;
+  /** The branch the task's work lands on, when known. */
+  baseBranch?: string | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export function workerPrompt(i: WorkerPromptInput): string {
     ...(agent.promptContent.trim() ? ['## Agent instructions', agent.promptContent.trim(), ''] : []),
     ...(i.memoryContext ? [i.memoryContext, `(Memory Bank files of the main workspace: ${i.memoryFolder})`, ''] : []),
     '## When you are done',
-    `Commit your work on branch ${i.branch}. Do not push or merge: the orchestrator reviews and merges it.`,
+    `Commit your work on branch ${i.branch}. Do not push, merge or switch branches: a person reads what the task changed and lands the branch on ${i.baseBranch ?? 'its base branch'} (agent-ledger task land), or sends it back. Whatever you leave uncommitted is committed on the branch for you when your run ends.`,
   ];
   const body =
     [task.description, task.goal && task.goal !== task.description ? `Goal: ${task.goal}` : null]

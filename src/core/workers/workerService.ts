@@ -16,6 +16,7 @@ import { pinSnapshot } from '../tasks/snapshotPin';
 import type { StartGate } from '../tasks/startGate';
 import { clientArgv, shellCommand } from './launchCommand';
 import { workerPrompt } from './workerPrompt';
+import { readWorkspaceSettings } from './workspaceSettings';
 import { branchNameOf, recordWorktreeUse, worktreeFolder, worktreePathOf } from './worktreeRepo';
 import type { WorkerCommandInput, WorkerCommandResult } from './workerContracts';
 import { errorMessage } from '../errors';
@@ -89,7 +90,7 @@ export class WorkerService {
         worktreeFolder(this.d.workspace, rel),
         branchNameOf(taskId, sessionId),
         scope,
-        { keepScope: shared },
+        { keepScope: shared, link: readWorkspaceSettings(this.d.workspace).link },
       );
       if (task.snapshot === null) {
         truth = await this.d.worktrees.truth(prepared.path);
@@ -113,6 +114,7 @@ export class WorkerService {
       worktree: rel,
       memoryContext: memory.context,
       memoryFolder: this.d.memory.folder,
+      baseBranch: prepared.baseBranch,
     });
     const argv = clientArgv(client, { model: agent.model, auto: input.auto, prompt });
 
@@ -136,7 +138,12 @@ export class WorkerService {
           taskId,
           entity: 'worktree',
           entityId: rel,
-          payload: { branch: prepared.branch, sparse: prepared.sparse },
+          payload: {
+            branch: prepared.branch,
+            sparse: prepared.sparse,
+            ...(prepared.brought ? { copied: prepared.brought.copied, linked: prepared.brought.linked } : {}),
+            ...(prepared.baseBranch !== undefined ? { baseBranch: prepared.baseBranch } : {}),
+          },
         });
       await appendEvent(tx, {
         ts: startedAt,

@@ -1,5 +1,5 @@
 import type { LedgerEngine } from '../ports/store';
-import type { Worktrees } from '../ports/worktrees';
+import type { WorktreeState, Worktrees } from '../ports/worktrees';
 import { notFound, parseId } from '../ids';
 import type { Clock } from '../time';
 import { iso } from '../time';
@@ -85,6 +85,61 @@ export class WorktreeCleanup {
     const removal = await this.worktrees.remove(abs, { force: input.force });
     await this.markRemoved(record, removal.freedBytes, reason);
     return { ...base, reason, freedBytes: removal.freedBytes, branchDeleted: removal.branchDeleted };
+  }
+
+  /**
+   * The scheduled pass of a runner: while the task worktrees use more than `budgetBytes`, removes
+   * those of landed tasks (done, their branch merged) and abandoned ones (cancelled or failed),
+   * least recently used first. A worktree with a running session or uncommitted changes is never
+   * removed here, nor one whose task is open, in progress, or done and not landed yet; a
+   * removed worktree's branch stays unless it was merged, so no commit is lost.
+   */
+  async withinBudget(budgetBytes: number): Promise<CleanupResult & { usedBytes: number }> {
+    const records = await this.db.read((db) => activeWorktrees(db));
+    const result: CleanupResult & { usedBytes: number } = {
+      removed: [],
+      skipped: [],
+      freedBytes: 0,
+      dryRun: false,
+      usedBytes: 0,
+    };
+    const seen: Array<{ record: WorktreeRecord; state: WorktreeState; status: string | null }> = [];
+    for (const record of records) {
+      const state = await this.worktrees.inspect(worktreeFolder(this.workspace, record.path), record.branch);
+      const status = (await this.db.read((db) => getTask(db, record.taskId)))?.status ?? null;
+      result.usedBytes += state.sizeBytes;
+      seen.push({ record, state, status });
+    }
+    if (result.usedBytes <= budgetBytes) return result;
+    for (const { record, state, status } of seen) {
+      if (result.usedBytes <= budgetBytes) break;
+      const landed = status === 'done' && state.merged;
+      const abandoned = status === 'cancelled' || status === 'failed';
+      const base = { taskId: record.taskId, worktree: record.path };
+      if (!state.exists) continue;
+      if (!landed && !abandoned) {
+        result.skipped.push({ ...base, reason: `its task is ${status ?? 'gone'} and not landed` });
+        continue;
+      }
+      const running = (await this.db.read((db) => runningSessions(db, record.taskId))).some(
+        (s) => s.worktree === record.path,
+      );
+      if (running) {
+        result.skipped.push({ ...base, reason: 'a session is still running there' });
+        continue;
+      }
+      if (state.dirty) {
+        result.skipped.push({ ...base, reason: 'it has uncommitted changes' });
+        continue;
+      }
+      const reason = `${landed ? 'landed' : `task ${status}`}; over the worktrees' disk budget`;
+      const removal = await this.worktrees.remove(worktreeFolder(this.workspace, record.path), { force: false });
+      await this.markRemoved(record, removal.freedBytes, reason);
+      result.removed.push({ ...base, branch: record.branch, reason, ...removal });
+      result.freedBytes += removal.freedBytes;
+      result.usedBytes -= state.sizeBytes;
+    }
+    return result;
   }
 
   private async markRemoved(record: WorktreeRecord, freedBytes: number, reason: string): Promise<void> {

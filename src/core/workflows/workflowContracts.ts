@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyInput, idempotencyOutputWithKey } from '../contracts/callOptions';
 
 /** start_workflow (the tracking contract: snake_case fields). */
 export const startWorkflowInput = z.strictObject({
@@ -9,11 +10,13 @@ export const startWorkflowInput = z.strictObject({
     .max(200)
     .optional()
     .describe('Optional implementation plan as steps'),
+  ...idempotencyKeyInput,
 });
 
 export const startWorkflowOutput = z.object({
   workflow_id: z.string().describe('ID to pass to start_task'),
   created_at: z.string(),
+  ...idempotencyOutputWithKey,
 });
 
 export type StartWorkflowInput = z.infer<typeof startWorkflowInput>;

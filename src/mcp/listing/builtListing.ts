@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../toolDefinition';
 
 /** One family's tools exactly as tools/list gives them, and whether it serves MCP prompts. */

@@ -1,3 +1,6 @@
+import { annotations, isSchemaObject, mapSubschemas } from './schemaWalk';
+import type { JsonSchema } from './schemaWalk';
+
 /**
  * An output schema as tools/list gives it: the JSON schema zod computes from the contract,
  * rewritten into an equivalent one that costs a client less to compile. The MCP SDK's client
@@ -19,37 +22,8 @@
  */
 export function compactSchema(schema: unknown): unknown {
   if (!isSchemaObject(schema)) return schema;
-  const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (schemaMaps.has(key) && isSchemaObject(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactSchema(sub)]));
-    else if (schemaLists.has(key) && Array.isArray(value)) out[key] = value.map(compactSchema);
-    else if (schemaValues.has(key)) out[key] = compactSchema(value);
-    else out[key] = value;
-  }
-  return withoutImpliedType(withoutNoOps(mergedNullable(out)));
+  return withoutImpliedType(withoutNoOps(mergedNullable(mapSubschemas(schema, compactSchema))));
 }
-
-type JsonSchema = Record<string, unknown>;
-
-/** Keywords whose value is a map of schemas (keys are names, not keywords). */
-const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-/** Keywords whose value is a list of schemas. */
-const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
-/** Keywords whose value is one schema. */
-const schemaValues = new Set([
-  'items',
-  'additionalProperties',
-  'additionalItems',
-  'not',
-  'propertyNames',
-  'contains',
-  'if',
-  'then',
-  'else',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
 
 /** Keywords that constrain only values of one type (a value of another type passes them). */
 const keywordsOfType: Record<string, ReadonlySet<string>> = {
@@ -80,18 +54,6 @@ const keywordsOfType: Record<string, ReadonlySet<string>> = {
   boolean: new Set(),
 };
 const noKeywords: ReadonlySet<string> = new Set();
-/** Keywords that never decide whether a value passes. */
-const annotations = new Set([
-  'description',
-  'title',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  '$comment',
-]);
-
 /** `anyOf: [X, {type: "null"}]` → X accepting null too, when X's keywords all leave null alone. */
 function mergedNullable(schema: JsonSchema): JsonSchema {
   const branches = schema.anyOf;
@@ -166,8 +128,4 @@ function hasType(value: unknown, type: unknown): boolean {
     default:
       return false; // objects and arrays in an enum keep their type keyword
   }
-}
-
-function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

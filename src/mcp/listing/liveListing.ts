@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolFamily } from '../toolDefinition';
 import { loadCatalog } from '../catalog';
 import type { ListedFacts, ToolListing } from './builtListing';
 import { compactSchema } from './compactSchema';
+import { portableSchema } from './portableSchema';
 
 /** The listing computed from the contracts: what the build writes, and what a server run from sources lists. */
 export async function liveListing(): Promise<ToolListing> {
@@ -26,18 +27,20 @@ function listedFamily(family: ToolFamily): ToolListing['families'][number] {
 }
 
 /**
- * One tool as tools/list gives it: its JSON schemas from the zod contract, the output schema
- * rewritten into an equivalent one that a client compiles faster (compactSchema.ts).
+ * One tool as tools/list gives it: its JSON schemas from the zod contract, read alike by draft-07
+ * and 2020-12 validators (portableSchema.ts), the output schema also rewritten into an equivalent
+ * one that a client compiles faster (compactSchema.ts).
  */
 export function toListedTool(tool: ToolDefinition): Tool {
   const listed: Tool = {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
+    inputSchema: portableSchema(jsonSchema(tool.input, 'input')) as Tool['inputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
-  if (tool.output) listed.outputSchema = compactSchema(jsonSchema(tool.output, 'output')) as Tool['outputSchema'];
+  if (tool.output)
+    listed.outputSchema = portableSchema(compactSchema(jsonSchema(tool.output, 'output'))) as Tool['outputSchema'];
   return listed;
 }
 

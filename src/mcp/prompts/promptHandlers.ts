@@ -1,10 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { LazyServices } from '../lazyServices';
 import { LedgerError } from '../../core/errors';
 import { parseInput } from '../../core/contracts/inputValidation';
@@ -24,7 +19,7 @@ export function registerPromptHandlers(
   services: LazyServices,
   prompts: readonly PromptDefinition[],
 ): void {
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  server.setRequestHandler('prompts/list', () => ({
     prompts: prompts.map((p) => ({
       name: p.name,
       title: p.title,
@@ -32,10 +27,10 @@ export function registerPromptHandlers(
       arguments: argumentsOf(p),
     })),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler('prompts/get', async (request) => {
     const prompt = prompts.find((p) => p.name === request.params.name);
     if (!prompt)
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `unknown prompt ${request.params.name}: use one of ${prompts.map((p) => p.name).join(', ')}`,
         { reason: 'UnknownPrompt' },
@@ -49,7 +44,7 @@ export function registerPromptHandlers(
       };
     } catch (err) {
       if (LedgerError.is(err))
-        throw new McpError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
+        throw new ProtocolError(ErrorCode.InvalidParams, err.message, { reason: err.code, ...(err.data ?? {}) });
       throw err;
     }
   });

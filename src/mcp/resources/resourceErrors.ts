@@ -1,17 +1,20 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import type { LedgerErrorCode } from '../../core/errors';
 import { toLedgerError } from '../toolResults';
 
-/** MCP's code for a resource that does not exist. */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * MCP's code for a resource that does not exist: -32602 with `data.uri` (the 2026-07-28 revision
+ * says so, and the SDK maps the older -32002 to it on both revisions); `data.reason` says which case.
+ */
+export const RESOURCE_NOT_FOUND = ErrorCode.InvalidParams;
 
 const notFoundCodes: ReadonlySet<LedgerErrorCode> = new Set(['NotFound', 'TaskNotFound', 'AgentNotFound', 'SessionNotFound']);
 
 /**
- * A failed resources/read or resources/subscribe, with MCP's codes — -32002 resource not found,
- * -32602 a malformed URI, -32603 anything else — never our tools' numbers: those start at
- * -32001, so our AgentNotFound (-32002) would read as MCP's "resource not found" and
- * NotFound (-32009) as nothing at all. `data.reason` says which case it was.
+ * A failed resources/read or resources/subscribe, with MCP's codes — -32602 for a resource not
+ * found (`data.reason` UnknownResource or the not-found reason) and for a malformed URI, -32603
+ * anything else — never our tools' numbers: those start at -32001, so our AgentNotFound (-32002)
+ * would read as the older "resource not found" and NotFound (-32009) as nothing at all.
  */
 export class ResourceError extends Error {
   constructor(

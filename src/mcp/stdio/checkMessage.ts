@@ -1,5 +1,5 @@
-import { ClientRequestSchema, ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, specTypeSchemas } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId, SpecTypeName } from '@modelcontextprotocol/server';
 import { scanJson } from './jsonScan';
 import type { Frame } from './lineFramer';
 
@@ -24,10 +24,35 @@ export interface Refusal {
 
 export type Checked = { message: JSONRPCMessage } | { refusal: Refusal };
 
-/** The request schema of each method the SDK's Server knows, to refuse bad params with -32602. */
-const requestSchemas = new Map(
-  ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]),
-);
+/** The request schema of each method a client sends (both protocol revisions), to refuse bad params with -32602. */
+const requestSchemas = new Map<string, SpecTypeName>([
+  ['initialize', 'InitializeRequest'],
+  ['ping', 'PingRequest'],
+  ['server/discover', 'DiscoverRequest'],
+  ['subscriptions/listen', 'SubscriptionsListenRequest'],
+  ['tools/list', 'ListToolsRequest'],
+  ['tools/call', 'CallToolRequest'],
+  ['resources/list', 'ListResourcesRequest'],
+  ['resources/templates/list', 'ListResourceTemplatesRequest'],
+  ['resources/read', 'ReadResourceRequest'],
+  ['resources/subscribe', 'SubscribeRequest'],
+  ['resources/unsubscribe', 'UnsubscribeRequest'],
+  ['prompts/list', 'ListPromptsRequest'],
+  ['prompts/get', 'GetPromptRequest'],
+  ['completion/complete', 'CompleteRequest'],
+  ['logging/setLevel', 'SetLevelRequest'],
+]);
+
+/** The problems `value` has against a spec type's schema (none: undefined). */
+function issuesOf(type: SpecTypeName, value: unknown): readonly Issue[] | undefined {
+  const result = specTypeSchemas[type]['~standard'].validate(value) as { issues?: readonly Issue[] };
+  return result.issues?.length ? result.issues : undefined;
+}
+
+interface Issue {
+  path?: readonly (PropertyKey | { key: PropertyKey })[];
+  message: string;
+}
 
 /**
  * Checks one frame before the SDK sees it, refusing with the code JSON-RPC names: -32700 for
@@ -90,21 +115,14 @@ function checkEnvelope(value: unknown, scannedId: RequestId | undefined): Checke
       );
     }
     const schema = hasId ? requestSchemas.get(m.method) : undefined;
-    if (schema) {
-      const parsed = schema.safeParse({ method: m.method, params: m.params });
-      if (!parsed.success)
-        return refuse(ErrorCode.InvalidParams, `invalid params of ${m.method}: ${issuesText(parsed.error.issues)}`, id);
-    }
+    const issues = schema && issuesOf(schema, { method: m.method, params: m.params });
+    if (issues) return refuse(ErrorCode.InvalidParams, `invalid params of ${m.method}: ${issuesText(issues)}`, id);
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (!parsed.success)
-    return refuse(
-      ErrorCode.InvalidRequest,
-      `invalid request: ${issuesText(parsed.error.issues)}`,
-      id,
-      hasId || !('method' in m),
-    );
-  return { message: parsed.data };
+  const issues = issuesOf('JSONRPCMessage', value);
+  if (issues)
+    return refuse(ErrorCode.InvalidRequest, `invalid request: ${issuesText(issues)}`, id, hasId || !('method' in m));
+  // The message as it came: the schemas leave out what they do not name (a 2026 request's inputResponses).
+  return { message: value as JSONRPCMessage };
 }
 
 function refuse(code: number, message: string, id?: RequestId, reply = true): Checked {
@@ -118,9 +136,10 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+function issuesText(issues: readonly Issue[]): string {
+  const key = (k: PropertyKey | { key: PropertyKey }): string => String(typeof k === 'object' ? k.key : k);
   return issues
     .slice(0, 5)
-    .map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`)
+    .map((i) => `${(i.path ?? []).map(key).join('.') || '(message)'}: ${i.message}`)
     .join('; ');
 }

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { LineFramer } from './lineFramer';
 import type { Frame } from './lineFramer';
 import { checkFrame } from './checkMessage';
@@ -19,6 +18,8 @@ export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each accepted message before the server does (`mcp serve --verbose` logs it). */
+  observe?: (message: JSONRPCMessage) => void;
 
   private readonly framer: LineFramer;
   private started = false;
@@ -79,6 +80,7 @@ export class GuardedStdioTransport implements Transport {
     }
     if ('refusal' in checked) return this.refuse(checked.refusal);
     try {
+      this.observe?.(checked.message);
       this.onmessage?.(checked.message);
     } catch (err) {
       this.log(`handling a message failed: ${JSON.stringify(errorMessage(err))}`);

@@ -1,6 +1,6 @@
 /** What a single pass over JSON text (possibly broken or cut short) tells before parsing it. */
 export interface JsonScan {
-  /** Nesting deeper than the limit: the text was not read further. */
+  /** Nesting deeper than the limit (the scan still reads on, for an `id` written after it). */
   tooDeep: boolean;
   /** The top-level `"id"` member when it is a string or an integer, as JSON-RPC allows. */
   id?: string | number;
@@ -8,8 +8,10 @@ export interface JsonScan {
 
 /**
  * Scans JSON text character by character, tracking nesting depth and the top-level `id`, so a
- * refusal (too deep, too large, not JSON) can still answer the request it belongs to. Never
- * recursive and never throws, whatever the input.
+ * refusal (too deep, too large, not JSON) can still answer the request it belongs to — also when
+ * the `id` comes after the too-deep member, as the MCP SDK client writes a request (`method`,
+ * `params`, `jsonrpc`, `id`). Never recursive and never throws, whatever the input; one pass over
+ * a frame the framer already bounded.
  */
 export function scanJson(text: string, maxDepth: number): JsonScan {
   const scan: JsonScan = { tooDeep: false };
@@ -35,7 +37,7 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
     }
     if (c === '{' || c === '[') {
       depth++;
-      if (depth > maxDepth) return { ...scan, tooDeep: true };
+      if (depth > maxDepth) scan.tooDeep = true;
       expectKey = depth === 1 && c === '{';
       if (depth > 1 && key === 'id') key = undefined;
     } else if (c === '}' || c === ']') {

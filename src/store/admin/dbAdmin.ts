@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { Client } from 'pg';
 import { EmbeddedEngine } from '../embedded/embeddedEngine';
 import type { EngineKind, LedgerEngine } from '../engine';
 import { StoreError } from '../errors';
@@ -8,7 +7,7 @@ import type { CopyReport } from './ledgerCopy';
 import { parseLedgerLocation } from '../location';
 import type { LedgerLocation } from '../location';
 import { openEngine } from '../openEngine';
-import { CHANNEL, pgTarget } from '../postgres/pgConnect';
+import { CHANNEL, LedgerPgClient, pgTarget } from '../postgres/pgConnect';
 import { pgStoreError } from '../postgres/pgErrors';
 import { migrateSchema, schemaVersionOf } from '../postgres/pgSchema';
 import { storePaths } from '../embedded/storePaths';
@@ -95,7 +94,7 @@ async function upgrade(
     return { kind: 'embedded', location: place.dbPath, from: existed ? null : 0, to };
   }
   const target = pgTarget(place.url, options.env);
-  const client = new Client(target.config);
+  const client = new LedgerPgClient(target.config);
   try {
     await client.connect();
     if (existingOnly && (await schemaVersionOf(client)) === 0)

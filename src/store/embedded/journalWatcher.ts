@@ -8,6 +8,18 @@ import type { Disposable } from '../../core/emitter';
  * `pollMs` where fs.watch is unreliable (network file systems, some containers).
  */
 export function watchJournal(journal: string, pollMs: number, onChange: () => void): Disposable {
+  let fsWatcher: fs.FSWatcher | undefined;
+  // The folder may not exist yet (a reader opened before any process wrote): watched once it does.
+  const watchFolder = (): void => {
+    try {
+      fsWatcher = fs.watch(path.dirname(journal), { persistent: false }, (_event, name) => {
+        if (name === path.basename(journal)) tick();
+      });
+      fsWatcher.on('error', () => undefined);
+    } catch {
+      // Polling alone until the folder exists (or for good where fs.watch cannot work).
+    }
+  };
   const tick = (): void => {
     try {
       onChange();
@@ -15,17 +27,13 @@ export function watchJournal(journal: string, pollMs: number, onChange: () => vo
       console.error('[agent-ledger] store refresh failed:', err);
     }
   };
-  const timer = setInterval(tick, pollMs);
+  const poll = (): void => {
+    if (!fsWatcher) watchFolder();
+    tick();
+  };
+  const timer = setInterval(poll, pollMs);
   timer.unref();
-  let fsWatcher: fs.FSWatcher | undefined;
-  try {
-    fsWatcher = fs.watch(path.dirname(journal), { persistent: false }, (_event, name) => {
-      if (name === path.basename(journal)) tick();
-    });
-    fsWatcher.on('error', () => undefined);
-  } catch {
-    // Polling alone is enough.
-  }
+  watchFolder();
   return {
     dispose: () => {
       clearInterval(timer);

@@ -29,6 +29,13 @@ export class JournaledDatabase {
   protected _seq = 0;
   protected readonly journal: JournalFile;
   protected closed = false;
+  /**
+   * Set by a read-only store that migrated an absent or older store in memory (ledgerStore.ts): its
+   * schema is not the one on disk, so records another process appends (starting with that
+   * process's own migration) replay on the image from disk, and the migration runs again in
+   * memory while the disk is still behind.
+   */
+  protected migrateInMemory: (() => boolean) | undefined;
   /** Set while the image on disk is damaged; cleared when the file changes and loads. */
   private imageDamage: { mtimeMs: number; size: number; error: StoreError } | undefined;
 
@@ -94,6 +101,12 @@ export class JournaledDatabase {
         throw this.imageDamage.error;
       this.imageDamage = undefined;
       this.reloadImage();
+    }
+    if (this.migrateInMemory) {
+      this.reloadImage();
+      this.journal.catchUp(this.replayer);
+      if (!this.migrateInMemory()) this.migrateInMemory = undefined;
+      return;
     }
     this.journal.catchUp(this.replayer);
   }

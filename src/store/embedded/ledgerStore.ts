@@ -55,8 +55,16 @@ export class LedgerStore extends StoreCheckpoints implements LedgerDb {
     }
     if (version < latestVersion) {
       if (options.readonly) {
-        // Nothing on disk yet (or an old store): migrate the in-memory copy only.
-        store.session.transaction(() => migrate((sql) => store.session.exec(sql), version));
+        // Nothing on disk yet (or an old store): migrate the in-memory copy only, and again after
+        // each catch-up until a writer has migrated the store on disk.
+        const inMemory = (): boolean => {
+          const now = store.session.userVersion();
+          if (now >= latestVersion) return false;
+          store.session.transaction(() => migrate((sql) => store.session.exec(sql), now));
+          return true;
+        };
+        inMemory();
+        store.migrateInMemory = inMemory;
       } else {
         await store.write((tx) => {
           // Another process may have migrated while we waited for the lock.

@@ -1,4 +1,4 @@
-import { types } from 'pg';
+import { Client, types } from 'pg';
 import type { ClientConfig, CustomTypesConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { StoreError } from '../errors';
@@ -23,6 +23,29 @@ const typeParsers: CustomTypesConfig = {
     return types.getTypeParser(oid, format ?? 'text');
   }) as CustomTypesConfig['getTypeParser'],
 };
+
+/**
+ * node-postgres's client, except that a connection attempt that fails closes its socket. The driver
+ * leaves the socket open when it fails on its own side during the login (no password for a server
+ * that asks one: "client password must be a string"), and the process then lived until the server
+ * dropped the half-done login (`authentication_timeout`, 60 s). Every connection of the store —
+ * the pool's, the change feed's, the administration's — is one of these.
+ */
+export class LedgerPgClient extends Client {
+  override connect(): Promise<Client>;
+  override connect(callback: (err: Error) => void): void;
+  override connect(callback?: (err: Error) => void): Promise<Client> | void {
+    if (callback)
+      return super.connect((err: Error) => {
+        if (err) this.connection.stream.destroy();
+        callback(err);
+      });
+    return super.connect().catch((err: unknown) => {
+      this.connection.stream.destroy();
+      throw err;
+    });
+  }
+}
 
 /** A server to connect to: the driver's configuration, and how to name it in messages. */
 export interface PgTarget {

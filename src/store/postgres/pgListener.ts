@@ -1,7 +1,7 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { Notification } from 'pg';
 import type { PgTarget } from './pgConnect';
-import { CHANNEL } from './pgConnect';
+import { CHANNEL, LedgerPgClient } from './pgConnect';
 
 /** A commit announced on the channel: its seq and the engine that made it. */
 export interface Announcement {
@@ -45,7 +45,7 @@ export class PgListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ ...this.target.config, keepAlive: true });
+    const client = new LedgerPgClient({ ...this.target.config, keepAlive: true });
     this.client = client;
     let failed = false;
     const fail = (): void => {

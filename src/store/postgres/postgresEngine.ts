@@ -14,7 +14,7 @@ import type {
 import { StoreError } from '../errors';
 import { latestVersion } from '../migrations';
 import { StatementGuard } from '../statementGuard';
-import { CHANNEL, pgTarget } from './pgConnect';
+import { CHANNEL, LedgerPgClient, pgTarget } from './pgConnect';
 import type { PgTarget, SessionLimits } from './pgConnect';
 import { PgChangeFeed } from './pgChangeFeed';
 import { migrateSchema, schemaVersionOf } from './pgSchema';
@@ -74,6 +74,7 @@ export class PostgresEngine implements LedgerEngine {
     // statement, a read's `Promise.all` costs one round trip, and a read's COMMIT is not waited for.
     this.pool = new Pool({
       ...target.config,
+      Client: LedgerPgClient,
       pipeline: true,
       max: options.poolSize ?? 4,
       idleTimeoutMillis: 30_000,

@@ -6,10 +6,11 @@ import type { PipelineModel } from '../../shared/protocol';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { PipelinesNode } from '../views/pipelines/pipelineItems';
-import { decideInEditor, decisionSummary } from '../views/pipelines/pipelineDecisions';
+import { decideInEditor } from '../views/pipelines/pipelineDecisions';
+import { decisionSummary } from '../../views/pipelineText';
 import type { PipelineTarget } from '../views/pipelines/pipelineDecisions';
-import { checkpointTitle } from '../views/pipelines/pipelineText';
-import { pipelineModel, readFlow } from '../webviews/pipeline/pipelineModel';
+import { checkpointTitle } from '../../views/pipelineText';
+import { pipelineModel, readFlow } from '../../views/pipelineModel';
 import type { PipelinePanels } from '../webviews/pipeline/pipelinePanels';
 
 /**

@@ -7,7 +7,7 @@ import { Settings, Views } from '../constants';
 import { Disposable } from '../lifecycle';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { PipelineWatcher, FolderPipelineChange } from '../views/pipelines/pipelineWatcher';
-import { checkpointTitle } from '../views/pipelines/pipelineText';
+import { checkpointTitle } from '../../views/pipelineText';
 import { errorMessage } from '../../core/errors';
 
 /** At most this many notifications at once; the rest are summed up in one. */

@@ -68,6 +68,11 @@ export class BrowserSession {
     return page;
   }
 
+  /** Another tab of the same browser (cookies shared, as a person's tabs are). */
+  async newPage(): Promise<Page> {
+    return this.context.newPage();
+  }
+
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
     if (this.options.consoleLogFile) {

@@ -3,7 +3,9 @@ import type { EventRow as LedgerEventRow } from '../../events/eventLog';
 import { legacyCorrelation } from '../../events/correlation';
 import type { Correlation } from '../../events/correlation';
 import { newCoordinationEvent } from './eventRecords';
+import type { EventKind } from '../../events/eventKinds';
 import type { CoordinationEvent, EventLevel } from './eventRecords';
+import { callerTokenId } from '../../caller';
 
 /**
  * Events of the orchestrator tools in the one events log, with the six correlation ids in the
@@ -22,7 +24,7 @@ export function eventLevelOf(kind: string, payload: unknown): EventLevel {
 }
 
 export interface NewCoordinationEvent {
-  kind: string;
+  kind: EventKind;
   /** Epoch ms. */
   now: number;
   entity: string;
@@ -37,8 +39,8 @@ export interface NewCoordinationEvent {
 export function appendCoordinationEvent(tx: AsyncSqlWriter, e: NewCoordinationEvent): Promise<number> {
   const c = e.correlation ?? {};
   return tx.insert(
-    `INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    `INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id, token_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
     [
       new Date(e.now).toISOString(),
       e.kind,
@@ -53,6 +55,7 @@ export function appendCoordinationEvent(tx: AsyncSqlWriter, e: NewCoordinationEv
       c.graph_id ?? null,
       c.node_id ?? null,
       c.child_id ?? null,
+      callerTokenId(),
     ],
   );
 }

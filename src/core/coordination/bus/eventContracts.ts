@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { correlationDescriptions, correlationOutput, PAGE_LIMIT_MAX, waitMsInput } from '../../contracts/callOptions';
 import { eventLevels } from './eventRecords';
+import { eventCategories } from '../../events/eventKinds';
 
 /**
  * Contract of `events_subscribe` (fields of self-codex `src/orchestrator/runtime.ts`:
@@ -19,10 +20,10 @@ const filterId = (key: keyof typeof correlationDescriptions) =>
 
 export const eventsSubscribeInput = z.strictObject({
   cats: z
-    .array(z.string().trim().min(1).max(100))
+    .array(z.enum(eventCategories))
     .max(10)
     .optional()
-    .describe('Only these families, e.g. task, graph, bb'),
+    .describe('Only these families (an event kind up to its first . or _: task.started is task, bb_set_replayed bb)'),
   kinds: z
     .array(z.string().trim().min(1).max(100))
     .max(20)

@@ -1,4 +1,5 @@
 import { coordinationError } from '../coordinationErrors';
+import { eventCategory } from '../../events/eventKinds';
 import { isValidUriSegment, scUri } from '../resources/scUris';
 
 /**
@@ -74,13 +75,6 @@ export function newCoordinationEvent(
 /** The upper-cased kind: what SSE's `event:` field and `events_subscribe`'s `kind` carry. */
 export function normaliseEventKind(kind: string): string {
   return kind.trim().toUpperCase();
-}
-
-/** The family of a kind: `task.started` → `task`, `graph_batch_mutate_replayed` → `graph`. */
-export function eventCategory(kind: string): string {
-  const trimmed = kind.trim();
-  const cut = trimmed.search(/[._:]/);
-  return (cut > 0 ? trimmed.slice(0, cut) : trimmed).toLowerCase();
 }
 
 /** The snake_case `events_subscribe` record of an event. */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { coordinationError } from '../coordinationErrors';
+import { toEventKind } from '../../events/eventKinds';
+import type { EventKind } from '../../events/eventKinds';
 
 /**
  * Idempotency rules, pure (the store keeps the records). Public implementation:
@@ -121,6 +123,6 @@ export function withIdempotencyEnvelope<R extends object>(
 }
 
 /** Kind of the event a replay emits: `<tool>_replayed` (e.g. `graph_batch_mutate_replayed`). */
-export function replayedEventKind(tool: string): string {
-  return `${tool.trim().toLowerCase()}_replayed`;
+export function replayedEventKind(tool: string): EventKind {
+  return toEventKind(`${tool.trim().toLowerCase()}_replayed`);
 }

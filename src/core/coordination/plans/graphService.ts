@@ -30,6 +30,8 @@ import {
 import type { StoredGraph } from './graphStore';
 import { blockedTaskIds, dependenciesOf } from '../../tasks/taskDependencies';
 import type { TaskDependencies } from '../../tasks/taskDependencies';
+import { assertNoOtherTransaction } from './transactions/graphTransactions';
+import { openTransactions } from './transactions/transactionStore';
 
 /**
  * The stored plan graphs behind graph_batch_mutate, graph_diff, graph_patch, graph_lock and
@@ -227,12 +229,16 @@ export class GraphService {
     return this.engine.read((db) => blockedTaskIds(db));
   }
 
-  /** `graph_lock`: acquire, or refresh by the same holder (same lock_id); E-LOCK-HELD for another holder. */
+  /**
+   * `graph_lock`: acquire, or refresh by the same holder (same lock_id); E-LOCK-HELD for another
+   * holder, E-TX-OPEN while another owner's transaction on the graph is open.
+   */
   lock(input: { graph_id: string; holder: string; ttl_ms?: number }, correlation: Correlation): Promise<GraphLock> {
     assertGraphId(input.graph_id);
     return this.engine.write(async (tx) => {
       const now = this.clock();
       const decision = acquireGraphLock(await readLock(tx, input.graph_id), { ...input, now, newLockId: randomUUID() });
+      assertNoOtherTransaction(await openTransactions(tx, input.graph_id, now), input.holder, now);
       await storeLock(tx, decision.lock);
       await appendCoordinationEvent(tx, {
         kind: `graph.lock_${decision.outcome}`,

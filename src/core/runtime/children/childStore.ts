@@ -1,6 +1,7 @@
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
 import type { ProcessExit } from '../../ports/processes';
 import type { ChildLimits, ChildState } from './childContracts';
+import { callerTokenId } from '../../caller';
 
 /**
  * The `children` table (migration v10) through the asynchronous port: plain statements valid on
@@ -104,7 +105,7 @@ export async function appendChildEvent(
   payload: Record<string, unknown>,
 ): Promise<number> {
   return tx.insert(
-    'INSERT INTO events (ts, kind, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
     [
       new Date(now).toISOString(),
       `child.${what}`,
@@ -117,6 +118,7 @@ export async function appendChildEvent(
       corr.graph_id,
       corr.node_id,
       childId,
+      callerTokenId(),
     ],
   );
 }

@@ -15,22 +15,35 @@
  * `command`, `args`, `env`, `url` and `headers` (docs "Environment variable expansion in .mcp.json").
  */
 import * as path from 'node:path';
-import type { ClientAccess, ClientLaunchInput, LaunchPlan } from './clientLaunch';
-import { checkServers, mcpServersJson, promptOnStdin } from './clientLaunch';
+import type { PermissionLevel } from '../../agents/agentPermissions';
+import type { ClientLaunchInput, LaunchPlan } from './clientLaunch';
+import { checkServers, mcpServersJson, permissionsOf, promptOnStdin } from './clientLaunch';
 import type { RunUsage } from './runUsage';
 import { emptyUsage, jsonObjects, num, str, truncateResult } from './runUsage';
 
-const permissionModes: Record<ClientAccess, string> = {
-  // In print mode a tool that is not allowed is denied (nobody can approve it).
-  readOnly: 'default',
-  workspaceWrite: 'acceptEdits',
-  fullAccess: 'bypassPermissions',
+/**
+ * In print mode whatever is not allowed is denied (nobody can approve it). Never
+ * `bypassPermissions`: Claude Code refuses it as root ("--dangerously-skip-permissions cannot be
+ * used with root/sudo privileges"), which is how CI runs; `full` allows every command instead.
+ */
+const permissionModes: Record<PermissionLevel, string> = {
+  read: 'default',
+  edit: 'acceptEdits',
+  test: 'acceptEdits',
+  commit: 'acceptEdits',
+  full: 'acceptEdits',
 };
+
+/** `Bash(<prefix>:*)`: the command and anything after it (Claude Code's permission rule syntax). */
+export function bashRule(command: string): string {
+  return `Bash(${command}:*)`;
+}
 
 /** `claude -p --output-format=json --mcp-config=<file> --strict-mcp-config … -- <prompt>`. */
 export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
   const servers = input.mcpServers ?? [];
   checkServers(servers);
+  const permissions = permissionsOf(input);
   const args = ['-p', '--output-format=json'];
   const files = [];
   if (servers.length > 0) {
@@ -38,7 +51,7 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
     files.push({
       path: file,
       content: `${JSON.stringify(
-        mcpServersJson(servers, () => ({ type: 'stdio' })),
+        mcpServersJson(servers, (s) => ({ type: s.http ? 'http' : 'stdio' })),
         null,
         2,
       )}\n`,
@@ -46,10 +59,13 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
     // Only these servers: none of the user's or the project's own .mcp.json.
     args.push(`--mcp-config=${file}`, '--strict-mcp-config');
   }
-  args.push(`--permission-mode=${permissionModes[input.access ?? 'workspaceWrite']}`);
+  args.push(`--permission-mode=${permissionModes[permissions.level]}`);
   // `mcp__<server>` allows every tool of that server.
-  const allowed = [...servers.map((s) => `mcp__${s.name}`), ...(input.allowedTools ?? [])];
+  const commands = permissions.level === 'full' ? ['Bash'] : permissions.commands.map(bashRule);
+  const allowed = [...servers.map((s) => `mcp__${s.name}`), ...commands, ...(input.allowedTools ?? [])];
   if (allowed.length > 0) args.push(`--allowedTools=${allowed.join(',')}`);
+  // A denial wins over an allowance: `git push` stays refused even when `git` is allowed.
+  if (permissions.never.length > 0) args.push(`--disallowedTools=${permissions.never.map(bashRule).join(',')}`);
   if (input.appendSystemPrompt) args.push(`--append-system-prompt=${input.appendSystemPrompt}`);
   if (input.model) args.push(`--model=${input.model}`);
   if (input.maxTurns !== undefined) args.push(`--max-turns=${input.maxTurns}`);
@@ -62,6 +78,7 @@ export function claudeLaunch(input: ClientLaunchInput): LaunchPlan {
     cwd: input.cwd,
     env: {},
     files,
+    homes: [],
     stdin: viaStdin ? { kind: 'text', text: input.prompt } : { kind: 'ignore' },
     output: 'claude-json',
   };

@@ -10,12 +10,14 @@
  * the client; Codex: `env_vars = ["X"]`), so no file, argument or log line holds the value.
  */
 import type { StdinSpec } from '../../ports/processes';
+import type { ResolvedPermissions } from '../../agents/agentPermissions';
+import { levelOfAccess } from '../../agents/agentPermissions';
 import { ProcessError } from '../processErrors';
 
 /** The clients with built-in adapters (the agent PM contract's `ai_type`). */
 export type ClientKind = 'claude' | 'codex' | 'gemini';
 
-/** How much the agent may do without asking (nobody is there to answer). */
+/** How much the agent may do without asking (nobody is there to answer): the older shorthand of {@link LaunchPermissions}. */
 export type ClientAccess =
   /** Read and call the allowed tools only. */
   | 'readOnly'
@@ -24,17 +26,25 @@ export type ClientAccess =
   /** Everything, no sandbox: only inside an externally sandboxed machine. */
   | 'fullAccess';
 
-/** An MCP server (stdio) the agent must be wired to: this ledger's `agent-ledger mcp serve`. */
+/**
+ * An MCP server the agent must be wired to: this ledger's `agent-ledger mcp serve`, which the
+ * client starts (stdio: `command`, `args`), or the team's HTTP server it connects to (`http`).
+ */
 export interface McpServerLaunch {
   /** `[A-Za-z0-9_-]+`: the client's name for it (Claude Code's tools become `mcp__<name>__<tool>`). */
   name: string;
-  /** Absolute path of the program (the client starts it; its PATH may differ from ours). */
+  /** Absolute path of the program (the client starts it; its PATH may differ from ours). Unused with `http`. */
   command: string;
   args: readonly string[];
   /** Plain variables for the server (never a secret: they are written into configuration). */
   env?: Readonly<Record<string, string>>;
   /** Names of variables the server receives from the client's environment: how secrets travel. */
   forwardEnv?: readonly string[];
+  /**
+   * A Streamable HTTP server instead of a command: its URL, and the name of the variable that holds
+   * the bearer token in the client's environment (the configuration says `Bearer ${NAME}`, never the token).
+   */
+  http?: { url: string; tokenEnv: string };
 }
 
 export interface ClientLaunchInput {
@@ -45,14 +55,40 @@ export interface ClientLaunchInput {
   configDir: string;
   mcpServers?: readonly McpServerLaunch[];
   model?: string;
-  /** Default `workspaceWrite`. */
+  /**
+   * What the agent may do (its definition's `permissions:`, resolved): each client gets it in its
+   * own terms (clientPermissions.ts). Default: {@link access}'s level, else `edit` with no command.
+   */
+  permissions?: LaunchPermissions;
+  /** The older shorthand: `readOnly` = level read, `workspaceWrite` = edit, `fullAccess` = full. */
   access?: ClientAccess;
+  /**
+   * The environment the client will run with (HOME, CODEX_HOME, GEMINI_CLI_HOME, its API key
+   * variables): where its own configuration folder is, so a run's private copy of it keeps the
+   * user's login and settings, and which authentication it will use. Never written anywhere.
+   */
+  env?: Readonly<Record<string, string>>;
   /** Claude Code appends it to its system prompt; the other clients have no such flag, so it leads the prompt. */
   appendSystemPrompt?: string;
   /** Claude Code `--max-turns`; Gemini CLI `model.maxSessionTurns`; Codex has no turn limit (the wall clock still applies). */
   maxTurns?: number;
   /** Tools allowed without asking, in the client's own syntax, besides the MCP servers' tools. */
   allowedTools?: readonly string[];
+}
+
+/** The permissions of one run, and what a sandbox needs to let it commit. */
+export interface LaunchPermissions extends ResolvedPermissions {
+  /**
+   * Git's folders of the worktree (the repository's common folder and the worktree's own): a
+   * commit writes there, so a sandboxed client (Codex) gets them as writable roots.
+   */
+  gitDirs?: readonly string[];
+}
+
+/** The permissions of a launch: given, or the level of `access` (default `edit`), with no command. */
+export function permissionsOf(input: ClientLaunchInput): LaunchPermissions {
+  if (input.permissions) return input.permissions;
+  return { level: levelOfAccess(input.access ?? 'workspaceWrite'), commands: [], never: [] };
 }
 
 /** What a client prints on stdout, for the parsers of runUsage.ts. */
@@ -62,6 +98,26 @@ export type OutputFormat = 'claude-json' | 'codex-jsonl' | 'gemini-json' | 'text
 export interface LaunchFile {
   path: string;
   content: string;
+  /**
+   * `content` is a JSON object laid over the one in this file when it exists (the user's own
+   * settings): objects merged key by key, the plan's values winning.
+   */
+  mergeJsonFrom?: string;
+  /** A JSON object whose values apply only where neither the plan nor the user's file sets them. */
+  jsonDefaults?: Record<string, unknown>;
+}
+
+/**
+ * A private copy of a client's own configuration folder for one run: every entry of `source` is
+ * linked in (so the user's login, settings and rules are the ones used, and a refreshed login
+ * is written back to the user's file), except where the plan writes a file; a folder holding
+ * such a file is made here, its other entries linked one by one. The user's folder is never
+ * written. Used where a client reads its MCP servers, rules or trust from its home only.
+ */
+export interface LaunchHome {
+  path: string;
+  /** The user's folder, or null when it has none. */
+  source: string | null;
 }
 
 export interface LaunchPlan {
@@ -74,6 +130,8 @@ export interface LaunchPlan {
   /** Variables to add to the child's environment (not secret). */
   env: Record<string, string>;
   files: LaunchFile[];
+  /** Private configuration folders made before the files are written. */
+  homes: LaunchHome[];
   /** `ignore` (end of file at once: these CLIs read stdin when it is not a TTY), or the prompt when it is too long for argv. */
   stdin: StdinSpec;
   output: OutputFormat;
@@ -104,7 +162,15 @@ export function checkServers(servers: readonly McpServerLaunch[]): void {
       );
     }
     seen.add(server.name);
-    for (const name of [...Object.keys(server.env ?? {}), ...(server.forwardEnv ?? [])]) {
+    if (server.http && !/^https?:\/\/[^\s"'`$\\]+$/.test(server.http.url))
+      throw new ProcessError('invalidLaunch', `"${server.http.url}" is not a usable MCP server URL.`, {
+        url: server.http.url,
+      });
+    for (const name of [
+      ...Object.keys(server.env ?? {}),
+      ...(server.forwardEnv ?? []),
+      ...(server.http ? [server.http.tokenEnv] : []),
+    ]) {
       if (!envName.test(name))
         throw new ProcessError('invalidLaunch', `"${name}" is not an environment variable name.`, { name });
     }
@@ -126,19 +192,31 @@ export function promptWithPreamble(input: ClientLaunchInput): string {
   return input.appendSystemPrompt ? `${input.appendSystemPrompt}\n\n${input.prompt}` : input.prompt;
 }
 
-/** `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients read. */
+/**
+ * `{ mcpServers: … }`, the configuration shape Claude Code, Gemini CLI, Cursor and most clients
+ * read. An HTTP server is `{ type: "http", url, headers }` (`urlKey`: Gemini CLI names it
+ * `httpUrl`), its Authorization header a reference to the token's variable, which the client expands.
+ */
 export function mcpServersJson(
   servers: readonly McpServerLaunch[],
   extra: (server: McpServerLaunch) => Record<string, unknown> = () => ({}),
+  urlKey: 'url' | 'httpUrl' = 'url',
 ): Record<string, unknown> {
   const mcpServers: Record<string, unknown> = {};
   for (const server of servers) {
-    mcpServers[server.name] = {
-      command: server.command,
-      args: [...server.args],
-      env: envWithReferences(server),
-      ...extra(server),
-    };
+    mcpServers[server.name] = server.http
+      ? {
+          ...(urlKey === 'url' ? { type: 'http' } : {}),
+          [urlKey]: server.http.url,
+          headers: { Authorization: `Bearer \${${server.http.tokenEnv}}` },
+          ...extra(server),
+        }
+      : {
+          command: server.command,
+          args: [...server.args],
+          env: envWithReferences(server),
+          ...extra(server),
+        };
   }
   return { mcpServers };
 }

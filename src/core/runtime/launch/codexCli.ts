@@ -12,19 +12,28 @@
  * - docs/config.md and the MCP docs: `[mcp_servers.<name>]` with `command`, `args`, `env` and
  *   `env_vars` ("variables to allow/forward through to the server"); Codex passes MCP servers
  *   only a default whitelist of its own environment, so secrets are forwarded by name.
- * Codex has no flag taking an MCP configuration file, and pointing CODEX_HOME elsewhere would
- * also hide the user's login, so the servers are given as `-c` overrides.
- * `codex exec` never asks for approval (approval policy "never").
+ * Codex has no flag taking an MCP configuration file, so the servers are given as `-c` overrides.
+ * `codex exec` never asks for approval (approval policy "never"). docs/agent-clients.md has what
+ * each setting does to Codex 0.169, checked by running it.
  */
-import type { ClientAccess, ClientLaunchInput, LaunchPlan, McpServerLaunch } from './clientLaunch';
-import { checkServers, promptOnStdin, promptWithPreamble } from './clientLaunch';
+import * as path from 'node:path';
+import type { PermissionLevel } from '../../agents/agentPermissions';
+import type { ClientLaunchInput, LaunchPermissions, LaunchPlan, McpServerLaunch } from './clientLaunch';
+import { checkServers, permissionsOf, promptOnStdin, promptWithPreamble } from './clientLaunch';
 import type { RunUsage } from './runUsage';
 import { emptyUsage, jsonObjects, num, str, sum, truncateResult } from './runUsage';
 
-const sandboxArgs: Record<ClientAccess, string> = {
-  readOnly: '--sandbox=read-only',
-  workspaceWrite: '--sandbox=workspace-write',
-  fullAccess: '--dangerously-bypass-approvals-and-sandbox',
+/**
+ * Codex cannot allow some commands and not others: its sandbox decides for every command alike.
+ * `workspace-write` lets commands write in the working folder and the temporary folders only, with
+ * no network; Git's own folders stay read-only unless given as writable roots (a commit).
+ */
+const sandboxArgs: Record<PermissionLevel, string> = {
+  read: '--sandbox=read-only',
+  edit: '--sandbox=workspace-write',
+  test: '--sandbox=workspace-write',
+  commit: '--sandbox=workspace-write',
+  full: '--dangerously-bypass-approvals-and-sandbox',
 };
 
 /** A TOML basic string. */
@@ -48,9 +57,23 @@ function tomlKey(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
 }
 
-/** `-c` overrides that declare one stdio MCP server. */
+/**
+ * `-c` overrides that declare one MCP server: stdio (`command`, `args`, `env`, `env_vars`), or
+ * Streamable HTTP (`url`, and `bearer_token_env_var`: Codex reads the token from that variable).
+ * `required`: without it `codex exec` starts its first turn before a slow server is up and the
+ * model never gets its tools (a server taking 4 s: none of its tools in the run); with it Codex
+ * waits, and a server that fails to start ends the run at once. `default_tools_approval_mode =
+ * "approve"`: with the default `auto`, `codex exec` refuses every tool annotated destructive or
+ * open-world ("MCP tool call requires approval, but approval policy is never"); this server's
+ * tools are the ones the agent was started to use.
+ */
 export function codexServerOverrides(server: McpServerLaunch): string[] {
   const key = `mcp_servers.${server.name}`;
+  if (server.http)
+    return [
+      `${key}.url=${tomlString(server.http.url)}`,
+      `${key}.bearer_token_env_var=${tomlString(server.http.tokenEnv)}`,
+    ].flatMap((o) => ['-c', o]);
   const overrides = [
     `${key}.command=${tomlString(server.command)}`,
     `${key}.args=[${server.args.map(tomlString).join(', ')}]`,
@@ -59,16 +82,51 @@ export function codexServerOverrides(server: McpServerLaunch): string[] {
   if (env.length > 0)
     overrides.push(`${key}.env={ ${env.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
   if (server.forwardEnv?.length) overrides.push(`${key}.env_vars=[${server.forwardEnv.map(tomlString).join(', ')}]`);
+  overrides.push(`${key}.required=true`, `${key}.default_tools_approval_mode="approve"`);
   return overrides.flatMap((o) => ['-c', o]);
 }
 
-/** `codex exec --json --sandbox=… --cd=<dir> [-c mcp_servers…] -- <prompt>`. */
+/** Whether the permissions let the agent commit, which needs Git's folders writable. */
+function commits(permissions: LaunchPermissions): boolean {
+  return permissions.commands.includes('git commit');
+}
+
+/** The rules file of the run: every command it may never run, forbidden (Codex's `prefix_rule`). */
+export function codexRules(never: readonly string[]): string {
+  return never
+    .map(
+      (command) =>
+        `prefix_rule(pattern = [${command.split(' ').map(tomlString).join(', ')}], decision = "forbidden", justification = "Agent Ledger: this agent may never run ${command}")\n`,
+    )
+    .join('');
+}
+
+/** Where the user's Codex keeps its configuration, login and rules. */
+function codexHomeOf(env: Readonly<Record<string, string>> | undefined): string | null {
+  if (env?.CODEX_HOME) return env.CODEX_HOME;
+  return env?.HOME ? path.join(env.HOME, '.codex') : null;
+}
+
+/**
+ * `codex exec --json --sandbox=… --cd=<dir> --skip-git-repo-check [-c …] -- <prompt>`, with
+ * `CODEX_HOME` a private copy of the user's (codexHomeOf) holding the run's rules file: Codex
+ * reads rules only from the `rules/` folder beside a configuration layer, and no flag names one.
+ */
 export function codexLaunch(input: ClientLaunchInput): LaunchPlan {
   const servers = input.mcpServers ?? [];
   checkServers(servers);
-  const args = ['exec', '--json', sandboxArgs[input.access ?? 'workspaceWrite'], `--cd=${input.cwd}`];
+  const permissions = permissionsOf(input);
+  const args = ['exec', '--json', sandboxArgs[permissions.level], `--cd=${input.cwd}`, '--skip-git-repo-check'];
   if (input.model) args.push(`--model=${input.model}`);
   for (const server of servers) args.push(...codexServerOverrides(server));
+  const gitDirs = [...new Set(permissions.gitDirs ?? [])];
+  if (permissions.level !== 'read' && permissions.level !== 'full' && commits(permissions) && gitDirs.length > 0)
+    args.push('-c', `sandbox_workspace_write.writable_roots=[${gitDirs.map(tomlString).join(', ')}]`);
+  const home = path.join(input.configDir, 'codex-home');
+  const files =
+    permissions.never.length > 0
+      ? [{ path: path.join(home, 'rules', 'agent-ledger.rules'), content: codexRules(permissions.never) }]
+      : [];
   const prompt = promptWithPreamble(input);
   const viaStdin = promptOnStdin(prompt);
   args.push('--', viaStdin ? '-' : prompt);
@@ -77,8 +135,9 @@ export function codexLaunch(input: ClientLaunchInput): LaunchPlan {
     program: 'codex',
     args,
     cwd: input.cwd,
-    env: {},
-    files: [],
+    env: files.length > 0 ? { CODEX_HOME: home } : {},
+    files,
+    homes: files.length > 0 ? [{ path: home, source: codexHomeOf(input.env) }] : [],
     stdin: viaStdin ? { kind: 'text', text: prompt } : { kind: 'ignore' },
     output: 'codex-jsonl',
   };

@@ -63,6 +63,7 @@ export function templateLaunch(template: CommandTemplate, input: ClientLaunchInp
     cwd: input.cwd,
     env: {},
     files,
+    homes: [],
     stdin: template.promptOnStdin ? { kind: 'text', text: prompt } : { kind: 'ignore' },
     output: template.output ?? 'text',
   };

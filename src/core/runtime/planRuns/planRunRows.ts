@@ -4,7 +4,7 @@ import { fromJson } from '../../json';
 import type { NamedNode } from './behaviourTree';
 import type { NodeStates, TaskView } from './btTick';
 
-/** A plan run's row (plan_runs, migration v21), decoded. */
+/** A plan run's row (plan_runs, migration v23), decoded. */
 export const runStatuses = ['running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const runModes = ['bt', 'reactive'] as const;

@@ -64,6 +64,11 @@ export class AgentLogin {
         `Agent ${agentId} not found (list agents with \`agent-ledger agent list\`)`,
         { agent_id: agentId },
       );
+    // A passkey is one line: a second one is a paste or a file gone wrong, never what the agent will type.
+    if (/[\r\n]/.test(passkey))
+      throw validationError(
+        `a passkey is one line, and this one holds a line break (${passkey.split(/\r\n|\r|\n/).length} lines); pipe exactly one line, e.g. printf '%s' "$PASSKEY" | agent-ledger agent passkey ${agentId}`,
+      );
     if (passkey.length < 12)
       throw validationError(
         'a passkey needs at least 12 characters (or let `agent-ledger agent passkey <name> --generate` make one)',
@@ -114,12 +119,14 @@ export class AgentLogin {
    * Logs in the instance a runner launched, with the single-use ticket the runner put in its MCP
    * server's environment instead of a passkey: the session is bound to the run's execution log,
    * and the ticket cannot be used again. Refused like a wrong passkey when the ticket is not this
-   * (agent, project)'s or has expired.
+   * (agent, project)'s or has expired. `sessionToken`: the session's token when the server derives
+   * it (an HTTP server, from the agent's launch token); a random one otherwise.
    */
   async authenticateWithTicket(
     agentId: string,
     ticket: string,
     projectRef: string | number,
+    sessionToken?: string,
   ): Promise<AuthenticateResult> {
     const project = await this.engine.read((db) => projectRowOf(db, projectRef));
     const agent = agentDefinitionOrNull(this.agents, agentId);
@@ -127,18 +134,24 @@ export class AgentLogin {
       new LedgerError('Unauthorized', invalidLoginMessage, { error: invalidLoginMessage });
     if (!agent) throw refused();
     // The ticket is spent in the same transaction that opens the session.
-    return this.openSession(agentId, project, agent, async (tx, nowIso) => {
-      const row = await tx.get<{ execution_id: number | null }>(
-        'SELECT execution_id FROM agent_instances WHERE agent = ? AND project_id = ? AND ticket_hash = ? AND ticket_expires_at > ?',
-        [agentId, project.id, hashSessionToken(ticket), nowIso],
-      );
-      if (!row) throw refused();
-      await tx.run(
-        'UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?',
-        [agentId, project.id],
-      );
-      return row.execution_id === null ? null : Number(row.execution_id);
-    });
+    return this.openSession(
+      agentId,
+      project,
+      agent,
+      async (tx, nowIso) => {
+        const row = await tx.get<{ execution_id: number | null }>(
+          'SELECT execution_id FROM agent_instances WHERE agent = ? AND project_id = ? AND ticket_hash = ? AND ticket_expires_at > ?',
+          [agentId, project.id, hashSessionToken(ticket), nowIso],
+        );
+        if (!row) throw refused();
+        await tx.run(
+          'UPDATE agent_instances SET ticket_hash = NULL, ticket_expires_at = NULL WHERE agent = ? AND project_id = ?',
+          [agentId, project.id],
+        );
+        return row.execution_id === null ? null : Number(row.execution_id);
+      },
+      sessionToken,
+    );
   }
 
   /** One session per (agent, project): refused while another is active. */
@@ -147,8 +160,9 @@ export class AgentLogin {
     project: ProjectRow,
     agent: AgentDefinition,
     runOf: (tx: AsyncSqlWriter, nowIso: string) => Promise<number | null>,
+    given?: string,
   ): Promise<AuthenticateResult> {
-    const { token, tokenHash } = newSessionToken();
+    const { token, tokenHash } = given ? { token: given, tokenHash: hashSessionToken(given) } : newSessionToken();
     const now = this.now();
     const nowIso = now.toISOString();
     await this.engine.write(async (tx) => {

@@ -116,8 +116,13 @@ export class AgentRuntimeService {
   }
 
   /** Logs in the instance a runner launched, with its single-use launch ticket (agentLogin.ts). */
-  authenticateWithTicket(agentId: string, ticket: string, projectRef: string | number): Promise<AuthenticateResult> {
-    return this.login.authenticateWithTicket(agentId, ticket, projectRef);
+  authenticateWithTicket(
+    agentId: string,
+    ticket: string,
+    projectRef: string | number,
+    sessionToken?: string,
+  ): Promise<AuthenticateResult> {
+    return this.login.authenticateWithTicket(agentId, ticket, projectRef, sessionToken);
   }
 
   /** Ends the session; a run it opened and never reported is closed as an error. */

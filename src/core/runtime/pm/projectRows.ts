@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import type { AgentDefinition, AgentList } from '../../agents/agentModel';
 import { LedgerError } from '../../errors';
 import { pmIdOf, pmNotFound, projectKey } from '../../ids';
 import type { ProjectOutput } from './projectContracts';
+import { callerTokenId } from '../../caller';
 
 /** The agent definitions the agent-PM services read (AgentRegistry: the files, never the store). */
 export interface AgentDirectory {
@@ -101,7 +103,7 @@ export function appendPmEvent(
   tx: AsyncSqlWriter,
   e: {
     ts: string;
-    kind: string;
+    kind: EventKind;
     taskId?: number | null;
     workflowId?: number | null;
     entity: string;
@@ -110,7 +112,16 @@ export function appendPmEvent(
   },
 ): Promise<number> {
   return tx.insert(
-    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq',
-    [e.ts, e.kind, e.workflowId ?? null, e.taskId ?? null, e.entity, e.entityId, JSON.stringify(e.payload ?? {})],
+    'INSERT INTO events (ts, kind, workflow_id, task_id, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq',
+    [
+      e.ts,
+      e.kind,
+      e.workflowId ?? null,
+      e.taskId ?? null,
+      e.entity,
+      e.entityId,
+      JSON.stringify(e.payload ?? {}),
+      callerTokenId(),
+    ],
   );
 }

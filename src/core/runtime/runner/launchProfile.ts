@@ -1,10 +1,14 @@
 /**
  * How the runner launches an agent, from the `launch:` block of its definition (checked when the
- * file is read: agentLaunch.ts): the client or command template, turns, access and limits.
+ * file is read: agentLaunch.ts): the client or command template, turns, access and limits. What
+ * the agent may do is its definition's `permissions:` block (agentPermissions.ts); an older
+ * `launch.access`, when given, sets its level.
  */
 import type { AgentDefinition } from '../../agents/agentModel';
 import { aiTypeOf } from '../pm/aiType';
-import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { ClientKind } from '../launch/clientLaunch';
+import type { PermissionLevel } from '../../agents/agentPermissions';
+import { levelOfAccess } from '../../agents/agentPermissions';
 import type { CommandTemplate } from '../launch/commandTemplate';
 import { clientKinds } from '../launch/clients';
 import type { ProcessLimits } from '../../ports/processes';
@@ -13,7 +17,8 @@ export interface LaunchProfile {
   client: ClientKind | CommandTemplate;
   model?: string;
   maxTurns?: number;
-  access?: ClientAccess;
+  /** The level `launch.access` sets, when given. */
+  accessLevel?: PermissionLevel;
   limits: ProcessLimits;
 }
 
@@ -49,7 +54,7 @@ export function launchProfileOf(
     client,
     model,
     maxTurns: block.max_turns,
-    access: block.access,
+    accessLevel: block.access === undefined ? undefined : levelOfAccess(block.access),
     limits: {
       wallClockMs: Math.round((block.wall_clock_minutes ?? defaultWallClockMinutes) * 60_000),
       idleMs: block.idle_minutes === undefined ? undefined : Math.round(block.idle_minutes * 60_000),

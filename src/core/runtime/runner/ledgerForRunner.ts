@@ -12,6 +12,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkdirConfined } from '../../files/confinedPath';
 import type { LedgerEngine } from '../../ports/store';
+import { resolvePermissions } from '../../agents/agentPermissions';
+import type { WorkspaceSettings } from '../../workers/workspaceSettings';
+import type { CommitWorktree } from './leftoverCommit';
+import { commitRunLeftovers } from './leftoverCommit';
 import type { AgentClient } from '../../agents/agentModel';
 import { executionKey, taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
 import { agentClientOf, aiTypeOfRun } from '../pm/aiType';
@@ -38,6 +42,8 @@ import { nextAssignedTask } from '../pm/nextTask';
 import { endRunSessions, endUnclaimedSession } from './runSessions';
 import { claimInstanceIn, freeInstance } from './instanceClaims';
 import { readOpenRuns, recordRunEnd, recordRunStart } from './runRecords';
+import type { TokenService } from '../../access/tokenService';
+import { tokenDigest } from '../../access/tokenService';
 
 export interface LedgerForRunnerOptions {
   engine: LedgerEngine;
@@ -56,7 +62,14 @@ export interface LedgerForRunnerOptions {
     taskId: number,
     agentId: string,
     overrides: { allowOverlap: boolean; client?: AgentClient },
-  ) => Promise<{ cwd: string; sessionId: number; branch?: string } | undefined>;
+  ) => Promise<PreparedRunFolder | undefined>;
+  /** The project's declared commands and worktree setup (`.agent-ledger/workspace.yaml`); none when absent. */
+  workspaceSettings?: () => WorkspaceSettings;
+  /**
+   * Commits what a run's agent left uncommitted in its task's worktree when the run ends
+   * (leftoverCommit.ts), with the workspace the worktree paths are relative to.
+   */
+  leftovers?: { workspace: string; commit: CommitWorktree };
   /** Launch even when the task's write scope overlaps a running task's (conflict-aware scheduling off). */
   allowOverlap?: boolean;
   now?: () => Date;
@@ -64,7 +77,21 @@ export interface LedgerForRunnerOptions {
   staleAfterMs?: number;
   /** How long a launch ticket can be redeemed. Default 10 minutes. */
   ticketTtlMs?: number;
+  /** Makes the launch tokens of runs wired to an HTTP ledger server. */
+  tokens?: TokenService;
 }
+
+/** The worktree a run works in, its session and branch. */
+export interface PreparedRunFolder {
+  cwd: string;
+  sessionId: number;
+  branch?: string;
+  /** Git's folders of the worktree: the repository's (objects, refs) and the worktree's own (index, HEAD). */
+  gitDirs?: { common: string; own: string };
+}
+
+/** The file, in the worktree's own Git folder (outside its files), that says its setup ran. */
+export const setupDoneFile = 'agent-ledger-setup.done';
 
 /**
  * The project's folder inside the task's worktree (workFolder.ts: the one folder every face names),
@@ -200,9 +227,9 @@ export class LedgerForRunner implements RunnerLedger {
       ? { reason: hold.reason, detail: hold.detail, blockedBy: hold.blockedBy }
       : undefined;
     // Before any worktree or session is made for it: a client that cannot start holds the pair.
-    const missing = held ? undefined : checks.clientMissing?.(profile.client);
+    const missing = held ? undefined : await checks.clientMissing?.(profile.client);
     if (missing !== undefined) held = { reason: 'clientMissing', detail: missing, blockedBy: [] };
-    let worktree: { cwd: string; sessionId: number; branch?: string } | undefined;
+    let worktree: PreparedRunFolder | undefined;
     if (!held && task !== null && this.o.worktreeFor) {
       try {
         worktree = await this.o.worktreeFor(task, agentId, {
@@ -214,6 +241,13 @@ export class LedgerForRunner implements RunnerLedger {
         if (!held) throw err;
       }
     }
+    const settings = this.o.workspaceSettings?.();
+    const doneFile = worktree?.gitDirs ? path.join(worktree.gitDirs.own, setupDoneFile) : undefined;
+    // Once per worktree: a setup that failed (no file) runs again at the next launch.
+    const setup =
+      settings && settings.setup.length > 0 && doneFile && !held && !fs.existsSync(doneFile)
+        ? { commands: settings.setup, cwd: worktree!.cwd, doneFile }
+        : undefined;
     return {
       agentId,
       agentName: agent.name,
@@ -227,7 +261,14 @@ export class LedgerForRunner implements RunnerLedger {
       client: profile.client,
       model: profile.model,
       maxTurns: profile.maxTurns,
-      access: profile.access,
+      permissions: {
+        ...resolvePermissions(
+          profile.accessLevel ? { ...agent.permissions, level: profile.accessLevel } : agent.permissions,
+          settings?.commands ?? [],
+        ),
+        ...(worktree?.gitDirs ? { gitDirs: [worktree.gitDirs.common, worktree.gitDirs.own] } : {}),
+      },
+      ...(setup ? { setup } : {}),
       systemPrompt: agent.promptContent.trim() || undefined,
       limits: profile.limits,
       ...(held ? { hold: held } : {}),
@@ -268,11 +309,12 @@ export class LedgerForRunner implements RunnerLedger {
     );
   }
 
-  async releaseInstance(executionId: string, reason: string): Promise<void> {
+  async releaseInstance(executionId: string, reason: string, logFile?: string): Promise<void> {
     const id = parsePmId('execution', executionId, 'execution_id');
     const now = this.now();
     await this.o.engine.write(async (tx) => {
       await closeExecution(tx, id, { status: 'error', error: `the agent could not be started: ${reason}` }, now);
+      if (logFile !== undefined) await tx.run('UPDATE execution_logs SET log_path = ? WHERE id = ?', [logFile, id]);
       await endRunSessions(tx, executionId, { ok: false, reason: `the agent could not be started: ${reason}` }, now);
       await freeInstance(tx, id, now.toISOString(), false);
     });
@@ -308,11 +350,55 @@ export class LedgerForRunner implements RunnerLedger {
     return ticket;
   }
 
+  async issueLaunchToken(executionId: string, target: LaunchTarget, ttlMs: number): Promise<string> {
+    if (!this.o.tokens) throw new LedgerError('ConfigError', 'this runner cannot make launch tokens');
+    const id = parsePmId('execution', executionId, 'execution_id');
+    const { token, secret } = await this.o.tokens.create({
+      role: 'agent',
+      agent: target.agentId,
+      projects: [target.projectId],
+      ttlSeconds: Math.max(60, Math.ceil(ttlMs / 1000)),
+      executionId: id,
+    });
+    // The token is the run's ticket too: `authenticate` without a passkey redeems it, once.
+    await this.o.engine.write((tx) =>
+      tx.run('UPDATE agent_instances SET ticket_hash = ?, ticket_expires_at = ? WHERE execution_id = ?', [
+        tokenDigest(secret),
+        token.expires_at,
+        id,
+      ]),
+    );
+    return secret;
+  }
+
   async runStarted(run: RunStart): Promise<void> {
     await this.o.engine.write((tx) => recordRunStart(tx, run, this.now().toISOString()));
   }
 
-  runEnded(run: RunEnd): Promise<RunOutcome> {
-    return this.o.engine.write((tx) => recordRunEnd(tx, run, this.now()));
+  async runEnded(run: RunEnd): Promise<RunOutcome> {
+    if (this.o.leftovers) {
+      // Before the run's end is recorded: the branch is clean by the time anyone reads "ended".
+      await commitRunLeftovers(
+        this.o.engine,
+        this.o.leftovers.workspace,
+        this.o.leftovers.commit,
+        run,
+        this.now(),
+      ).catch((err: unknown) =>
+        console.error(`[agent-ledger] could not commit what ${run.executionId} left uncommitted:`, err),
+      );
+    }
+    const now = this.now();
+    return this.o.engine.write(async (tx) => {
+      const outcome = await recordRunEnd(tx, run, now);
+      // A launch token dies with its run.
+      const id = pmIdOf('execution', run.executionId);
+      if (id !== undefined)
+        await tx.run('UPDATE access_tokens SET revoked_at = ? WHERE execution_id = ? AND revoked_at IS NULL', [
+          now.toISOString(),
+          id,
+        ]);
+      return outcome;
+    });
   }
 }

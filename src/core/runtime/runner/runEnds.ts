@@ -48,6 +48,10 @@ export function lostExit(run: RunStart, record: ProcessRecord | undefined): Proc
   };
 }
 
+/** Why a run failed whose client exited 0 without ever asking the ledger for its task. */
+export const neverTookTask =
+  "the agent never called get_my_task: its client exited without using the ledger's tools (did the ledger's MCP server start? its log says)";
+
 /**
  * Why a run failed, in one line, or null when it did not: how it ended (the agent's `failed` or
  * `blocked` report, an exit without a report, a code, a signal, a limit) and the last error line it
@@ -57,6 +61,8 @@ export function failureOf(exit: ProcessExit, usage: RunUsage | null, outcome: Ru
   const processOk = exit.exitCode === 0 && exit.limit === null && exit.signal === null && usage?.isError !== true;
   const reported = outcome?.status === 'completed' || outcome?.status === 'running' ? null : outcome;
   if (processOk && !reported) return null;
+  // Claude Code and Gemini CLI exit 0 when the ledger's server failed to start: what the ledger saw says more than the last line.
+  if (processOk && reported?.error === neverTookTask) return neverTookTask;
   if (processOk && reported?.status === 'failed')
     return `the agent reported ${reported.result ?? 'failed'}${reported.summary ? `: ${firstLine(reported.summary)}` : ''}`;
   const how = processOk ? 'the agent exited without report_completed' : `the agent ${endReason(exit)}`;

@@ -9,7 +9,7 @@ import { taskKey, executionKey, parsePmId, projectKey } from '../../ids';
 import { appendPmEvent } from '../pm/projectRows';
 import { closeExecution } from '../pm/executionLogs';
 import { freeInstance } from './instanceClaims';
-import { endReason } from './runEnds';
+import { endReason, neverTookTask } from './runEnds';
 import type { RunEnd, RunOutcome, RunStart } from './runnerPort';
 import { endRunSessions, runEndReason } from './runSessions';
 
@@ -72,27 +72,49 @@ export async function recordRunStart(tx: AsyncSqlWriter, run: RunStart, ts: stri
   });
 }
 
+/** Whether the run's agent logged in and took its task (get_my_task gives the session its task). */
+async function tookItsTask(tx: AsyncSqlWriter, executionId: number): Promise<boolean> {
+  const row = await tx.get<{ id: number }>(
+    'SELECT id FROM agent_sessions WHERE execution_id = ? AND task_id IS NOT NULL LIMIT 1',
+    [executionId],
+  );
+  return row !== undefined && row !== null;
+}
+
 /** The run ended: what the process says, when the agent did not report, its usage, and the pair freed. */
 export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): Promise<RunOutcome> {
   const id = parsePmId('execution', run.executionId, 'execution_id');
   const ts = now.toISOString();
   const { exit, usage } = run;
-  const ok = exit.exitCode === 0 && exit.limit === null;
-  const row = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [id]);
+  let ok = exit.exitCode === 0 && exit.limit === null;
+  const row = await tx.get<{ status: string; started_at: string }>(
+    'SELECT status, started_at FROM execution_logs WHERE id = ?',
+    [id],
+  );
   if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
-    const error = ok
+    let error = ok
       ? 'the agent exited without report_completed'
       : `the agent ${endReason(exit)}${exit.tail.length ? `; last output:\n${exit.tail.slice(-10).join('\n')}` : ''}`;
+    if (ok && run.taskId !== null && !(await tookItsTask(tx, id))) {
+      // Claude Code and Gemini CLI go on, and exit 0, when an MCP server fails to start: a clean
+      // exit that never reached the ledger is a failure, not a run that did nothing.
+      ok = false;
+      error = neverTookTask;
+    }
     await closeExecution(tx, id, { status: ok ? 'completed' : 'error', error }, now);
   }
+  // The run ends when its process does, also when the agent reported before: completedAt is then and
+  // durationSeconds the run's span from its start, so the two always agree (the report keeps its result).
+  const durationMs = row ? Math.max(0, now.getTime() - Date.parse(row.started_at)) : exit.durationMs;
   await tx.run(
-    `UPDATE execution_logs SET exit_code = ?, signal = ?, duration_ms = ?, log_path = ?, input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cost_usd = ?
+    `UPDATE execution_logs SET completed_at = ?, exit_code = ?, signal = ?, duration_ms = ?, log_path = ?, input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cost_usd = ?
       WHERE id = ?`,
     [
+      ts,
       exit.exitCode,
       exit.signal,
-      Math.round(exit.durationMs),
+      Math.round(durationMs),
       exit.logFile,
       usage?.inputTokens ?? null,
       usage?.outputTokens ?? null,

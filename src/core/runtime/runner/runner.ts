@@ -26,7 +26,7 @@ import type { CooldownPolicy } from './cooldown';
 import { Cooldowns } from './cooldown';
 import type { IdleReason, LaunchHold, LaunchTarget, RunOutcome, RunStart, RunnerLedger } from './runnerPort';
 import type { ClientLauncher } from './runnerLaunch';
-import { startInstance } from './runnerLaunch';
+import { SetupFailed, startInstance } from './runnerLaunch';
 import { endReason, failureOf, lostExit, wallClockExit } from './runEnds';
 
 // Still importable from here, where it lived before runnerLaunch.ts took the launch out of this file.
@@ -65,7 +65,7 @@ export interface PollReport {
   /**
    * Pairs that should start but did not, and why: running, coolingDown, maxParallel, launchFailed,
    * dependencies (its task waits for tasks not done), conflict (its write scope overlaps a running
-   * task's) or clientMissing (its client is not installed).
+   * task's) or clientMissing (its client is not installed, or has no key or login).
    */
   held: Array<{ agentId: string; projectId: string; reason: HeldReason; detail?: string; blockedBy?: string[] }>;
   /** Pairs with nothing to start: no task queued, or an instance of the pair runs elsewhere. */
@@ -93,7 +93,8 @@ export type RunnerEvent =
       outcome: RunOutcome | null;
       failure: string | null;
     }
-  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string; until: string }
+  /** The agent could not be started (its worktree's setup failed: `logFile` holds the setup's output). */
+  | { kind: 'launchFailed'; agentId: string; projectId: string; message: string; until: string; logFile?: string }
   | { kind: 'adopted'; instance: Instance }
   /** A pair that does not start now, and why (said once per change). */
   | {
@@ -278,11 +279,13 @@ export class Runner {
           const message = messageOf(err);
           const state = this.cooldowns.ended(key, this.now(), { ok: false, reason: message });
           this.said.delete(key);
+          const logFile = err instanceof SetupFailed ? { logFile: err.logFile } : {};
           this._onDidChange.fire({
             kind: 'launchFailed',
             ...pair,
             message,
             until: new Date(state.until).toISOString(),
+            ...logFile,
           });
           report.held.push({ ...pair, reason: 'launchFailed', detail: message });
         }
@@ -391,7 +394,7 @@ export class Runner {
     try {
       return await this.launchClaimed(target, executionId);
     } catch (err) {
-      await ledger.releaseInstance(executionId, messageOf(err));
+      await ledger.releaseInstance(executionId, messageOf(err), err instanceof SetupFailed ? err.logFile : undefined);
       throw err;
     }
   }

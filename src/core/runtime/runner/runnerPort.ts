@@ -10,7 +10,7 @@
  * where to run (the task's worktree) and how (the agent's client), because it must start the
  * process there.
  */
-import type { ClientAccess, ClientKind } from '../launch/clientLaunch';
+import type { ClientKind, LaunchPermissions } from '../launch/clientLaunch';
 import type { CommandTemplate } from '../launch/commandTemplate';
 import type { RunUsage } from '../launch/runUsage';
 import type { ProcessExit, ProcessLimits } from '../../ports/processes';
@@ -61,7 +61,17 @@ export interface LaunchTarget {
   client: ClientKind | CommandTemplate;
   model?: string;
   maxTurns?: number;
-  access?: ClientAccess;
+  /**
+   * What the agent may do: its definition's permissions resolved against the project's commands,
+   * with the worktree's Git folders (a sandboxed client needs them writable to commit).
+   */
+  permissions: LaunchPermissions;
+  /**
+   * Shell commands of the project to run once in this worktree before the agent starts
+   * (`.agent-ledger/workspace.yaml` `setup:`), with the file that says they ran; absent when there
+   * are none or they already ran there.
+   */
+  setup?: WorktreeSetup;
   /** Text the client appends to its system prompt (the agent's role). Never a secret. */
   systemPrompt?: string;
   limits: ProcessLimits;
@@ -70,6 +80,15 @@ export interface LaunchTarget {
    * or what it writes overlaps a running task's scope. The runner does not launch it and says why.
    */
   hold?: LaunchHold;
+}
+
+/** The setup of a new worktree: commands run in order in `cwd`, each through `sh -c` (the project's own). */
+export interface WorktreeSetup {
+  commands: string[];
+  /** Where they run: the workspace's folder in the worktree (where `.agent-ledger/workspace.yaml` sits in the main checkout). */
+  cwd: string;
+  /** Written once every command succeeded (in the worktree's own Git folder, outside its files): not run again. */
+  doneFile: string;
 }
 
 /** Why a pair that should run is not launched now. */
@@ -107,7 +126,7 @@ export interface RunnerLedger {
   startDecisions?(pairs: ReadonlyArray<{ agentId: string; projectId: string }>): Promise<StartDecision[]>;
   /**
    * Where and how to start the pair. `checks.clientMissing` says what is missing to start a client
-   * (it is not installed): asked before the worktree is prepared, it makes the target a hold.
+   * (it is not installed, or cannot reach its model): asked before the worktree is prepared, it makes the target a hold.
    */
   prepareLaunch(agentId: string, projectId: string, checks?: LaunchChecks): Promise<LaunchTarget>;
   /**
@@ -115,6 +134,12 @@ export interface RunnerLedger {
    * the passkey: it travels in the environment only, is stored as a digest, and expires.
    */
   issueLaunchTicket(executionId: string): Promise<string>;
+  /**
+   * For a run wired to an HTTP ledger server: a short-lived agent token (this agent, this project,
+   * this run) that is also the run's launch ticket, revoked when the run ends. It travels in the
+   * client's environment only.
+   */
+  issueLaunchToken?(executionId: string, target: LaunchTarget, ttlMs: number): Promise<string>;
   /**
    * Claims the (agent, project) instance for a new run, in one transaction, and opens its
    * execution log: resolves with the execution id (`[A-Za-z0-9._-]+`, it names the run's log),
@@ -133,8 +158,12 @@ export interface RunnerLedger {
    * nothing to do.
    */
   dropPrepared?(sessionId: number, reason: string): Promise<void>;
-  /** Gives a claimed instance back when its launch failed before any process ran; the execution log says why. */
-  releaseInstance(executionId: string, reason: string): Promise<void>;
+  /**
+   * Gives a claimed instance back when its agent could not be started (its worktree's setup
+   * failed, the client could not be spawned); the execution log says why, and where the output
+   * of what did run is (`logFile`).
+   */
+  releaseInstance(executionId: string, reason: string, logFile?: string): Promise<void>;
   /** Says the runs of this runner are still watched (a claim whose heartbeat stops is taken over). */
   heartbeat(executionIds: readonly string[]): Promise<void>;
   /** Runs this runner (same machine and log folder) left open: what a restarted runner looks at first. */
@@ -154,6 +183,9 @@ export interface RunOutcome {
 }
 
 export interface LaunchChecks {
-  /** What is missing to start `client` (e.g. it is not installed), or undefined when it can start. */
-  clientMissing?(client: ClientKind | CommandTemplate): string | undefined;
+  /**
+   * What is missing to start `client` (it is not installed, or has no key or login to reach its
+   * model), or undefined when it can start.
+   */
+  clientMissing?(client: ClientKind | CommandTemplate): string | undefined | Promise<string | undefined>;
 }

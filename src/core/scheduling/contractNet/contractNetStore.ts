@@ -1,7 +1,9 @@
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import { stateError } from '../../errors';
 import type { CnpCall, RunningTask } from './contractNetModel';
 import type { CnpCorrelation } from './contractNetModel';
+import { callerTokenId } from '../../caller';
 
 /**
  * The rows behind the contract-net tools (migration v11): calls, the running tasks and loads the
@@ -134,13 +136,17 @@ export async function assignTask(
 ): Promise<void> {
   const ts = new Date(now).toISOString();
   await tx.run("UPDATE tasks SET assignee = ?, assignee_type = 'ai', updated_at = ? WHERE id = ?", [agent, ts, taskId]);
-  await tx.insert('INSERT INTO events (ts, kind, workflow_id, task_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    ts,
-    'task.updated',
-    workflowId,
-    taskId,
-    JSON.stringify({ fields: ['assignee', 'assigneeType'], by: 'contract_net' }),
-  ]);
+  await tx.insert(
+    'INSERT INTO events (ts, kind, workflow_id, task_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [
+      ts,
+      'task.updated',
+      workflowId,
+      taskId,
+      JSON.stringify({ fields: ['assignee', 'assigneeType'], by: 'contract_net' }),
+      callerTokenId(),
+    ],
+  );
 }
 
 /**
@@ -151,15 +157,15 @@ export async function assignTask(
  */
 export async function appendCnpEvent(
   tx: AsyncSqlWriter,
-  kind: string,
+  kind: EventKind,
   now: number,
   subject: { callId: string; taskId: number | null; correlation?: CnpCorrelation | null },
   payload: Record<string, unknown>,
 ): Promise<number> {
   const c = subject.correlation;
   return tx.insert(
-    `INSERT INTO events (ts, kind, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    `INSERT INTO events (ts, kind, task_id, entity, entity_id, payload, run_id, op_id, job_id, graph_id, node_id, child_id, token_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
     [
       new Date(now).toISOString(),
       kind,
@@ -173,6 +179,7 @@ export async function appendCnpEvent(
       c?.graph_id ?? null,
       c?.node_id ?? null,
       c?.child_id ?? null,
+      callerTokenId(),
     ],
   );
 }

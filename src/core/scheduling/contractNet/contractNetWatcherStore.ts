@@ -1,6 +1,7 @@
 import type { AsyncSqlReader, AsyncSqlWriter } from '../../ports/store';
 import { fieldChanged, watcherEventTopic } from './contractNetWatcher';
 import type { WatcherSnapshot, WatcherState } from './contractNetWatcher';
+import { callerTokenId } from '../../caller';
 
 /**
  * The contract-net watcher's one row (cnp_watcher, migration v11). It starts with the first
@@ -36,16 +37,20 @@ export async function appendWatcherEvent(
   emitted: WatcherSnapshot,
   now: number,
 ): Promise<number> {
-  return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    watcherEventTopic.msg,
-    watcherEventTopic.cat,
-    'watcher',
-    JSON.stringify({
-      ...watcherEventTopic,
-      ...emitted,
-      emissions: state.emissions,
-      last_emitted_at_ms: state.last_emitted_at_ms,
-    }),
-  ]);
+  return tx.insert(
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [
+      new Date(now).toISOString(),
+      watcherEventTopic.msg,
+      watcherEventTopic.cat,
+      'watcher',
+      JSON.stringify({
+        ...watcherEventTopic,
+        ...emitted,
+        emissions: state.emissions,
+        last_emitted_at_ms: state.last_emitted_at_ms,
+      }),
+      callerTokenId(),
+    ],
+  );
 }

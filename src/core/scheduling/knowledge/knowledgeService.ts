@@ -1,4 +1,5 @@
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
+import type { EventKind } from '../../events/eventKinds';
 import { createKnowledgeGraph, exportTriples, insertTriples, queryTriples } from './knowledgeGraph';
 import type { KgPattern, KgTriple, KgTripleInput, KnowledgeGraph } from './knowledgeGraph';
 import {
@@ -21,6 +22,7 @@ import { readLatest } from '../../coordination/plans/graphStore';
 import { coordinationError } from '../../coordination/coordinationErrors';
 import { fragmentPatches } from './planPatches';
 import type { FragmentPatch } from './planPatches';
+import { callerTokenId } from '../../caller';
 import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
 import type { LedgerLimits } from '../../limits/ledgerLimits';
 import { runAsLedger } from '../../limits/callIdentity';
@@ -285,16 +287,13 @@ async function insertIn(
 async function appendKnowledgeEvent(
   tx: AsyncSqlWriter,
   now: number,
-  kind: string,
+  kind: EventKind,
   payload: Record<string, number>,
 ): Promise<void> {
-  await tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    kind,
-    'knowledge',
-    'kg',
-    JSON.stringify(payload),
-  ]);
+  await tx.insert(
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [new Date(now).toISOString(), kind, 'knowledge', 'kg', JSON.stringify(payload), callerTokenId()],
+  );
 }
 
 function graphNotFound(graphId: string): never {

@@ -4,6 +4,7 @@ import { markTypeTask } from './stigmergyAreas';
 import { pointValues } from './stigmergyField';
 import type { StigChange, StigmergyField, StigPoint } from './stigmergyField';
 import { refreshNodes } from './stigmergyWeights';
+import { callerTokenId } from '../../caller';
 
 /**
  * The rows behind the stigmergy tools (stig_points, stig_clock, events; migrations v11, v14):
@@ -138,11 +139,15 @@ export async function appendStigEvent(
   now: number,
   payload: Record<string, unknown>,
 ): Promise<number> {
-  return tx.insert('INSERT INTO events (ts, kind, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq', [
-    new Date(now).toISOString(),
-    `stigmergy.${kind}`,
-    'stigmergy',
-    kind,
-    JSON.stringify({ kind, ...payload }),
-  ]);
+  return tx.insert(
+    'INSERT INTO events (ts, kind, entity, entity_id, payload, token_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+    [
+      new Date(now).toISOString(),
+      `stigmergy.${kind}`,
+      'stigmergy',
+      kind,
+      JSON.stringify({ kind, ...payload }),
+      callerTokenId(),
+    ],
+  );
 }

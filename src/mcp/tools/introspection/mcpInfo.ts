@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { modernProtocolVersion } from '../../protocolVersions';
+import { isLoopback } from '../../http/httpAddress';
 import { ledgerLimitsOutput } from '../../../core/limits/limitsContracts';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describeFamily } from '../../families';
 import { defineTool } from '../../toolDefinition';
 import { productName, version } from '../../../app/version';
@@ -23,7 +25,14 @@ export const mcpInfoTool = defineTool({
     'What this Agent Ledger server is: version, transports, enabled tool families (features), timings, safety rules and limits.',
   input: z.strictObject({}),
   output: z.object({
-    server: z.object({ name: z.string(), version: z.string(), mcpVersion: z.string() }),
+    server: z.object({
+      name: z.string(),
+      version: z.string(),
+      mcpVersion: z.string().describe('The newest MCP protocol revision served'),
+      protocolVersions: z
+        .array(z.string())
+        .describe('Every revision served: 2026-07-28 (stateless, server/discover) and the 2025 initialize handshake'),
+    }),
     transports: z.object({
       stdio: z.object({ enabled: z.boolean() }),
       http: z.object({
@@ -69,7 +78,7 @@ export const mcpInfoTool = defineTool({
     store: z.object({ path: z.string(), seq: z.number() }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (_args, { services, enabledFamilies, enabledTools, families, features: on }) => {
+  handler: (_args, { services, enabledFamilies, enabledTools, families, features: on, http }) => {
     const enabled = enabledFamilies();
     const exposed = enabledTools();
     const features: Record<string, boolean> = { enableMcpIntrospection: true };
@@ -90,10 +99,17 @@ export const mcpInfoTool = defineTool({
       ]),
     );
     return {
-      server: { name: productName, version, mcpVersion: LATEST_PROTOCOL_VERSION },
+      server: {
+        name: productName,
+        version,
+        mcpVersion: modernProtocolVersion,
+        protocolVersions: [modernProtocolVersion, ...SUPPORTED_PROTOCOL_VERSIONS],
+      },
       transports: {
-        stdio: { enabled: true },
-        http: { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false },
+        stdio: { enabled: http === undefined },
+        http: http
+          ? { enabled: true, ...http }
+          : { enabled: false, host: null, port: null, path: null, enableJson: false, stateless: false },
       },
       features,
       families: familyInfo,
@@ -104,7 +120,9 @@ export const mcpInfoTool = defineTool({
         pathConfinement:
           'real paths, symlinks included: a path (or a folder of .agent-ledger/ or .specs/) that resolves outside the workspace is refused on read and on write; worktrees go elsewhere only with --worktrees-dir',
         shellCommands: 'never: every launch command is built from quoted arguments',
-        networkListeners: 'none',
+        networkListeners: http
+          ? `${http.host}:${http.port}${http.path} (Streamable HTTP${isLoopback(http.host) ? ', loopback only' : ''})`
+          : 'none',
         // A pipeline checkpoint waits for a person unless the server was started with --allow-agent-checkpoints.
         humanCheckpointsEnforced: !services.pipelines.allowsAgentCheckpoints,
         agentCheckpointDecisions: services.pipelines.allowsAgentCheckpoints,

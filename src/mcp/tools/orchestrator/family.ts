@@ -41,6 +41,18 @@ export const orchestratorInfo: FamilyInfo = {
       description: 'graph_lock and graph_unlock: a holder with a lifetime protects a plan graph from other writers',
     },
     {
+      name: 'tx',
+      toggle: 'enableTx',
+      description:
+        'transactions on a plan graph: tx_begin, tx_apply, tx_commit (optimistic: refused when the graph moved and the changes do not commute), tx_rollback',
+    },
+    {
+      name: 'values-explain',
+      toggle: 'enableValuesExplain',
+      description:
+        'values_explain: why each step of a plan may start now or not (status, dependencies, write-scope overlap), and who may change or lock the plan',
+    },
+    {
       name: 'plan-lifecycle',
       toggle: 'enablePlanLifecycle',
       description: 'plan_status, plan_pause and plan_resume: follow, pause and resume a running plan',

@@ -23,6 +23,11 @@ import { planResumeTool } from './plans/planResume';
 import { planCancelTool } from './plans/planCancel';
 import { opCancelTool } from './plans/opCancel';
 import { planDryRunTool } from './plans/planDryRun';
+import { txBeginTool } from './plans/txBegin';
+import { txApplyTool } from './plans/txApply';
+import { txCommitTool } from './plans/txCommit';
+import { txRollbackTool } from './plans/txRollback';
+import { valuesExplainTool } from './plans/valuesExplain';
 import { resourcesListTool } from './resources/resourcesList';
 import { resourcesReadTool } from './resources/resourcesRead';
 import { resourcesWatchTool } from './resources/resourcesWatch';
@@ -53,6 +58,11 @@ export const orchestratorFamily: ToolFamily = {
     planCancelTool,
     opCancelTool,
     planDryRunTool,
+    txBeginTool,
+    txApplyTool,
+    txCommitTool,
+    txRollbackTool,
+    valuesExplainTool,
     resourcesListTool,
     resourcesReadTool,
     resourcesWatchTool,

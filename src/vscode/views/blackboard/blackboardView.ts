@@ -4,7 +4,7 @@ import { Views } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import type { LedgerRegistry } from '../../ledger/ledgerRegistry';
 import { LedgerTreeView } from '../ledgerTreeView';
-import { coalesced } from '../../coalesced';
+import { coalesced } from '../../../views/coalesced';
 import { entryFacts, entryItem, factItem, namespaceItem, namespaceNodes } from './blackboardItems';
 import type { BlackboardNode, EntryNode } from './blackboardItems';
 import { errorMessage } from '../../../core/errors';

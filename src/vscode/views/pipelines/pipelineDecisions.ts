@@ -1,8 +1,7 @@
-import * as os from 'node:os';
 import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
 import type { DecisionRecord } from '../../../core/pipelines/engine/pipelineState';
 import type { FolderLedger } from '../../ledger/folderLedger';
-import { checkpointTitle, decisionWord } from './pipelineText';
+import { personName } from '../../../views/person';
 
 /** A pipeline by JSON-safe coordinates (webview state, notifications, command arguments, tests). */
 export interface PipelineTarget {
@@ -25,11 +24,7 @@ export interface EditorDecision {
  * name that appears beside the decision in the pipeline's history.
  */
 export function editorUser(): string {
-  try {
-    return os.userInfo().username || 'editor user';
-  } catch {
-    return 'editor user';
-  }
+  return personName();
 }
 
 /**
@@ -50,18 +45,4 @@ export async function decideInEditor(
     via: 'editor',
     checkpoint: d.checkpoint,
   });
-}
-
-/** "Checkpoint A approved — the pipeline continues at Task Decomposition." */
-export function decisionSummary(result: { decision: DecisionRecord; pipeline: PipelineDetail }): string {
-  const { decision: d, pipeline: p } = result;
-  const labelOf = (id: string): string | undefined => p.phases.find((x) => x.id === id)?.label;
-  const title = checkpointTitle(d.name, labelOf, true);
-  const where =
-    p.status === 'completed'
-      ? 'the pipeline is complete'
-      : p.status === 'abandoned'
-        ? 'the pipeline is abandoned'
-        : `the pipeline ${d.decision === 'reject' ? 'goes back to' : 'continues at'} ${labelOf(p.currentPhase) ?? p.currentPhase}`;
-  return `${title} ${decisionWord(d.decision)} — ${where}.`;
 }

@@ -10,7 +10,7 @@ import {
   phaseDescription,
   pipelineDescription,
   pipelineTaskDescription,
-} from './pipelineText';
+} from '../../../views/pipelineText';
 
 export interface PipelineNode {
   readonly kind: 'pipeline';

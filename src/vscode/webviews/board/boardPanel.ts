@@ -6,9 +6,10 @@ import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { isLedgerError } from '../../ledger/loadDomain';
 import { WebviewPanelBase } from '../webviewPanelBase';
-import { coalesced } from '../../coalesced';
+import { coalesced } from '../../../views/coalesced';
 import { errorMessage } from '../../../core/errors';
 import type { Services } from '../../../app/services';
+import { BoardDeltas } from '../../../views/boardDeltas';
 
 /** What the webview measured of its first render of a model (tests and the log read it). */
 export interface BoardPaint {
@@ -24,9 +25,8 @@ export interface BoardPaint {
 export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewMessage> {
   private _model: BoardModel | undefined;
   private _paints: BoardPaint[] = [];
-  /** The cards the page holds (id → JSON as posted), undefined until it got a whole model since its last `ready`. */
-  private posted: Map<string, string> | undefined;
-  private postedAgents = '';
+  /** What the page holds: the whole board after its `ready`, then only what changed. */
+  private readonly deltas = new BoardDeltas();
   /** Until the page's first `ready`: the board is read while the page starts (see onReady). */
   private preloading = true;
   readonly update: () => void;
@@ -65,12 +65,12 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     if (this.preloading) {
       this.preloading = false;
       // The model read at construction went out with this `ready` (or goes out whole when the
-      // read ends, `posted` still unset): from here on only what changed since.
+      // read ends, the deltas still reset): from here on only what changed since.
       this.update();
       return;
     }
     // A reloaded page has nothing: it gets the whole board.
-    this.posted = undefined;
+    this.deltas.reset();
     this.update();
   }
 
@@ -111,22 +111,8 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     const snapshot = await services.board.board();
     const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot };
     this._model = model;
-    const cards = new Map(model.cards.map((c) => [c.id, JSON.stringify(c)]));
-    const agents = JSON.stringify(model.agents);
-    const before = this.posted;
-    this.posted = cards;
-    if (!before) {
-      this.postedAgents = agents;
-      this.post({ type: 'board', model });
-      return;
-    }
-    // At 2,000 tasks a whole board is ~600 KB; a change of a few tasks posts only those.
-    const upserts = model.cards.filter((c) => before.get(c.id) !== cards.get(c.id));
-    const removed = [...before.keys()].filter((id) => !cards.has(id));
-    const agentsChanged = agents !== this.postedAgents;
-    this.postedAgents = agents;
-    if (upserts.length || removed.length || agentsChanged)
-      this.post({ type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) });
+    const message = this.deltas.next(model);
+    if (message) this.post(message);
   }
 
   private async openCard(id: string): Promise<void> {

@@ -5,10 +5,11 @@ import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { isLedgerError } from '../../ledger/loadDomain';
-import { decideInEditor, decisionSummary } from '../../views/pipelines/pipelineDecisions';
+import { decideInEditor } from '../../views/pipelines/pipelineDecisions';
+import { decisionSummary } from '../../../views/pipelineText';
 import type { PipelineTarget } from '../../views/pipelines/pipelineDecisions';
 import { WebviewPanelBase } from '../webviewPanelBase';
-import { pipelineModel, readFlow } from './pipelineModel';
+import { pipelineModel, readFlow } from '../../../views/pipelineModel';
 
 /**
  * One pipeline: its phase timeline, artifacts (click → editor), review findings, metrics,

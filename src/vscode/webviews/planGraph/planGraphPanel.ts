@@ -6,7 +6,7 @@ import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
-import { coalesced } from '../../coalesced';
+import { coalesced } from '../../../views/coalesced';
 import { errorMessage } from '../../../core/errors';
 
 /** A workflow's plan drawn as a DAG (tasks and depends_on edges), with live task states. */

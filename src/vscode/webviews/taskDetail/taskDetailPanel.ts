@@ -8,7 +8,7 @@ import { WebviewTypes } from '../../constants';
 import { openTaskFileDiff } from '../../diff/snapshotDiff';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
-import { measureLiveFiles, taskDetailModel } from './taskDetailModel';
+import { measureLiveFiles, taskDetailModel } from '../../../views/taskDetailModel';
 import { errorMessage } from '../../../core/errors';
 
 /** The target other commands take: the folder's path and the task's id (JSON-safe, unlike a tree node). */

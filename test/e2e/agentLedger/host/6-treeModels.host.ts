@@ -43,6 +43,7 @@ const coder = {
   client: 'claude-code',
   model: 'sonnet',
   scope: { read: ['**/*'], write: ['src/**'], exclude: [] },
+  permissions: { level: 'commit', commands: [], never: [] },
   config: {},
   promptContent: '',
   file: '.agent-ledger/agents/coder.yaml',

@@ -15,8 +15,8 @@ import {
   phaseDescription,
   pipelineDescription,
   pipelineTaskDescription,
-} from '../../../../src/vscode/views/pipelines/pipelineText';
-import { pipelineModel } from '../../../../src/vscode/webviews/pipeline/pipelineModel';
+} from '../../../../src/views/pipelineText';
+import { pipelineModel } from '../../../../src/views/pipelineModel';
 
 const labels: Record<string, string> = {
   'phase-3': 'Design',

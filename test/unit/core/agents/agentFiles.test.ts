@@ -30,6 +30,8 @@ test('seed 002’s YAML format parses into a definition and prints back the same
     client: 'claude-code',
     model: 'sonnet',
     scope: { read: ['**/*'], write: ['src/**', 'tests/**'], exclude: ['**/*.env'] },
+    // No permissions: block: edit, test and commit in its worktree (the default).
+    permissions: { level: 'commit', commands: [], never: [] },
     config: { temperature: 0.3 },
     promptContent: '# コード実装担当\n役割と制約をここに記述\n',
     file: '.agent-ledger/agents/coder.yaml',
@@ -70,4 +72,49 @@ test('agent://{name} shortens a long prompt and says where the rest is', () => {
   const agent = parseAgentFile(`promptContent: "${'x'.repeat(5000)}"\n`, '.agent-ledger/agents/long.yaml');
   const yaml = agentYaml(agent);
   assert.match(yaml, /… \(1000 more characters in \.agent-ledger\/agents\/long\.yaml\)/);
+});
+
+test('permissions: a level, commands added and forbidden; the reviewer (no write scope) reads only', () => {
+  const f = '.agent-ledger/agents/x.yaml';
+  const agent = parseAgentFile(
+    'permissions:\n  level: test\n  commands: [npm run e2e, "make   check"]\n  never: [npm publish]\n',
+    f,
+  );
+  assert.deepEqual(agent.permissions, {
+    level: 'test',
+    commands: ['npm run e2e', 'make check'],
+    never: ['npm publish'],
+  });
+  assert.deepEqual(parseAgentFile(agentYaml(agent), f).permissions, agent.permissions, 'written back as read');
+  assert.equal(parseAgentFile('permissions: edit\n', f).permissions.level, 'edit');
+  assert.equal(parseAgentFile('scope:\n  write: []\n', f).permissions.level, 'read');
+  assert.match(
+    agentYaml(parseAgentFile('name: x\n', f)),
+    /\npermissions:\n  level: commit\n/,
+    'written out, default too',
+  );
+});
+
+test('a launch: block at the top level of a definition is read (it was documented there)', () => {
+  const agent = parseAgentFile('launch:\n  max_turns: 7\n', '.agent-ledger/agents/x.yaml');
+  assert.deepEqual(agent.launch, { max_turns: 7 });
+  assert.throws(
+    () => parseAgentFile('launch: {}\nconfig:\n  launch: {}\n', '.agent-ledger/agents/x.yaml'),
+    /"launch" is given both at the top level and under "config"/,
+  );
+});
+
+test('bad permissions say what is wrong, naming the field', () => {
+  const f = '.agent-ledger/agents/x.yaml';
+  assert.throws(() => parseAgentFile('permissions: admin\n', f), /"permissions.level" must be one of read, edit/);
+  assert.throws(() => parseAgentFile('permissions:\n  levels: edit\n', f), /unknown field\(s\) levels/);
+  assert.throws(
+    () => parseAgentFile('permissions:\n  commands: ["npm test; rm -rf /"]\n', f),
+    /"permissions.commands": "npm test; rm -rf \/" is not a command prefix/,
+  );
+  assert.throws(
+    () => parseAgentFile('permissions:\n  level: edit\n  commands: [npm test]\n', f),
+    /needs level test or above/,
+  );
+  assert.throws(() => parseAgentFile('permissions:\n  never: "a,b"\n', f), /not a command prefix/);
 });

@@ -13,6 +13,8 @@ import { TaskTreeQueries } from '../../../../src/core/tasks/taskTree';
 import { insertDecision, insertIssue, insertMilestone } from '../../../../src/core/tasks/timelineRepo';
 import { dependenciesOf } from '../../../../src/core/tasks/taskDependencies';
 import { CostRollupService } from '../../../../src/core/costs/costRollup';
+import { HandoffService, insertContext } from '../../../../src/core/runtime/pm/handoffService';
+import type { AgentDirectory } from '../../../../src/core/runtime/pm/projectRows';
 import { openEngine } from '../../../../src/store/openEngine';
 import { engineCases } from '../../store/engines/engineKit';
 import { createTestDatabase, pgEnv, pgSkip } from '../../../helpers/postgres';
@@ -88,6 +90,34 @@ async function world(engine: LedgerEngine): Promise<{ parent: number; child: num
         [taskId, agent, 'completed', at(i), at(i + 1), 1000, 100, 10, cost],
       );
     }
+    // Seven contexts saved on the parent (task_get shows the newest five), by two agents.
+    for (let i = 0; i < 7; i++)
+      await insertContext(
+        tx,
+        { id: parent, workflow_id: wf },
+        i % 2 ? 'reviewer' : 'coder',
+        { progress: `step ${i}`, findings: i === 3 ? 'the cache is cold' : null, next_steps: `step ${i + 1}` },
+        at(10 + i),
+      );
+    // A person landed the child's branch (`task land` records it as an event).
+    await tx.insert(
+      'INSERT INTO events (ts, kind, task_id, entity, entity_id, payload) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
+      [
+        at(6),
+        'task.landed',
+        child,
+        'task',
+        `task-${child}`,
+        JSON.stringify({
+          onto: 'main',
+          branch: 'task-2-s1',
+          method: 'merge',
+          by: 'ana',
+          to: 'abc123',
+          pullRequest: null,
+        }),
+      ],
+    );
     return { parent, child, loose };
   });
 }
@@ -100,6 +130,49 @@ async function threeReads(engine: LedgerEngine, id: number): Promise<unknown> {
     dependencies: await engine.read((db) => dependenciesOf(db, id)),
     cost: await new CostRollupService(engine).ofTask(id),
     completionReview: await reviewOf(engine, id),
+    contexts: await contextsOf(engine, id),
+    landing: await landingOf(engine, id),
+  };
+}
+
+/** The contexts as get_task_context's whole history gives them, newest five first. */
+async function contextsOf(engine: LedgerEngine, id: number): Promise<unknown> {
+  const agents = { current: () => ({ agents: [], errors: [] }), lookup: () => undefined } as unknown as AgentDirectory;
+  const { history = [] } = await new HandoffService(engine, agents).taskContext(id, true);
+  return {
+    total: history.length,
+    newest: history
+      .reverse()
+      .slice(0, 5)
+      .map((c) => ({
+        agent: c.agent_id,
+        progress: c.progress,
+        findings: c.findings,
+        blockers: c.blockers,
+        nextSteps: c.next_steps,
+        savedAt: c.created_at,
+      })),
+  };
+}
+
+/** How the task was landed, read on its own. */
+async function landingOf(engine: LedgerEngine, id: number): Promise<unknown> {
+  const row = await engine.read((db) =>
+    db.get<{ ts: string; payload: string }>(
+      "SELECT ts, payload FROM events WHERE task_id = ? AND kind = 'task.landed'",
+      [id],
+    ),
+  );
+  if (!row) return null;
+  const p = JSON.parse(row.payload) as Record<string, string | null>;
+  return {
+    onto: p.onto,
+    branch: p.branch,
+    method: p.method,
+    by: p.by,
+    at: row.ts,
+    commit: p.to,
+    pullRequest: p.pullRequest,
   };
 }
 
@@ -145,6 +218,18 @@ for (const engineCase of engineCases) {
           'the timeline in time order',
         );
         assert.equal(parent.cost.withSubtasks?.runs, 3, 'the sub-tasks’ runs are summed');
+        const { contexts } = await tasks.answer(ids.parent);
+        assert.equal(contexts.total, 7);
+        assert.deepEqual(
+          contexts.newest.map((c) => [c.agent, c.progress, c.findings]),
+          [
+            ['coder', 'step 6', null],
+            ['reviewer', 'step 5', null],
+            ['coder', 'step 4', null],
+            ['reviewer', 'step 3', 'the cache is cold'],
+            ['coder', 'step 2', null],
+          ],
+        );
         assert.equal(
           parent.dependencies.graph_id,
           `wf-${(await engine.read((db) => db.get<{ workflow_id: number }>('SELECT workflow_id FROM tasks WHERE id = ?', [ids.parent])))!.workflow_id}`,
@@ -158,6 +243,7 @@ for (const engineCase of engineCases) {
             (await tasks.answer(row.task.id)).completionReview !== null,
             `task-${row.task.id}`,
           );
+        assert.equal((await tasks.answer(ids.child)).landing?.by, 'ana', 'how it was landed');
         assert.deepEqual((await tasks.answer(ids.child)).completionReview, {
           verdict: 'approved',
           note: 'ok',

@@ -47,4 +47,17 @@ describe('scanJson', () => {
     assert.equal(scanJson(`{"a":${'['.repeat(63)}${']'.repeat(63)}}`, 64).tooDeep, false);
     assert.equal(scanJson(`{"a":${'['.repeat(64)}${']'.repeat(64)}}`, 64).tooDeep, true);
   });
+
+  test('finds the id after a too-deep member, as the MCP SDK client writes it (params before id)', () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+    const sdk = `{"method":"tools/call","params":{"name":"x","arguments":${deep(70)}},"jsonrpc":"2.0","id":12}`;
+    assert.deepEqual(scanJson(sdk, 64), { tooDeep: true, id: 12 });
+    const strings = `{"params":${'['.repeat(100_000)}"]}{\\"id\\":5"${']'.repeat(100_000)},"id":"req-1"}`;
+    assert.deepEqual(
+      scanJson(strings, 64),
+      { tooDeep: true, id: 'req-1' },
+      'brackets and ids inside strings count for nothing',
+    );
+    assert.deepEqual(scanJson(`{"params":${deep(70)},"x":{"id":4}}`, 64), { tooDeep: true }, 'never a nested id');
+  });
 });

@@ -108,6 +108,26 @@ test('read-only open of an absent store creates no file and reads empty tables',
   assert.equal(fs.existsSync(path.join(dir, '.agent-ledger')), false);
 });
 
+test('a read-only store opened before the ledger existed follows it once another process creates it', async () => {
+  const dir = tempDir();
+  const dbPath = path.join(dir, '.agent-ledger', 'ledger.db');
+  const reader = await LedgerStore.open({ dbPath, readonly: true });
+  assert.deepEqual(names(reader), []);
+  // Another process creates the ledger: its first record migrates the schema the reader already has in memory.
+  const writer = await LedgerStore.open({ dbPath });
+  await insert(writer, 'first');
+  assert.deepEqual(
+    names(reader),
+    ['first'],
+    'the writer’s migration replays on the disk image, not on the in-memory one',
+  );
+  await insert(writer, 'second');
+  assert.deepEqual(names(reader), ['first', 'second']);
+  assert.equal(reader.seq, writer.seq);
+  writer.close();
+  reader.close();
+});
+
 test('a lock left by a dead process is broken at once', async () => {
   const dbPath = path.join(tempDir(), 'ledger.db');
   const lock = storePaths(dbPath).lock;

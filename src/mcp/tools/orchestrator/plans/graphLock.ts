@@ -8,7 +8,7 @@ export const graphLockTool = defineTool({
   feature: 'locks',
   title: 'Lock a plan graph',
   description:
-    "Take a cooperative lock on a plan graph for a holder, for ttl_ms (default 10 minutes): other holders' graph_patch and graph_batch_mutate are refused with E-GRAPH-MUTATION-LOCKED until it is released or lapses. The same holder calling again refreshes it and keeps the lock_id; another holder is refused (E-LOCK-HELD).",
+    "Take a cooperative lock on a plan graph for a holder, for ttl_ms (default 10 minutes): other holders' graph_patch and graph_batch_mutate are refused with E-GRAPH-MUTATION-LOCKED until it is released or lapses. The same holder calling again refreshes it and keeps the lock_id; another holder is refused (E-LOCK-HELD), and so is anyone but its owner while a transaction on the graph is open (E-TX-OPEN).",
   input: graphLockInput,
   output: graphLockOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

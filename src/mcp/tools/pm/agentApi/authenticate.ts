@@ -23,7 +23,12 @@ export const authenticateTool = defineTool({
       throw validationError('passkey is required: only an agent launched by the runner logs in without one', {
         field: 'passkey',
       });
-    const session = await services.runtime.authenticateWithTicket(args.agent_id, ticket, args.project_id);
+    const session = await services.runtime.authenticateWithTicket(
+      args.agent_id,
+      ticket,
+      args.project_id,
+      login?.sessionTokenToOpen(),
+    );
     login?.hold(session.session_token, args.agent_id);
     return {
       success: true as const,

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   assertCursorRetained,
-  eventCategory,
   eventResourceUris,
   matchesEventFilter,
   newCoordinationEvent,
@@ -10,6 +9,7 @@ import {
   toBusEventRecord,
 } from '../../../../../src/core/coordination/bus/eventRecords';
 import type { CoordinationEvent } from '../../../../../src/core/coordination/bus/eventRecords';
+import { eventCategory, toEventKind } from '../../../../../src/core/events/eventKinds';
 import {
   parseSseStream,
   renderSseStream,
@@ -175,4 +175,10 @@ test('SSE and JSON carry exactly the same fields (random strings with CR, LF, U+
       assert.deepEqual(Object.keys(JSON.parse(p.data)), Object.keys(records[k]));
     });
   }
+});
+
+test('a kind made at run time must belong to a known family', () => {
+  assert.equal(toEventKind('bb_set_replayed'), 'bb_set_replayed');
+  assert.throws(() => toEventKind('stig_set_replayed'), /belongs to no family/);
+  assert.throws(() => toEventKind('task'), /belongs to no family/, 'a family alone is no kind');
 });

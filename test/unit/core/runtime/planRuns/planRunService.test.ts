@@ -22,6 +22,7 @@ const agent = (name: string): AgentDefinition => ({
   client: 'claude-code',
   model: null,
   scope: { read: ['**'], write: ['**'], exclude: [] },
+  permissions: { level: 'commit', commands: [], never: [] },
   config: {},
   promptContent: '',
   file: `.agent-ledger/agents/${name}.yaml`,

@@ -22,6 +22,7 @@ const agent = (name: string, client: AgentDefinition['client']): AgentDefinition
   client,
   model: null,
   scope: { read: ['**'], write: ['**'], exclude: [] },
+  permissions: { level: 'commit', commands: [], never: [] },
   config: {},
   promptContent: `You are ${name}.`,
   file: `.agent-ledger/agents/${name}.yaml`,

@@ -20,6 +20,7 @@ const agent = (name: string): AgentDefinition => ({
   client: 'claude-code',
   model: null,
   scope: { read: ['**'], write: ['**'], exclude: [] },
+  permissions: { level: 'commit', commands: [], never: [] },
   config: {},
   promptContent: `You are ${name}.`,
   file: `.agent-ledger/agents/${name}.yaml`,

@@ -31,7 +31,7 @@ test('the launch: block written at the top level of an agent file, as the README
       `${file}: the command of the block`,
     );
     assert.equal(profile.maxTurns, 40);
-    assert.equal(profile.access, 'workspaceWrite');
+    assert.equal(profile.accessLevel, undefined, 'the README block sets no level: the permissions block does');
     assert.deepEqual(profile.limits, {
       wallClockMs: 60 * 60_000,
       idleMs: 15 * 60_000,
@@ -62,7 +62,7 @@ test('unknown keys in an agent file are refused with the key named and the keys 
     () => parseAgentFile('name: x\nlaunh:\n  wall_clock_minutes: 1\n', f),
     (err: Error) => {
       assert.match(err.message, /unknown key "launh"/);
-      assert.match(err.message, /name, description, client, model, scope, config, launch, promptContent/);
+      assert.match(err.message, /name, description, client, model, scope, permissions, config, launch, promptContent/);
       return true;
     },
   );

@@ -1,5 +1,5 @@
 /**
- * v21: plan runs (a behaviour tree over a plan, run by whichever process ticks it next).
+ * v23: plan runs (a behaviour tree over a plan, run by whichever process ticks it next).
  * - plan_runs: one row per run: its tree (JSON), each node's state (JSON), the run's variables and
  *   agents, its status (running, paused, succeeded, failed, cancelled), its mode (bt: ticked when a
  *   task ends or a runner polls; reactive: also on a scheduler every tick_ms), its deadline, and the
@@ -7,7 +7,7 @@
  * - plan_run_ops: every operation a run started (its own op, each launch of a task leaf), so
  *   op_cancel finds the run and the node of an op_id.
  */
-export const v21PlanRuns: readonly string[] = [
+export const v23PlanRuns: readonly string[] = [
   `CREATE TABLE plan_runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     op_id TEXT NOT NULL,

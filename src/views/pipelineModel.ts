@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import type { FlowTemplate } from '../../../core/pipelines/engine/flowTemplate';
-import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
-import type { Services } from '../../../app/services';
-import type { PipelineArtifact, PipelineModel, PipelineWaiting } from '../../../shared/protocol';
-import { checkpointTitle, lastDecision } from '../../views/pipelines/pipelineText';
+import type { FlowTemplate } from '../core/pipelines/engine/flowTemplate';
+import type { PipelineDetail } from '../core/pipelines/pipelineQueries';
+import type { Services } from '../app/services';
+import type { PipelineArtifact, PipelineModel, PipelineWaiting } from '../shared/protocol';
+import { checkpointTitle, lastDecision } from './pipelineText';
 
 /**
  * What the pipeline webview shows, from `PipelineService.detail` and the flow the engine runs

@@ -1,6 +1,6 @@
-import type { PhaseView, PipelineSummary, TaskView } from '../../../core/pipelines/pipelineQueries';
-import type { DecisionRecord } from '../../../core/pipelines/engine/pipelineState';
-import { formatDuration, formatTokens, plural } from '../../../core/format';
+import type { PhaseView, PipelineDetail, PipelineSummary, TaskView } from '../core/pipelines/pipelineQueries';
+import type { DecisionRecord } from '../core/pipelines/engine/pipelineState';
+import { formatDuration, formatTokens, plural } from '../core/format';
 
 /**
  * The words the Pipelines view, its notifications and the pipeline webview's model use, as plain
@@ -90,4 +90,18 @@ export function pipelineTaskDescription(t: TaskView, waiting: boolean): string {
 export function lastDecision(decisions: readonly DecisionRecord[], name: string): DecisionRecord | undefined {
   for (let i = decisions.length - 1; i >= 0; i--) if (decisions[i].name === name) return decisions[i];
   return undefined;
+}
+
+/** "Checkpoint A approved — the pipeline continues at Task Decomposition." */
+export function decisionSummary(result: { decision: DecisionRecord; pipeline: PipelineDetail }): string {
+  const { decision: d, pipeline: p } = result;
+  const labelOf = (id: string): string | undefined => p.phases.find((x) => x.id === id)?.label;
+  const title = checkpointTitle(d.name, labelOf, true);
+  const where =
+    p.status === 'completed'
+      ? 'the pipeline is complete'
+      : p.status === 'abandoned'
+        ? 'the pipeline is abandoned'
+        : `the pipeline ${d.decision === 'reject' ? 'goes back to' : 'continues at'} ${labelOf(p.currentPhase) ?? p.currentPhase}`;
+  return `${title} ${decisionWord(d.decision)} — ${where}.`;
 }

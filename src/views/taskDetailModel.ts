@@ -1,9 +1,9 @@
-import type { Services } from '../../../app/services';
-import type { FileChanges } from '../../../core/ports/workspaceTruth';
-import type { Task, TimelineEntry } from '../../../core/tasks/taskModel';
-import { taskKey, workflowKey } from '../../../core/ids';
-import { verifyScope } from '../../../core/tasks/scopeCheck';
-import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../../../shared/protocol';
+import type { Services } from '../app/services';
+import type { FileChanges } from '../core/ports/workspaceTruth';
+import type { Task, TimelineEntry } from '../core/tasks/taskModel';
+import { taskKey, workflowKey } from '../core/ids';
+import { verifyScope } from '../core/tasks/scopeCheck';
+import type { ChangedFile, TaskDetailModel, TaskRef, TimelineItem } from '../shared/protocol';
 
 /**
  * Builds what the task detail webview shows from the ledger. `liveFiles` are the changes of a
@@ -25,6 +25,7 @@ export async function taskDetailModel(
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
   const rewind = await services.rewind.lastRewind(task.id);
+  const cost = await services.costs.ofTask(task.id);
   return {
     folder: folder.root,
     folderName: folder.name,
@@ -54,6 +55,7 @@ export async function taskDetailModel(
     files: files ? changedFiles(files, outside) : [],
     warnings: verification?.warnings ?? [],
     commits: (task.commits ?? []).map((c) => ({ sha: c.sha, subject: c.subject })),
+    cost: cost.runs > 0 ? cost : null,
     canRewind: task.snapshot?.type === 'git' && !task.worktree,
     lastRewind: rewind ? { at: rewind.at, paths: rewind.paths, undoable: rewind.undoable } : null,
   };

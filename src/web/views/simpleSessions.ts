@@ -1,0 +1,122 @@
+import { errorMessage } from '../../core/errors';
+import { parseId } from '../../core/ids';
+import type { LogEntry } from '../../core/ports/processes';
+import type { PlanGraphWebviewMessage, RunOutput } from '../../shared/protocol';
+import { agentsModel } from '../../views/agentsModel';
+import { memoryEntryText, memoryModel } from '../../views/memoryModel';
+import { runsModel } from '../../views/runsModel';
+import type { ViewContext, ViewSession } from '../viewSession';
+import { ModelSession } from './modelSession';
+
+/** A workflow's plan graph, laid out by the server (dagre), live task states. */
+export function planGraphSession(ctx: ViewContext, workflowId: number): ViewSession {
+  return new ModelSession(
+    ctx,
+    async () => ({
+      type: 'planGraph',
+      model: {
+        folder: ctx.folder.root,
+        folderName: ctx.folder.name,
+        ...(await ctx.services.board.planGraph(workflowId)),
+      },
+    }),
+    async (raw) => {
+      const message = raw as unknown as PlanGraphWebviewMessage;
+      if (message.type !== 'openTask') return false;
+      ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
+      return true;
+    },
+  );
+}
+
+/** Agents and sessions, what runs, handoffs waiting. */
+export function agentsSession(ctx: ViewContext): ViewSession {
+  return new ModelSession(
+    ctx,
+    async () => ({ type: 'agents', model: await agentsModel(ctx.services, ctx.folder) }),
+    async (message) => {
+      if (message.type !== 'openTask') return false;
+      ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
+      return true;
+    },
+  );
+}
+
+/** The Memory Bank: its files, followed (a hand edit shows too), and one entry's text. */
+export class MemorySession extends ModelSession {
+  private readonly watching: { dispose(): void };
+
+  constructor(ctx: ViewContext) {
+    super(
+      ctx,
+      async () => ({ type: 'memory', model: memoryModel(ctx.services, ctx.folder) }),
+      async (message) => {
+        if (message.type !== 'openEntry' || typeof message.key !== 'string') return false;
+        const content = memoryEntryText(ctx.services, message.key);
+        if (content === null) ctx.post({ type: 'error', message: `no Memory Bank entry ${message.key}` });
+        else ctx.post({ type: 'entry', key: message.key, content });
+        return true;
+      },
+    );
+    this.watching = ctx.services.memory.watch(() => this.changed());
+  }
+
+  override dispose(): void {
+    this.watching.dispose();
+    super.dispose();
+  }
+}
+
+/** Runs with their cost, and one run's output followed as its log grows. */
+export class RunsSession extends ModelSession {
+  private following: { run: string; stop: () => void } | undefined;
+
+  constructor(ctx: ViewContext) {
+    super(
+      ctx,
+      async () => ({ type: 'runs', model: await runsModel(ctx.services, ctx.folder) }),
+      async (message) => {
+        if (message.type === 'openTask') {
+          ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
+          return true;
+        }
+        if (message.type !== 'openRun') return false;
+        await this.follow(typeof message.run === 'string' ? message.run : null);
+        return true;
+      },
+    );
+  }
+
+  override dispose(): void {
+    this.following?.stop();
+    super.dispose();
+  }
+
+  private async follow(run: string | null): Promise<void> {
+    this.following?.stop();
+    this.following = undefined;
+    if (!run) return;
+    const send = (entries: LogEntry[], reset: boolean, missing: string | null = null): void => {
+      const output: RunOutput = {
+        run,
+        lines: entries.map((e) => ({ stream: e.stream, text: e.message })),
+        reset,
+        missing,
+      };
+      this.ctx.post({ type: 'runOutput', ...output });
+    };
+    try {
+      const slice = await this.ctx.services.instances.readLog(run);
+      send(slice.entries.slice(-2000), true, slice.logFile ? null : (slice.missing ?? 'no log file'));
+      if (!slice.logFile) return;
+      const follower = this.ctx.services.instances.followLog(
+        slice.logFile,
+        (entries) => send(entries, false),
+        slice.nextOffset,
+      );
+      this.following = { run, stop: () => follower.dispose() };
+    } catch (err) {
+      send([], true, errorMessage(err));
+    }
+  }
+}

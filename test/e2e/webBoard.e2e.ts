@@ -1,0 +1,413 @@
+// The web board (`agent-ledger ui`) in headless Debian Chromium, driven like a person: it opens
+// the printed address, sees tasks another process writes appear without a reload, reads a task's
+// exact diff, approves a checkpoint an agent is waiting at (the agent's call returns), and the
+// server refuses requests without the token, from another origin or host, or outside the app.
+// Needs only Chromium (scripts/e2e/setup.mjs installs it); no code-server.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { BrowserSession, screenshotsDir } from './harness/browser';
+import { chromiumPath } from './harness/paths';
+import { cliPath, connect } from '../helpers/mcpClient';
+import type { LedgerClient } from '../helpers/mcpClient';
+import { ledgerEnv, testStore } from '../helpers/testLedger';
+import { tempRepo } from '../helpers/tmp';
+import { drive, start, twoTasks } from '../mcp/pipelineDriver';
+import type { Action } from '../mcp/pipelineDriver';
+
+interface Ui {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  port: number;
+  token: string;
+  stderr: () => string;
+}
+
+/** Starts `agent-ledger ui` as a person would and reads the one address it prints. */
+export async function startUi(repo: string, extra: string[] = []): Promise<Ui> {
+  const child = spawn(process.execPath, [cliPath, 'ui', '--json', '--workspace', repo, ...extra], {
+    env: { ...ledgerEnv(repo), NO_COLOR: '1' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.split('\n')[0]);
+    });
+    child.on('close', (code) => reject(new Error(`ui exited ${code}: ${stderr}`)));
+  });
+  const { url, port } = JSON.parse(line) as { url: string; port: number };
+  return { child, url, port, token: new URL(url).searchParams.get('token')!, stderr: () => stderr };
+}
+
+/** A raw request with the headers a test chooses (fetch would set Host and Origin itself). */
+function request(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        // An event stream never ends: its first bytes are enough.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          res.once('data', () => {
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+            req.destroy();
+          });
+          return;
+        }
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Opens the Board's view as a WebSocket with the headers a test chooses: its first message, or why it was refused. */
+function openView(port: number, headers: Record<string, string>, host = `127.0.0.1:${port}`): Promise<string> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/views/board`, { headers: { ...headers, host } });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(`refused ${res.statusCode}`);
+      ws.terminate();
+    });
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'ready' })));
+    ws.on('message', (data: Buffer) => {
+      resolve(data.toString());
+      ws.close();
+    });
+    ws.on('error', (err) => resolve(`error ${err.message}`));
+  });
+}
+
+const shotsDir = path.join(screenshotsDir, 'web-board');
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
+}
+
+describe(
+  `agent-ledger ui in a real browser, ${testStore === 'postgres' ? 'on a team ledger (PostgreSQL)' : 'on the embedded store'}`,
+  { skip: fs.existsSync(chromiumPath) ? false : `no ${chromiumPath}` },
+  () => {
+    let repo: string;
+    let agent: LedgerClient;
+    let ui: Ui;
+    let browser: BrowserSession;
+    let page: Page;
+
+    before(async () => {
+      repo = tempRepo({ 'README.md': '# demo\n', 'src/app.ts': 'export const limit = 10;\n' });
+      agent = await connect(repo);
+      await agent.call('task_create', { title: 'Write the changelog', assignee: 'writer' });
+      ui = await startUi(repo);
+      browser = await BrowserSession.launch({
+        viewport: { width: 1280, height: 800 },
+        consoleLogFile: path.join(shotsDir, 'console.log'),
+      });
+      page = await browser.page();
+    });
+
+    after(async () => {
+      await browser?.close();
+      ui?.child.kill('SIGTERM');
+      await agent?.close();
+    });
+
+    it('refuses a request without the token, from another origin or host, or outside the app', async () => {
+      const host = `127.0.0.1:${ui.port}`;
+      const cookie = `agent-ledger-ui-${ui.port}=${ui.token}`;
+      assert.equal((await request(ui.port, { path: '/', headers: { host } })).status, 401, 'no token: the page');
+      assert.equal(
+        (await request(ui.port, { path: '/api/views/board', headers: { host } })).status,
+        401,
+        'no token: data',
+      );
+      assert.equal(
+        (
+          await request(ui.port, {
+            path: '/api/views/board',
+            headers: { host, cookie: `agent-ledger-ui-${ui.port}=wrong` },
+          })
+        ).status,
+        401,
+        'a wrong token',
+      );
+      // DNS rebinding: a page of another name resolving to 127.0.0.1, even with the token.
+      assert.equal(
+        (await request(ui.port, { path: `/?token=${ui.token}`, headers: { host: `evil.example:${ui.port}` } })).status,
+        403,
+      );
+      assert.equal(
+        (await request(ui.port, { path: '/api/views/board', headers: { host, cookie, origin: 'http://evil.example' } }))
+          .status,
+        403,
+        'another origin',
+      );
+      assert.equal(
+        (
+          await request(ui.port, {
+            path: '/api/views/board',
+            headers: { host, cookie, 'sec-fetch-site': 'cross-site' },
+          })
+        ).status,
+        403,
+        'another site',
+      );
+      assert.equal(
+        (
+          await request(ui.port, {
+            method: 'POST',
+            path: '/api/views/x',
+            headers: { host, cookie, 'content-type': 'application/json' },
+            body: '{"type":"cancel","taskId":1}',
+          })
+        ).status,
+        403,
+        'a change without Origin',
+      );
+      for (const p of [
+        '/../package.json',
+        '/src/web/uiServer.ts',
+        '/dist/cli.js',
+        '/web.js.map',
+        '/%2e%2e/%2e%2e/etc/passwd',
+      ])
+        assert.equal((await request(ui.port, { path: p, headers: { host, cookie } })).status, 404, p);
+      assert.equal(
+        (await request(ui.port, { path: '/api/views/board', headers: { host, cookie } })).status,
+        426,
+        'a view opens as a WebSocket',
+      );
+      const origin = `http://${host}`;
+      assert.match(await openView(ui.port, { origin }), /^refused 401/, 'a view without the cookie');
+      assert.match(
+        await openView(ui.port, { origin: 'http://evil.example', cookie }),
+        /^refused 403/,
+        'a view opened from another origin, with the cookie (cross-site WebSocket hijacking)',
+      );
+      assert.match(await openView(ui.port, { cookie }), /^refused 403/, 'a view without Origin');
+      assert.match(
+        await openView(ui.port, { origin, cookie }, `evil.example:${ui.port}`),
+        /^refused 403/,
+        'a view naming another host',
+      );
+      assert.match(await openView(ui.port, { origin, cookie }), /^\{"type":"board"/, 'with the cookie, the data comes');
+      assert.ok(!ui.stderr().includes(ui.token), 'the token is in no log line');
+    });
+
+    it('opens from the printed address: the token leaves the address bar for an HttpOnly SameSite=Strict cookie', async () => {
+      const swap = await request(ui.port, { path: `/?token=${ui.token}`, headers: { host: `127.0.0.1:${ui.port}` } });
+      assert.equal(swap.status, 303);
+      assert.equal(swap.headers.location, '/');
+      assert.match(String(swap.headers['set-cookie']), /HttpOnly; SameSite=Strict/);
+      await page.goto(ui.url);
+      assert.equal(page.url(), `http://127.0.0.1:${ui.port}/`, 'no token in the address bar');
+      await page.locator('[data-card="task-1"]').waitFor({ state: 'visible', timeout: 15_000 });
+      assert.equal(await page.evaluate(() => document.cookie), '', 'scripts cannot read the cookie');
+      const columns = await page
+        .locator('[data-column]')
+        .evaluateAll((els) =>
+          els.map((e) => ({ id: (e as HTMLElement).dataset.column, right: e.getBoundingClientRect().right })),
+        );
+      assert.equal(columns[0].id, 'needs_person', '"Needs a person" first');
+      assert.equal(columns.length, 6);
+      for (const c of columns) assert.ok(c.right <= 1280, `column ${c.id} ends at ${c.right}: nothing cut at 1280 px`);
+      await shot(page, 'board');
+    });
+
+    it('lists a task another process writes within a second, without a reload', async () => {
+      const before = await page.evaluate(() => performance.timeOrigin);
+      const t0 = Date.now();
+      const created = await agent.call<{ id: number }>('task_create', {
+        title: 'Add rate limiting',
+        assignee: 'coder',
+      });
+      const written = Date.now();
+      const card = page.locator(`[data-card="task-${created.id}"]`);
+      await card.waitFor({ state: 'visible', timeout: 5_000 });
+      const shown = Date.now();
+      assert.equal(await page.evaluate(() => performance.timeOrigin), before, 'the same page: no reload');
+      assert.ok(
+        shown - written <= 1000,
+        `shown ${shown - written} ms after the write returned (the call took ${written - t0} ms)`,
+      );
+      await shot(page, 'board-live');
+    });
+
+    it('filters by agent and opens a task with the keyboard', async () => {
+      await page.selectOption('[data-testid=filter-agent]', 'coder');
+      await page.locator('[data-card="task-1"]').waitFor({ state: 'detached', timeout: 5_000 });
+      await page.selectOption('[data-testid=filter-agent]', '');
+      await page.locator('[data-card="task-2"]').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/#\/task\/2$/, { timeout: 5_000 });
+      await page.locator('h1', { hasText: 'Add rate limiting' }).waitFor({ timeout: 5_000 });
+    });
+
+    it("shows a finished task's exact diff, per file", async () => {
+      const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Limits' });
+      const { task_id } = await agent.call<{ task_id: string }>('start_task', {
+        workflow_id,
+        name: 'Raise the limit',
+        goal: 'Raise the limit to 20',
+      });
+      fs.writeFileSync(path.join(repo, 'src/app.ts'), 'export const limit = 20;\nexport const burst = 5;\n');
+      await agent.call('complete_task', { task_id, status: 'success', outcome: { summary: 'raised' } });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/task/${task_id.replace('task-', '')}`);
+      await page.locator('a.file[data-path="src/app.ts"]').click();
+      const diff = page.locator('[data-testid=diff]');
+      await diff.waitFor({ timeout: 10_000 });
+      const text = await diff.innerText();
+      assert.match(text, /-export const limit = 10;/);
+      assert.match(text, /\+export const limit = 20;/);
+      assert.match(text, /\+export const burst = 5;/);
+      assert.match(text, /\(start of task-\d+\) → snapshot [0-9a-f]{8} \(end of task-\d+\)/);
+      await shot(page, 'task-diff');
+    });
+
+    it("approves a waiting checkpoint: the agent's waiting call returns, the decision is the person's", async () => {
+      const { workspace } = await start(agent, 'Fix the typo in the README --nopr', {
+        effort: 'S',
+        use_current_branch: false,
+      });
+      let waited: { next: Action; ms: number } | undefined;
+      await drive(agent, repo, workspace, {
+        tasksMd: twoTasks,
+        onAction: async (a: Action) => {
+          if (a.type !== 'checkpoint') return;
+          // The agent waits for a person, as a real one does (a bounded wait).
+          const waiting = agent.call<Action>('pipeline_next_action', { workspace, wait_ms: 45_000 });
+          await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
+          const card = page.locator('[data-column=needs_person] article.kind-checkpoint');
+          await card.waitFor({ timeout: 15_000 });
+          await shot(page, 'board-checkpoint');
+          await card.click();
+          await page.waitForURL(/#\/pipeline\//, { timeout: 5_000 });
+          const box = page.locator('[data-testid=decision]');
+          await box.waitFor({ timeout: 10_000 });
+          await page.fill('#decision-comment', 'Looks right');
+          await shot(page, 'checkpoint');
+          const clicked = Date.now();
+          await box.locator('button[data-decision=approve]').click();
+          const next = await waiting;
+          waited = { next, ms: Date.now() - clicked };
+          await page.locator('[data-testid=decision-result]').waitFor({ timeout: 10_000 });
+          return 'stop';
+        },
+      });
+      assert.ok(waited, 'the flow reached a checkpoint');
+      assert.notEqual(waited.next.type, 'checkpoint', `the agent goes on: ${waited.next.type}`);
+      const detail = JSON.parse(
+        execFileSync(process.execPath, [cliPath, 'pipeline', 'status', workspace, '--workspace', repo, '--json'], {
+          encoding: 'utf8',
+          env: ledgerEnv(repo),
+        }),
+      ) as { decisions: { decided_by: string; via: string; comment: string | null; decision: string }[] };
+      const decision = detail.decisions.at(-1)!;
+      assert.equal(decision.decision, 'approve');
+      assert.equal(decision.via, 'web');
+      assert.equal(decision.decided_by, os.userInfo().username, 'recorded as the OS user who started agent-ledger ui');
+      assert.equal(decision.comment, 'Looks right');
+    });
+
+    it('the Memory Bank follows an entry added by another process; the plan graph and Agents & Sessions open', async () => {
+      await page.goto(`http://127.0.0.1:${ui.port}/#/memory`);
+      await page.locator('h1', { hasText: 'Memory Bank' }).waitFor({ timeout: 10_000 });
+      execFileSync(
+        process.execPath,
+        [
+          cliPath,
+          'memory',
+          'add',
+          'test-runner',
+          '--workspace',
+          repo,
+          '--category',
+          'tooling',
+          '--title',
+          'Tests run with node:test',
+          '--summary',
+          'no mocha',
+          '--content',
+          'Run `node --test`.',
+        ],
+        { env: ledgerEnv(repo), encoding: 'utf8' },
+      );
+      const entry = page.locator('[data-entry="tooling/test-runner"]');
+      await entry.waitFor({ timeout: 5_000 });
+      await entry.locator('a', { hasText: 'Tests run with node:test' }).click();
+      assert.match(
+        await page.locator('[data-testid=memory-entry]').innerText({ timeout: 5_000 }),
+        /Run `node --test`\./,
+      );
+
+      const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Release' });
+      await agent.call('start_task', { workflow_id, name: 'Tag the release', goal: 'tag v1' });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/plan/${workflow_id.replace(/\D+/g, '')}`);
+      await page.locator('h1', { hasText: 'Release' }).waitFor({ timeout: 10_000 });
+      assert.match(
+        (await page.locator('[data-testid=plan-graph]').textContent({ timeout: 5_000 })) ?? '',
+        /Tag the release/,
+      );
+
+      await page.keyboard.press('Alt+A');
+      await page.locator('h1', { hasText: 'Agents & Sessions' }).waitFor({ timeout: 10_000 });
+      await shot(page, 'agents');
+    });
+
+    it('eight tabs stay in step: each shows a write, and a click in one reaches the ledger', async () => {
+      // Browsers keep at most 6 HTTP connections to one server: views held open on them stalled the 6th tab.
+      const tabs = [page];
+      for (let i = 1; i < 8; i++) tabs.push(await browser.newPage());
+      for (const tab of tabs) {
+        await tab.goto(`http://127.0.0.1:${ui.port}/#/board`);
+        await tab.locator('[data-card="task-1"]').waitFor({ timeout: 10_000 });
+      }
+      const created = await agent.call<{ id: number }>('task_create', { title: 'Seen everywhere', assignee: 'coder' });
+      for (const [i, tab] of tabs.entries())
+        await tab
+          .locator(`[data-card="task-${created.id}"]`)
+          .waitFor({ timeout: 5_000 })
+          .catch(() => assert.fail(`tab ${i + 1} did not show the new task`));
+      // The last tab cancels it (drag to "Cancel task"); the first tab sees it leave its column.
+      const last = tabs.at(-1)!;
+      await last.dragAndDrop(`[data-card="task-${created.id}"]`, '[data-testid=drop-cancel]');
+      await page.locator(`[data-column=failed] [data-card="task-${created.id}"]`).waitFor({ timeout: 5_000 });
+      const task = await agent.call<{ status: string }>('task_get', { id: created.id });
+      assert.equal(task.status, 'cancelled');
+      for (const tab of tabs.slice(1)) await tab.close();
+    });
+
+    it('follows the system theme, and a switch picks light or dark', async () => {
+      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
+      await page.locator('[data-column]').first().waitFor();
+      const dark = await background();
+      await page.emulateMedia({ colorScheme: 'light' });
+      const light = await background();
+      assert.notEqual(dark, light, 'prefers-color-scheme is followed');
+      await page.click('[data-testid=theme]'); // system → light
+      await page.click('[data-testid=theme]'); // light → dark
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+      assert.equal(await background(), dark, 'the switch wins over the system');
+      await shot(page, 'board-dark');
+      await page.click('[data-testid=theme]'); // back to the system's
+    });
+  },
+);

@@ -1,0 +1,190 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connect } from '../helpers/mcpClient';
+import { cli } from '../helpers/cli';
+import { makeToken, startHttpServer, structured, v1HttpClient, v2HttpClient } from '../helpers/httpServer';
+import type { Action } from './pipelineDriver';
+import { decisions, pipelineAtCheckpoint } from './gateHelpers';
+
+const elicitation = { elicitation: { form: {} } };
+
+test('a checkpoint asked in the client (2026-07-28 over HTTP) passes as the person who answered', async () => {
+  const { repo, workspace, checkpoint, agent } = await pipelineAtCheckpoint();
+  const server = await startHttpServer(repo);
+  const alice = makeToken(repo, 'person', ['--name', 'alice']);
+  const coder = makeToken(repo, 'agent', ['--agent', 'coder']);
+  const asked: string[] = [];
+  const person = await v2HttpClient(server.url, alice, 'modern', elicitation);
+  person.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    const schema = (request.params as { requestedSchema: any }).requestedSchema;
+    assert.deepEqual(
+      schema.properties.decision.oneOf.map((o: { const: string }) => o.const),
+      ['approve', 'reject'],
+    );
+    return { action: 'accept', content: { decision: 'approve', comment: 'ship it' } };
+  });
+  const bot = await v2HttpClient(server.url, coder, 'modern', elicitation);
+  bot.setRequestHandler('elicitation/create', async () => {
+    asked.push('agent token asked');
+    return { action: 'accept', content: { decision: 'approve' } };
+  });
+  try {
+    // Off by default: the checkpoint comes back as it always did, nobody is asked.
+    const off = structured<Action>(await person.callTool({ name: 'pipeline_next_action', arguments: { workspace } }));
+    assert.equal(off.type, 'checkpoint');
+    assert.deepEqual(asked, []);
+
+    assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+    // An agent's token is never asked, whatever its client declares.
+    const forAgent = structured<Action>(await bot.callTool({ name: 'pipeline_next_action', arguments: { workspace } }));
+    assert.equal(forAgent.type, 'checkpoint');
+    assert.deepEqual(asked, []);
+
+    const next = structured<Action>(await person.callTool({ name: 'pipeline_next_action', arguments: { workspace } }));
+    assert.equal(asked.length, 1, 'the person was asked once');
+    assert.match(asked[0], new RegExp(`Checkpoint`));
+    assert.notEqual(next.type, 'checkpoint', `the pipeline moved on: ${next.type}`);
+    const d = decisions(repo, workspace).find((x) => x.name === checkpoint)!;
+    assert.deepEqual([d.decision, d.comment, d.decided_by], ['approve', 'ship it', 'alice']);
+    assert.match(d.via, /^client \(token-\d+\)$/);
+  } finally {
+    await person.close();
+    await bot.close();
+    await agent.close();
+    await server.stop();
+  }
+});
+
+test('a cancel (claude -p answers every question so) is no decision, and the checkpoint is not asked again', async () => {
+  const { repo, workspace, agent } = await pipelineAtCheckpoint();
+  assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+  const server = await startHttpServer(repo);
+  const token = makeToken(repo, 'person', ['--name', 'gus']);
+  let asked = 0;
+  const client = await v2HttpClient(server.url, token, 'modern', elicitation);
+  client.setRequestHandler('elicitation/create', async () => {
+    asked += 1;
+    return { action: 'cancel' };
+  });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const a = structured<Action>(await client.callTool({ name: 'pipeline_next_action', arguments: { workspace } }));
+      assert.equal(a.type, 'checkpoint', 'no decision');
+    }
+    assert.equal(asked, 1, 'asked once, never again');
+    assert.deepEqual(decisions(repo, workspace), []);
+  } finally {
+    await client.close();
+    await agent.close();
+    await server.stop();
+  }
+});
+
+test('2025-11-25 clients are asked with elicitation/create: on stdio, and over HTTP with --stateful only', async () => {
+  const { repo, workspace, checkpoint, agent } = await pipelineAtCheckpoint();
+  assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+  const stateless = await startHttpServer(repo);
+  const stateful = await startHttpServer(repo, ['--stateful']);
+  const token = makeToken(repo, 'person', ['--name', 'hana']);
+  const stdio = await connect(repo, [], { capabilities: elicitation });
+  const plain = await v1HttpClient(stateless.url, token);
+  const session = await v1HttpClient(stateful.url, token, elicitation);
+  const asked: string[] = [];
+  try {
+    // A stateless 2025 request declares nothing (no initialize behind it): not asked, as before.
+    const withoutSession = structured<Action>(
+      await plain.callTool({ name: 'pipeline_next_action', arguments: { workspace } }),
+    );
+    assert.equal(withoutSession.type, 'checkpoint');
+
+    // The stdio client declines: no decision.
+    stdio.client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked.push('stdio');
+      return { action: 'decline' };
+    });
+    assert.equal((await stdio.call<Action>('pipeline_next_action', { workspace })).type, 'checkpoint');
+
+    session.setRequestHandler(ElicitRequestSchema, async () => {
+      asked.push('http session');
+      return { action: 'accept', content: { decision: 'reject', comment: 'split the change' } };
+    });
+    const after = structured<Action>(
+      await session.callTool({ name: 'pipeline_next_action', arguments: { workspace } }),
+    );
+    assert.notEqual(after.type, 'checkpoint');
+    assert.deepEqual(asked, ['stdio', 'http session']);
+    const d = decisions(repo, workspace).find((x) => x.name === checkpoint)!;
+    assert.deepEqual([d.decision, d.comment, d.decided_by], ['reject', 'split the change', 'hana']);
+  } finally {
+    await Promise.all([plain.close(), session.close(), stdio.close(), agent.close()]);
+    await Promise.all([stateless.stop(), stateful.stop()]);
+  }
+});
+
+test('an answer with a tampered requestState is refused and decides nothing', async () => {
+  const { repo, workspace, agent } = await pipelineAtCheckpoint();
+  assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+  const server = await startHttpServer(repo);
+  const token = makeToken(repo, 'person', ['--name', 'ines']);
+  const other = makeToken(repo, 'person', ['--name', 'jo']);
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': elicitation,
+  };
+  const post = async (body: unknown) =>
+    (await (
+      await fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'pipeline_next_action',
+        },
+        body: JSON.stringify(body),
+      })
+    ).json()) as any;
+  try {
+    const call = (id: number, extra: Record<string, unknown> = {}) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'pipeline_next_action', arguments: { workspace }, _meta: meta, ...extra },
+    });
+    const question = await post(call(1));
+    assert.equal(question.result.resultType, 'input_required');
+    const state = question.result.requestState as string;
+    const answer = { checkpoint: { action: 'accept', content: { decision: 'approve' } } };
+    const tampered = `${state.slice(0, -4)}AAAA`;
+    const refused = await post(call(2, { inputResponses: answer, requestState: tampered }));
+    assert.equal(refused.error.code, -32602);
+    assert.deepEqual(decisions(repo, workspace), []);
+    // Another person's token cannot replay it either (the state is bound to the caller).
+    const replay = await (
+      await fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${other}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'pipeline_next_action',
+        },
+        body: JSON.stringify(call(3, { inputResponses: answer, requestState: state })),
+      })
+    ).json();
+    assert.equal((replay as any).error.code, -32602);
+    assert.deepEqual(decisions(repo, workspace), []);
+    const accepted = await post(call(4, { inputResponses: answer, requestState: state }));
+    assert.equal(accepted.result.resultType, 'complete');
+    assert.equal(decisions(repo, workspace)[0].decided_by, 'ines');
+  } finally {
+    await agent.close();
+    await server.stop();
+  }
+});
