@@ -21,6 +21,7 @@ export const eventCategories = [
   'memory',
   'milestone',
   'pipeline',
+  'plan', // plan_run_bt_replayed, plan_run_reactive_replayed: a retried call with its idempotency key
   'project',
   'runner',
   'scheduler', // SCHEDULER: a plan run's scheduler telemetry
