@@ -61,6 +61,7 @@ import { ActivityFeed } from '../core/board/activity';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
+import { PlanRunService } from '../core/runtime/planRuns/planRunService';
 import { TokenService } from '../core/access/tokenService';
 import { LedgerSettings } from '../core/access/ledgerSettings';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
@@ -168,6 +169,8 @@ export interface Services {
   board: BoardQueries;
   /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
   reviews: TaskReviewService;
+  /** Plan runs: behaviour trees over a plan whose task leaves queue tasks for the runner (plan_* tools). */
+  planRuns: PlanRunService;
   /** What a person follows, one item per event that matters (`agent-ledger watch`, the web board). */
   activity: ActivityFeed;
   /** Bearer tokens of the HTTP server (`agent-ledger token`): create, list, revoke, verify. */
@@ -287,6 +290,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   // An ended task's marks leave the field and its awarded contract-net calls complete.
   lifecycle.onEnded((taskId) => scheduling.taskEnded(taskId));
   const trackRuns = watchedRuns(new RunTracking(engine, truthOf, clock), scheduling);
+  const queue = new TaskQueue(engine, paths.workspace, agents, now);
+  const instances = new AgentInstanceService({
+    engine,
+    supervisor: new ProcessSupervisor(),
+    logs: logReader,
+    workspace: paths.workspace,
+    runsDir: paths.runsDir,
+  });
+  const planRuns = new PlanRunService({ engine, queue, agents, instances, lifecycle, now: epochMs });
+  // A plan run whose task ended takes its next step now: the next task is queued before the call returns.
+  lifecycle.onEnded((taskId) => planRuns.taskEnded(taskId));
   return {
     paths,
     limits,
@@ -331,7 +345,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     rewind: new RewindService(engine, getTruth, clock),
     projects,
     projectTasks: new ProjectTaskService(engine, agents, now, lifecycle),
-    queue: new TaskQueue(engine, paths.workspace, agents, now),
+    queue,
     handoffs,
     runtime: new AgentRuntimeService(engine, paths.workspace, agents, now, {
       sessionTtlSeconds: sessionTtlSeconds(),
@@ -342,13 +356,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
     executions,
     costs: new CostRollupService(engine),
-    instances: new AgentInstanceService({
-      engine,
-      supervisor: new ProcessSupervisor(),
-      logs: logReader,
-      workspace: paths.workspace,
-      runsDir: paths.runsDir,
-    }),
+    instances,
     briefings: new TaskBriefing(engine, paths.workspace, agents, handoffs, executions, workspaceIn),
     children,
     scheduling,
@@ -360,6 +368,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
+    planRuns,
     activity: new ActivityFeed(engine),
     tokens: new TokenService(engine, clock, {
       agentExists: (agent) => agents.current().agents.some((a) => a.name === agent),
@@ -367,6 +376,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     }),
     settings: new LedgerSettings(engine, clock),
     dispose: () => {
+      planRuns.dispose();
       watching?.dispose();
       scheduling.changedMarks?.dispose();
       pipelines.dispose();

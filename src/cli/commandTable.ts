@@ -105,6 +105,12 @@ export const topCommands: readonly TopCommand[] = [
       'Runs of agents (execution logs): list them, show how one ended and what it cost, read or follow its output',
     load: async () => (await import('./commands/runCommands.js')).registerRunCommands,
   },
+  {
+    name: 'plan',
+    description:
+      "Plan runs: run a workflow's plan with agents (each task queued when its dependencies are done, launched by the runner), follow, pause, resume, cancel, approve its gates",
+    load: async () => (await import('./commands/planCommands.js')).registerPlanCommands,
+  },
   // The orchestrator family's tools, one group per concept, options read from each tool's schema.
   {
     name: 'bb',

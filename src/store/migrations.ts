@@ -20,6 +20,7 @@ import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
 import { v20QueuedRuns } from './migrations/v20QueuedRuns';
 import { v21AccessTokens } from './migrations/v21AccessTokens';
 import { v22GraphTransactions } from './migrations/v22GraphTransactions';
+import { v23PlanRuns } from './migrations/v23PlanRuns';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -51,6 +52,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v20QueuedRuns,
   v21AccessTokens,
   v22GraphTransactions,
+  v23PlanRuns,
 ];
 
 export const latestVersion = migrations.length;

@@ -112,6 +112,19 @@ const sameContract: Record<string, { argv: string[]; args: Record<string, unknow
   kg_query: { argv: ['kg', 'query', '--order', 'sideways'], args: { order: 'sideways' } },
   kg_export: { argv: ['kg', 'export', '--format', 'csv'], args: { format: 'csv' } },
   kg_suggest_plan: { argv: ['kg', 'suggest-plan', ''], args: { goal: '' } },
+  // Plan runs (src/cli/commands/planCommands.ts).
+  plan_compile_bt: { argv: ['plan', 'compile', ''], args: { graph_id: '' } },
+  plan_run_bt: { argv: ['plan', 'run', 'wf-1', '--timeout-ms', '0'], args: { graph_id: 'wf-1', timeout_ms: 0 } },
+  plan_run_reactive: {
+    argv: ['plan', 'run', 'wf-1', '--reactive', '--tick-ms', '5'],
+    args: { graph_id: 'wf-1', tick_ms: 5 },
+  },
+  plan_status: { argv: ['plan', 'status', '--wait-ms', '60000'], args: { wait_ms: 60000 } },
+  plan_pause: { argv: ['plan', 'pause', ''], args: { run_id: '' } },
+  plan_resume: { argv: ['plan', 'resume', ''], args: { run_id: '' } },
+  plan_cancel: { argv: ['plan', 'cancel', 'plan-1', '--reason', ''], args: { run_id: 'plan-1', reason: '' } },
+  op_cancel: { argv: ['plan', 'op-cancel', ''], args: { op_id: '' } },
+  plan_dry_run: { argv: ['plan', 'dry-run', ''], args: { graph_id: '' } },
 };
 
 /** Tools with no CLI command, and why. */

@@ -107,6 +107,8 @@ export function createRunner(services: Services, setup: RunnerSetup): LedgerRunn
     logDir,
     env,
     maxParallel: setup.maxParallel,
+    // Plan runs take their next step at each poll: a runner alone carries a plan to its end.
+    beforePoll: () => services.planRuns.advanceAll(),
   });
   // worker_command started watching the files of each launched task (changed:task-N marks); a
   // run that ends without finishing its task stops the watch, the marks fade.

@@ -8,6 +8,7 @@ export const eventCategories = [
   'agent',
   'bb',
   'blackboard',
+  'bt', // BT_RUN: a plan run's lifecycle (core/runtime/planRuns)
   'child',
   'cnp',
   'context',
@@ -20,8 +21,10 @@ export const eventCategories = [
   'memory',
   'milestone',
   'pipeline',
+  'plan', // plan_run_bt_replayed, plan_run_reactive_replayed: a retried call with its idempotency key
   'project',
   'runner',
+  'scheduler', // SCHEDULER: a plan run's scheduler telemetry
   'session',
   'setting', // setting.changed: the ledger's own switches (checkpoints asked in the client)
   // start_workflow_replayed, start_task_replayed: a retried call with its idempotency key
@@ -37,8 +40,11 @@ export const eventCategories = [
 
 export type EventCategory = (typeof eventCategories)[number];
 
-/** A kind of event: its family, then `.`, `_` or `:` and what happened. */
-export type EventKind = `${EventCategory}${'.' | '_' | ':'}${string}`;
+/**
+ * A kind of event: its family, then `.`, `_` or `:` and what happened; or one of the kinds the
+ * orchestrator contract names as they are (`BT_RUN`, `SCHEDULER`: what happened is their `msg`).
+ */
+export type EventKind = `${EventCategory}${'.' | '_' | ':'}${string}` | 'BT_RUN' | 'SCHEDULER';
 
 /** The family of a kind: `task.started` → `task`, `graph_batch_mutate_replayed` → `graph`. */
 export function eventCategory(kind: string): string {

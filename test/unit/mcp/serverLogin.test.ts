@@ -47,3 +47,27 @@ test('a ticket file name that is not a run’s of this workspace is neither read
   assert.equal(fs.readFileSync(bashrc, 'utf8'), 'alias ll="ls -l"\n');
   assert.equal(fs.existsSync(ticketElsewhere), true);
 });
+
+test('a run of another ledger of the workspace (a team ledger’s runs/pg-<hash>/) gives its ticket; any other folder under runs/ does not', () => {
+  const workspace = tempDir('agent-ledger-ws-');
+  const write = (...parts: string[]) => {
+    const file = path.join(workspace, '.agent-ledger', 'runs', ...parts, 'ticket');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'tkt-pg\n', { mode: 0o600 });
+    return file;
+  };
+  const team = write('pg-0123abcd', 'exec-3.d');
+  assert.equal(
+    ServerLogin.fromEnvironment(workspace, { AGENT_LEDGER_LAUNCH_TICKET_FILE: team }).takeTicket('coder'),
+    'tkt-pg',
+  );
+  assert.equal(fs.existsSync(team), false, 'consumed');
+  for (const file of [write('other', 'exec-4.d'), write('pg-0123abcd', 'deeper', 'exec-5.d')]) {
+    assert.equal(
+      ServerLogin.fromEnvironment(workspace, { AGENT_LEDGER_LAUNCH_TICKET_FILE: file }).takeTicket('coder'),
+      undefined,
+      file,
+    );
+    assert.equal(fs.existsSync(file), true, 'neither read nor deleted');
+  }
+});

@@ -64,7 +64,11 @@ export const busEventOutput = z.strictObject({
   kind: z.string().describe('What happened, upper-cased'),
   level: z.enum(eventLevels).describe('Severity'),
   ...correlationOutput,
-  msg: z.string().describe('The kind as the emitter wrote it'),
+  msg: z
+    .string()
+    .describe(
+      'What happened in detail: the message the event names (e.g. scheduler_tick_result), else its kind as written',
+    ),
   data: z.unknown().describe('Details of the event'),
 });
 

@@ -91,9 +91,18 @@ export function toBusEventRecord(e: CoordinationEvent): BusEventRecord {
     graph_id: e.graphId,
     node_id: e.nodeId,
     child_id: e.childId,
-    msg: e.kind,
+    msg: messageOf(e),
     data: e.payload ?? null,
   };
+}
+
+/**
+ * The `msg` of an event: the one its payload names (SCHEDULER events say `scheduler_tick_result`
+ * or `scheduler_event_enqueued`, contract-net's `cnp_watcher_telemetry`), else its kind as written.
+ */
+function messageOf(e: CoordinationEvent): string {
+  const msg = typeof e.payload === 'object' && e.payload !== null ? (e.payload as { msg?: unknown }).msg : undefined;
+  return typeof msg === 'string' && msg.length > 0 ? msg : e.kind;
 }
 
 /** Filters of `events_subscribe` (and of run streams in `resources_watch`). All given ones must match. */

@@ -75,41 +75,44 @@ export class TaskQueue {
 
   /** An existing task (open, or failed and tried again), queued. */
   async queueExisting(input: QueueExistingTaskInput): Promise<QueuedTask> {
+    const ts = this.now().toISOString();
+    return this.engine.write((tx) => this.queueExistingIn(tx, input, ts));
+  }
+
+  /** An existing task queued in the caller's write (a plan run queues its task leaves with its own state). */
+  async queueExistingIn(tx: AsyncSqlWriter, input: QueueExistingTaskInput, ts: string): Promise<QueuedTask> {
     const agent = this.agents.lookup(input.agent);
     const run = runOf(agent, input);
-    const ts = this.now().toISOString();
-    return this.engine.write(async (tx) => {
-      const task = await pmTaskRow(tx, input.task_id);
-      const key = taskKey(task.id);
-      if (task.status === 'done' || task.status === 'cancelled')
-        throw stateError(`${key} is ${task.status}; create a new task for further work`, {
-          task_id: key,
-          status: task.status,
-        });
-      if (task.status === 'in_progress') {
-        const mine = task.assignee === agent.name;
-        throw stateError(
-          mine
-            ? `${key} is already queued for ${agent.name}${task.project_id === null ? '' : ` in ${(await projectRowOf(tx, Number(task.project_id))).name}`}`
-            : `${key} is in progress${task.assignee ? ` for ${task.assignee}` : ''}; it can be queued again once it ends`,
-          { task_id: key, status: task.status, ...(mine ? { reason: 'alreadyQueued' } : {}) },
-        );
-      }
-      const placed = await this.place(
-        tx,
-        agent.name,
-        input.project,
-        task.project_id === null ? null : Number(task.project_id),
-        ts,
+    const task = await pmTaskRow(tx, input.task_id);
+    const key = taskKey(task.id);
+    if (task.status === 'done' || task.status === 'cancelled')
+      throw stateError(`${key} is ${task.status}; create a new task for further work`, {
+        task_id: key,
+        status: task.status,
+      });
+    if (task.status === 'in_progress') {
+      const mine = task.assignee === agent.name;
+      throw stateError(
+        mine
+          ? `${key} is already queued for ${agent.name}${task.project_id === null ? '' : ` in ${(await projectRowOf(tx, Number(task.project_id))).name}`}`
+          : `${key} is in progress${task.assignee ? ` for ${task.assignee}` : ''}; it can be queued again once it ends`,
+        { task_id: key, status: task.status, ...(mine ? { reason: 'alreadyQueued' } : {}) },
       );
-      await tx.run(
-        "UPDATE tasks SET assignee = ?, assignee_type = 'ai', status = 'in_progress', result = NULL, completed_at = NULL, updated_at = ? WHERE id = ?",
-        [agent.name, ts, task.id],
-      );
-      await setRun(tx, task.id, placed.project.id, input);
-      await queuedEvent(tx, task.id, task.workflow_id, agent.name, placed.project, ts);
-      return this.answer(task.id, task.title, agent.name, placed, run);
-    });
+    }
+    const placed = await this.place(
+      tx,
+      agent.name,
+      input.project,
+      task.project_id === null ? null : Number(task.project_id),
+      ts,
+    );
+    await tx.run(
+      "UPDATE tasks SET assignee = ?, assignee_type = 'ai', status = 'in_progress', result = NULL, completed_at = NULL, updated_at = ? WHERE id = ?",
+      [agent.name, ts, task.id],
+    );
+    await setRun(tx, task.id, placed.project.id, input);
+    await queuedEvent(tx, task.id, task.workflow_id, agent.name, placed.project, ts);
+    return this.answer(task.id, task.title, agent.name, placed, run);
   }
 
   /** The project the task goes to (see the class comment), joined or created as needed. */

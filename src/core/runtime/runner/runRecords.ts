@@ -25,12 +25,16 @@ interface OpenRunRow {
   pid: number | null;
 }
 
-/** The runs `runnerId` left open with a process: what a restarted runner looks at first. */
+/**
+ * The runs `runnerId` left open with a process: what a restarted runner looks at first. A run the
+ * agent closed with its report still holds its (agent, project) pair until its runner records the
+ * process's end, so a runner that died between the two leaves that run here too.
+ */
 export async function readOpenRuns(db: AsyncSqlReader, runnerId: string): Promise<RunStart[]> {
   const rows = await db.all<OpenRunRow>(
     `SELECT e.id, e.agent, e.project_id, e.task_id, e.client, e.process_id, e.log_path, e.started_at, i.pid
        FROM execution_logs e LEFT JOIN agent_instances i ON i.execution_id = e.id
-      WHERE e.runner_id = ? AND e.status = 'running' AND e.process_id IS NOT NULL ORDER BY e.id`,
+      WHERE e.runner_id = ? AND e.process_id IS NOT NULL AND (e.status = 'running' OR i.status = 'running') ORDER BY e.id`,
     [runnerId],
   );
   return rows.map((r) => ({

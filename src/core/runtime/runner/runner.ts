@@ -46,6 +46,11 @@ export interface RunnerOptions {
   maxParallel?: number;
   cooldown?: CooldownPolicy;
   now?: () => number;
+  /**
+   * Work of the ledger's own each poll, before the pairs are read (the plan runs take their next
+   * step, so a task a plan queues now launches in this poll); returns what went wrong, said as errors.
+   */
+  beforePoll?: () => Promise<string[]>;
 }
 
 export interface Instance extends RunStart {
@@ -216,6 +221,10 @@ export class Runner {
     const { ledger } = this.options;
     if (!(await ledger.healthCheck())) return report;
     report.healthy = true;
+    if (this.options.beforePoll) {
+      const problems = await this.options.beforePoll().catch((err: unknown) => [messageOf(err)]);
+      for (const message of problems) this._onDidChange.fire({ kind: 'error', message });
+    }
     if (this.instances.size > 0) await ledger.heartbeat(this.list().map((i) => i.executionId));
     const all = (await ledger.listActiveProjectsWithAgents()).flatMap((project) =>
       project.agents.map((agentId) => ({ agentId, projectId: project.projectId })),

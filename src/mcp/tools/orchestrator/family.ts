@@ -7,10 +7,10 @@ import type { FamilyInfo } from '../../toolDefinition';
 export const orchestratorInfo: FamilyInfo = {
   name: 'orchestrator',
   description:
-    'Orchestration: blackboard, plan graphs with diff/patch and locks, resources watch, event bus, idempotency, child runtimes, stigmergy, contract-net, knowledge graph',
+    'Orchestration: blackboard, plan graphs with diff/patch and locks, plan runs (behaviour trees launching agents), resources watch, event bus, idempotency, child runtimes, stigmergy, contract-net, knowledge graph',
   enabledByDefault: false,
   instructions:
-    "Orchestrator (several agents at once): bb_set / bb_get / bb_query share state on the blackboard; a workflow's plan is the graph wf-<id>, changed with graph_batch_mutate or graph_patch (pass expected_version); child_create / child_spawn_codex start helpers, child_send and child_logs talk to them; stig_mark the files you change, cnp_announce puts a task out for bids, kg_suggest_plan reuses what worked. To wait, call bb_watch, events_subscribe, resources_watch or child_logs (they return the moment something comes; pass next_seq / next_version back) instead of polling.",
+    "Orchestrator (several agents at once): bb_set / bb_get / bb_query share state on the blackboard; a workflow's plan is the graph wf-<id>, changed with graph_batch_mutate or graph_patch (pass expected_version); child_create / child_spawn_codex start helpers, child_send and child_logs talk to them; stig_mark the files you change, cnp_announce puts a task out for bids, kg_suggest_plan reuses what worked; plan_run_bt runs a workflow's plan with agents (plan_status, plan_pause, plan_cancel follow and steer it). To wait, call bb_watch, events_subscribe, resources_watch or child_logs (they return the moment something comes; pass next_seq / next_version back) instead of polling.",
   // Finer switches: a feature on alone exposes the tools that name it (`feature:` on the tool).
   features: [
     {
@@ -51,6 +51,27 @@ export const orchestratorInfo: FamilyInfo = {
       toggle: 'enableValuesExplain',
       description:
         'values_explain: why each step of a plan may start now or not (status, dependencies, write-scope overlap), and who may change or lock the plan',
+    },
+    {
+      name: 'plan-lifecycle',
+      toggle: 'enablePlanLifecycle',
+      description: 'plan_status, plan_pause and plan_resume: follow, pause and resume a running plan',
+    },
+    {
+      name: 'cancellation',
+      toggle: 'enableCancellation',
+      description:
+        'plan_cancel and op_cancel: cancel a plan run (its running agents stopped) or one operation by op_id',
+    },
+    {
+      name: 'child-ops-fine',
+      toggle: 'enableChildOpsFine',
+      description: 'child_spawn_codex, child_attach, child_set_role, child_set_limits: fine control of child runtimes',
+    },
+    {
+      name: 'assist',
+      toggle: 'enableAssist',
+      description: 'kg_suggest_plan: plan fragments from the knowledge graph',
     },
     {
       // No tool names it: it decides whether idempotency_key is remembered (features.ts).

@@ -14,6 +14,15 @@ import { graphDiffTool } from './plans/graphDiff';
 import { graphPatchTool } from './plans/graphPatch';
 import { graphLockTool } from './plans/graphLock';
 import { graphUnlockTool } from './plans/graphUnlock';
+import { planCompileBtTool } from './plans/planCompileBt';
+import { planRunBtTool } from './plans/planRunBt';
+import { planRunReactiveTool } from './plans/planRunReactive';
+import { planStatusTool } from './plans/planStatus';
+import { planPauseTool } from './plans/planPause';
+import { planResumeTool } from './plans/planResume';
+import { planCancelTool } from './plans/planCancel';
+import { opCancelTool } from './plans/opCancel';
+import { planDryRunTool } from './plans/planDryRun';
 import { txBeginTool } from './plans/txBegin';
 import { txApplyTool } from './plans/txApply';
 import { txCommitTool } from './plans/txCommit';
@@ -40,6 +49,15 @@ export const orchestratorFamily: ToolFamily = {
     graphPatchTool,
     graphLockTool,
     graphUnlockTool,
+    planCompileBtTool,
+    planRunBtTool,
+    planRunReactiveTool,
+    planStatusTool,
+    planPauseTool,
+    planResumeTool,
+    planCancelTool,
+    opCancelTool,
+    planDryRunTool,
     txBeginTool,
     txApplyTool,
     txCommitTool,

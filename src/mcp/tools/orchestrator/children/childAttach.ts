@@ -5,6 +5,7 @@ import { defineTool } from '../../../toolDefinition';
 export const childAttachTool = defineTool({
   name: 'child_attach',
   family: 'orchestrator',
+  feature: 'child-ops-fine',
   title: 'Attach to child',
   description:
     'Attach to an existing child runtime (started by any server process of the workspace): records attached_at and the run and operation ids, and returns its manifest and runtime status.',

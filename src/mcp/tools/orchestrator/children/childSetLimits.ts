@@ -5,6 +5,7 @@ import { defineTool } from '../../../toolDefinition';
 export const childSetLimitsTool = defineTool({
   name: 'child_set_limits',
   family: 'orchestrator',
+  feature: 'child-ops-fine',
   title: 'Set child limits',
   description:
     'Change the limits of a running child: the wall clock (still counted from its start), output budget and idle limit apply at once; messages bounds child_send. Returns the manifest and runtime status.',

@@ -5,6 +5,7 @@ import { defineTool } from '../../../toolDefinition';
 export const childSetRoleTool = defineTool({
   name: 'child_set_role',
   family: 'orchestrator',
+  feature: 'child-ops-fine',
   title: 'Set child role',
   description:
     'Change the role of a child runtime (a label kept in its manifest). Returns the manifest and runtime status.',

@@ -5,6 +5,7 @@ import { defineTool } from '../../../toolDefinition';
 export const childSpawnCodexTool = defineTool({
   name: 'child_spawn_codex',
   family: 'orchestrator',
+  feature: 'child-ops-fine',
   idempotent: true,
   title: 'Spawn Codex child',
   description:
