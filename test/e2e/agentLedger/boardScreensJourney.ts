@@ -14,7 +14,7 @@ import { BrowserSession, Workbench } from '../harness/browser';
 import { CodeServer } from '../harness/codeServer';
 import type { PackagedExtension } from './extensionPackage';
 import { createWorkspace } from './workspace';
-import { eventually } from './workbenchLedger';
+import { eventually, treeRow } from './workbenchLedger';
 import { seedBoard } from './boardSeed';
 import type { BoardSeed } from './boardSeed';
 import { viewFrame } from './boardJourney';
@@ -96,6 +96,13 @@ export function describeBoardScreens(pkg: () => PackagedExtension): void {
         seed = await seedBoard(services.engine);
         long = await addLongTask(services);
         pipeline = await addWaitingPipeline(services);
+        // The workflow a pipeline opens for itself (empty: its phases are the Pipelines view's).
+        await services.engine.write((tx) =>
+          tx.insert(
+            "INSERT INTO workflows (name, kind, created_at, updated_at) VALUES ('Pipeline: Refund flow', 'pipeline', ?, ?)",
+            ['2026-11-23T10:00:09.000Z', '2026-11-23T10:00:09.000Z'],
+          ),
+        );
         server = CodeServer.create({
           name: `agent-ledger-board-1280-${theme}`,
           settings: { 'workbench.colorTheme': colorTheme },
@@ -177,6 +184,88 @@ export function describeBoardScreens(pkg: () => PackagedExtension): void {
         await eventually('the task to be cancelled', async () => (await task(seed.test))?.status === 'cancelled');
         await cardIn(frame, 'failed', `task-${seed.test}`).waitFor({ state: 'visible', timeout: 10_000 });
         await shot('after-menu');
+      });
+
+      it('the Tasks view: state before the id, no pipeline listed as a workflow, Filter Tasks hides done tasks', async () => {
+        const build = treeRow(wb.page, /Build the checkout/);
+        await build.waitFor({ state: 'visible', timeout: 15_000 });
+        assert.match(await build.innerText(), new RegExp(`Build the checkout\\s*in progress · task-${seed.build}`));
+        assert.equal(
+          await wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Pipeline: Refund flow' }).count(),
+          0,
+        );
+        await treeRow(wb.page, /Design the checkout/).waitFor({ state: 'visible', timeout: 5_000 });
+        await wb.runCommand('Agent Ledger: Filter Tasks…');
+        const widget = wb.page.locator('.quick-input-widget').filter({ hasText: 'Filter Tasks' });
+        await widget.waitFor({ state: 'visible', timeout: 10_000 });
+        const option = widget.locator('.monaco-list-row').filter({ hasText: 'Hide done' });
+        const checked = async (): Promise<boolean> => (await option.getAttribute('aria-checked')) === 'true';
+        // The row, else its checkbox, else the keys (the row is the first and active one): whichever this build takes.
+        await option.click({ timeout: 5_000 }).catch(() => undefined);
+        if (!(await checked()))
+          await option
+            .locator('.monaco-custom-toggle, input[type=checkbox]')
+            .first()
+            .click({ force: true, timeout: 5_000 })
+            .catch(() => undefined);
+        if (!(await checked())) {
+          await widget.locator('.quick-input-box input').focus();
+          await wb.page.keyboard.press('Space');
+        }
+        await eventually('"Hide done" to be ticked', checked, 5_000);
+        const ok = widget.locator('.monaco-button').filter({ hasText: /^OK$/ });
+        if (await ok.isVisible()) await ok.click();
+        else {
+          await widget.locator('.quick-input-box input').focus();
+          await wb.page.keyboard.press('Enter');
+        }
+        await eventually(
+          'the done task to leave the Tasks view',
+          async () =>
+            (await wb.page
+              .locator('.part.sidebar .monaco-list-row')
+              .filter({ hasText: 'Design the checkout' })
+              .count()) === 0,
+          10_000,
+        );
+        assert.ok(await build.isVisible(), 'a running task stays');
+        await wb.page
+          .locator('.part.sidebar .pane-header')
+          .filter({ hasText: 'hiding done' })
+          .first()
+          .waitFor({ state: 'visible', timeout: 5_000 });
+        await shot('tasks-filtered');
+      });
+
+      it('the plan graph picker lists workflows, not pipelines; the graph fits the page and zooms', async () => {
+        await wb.page.locator('.part.sidebar .composite.title').first().click();
+        await wb.runCommand('Agent Ledger: Open Plan Graph');
+        // The workflow picker, not the palette's list it replaces.
+        await wb.page
+          .locator('.quick-input-widget input[placeholder="Open the plan graph of which workflow?"]')
+          .waitFor({ state: 'visible', timeout: 15_000 });
+        const labels = await wb.quickPickLabels();
+        assert.ok(labels.includes('Checkout'), `picker: ${labels.join(' | ')}`);
+        assert.ok(!labels.some((l) => l.startsWith('Pipeline:')), `picker: ${labels.join(' | ')}`);
+        await wb.quickPickItem('Checkout').click();
+        const frame = await viewFrame(wb.page, 'planGraph');
+        const graph = frame.locator('[data-testid=plan-graph]');
+        await graph.waitFor({ state: 'visible', timeout: 20_000 });
+        const size = async (): Promise<{ svg: number; page: number; zoom: string }> => ({
+          svg: Number(await graph.getAttribute('width')),
+          page: await frame.locator('[data-testid=graph-scroll]').evaluate((e) => e.clientWidth),
+          zoom: await frame.locator('[data-testid=zoom]').innerText(),
+        });
+        await frame.locator('[data-testid=zoom-Fit]').click();
+        const fit = await size();
+        assert.ok(fit.svg <= fit.page && /\(fit\)/.test(fit.zoom), `fit: ${JSON.stringify(fit)}`);
+        await frame.locator('[data-testid=zoom-out]').click();
+        const out = await size();
+        assert.ok(
+          out.svg < fit.svg || fit.zoom.startsWith('25%'),
+          `zoomed out: ${JSON.stringify(out)} from ${JSON.stringify(fit)}`,
+        );
+        await shot('plan-graph');
       });
     });
   }
