@@ -2,6 +2,8 @@ import type { BoardCardItem, BoardHostMessage, BoardModel, BoardWebviewMessage }
 import { button, h } from '../dom';
 import type { Host } from '../hosts/host';
 import { ColumnList, columns } from './columns';
+import { openCardMenu } from './cardMenu';
+import type { BoardColumnId } from '../../src/shared/protocol';
 
 /** The host's order (core/board/boardModel.ts boardCards): most recently updated first, then by id. */
 function newestFirst(a: BoardCardItem, b: BoardCardItem): number {
@@ -14,6 +16,8 @@ interface State {
   agent?: string;
   workflow?: string;
   status?: string;
+  /** Columns the person folded to a strip. */
+  collapsed?: BoardColumnId[];
 }
 
 export type BoardHost = Host<BoardWebviewMessage, BoardHostMessage, State>;
@@ -30,7 +34,8 @@ function choices(select: HTMLSelectElement, label: string, values: (string | nul
 
 /**
  * The Board: every task of the folder in six columns, live. Drag a card onto an agent to assign
- * it, or onto Cancel; click it for its detail. Each column renders only the cards in view.
+ * it, or onto Cancel, or do the same from its menu (right-click, Shift+F10); click it for its
+ * detail. Columns share the width and fold to a strip. Each column renders only the cards in view.
  */
 export function mountBoard(root: HTMLElement, host: BoardHost): void {
   let model: BoardModel | undefined;
@@ -39,12 +44,24 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
   const saved = host.getState();
   let filter = saved?.filter ?? '';
   const picked = { agent: saved?.agent ?? '', workflow: saved?.workflow ?? '', status: saved?.status ?? '' };
+  const collapsed = new Set<BoardColumnId>(saved?.collapsed ?? []);
 
   const lists = columns.map(
     (c) =>
       new ColumnList(c.id, c.title, c.hint, {
         open: (card) => host.post({ type: 'openCard', id: card.id }),
         review: (card, verdict) => card.taskId !== null && host.post({ type: 'review', taskId: card.taskId, verdict }),
+        menu: (card, at, from) =>
+          openCardMenu(root, card, model?.agents ?? [], at, from, {
+            open: () => host.post({ type: 'openCard', id: card.id }),
+            assign: (agent) => card.taskId !== null && host.post({ type: 'assign', taskId: card.taskId, agent }),
+            cancel: () => card.taskId !== null && host.post({ type: 'cancel', taskId: card.taskId }),
+          }),
+        toggle: (id) => {
+          if (!collapsed.delete(id)) collapsed.add(id);
+          layout();
+          save();
+        },
         dragStart: (card) => {
           dragging = card;
           root.classList.add('dragging');
@@ -120,9 +137,15 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
     board,
   );
   window.addEventListener('resize', () => lists.forEach((l) => l.draw()));
+  /** Open columns share the width (none wider than the board); a folded one is a strip. */
+  const layout = (): void => {
+    board.style.gridTemplateColumns = lists.map((l) => (collapsed.has(l.id) ? '30px' : 'minmax(0, 1fr)')).join(' ');
+    for (const l of lists) l.fold(collapsed.has(l.id));
+  };
+  layout();
 
   const save = (): void => {
-    if (model) host.setState({ folder: model.folder, filter, ...picked });
+    if (model) host.setState({ folder: model.folder, filter, ...picked, collapsed: [...collapsed] });
   };
 
   /** A place to drop a card: an agent (assign) or Cancel. */

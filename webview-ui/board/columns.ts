@@ -1,5 +1,6 @@
 import type { BoardCardItem, BoardColumnId } from '../../src/shared/protocol';
 import { h } from '../dom';
+import { cardReason, cardLabel } from './cardText';
 
 /** The board's columns, in order, with what a person reads: "needs a person" first, what the person came for. */
 export const columns: { id: BoardColumnId; title: string; hint: string }[] = [
@@ -8,11 +9,17 @@ export const columns: { id: BoardColumnId; title: string; hint: string }[] = [
   { id: 'ready', title: 'Ready', hint: 'can start now' },
   { id: 'in_progress', title: 'In progress', hint: '' },
   { id: 'done', title: 'Done', hint: '' },
-  { id: 'failed', title: 'Failed', hint: 'and cancelled' },
+  { id: 'failed', title: 'Failed / cancelled', hint: '' },
 ];
 
-/** Every card has this height (px): the list renders only the rows in view. */
-export const CARD_HEIGHT = 78; // the card is 72 px (media/webview.css) + a 6 px gap
+/**
+ * Every card of a column has one height (px), so the list renders only the rows in view: the card
+ * (media/webview.css: a two-line title, a meta row, a line) + a 6 px gap. "Needs a person" cards
+ * have a row more for their buttons, which then never share a row with text on a narrow column.
+ */
+export const CARD_HEIGHT = 96; // .card: 90 px
+export const ACTION_CARD_HEIGHT = 120; // .card.with-actions: 114 px
+const rowHeight = (column: BoardColumnId): number => (column === 'needs_person' ? ACTION_CARD_HEIGHT : CARD_HEIGHT);
 /** Rows rendered above and below the visible ones. */
 const OVERSCAN = 4;
 
@@ -20,6 +27,10 @@ export interface CardHandlers {
   open(card: BoardCardItem): void;
   /** A person answered the card's review requests (task cards in "needs a person"). */
   review(card: BoardCardItem, verdict: 'approved' | 'dismissed'): void;
+  /** The card's menu (right-click, Shift+F10, the context-menu key): assign, cancel, open. */
+  menu(card: BoardCardItem, at: { x: number; y: number }, from: HTMLElement): void;
+  /** Fold or unfold the column. */
+  toggle(column: BoardColumnId): void;
   dragStart(card: BoardCardItem): void;
   dragEnd(): void;
 }
@@ -34,6 +45,8 @@ export class ColumnList {
   private readonly count: HTMLElement;
   private cards: BoardCardItem[] = [];
   private drawn = '';
+  private readonly rowHeight: number;
+  private readonly foldButton: HTMLElement;
 
   constructor(
     readonly id: BoardColumnId,
@@ -41,16 +54,40 @@ export class ColumnList {
     hint: string,
     private readonly handlers: CardHandlers,
   ) {
+    this.rowHeight = rowHeight(id);
     this.count = h('span', { class: 'count', 'data-testid': 'column-count' }, '0');
     this.spacer = h('div', { class: 'spacer' });
     const body = h('div', { class: 'column-body' }, this.spacer);
     body.addEventListener('scroll', () => this.draw(), { passive: true });
+    this.foldButton = h('button', {
+      type: 'button',
+      class: 'fold',
+      'aria-expanded': 'true',
+      'aria-label': `Fold ${title}`,
+      title: `Fold ${title}`,
+      'data-testid': 'fold',
+    });
+    this.foldButton.addEventListener('click', () => handlers.toggle(id));
     this.el = h(
       'section',
       { class: `column column-${id}`, 'data-column': id },
-      h('header', { title: hint || undefined }, h('span', { class: 'name' }, title), this.count),
+      h('header', { title: hint || undefined }, this.foldButton, h('span', { class: 'name' }, title), this.count),
       body,
     );
+  }
+
+  /** Folded: a strip with the column's name and count; its cards are not drawn. */
+  fold(folded: boolean): void {
+    this.el.classList.toggle('collapsed', folded);
+    this.foldButton.setAttribute('aria-expanded', String(!folded));
+    this.foldButton.textContent = folded ? '▸' : '▾';
+    const name = this.el.querySelector('.name')?.textContent ?? '';
+    this.foldButton.title = `${folded ? 'Unfold' : 'Fold'} ${name}`;
+    this.foldButton.setAttribute('aria-label', this.foldButton.title);
+    if (!folded) {
+      this.drawn = '';
+      this.draw();
+    }
   }
 
   /** How many cards are in the DOM now. */
@@ -61,7 +98,7 @@ export class ColumnList {
   set(cards: BoardCardItem[]): void {
     this.cards = cards;
     this.count.textContent = String(cards.length);
-    this.spacer.style.height = `${cards.length * CARD_HEIGHT}px`;
+    this.spacer.style.height = `${cards.length * this.rowHeight}px`;
     this.drawn = '';
     this.draw();
   }
@@ -69,8 +106,8 @@ export class ColumnList {
   draw(): void {
     const body = this.spacer.parentElement!;
     const height = body.clientHeight || 800;
-    const first = Math.max(0, Math.floor(body.scrollTop / CARD_HEIGHT) - OVERSCAN);
-    const last = Math.min(this.cards.length, Math.ceil((body.scrollTop + height) / CARD_HEIGHT) + OVERSCAN);
+    const first = Math.max(0, Math.floor(body.scrollTop / this.rowHeight) - OVERSCAN);
+    const last = Math.min(this.cards.length, Math.ceil((body.scrollTop + height) / this.rowHeight) + OVERSCAN);
     const key = `${first}:${last}`;
     if (key === this.drawn) return;
     this.drawn = key;
@@ -87,8 +124,8 @@ export class ColumnList {
       ? `handoff ${card.handoffs.map((x) => `${x.from} → ${x.to ?? 'any agent'}`).join(', ')}`
       : '';
     const line =
-      card.reason ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
-    const label = card.kind === 'task' ? card.id : card.kind === 'checkpoint' ? 'checkpoint' : 'human gate';
+      cardReason(card) ?? (card.blockedBy.length ? `waits for ${card.blockedBy.join(', ')}` : card.lastMilestone) ?? '';
+    const label = cardLabel(card);
     const status =
       card.status === 'cancelled' || (card.status === 'done' && card.result && card.result !== 'success')
         ? card.result && card.status === 'done'
@@ -111,11 +148,12 @@ export class ColumnList {
     const el = h(
       'article',
       {
-        class: `card kind-${card.kind} status-${card.status}${overlap ? ' overlapping' : ''}`,
+        class: `card kind-${card.kind} status-${card.status}${overlap ? ' overlapping' : ''}${card.column === 'needs_person' ? ' with-actions' : ''}`,
         draggable: card.taskId !== null ? 'true' : undefined,
         tabindex: '0',
         role: 'button',
         'data-card': card.id,
+        'aria-haspopup': card.taskId !== null ? 'menu' : undefined,
         title: [card.title, card.workflow, line, handoff, overlapDetail(card)].filter(Boolean).join('\n'),
       },
       h('div', { class: 'card-title' }, card.title),
@@ -134,16 +172,32 @@ export class ColumnList {
         overlap ? h('span', { class: 'overlap', 'data-testid': 'overlap' }, overlap) : null,
         !overlap && handoff ? h('span', { class: 'handoff', 'data-testid': 'handoff' }, handoff) : null,
         !overlap && line ? h('span', { class: 'muted' }, line) : null,
-        reviewable
-          ? act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")')
-          : null,
-        reviewable ? act('Dismiss', 'dismissed', 'No review needed (the card leaves "needs a person")') : null,
       ),
+      // A row of its own: the buttons share the card's width and are never cut by the text beside them.
+      reviewable
+        ? h(
+            'div',
+            { class: 'card-actions' },
+            act('Approve', 'approved', 'I reviewed it: the work stands (the card leaves "needs a person")'),
+            act('Dismiss', 'dismissed', 'No review needed (the card leaves "needs a person")'),
+          )
+        : null,
     );
     // Through the CSSOM: the webview's CSP refuses inline style attributes.
-    el.style.top = `${index * CARD_HEIGHT}px`;
+    el.style.top = `${index * this.rowHeight}px`;
     el.addEventListener('click', () => this.handlers.open(card));
+    el.addEventListener('contextmenu', (e) => {
+      // Prevented: VS Code's webview then shows no Cut/Copy/Paste menu of its own.
+      e.preventDefault();
+      this.handlers.menu(card, { x: e.clientX, y: e.clientY }, el);
+    });
     el.addEventListener('keydown', (e) => {
+      if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+        e.preventDefault();
+        const r = el.getBoundingClientRect();
+        this.handlers.menu(card, { x: r.left + 12, y: r.top + 24 }, el);
+        return;
+      }
       if (e.key !== 'Enter' && e.key !== ' ') return;
       e.preventDefault();
       this.handlers.open(card);

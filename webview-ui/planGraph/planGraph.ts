@@ -11,7 +11,11 @@ import type { Host } from '../hosts/host';
 interface State {
   folder: string;
   workflowId: number;
+  /** The drawing's scale (1: as laid out); absent: fit to the page. */
+  zoom?: number;
 }
+
+const ZOOMS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -41,8 +45,9 @@ export function mountPlanGraph(
   root: HTMLElement,
   host: Host<PlanGraphWebviewMessage, PlanGraphHostMessage, State>,
 ): void {
+  let zoom: number | undefined = host.getState()?.zoom;
   const render = (model: PlanGraphViewModel): void => {
-    host.setState({ folder: model.folder, workflowId: model.workflowId });
+    host.setState({ folder: model.folder, workflowId: model.workflowId, zoom });
     const edges = model.edges.map((e) =>
       svg('polyline', {
         class: 'edge',
@@ -103,6 +108,52 @@ export function mountPlanGraph(
       ...edges,
       ...nodes,
     );
+    const scroll = h('div', { class: 'graph-scroll', 'data-testid': 'graph-scroll' }, drawing);
+    const scale = h('span', { class: 'muted', 'data-testid': 'zoom' });
+    /** Fit: the whole graph in the page, never larger than laid out. */
+    const fitted = (): number =>
+      Math.min(
+        1,
+        (scroll.clientWidth - 8) / Math.max(1, model.width),
+        (scroll.clientHeight - 8) / Math.max(1, model.height),
+      );
+    const apply = (): void => {
+      const z = zoom ?? fitted();
+      drawing.setAttribute('width', String(Math.round(model.width * z)));
+      drawing.setAttribute('height', String(Math.round(model.height * z)));
+      scale.textContent = `${Math.round(z * 100)}%${zoom === undefined ? ' (fit)' : ''}`;
+      host.setState({ folder: model.folder, workflowId: model.workflowId, zoom });
+    };
+    const step = (dir: 1 | -1): void => {
+      const z = zoom ?? fitted();
+      zoom = dir > 0 ? (ZOOMS.find((x) => x > z + 0.001) ?? z) : ([...ZOOMS].reverse().find((x) => x < z - 0.001) ?? z);
+      apply();
+    };
+    scroll.addEventListener(
+      'wheel',
+      (e) => {
+        if (!e.ctrlKey && !e.metaKey) return;
+        e.preventDefault();
+        step(e.deltaY < 0 ? 1 : -1);
+      },
+      { passive: false },
+    );
+    const zoomButtons = [
+      button('Fit', () => {
+        zoom = undefined;
+        apply();
+      }),
+      button('−', () => step(-1)),
+      button('+', () => step(1)),
+      button('100%', () => {
+        zoom = 1;
+        apply();
+      }),
+    ];
+    zoomButtons[1].setAttribute('aria-label', 'Zoom out');
+    zoomButtons[2].setAttribute('aria-label', 'Zoom in');
+    for (const b of zoomButtons)
+      b.dataset.testid = `zoom-${b.textContent === '−' ? 'out' : b.textContent === '+' ? 'in' : b.textContent}`;
     const summary = `${model.workflowKey} · ${model.nodes.length} tasks · ${model.edges.length} dependencies`;
     const note =
       model.nodes.length && !model.edges.length
@@ -114,14 +165,17 @@ export function mountPlanGraph(
         { class: 'board-header' },
         h('h1', null, model.name),
         h('span', { class: 'muted' }, summary),
+        ...(model.nodes.length ? [...zoomButtons, scale] : []),
         button('Refresh', () => host.post({ type: 'refresh' })),
       ),
-      model.nodes.length
-        ? h('div', { class: 'graph-scroll' }, drawing)
-        : h('p', { class: 'muted' }, 'This workflow has no tasks yet.'),
+      model.nodes.length ? scroll : h('p', { class: 'muted' }, 'This workflow has no tasks yet.'),
       ...note,
     );
+    if (model.nodes.length) apply();
   };
+  window.addEventListener('resize', () => {
+    if (zoom === undefined) root.querySelector<HTMLElement>('[data-testid=zoom-Fit]')?.click();
+  });
   host.listen((message) => {
     if (message.type === 'planGraph') render(message.model);
     else if (message.type === 'error') root.replaceChildren(h('p', { class: 'error' }, message.message));

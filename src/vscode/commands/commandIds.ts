@@ -8,6 +8,8 @@ export const Commands = {
   OpenTaskFileDiff: 'agentLedger.openTaskFileDiff',
   RewindTask: 'agentLedger.rewindTask',
   UndoRewind: 'agentLedger.undoRewind',
+  FilterTasks: 'agentLedger.filterTasks',
+  ClearTasksFilter: 'agentLedger.clearTasksFilter',
   CopyTaskId: 'agentLedger.copyTaskId',
   ExportWorkflowReport: 'agentLedger.exportWorkflowReport',
   ShowRunningTasks: 'agentLedger.showRunningTasks',

@@ -19,6 +19,7 @@ import type { BoardCommands } from './boardCommands';
 import type { DatabaseCommands } from './databaseCommands';
 import type { BlackboardView } from '../views/blackboard/blackboardView';
 import type { RunnerCommands } from './runnerCommands';
+import { pickTasksFilter } from './tasksFilter';
 
 export interface CommandDeps {
   registry: LedgerRegistry;
@@ -56,6 +57,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       pipelinesView.refresh();
       blackboardView.reload();
     },
+    [Commands.FilterTasks]: () => pickTasksFilter(registry, tasksView),
+    [Commands.ClearTasksFilter]: () => tasksView.setFilter({}),
     [Commands.OpenTask]: (arg) => tasks.openTask(arg),
     [Commands.OpenTaskFileDiff]: (arg) => tasks.openFileDiff(arg),
     [Commands.RewindTask]: (arg) => tasks.rewind(arg),

@@ -6,6 +6,7 @@ import { formatAge, plural } from '../../core/format';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import type { TaskNode, WorkflowNode } from '../views/tasks/taskItems';
+import { listedWorkflows } from '../../views/taskText';
 
 /**
  * What a task command may be given: a Tasks view node (context menus), a `{ folder, taskId }`
@@ -70,18 +71,21 @@ export async function resolveWorkflow(
   }
   const ledger = await registry.pick(undefined, 'Which folder?');
   if (!ledger) return undefined;
-  const { workflows } = await (await ledger.require()).queries.listWorkflows(200);
+  // A pipeline's own workflow is the Pipelines view's, as in the Tasks view.
+  const workflows = listedWorkflows((await (await ledger.require()).queries.listWorkflows(200)).workflows);
   if (workflows.length === 0) {
     void vscode.window.showInformationMessage(`No workflows in ${ledger.name} yet.`);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    workflows.map((w) => ({
-      label: w.name,
-      description: `${workflowKey(w.id)} · ${plural(w.taskCount, 'task')}`,
-      detail: `updated ${formatAge(w.updatedAt)}`,
-      id: w.id,
-    })),
+    [...workflows]
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
+      .map((w) => ({
+        label: w.name,
+        description: `${workflowKey(w.id)} · ${plural(w.taskCount, 'task')}`,
+        detail: `updated ${formatAge(w.updatedAt)}`,
+        id: w.id,
+      })),
     { placeHolder, matchOnDescription: true },
   );
   return picked ? { ledger, workflowId: picked.id } : undefined;

@@ -22,7 +22,7 @@ import { addManyTasks, seedBoard } from './boardSeed';
 import type { BoardSeed } from './boardSeed';
 
 /** The content frame of the webview whose page renders `view` (`<body data-view>`). */
-async function viewFrame(page: Page, view: string, timeoutMs = 20_000): Promise<Frame> {
+export async function viewFrame(page: Page, view: string, timeoutMs = 20_000): Promise<Frame> {
   return eventually(
     `the ${view} webview`,
     async () => {

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Task } from '../../../core/tasks/taskModel';
 import { taskKey, workflowKey } from '../../../core/ids';
 import type { WorkflowSummary } from '../../../core/workflows/workflowRepo';
-import { elapsedSeconds, formatAge, formatDuration, plural, truncate } from '../../../core/format';
+import { formatAge, plural, truncate } from '../../../core/format';
+import { statusText, taskDescription } from '../../../views/taskText';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { priorityIcons, typeIcons } from './taskFields';
@@ -27,6 +28,8 @@ export interface TaskNode {
   readonly childCount: number;
   /** A person answered the completion's review request. */
   readonly completionReviewed?: boolean;
+  /** Its last rewind can be undone (Undo Rewind is offered, the row says "rewound"). */
+  readonly rewound?: boolean;
   readonly parent: WorkflowNode | LooseTasksNode | TaskNode;
 }
 
@@ -59,29 +62,6 @@ export function taskIcon(task: Pick<Task, 'status' | 'result'> & Partial<Pick<Ta
   }
 }
 
-export function statusText(task: Pick<Task, 'status' | 'result'>): string {
-  if (task.status === 'done' && task.result && task.result !== 'success') return task.result.replace('_', ' ');
-  return task.status.replace('_', ' ');
-}
-
-/** `task-3 · 40% · 2m 05s · high · bug · @coder · auth, backend` */
-export function taskDescription(task: Task, now = Date.now(), completionReviewed = false): string {
-  const parts = [taskKey(task.id)];
-  if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
-  const seconds =
-    task.durationSeconds ??
-    (task.status === 'in_progress' && task.startedAt ? elapsedSeconds(task.startedAt, now) : null);
-  if (seconds !== null) parts.push(formatDuration(seconds));
-  // The task-management contract's fields. Their defaults (medium, task) would repeat on every row: the tooltip has them.
-  if (task.priority && task.priority !== 'medium') parts.push(task.priority);
-  if (task.type && task.type !== 'task') parts.push(task.type);
-  if (task.assignee) parts.push(`@${task.assignee}`);
-  if (task.labels?.length) parts.push(task.labels.join(', '));
-  if (task.outcome?.manual_review_needed) parts.push(completionReviewed ? 'reviewed' : 'needs review');
-  if (task.verification && !task.verification.scope_match) parts.push('⚠ out of scope');
-  return parts.join(' · ');
-}
-
 export function taskItem(node: TaskNode): vscode.TreeItem {
   const { task } = node;
   const item = new vscode.TreeItem(
@@ -89,21 +69,27 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
     node.childCount > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `${node.ledger.folder.uri.toString()}#task-${task.id}`;
-  item.description = taskDescription(task, Date.now(), node.completionReviewed);
-  item.iconPath = taskIcon(task);
-  item.tooltip = taskTooltip(task, node.completionReviewed === true);
+  item.description = taskDescription(task, Date.now(), {
+    completionReviewed: node.completionReviewed,
+    rewound: node.rewound,
+  });
+  item.iconPath = node.rewound
+    ? new vscode.ThemeIcon('history', new vscode.ThemeColor('charts.purple'))
+    : taskIcon(task);
+  item.tooltip = taskTooltip(task, node.completionReviewed === true, node.rewound === true);
   item.accessibilityInformation = {
     label: `${task.title}, ${taskKey(task.id)}, ${statusText(task)}${task.progress !== null && task.status === 'in_progress' ? `, ${task.progress}%` : ''}, ${task.priority} priority ${task.type}`,
   };
   // Menus in package.json match these words (`viewItem =~ /\brewind\b/`).
   const flags = ['task', task.status];
   if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
+  if (node.rewound) flags.push('rewound');
   item.contextValue = flags.join(' ');
   item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [node] };
   return item;
 }
 
-function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownString {
+function taskTooltip(task: Task, completionReviewed: boolean, rewound: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(task.title)}** — \`${taskKey(task.id)}\` · ${statusText(task)}\n\n`);
   if (task.goal) md.appendMarkdown(`${escape(truncate(task.goal, 300))}\n\n`);
@@ -124,6 +110,7 @@ function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownSt
         : `$(eye) Manual review needed${reason}\n\n`,
     );
   }
+  if (rewound) md.appendMarkdown('$(history) Rewound to its snapshot: Undo Rewind puts its changes back\n\n');
   for (const w of task.verification?.warnings ?? []) md.appendMarkdown(`${escape(w)}\n\n`);
   if (task.filesChanged) {
     const f = task.filesChanged;
@@ -191,7 +178,8 @@ export function looseTasksItem(node: LooseTasksNode): vscode.TreeItem {
   item.id = `${node.ledger.folder.uri.toString()}#loose`;
   item.description = `${node.count}`;
   item.iconPath = new vscode.ThemeIcon('inbox');
-  item.tooltip = 'Tasks created with task_create (or `agent-ledger task create`) that no workflow has started yet.';
+  item.tooltip =
+    'Tasks created on their own (Create Task, `agent-ledger task create`, or by an agent) that no workflow has started yet.';
   item.contextValue = 'looseTasks';
   return item;
 }

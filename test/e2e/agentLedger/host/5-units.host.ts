@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { familyFlags, selectedFamilies, serverArgs, shellLine } from '../../../../src/vscode/mcp/serverLaunch';
 import { clientConfigPath, mergeServerEntry, serverName } from '../../../../src/vscode/mcp/clientConfigs';
-import { taskDescription, statusText } from '../../../../src/vscode/views/tasks/taskItems';
+import { taskDescription, statusText } from '../../../../src/views/taskText';
 import { formatAge, formatDuration, truncate } from '../../../../src/core/format';
 import type { Task } from '../../../../src/core/tasks/taskModel';
 
@@ -98,8 +98,11 @@ describe('tree and status text', () => {
     verification: null,
   } as unknown as Task;
 
-  it('describes a running task with key, progress, elapsed time and assignee', () => {
-    assert.equal(taskDescription(base, Date.parse('2026-01-01T10:02:05.000Z')), 'task-7 · 40% · 2m 05s · @coder');
+  it('describes a running task with its state and progress first, then key, elapsed time and assignee', () => {
+    assert.equal(
+      taskDescription(base, Date.parse('2026-01-01T10:02:05.000Z')),
+      'in progress 40% · task-7 · 2m 05s · @coder',
+    );
   });
 
   it('describes a finished one with its duration, review and scope flags', () => {
@@ -111,10 +114,10 @@ describe('tree and status text', () => {
       outcome: { summary: 's', manual_review_needed: true },
       verification: { scope_match: false, unexpected_files: ['x'], warnings: [] },
     } as unknown as Task;
-    assert.equal(taskDescription(t), 'task-7 · 1h 01m · @coder · needs review · ⚠ out of scope');
+    assert.equal(taskDescription(t), 'needs review · ⚠ out of scope · partial success · task-7 · 1h 01m · @coder');
     assert.equal(
-      taskDescription(t, Date.now(), true),
-      'task-7 · 1h 01m · @coder · reviewed · ⚠ out of scope',
+      taskDescription(t, Date.now(), { completionReviewed: true }),
+      'reviewed · ⚠ out of scope · partial success · task-7 · 1h 01m · @coder',
       'a person answered the review',
     );
     assert.equal(statusText(t), 'partial success');

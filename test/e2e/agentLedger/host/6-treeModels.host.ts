@@ -17,7 +17,8 @@ import {
   sessionItem,
 } from '../../../../src/vscode/views/agents/agentItems';
 import { categoryNodes, entryDescription, entryItem } from '../../../../src/vscode/views/memory/memoryItems';
-import { taskDescription, taskIcon, workflowItem } from '../../../../src/vscode/views/tasks/taskItems';
+import { taskIcon, workflowItem } from '../../../../src/vscode/views/tasks/taskItems';
+import { taskDescription } from '../../../../src/views/taskText';
 import type { WorkflowSummary } from '../../../../src/core/workflows/workflowRepo';
 
 const ledger = { root: '/ws', name: 'ws', folder: { uri: vscode.Uri.file('/ws') } } as unknown as FolderLedger;
@@ -189,10 +190,10 @@ describe('Tasks view: seed 002’s fields', () => {
   } as unknown as Task;
 
   it('shows a priority or type other than the default, the assignee and the labels', () => {
-    assert.equal(taskDescription({ ...base, priority: 'medium', type: 'task', labels: [] }), 'task-9');
+    assert.equal(taskDescription({ ...base, priority: 'medium', type: 'task', labels: [] }), 'open · task-9');
     assert.equal(
       taskDescription({ ...base, priority: 'critical', type: 'bug', assignee: 'coder', labels: ['auth', 'ui'] }),
-      'task-9 · critical · bug · @coder · auth, ui',
+      'open · task-9 · critical · bug · @coder · auth, ui',
     );
   });
 
