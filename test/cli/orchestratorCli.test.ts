@@ -71,7 +71,12 @@ type ChildJson = { child_id: string; runtime_status: { state: string; pid: numbe
 
 describe('the orchestrator tools from the command line', () => {
   test('every orchestrator tool has exactly one command, and --help lists the groups and their commands', () => {
-    const commanded = groups.flatMap((g) => g.commands.map((c) => c.tool)).sort();
+    // Running a plan is its own command group (`agent-ledger plan`, with the gate a person approves):
+    // each of its tools is named in `plan --help` or `plan run --help`.
+    const planHelp = `${cli(['plan', '--help']).stdout}\n${cli(['plan', 'run', '--help']).stdout}`;
+    const planTools = [...new Set(planHelp.match(/\b(plan_[a-z_]+|op_cancel)\b/g) ?? [])];
+    assert.ok(planTools.includes('plan_run_bt') && planTools.includes('op_cancel'), planHelp);
+    const commanded = [...groups.flatMap((g) => g.commands.map((c) => c.tool)), ...planTools].sort();
     assert.deepEqual(commanded, orchestratorFamily.tools.map((t) => t.name).sort());
     const top = cli(['--help']);
     assert.equal(top.code, 0, top.stderr);
