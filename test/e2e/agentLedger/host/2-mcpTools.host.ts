@@ -34,13 +34,13 @@ describe('the MCP server through VS Code (Copilot’s path)', () => {
     await invoke('log_milestone', { task_id: taskId, message: 'Cart model written', progress: 40 });
     const view = await until(
       'the task in the Tasks view',
-      async () => (await treeText()).includes('Build the cart — task-') && (await treeText()).includes('40%'),
+      async () => /Build the cart — in progress 40% · task-/.test(await treeText()),
       1_000,
     );
     assert.ok(view.ms < 1_000);
     const text = await treeText();
     assert.match(text, /^Checkout flow — wf-\d+ · 1 running/m);
-    assert.match(text, /^ {2}Build the cart — task-\d+ · 40% · \d+s/m);
+    assert.match(text, /^ {2}Build the cart — in progress 40% · task-\d+ · \d+s/m);
     const expected = `$(sync~spin) ${taskId} Build the cart · 40% — Cart model written`;
     await until(
       `the status bar to read "${expected}"`,
@@ -88,7 +88,7 @@ describe('the MCP server through VS Code (Copilot’s path)', () => {
     assert.equal(done.verification.scope_match, false);
     await until(
       'the finished task in the view',
-      async () => /Build the cart — task-\d+ · \d+s · ⚠ out of scope/.test(await treeText()),
+      async () => /Build the cart — ⚠ out of scope · done · task-\d+ · \d+s/.test(await treeText()),
       1_000,
     );
     await until('the status bar to clear', async () => (await api()).testing.statusBarText() === undefined, 1_000);

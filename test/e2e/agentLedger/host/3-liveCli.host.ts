@@ -25,11 +25,14 @@ describe('live refresh from other processes', () => {
       1_000,
     );
     assert.ok(seen.ms < 1_000, `took ${seen.ms} ms`);
-    assert.match(await treeText(), /^Tasks without a workflow — 1\n {2}Written by the CLI — task-\d+ · @ci-bot$/m);
+    assert.match(
+      await treeText(),
+      /^Tasks without a workflow — 1\n {2}Written by the CLI — open · task-\d+ · @ci-bot$/m,
+    );
   });
 
   it('follows an update made by the CLI', async () => {
-    const id = /Written by the CLI — (task-\d+)/.exec(await treeText())?.[1];
+    const id = /Written by the CLI — .*?(task-\d+)/.exec(await treeText())?.[1];
     assert.ok(id);
     await cli('task', 'update', id, '--title', 'Renamed by the CLI');
     await until('the renamed task', async () => (await treeText()).includes('Renamed by the CLI'), 1_000);

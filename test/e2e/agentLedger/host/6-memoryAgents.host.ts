@@ -138,7 +138,8 @@ describe('the Agents & Sessions view', () => {
     ));
     await until(
       'the task with its fields',
-      async () => (await treeText()).includes(`Fix the cart total — task-${taskId} · high · bug · @coder · cart, ui`),
+      async () =>
+        (await treeText()).includes(`Fix the cart total — open · task-${taskId} · high · bug · @coder · cart, ui`),
       5_000,
     );
   });

@@ -83,11 +83,11 @@ export async function invoke<T = Record<string, unknown>>(tool: string, input: R
   const info = ledgerTools().get(tool);
   if (!info) throw new Error(`tool ${tool} is not available; have ${[...ledgerTools().keys()].join(', ')}`);
   const result = await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined });
-  const text = result.content
+  const parts = result.content
     .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
-    .map((p) => p.value)
-    .join('');
-  const json = JSON.parse(text) as T & { error?: { message: string } };
+    .map((p) => p.value);
+  // A result is its JSON; an error is prose first, then its JSON.
+  const json = JSON.parse(parts.at(-1) ?? '{}') as T & { error?: { message: string } };
   if (json && typeof json === 'object' && 'error' in json && json.error)
     throw new Error(`${tool} failed: ${json.error.message}`);
   return json;

@@ -26,10 +26,12 @@ export async function attempt<T = Record<string, any>>(
   let text: string;
   try {
     const result = await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined });
-    text = result.content
-      .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
-      .map((p) => p.value)
-      .join('');
+    // A result is its JSON; an error is prose first, then its JSON.
+    text =
+      result.content
+        .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
+        .map((p) => p.value)
+        .at(-1) ?? '{}';
   } catch (err) {
     text = /\{[\s\S]*\}/.exec(err instanceof Error ? err.message : String(err))?.[0] ?? '{}';
   }
