@@ -123,13 +123,21 @@ test('the runner’s lines of a run: launched (task, client, run, log), ended wi
     ok.stdout
       .split('\n')
       .filter(Boolean)
-      .map((l) => l.replace(/pid \d+/, 'pid N').replace(/after \d+\.\d s/, 'after T s')),
+      // A PostgreSQL ledger's runs keep their own folder (runs/pg-<hash>/, ledgerPaths.ts runsDirOf).
+      .map((l) =>
+        l
+          .replace(/pid \d+/, 'pid N')
+          .replace(/after \d+\.\d s/, 'after T s')
+          .replace(/\/runs\/pg-[0-9a-f]{8}\//, '/runs/'),
+      ),
     [
       `launched coder · task-1 · prj-1 · claude · exec-1 · pid N · log ${log}`,
       'ended coder · task-1 · prj-1 · exec-1: completed (success) · exit 0 after T s · 1,200 in / 300 out tokens · $0.0421',
     ],
   );
-  assert.ok(fs.existsSync(log));
+  // The log the line names is there (in runs/pg-<hash>/ for a PostgreSQL ledger).
+  const printed = / · log (\S+)$/m.exec(ok.stdout)?.[1];
+  assert.ok(printed && fs.existsSync(printed), printed);
 
   // A run that fails: the runner polls on (every 0.3 s) and says, once, until when the pair cools down.
   cliJson(['task', 'create', 'Flaky work', '--agent', 'coder', ...ws]);
@@ -146,7 +154,8 @@ test('the runner’s lines of a run: launched (task, client, run, log), ended wi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  runner.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  // A PostgreSQL ledger's runs keep their own folder (runs/pg-<hash>/, ledgerPaths.ts runsDirOf).
+  runner.stdout.on('data', (d: Buffer) => (out += d.toString().replace(/\/runs\/pg-[0-9a-f]{8}\//g, '/runs/')));
   const exited = new Promise<number | null>((resolve) => runner.on('exit', (code) => resolve(code)));
   try {
     await until('the cool-down line', () => /cooling down until/.test(out), 60_000);
