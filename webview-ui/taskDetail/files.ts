@@ -77,5 +77,15 @@ function fileRow(file: ChangedFile, post: (message: TaskDetailWebviewMessage) =>
     file.outOfScope
       ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope')
       : null,
+    file.alsoChangedBy?.length
+      ? h(
+          'span',
+          {
+            class: 'also-changed',
+            title: 'Another task working in the same folder at the same time changed this file too',
+          },
+          `also changed by ${file.alsoChangedBy.join(', ')}`,
+        )
+      : null,
   );
 }

@@ -65,10 +65,15 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
     const f = task.filesChanged;
     const total = f.added.length + f.modified.length + f.deleted.length + f.renamed.length;
     lines.push('', style.bold(`Files changed (${total})`));
-    for (const p of f.added) lines.push(`  ${style.green('A')} ${visible(p)}`);
-    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${visible(p)}`);
-    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}`);
-    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}`);
+    const shared = new Map(task.alsoChangedBy.map((s) => [s.path, s.tasks]));
+    const also = (p: string) => {
+      const others = shared.get(p);
+      return others ? ` ${style.yellow(`(also changed by ${others.join(', ')})`)}` : '';
+    };
+    for (const p of f.added) lines.push(`  ${style.green('A')} ${visible(p)}${also(p)}`);
+    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${visible(p)}${also(p)}`);
+    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}${also(p)}`);
+    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}${also(r.to)}`);
     if (task.verification) {
       lines.push(
         task.verification.scope_match

@@ -6,6 +6,8 @@ import { taskCostOf } from '../costs/costRollup';
 import { childTasks, getTask } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView } from './taskViews';
+import { recordedSharedFiles } from './taskFiles';
+import type { SharedFile } from './taskFiles';
 import type { TaskDetailView } from './taskViews';
 import type { TaskGetJson } from './taskContracts';
 
@@ -39,12 +41,19 @@ export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<Ta
     completionReviewOf(db, id),
   ]);
   if (!task) throw notFound('task', id);
-  return { ...taskDetailView(task, entries, children, counts), dependencies, cost, completionReview };
+  const alsoChangedBy = await recordedSharedFiles(db, { ...task, files: task.filesChanged });
+  return {
+    ...taskDetailView(task, entries, children, counts),
+    dependencies,
+    cost,
+    completionReview,
+    alsoChangedBy,
+  };
 }
 
 /** task_get's answer as `readTaskAnswer` builds it: typed for the faces that render it (the CLI's `task get`). */
 export type TaskAnswer = TaskDetailView &
-  Pick<TaskGetJson, 'cost' | 'completionReview'> & { dependencies: TaskDependencies };
+  Pick<TaskGetJson, 'cost' | 'completionReview'> & { dependencies: TaskDependencies; alsoChangedBy: SharedFile[] };
 
 type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
 

@@ -166,6 +166,11 @@ export const taskGetOutput = taskOutput.extend({
     .describe(
       "A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed",
     ),
+  alsoChangedBy: z
+    .array(z.object({ path: z.string(), tasks: z.array(z.string()) }))
+    .describe(
+      'Files of filesChanged that other tasks working in the same tree at the same time also changed (each with those tasks, e.g. ["task-4"]): Git cannot tell whose edit it was',
+    ),
 });
 
 export type TaskListInput = z.infer<typeof taskListInput>;
