@@ -35,7 +35,10 @@ export interface BoardCard {
   blockedBy: string[];
   /** Handoffs of the task not accepted yet (oldest first): who handed it over, to whom (null: any agent). */
   handoffs: BoardHandoff[];
-  /** Other running tasks whose write scope or marked areas may touch the same files as this running task. */
+  /**
+   * Other tasks someone works on whose declared scope may touch the same files as this one: the
+   * start gate's rule (startGates.ts), so a `**` scope (the built-in agents') warns of nothing.
+   */
   overlaps: BoardOverlap[];
   updatedAt: string;
 }
