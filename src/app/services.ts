@@ -55,6 +55,7 @@ import { BoardQueries } from '../core/board/boardQueries';
 import { CostRollupService } from '../core/costs/costRollup';
 import { AgentInstanceService } from '../core/runtime/agentInstances';
 import { TaskReviewService } from '../core/tasks/taskReviews';
+import { TaskHolds } from '../core/tasks/taskHolds';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
@@ -154,6 +155,8 @@ export interface Services {
   board: BoardQueries;
   /** A person's answer to an agent's review requests (the Board's way out of "needs a person"). */
   reviews: TaskReviewService;
+  /** A person's hold on a task (a stopped run holds it; resume lets the runner launch it again). */
+  holds: TaskHolds;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -329,6 +332,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
     board: new BoardQueries(engine, scheduling.stigmergy),
     reviews: new TaskReviewService(engine, clock),
+    holds: new TaskHolds(engine, clock),
     dispose: () => {
       watching?.dispose();
       scheduling.changedMarks?.dispose();

@@ -18,6 +18,7 @@ import { v17StigChanges } from './migrations/v17StigChanges';
 import { v18UsageCounters } from './migrations/v18UsageCounters';
 import { v19KnowledgeSizes } from './migrations/v19KnowledgeSizes';
 import { v20QueuedRuns } from './migrations/v20QueuedRuns';
+import { v21Holds } from './migrations/v21Holds';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -47,6 +48,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v18UsageCounters,
   v19KnowledgeSizes,
   v20QueuedRuns,
+  v21Holds,
 ];
 
 export const latestVersion = migrations.length;

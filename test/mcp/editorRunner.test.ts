@@ -84,7 +84,10 @@ test('Start Runner’s child process launches an agent, Stop Instance ends it th
     assert.ok(log.logFile?.startsWith(path.join(repo, '.agent-ledger', 'runs')), 'the log is in the folder’s run logs');
 
     const stopped = await services.instances.stop(instance.executionId!, { graceMs: 1000 });
-    assert.deepEqual(stopped, { executionId: instance.executionId, liveness: 'running' });
+    assert.deepEqual(
+      { executionId: stopped.executionId, liveness: stopped.liveness, heldTask: stopped.heldTask },
+      { executionId: instance.executionId, liveness: 'running', heldTask: taskId },
+    );
     const ended = await until('the runner to record the end', () => events.find((e) => e.kind === 'ended'));
     assert.equal(ended.kind === 'ended' && ended.exit.signal, 'SIGTERM', 'ended by the stop, not by itself');
     await until('the agent process to be gone', () => !alive(agentPid));

@@ -164,6 +164,7 @@ export function registerTaskCommands(task: Command): void {
         ],
       });
     });
+  registerHoldCommands(task);
   task
     .command('review')
     .description(
@@ -184,6 +185,39 @@ export function registerTaskCommands(task: Command): void {
         });
         if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(record);
         else printLines(formatReview(record));
+      }),
+    );
+}
+
+/** `task hold <id>` and `task resume <id>`: a person's hold on a task (the runner skips a held task). */
+function registerHoldCommands(task: Command): void {
+  task
+    .command('hold')
+    .description('Hold a task: no runner launches its agent until someone resumes it (stopping its run holds it too)')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .action((id: string, _o: unknown, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (services) => {
+        const hold = await services.holds.hold(parseId('task', id));
+        const key = taskKey(parseId('task', id));
+        if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson({ taskId: key, hold });
+        else
+          printLines([
+            `${style.yellow('held')} ${style.bold(key)}  ${style.dim(`by ${visible(hold.by)} · agent-ledger task resume ${key} lets it run`)}`,
+          ]);
+      }),
+    );
+  task
+    .command('resume')
+    .description('Resume a held task: the runner may launch its agent again')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .action((id: string, _o: unknown, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (services) => {
+        const resumed = await services.holds.resume(parseId('task', id));
+        if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(resumed);
+        else
+          printLines([
+            `${style.green('resumed')} ${style.bold(resumed.taskId)}  ${style.dim(`by ${visible(resumed.resumedBy)} (held by ${visible(resumed.heldBy)})`)}`,
+          ]);
       }),
     );
 }

@@ -148,6 +148,20 @@ export const taskOutput = z.looseObject({
       'The machine the task started on, where its snapshot lives (a ledger shared by several machines); null for older tasks',
     ),
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
+  hold: z
+    .object({ by: z.string(), at: z.string() })
+    .nullable()
+    .optional()
+    .describe(
+      'A person stopped the task\'s agent and holds it ("stopped by <by>"): no runner launches it until someone resumes it (`agent-ledger task resume`)',
+    ),
+  waiting: z
+    .object({ reason: z.string(), detail: z.string(), blockedBy: z.array(z.string()), since: z.string() })
+    .nullable()
+    .optional()
+    .describe(
+      'Why the runner does not start the task now (dependencies, conflict, coolingDown, running elsewhere, clientMissing), as it last said; null when nothing holds it',
+    ),
 });
 
 /** task_get: the task, and what its agents' runs cost (summed from its execution logs). */

@@ -74,8 +74,14 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
   const ts = now.toISOString();
   const { exit, usage } = run;
   const ok = exit.exitCode === 0 && exit.limit === null;
-  const row = await tx.get<{ status: string }>('SELECT status FROM execution_logs WHERE id = ?', [id]);
-  if (row?.status === 'running') {
+  const row = await tx.get<{ status: string; stopped_by: string | null }>(
+    'SELECT status, stopped_by FROM execution_logs WHERE id = ?',
+    [id],
+  );
+  if (row?.status === 'running' && row.stopped_by) {
+    // A person stopped it: the run says so, and is no error.
+    await closeExecution(tx, id, { status: 'stopped', summary: `stopped by ${row.stopped_by}` }, now);
+  } else if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
     const error = ok
       ? 'the agent exited without report_completed'
