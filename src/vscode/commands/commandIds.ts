@@ -36,6 +36,7 @@ export const Commands = {
   StopRunner: 'agentLedger.stopRunner',
   ToggleRunner: 'agentLedger.toggleRunner',
   StopInstance: 'agentLedger.stopInstance',
+  ResumeTask: 'agentLedger.resumeTask',
   OpenExecutionLog: 'agentLedger.openExecutionLog',
 } as const;
 

@@ -60,6 +60,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.OpenTaskFileDiff]: (arg) => tasks.openFileDiff(arg),
     [Commands.RewindTask]: (arg) => tasks.rewind(arg),
     [Commands.UndoRewind]: (arg) => tasks.undoRewind(arg),
+    [Commands.ResumeTask]: (arg) => tasks.resume(arg),
     [Commands.CopyTaskId]: (arg) => tasks.copyTaskId(arg),
     [Commands.ExportWorkflowReport]: (arg) => tasks.exportWorkflowReport(arg),
     [Commands.ShowRunningTasks]: () => tasks.showRunningTasks(),

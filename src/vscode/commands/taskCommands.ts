@@ -68,6 +68,19 @@ export class TaskCommands {
     return result;
   }
 
+  /** Lets a held task (its run was stopped) run again: the runner may launch its agent. */
+  async resume(arg: TaskArg): Promise<{ taskId: string; resumedBy: string; heldBy: string } | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Resume which held task?');
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const resumed = await services.holds.resume(target.taskId);
+    void vscode.window.setStatusBarMessage(
+      `Agent Ledger: resumed ${resumed.taskId} (held by ${resumed.heldBy}); the runner may launch it again`,
+      5000,
+    );
+    return resumed;
+  }
+
   async undoRewind(arg: TaskArg): Promise<RewindResult | undefined> {
     const target = await resolveTask(this.registry, arg, 'Undo the last rewind of which task?');
     if (!target) return undefined;

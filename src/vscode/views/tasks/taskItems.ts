@@ -32,11 +32,19 @@ export interface TaskNode {
 
 export type TasksNode = WorkflowNode | LooseTasksNode | TaskNode;
 
-/** The codicon and colour of a task's state; a task not started yet is coloured by its priority when that is high or critical. */
-export function taskIcon(task: Pick<Task, 'status' | 'result'> & Partial<Pick<Task, 'priority'>>): vscode.ThemeIcon {
+/**
+ * The codicon and colour of a task's state; a task not started yet is coloured by its priority when
+ * that is high or critical. Static: a ledger state is not a process (the Agents view spins for a
+ * running agent); a held task shows a pause.
+ */
+export function taskIcon(
+  task: Pick<Task, 'status' | 'result'> & Partial<Pick<Task, 'priority' | 'hold'>>,
+): vscode.ThemeIcon {
+  if (task.hold && (task.status === 'in_progress' || task.status === 'open'))
+    return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('list.warningForeground'));
   switch (task.status) {
     case 'in_progress':
-      return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
+      return new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('charts.blue'));
     case 'open':
       return new vscode.ThemeIcon(
         'circle-large-outline',
@@ -67,6 +75,9 @@ export function statusText(task: Pick<Task, 'status' | 'result'>): string {
 /** `task-3 · 40% · 2m 05s · high · bug · @coder · auth, backend` */
 export function taskDescription(task: Task, now = Date.now(), completionReviewed = false): string {
   const parts = [taskKey(task.id)];
+  // Why it does not move, before the rest: a person's hold, or the runner's reason.
+  if (task.hold) parts.push(`held (stopped by ${task.hold.by})`);
+  else if (task.waiting && task.status === 'in_progress') parts.push(`waiting: ${waitingWords(task.waiting.reason)}`);
   if (task.status === 'in_progress' && task.progress !== null) parts.push(`${task.progress}%`);
   const seconds =
     task.durationSeconds ??
@@ -98,6 +109,7 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   // Menus in package.json match these words (`viewItem =~ /\brewind\b/`).
   const flags = ['task', task.status];
   if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
+  if (task.hold) flags.push('held');
   item.contextValue = flags.join(' ');
   item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [node] };
   return item;
@@ -115,6 +127,12 @@ function taskTooltip(task: Task, completionReviewed: boolean): vscode.MarkdownSt
     md.appendMarkdown(
       `$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`,
     );
+  if (task.hold)
+    md.appendMarkdown(
+      `$(debug-pause) held: stopped by ${escape(task.hold.by)} — Resume Task lets the runner launch it\n\n`,
+    );
+  else if (task.waiting && task.status === 'in_progress')
+    md.appendMarkdown(`$(watch) waiting: ${escape(truncate(task.waiting.detail, 300))}\n\n`);
   if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
   if (task.outcome?.manual_review_needed) {
     const reason = task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : '';
@@ -198,4 +216,24 @@ export function looseTasksItem(node: LooseTasksNode): vscode.TreeItem {
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
+}
+
+/** The runner's reason for not starting a task, in a few words. */
+export function waitingWords(reason: string): string {
+  switch (reason) {
+    case 'dependencies':
+      return 'dependencies not done';
+    case 'conflict':
+      return 'overlaps a running task';
+    case 'coolingDown':
+      return 'cooling down after a failed run';
+    case 'running':
+      return 'claimed elsewhere';
+    case 'clientMissing':
+      return 'its client is not installed';
+    case 'maxParallel':
+      return 'too many agents running';
+    default:
+      return reason;
+  }
 }
