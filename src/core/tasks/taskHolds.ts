@@ -40,6 +40,14 @@ export async function holdIn(tx: AsyncSqlWriter, taskId: number, by: string, now
   return { by, at: now };
 }
 
+/** Why an agent's queued task does not run: a person's hold, or the runner's reason. */
+export interface AgentIdleReason {
+  taskId: string;
+  /** `held`, or the runner's reason (dependencies, conflict, coolingDown, running, clientMissing…). */
+  reason: string;
+  detail: string;
+}
+
 /** The person a hold or resume is recorded as: given, else this machine's user. */
 export function personOf(by: string | undefined): string {
   return by?.trim() || thisMachine().user;
@@ -55,6 +63,32 @@ export class TaskHolds {
   hold(taskId: number, by?: string): Promise<TaskHold> {
     const now = iso(this.clock.now());
     return this.engine.write((tx) => holdIn(tx, taskId, personOf(by), now));
+  }
+
+  /**
+   * Why each agent's queued work does not run, by agent: its oldest in-progress task that is held
+   * or that the runner holds (the agent's row in the editor says it).
+   */
+  async idleReasons(): Promise<Map<string, AgentIdleReason>> {
+    const rows = await this.engine.read((db) =>
+      db.all<{ id: number; assignee: string; held_by: string | null; waiting: string | null }>(
+        `SELECT id, assignee, held_by, waiting FROM tasks
+          WHERE status = 'in_progress' AND assignee IS NOT NULL AND (held_by IS NOT NULL OR waiting IS NOT NULL)
+          ORDER BY id`,
+      ),
+    );
+    const out = new Map<string, AgentIdleReason>();
+    for (const r of rows) {
+      if (out.has(r.assignee)) continue;
+      const waiting = r.waiting ? (JSON.parse(r.waiting) as TaskWaiting) : null;
+      out.set(
+        r.assignee,
+        r.held_by
+          ? { taskId: taskKey(Number(r.id)), reason: 'held', detail: `stopped by ${r.held_by}: held until resumed` }
+          : { taskId: taskKey(Number(r.id)), reason: waiting!.reason, detail: waiting!.detail },
+      );
+    }
+    return out;
   }
 
   /** Lets a held task run again (InvalidStatus when it is not held). */
