@@ -133,7 +133,7 @@ export class TaskCommands {
     );
     const items = running.flatMap(({ ledger, tasks }) =>
       tasks.map((t) => ({
-        label: `$(sync~spin) ${t.title}`,
+        label: `$(circle-filled) ${t.title}`,
         description: `${taskKey(t.id)}${t.progress !== null ? ` · ${t.progress}%` : ''}${this.registry.all().length > 1 ? ` · ${ledger.name}` : ''}`,
         detail: t.lastMilestone ?? undefined,
         target: { folder: ledger.root, taskId: t.id } satisfies TaskTarget,
