@@ -69,14 +69,15 @@ export function registerTaskCommands(task: Command): void {
     .option('--assignee <name>', 'an agent name (e.g. coder) or a person, without queueing the task')
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels')
+    .option('--workflow <id>', 'add it to this workflow, planned and not started (e.g. wf-2)')
     .option(...queueOptions.agent)
     .option(...queueOptions.project)
     .option(...queueOptions.client)
     .option(...queueOptions.model)
     .addHelpText('after', queueHelp)
-    .action((title: string, o: TaskFieldOptions & QueueOptions, cmd: Command) => {
+    .action((title: string, o: TaskFieldOptions & QueueOptions & { workflow?: string }, cmd: Command) => {
       if (o.agent !== undefined) {
-        refuseWithQueue(o, ['assignee', 'assigneeType']);
+        refuseWithQueue(o, ['assignee', 'assigneeType', 'workflow']);
         return queueCommand(cmd, (services) =>
           services.queue.queueNew(
             parseInput('task create --agent', queueNewTaskInput, {
@@ -101,9 +102,10 @@ export function registerTaskCommands(task: Command): void {
           assignee: o.assignee,
           assigneeType: o.assigneeType,
           labels: o.labels,
+          workflowId: o.workflow,
         },
         format: (t: TaskJson) => [
-          `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,
+          `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}${t.workflowId ? ` · planned in ${String(t.workflowId)}` : ''}`)}`,
         ],
       });
     });

@@ -75,6 +75,11 @@ export const taskCreateInput = z.strictObject({
     .describe('Who should do it: an agent name (e.g. "coder") or a person'),
   assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
   labels: labelsText.optional(),
+  workflowId: workflowRef
+    .optional()
+    .describe(
+      'Add the task to this workflow, planned and not started (e.g. "wf-2"): it shows with the workflow\'s tasks and in its report',
+    ),
 });
 
 export const taskUpdateInput = z.strictObject({
