@@ -37,6 +37,8 @@ export const Commands = {
   ToggleRunner: 'agentLedger.toggleRunner',
   StopInstance: 'agentLedger.stopInstance',
   ResumeTask: 'agentLedger.resumeTask',
+  ApproveReview: 'agentLedger.approveReview',
+  DismissReview: 'agentLedger.dismissReview',
   OpenExecutionLog: 'agentLedger.openExecutionLog',
 } as const;
 

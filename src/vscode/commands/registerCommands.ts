@@ -61,6 +61,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [Commands.RewindTask]: (arg) => tasks.rewind(arg),
     [Commands.UndoRewind]: (arg) => tasks.undoRewind(arg),
     [Commands.ResumeTask]: (arg) => tasks.resume(arg),
+    [Commands.ApproveReview]: (arg) => tasks.review(arg, 'approved'),
+    [Commands.DismissReview]: (arg) => tasks.review(arg, 'dismissed'),
     [Commands.CopyTaskId]: (arg) => tasks.copyTaskId(arg),
     [Commands.ExportWorkflowReport]: (arg) => tasks.exportWorkflowReport(arg),
     [Commands.ShowRunningTasks]: () => tasks.showRunningTasks(),

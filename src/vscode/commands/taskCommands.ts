@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { taskKey, workflowKey } from '../../core/ids';
 import type { RewindResult } from '../../core/tasks/rewindService';
+import type { ReviewRecord } from '../../core/tasks/taskReviews';
 import type { ChangedFile } from '../../shared/protocol';
 import { openTaskFileDiff } from '../diff/snapshotDiff';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
@@ -66,6 +67,20 @@ export class TaskCommands {
           } satisfies TaskTarget);
       });
     return result;
+  }
+
+  /** Answers a task's review requests where the person reads them (tree, notification, palette). */
+  async review(arg: TaskArg, verdict: 'approved' | 'dismissed'): Promise<ReviewRecord | undefined> {
+    const target = await resolveTask(
+      this.registry,
+      arg,
+      verdict === 'approved' ? 'Approve the review of which task?' : 'Dismiss the review request of which task?',
+    );
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const record = await services.reviews.review({ taskId: target.taskId, verdict });
+    void vscode.window.setStatusBarMessage(`Agent Ledger: ${record.taskId} review ${verdict}`, 5000);
+    return record;
   }
 
   /** Lets a held task (its run was stopped) run again: the runner may launch its agent. */

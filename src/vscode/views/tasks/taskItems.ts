@@ -110,6 +110,7 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   const flags = ['task', task.status];
   if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
   if (task.hold) flags.push('held');
+  if (task.outcome?.manual_review_needed && task.status === 'done' && !node.completionReviewed) flags.push('review');
   item.contextValue = flags.join(' ');
   item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [node] };
   return item;
