@@ -91,20 +91,3 @@ test('agent passkey: from standard input or generated and shown once, never an a
     assert.equal(bytes.includes(gen.passkey), false, `${file} holds the generated passkey`);
   }
 });
-
-test('an agent file of your own leaves the built-in coder and reviewer available: project add-agent … coder works', () => {
-  const repo = tempRepo({ 'README.md': '# r\n' });
-  const ws = ['--workspace', repo];
-  // The user's own agent, written before the ledger ever wrote its defaults.
-  fs.mkdirSync(path.join(repo, '.agent-ledger', 'agents'), { recursive: true });
-  fs.writeFileSync(
-    path.join(repo, '.agent-ledger', 'agents', 'docs-writer.yaml'),
-    'name: docs-writer\ndescription: Writes the docs\nclient: claude-code\n',
-  );
-  cliJson(['project', 'create', 'app', '--dir', '.', ...ws]);
-  const added = cliJson<{ agents: string[] }>(['project', 'add-agent', 'app', 'coder', ...ws]);
-  assert.ok(added.agents.includes('coder'), JSON.stringify(added));
-  cliJson(['project', 'add-agent', 'app', 'docs-writer', ...ws]);
-  const listed = cliJson<{ agents: { name: string }[] }>(['agent', 'list', ...ws]);
-  assert.deepEqual(listed.agents.map((a) => a.name).sort(), ['coder', 'docs-writer', 'reviewer']);
-});

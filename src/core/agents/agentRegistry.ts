@@ -85,13 +85,6 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
         problems.push({ file: this.relative(file), message: (err as Error).message });
       }
     }
-    // The built-in agents stay available beside a user's own files (a file of the same name
-    // replaces one): adding `.agent-ledger/agents/mine.yaml` must not take `coder` away.
-    const taken = new Set([...agents.map((a) => a.name), ...this.linkedOut.keys()]);
-    const broken = new Set(problems.map((p) => path.basename(p.file).replace(/\.(ya?ml|md)$/, '')));
-    for (const builtIn of defaultAgents)
-      if (!taken.has(builtIn.name) && !broken.has(builtIn.name))
-        agents.push({ ...builtIn, file: `${agentsFolder}/${builtIn.name}.yaml` });
     return { agents, problems };
   }
 
