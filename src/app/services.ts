@@ -64,6 +64,7 @@ import { TaskReviewService } from '../core/tasks/taskReviews';
 import { PlanRunService } from '../core/runtime/planRuns/planRunService';
 import { TokenService } from '../core/access/tokenService';
 import { LedgerSettings } from '../core/access/ledgerSettings';
+import { TaskHolds } from '../core/tasks/taskHolds';
 import { agentsFolder, localFolders } from '../core/ledgerFiles';
 import { agentProgram } from '../core/runtime/children/childPrograms';
 import { filesCommittedAsIs } from '../git/committedFiles';
@@ -177,6 +178,8 @@ export interface Services {
   tokens: TokenService;
   /** The ledger's own switches and keys (e.g. checkpoints asked in the client), shared by every process. */
   settings: LedgerSettings;
+  /** A person's hold on a task (a stopped run holds it; resume lets the runner launch it again). */
+  holds: TaskHolds;
   /** Closes the ledger; resolves once the files or connections are closed. */
   dispose(): Promise<void>;
 }
@@ -375,6 +378,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       projectKeyOf: async (ref) => (await projects.get(ref)).project_id,
     }),
     settings: new LedgerSettings(engine, clock),
+    holds: new TaskHolds(engine, clock),
     dispose: () => {
       planRuns.dispose();
       watching?.dispose();

@@ -79,6 +79,8 @@ export interface ChangedFile {
   from?: string;
   /** Outside every area the task declared (complete_task's scope check). */
   outOfScope: boolean;
+  /** Other tasks working in the same tree at the same time that changed this file too (`task-4`); absent when none. */
+  alsoChangedBy?: string[];
 }
 
 export interface TimelineItem {

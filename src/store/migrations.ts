@@ -21,6 +21,7 @@ import { v20QueuedRuns } from './migrations/v20QueuedRuns';
 import { v21AccessTokens } from './migrations/v21AccessTokens';
 import { v22GraphTransactions } from './migrations/v22GraphTransactions';
 import { v23PlanRuns } from './migrations/v23PlanRuns';
+import { v24Holds } from './migrations/v24Holds';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -53,6 +54,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v21AccessTokens,
   v22GraphTransactions,
   v23PlanRuns,
+  v24Holds,
 ];
 
 export const latestVersion = migrations.length;

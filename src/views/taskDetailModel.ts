@@ -14,16 +14,18 @@ export async function taskDetailModel(
   services: Services,
   folder: { name: string; root: string },
   taskId: number,
-  liveFiles: FileChanges | null,
+  live: LiveFiles | null,
 ): Promise<TaskDetailModel> {
   const detail = await services.queries.task(taskId);
   const { task } = detail;
+  const liveFiles = live?.files ?? null;
   const workflow = task.workflowId === null ? null : (await services.queries.workflow(task.workflowId)).workflow;
   const parent = task.parentId === null ? null : (await services.queries.task(task.parentId)).task;
   const recorded = task.filesChanged;
   const files = recorded ?? liveFiles;
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
+  const shared = recorded ? (await services.tasks.answer(taskId)).alsoChangedBy : (live?.shared ?? []);
   const rewind = await services.rewind.lastRewind(task.id);
   const cost = await services.costs.ofTask(task.id);
   return {
@@ -52,7 +54,7 @@ export async function taskDetailModel(
     outcome: task.outcome,
     timeline: detail.timeline.map(timelineItem),
     filesSource: recorded ? 'recorded' : liveFiles ? 'live' : 'none',
-    files: files ? changedFiles(files, outside) : [],
+    files: files ? changedFiles(files, outside, new Map(shared.map((s) => [s.path, s.tasks]))) : [],
     warnings: verification?.warnings ?? [],
     commits: (task.commits ?? []).map((c) => ({ sha: c.sha, subject: c.subject })),
     cost: cost.runs > 0 ? cost : null,
@@ -61,28 +63,39 @@ export async function taskDetailModel(
   };
 }
 
-/** A running task's changes so far: a fresh snapshot of now compared with the task's. */
-export async function measureLiveFiles(services: Services, taskId: number): Promise<FileChanges | null> {
+/** A running task's own changes so far, and those other running tasks in its tree changed too. */
+export interface LiveFiles {
+  files: FileChanges;
+  shared: { path: string; tasks: string[] }[];
+}
+
+/**
+ * A running task's changes so far: a fresh snapshot of its tree compared with the task's, without
+ * the ledger's own files (another process's memory entry or pipeline document is not its work).
+ */
+export async function measureLiveFiles(services: Services, taskId: number): Promise<LiveFiles | null> {
   const { task } = await services.queries.task(taskId);
-  if (!task.snapshot || task.filesChanged || task.worktree) return null;
-  const truth = await services.truth();
-  return (await truth.changesSince(task.snapshot)).files;
+  // A worktree's files open against that worktree, which this view's diffs do not (yet) follow.
+  if (task.worktree) return null;
+  return services.tracking.liveFiles(taskId);
 }
 
 function ref(t: Task): TaskRef {
   return { id: t.id, key: taskKey(t.id), title: t.title, status: t.status, result: t.result };
 }
 
-function changedFiles(files: FileChanges, outside: Set<string>): ChangedFile[] {
+function changedFiles(files: FileChanges, outside: Set<string>, shared: Map<string, string[]>): ChangedFile[] {
+  const also = (p: string) => (shared.has(p) ? { alsoChangedBy: shared.get(p) } : {});
   return [
-    ...files.added.map((p): ChangedFile => ({ kind: 'added', path: p, outOfScope: outside.has(p) })),
-    ...files.modified.map((p): ChangedFile => ({ kind: 'modified', path: p, outOfScope: outside.has(p) })),
-    ...files.deleted.map((p): ChangedFile => ({ kind: 'deleted', path: p, outOfScope: outside.has(p) })),
+    ...files.added.map((p): ChangedFile => ({ kind: 'added', path: p, outOfScope: outside.has(p), ...also(p) })),
+    ...files.modified.map((p): ChangedFile => ({ kind: 'modified', path: p, outOfScope: outside.has(p), ...also(p) })),
+    ...files.deleted.map((p): ChangedFile => ({ kind: 'deleted', path: p, outOfScope: outside.has(p), ...also(p) })),
     ...files.renamed.map((r): ChangedFile => ({
       kind: 'renamed',
       path: r.to,
       from: r.from,
       outOfScope: outside.has(r.to),
+      ...also(r.to),
     })),
   ];
 }

@@ -28,6 +28,9 @@ export interface TaskMarks {
 export function taskDescription(task: Task, now = Date.now(), marks: TaskMarks = {}): string {
   const parts: string[] = [];
   if (task.outcome?.manual_review_needed) parts.push(marks.completionReviewed ? 'reviewed' : 'needs review');
+  // Why it does not move: a person's hold, or the runner's reason.
+  if (task.hold) parts.push(`held (stopped by ${task.hold.by})`);
+  else if (task.waiting && task.status === 'in_progress') parts.push(`waiting: ${waitingWords(task.waiting.reason)}`);
   if (marks.rewound) parts.push('rewound');
   if (task.verification && !task.verification.scope_match) parts.push('⚠ out of scope');
   parts.push(
@@ -99,4 +102,24 @@ export function filterText(f: TaskFilter): string {
   return [f.hideDone ? 'hiding done' : '', f.needsMe ? 'needs me' : '', f.agent ? `@${f.agent}` : '']
     .filter(Boolean)
     .join(' · ');
+}
+
+/** The runner's reason for not starting a task, in a few words. */
+export function waitingWords(reason: string): string {
+  switch (reason) {
+    case 'dependencies':
+      return 'dependencies not done';
+    case 'conflict':
+      return 'overlaps a running task';
+    case 'coolingDown':
+      return 'cooling down after a failed run';
+    case 'running':
+      return 'claimed elsewhere';
+    case 'clientMissing':
+      return 'its client is not installed';
+    case 'maxParallel':
+      return 'too many agents running';
+    default:
+      return reason;
+  }
 }

@@ -85,7 +85,6 @@ export class AgentLedgerExtension extends Disposable {
     this.pipelinesView = this._register(new PipelinesView(this.registry, pipelineWatcher, this.log));
     this.pipelinePanels = this._register(pipelinePanels(context.extensionUri, pipelineWatcher, this.log));
     this.panels = this._register(taskDetailPanels(context.extensionUri, this.registry, this.log));
-    this.statusBar = this._register(new RunningTaskStatusBar(this.registry));
     this.blackboardView = this._register(new BlackboardView(this.registry, this.log));
     this.databaseStatus = this._register(new DatabaseStatusBar(this.registry, this.log));
     this.pressure = this._register(new PressureDecorations(this.registry, this.log));
@@ -110,6 +109,12 @@ export class AgentLedgerExtension extends Disposable {
     );
     this.runners = this._register(new RunnerController(context.extensionPath, this.log, database));
     this.runnerStatusBar = this._register(new RunnerStatusBar(this.runners, this.registry));
+    this.statusBar = this._register(
+      new RunningTaskStatusBar(this.registry, {
+        runsAgents: () => this.runners.summary().state === 'running',
+        onDidChange: this.runners.onDidChange,
+      }),
+    );
     this.executionLogs = this._register(new ExecutionLogDocuments(this.registry));
     this._register(
       vscode.workspace.registerTextDocumentContentProvider(snapshotScheme, new SnapshotContentProvider(this.registry)),

@@ -221,6 +221,15 @@ test('the runner launches neither a task whose dependencies are not done nor one
     assert.deepEqual(byAgent.reviewer?.blockedBy, [schema.task_id], 'the running task it would collide with');
     assert.match(String(byAgent.reviewer?.detail), /packages\/web\/db/);
     assert.equal(fakes.runs().length, 0, 'no client was started');
+    // The runner's reasons reach the ledger: task_get says why each agent is idle.
+    const waitingOf = async (id: string) =>
+      (await c.call<{ waiting: { reason: string; blockedBy: string[] } | null }>('task_get', { id })).waiting;
+    assert.deepEqual(await waitingOf(login), {
+      ...(await waitingOf(login))!,
+      reason: 'dependencies',
+      blockedBy: [schema.task_id],
+    });
+    assert.equal((await waitingOf(review))?.reason, 'conflict');
 
     const overlap = runnerOnce(repo, env, ['--allow-overlap']);
     assert.equal(overlap.code, 0, overlap.stderr);

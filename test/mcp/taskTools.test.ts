@@ -101,6 +101,28 @@ describe('task tools (seed 002) over the one tasks table', () => {
     assert.equal(view.title, 'JWT auth');
   });
 
+  test('task_create with workflowId adds a planned task to a workflow: open, listed with it; an unknown workflow is refused and writes nothing', async () => {
+    const wf = await c.call<{ workflow_id: string }>('start_workflow', {
+      name: 'Checkout',
+      plan: [{ step: 'cart', goal: 'a cart' }],
+    });
+    const planned = await c.call<TaskJson & { workflowId: string | null }>('task_create', {
+      title: 'Write the payment page',
+      workflowId: wf.workflow_id,
+    });
+    assert.equal(planned.status, 'open', 'planned, not started');
+    assert.equal(planned.workflowId, wf.workflow_id);
+    const listed = await c.call<{ tasks: { id: number }[] }>('task_list', { workflowId: wf.workflow_id });
+    assert.deepEqual(
+      listed.tasks.map((t) => t.id),
+      [planned.id],
+    );
+    const before = await c.call<{ total: number }>('task_list', {});
+    const refused = await c.fail('task_create', { title: 'Lost', workflowId: 'wf-999' });
+    assert.equal(refused.reason, 'NotFound');
+    assert.equal((await c.call<{ total: number }>('task_list', {})).total, before.total, 'nothing written');
+  });
+
   test('task_list filters by status and assignee, pages with offset/nextOffset, newest first', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++)

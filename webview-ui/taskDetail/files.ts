@@ -86,6 +86,16 @@ function fileRow(file: ChangedFile, ui: Ui): HTMLElement {
       file.outOfScope
         ? h('span', { class: 'out-of-scope', title: 'Outside the areas the task declared' }, '⚠ outside scope')
         : null,
+      file.alsoChangedBy?.length
+        ? h(
+            'span',
+            {
+              class: 'also-changed',
+              title: 'Another task working in the same folder at the same time changed this file too',
+            },
+            `also changed by ${file.alsoChangedBy.join(', ')}`,
+          )
+        : null,
     ),
     shown ? diffView(shown) : null,
   );

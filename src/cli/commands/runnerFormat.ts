@@ -49,7 +49,11 @@ function heldText(e: Extract<RunnerEvent, { kind: 'held' }>): string {
 function endedLine(e: Extract<RunnerEvent, { kind: 'ended' }>): string {
   const { instance: i, exit, usage, outcome, failure } = e;
   const status =
-    outcome?.status === 'completed' ? `completed${outcome.result ? ` (${outcome.result})` : ''}` : 'failed';
+    outcome?.status === 'completed'
+      ? `completed${outcome.result ? ` (${outcome.result})` : ''}`
+      : outcome?.status === 'stopped'
+        ? visible(outcome.summary ?? 'stopped')
+        : 'failed';
   const label = failure === null ? style.green('ended') : style.red('ended');
   const how = exit.signal ? `killed by ${exit.signal}` : `exit ${exit.exitCode ?? '?'}`;
   const parts = [

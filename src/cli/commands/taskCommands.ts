@@ -71,51 +71,59 @@ export function registerTaskCommands(task: Command): void {
     .option('--assignee-type <type>', assigneeTypes.join(' or '))
     .option('--labels <labels>', 'comma-separated labels')
     .option('--idempotency-key <key>', `${idempotencyKeyHelp} (not with --agent)`)
+    .option('--workflow <id>', 'add it to this workflow, planned and not started (e.g. wf-2)')
     .option(...queueOptions.agent)
     .option(...queueOptions.project)
     .option(...queueOptions.client)
     .option(...queueOptions.model)
     .addHelpText('after', queueHelp)
-    .action((title: string, o: TaskFieldOptions & QueueOptions & { idempotencyKey?: string }, cmd: Command) => {
-      if (o.agent !== undefined) {
-        refuseWithQueue(o, ['assignee', 'assigneeType']);
-        // Queueing remembers no retry key yet: refused rather than ignored, so a retry cannot double it unseen.
-        if (o.idempotencyKey !== undefined)
-          throw new LedgerError(
-            'ValidationError',
-            '--idempotency-key is not taken with --agent: queueing remembers no retry key',
+    .action(
+      (
+        title: string,
+        o: TaskFieldOptions & QueueOptions & { idempotencyKey?: string; workflow?: string },
+        cmd: Command,
+      ) => {
+        if (o.agent !== undefined) {
+          refuseWithQueue(o, ['assignee', 'assigneeType', 'workflow']);
+          // Queueing remembers no retry key yet: refused rather than ignored, so a retry cannot double it unseen.
+          if (o.idempotencyKey !== undefined)
+            throw new LedgerError(
+              'ValidationError',
+              '--idempotency-key is not taken with --agent: queueing remembers no retry key',
+            );
+          return queueCommand(cmd, (services) =>
+            services.queue.queueNew(
+              parseInput('task create --agent', queueNewTaskInput, {
+                ...queueArgs(o),
+                title,
+                description: o.description,
+                priority: o.priority,
+                type: o.type,
+                labels: o.labels,
+              }),
+            ),
           );
-        return queueCommand(cmd, (services) =>
-          services.queue.queueNew(
-            parseInput('task create --agent', queueNewTaskInput, {
-              ...queueArgs(o),
-              title,
-              description: o.description,
-              priority: o.priority,
-              type: o.type,
-              labels: o.labels,
-            }),
-          ),
-        );
-      }
-      refuseQueueWithoutAgent(o);
-      return runToolCommand(cmd, {
-        tool: 'task_create',
-        args: {
-          title,
-          description: o.description,
-          priority: o.priority,
-          type: o.type,
-          assignee: o.assignee,
-          assigneeType: o.assigneeType,
-          labels: o.labels,
-          idempotency_key: o.idempotencyKey,
-        },
-        format: (t: TaskJson) => [
-          `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}`)}`,
-        ],
-      });
-    });
+        }
+        refuseQueueWithoutAgent(o);
+        return runToolCommand(cmd, {
+          tool: 'task_create',
+          args: {
+            title,
+            description: o.description,
+            priority: o.priority,
+            type: o.type,
+            assignee: o.assignee,
+            assigneeType: o.assigneeType,
+            labels: o.labels,
+            idempotency_key: o.idempotencyKey,
+            workflowId: o.workflow,
+          },
+          format: (t: TaskJson) => [
+            `${style.green('created')} ${style.bold(taskKey(t.id))}  ${visible(t.title)}  ${style.dim(`${t.priority} ${t.type}${t.workflowId ? ` · planned in ${String(t.workflowId)}` : ''}`)}`,
+          ],
+        });
+      },
+    );
 
   task
     .command('update')
@@ -175,6 +183,7 @@ export function registerTaskCommands(task: Command): void {
     });
   registerLandCommand(task);
 
+  registerHoldCommands(task);
   task
     .command('review')
     .description(
@@ -195,6 +204,39 @@ export function registerTaskCommands(task: Command): void {
         });
         if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(record);
         else printLines(formatReview(record));
+      }),
+    );
+}
+
+/** `task hold <id>` and `task resume <id>`: a person's hold on a task (the runner skips a held task). */
+function registerHoldCommands(task: Command): void {
+  task
+    .command('hold')
+    .description('Hold a task: no runner launches its agent until someone resumes it (stopping its run holds it too)')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .action((id: string, _o: unknown, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (services) => {
+        const hold = await services.holds.hold(parseId('task', id));
+        const key = taskKey(parseId('task', id));
+        if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson({ taskId: key, hold });
+        else
+          printLines([
+            `${style.yellow('held')} ${style.bold(key)}  ${style.dim(`by ${visible(hold.by)} · agent-ledger task resume ${key} lets it run`)}`,
+          ]);
+      }),
+    );
+  task
+    .command('resume')
+    .description('Resume a held task: the runner may launch its agent again')
+    .argument('<id>', 'task id (12, task-12 or #12)')
+    .action((id: string, _o: unknown, cmd: Command) =>
+      withServices(cmd, { readonly: false }, async (services) => {
+        const resumed = await services.holds.resume(parseId('task', id));
+        if (cmd.optsWithGlobals<CommonOptions>().json === true) printJson(resumed);
+        else
+          printLines([
+            `${style.green('resumed')} ${style.bold(resumed.taskId)}  ${style.dim(`by ${visible(resumed.resumedBy)} (held by ${visible(resumed.heldBy)})`)}`,
+          ]);
       }),
     );
 }

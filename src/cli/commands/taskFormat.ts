@@ -36,6 +36,18 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
     task.assigneeName ? `assignee ${visible(task.assigneeName)}` : null,
   ].filter(Boolean);
   lines.push(style.dim(`  ${where.join(' · ')}`));
+  // Why it does not move, first: a person's hold, open dependencies of a running task, the runner's reason.
+  if (task.hold)
+    lines.push(
+      `  ${style.yellow('held')}: stopped by ${visible(task.hold.by)} at ${task.hold.at} — agent-ledger task resume ${task.key} lets it run`,
+    );
+  const open = task.dependencies.depends_on.filter((d) => !d.done);
+  if (task.status === 'in_progress' && open.length)
+    lines.push(
+      `  ${style.yellow('in progress with open dependencies')}: ${open.map((d) => `${d.id} (${d.status})`).join(', ')}`,
+    );
+  if (task.waiting && !task.hold)
+    lines.push(`  ${style.yellow(`waiting (${task.waiting.reason})`)}: ${visible(task.waiting.detail)}`);
   if (task.goal) lines.push(`  ${style.bold('Goal')}: ${visible(task.goal)}`);
   if (task.description) lines.push(...indented(task.description));
   if (task.areas.length) lines.push(`  ${style.bold('Areas')}: ${task.areas.map(visible).join(', ')}`);
@@ -65,10 +77,15 @@ export function formatTaskDetail(task: TaskAnswer): string[] {
     const f = task.filesChanged;
     const total = f.added.length + f.modified.length + f.deleted.length + f.renamed.length;
     lines.push('', style.bold(`Files changed (${total})`));
-    for (const p of f.added) lines.push(`  ${style.green('A')} ${visible(p)}`);
-    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${visible(p)}`);
-    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}`);
-    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}`);
+    const shared = new Map(task.alsoChangedBy.map((s) => [s.path, s.tasks]));
+    const also = (p: string) => {
+      const others = shared.get(p);
+      return others ? ` ${style.yellow(`(also changed by ${others.join(', ')})`)}` : '';
+    };
+    for (const p of f.added) lines.push(`  ${style.green('A')} ${visible(p)}${also(p)}`);
+    for (const p of f.modified) lines.push(`  ${style.yellow('M')} ${visible(p)}${also(p)}`);
+    for (const p of f.deleted) lines.push(`  ${style.red('D')} ${visible(p)}${also(p)}`);
+    for (const r of f.renamed) lines.push(`  ${style.cyan('R')} ${visible(r.from)} → ${visible(r.to)}${also(r.to)}`);
     if (task.verification) {
       lines.push(
         task.verification.scope_match

@@ -1,5 +1,6 @@
 import { taskKey } from '../ids';
 import { openReviewRequests } from '../tasks/taskReviews';
+import type { TaskHold, TaskWaiting } from '../tasks/taskModel';
 
 /**
  * The Board's read model, pure: which column each task (and each pipeline waiting for a person)
@@ -35,9 +36,28 @@ export interface BoardCard {
   blockedBy: string[];
   /** Handoffs of the task not accepted yet (oldest first): who handed it over, to whom (null: any agent). */
   handoffs: BoardHandoff[];
-  /** Other running tasks whose write scope or marked areas may touch the same files as this running task. */
+  /**
+   * Other tasks someone works on whose declared scope may touch the same files as this one: the
+   * start gate's rule (startGates.ts), so a `**` scope (the built-in agents') warns of nothing.
+   */
   overlaps: BoardOverlap[];
+  /** A person stopped the task's agent and holds it (Resume lets the runner launch it again). */
+  hold: TaskHold | null;
+  /** Why the runner does not start it now, as it last said (dependencies, conflict, coolingDown…). */
+  waiting: TaskWaiting | null;
+  /**
+   * What the card must say, most pressing first: why a person is needed, a hold, open
+   * dependencies of a task already in progress, the runner's reason, then overlaps. A card that
+   * shows one line shows the first.
+   */
+  notices: BoardNotice[];
   updatedAt: string;
+}
+
+/** One line a card says beyond its column. */
+export interface BoardNotice {
+  kind: 'needs_person' | 'held' | 'open_dependencies' | 'waiting' | 'overlap';
+  text: string;
 }
 
 /** A pending handoff as a card shows it. */
@@ -85,6 +105,8 @@ export interface BoardTaskRow {
   review: { issueThrough: number; completedAt: string | null } | null;
   completedAt: string | null;
   updatedAt: string;
+  hold?: TaskHold | null;
+  waiting?: TaskWaiting | null;
 }
 
 export interface BoardWaitingPipeline {
@@ -138,8 +160,11 @@ export function taskColumn(
       const blockedBy = dependencies.filter((d) => statusOf(d) !== 'done').map(taskKey);
       return { column: blockedBy.length ? 'open' : 'ready', reason: null, blockedBy };
     }
-    case 'in_progress':
-      return { column: 'in_progress', reason: null, blockedBy: [] };
+    case 'in_progress': {
+      // Started before its dependencies were done (forced, or an edge added later): the card says so.
+      const blockedBy = dependencies.filter((d) => statusOf(d) !== 'done').map(taskKey);
+      return { column: 'in_progress', reason: null, blockedBy };
+    }
     case 'done':
       return { column: 'done', reason: null, blockedBy: [] };
     default:
@@ -165,10 +190,18 @@ export function boardCards(
     const agent = t.assignee ?? t.session?.agent ?? null;
     const client =
       t.session && t.session.agent === agent ? t.session.client : agent ? (agentClients.get(agent) ?? null) : null;
+    const column = taskColumn(t, dependencies.get(t.id) ?? [], (id) => status.get(id), isAgent);
+    const open = !closed.has(t.status);
+    const hold = open ? (t.hold ?? null) : null;
+    const waiting = open && !hold ? (t.waiting ?? null) : null;
+    const cardOverlaps = overlaps.get(t.id) ?? [];
     return {
       id: taskKey(t.id),
       kind: 'task',
-      ...taskColumn(t, dependencies.get(t.id) ?? [], (id) => status.get(id), isAgent),
+      ...column,
+      hold,
+      waiting,
+      notices: cardNotices(column, t.status, hold, waiting, cardOverlaps),
       taskId: t.id,
       title: t.title,
       status: t.status,
@@ -181,7 +214,7 @@ export function boardCards(
       workflow: t.workflow,
       pipeline: null,
       handoffs: t.handoffs,
-      overlaps: overlaps.get(t.id) ?? [],
+      overlaps: cardOverlaps,
       updatedAt: t.updatedAt,
     };
   });
@@ -205,8 +238,38 @@ export function boardCards(
       blockedBy: [],
       handoffs: [],
       overlaps: [],
+      hold: null,
+      waiting: null,
+      notices: [
+        {
+          kind: 'needs_person',
+          text: `${p.kind === 'checkpoint' ? 'checkpoint' : 'human gate'} ${p.name} waits for your decision`,
+        },
+      ],
       updatedAt: p.updatedAt,
     });
   }
   return cards.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+/** A card's notices, most pressing first (see `BoardCard.notices`). */
+function cardNotices(
+  column: Pick<BoardCard, 'column' | 'reason' | 'blockedBy'>,
+  status: string,
+  hold: TaskHold | null,
+  waiting: TaskWaiting | null,
+  overlaps: readonly BoardOverlap[],
+): BoardNotice[] {
+  const out: BoardNotice[] = [];
+  if (column.column === 'needs_person' && column.reason) out.push({ kind: 'needs_person', text: column.reason });
+  if (hold) out.push({ kind: 'held', text: `stopped by ${hold.by}: held until resumed` });
+  if (status === 'in_progress' && column.blockedBy.length)
+    out.push({ kind: 'open_dependencies', text: `in progress, but waits for ${column.blockedBy.join(', ')}` });
+  if (waiting) out.push({ kind: 'waiting', text: waiting.detail });
+  for (const o of overlaps)
+    out.push({
+      kind: 'overlap',
+      text: `may write where ${o.task}${o.agent ? ` (${o.agent})` : ''} writes: ${o.paths.join(', ')}`,
+    });
+  return out;
 }

@@ -1,13 +1,11 @@
-import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
+import type { LedgerEngine } from '../ports/store';
 import { notFound, parseId, taskKey, workflowKey } from '../ids';
-import { runningState } from '../scheduling/contractNet/contractNetStore';
+import { workingTasks } from '../scheduling/startGates';
 import { overlapsAmongRunning } from './runningOverlaps';
 import type { RunningOverlap } from './runningOverlaps';
 import type { RunningTask } from '../scheduling/contractNet/contractNetModel';
 import { markTypeTask } from '../scheduling/stigmergy/stigmergyAreas';
 import type { PathPressure } from '../scheduling/stigmergy/stigmergyAreas';
-import { createField } from '../scheduling/stigmergy/stigmergyField';
-import { fieldVersion } from '../scheduling/stigmergy/stigmergyQueries';
 import type { StigmergyService } from '../scheduling/stigmergy/stigmergyService';
 import { boardCards } from './boardModel';
 import type { BoardOverlap, BoardSnapshot } from './boardModel';
@@ -70,7 +68,8 @@ export class BoardQueries {
           clients.set(t.assignee, t.session?.agent === t.assignee ? t.session.client : null);
       const titles = new Map(tasks.map((t) => [t.id, t.title]));
       const overlaps = new Map<number, BoardOverlap[]>();
-      for (const [task, list] of await this.runningOverlaps(db, (await runningState(db)).running)) {
+      // The start gate's own list and rule: tasks someone works on, their declared scopes only.
+      for (const [task, list] of this.runningOverlaps(await workingTasks(db))) {
         overlaps.set(
           parseId('task', task),
           list.map((o) => ({
@@ -149,27 +148,15 @@ export class BoardQueries {
   }
 
   /**
-   * overlapsAmongRunning over the running tasks' own marks (read by their types, not the whole
-   * field), kept while the running tasks, their scopes and the field's version stay the same.
+   * overlapsAmongRunning over the declared scopes of the tasks someone works on — what the start
+   * gate compares (startGates.ts), so the Board warns exactly where a start would be refused; a
+   * `**` scope (the built-in agents') declares nothing. Kept while those tasks and scopes stay the same.
    */
-  private async runningOverlaps(
-    db: AsyncSqlReader,
-    running: readonly RunningTask[],
-  ): Promise<Map<string, RunningOverlap[]>> {
-    const version = this.stigmergy ? await fieldVersion(db) : -1;
-    const key = `${version}\u0001${running.map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`).join('\u0001')}`;
-    if (this.lastOverlaps?.key !== key) {
-      const field = this.stigmergy
-        ? createField(
-            this.stigmergy.config,
-            await this.stigmergy.marksOfTasksIn(
-              db,
-              running.map((r) => r.taskId),
-            ),
-          )
-        : undefined;
-      this.lastOverlaps = { key, value: overlapsAmongRunning(running, field) };
-    }
+  private runningOverlaps(running: readonly RunningTask[]): Map<string, RunningOverlap[]> {
+    const key = running
+      .map((r) => `${r.taskId}\u0000${r.agentId ?? ''}\u0000${r.writeScope.join('\u0000')}`)
+      .join('\u0001');
+    if (this.lastOverlaps?.key !== key) this.lastOverlaps = { key, value: overlapsAmongRunning(running) };
     return this.lastOverlaps.value;
   }
 

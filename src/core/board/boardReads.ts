@@ -1,3 +1,4 @@
+import type { TaskWaiting } from '../tasks/taskModel';
 import type { AsyncSqlReader } from '../ports/store';
 import { handoffKey } from '../ids';
 import { manualReviewOf } from '../tasks/taskReviews';
@@ -22,11 +23,14 @@ interface TaskRow {
   outcome: string | null;
   completed_at: string | null;
   updated_at: string;
+  held_by: string | null;
+  held_at: string | null;
+  waiting: string | null;
 }
 
 export async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
   const rows = await db.all<TaskRow>(
-    `SELECT t.id, t.title, t.status, t.result, t.assignee, t.last_milestone, t.progress, w.name AS workflow, t.outcome, t.completed_at, t.updated_at
+    `SELECT t.id, t.title, t.status, t.result, t.assignee, t.last_milestone, t.progress, w.name AS workflow, t.outcome, t.completed_at, t.updated_at, t.held_by, t.held_at, t.waiting
      FROM tasks t LEFT JOIN workflows w ON w.id = t.workflow_id`,
   );
   const reviews = new Map<number, { id: number; description: string }>();
@@ -58,6 +62,8 @@ export async function readTasks(db: AsyncSqlReader): Promise<BoardTaskRow[]> {
       review: reviewed.get(id) ?? null,
       completedAt: r.completed_at,
       updatedAt: r.updated_at,
+      hold: r.held_by && r.held_at ? { by: r.held_by, at: r.held_at } : null,
+      waiting: r.waiting ? (JSON.parse(r.waiting) as TaskWaiting) : null,
     };
   });
 }

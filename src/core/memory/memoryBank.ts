@@ -4,6 +4,8 @@ import { confinedPath, listConfined, writeFileConfined, writeNewFileConfined } f
 import type { AsyncSqlReader, AsyncSqlWriter, LedgerEngine } from '../ports/store';
 import type { Disposable } from '../emitter';
 import { LedgerError } from '../errors';
+import { notFound, parseId } from '../ids';
+import { getTask } from '../tasks/taskRepo';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
@@ -28,6 +30,8 @@ export interface NewMemory {
   summary?: string;
   status?: MemoryStatus;
   content?: string;
+  /** The task the entry is the work of (its file counts among that task's files: taskFiles.ts). */
+  task_id?: string | number;
 }
 
 /** Default size budget of the context embedded in prompts and shown by memory_preview. */
@@ -73,6 +77,8 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
     };
     if (this.options.readonly)
       throw new LedgerError('ConfigError', 'this ledger was opened read-only; memory entries cannot be added');
+    const taskId = input.task_id === undefined ? null : parseId('task', input.task_id);
+    if (taskId !== null && !(await this.db.read((db) => getTask(db, taskId)))) throw notFound('task', taskId);
     if (!writeNewFileConfined(this.workspace, rel, formatMemoryFile(entry))) {
       throw new LedgerError(
         'InvalidStatus',
@@ -86,9 +92,11 @@ export class MemoryBank extends IndexedFiles<MemoryEntry> {
       await appendEvent(tx, {
         ts: now,
         kind: 'memory.added',
+        taskId,
         entity: 'memory',
         entityId: `${entry.category}/${entry.id}`,
-        payload: { title: entry.title, status: entry.status },
+        // The file on the task's event: the task claims it as its work (core/tasks/taskFiles.ts).
+        payload: { title: entry.title, status: entry.status, ...(taskId === null ? {} : { file: rel }) },
       });
     });
     return memorySummary(entry);

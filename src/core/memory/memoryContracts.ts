@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fileProblemOutput } from '../contracts/common';
+import { fileProblemOutput, taskRef } from '../contracts/common';
 import { memoryNamePattern, memoryStatuses } from './memoryModel';
 
 /** memory_list, memory_add and memory_preview (the task-management contract's Memory Bank). */
@@ -33,6 +33,11 @@ export const memoryAddInput = z.strictObject({
     .default('active')
     .describe('draft and archived entries are listed but not given to agents'),
   content: z.string().max(100_000).optional().describe('Markdown body: the decision, its reasons, alternatives'),
+  task_id: taskRef
+    .optional()
+    .describe(
+      "The task this entry is the work of (e.g. 5): its file then counts among that task's changed files; without it the entry is the ledger's own file and no task lists it",
+    ),
 });
 
 export const memoryPreviewInput = z.strictObject({

@@ -16,6 +16,7 @@ import type { LedgerEngine } from '../ports/store';
 import type { LogEntry, LogReaderPort, LogSlice, Liveness, ProcessSupervisorPort } from '../ports/processes';
 import { executionRow } from './pm/executionLogs';
 import { pendingHandoffRows } from './pm/pendingHandoffs';
+import { holdIn, personOf } from '../tasks/taskHolds';
 
 /** The label the runner puts on the processes it starts (runner.ts). */
 const runnerRole = 'agent-ledger-runner';
@@ -164,8 +165,8 @@ export class AgentInstanceService {
    */
   async stop(
     executionRef: string | number,
-    options: { graceMs?: number } = {},
-  ): Promise<{ executionId: string; liveness: Liveness }> {
+    options: { graceMs?: number; by?: string } = {},
+  ): Promise<{ executionId: string; liveness: Liveness; heldTask: string | null; stoppedBy: string }> {
     const row = await this.d.engine.read(async (db) => {
       const e = await executionRow(db, executionRef);
       const extra = await db.get<{ runner_id: string | null; process_id: string | null }>(
@@ -208,8 +209,23 @@ export class AgentInstanceService {
         { executionId },
       );
     }
+    // Recorded before the signal: the runner that sees the exit records a stop, not a failure, and
+    // the task is held, so no runner launches it again until a person resumes it.
+    const by = personOf(options.by);
+    const now = new Date().toISOString();
+    const taskId = row.task_id === null ? null : Number(row.task_id);
+    await this.d.engine.write(async (tx) => {
+      await tx.run('UPDATE execution_logs SET stopped_by = ? WHERE id = ?', [by, row.id]);
+      const task =
+        taskId === null
+          ? undefined
+          : await tx.get<{ status: string }>('SELECT status FROM tasks WHERE id = ?', [taskId]);
+      // A task already finished (its agent reported, the process lingers) has nothing to hold.
+      if (taskId !== null && task && !['done', 'failed', 'cancelled'].includes(task.status))
+        await holdIn(tx, taskId, by, now);
+    });
     const liveness = await this.d.supervisor.stopRecorded(record, { graceMs: options.graceMs });
-    return { executionId, liveness };
+    return { executionId, liveness, heldTask: taskId === null ? null : taskKey(taskId), stoppedBy: by };
   }
 
   /** Where an execution's log is (confined to this folder's run logs). */

@@ -1,6 +1,7 @@
 import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
 import type { Snapshot, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
+import { ownFiles } from './taskFiles';
 import { LedgerError, stateError } from '../errors';
 import { notFound, parseId, taskKey } from '../ids';
 import { appendEvent } from '../events/eventLog';
@@ -54,7 +55,9 @@ export class RewindService {
     if (task.filesChanged) return { taskId: task.id, paths: pathsOf(task.filesChanged), source: 'recorded' };
     const truth = await this.gitTruth();
     const changes = await truth.changesSince(task.snapshot!);
-    return { taskId: task.id, paths: pathsOf(changes.files), source: 'live' };
+    // The ledger's own files are never put back: other processes wrote them (taskFiles.ts).
+    const files = await this.db.read((db) => ownFiles(db, task.id, changes.files));
+    return { taskId: task.id, paths: pathsOf(files), source: 'live' };
   }
 
   /** Rewinds `paths` (those of {@link plan}, as confirmed) and records how to undo it. */

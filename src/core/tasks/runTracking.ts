@@ -8,6 +8,7 @@ import { thisMachine } from '../machine';
 import { appendEvent } from '../events/eventLog';
 import { getTask, updateTask } from './taskRepo';
 import { pinSnapshot } from './snapshotPin';
+import { ownFiles } from './taskFiles';
 
 /**
  * A run that did not come through start_task (an agent logged in by itself and took its task
@@ -63,7 +64,8 @@ export class RunTracking {
     const task = await this.db.read((r) => getTask(r, taskId));
     if (!task?.snapshot) return;
     const truth = await this.truth(task);
-    const changes = await truth.changesSince(task.snapshot);
+    const measured = await truth.changesSince(task.snapshot);
+    const changes = { ...measured, files: await this.db.read((db) => ownFiles(db, taskId, measured.files)) };
     const now = iso(this.clock.now());
     const pinned = pinSnapshot(truth, changes.to, `${taskKey(taskId)}-end`);
     await this.db.write(async (tx) => {

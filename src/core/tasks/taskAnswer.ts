@@ -6,6 +6,8 @@ import { taskCostOf } from '../costs/costRollup';
 import { childTasks, getTask } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView } from './taskViews';
+import { recordedSharedFiles } from './taskFiles';
+import type { SharedFile } from './taskFiles';
 import type { TaskDetailView } from './taskViews';
 import type { TaskGetJson } from './taskContracts';
 import { SAVED_CONTEXTS_SHOWN } from './taskContracts';
@@ -46,11 +48,13 @@ export async function readTaskAnswer(db: AsyncSqlReader, id: number): Promise<Ta
       landingOf(db, id),
     ]);
   if (!task) throw notFound('task', id);
+  const alsoChangedBy = await recordedSharedFiles(db, { ...task, files: task.filesChanged });
   return {
     ...taskDetailView(task, entries, children, counts),
     dependencies,
     cost,
     completionReview,
+    alsoChangedBy,
     contexts,
     landing,
   };
@@ -78,7 +82,10 @@ async function landingOf(db: AsyncSqlReader, id: number): Promise<TaskGetJson['l
 
 /** task_get's answer as `readTaskAnswer` builds it: typed for the faces that render it (the CLI's `task get`). */
 export type TaskAnswer = TaskDetailView &
-  Pick<TaskGetJson, 'cost' | 'completionReview' | 'contexts' | 'landing'> & { dependencies: TaskDependencies };
+  Pick<TaskGetJson, 'cost' | 'completionReview' | 'contexts' | 'landing'> & {
+    dependencies: TaskDependencies;
+    alsoChangedBy: SharedFile[];
+  };
 
 type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
 

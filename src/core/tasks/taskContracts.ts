@@ -77,6 +77,11 @@ export const taskCreateInput = z.strictObject({
   assigneeType: z.enum(assigneeTypes).optional().describe('Whether the assignee is an AI agent or a human'),
   labels: labelsText.optional(),
   ...idempotencyKeyInput,
+  workflowId: workflowRef
+    .optional()
+    .describe(
+      'Add the task to this workflow, planned and not started (e.g. "wf-2"): it shows with the workflow\'s tasks and in its report',
+    ),
 });
 
 export const taskUpdateInput = z.strictObject({
@@ -150,6 +155,20 @@ export const taskOutput = z.looseObject({
       'The machine the task started on, where its snapshot lives (a ledger shared by several machines); null for older tasks',
     ),
   osUser: z.string().nullable().optional().describe('The OS user the task started under on that machine'),
+  hold: z
+    .object({ by: z.string(), at: z.string() })
+    .nullable()
+    .optional()
+    .describe(
+      'A person stopped the task\'s agent and holds it ("stopped by <by>"): no runner launches it until someone resumes it (`agent-ledger task resume`)',
+    ),
+  waiting: z
+    .object({ reason: z.string(), detail: z.string(), blockedBy: z.array(z.string()), since: z.string() })
+    .nullable()
+    .optional()
+    .describe(
+      'Why the runner does not start the task now (dependencies, conflict, coolingDown, running elsewhere, clientMissing), as it last said; null when nothing holds it',
+    ),
 });
 
 /** task_create: the task created (or, for a retry with its idempotency_key, the one the first call created). */
@@ -183,6 +202,11 @@ export const taskGetOutput = taskOutput.extend({
     .nullable()
     .describe(
       "A person's answer to this very completion's review requests (`agent-ledger task review`, the Board's Approve/Dismiss), the latest; null when nobody reviewed the task since it completed",
+    ),
+  alsoChangedBy: z
+    .array(z.object({ path: z.string(), tasks: z.array(z.string()) }))
+    .describe(
+      'Files of filesChanged that other tasks working in the same tree at the same time also changed (each with those tasks, e.g. ["task-4"]): Git cannot tell whose edit it was',
     ),
   contexts: z
     .object({

@@ -83,8 +83,29 @@ export interface Task {
   /** The machine the task started on (where its snapshot lives) and its OS user; null before v8. */
   machineId: string | null;
   osUser: string | null;
+  /** A person stopped the task's run and holds it: no runner launches it until it is resumed. */
+  hold: TaskHold | null;
+  /** Why the runner does not start the task now (its last word on it); null when nothing holds it. */
+  waiting: TaskWaiting | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Who holds a task, since when (`stopped by <person>`). */
+export interface TaskHold {
+  by: string;
+  at: string;
+}
+
+/** The runner's reason for not starting a task now, as it last said it. */
+export interface TaskWaiting {
+  /** dependencies, conflict, coolingDown, running (claimed elsewhere), clientMissing, maxParallel, launchFailed. */
+  reason: string;
+  /** One line a person reads. */
+  detail: string;
+  /** The tasks it waits for or would collide with (`task-6`). */
+  blockedBy: string[];
+  since: string;
 }
 
 /** The write scope of one agent, as recorded on a task when a session of that agent starts. */

@@ -1,6 +1,6 @@
 import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports/store';
 import type { CommitInfo, FileChanges, Snapshot } from '../ports/workspaceTruth';
-import type { Outcome, Task, TaskStatus, Verification, WriteScope } from './taskModel';
+import type { Outcome, Task, TaskStatus, Verification, TaskWaiting, WriteScope } from './taskModel';
 import { fromJson, toJson } from '../json';
 import { thisMachine } from '../machine';
 
@@ -41,6 +41,9 @@ export interface TaskRow {
   workspace_path: string | null;
   machine_id?: string | null;
   os_user?: string | null;
+  held_by?: string | null;
+  held_at?: string | null;
+  waiting?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -89,6 +92,8 @@ export function toTask(r: TaskRow): Task {
     workspacePath: r.workspace_path ?? null,
     machineId: r.machine_id ?? null,
     osUser: r.os_user ?? null,
+    hold: r.held_by && r.held_at ? { by: r.held_by, at: r.held_at } : null,
+    waiting: fromJson<TaskWaiting | null>(r.waiting ?? null, null),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

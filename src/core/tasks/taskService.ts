@@ -1,7 +1,8 @@
 import type { LedgerEngine } from '../ports/store';
 import type { Task } from './taskModel';
 import { LedgerError, stateError } from '../errors';
-import { notFound, parseId, taskKey } from '../ids';
+import { notFound, parseId, taskKey, workflowKey } from '../ids';
+import { getWorkflow, touchWorkflow } from '../workflows/workflowRepo';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
@@ -101,7 +102,11 @@ export class TaskService {
 
   async create(input: TaskCreateInput): Promise<TaskJson> {
     const now = iso(this.clock.now());
+    const workflowId = input.workflowId === undefined ? null : parseId('workflow', input.workflowId);
     const task = await this.db.write(async (tx) => {
+      // A planned task of a workflow: it waits there, open, until someone starts or queues it.
+      if (workflowId !== null && !(await getWorkflow(tx, workflowId)))
+        throw notFound('workflow', workflowKey(workflowId));
       const id = await insertTask(
         tx,
         {
@@ -116,9 +121,14 @@ export class TaskService {
         },
         now,
       );
+      if (workflowId !== null) {
+        await updateTask(tx, id, { workflowId }, now);
+        await touchWorkflow(tx, workflowId, now);
+      }
       await appendEvent(tx, {
         ts: now,
         kind: 'task.created',
+        workflowId,
         taskId: id,
         payload: { title: input.title, priority: input.priority, type: input.type },
       });

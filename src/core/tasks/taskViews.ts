@@ -43,6 +43,8 @@ export function taskView(task: Task) {
     workspacePath: task.workspacePath,
     verification: task.verification,
     commits: task.commits,
+    hold: task.hold,
+    waiting: task.waiting,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
   };

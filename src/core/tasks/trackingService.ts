@@ -1,5 +1,5 @@
 import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
-import type { WorkspaceTruth } from '../ports/workspaceTruth';
+import type { FileChanges, WorkspaceTruth } from '../ports/workspaceTruth';
 import type { Task } from './taskModel';
 import { isFinished } from './taskModel';
 import { stateError } from '../errors';
@@ -12,6 +12,8 @@ import { childTasks, getTask, updateTask } from './taskRepo';
 import { insertDecision, insertIssue, insertMilestone, timelineCounts } from './timelineRepo';
 import { verifyScope, withWriteScope } from './scopeCheck';
 import { pinSnapshot } from './snapshotPin';
+import { liveTaskFiles, ownFiles } from './taskFiles';
+import type { SharedFile } from './taskFiles';
 import { startTask } from './taskStart';
 import type { TaskLifecycle } from './taskLifecycle';
 import type { StartGate } from './startGate';
@@ -48,6 +50,16 @@ export class TrackingService {
 
   startTask(input: StartTaskInput): Promise<StartTaskResult> {
     return startTask(this.db, () => this.truth(), this.clock, input, this.startGate);
+  }
+
+  /**
+   * A running task's own files so far, measured in its tree, and which of them other tasks running
+   * there changed too (taskFiles.ts); null for a task never started or already finished.
+   */
+  async liveFiles(ref: string | number): Promise<{ files: FileChanges; shared: SharedFile[] } | null> {
+    const task = await this.db.read((db) => getTask(db, parseId('task', ref)));
+    if (!task?.snapshot || task.filesChanged || isFinished(task.status)) return null;
+    return liveTaskFiles(this.db, await this.truth(task), task);
   }
 
   async logDecision(input: LogDecisionInput): Promise<LogDecisionResult> {
@@ -155,7 +167,9 @@ export class TrackingService {
     // The sub-tasks are read while git works (the store's reads run here, git in its own process).
     const children = this.db.read((db) => childTasks(db, taskId));
     children.catch(() => undefined);
-    const changes = await truth.changesSince(snapshot);
+    const measured = await truth.changesSince(snapshot);
+    // The ledger's own writes (another agent's memory entry, a pipeline's documents) are not this task's work.
+    const changes = { ...measured, files: await this.db.read((db) => ownFiles(db, taskId, measured.files)) };
     const location = { repositoryRoot: truth.kind === 'git' ? truth.root : null, workspacePath: truth.workspacePath };
     const verification = withWriteScope(verifyScope(task.areas, changes.files), task.writeScope, changes.files);
     const running = (await children).filter((c) => !isFinished(c.status));

@@ -5,6 +5,8 @@ import { notFound, parseId, taskKey, workflowKey } from '../ids';
 import { getWorkflow } from './workflowRepo';
 import { tasksOfWorkflow } from '../tasks/taskRepo';
 import { timeline } from '../tasks/timelineRepo';
+import { recordedSharedFiles } from '../tasks/taskFiles';
+import type { SharedFile } from '../tasks/taskFiles';
 import { workflowStatus } from './workflowViews';
 import { depthFirst } from '../tasks/taskTree';
 import { formatCostSummary, formatUsd, plural } from '../format';
@@ -18,12 +20,16 @@ import type { CostTotals } from '../costs/costContracts';
  */
 export async function workflowReport(db: LedgerEngine, ref: string | number, generatedAt: Date): Promise<string> {
   const id = parseId('workflow', ref);
-  const { workflow, tasks, timelines, cost, costs } = await db.read(async (r) => {
+  const { workflow, tasks, timelines, cost, costs, shared } = await db.read(async (r) => {
     const workflow = await getWorkflow(r, id);
     if (!workflow) throw notFound('workflow', workflowKey(id));
     const tasks = await tasksOfWorkflow(r, id);
     const timelines = new Map<number, TimelineEntry[]>();
     for (const t of tasks) timelines.set(t.id, await timeline(r, t.id));
+    // Files another task in the same tree changed too (any workflow's): the report says so, as task_get does.
+    const shared = new Map<number, SharedFile[]>();
+    for (const t of tasks)
+      if (t.filesChanged) shared.set(t.id, await recordedSharedFiles(r, { ...t, files: t.filesChanged }));
     // What the agents' runs cost, summed by the database (core/costs).
     const cost = (await workflowCosts(r, [id])).get(id) ?? noCost;
     return {
@@ -31,6 +37,7 @@ export async function workflowReport(db: LedgerEngine, ref: string | number, gen
       tasks,
       timelines,
       cost,
+      shared,
       costs: await taskCosts(
         r,
         tasks.map((t) => t.id),
@@ -40,7 +47,7 @@ export async function workflowReport(db: LedgerEngine, ref: string | number, gen
   const out: string[] = [...header(workflow, tasks, generatedAt, cost)];
   if (tasks.length === 0) out.push('_No tasks were recorded in this workflow._', '');
   for (const { task, depth } of depthFirst(tasks))
-    out.push(...taskSection(task, timelines.get(task.id) ?? [], depth, costs.get(task.id)));
+    out.push(...taskSection(task, timelines.get(task.id) ?? [], depth, costs.get(task.id), shared.get(task.id) ?? []));
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -69,7 +76,13 @@ function header(workflow: Workflow, tasks: Task[], generatedAt: Date, cost: Cost
   return lines;
 }
 
-function taskSection(t: Task, entries: TimelineEntry[], depth: number, cost: CostTotals | undefined): string[] {
+function taskSection(
+  t: Task,
+  entries: TimelineEntry[],
+  depth: number,
+  cost: CostTotals | undefined,
+  shared: readonly SharedFile[],
+): string[] {
   const heading = '#'.repeat(Math.min(3 + depth, 6));
   const facts = [t.result ?? t.status.replace('_', ' ')];
   if (t.durationSeconds !== null) facts.push(duration(t.durationSeconds));
@@ -79,7 +92,7 @@ function taskSection(t: Task, entries: TimelineEntry[], depth: number, cost: Cos
   if (t.goal) lines.push(`**Goal:** ${t.goal}`, '');
   if (t.areas.length) lines.push(`**Areas:** ${t.areas.map((a) => `\`${a}\``).join(', ')}`, '');
   lines.push(...outcome(t));
-  lines.push(...files(t));
+  lines.push(...files(t, shared));
   const decisions = entries.filter((e): e is { kind: 'decision' } & Decision => e.kind === 'decision');
   if (decisions.length) {
     lines.push('**Decisions**', '');
@@ -125,21 +138,35 @@ function outcome(t: Task): string[] {
   return lines;
 }
 
-function files(t: Task): string[] {
+function files(t: Task, shared: readonly SharedFile[]): string[] {
   const f = t.filesChanged;
   if (!f) return [];
   const total = f.added.length + f.modified.length + f.deleted.length + f.renamed.length;
   if (total === 0) return ['**Files changed:** none', ''];
-  const lines = [`**Files changed** (${total})`, ''];
-  const group = (label: string, paths: string[]): void => {
-    if (paths.length) lines.push(`- ${label}: ${paths.map((p) => `\`${p}\``).join(', ')}`);
+  const others = new Map(shared.map((s) => [s.path, s.tasks]));
+  const also = (p: string) => {
+    const tasks = others.get(p);
+    return tasks ? ` (also changed by ${tasks.join(', ')})` : '';
   };
-  group('added', f.added);
-  group('modified', f.modified);
-  group('deleted', f.deleted);
+  const lines = [`**Files changed** (${total})`, ''];
+  const group = (label: string, items: string[]): void => {
+    if (items.length) lines.push(`- ${label}: ${items.join(', ')}`);
+  };
+  group(
+    'added',
+    f.added.map((p) => `\`${p}\`${also(p)}`),
+  );
+  group(
+    'modified',
+    f.modified.map((p) => `\`${p}\`${also(p)}`),
+  );
+  group(
+    'deleted',
+    f.deleted.map((p) => `\`${p}\`${also(p)}`),
+  );
   group(
     'renamed',
-    f.renamed.map((r) => `${r.from}\` → \`${r.to}`),
+    f.renamed.map((r) => `\`${r.from}\` → \`${r.to}\`${also(r.to)}`),
   );
   lines.push('');
   for (const w of t.verification?.warnings ?? []) lines.push(`> ${w}`, '');

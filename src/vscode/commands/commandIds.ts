@@ -38,6 +38,9 @@ export const Commands = {
   StopRunner: 'agentLedger.stopRunner',
   ToggleRunner: 'agentLedger.toggleRunner',
   StopInstance: 'agentLedger.stopInstance',
+  ResumeTask: 'agentLedger.resumeTask',
+  ApproveReview: 'agentLedger.approveReview',
+  DismissReview: 'agentLedger.dismissReview',
   OpenExecutionLog: 'agentLedger.openExecutionLog',
 } as const;
 

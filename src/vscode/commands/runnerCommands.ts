@@ -48,6 +48,20 @@ export class RunnerCommands {
       return { stopped: [] };
     }
     const targets = arg ? [this.ledgerOf(arg)] : running;
+    // Stopping a runner stops the agents it runs: a person says so first (one click on the status bar must not).
+    const agents = targets.reduce((n, l) => n + this.runners.agentsOf(l), 0);
+    if (agents > 0) {
+      const answer = await vscode.window.showWarningMessage(
+        `Stop the runner? ${plural(agents, 'agent')} ${agents === 1 ? 'is' : 'are'} working and will be stopped.`,
+        {
+          modal: true,
+          detail:
+            'Their processes are ended and their execution logs record it; their tasks stay in progress, and a runner started again launches them. To stop one agent and hold its task, use Stop Instance.',
+        },
+        'Stop Runner and Agents',
+      );
+      if (answer !== 'Stop Runner and Agents') return { stopped: [] };
+    }
     await Promise.all(targets.map((l) => this.runners.stop(l)));
     return { stopped: targets.map((l) => l.root) };
   }
@@ -72,7 +86,7 @@ export class RunnerCommands {
         {
           modal: true,
           detail:
-            'The agent process is ended (SIGTERM, then SIGKILL after a few seconds); its execution log records that it was stopped.',
+            'The agent process is ended (SIGTERM, then SIGKILL after a few seconds); its execution log records that you stopped it, and its task is held: no runner launches it again until you Resume it.',
         },
         'Stop Instance',
       );

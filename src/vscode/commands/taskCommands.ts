@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { taskKey, workflowKey } from '../../core/ids';
 import type { RewindResult } from '../../core/tasks/rewindService';
+import type { ReviewRecord } from '../../core/tasks/taskReviews';
 import type { ChangedFile } from '../../shared/protocol';
 import { openTaskFileDiff } from '../diff/snapshotDiff';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
@@ -68,6 +69,33 @@ export class TaskCommands {
     return result;
   }
 
+  /** Answers a task's review requests where the person reads them (tree, notification, palette). */
+  async review(arg: TaskArg, verdict: 'approved' | 'dismissed'): Promise<ReviewRecord | undefined> {
+    const target = await resolveTask(
+      this.registry,
+      arg,
+      verdict === 'approved' ? 'Approve the review of which task?' : 'Dismiss the review request of which task?',
+    );
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const record = await services.reviews.review({ taskId: target.taskId, verdict });
+    void vscode.window.setStatusBarMessage(`Agent Ledger: ${record.taskId} review ${verdict}`, 5000);
+    return record;
+  }
+
+  /** Lets a held task (its run was stopped) run again: the runner may launch its agent. */
+  async resume(arg: TaskArg): Promise<{ taskId: string; resumedBy: string; heldBy: string } | undefined> {
+    const target = await resolveTask(this.registry, arg, 'Resume which held task?');
+    if (!target) return undefined;
+    const services = await target.ledger.require();
+    const resumed = await services.holds.resume(target.taskId);
+    void vscode.window.setStatusBarMessage(
+      `Agent Ledger: resumed ${resumed.taskId} (held by ${resumed.heldBy}); the runner may launch it again`,
+      5000,
+    );
+    return resumed;
+  }
+
   async undoRewind(arg: TaskArg): Promise<RewindResult | undefined> {
     const target = await resolveTask(this.registry, arg, 'Undo the last rewind of which task?');
     if (!target) return undefined;
@@ -120,7 +148,7 @@ export class TaskCommands {
     );
     const items = running.flatMap(({ ledger, tasks }) =>
       tasks.map((t) => ({
-        label: `$(sync~spin) ${t.title}`,
+        label: `$(circle-filled) ${t.title}`,
         description: `${taskKey(t.id)}${t.progress !== null ? ` · ${t.progress}%` : ''}${this.registry.all().length > 1 ? ` · ${ledger.name}` : ''}`,
         detail: t.lastMilestone ?? undefined,
         target: { folder: ledger.root, taskId: t.id } satisfies TaskTarget,

@@ -98,9 +98,12 @@ export class ReviewNotifier extends Disposable {
 
   private notify(ledger: FolderLedger, text: string, taskId: number): void {
     this.shown.push(text);
-    void vscode.window.showWarningMessage(text, 'Open Task').then((choice) => {
-      if (choice)
-        void vscode.commands.executeCommand(Commands.OpenTask, { folder: ledger.root, taskId } satisfies TaskTarget);
+    // Act where you read: the review is answered from the notification itself.
+    const target = { folder: ledger.root, taskId } satisfies TaskTarget;
+    void vscode.window.showWarningMessage(text, 'Approve', 'Dismiss', 'Open Task').then((choice) => {
+      if (choice === 'Open Task') void vscode.commands.executeCommand(Commands.OpenTask, target);
+      else if (choice === 'Approve') void vscode.commands.executeCommand(Commands.ApproveReview, target);
+      else if (choice === 'Dismiss') void vscode.commands.executeCommand(Commands.DismissReview, target);
     });
   }
 }

@@ -58,6 +58,11 @@ export class RunnerController extends Disposable {
     return this.runners.get(ledger.root)?.process.pid;
   }
 
+  /** How many agents the runner of a folder runs now (0 when it is not running). */
+  agentsOf(ledger: FolderLedger): number {
+    return this.runners.get(ledger.root)?.agents.size ?? 0;
+  }
+
   summary(): RunnerSummary {
     const live = [...this.runners.values()];
     if (live.length === 0) return { state: 'stopped' };

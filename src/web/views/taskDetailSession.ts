@@ -1,7 +1,7 @@
 import { LedgerError, errorMessage } from '../../core/errors';
 import { taskFileDiff } from '../../core/tasks/fileDiff';
 import { parseId, taskKey } from '../../core/ids';
-import type { FileChanges } from '../../core/ports/workspaceTruth';
+import type { LiveFiles } from '../../views/taskDetailModel';
 import type { TaskDetailWebviewMessage } from '../../shared/protocol';
 import { measureLiveFiles, taskDetailModel } from '../../views/taskDetailModel';
 import type { ViewContext } from '../viewSession';
@@ -9,7 +9,7 @@ import { ModelSession } from './modelSession';
 
 /** A task's detail: the same model as the editor's panel; a file's exact diff shown in the page; assign and cancel as the person. */
 export class TaskDetailSession extends ModelSession {
-  private liveFiles: FileChanges | null = null;
+  private liveFiles: LiveFiles | null = null;
 
   constructor(ctx: ViewContext, taskId: number) {
     super(

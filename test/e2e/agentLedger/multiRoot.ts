@@ -61,7 +61,7 @@ export function describeMultiRoot(pkg: () => PackagedExtension): void {
           at(path.basename(folders[1])) < at('Beta work'),
         rows.join(' | '),
       );
-      await wb.waitForStatusBarText('2 agent tasks running');
+      await wb.waitForStatusBarText('2 tasks in progress');
       await wb.screenshot('agent-ledger-multi-root');
     });
 

@@ -91,7 +91,7 @@ export class AgentRuntimeService {
       if (!project) return { should_start: false };
       if (await activeSessionOf(db, agentId, project.id, nowIso)) return { should_start: false };
       const task = await db.get<{ id: number; run_client: string | null }>(
-        "SELECT id, run_client FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id LIMIT 1",
+        "SELECT id, run_client FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' AND held_at IS NULL ORDER BY id LIMIT 1",
         [project.id, agentId],
       );
       return task

@@ -34,7 +34,7 @@ export async function nextAssignedTask(
   scope?: ScopeGate,
 ): Promise<NextTask> {
   const rows = await db.all<PmTaskRow>(
-    `SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' ORDER BY id`,
+    `SELECT ${pmTaskColumns} FROM tasks WHERE project_id = ? AND assignee = ? AND status = 'in_progress' AND held_at IS NULL ORDER BY id`,
     [projectId, agent],
   );
   let held: NextTask['held'];

@@ -141,7 +141,8 @@ export const reportExecutionStartOutput = z.strictObject({
   started_at: z.string(),
 });
 
-export const executionStatuses = ['running', 'completed', 'failed', 'error'] as const;
+/** `stopped`: a person stopped the run (execution_logs.stopped_by says who); not a failure. */
+export const executionStatuses = ['running', 'completed', 'failed', 'error', 'stopped'] as const;
 
 export const reportExecutionCompleteInput = z.strictObject({
   session_token: sessionTokenInput,

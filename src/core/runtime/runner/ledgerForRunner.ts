@@ -17,7 +17,8 @@ import type { WorkspaceSettings } from '../../workers/workspaceSettings';
 import type { CommitWorktree } from './leftoverCommit';
 import { commitRunLeftovers } from './leftoverCommit';
 import type { AgentClient } from '../../agents/agentModel';
-import { executionKey, taskKey, parsePmId, pmIdOf, projectKey } from '../../ids';
+import { executionKey, taskKey, parseId, parsePmId, pmIdOf, projectKey } from '../../ids';
+import { recordWaiting } from '../../tasks/taskHolds';
 import { agentClientOf, aiTypeOfRun } from '../pm/aiType';
 import type { AgentDirectory } from '../pm/projectRows';
 import { projectRowOf } from '../pm/projectRows';
@@ -171,7 +172,7 @@ export class LedgerForRunner implements RunnerLedger {
       }>("SELECT agent, project_id, execution_id, runner_id FROM agent_instances WHERE status = 'running'");
       const claimed = new Map(claims.map((c) => [pair(c.agent, Number(c.project_id)), c]));
       const work = await db.all<{ assignee: string; project_id: number; run_client: string | null }>(
-        "SELECT assignee, project_id, run_client FROM tasks WHERE status = 'in_progress' AND project_id IS NOT NULL AND assignee IS NOT NULL ORDER BY id",
+        "SELECT assignee, project_id, run_client FROM tasks WHERE status = 'in_progress' AND held_at IS NULL AND project_id IS NOT NULL AND assignee IS NOT NULL ORDER BY id",
       );
       // The oldest task of each pair says which client the runner starts (should_start's own query).
       const waiting = new Map<string, string | null>();
@@ -400,5 +401,14 @@ export class LedgerForRunner implements RunnerLedger {
         ]);
       return outcome;
     });
+  }
+
+  async noteWaiting(
+    taskId: string,
+    waiting: { reason: string; detail: string; blockedBy: string[] } | null,
+  ): Promise<void> {
+    const id = parseId('task', taskId);
+    const now = this.now().toISOString();
+    await this.o.engine.write((tx) => recordWaiting(tx, id, waiting, now));
   }
 }

@@ -58,6 +58,8 @@ export const neverTookTask =
  * printed (the client's own error result first: Claude Code's `is_error` answer says what went wrong).
  */
 export function failureOf(exit: ProcessExit, usage: RunUsage | null, outcome: RunOutcome | null): string | null {
+  // A person stopped it (the ledger recorded who): a stop, not a failure.
+  if (outcome?.status === 'stopped') return null;
   const processOk = exit.exitCode === 0 && exit.limit === null && exit.signal === null && usage?.isError !== true;
   const reported = outcome?.status === 'completed' || outcome?.status === 'running' ? null : outcome;
   if (processOk && !reported) return null;

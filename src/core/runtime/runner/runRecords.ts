@@ -87,11 +87,14 @@ export async function recordRunEnd(tx: AsyncSqlWriter, run: RunEnd, now: Date): 
   const ts = now.toISOString();
   const { exit, usage } = run;
   let ok = exit.exitCode === 0 && exit.limit === null;
-  const row = await tx.get<{ status: string; started_at: string }>(
-    'SELECT status, started_at FROM execution_logs WHERE id = ?',
+  const row = await tx.get<{ status: string; started_at: string; stopped_by: string | null }>(
+    'SELECT status, started_at, stopped_by FROM execution_logs WHERE id = ?',
     [id],
   );
-  if (row?.status === 'running') {
+  if (row?.status === 'running' && row.stopped_by) {
+    // A person stopped it: the run says so, and is no error.
+    await closeExecution(tx, id, { status: 'stopped', summary: `stopped by ${row.stopped_by}` }, now);
+  } else if (row?.status === 'running') {
     // The agent never reported: the run ends with what the process says.
     let error = ok
       ? 'the agent exited without report_completed'

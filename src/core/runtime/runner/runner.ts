@@ -324,6 +324,10 @@ export class Runner {
     } = {},
   ): void {
     const { taskId = null, blockedBy = [], ...rest } = extra;
+    // What the runner says of a task is kept on it (once per change, as said), so every face can tell why it waits.
+    const note = () => {
+      if (taskId !== null && reason !== 'noTask') this.noteWaiting(taskId, { reason, detail, blockedBy });
+    };
     const signature = JSON.stringify([
       reason,
       taskId,
@@ -332,22 +336,32 @@ export class Runner {
       rest.heldBy ?? null,
       reason === 'clientMissing' ? detail : null,
     ]);
-    this.say(pairKey(pair.agentId, pair.projectId), signature, {
-      kind: 'held',
-      ...pair,
-      taskId,
-      reason,
-      detail,
-      blockedBy,
-      ...rest,
-    });
+    if (
+      !this.say(pairKey(pair.agentId, pair.projectId), signature, {
+        kind: 'held',
+        ...pair,
+        taskId,
+        reason,
+        detail,
+        blockedBy,
+        ...rest,
+      })
+    )
+      return;
+    note();
   }
 
-  /** Fires `event` unless it says what was last said of `key`. */
-  private say(key: string, signature: string, event: RunnerEvent): void {
-    if (this.said.get(key) === signature) return;
+  /** Fires `event` unless it says what was last said of `key`; true when it did. */
+  private say(key: string, signature: string, event: RunnerEvent): boolean {
+    if (this.said.get(key) === signature) return false;
     this.said.set(key, signature);
     this._onDidChange.fire(event);
+    return true;
+  }
+
+  /** Keeps the runner's word on a task in the ledger (a failure to write is said, never thrown into the poll). */
+  private noteWaiting(taskId: string, waiting: { reason: string; detail: string; blockedBy: string[] } | null): void {
+    if (this.options.ledger.noteWaiting) this.track(this.options.ledger.noteWaiting(taskId, waiting));
   }
 
   /**
@@ -405,6 +419,7 @@ export class Runner {
     this.instances.set(key, instance);
     this.said.set(key, `launched:${executionId}`);
     this.track(this.recordStart(instance, proc, plan));
+    if (target.taskId !== null) this.noteWaiting(target.taskId, null);
     this._onDidChange.fire({ kind: 'launched', instance, cwd: target.cwd });
     return { ...instance, cwd: target.cwd };
   }
@@ -456,8 +471,15 @@ export class Runner {
         message: `could not record the end of ${instance.executionId}: ${messageOf(err)}`,
       });
     }
-    const ok = exit.exitCode === 0 && exit.limit === null && usage?.isError !== true;
-    this.cooldowns.ended(key, this.now(), { ok, reason: ok ? undefined : endReason(exit) });
+    // A run a person stopped is no failure: its task is held, and the pair's other tasks may go on.
+    const ok = outcome?.status === 'stopped' || (exit.exitCode === 0 && exit.limit === null && usage?.isError !== true);
+    const cooling = this.cooldowns.ended(key, this.now(), { ok, reason: ok ? undefined : endReason(exit) });
+    if (!ok && instance.taskId !== null && outcome?.status !== 'completed')
+      this.noteWaiting(instance.taskId, {
+        reason: 'coolingDown',
+        detail: `its last run ${endReason(exit)}: tried again after ${new Date(cooling.until).toISOString()}`,
+        blockedBy: [],
+      });
     if (this.instances.get(key)?.executionId === instance.executionId) this.instances.delete(key);
     // The pair's next state (nothing queued, the next task, a cool-down) is said at the next poll.
     this.said.delete(key);

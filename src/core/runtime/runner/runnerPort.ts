@@ -171,11 +171,16 @@ export interface RunnerLedger {
   runStarted(run: RunStart): Promise<void>;
   /** Records how the run ended and frees the (agent, project) pair if the agent did not log out; says how the ledger recorded it. */
   runEnded(run: RunEnd): Promise<RunOutcome | void>;
+  /**
+   * Keeps the runner's reason for not starting a task on the task (null: nothing holds it now), so
+   * the agent's row, the Board and `task get` say why it waits — not only the runner's log.
+   */
+  noteWaiting?(taskId: string, waiting: { reason: string; detail: string; blockedBy: string[] } | null): Promise<void>;
 }
 
 /** What the ledger recorded of an ended run: the agent's report, or the process's end when it never reported. */
 export interface RunOutcome {
-  status: 'completed' | 'failed' | 'error' | 'running';
+  status: 'completed' | 'failed' | 'error' | 'running' | 'stopped';
   result: 'success' | 'failed' | 'blocked' | null;
   /** Why it failed: the process's end and last output, or the summary of a `failed` report. */
   error: string | null;

@@ -3,6 +3,7 @@ import { errorMessage, LedgerError } from '../../errors';
 import type { ChangeWatch, Snapshot, WorkspaceTruth } from '../../ports/workspaceTruth';
 import type { LedgerEngine } from '../../ports/store';
 import type { Task } from '../../tasks/taskModel';
+import { isLedgerOwnPath } from '../../tasks/taskFiles';
 import { getTask } from '../../tasks/taskRepo';
 import type { StigmergyService } from './stigmergyService';
 
@@ -65,7 +66,8 @@ export class ChangedMarks {
       this.unwatch(taskId);
       return 0;
     }
-    const paths = await this.look(taskId, task, task.snapshot);
+    // The ledger's own files (memory entries, pipeline documents, run logs) are nobody's edit.
+    const paths = (await this.look(taskId, task, task.snapshot)).filter((p) => !isLedgerOwnPath(p));
     if (paths.length > 0) await this.stigmergy.markTask(taskId, paths, 'changed');
     return paths.length;
   }

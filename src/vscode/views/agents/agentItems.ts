@@ -8,6 +8,8 @@ import type { AgentCost } from '../../../core/costs/costContracts';
 import { Commands } from '../../commands/commandIds';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
+import type { AgentIdleReason } from '../../../core/tasks/taskHolds';
+import { waitingWords as idleWords } from '../../../views/taskText';
 
 /** An agent: defined in `.agent-ledger/agents/`, known from its sessions, or both. */
 export interface AgentNode {
@@ -18,6 +20,8 @@ export interface AgentNode {
   readonly activity: AgentActivity | undefined;
   /** What its runs cost (execution logs); undefined when it never ran under a runner. */
   readonly cost?: { runs: number; costUsd: number };
+  /** Why its queued task does not run (held, or the runner's reason), when it does not. */
+  readonly idle?: AgentIdleReason;
 }
 
 export interface SessionNode {
@@ -42,6 +46,7 @@ export function agentNodes(
   definitions: readonly AgentDefinition[],
   activity: readonly AgentActivity[],
   costs: readonly AgentCost[] = [],
+  idle: ReadonlyMap<string, AgentIdleReason> = new Map(),
 ): AgentNode[] {
   const names = [
     ...new Set([...activity.map((a) => a.agent), ...definitions.map((d) => d.name), ...costs.map((c) => c.agent)]),
@@ -53,6 +58,7 @@ export function agentNodes(
     definition: definitions.find((d) => d.name === name),
     activity: activity.find((a) => a.agent === name),
     cost: costs.find((c) => c.agent === name),
+    idle: idle.get(name),
   }));
   return nodes.sort(
     (a, b) =>
@@ -63,10 +69,15 @@ export function agentNodes(
 }
 
 /** `claude-code · opus · 1 running · 4 sessions · $0.0521 over 3 runs`; `not defined` when only its sessions remain. */
-export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity' | 'cost'>): string {
+export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity' | 'cost' | 'idle'>): string {
   const parts: string[] = node.definition
     ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])]
     : ['not defined'];
+  // Why it is idle, before the counts: the runner's reason was only in its log.
+  if (node.idle && !node.activity?.running)
+    parts.push(
+      node.idle.reason === 'held' ? `${node.idle.taskId} held` : `${node.idle.taskId} ${idleWords(node.idle.reason)}`,
+    );
   if (node.activity?.running) parts.push(`${node.activity.running} running`);
   if (node.activity) parts.push(plural(node.activity.total, 'session'));
   if (node.cost && node.cost.runs > 0)
@@ -95,6 +106,7 @@ export function agentItem(node: AgentNode): vscode.TreeItem {
   md.appendMarkdown(
     `**${escapeMarkdown(node.name)}**${node.definition?.description ? ` — ${escapeMarkdown(node.definition.description)}` : ''}\n\n`,
   );
+  if (node.idle) md.appendMarkdown(`$(watch) ${node.idle.taskId}: ${escapeMarkdown(node.idle.detail)}\n\n`);
   const d = node.definition;
   if (d) {
     md.appendMarkdown(`Client \`${d.client}\`${d.model ? ` · model \`${d.model}\`` : ''}\n\n`);

@@ -43,11 +43,12 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
   protected async folderChildren(ledger: FolderLedger): Promise<AgentsNode[]> {
     const services = ledger.services;
     if (!services) return [];
-    const [activity, instances, handoffs, costs] = await Promise.all([
+    const [activity, instances, handoffs, costs, idle] = await Promise.all([
       services.agentSessions.agents(),
       services.instances.running(),
       services.instances.pendingHandoffs(),
       services.costs.agents(),
+      services.holds.idleReasons(),
     ]);
     // Only reading: the default definitions are written by a first use (worker_command,
     // session_start), not by someone looking at the view.
@@ -58,7 +59,7 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     const groups: RuntimeGroupNode[] = [];
     if (instances.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'instances', instances, handoffs });
     if (handoffs.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'handoffs', instances, handoffs });
-    return [...groups, ...agentNodes(ledger, agents, activity, costs), ...broken];
+    return [...groups, ...agentNodes(ledger, agents, activity, costs, idle), ...broken];
   }
 
   protected async childrenOf(node: AgentsNode): Promise<AgentsNode[]> {

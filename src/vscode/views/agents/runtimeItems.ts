@@ -167,6 +167,8 @@ const executionIcons: Record<ExecutionLog['status'], vscode.ThemeIcon> = {
   completed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
   error: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+  // A person stopped it: not a failure.
+  stopped: new vscode.ThemeIcon('debug-stop'),
 };
 
 export function executionItem(node: ExecutionNode): vscode.TreeItem {

@@ -58,18 +58,26 @@ export function valueText(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
 
+/** A moment in the person's own time zone (`14:05:09`, another day `2026-03-01 14:05:09`): raw UTC read as a riddle. */
+export function localTime(ms: number, now = Date.now()): string {
+  const t = new Date(ms);
+  const n = new Date(now);
+  const pad = (v: number): string => String(v).padStart(2, '0');
+  const time = `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
+  const sameDay = t.getFullYear() === n.getFullYear() && t.getMonth() === n.getMonth() && t.getDate() === n.getDate();
+  return sameDay ? time : `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())} ${time}`;
+}
+
 export function entryFacts(node: EntryNode, now = Date.now()): FactNode[] {
   const { entry } = node;
   const facts: [string, string][] = [
     ['value', truncate(valueText(entry.value), 200)],
     [
       'expires',
-      entry.expires_at === null
-        ? 'never'
-        : `${new Date(entry.expires_at).toISOString()} (${expiresIn(entry.expires_at, now)})`,
+      entry.expires_at === null ? 'never' : `${localTime(entry.expires_at, now)} (${expiresIn(entry.expires_at, now)})`,
     ],
     ['version', String(entry.version)],
-    ['updated', new Date(entry.updated_at).toISOString()],
+    ['updated', localTime(entry.updated_at, now)],
   ];
   if (entry.tags.length) facts.splice(1, 0, ['tags', entry.tags.join(', ')]);
   return facts.map(([label, text]) => ({ kind: 'fact', ledger: node.ledger, label, text, parent: node }));

@@ -35,11 +35,19 @@ export interface TaskNode {
 
 export type TasksNode = WorkflowNode | LooseTasksNode | TaskNode;
 
-/** The codicon and colour of a task's state; a task not started yet is coloured by its priority when that is high or critical. */
-export function taskIcon(task: Pick<Task, 'status' | 'result'> & Partial<Pick<Task, 'priority'>>): vscode.ThemeIcon {
+/**
+ * The codicon and colour of a task's state; a task not started yet is coloured by its priority when
+ * that is high or critical. Static: a ledger state is not a process (the Agents view spins for a
+ * running agent); a held task shows a pause.
+ */
+export function taskIcon(
+  task: Pick<Task, 'status' | 'result'> & Partial<Pick<Task, 'priority' | 'hold'>>,
+): vscode.ThemeIcon {
+  if (task.hold && (task.status === 'in_progress' || task.status === 'open'))
+    return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('list.warningForeground'));
   switch (task.status) {
     case 'in_progress':
-      return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
+      return new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('charts.blue'));
     case 'open':
       return new vscode.ThemeIcon(
         'circle-large-outline',
@@ -84,6 +92,8 @@ export function taskItem(node: TaskNode): vscode.TreeItem {
   const flags = ['task', task.status];
   if (task.snapshot?.type === 'git' && !task.worktree) flags.push('rewind');
   if (node.rewound) flags.push('rewound');
+  if (task.hold) flags.push('held');
+  if (task.outcome?.manual_review_needed && task.status === 'done' && !node.completionReviewed) flags.push('review');
   item.contextValue = flags.join(' ');
   item.command = { command: Commands.OpenTask, title: 'Open Task', arguments: [node] };
   return item;
@@ -101,6 +111,12 @@ function taskTooltip(task: Task, completionReviewed: boolean, rewound: boolean):
     md.appendMarkdown(
       `$(milestone) ${escape(truncate(task.lastMilestone, 200))}${task.progress !== null ? ` (${task.progress}%)` : ''}\n\n`,
     );
+  if (task.hold)
+    md.appendMarkdown(
+      `$(debug-pause) held: stopped by ${escape(task.hold.by)} — Resume Task lets the runner launch it\n\n`,
+    );
+  else if (task.waiting && task.status === 'in_progress')
+    md.appendMarkdown(`$(watch) waiting: ${escape(truncate(task.waiting.detail, 300))}\n\n`);
   if (task.outcome) md.appendMarkdown(`$(note) ${escape(truncate(task.outcome.summary, 300))}\n\n`);
   if (task.outcome?.manual_review_needed) {
     const reason = task.outcome.manual_review_reason ? `: ${escape(task.outcome.manual_review_reason)}` : '';

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { FileChanges } from '../../../core/ports/workspaceTruth';
 import { taskKey } from '../../../core/ids';
 import type { TaskDetailHostMessage, TaskDetailModel, TaskDetailWebviewMessage } from '../../../shared/protocol';
 import { truncate } from '../../../core/format';
@@ -9,6 +8,7 @@ import { openTaskFileDiff } from '../../diff/snapshotDiff';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
 import { measureLiveFiles, taskDetailModel } from '../../../views/taskDetailModel';
+import type { LiveFiles } from '../../../views/taskDetailModel';
 import { errorMessage } from '../../../core/errors';
 
 /** The target other commands take: the folder's path and the task's id (JSON-safe, unlike a tree node). */
@@ -19,7 +19,7 @@ export interface TaskTarget {
 
 /** One task's detail: goal, outcome, timeline, files changed (click → diff), rewind. Live. */
 export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, TaskDetailWebviewMessage> {
-  private liveFiles: FileChanges | null = null;
+  private liveFiles: LiveFiles | null = null;
   private _model: TaskDetailModel | undefined;
   private measuring: Promise<void> | undefined;
 

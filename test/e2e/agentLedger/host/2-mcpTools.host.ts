@@ -41,7 +41,7 @@ describe('the MCP server through VS Code (Copilot’s path)', () => {
     const text = await treeText();
     assert.match(text, /^Checkout flow — wf-\d+ · 1 running/m);
     assert.match(text, /^ {2}Build the cart — in progress 40% · task-\d+ · \d+s/m);
-    const expected = `$(sync~spin) ${taskId} Build the cart · 40% — Cart model written`;
+    const expected = `$(circle-filled) ${taskId} Build the cart · 40% — Cart model written`;
     await until(
       `the status bar to read "${expected}"`,
       async () => (await api()).testing.statusBarText() === expected,

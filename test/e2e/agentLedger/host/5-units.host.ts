@@ -6,6 +6,8 @@ import path from 'node:path';
 import { familyFlags, selectedFamilies, serverArgs, shellLine } from '../../../../src/vscode/mcp/serverLaunch';
 import { clientConfigPath, mergeServerEntry, serverName } from '../../../../src/vscode/mcp/clientConfigs';
 import { taskDescription, statusText } from '../../../../src/views/taskText';
+import { taskIcon } from '../../../../src/vscode/views/tasks/taskItems';
+import { localTime } from '../../../../src/vscode/views/blackboard/blackboardItems';
 import { formatAge, formatDuration, truncate } from '../../../../src/core/format';
 import type { Task } from '../../../../src/core/tasks/taskModel';
 
@@ -121,6 +123,28 @@ describe('tree and status text', () => {
       'a person answered the review',
     );
     assert.equal(statusText(t), 'partial success');
+  });
+
+  it('says first why a task does not move: held by a person, or the runner’s reason', () => {
+    const at = Date.parse('2026-01-01T10:02:05.000Z');
+    const held = { ...base, hold: { by: 'ada', at: '2026-01-01T10:01:00.000Z' } } as unknown as Task;
+    assert.equal(taskDescription(held, at), 'task-7 · held (stopped by ada) · 40% · 2m 05s · @coder');
+    const waits = {
+      ...base,
+      waiting: { reason: 'dependencies', detail: 'task-7 waits for task-3', blockedBy: ['task-3'], since: 'x' },
+    } as unknown as Task;
+    assert.equal(taskDescription(waits, at), 'task-7 · waiting: dependencies not done · 40% · 2m 05s · @coder');
+  });
+
+  it('gives a ledger state a static icon: no spinner without a process; a pause when held', () => {
+    assert.equal(taskIcon(base).id, 'circle-filled');
+    assert.equal(taskIcon({ ...base, hold: { by: 'ada', at: 'x' } } as unknown as Task).id, 'debug-pause');
+  });
+
+  it('shows Blackboard times in local time, not raw UTC', () => {
+    const now = new Date(2026, 10, 28, 15, 0, 0).getTime();
+    assert.equal(localTime(new Date(2026, 10, 28, 14, 5, 9).getTime(), now), '14:05:09');
+    assert.equal(localTime(new Date(2026, 2, 1, 9, 0, 0).getTime(), now), '2026-03-01 09:00:00');
   });
 
   it('formats durations, ages and long text', () => {

@@ -73,8 +73,8 @@ describe('the runner in the editor', () => {
     await vscode.commands.executeCommand('agentLedger.stopInstance', { folder: ws, executionId: coderRun });
     await until('the instance to leave the view', async () => !/^Running instances/m.test(await agentsText()), 30_000);
     await until(
-      'the coder’s run to end with SIGTERM',
-      async () => new RegExp(`^ {4}${coderRun} — task-\\d+ · error · SIGTERM`, 'm').test(await agentsText()),
+      'the coder’s run to end as stopped (a person’s stop, not an error)',
+      async () => new RegExp(`^ {4}${coderRun} — task-\\d+ · stopped · SIGTERM`, 'm').test(await agentsText()),
       30_000,
     );
     await until(

@@ -7,6 +7,7 @@ import { BoardQueries } from '../../../../src/core/board/boardQueries';
 import { costByTask, pendingHandoffs } from '../../../../src/core/board/boardReads';
 import type { LedgerEngine } from '../../../../src/core/ports/store';
 import { createSchedulingServices } from '../../../../src/core/scheduling/schedulingServices';
+import { scopeConflicts } from '../../../../src/core/scheduling/startGates';
 import { TaskReviewService } from '../../../../src/core/tasks/taskReviews';
 import { LedgerError } from '../../../../src/core/errors';
 import { pendingHandoffRows } from '../../../../src/core/runtime/pm/pendingHandoffs';
@@ -186,7 +187,7 @@ for (const engineCase of engineCases) {
   );
 
   test(
-    `overlap warning on ${engineCase.name}: two running tasks whose scopes or marks may touch the same files warn on both cards`,
+    `overlap warning on ${engineCase.name}: the start gate's rule — declared scopes of tasks someone works on, never a ** scope or a mark`,
     { skip: engineCase.skip },
     async () => {
       const ledger = await engineCase.ledger();
@@ -214,7 +215,14 @@ for (const engineCase of engineCases) {
         const docs = await addTask(engine, { title: 'Docs', status: 'in_progress', areas: ['docs/**'], n: 3 });
         const ui = await addTask(engine, { title: 'UI', status: 'in_progress', n: 4 });
         const ended = await addTask(engine, { title: 'Old docs', status: 'done', areas: ['docs/**'], n: 5 });
-        // The UI task declared nothing, but it changed a file under docs/ (a `changed:` mark).
+        // Two tasks of the built-in coder, whose write scope is the whole workspace: it declares nothing.
+        const everywhere = JSON.stringify([{ agent: 'coder', write: ['**/*'], exclude: [] }]);
+        const anyA = await addTask(engine, { title: 'Any A', status: 'in_progress', n: 6 });
+        const anyTwo = await addTask(engine, { title: 'Any B', status: 'in_progress', n: 7 });
+        await engine.write(async (tx) => {
+          await tx.run('UPDATE tasks SET write_scope = ? WHERE id IN (?, ?)', [everywhere, anyA, anyTwo]);
+        });
+        // The UI task declared nothing, but it changed a file under docs/ (a `changed:` mark): not a declared scope.
         await scheduling.stigmergy.markTask(ui, ['docs/guide.md'], 'changed');
         const board = new BoardQueries(engine, scheduling.stigmergy);
         const { cards } = await board.board();
@@ -225,19 +233,22 @@ for (const engineCase of engineCases) {
         assert.deepEqual(card(login).overlaps, [
           { task: `task-${auth}`, title: 'Rework auth', agent: 'coder', paths: ['src/auth/login.ts', 'src/auth/**'] },
         ]);
-        assert.deepEqual(
-          card(docs).overlaps.map((o) => [o.task, o.paths]),
-          [[`task-${ui}`, ['docs/**', 'docs/guide.md']]],
-          'a marked file counts as the task area',
-        );
-        assert.deepEqual(
-          card(ui).overlaps.map((o) => o.task),
-          [`task-${docs}`],
-        );
+        assert.deepEqual(card(docs).overlaps, [], 'a mark is not a declared scope');
+        assert.deepEqual(card(ui).overlaps, []);
+        assert.deepEqual(card(anyA).overlaps, [], 'a ** scope declares nothing: no amber card');
+        assert.deepEqual(card(anyTwo).overlaps, []);
         assert.deepEqual(card(ended).overlaps, [], 'an ended task does not run');
-        // Without the field, only write scopes count.
-        const plain = await new BoardQueries(engine).board();
-        assert.deepEqual(plain.cards.find((c) => c.taskId === ui)!.overlaps, []);
+        // The same answer as the start gate, card by card.
+        for (const id of [auth, login, docs, ui, anyA, anyTwo]) {
+          const gate = await engine.read((db) => scopeConflicts(db, id));
+          assert.deepEqual(
+            card(id)
+              .overlaps.map((o) => o.task)
+              .sort(),
+            gate.conflicts.map((c) => c.runningTaskId).sort(),
+            `task-${id}: the Board warns where the start gate refuses`,
+          );
+        }
         // The login task ends: the warning goes from the auth card.
         await engine.write((tx) => tx.run("UPDATE tasks SET status = 'done' WHERE id = ?", [login]));
         assert.deepEqual((await board.board()).cards.find((c) => c.taskId === auth)!.overlaps, []);

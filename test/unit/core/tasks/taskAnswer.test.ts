@@ -15,6 +15,8 @@ import { dependenciesOf } from '../../../../src/core/tasks/taskDependencies';
 import { CostRollupService } from '../../../../src/core/costs/costRollup';
 import { HandoffService, insertContext } from '../../../../src/core/runtime/pm/handoffService';
 import type { AgentDirectory } from '../../../../src/core/runtime/pm/projectRows';
+import { recordedSharedFiles } from '../../../../src/core/tasks/taskFiles';
+import { getTask } from '../../../../src/core/tasks/taskRepo';
 import { openEngine } from '../../../../src/store/openEngine';
 import { engineCases } from '../../store/engines/engineKit';
 import { createTestDatabase, pgEnv, pgSkip } from '../../../helpers/postgres';
@@ -130,6 +132,10 @@ async function threeReads(engine: LedgerEngine, id: number): Promise<unknown> {
     dependencies: await engine.read((db) => dependenciesOf(db, id)),
     cost: await new CostRollupService(engine).ofTask(id),
     completionReview: await reviewOf(engine, id),
+    alsoChangedBy: await engine.read(async (db) => {
+      const row = (await getTask(db, id))!;
+      return recordedSharedFiles(db, { ...row, files: row.filesChanged });
+    }),
     contexts: await contextsOf(engine, id),
     landing: await landingOf(engine, id),
   };
