@@ -84,7 +84,10 @@ test('Start Runner’s child process launches an agent, Stop Instance ends it th
     assert.ok(log.logFile?.startsWith(path.join(repo, '.agent-ledger', 'runs')), 'the log is in the folder’s run logs');
 
     const stopped = await services.instances.stop(instance.executionId!, { graceMs: 1000 });
-    assert.deepEqual(stopped, { executionId: instance.executionId, liveness: 'running' });
+    assert.deepEqual(
+      { executionId: stopped.executionId, liveness: stopped.liveness, heldTask: stopped.heldTask },
+      { executionId: instance.executionId, liveness: 'running', heldTask: taskId },
+    );
     const ended = await until('the runner to record the end', () => events.find((e) => e.kind === 'ended'));
     assert.equal(ended.kind === 'ended' && ended.exit.signal, 'SIGTERM', 'ended by the stop, not by itself');
     await until('the agent process to be gone', () => !alive(agentPid));
@@ -145,7 +148,12 @@ test('a killed parent leaves no orphan: its runner sees its stdin close, stops i
       const d = await services.executions.get(instance.executionId!);
       return d.status !== 'running' ? d : undefined;
     });
-    assert.equal(detail.signal, 'SIGTERM', 'the runner stopped it, it did not vanish');
+    // The runner recorded the agent's real end: its SIGTERM, or the SIGKILL after the grace when a
+    // loaded machine kept the agent from exiting in time. A run that vanished has no signal.
+    assert.ok(
+      detail.signal === 'SIGTERM' || detail.signal === 'SIGKILL',
+      `the runner stopped it, it did not vanish: ${JSON.stringify(detail)}`,
+    );
   } finally {
     await services.dispose();
     await c.close();
