@@ -158,6 +158,10 @@ export const planRunOutput = z.strictObject({
   reason: z.string().nullable().describe('Why it ended, was paused or cancelled'),
   tick_ms: z.number().int().nullable(),
   ticks: z.number().int().describe('Ticks taken so far'),
+  created_by: z
+    .string()
+    .nullable()
+    .describe('Who started it: agent:<id>, person:<name> (the editor, the web board) or the CLI’s connection'),
   created_at: z.string(),
   updated_at: z.string(),
   ended_at: z.string().nullable(),

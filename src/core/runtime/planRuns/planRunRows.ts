@@ -122,6 +122,18 @@ export async function recentRuns(db: AsyncSqlReader, limit: number): Promise<Pla
   return rows.map(decode);
 }
 
+/** The newest run of a plan graph, if any. */
+export async function latestRunOfGraph(db: AsyncSqlReader, graphId: string): Promise<PlanRun | null> {
+  const row = await db.get<Row>('SELECT * FROM plan_runs WHERE graph_id = ? ORDER BY id DESC LIMIT 1', [graphId]);
+  return row ? decode(row) : null;
+}
+
+/** Runs going on (running or paused), oldest first. */
+export async function activeRuns(db: AsyncSqlReader): Promise<PlanRun[]> {
+  const rows = await db.all<Row>("SELECT * FROM plan_runs WHERE status IN ('running', 'paused') ORDER BY id");
+  return rows.map(decode);
+}
+
 export interface NewRun {
   opId: string;
   graphId: string | null;

@@ -5,7 +5,7 @@ import { LedgerError, errorMessage, stateError, validationError } from '../../er
 import { executionKey, taskKey } from '../../ids';
 import { nodeTaskId } from '../../events/correlation';
 import { appendEvent } from '../../events/eventLog';
-import { callerIdentity } from '../../limits/callIdentity';
+import { callerIdentity, runAsCaller } from '../../limits/callIdentity';
 import { untilSomething } from '../../waitFor';
 import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import type { TaskStatus } from '../../tasks/taskModel';
@@ -23,8 +23,10 @@ import { btRunEvent, schedulerEvent } from './planRunEvents';
 import type { PlanRun, RunMode } from './planRunRows';
 import {
   activeRunIds,
+  activeRuns,
   insertRun,
   isActive,
+  latestRunOfGraph,
   opRow,
   parsePlanRunId,
   planRunKey,
@@ -490,6 +492,27 @@ export class PlanRunService {
       const runs = ref === undefined ? await recentRuns(db, 20) : [await readRun(db, parsePlanRunId(ref))];
       return Promise.all(runs.map((r) => snapshot(db, r)));
     });
+  }
+
+  /** The newest run of a plan graph (what its Plan graph overlays), or null when it never ran. */
+  async latestOfGraph(graphId: string): Promise<PlanRunOutput | null> {
+    return this.d.engine.read(async (db) => {
+      const run = await latestRunOfGraph(db, graphId);
+      return run ? snapshot(db, run) : null;
+    });
+  }
+
+  /** Runs going on, running or paused (what the Board shows), oldest first. */
+  async active(): Promise<PlanRunOutput[]> {
+    return this.d.engine.read(async (db) => Promise.all((await activeRuns(db)).map((r) => snapshot(db, r))));
+  }
+
+  /**
+   * `act` (pause, resume, cancel, a gate's decision) as a person's action from a view — the editor,
+   * the web board —, recorded as `person:<name>`: the page's person, never an agent's token.
+   */
+  asPerson<T>(person: string, act: () => Promise<T>): Promise<T> {
+    return runAsCaller(`person:${person}`, act);
   }
 
   /** Waits up to `waitMs` for a run to end (ticking it meanwhile), then its status. */

@@ -76,6 +76,7 @@ export async function snapshot(db: AsyncSqlReader, run: PlanRun): Promise<PlanRu
     reason: run.reason,
     tick_ms: run.tickMs,
     ticks: run.tickSeq,
+    created_by: run.createdBy,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
     ended_at: run.endedAt,
