@@ -30,13 +30,16 @@ export function leafState(n: PlanNodeOutput): PlanNodeState {
   }
 }
 
-/** Who started a run, as a person reads it: `person:ann` → ann, `agent:7` → agent 7, a CLI connection → its OS user. */
+/**
+ * Who started a run, as a person reads it: `person:ann` → ann, `agent:7` → agent 7, a connection
+ * with no agent logged in (the CLI, an MCP client) → the OS user it runs as.
+ */
 export function starterName(createdBy: string | null): string | null {
   if (!createdBy) return null;
   if (createdBy.startsWith('person:')) return createdBy.slice('person:'.length);
   if (createdBy.startsWith('agent:')) return `agent ${createdBy.slice('agent:'.length)}`;
   const connection = /^connection:[^/]*\/([^/]+)\/\d+$/.exec(createdBy);
-  return connection ? `${connection[1]} (CLI)` : createdBy;
+  return connection ? connection[1] : createdBy;
 }
 
 /** A plan run as the Plan graph and the Board show it: the header's figures, each leaf, the buttons it has. */

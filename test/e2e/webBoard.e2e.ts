@@ -21,6 +21,8 @@ import { ledgerEnv, testStore } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
+import type { PlanWorld, RunStatus, RunnerProcess } from '../mcp/planRunHelpers';
+import { alive, dependsOn, executionsOf, planTask, planWorld, startRunner, working } from '../mcp/planRunHelpers';
 
 interface Ui {
   child: ChildProcessWithoutNullStreams;
@@ -408,6 +410,139 @@ describe(
       assert.equal(await background(), dark, 'the switch wins over the system');
       await shot(page, 'board-dark');
       await page.click('[data-testid=theme]'); // back to the system's
+    });
+  },
+);
+
+describe(
+  'a plan run in the web board: node states live, Pause and Cancel from the page',
+  { skip: fs.existsSync(chromiumPath) ? false : `no ${chromiumPath}` },
+  () => {
+    let w: PlanWorld;
+    let ui: Ui;
+    let runner: RunnerProcess;
+    let browser: BrowserSession;
+    let page: Page;
+
+    before(async () => {
+      w = await planWorld(['coder', 'a2', 'a3']);
+      ui = await startUi(w.repo);
+      browser = await BrowserSession.launch({ viewport: { width: 1280, height: 800 } });
+      page = await browser.page();
+    });
+
+    after(async () => {
+      await runner?.stop();
+      await browser?.close();
+      ui?.child.kill('SIGTERM');
+      await w?.orch.close();
+    });
+
+    it('a plan of 3 tasks runs through the real runner; Pause holds the next launch, Cancel stops its agent', async () => {
+      const t1 = await planTask(w, 'schema');
+      const t2 = await planTask(w, 'api');
+      const t3 = await planTask(w, 'docs');
+      await dependsOn(w, [
+        [t1, t2],
+        [t2, t3],
+      ]);
+      runner = startRunner(
+        w.repo,
+        w.fakes.env({
+          steps: [],
+          byAgent: {
+            coder: { ...working(3000), usage: { costUsd: 0.42 } },
+            // The second task's agent works until it is stopped.
+            a2: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
+            a3: working(100),
+          },
+        }),
+      );
+      const started = await w.orch.call<RunStatus>('plan_run_reactive', {
+        graph_id: w.workflowId,
+        agents: { [t1]: 'coder', [t2]: 'a2', [t3]: 'a3' },
+        tick_ms: 200,
+      });
+      // The Board shows the run going on; its id opens the workflow's Plan graph.
+      await page.goto(ui.url);
+      const strip = page.locator(`[data-testid=plan-runs] [data-run="${started.run_id}"]`);
+      await strip.waitFor({ timeout: 10_000 });
+      assert.match(
+        await strip.innerText(),
+        new RegExp(`running[\\s\\S]*0/3 done[\\s\\S]*started by ${os.userInfo().username}`),
+      );
+      await strip.locator('a', { hasText: started.run_id }).click();
+      await page.waitForURL(new RegExp(`#/plan/${w.workflowId.replace(/\D+/g, '')}$`), { timeout: 5_000 });
+      const bar = page.locator('[data-testid=plan-run]');
+      await bar.waitFor({ timeout: 10_000 });
+      assert.equal(await bar.getAttribute('data-run'), started.run_id);
+      const state = (task: string) => page.locator(`[data-node="${task}"]`).getAttribute('data-plan-state');
+      const until = async (task: string, wanted: string, ms = 30_000): Promise<void> => {
+        await page
+          .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
+          .waitFor({ timeout: ms })
+          .catch(async () => assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner.summary()}`));
+      };
+
+      // The first task's agent runs: the node names its run and agent, the later ones wait.
+      await until(t1, 'running');
+      assert.match(
+        (await page.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
+        /running exec-\d+ · coder/,
+      );
+      assert.equal(await state(t2), 'waiting');
+      assert.equal(await state(t3), 'waiting');
+      await page.click('[data-testid=plan-pause]');
+      await page.locator('[data-testid=plan-run][data-status=paused]').waitFor({ timeout: 5_000 });
+      const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(paused.status, 'paused');
+      assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the page's person, recorded");
+
+      // The running agent finishes (the page shows it within a second of the agent's end); its
+      // cost shows; the next task is not launched while paused.
+      const end = await runner.until((e) => e.kind === 'ended');
+      await until(t1, 'done');
+      const doneShown = Date.now();
+      assert.ok(
+        doneShown - (end.at as number) <= 1000,
+        `shown ${doneShown - (end.at as number)} ms after the agent ended`,
+      );
+      assert.match((await page.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '', /\$0\.42/);
+      // Nothing announces a launch that does not happen: give the plan's ticks and the runner's
+      // polls (0.2 s each) 1.5 s to take the next step, as they would without the pause.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(
+        runner.events.filter((e) => e.kind === 'launched').length,
+        1,
+        `no launch after Pause\n${runner.summary()}`,
+      );
+      assert.equal(await state(t2), 'waiting');
+      assert.deepEqual(await executionsOf(w.orch, t2), []);
+      assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t2.slice(5)) })).status, 'open');
+
+      // Resume from the page: the second task's agent starts; Cancel stops it.
+      await page.click('[data-testid=plan-resume]');
+      await until(t2, 'running');
+      const launched = await runner.until(
+        (e) => e.kind === 'launched' && (e.instance as { agentId: string }).agentId === 'a2',
+      );
+      const pid = (launched.instance as { pid: number }).pid;
+      assert.ok(alive(pid), 'the second task’s agent runs');
+      await page.click('[data-testid=plan-cancel]');
+      await page.locator('[data-testid=plan-run][data-status=cancelled]').waitFor({ timeout: 10_000 });
+      await until(t2, 'cancelled', 10_000);
+      assert.match((await state(t3)) ?? '', /^(cancelled|skipped)$/);
+      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(alive(pid), false, 'no agent process after Cancel');
+      assert.equal(await page.locator('[data-testid=plan-pause], [data-testid=plan-cancel]').count(), 0);
+      const cancelled = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(cancelled.status, 'cancelled');
+      assert.deepEqual(
+        (await executionsOf(w.orch, t3)).map((e) => e.executionId),
+        [],
+        'the third task never ran',
+      );
+      await shot(page, 'plan-run-cancelled');
     });
   },
 );

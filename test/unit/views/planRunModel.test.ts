@@ -67,10 +67,10 @@ test('a gate that waits for a person needs one; a tool leaf that waits for a ser
   );
 });
 
-test('who started a run reads as a person: a person, an agent, a CLI connection', () => {
+test('who started a run reads as a person: a person, an agent, a connection without an agent', () => {
   assert.equal(starterName('person:ann'), 'ann');
   assert.equal(starterName('agent:7'), 'agent 7');
-  assert.equal(starterName('connection:host-1/bob/4242'), 'bob (CLI)');
+  assert.equal(starterName('connection:host-1/bob/4242'), 'bob');
   assert.equal(starterName(null), null);
 });
 
