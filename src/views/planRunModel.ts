@@ -64,7 +64,8 @@ export function planRunView(run: PlanRunOutput): PlanRunView {
     graphId: run.graph_id,
     workflowId: workflow ? Number(workflow[1]) : null,
     status: run.status,
-    reason: run.reason,
+    // `paused by person:ann` → `paused by ann`: the person's name, as everywhere else on the page.
+    reason: run.reason?.replace(/\bperson:(?=\S)/g, '') ?? null,
     startedBy: starterName(run.created_by),
     since: run.created_at,
     endedAt: run.ended_at,

@@ -105,6 +105,7 @@ test('the view of a run: its leaves only, their agents and costs, the buttons it
   assert.deepEqual(v.actions, ['pause', 'cancel']);
   assert.equal(planRunSummary(v), 'plan-4 running · 1/4 done, 2 running · started by ann');
   assert.deepEqual(planRunView(run('paused', nodes)).actions, ['resume', 'cancel']);
+  assert.equal(planRunView(run('paused', nodes)).reason, 'paused by ann', "the person's name, not their identity");
   for (const ended of ['succeeded', 'failed', 'cancelled'] as const)
     assert.deepEqual(planRunView(run(ended, nodes)).actions, [], `${ended}: no button`);
 });
