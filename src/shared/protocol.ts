@@ -369,6 +369,8 @@ export interface PlanRunLeafView {
   id: string;
   kind: 'task' | 'gate' | 'tool';
   taskKey: string | null;
+  /** The plan graph's node it was compiled from (a task's gate belongs to the task's node), null for a tree given inline. */
+  graphNode: string | null;
   state: PlanNodeState;
   agent: string | null;
   /** The run of its agent going on now (exec-<n>). */

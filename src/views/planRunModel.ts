@@ -50,6 +50,7 @@ export function planRunView(run: PlanRunOutput): PlanRunView {
       id: n.id,
       kind: n.type as PlanRunLeafView['kind'],
       taskKey: n.task_id,
+      graphNode: run.graph_id === null ? null : (n.task_id ?? n.id.split('~')[0]),
       state: leafState(n),
       agent: n.agent,
       executionId: n.execution_id,

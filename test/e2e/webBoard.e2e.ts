@@ -415,7 +415,7 @@ describe(
 );
 
 describe(
-  'a plan run in the web board: node states live, Pause and Cancel from the page',
+  'a plan run in the web board: node states live, Pause, Approve and Cancel from the page',
   { skip: fs.existsSync(chromiumPath) ? false : `no ${chromiumPath}` },
   () => {
     let w: PlanWorld;
@@ -438,7 +438,7 @@ describe(
       await w?.orch.close();
     });
 
-    it('a plan of 3 tasks runs through the real runner; Pause holds the next launch, Cancel stops its agent', async () => {
+    it('a plan of 3 tasks runs through the real runner; Pause holds the next launch, Approve opens a gate, Cancel stops its agent', async () => {
       const t1 = await planTask(w, 'schema');
       const t2 = await planTask(w, 'api');
       const t3 = await planTask(w, 'docs');
@@ -446,6 +446,11 @@ describe(
         [t1, t2],
         [t2, t3],
       ]);
+      // The third task waits for a person's approval before it starts.
+      await w.orch.call('graph_batch_mutate', {
+        graph_id: w.workflowId,
+        operations: [{ op: 'set_node_attribute', id: t3, key: 'gate', value: 'the API looks right' }],
+      });
       runner = startRunner(
         w.repo,
         w.fakes.env({
@@ -453,8 +458,9 @@ describe(
           byAgent: {
             coder: { ...working(3000), usage: { costUsd: 0.42 } },
             // The second task's agent works until it is stopped.
-            a2: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
-            a3: working(100),
+            a2: working(1000),
+            // The third task's agent works until it is stopped.
+            a3: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
           },
         }),
       );
@@ -469,7 +475,7 @@ describe(
       await strip.waitFor({ timeout: 10_000 });
       assert.match(
         await strip.innerText(),
-        new RegExp(`running[\\s\\S]*0/3 done[\\s\\S]*started by ${os.userInfo().username}`),
+        new RegExp(`running[\\s\\S]*0/4 done[\\s\\S]*started by ${os.userInfo().username}`),
       );
       await strip.locator('a', { hasText: started.run_id }).click();
       await page.waitForURL(new RegExp(`#/plan/${w.workflowId.replace(/\D+/g, '')}$`), { timeout: 5_000 });
@@ -520,28 +526,35 @@ describe(
       assert.deepEqual(await executionsOf(w.orch, t2), []);
       assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t2.slice(5)) })).status, 'open');
 
-      // Resume from the page: the second task's agent starts; Cancel stops it.
+      // Resume from the page: the second task runs; then the third waits for a person.
       await page.click('[data-testid=plan-resume]');
       await until(t2, 'running');
+      await until(t2, 'done');
+      await until(t3, 'needs-person');
+      assert.deepEqual(await executionsOf(w.orch, t3), [], 'nothing starts before a person approves');
+      const gate = page.locator('[data-testid=plan-run] .plan-gate');
+      assert.match(await gate.innerText(), new RegExp(`${t3}: waits for a person to approve: the API looks right`));
+      await gate.locator('[data-testid=plan-approve]').click();
+      await until(t3, 'running');
+      const approved = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(approved.nodes.find((n) => n.id === `${t3}~gate`)?.status, 'success');
+      assert.equal(await page.locator('[data-testid=plan-approve]').count(), 0, 'no Approve once decided');
+
+      // Cancel from the page stops the third task's agent.
       const launched = await runner.until(
-        (e) => e.kind === 'launched' && (e.instance as { agentId: string }).agentId === 'a2',
+        (e) => e.kind === 'launched' && (e.instance as { agentId: string }).agentId === 'a3',
       );
       const pid = (launched.instance as { pid: number }).pid;
-      assert.ok(alive(pid), 'the second task’s agent runs');
+      assert.ok(alive(pid), 'the third task’s agent runs');
       await page.click('[data-testid=plan-cancel]');
       await page.locator('[data-testid=plan-run][data-status=cancelled]').waitFor({ timeout: 10_000 });
-      await until(t2, 'cancelled', 10_000);
-      assert.match((await state(t3)) ?? '', /^(cancelled|skipped)$/);
+      await until(t3, 'cancelled', 10_000);
       for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
       assert.equal(alive(pid), false, 'no agent process after Cancel');
       assert.equal(await page.locator('[data-testid=plan-pause], [data-testid=plan-cancel]').count(), 0);
       const cancelled = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
       assert.equal(cancelled.status, 'cancelled');
-      assert.deepEqual(
-        (await executionsOf(w.orch, t3)).map((e) => e.executionId),
-        [],
-        'the third task never ran',
-      );
+      assert.equal(cancelled.reason, `cancelled by ${os.userInfo().username}`);
       await shot(page, 'plan-run-cancelled');
     });
   },

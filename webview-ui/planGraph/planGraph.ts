@@ -3,6 +3,7 @@ import type {
   PlanGraphNodeItem,
   PlanGraphViewModel,
   PlanGraphWebviewMessage,
+  PlanRunLeafView,
 } from '../../src/shared/protocol';
 import { truncate } from '../../src/core/format';
 import { button, h } from '../dom';
@@ -49,7 +50,15 @@ export function mountPlanGraph(
   let zoom: number | undefined = host.getState()?.zoom;
   const status = h('p', { class: 'acted', role: 'status', 'data-testid': 'acted' });
   const render = (model: PlanGraphViewModel): void => {
-    const leaves = new Map((model.run?.leaves ?? []).flatMap((l) => (l.taskKey ? [[l.taskKey, l] as const] : [])));
+    // Each node's leaf: its task's, unless a gate before it waits for a person (then Approve is what it needs).
+    const leaves = new Map<string, PlanRunLeafView>();
+    for (const l of model.run?.leaves ?? [])
+      if (
+        l.graphNode &&
+        (l.kind === 'task' || l.state === 'needs-person') &&
+        leaves.get(l.graphNode)?.state !== 'needs-person'
+      )
+        leaves.set(l.graphNode, l);
     host.setState({ folder: model.folder, workflowId: model.workflowId, zoom });
     const edges = model.edges.map((e) =>
       svg('polyline', {

@@ -63,7 +63,7 @@ export function planRunBar(
       return h(
         'span',
         { class: 'plan-gate', 'data-gate': g.id },
-        h('span', null, g.reason ?? `${g.id} waits for a person`),
+        h('span', null, `${g.graphNode ?? g.id}: ${g.reason ?? 'waits for a person'}`),
         approve,
         refuse,
       );

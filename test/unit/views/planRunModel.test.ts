@@ -87,17 +87,20 @@ test('the view of a run: its leaves only, their agents and costs, the buttons it
       cost_usd: 0.5,
     }),
     node({ id: 'task-3', task_id: 'task-3', status: 'running', agent: 'coder' }),
-    node({ id: 'gate-1', type: 'gate', status: 'waiting', reason: 'waits for a person to approve: release' }),
+    node({ id: 'task-4~gate', type: 'gate', status: 'waiting', reason: 'waits for a person to approve: release' }),
+    node({ id: 'task-4~task', task_id: 'task-4', status: 'idle', agent: 'coder' }),
   ];
   const v = planRunView(run('running', nodes));
   assert.deepEqual(
-    v.leaves.map((l) => [l.id, l.kind, l.state, l.agent, l.executionId]),
+    v.leaves.map((l) => [l.id, l.kind, l.graphNode, l.state, l.agent, l.executionId]),
     [
-      ['task-1', 'task', 'done', 'coder', null],
-      ['task-2', 'task', 'running', 'reviewer', 'exec-9'],
-      ['task-3', 'task', 'queued', 'coder', null],
-      ['gate-1', 'gate', 'needs-person', null, null],
+      ['task-1', 'task', 'task-1', 'done', 'coder', null],
+      ['task-2', 'task', 'task-2', 'running', 'reviewer', 'exec-9'],
+      ['task-3', 'task', 'task-3', 'queued', 'coder', null],
+      ['task-4~gate', 'gate', 'task-4', 'needs-person', null, null],
+      ['task-4~task', 'task', 'task-4', 'waiting', 'coder', null],
     ],
+    "a task's gate belongs to the task's node of the graph",
   );
   assert.equal(v.workflowId, 2);
   assert.equal(v.costUsd, 0.75);
