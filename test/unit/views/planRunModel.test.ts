@@ -34,6 +34,8 @@ function run(status: PlanRunOutput['status'], nodes: PlanNodeOutput[]): PlanRunO
     mode: 'reactive',
     status,
     reason: status === 'paused' ? 'paused by person:ann' : null,
+    client: null,
+    model: null,
     tick_ms: 200,
     ticks: 3,
     created_by: 'person:ann',

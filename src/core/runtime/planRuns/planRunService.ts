@@ -14,9 +14,11 @@ import { normaliseGraph } from '../../coordination/plans/planGraph';
 import type { GraphInput } from '../../coordination/plans/planGraph';
 import type { AgentDirectory } from '../pm/projectRows';
 import type { TaskQueue } from '../pm/taskQueue';
+import type { RunClient } from '../pm/queueContracts';
 import type { BtNode, CompiledTree, NamedNode } from './behaviourTree';
 import { leavesOf, nameAndCheck, walk } from './behaviourTree';
 import { compileGraph } from './btCompile';
+import { launchProfileOf } from '../runner/launchProfile';
 import type { NodeStates, TaskView, TickAction, TickOutcome, World } from './btTick';
 import { haltAll, haltNode, holdQueued, isSettled, tick } from './btTick';
 import { btRunEvent, schedulerEvent } from './planRunEvents';
@@ -68,6 +70,8 @@ export interface PlanSource {
 export interface StartRun extends PlanSource {
   agents?: Record<string, string>;
   agent?: string;
+  client?: RunClient;
+  model?: string;
   variables?: Record<string, string | number | boolean | null>;
   timeout_ms?: number;
   tick_ms?: number;
@@ -152,6 +156,7 @@ export class PlanRunService {
         );
     }
     const agents = input.agents ?? {};
+    const runOn = { client: input.client, model: input.model };
     const leaves = leavesOf(tree.root);
     const taskIds = leaves.flatMap((l) => (l.type === 'task' ? [nodeTaskId(l.node_id)!] : []));
     const tasks = await taskViews(tx, taskIds);
@@ -174,7 +179,8 @@ export class PlanRunService {
           `no agent for ${leaf.node_id}: name one (agents: { "${leaf.node_id}": "coder" }, or agent: "coder")`,
           { node_id: leaf.id, task_id: leaf.node_id },
         );
-      if (agent !== null) this.d.agents.lookup(agent);
+      // The agent's launch block read now with the run's client and model: refused here, not at launch.
+      if (agent !== null) launchProfileOf(this.d.agents.lookup(agent), runOn);
     }
     const now = this.now();
     const ts = new Date(now).toISOString();
@@ -187,6 +193,8 @@ export class PlanRunService {
       variables: input.variables ?? {},
       agents,
       defaultAgent: input.agent ?? null,
+      client: input.client ?? null,
+      model: input.model ?? null,
       tickMs: mode === 'reactive' ? (input.tick_ms ?? 1_000) : null,
       deadlineMs: input.timeout_ms === undefined ? null : now + input.timeout_ms,
       createdBy: callerIdentity() ?? null,
@@ -358,7 +366,16 @@ export class PlanRunService {
     for (const a of actions) {
       if (a.kind === 'queue') {
         try {
-          await this.d.queue.queueExistingIn(tx, { task_id: a.taskId, agent: a.agent }, ts);
+          await this.d.queue.queueExistingIn(
+            tx,
+            {
+              task_id: a.taskId,
+              agent: a.agent,
+              ...(run.client ? { client: run.client } : {}),
+              ...(run.model ? { model: run.model } : {}),
+            },
+            ts,
+          );
           await recordOp(tx, { opId: a.opId, runId: run.id, nodeId: a.nodeId, taskId: a.taskId, ts });
         } catch (err) {
           if (!(err instanceof LedgerError)) throw err;

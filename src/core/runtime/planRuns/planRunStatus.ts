@@ -74,6 +74,8 @@ export async function snapshot(db: AsyncSqlReader, run: PlanRun): Promise<PlanRu
     mode: run.mode,
     status: run.status,
     reason: run.reason,
+    client: run.client,
+    model: run.model,
     tick_ms: run.tickMs,
     ticks: run.tickSeq,
     created_by: run.createdBy,
