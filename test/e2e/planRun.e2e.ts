@@ -2,7 +2,7 @@
 // through the real `agent-ledger runner`, in a real VS Code (code-server) with the VSIX installed.
 // The Board's strip shows the run and opens the Plan graph; its nodes follow each task (running
 // with its execution and agent, done with its cost); Pause from the panel is recorded as the
-// editor's person and holds the next launch; Cancel stops the running agent's process.
+// editor's person and holds back the queued task (no launch); Cancel stops the running agent's process.
 // Run alone: npm run e2e:setup && node --import tsx --test --test-reporter=spec test/e2e/planRun.e2e.ts
 import assert from 'node:assert/strict';
 import os from 'node:os';
@@ -49,7 +49,7 @@ describe(
       await server?.stop();
     });
 
-    it('runs 3 tasks through the real runner; Pause holds the next launch, Cancel stops its agent', async () => {
+    it('runs 3 tasks through the real runner; Pause holds back its queued task, Cancel stops its agent', async () => {
       const t1 = await planTask(w, 'schema');
       const t2 = await planTask(w, 'api');
       const t3 = await planTask(w, 'docs');
@@ -57,17 +57,15 @@ describe(
         [t1, t2],
         [t2, t3],
       ]);
-      runner = startRunner(
-        w.repo,
-        w.fakes.env({
-          steps: [],
-          byAgent: {
-            coder: { ...working(4000), usage: { costUsd: 0.42 } },
-            a2: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
-            a3: working(100),
-          },
-        }),
-      );
+      const env = w.fakes.env({
+        steps: [],
+        byAgent: {
+          coder: { ...working(1000), usage: { costUsd: 0.42 } },
+          // The second task's agent works until it is stopped.
+          a2: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
+          a3: working(100),
+        },
+      });
       const started = await w.orch.call<RunStatus>('plan_run_reactive', {
         graph_id: w.workflowId,
         agents: { [t1]: 'coder', [t2]: 'a2', [t3]: 'a3' },
@@ -85,33 +83,41 @@ describe(
         await graph
           .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
           .waitFor({ timeout: ms })
-          .catch(async () => assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner!.summary()}`));
+          .catch(async () =>
+            assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner?.summary() ?? 'no runner yet'}`),
+          );
       };
 
-      await until(t1, 'running');
-      assert.match(
-        (await graph.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
-        /running exec-\d+ · coder/,
-      );
+      // The first task is queued (no runner yet): Pause from the panel holds it back.
+      await until(t1, 'queued');
       assert.equal(await state(t2), 'waiting');
       await graph.locator('[data-testid=plan-pause]').click();
       await graph.locator('[data-testid=plan-run][data-status=paused]').waitFor({ timeout: 10_000 });
       const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
       assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the editor's person, recorded");
+      await until(t1, 'waiting');
 
-      await until(t1, 'done');
-      await graph.locator(`[data-node="${t1}"] .node-plan`, { hasText: '$0.42' }).waitFor({ timeout: 10_000 });
-      // Nothing announces a launch that does not happen: 1.5 s of the plan's ticks and the runner's polls.
+      // A runner starts and launches nothing while paused: 1.5 s of its polls and the plan's ticks.
+      runner = startRunner(w.repo, env);
       await new Promise((r) => setTimeout(r, 1500));
-      assert.equal(
-        runner.events.filter((e) => e.kind === 'launched').length,
-        1,
-        `no launch after Pause\n${runner.summary()}`,
+      assert.deepEqual(
+        runner.events.filter((e) => e.kind === 'launched'),
+        [],
+        `no launch while paused\n${runner.summary()}`,
       );
-      assert.deepEqual(await executionsOf(w.orch, t2), []);
+      assert.deepEqual(await executionsOf(w.orch, t1), []);
       await wb.screenshot('agent-ledger-plan-run-paused');
 
+      // Resume: the first task's agent runs and ends with its cost; the second's starts.
       await graph.locator('[data-testid=plan-resume]').click();
+      await until(t1, 'running');
+      assert.match(
+        (await graph.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
+        /running exec-\d+ · coder/,
+      );
+      await graph
+        .locator(`[data-node="${t1}"][data-plan-state=done] .node-plan`, { hasText: '$0.42' })
+        .waitFor({ timeout: 30_000 });
       await until(t2, 'running');
       const launched = await runner.until(
         (e) => e.kind === 'launched' && (e.instance as { agentId: string }).agentId === 'a2',

@@ -420,7 +420,7 @@ describe(
   () => {
     let w: PlanWorld;
     let ui: Ui;
-    let runner: RunnerProcess;
+    let runner: RunnerProcess | undefined;
     let browser: BrowserSession;
     let page: Page;
 
@@ -438,7 +438,7 @@ describe(
       await w?.orch.close();
     });
 
-    it('a plan of 3 tasks runs through the real runner; Pause holds the next launch, Approve opens a gate, Cancel stops its agent', async () => {
+    it('a plan of 3 tasks runs through the real runner; Pause holds back its queued task, Approve opens a gate, Cancel stops its agent', async () => {
       const t1 = await planTask(w, 'schema');
       const t2 = await planTask(w, 'api');
       const t3 = await planTask(w, 'docs');
@@ -451,19 +451,15 @@ describe(
         graph_id: w.workflowId,
         operations: [{ op: 'set_node_attribute', id: t3, key: 'gate', value: 'the API looks right' }],
       });
-      runner = startRunner(
-        w.repo,
-        w.fakes.env({
-          steps: [],
-          byAgent: {
-            coder: { ...working(3000), usage: { costUsd: 0.42 } },
-            // The second task's agent works until it is stopped.
-            a2: working(1000),
-            // The third task's agent works until it is stopped.
-            a3: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
-          },
-        }),
-      );
+      const env = w.fakes.env({
+        steps: [],
+        byAgent: {
+          coder: { ...working(1000), usage: { costUsd: 0.42 } },
+          a2: working(500),
+          // The third task's agent works until it is stopped.
+          a3: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
+        },
+      });
       const started = await w.orch.call<RunStatus>('plan_run_reactive', {
         graph_id: w.workflowId,
         agents: { [t1]: 'coder', [t2]: 'a2', [t3]: 'a3' },
@@ -487,15 +483,13 @@ describe(
         await page
           .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
           .waitFor({ timeout: ms })
-          .catch(async () => assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner.summary()}`));
+          .catch(async () =>
+            assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner?.summary() ?? 'no runner yet'}`),
+          );
       };
 
-      // The first task's agent runs: the node names its run and agent, the later ones wait.
-      await until(t1, 'running');
-      assert.match(
-        (await page.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
-        /running exec-\d+ · coder/,
-      );
+      // The first task is queued for its agent (no runner yet); the later ones wait. Pause from the page.
+      await until(t1, 'queued');
       assert.equal(await state(t2), 'waiting');
       assert.equal(await state(t3), 'waiting');
       await page.click('[data-testid=plan-pause]');
@@ -503,30 +497,36 @@ describe(
       const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
       assert.equal(paused.status, 'paused');
       assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the page's person, recorded");
+      await until(t1, 'waiting');
 
-      // The running agent finishes: the runner records its run's cost as it ends, and the page
-      // shows the task done with that cost within a second; the next task is not launched while paused.
+      // A runner starts: while the plan is paused it launches nothing. Nothing announces a launch
+      // that does not happen: its polls (0.2 s) and the plan's ticks get 1.5 s to take a step.
+      runner = startRunner(w.repo, env);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(
+        runner.events.filter((e) => e.kind === 'launched'),
+        [],
+        `no launch while paused\n${runner.summary()}`,
+      );
+      assert.deepEqual(await executionsOf(w.orch, t1), []);
+      assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t1.slice(5)) })).status, 'open');
+
+      // Resume from the page: the first task's agent runs (the node names its run and agent); the
+      // runner records its run's cost as it ends, and the page shows it done with that cost within a second.
+      await page.click('[data-testid=plan-resume]');
+      await until(t1, 'running');
+      assert.match(
+        (await page.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
+        /running exec-\d+ · coder/,
+      );
       const end = await runner.until((e) => e.kind === 'ended');
       await page
         .locator(`[data-node="${t1}"][data-plan-state=done] .node-plan`, { hasText: '$0.42' })
         .waitFor({ timeout: 10_000 });
       const shownAfter = Date.now() - (end.at as number);
       assert.ok(shownAfter <= 1000, `shown ${shownAfter} ms after the runner said the agent ended`);
-      // Nothing announces a launch that does not happen: give the plan's ticks and the runner's
-      // polls (0.2 s each) 1.5 s to take the next step, as they would without the pause.
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.equal(
-        runner.events.filter((e) => e.kind === 'launched').length,
-        1,
-        `no launch after Pause\n${runner.summary()}`,
-      );
-      assert.equal(await state(t2), 'waiting');
-      assert.deepEqual(await executionsOf(w.orch, t2), []);
-      assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t2.slice(5)) })).status, 'open');
 
-      // Resume from the page: the second task runs; then the third waits for a person.
-      await page.click('[data-testid=plan-resume]');
-      await until(t2, 'running');
+      // The second task runs; then the third waits for a person.
       await until(t2, 'done');
       await until(t3, 'needs-person');
       assert.deepEqual(await executionsOf(w.orch, t3), [], 'nothing starts before a person approves');
