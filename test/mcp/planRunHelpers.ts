@@ -162,6 +162,7 @@ export interface RunStatus {
     execution_id: string | null;
     attempts: number | null;
     op_id: string | null;
+    decided_by: string | null;
   }>;
 }
 

@@ -8,6 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { cli, cliJson } from '../helpers/cli';
 import type { Execution, RunStatus } from './planRunHelpers';
 import {
@@ -237,6 +238,11 @@ test('a failing leaf under retry (max_attempts 3) runs three times, then its fal
     const approved = cli(['plan', 'approve', started.run_id, 'go-live', '--note', 'checked', '--workspace', w.repo]);
     assert.equal(approved.code, 0, approved.stderr);
     const ended = await untilEnded(w.orch, started.run_id);
+    assert.equal(
+      ended.nodes.find((n) => n.id === 'go-live')?.decided_by,
+      `person:${os.userInfo().username}`,
+      'a terminal is the machine’s user',
+    );
     assert.equal(ended.status, 'succeeded', JSON.stringify(ended.nodes));
     assert.equal((await executionsOf(w.orch, c)).length, 1);
   } finally {
@@ -260,8 +266,10 @@ test('plan_pause holds back what no agent took yet, so the runner launches nothi
       .sort(),
     [t1, t2].sort(),
   );
-  const paused = await w.orch.call<RunStatus>('plan_pause', { run_id: started.run_id });
+  // From a terminal: the command is a connection of the machine's user, and the run says so.
+  const paused = cliJson<RunStatus>(['plan', 'pause', started.run_id, '--workspace', w.repo]);
   assert.equal(paused.status, 'paused');
+  assert.match(paused.reason ?? '', new RegExp(`^paused by connection:[^/]+/${os.userInfo().username}/\\d+$`));
   assert.deepEqual(
     paused.nodes.filter((n) => n.type === 'task').map((n) => n.status),
     ['ready', 'ready'],

@@ -20,6 +20,7 @@ function node(over: Partial<PlanNodeOutput>): PlanNodeOutput {
     attempts: null,
     op_id: null,
     cost_usd: null,
+    decided_by: null,
     ...over,
   };
 }

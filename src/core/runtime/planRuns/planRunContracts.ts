@@ -142,6 +142,10 @@ export const planNodeOutput = z.strictObject({
   attempts: z.number().int().nullable().describe('Retry: the attempt going on; task leaf: launches by this run'),
   op_id: z.string().nullable().describe('Task leaf: the op_id of its last launch (op_cancel takes it)'),
   cost_usd: z.number().nullable().describe('Task leaf: what its agents’ runs cost so far'),
+  decided_by: z
+    .string()
+    .nullable()
+    .describe('Gate leaf: who approved or refused it (`person:<name>`), null while undecided'),
 });
 
 export const planProgressOutput = z.strictObject({

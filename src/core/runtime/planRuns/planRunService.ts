@@ -6,6 +6,7 @@ import { executionKey, taskKey } from '../../ids';
 import { nodeTaskId } from '../../events/correlation';
 import { appendEvent } from '../../events/eventLog';
 import { callerIdentity, runAsCaller } from '../../limits/callIdentity';
+import { thisMachine } from '../../machine';
 import { untilSomething } from '../../waitFor';
 import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import type { TaskStatus } from '../../tasks/taskModel';
@@ -197,7 +198,7 @@ export class PlanRunService {
       model: input.model ?? null,
       tickMs: mode === 'reactive' ? (input.tick_ms ?? 1_000) : null,
       deadlineMs: input.timeout_ms === undefined ? null : now + input.timeout_ms,
-      createdBy: callerIdentity() ?? null,
+      createdBy: actor(),
       ts,
     });
     const run = await readRun(tx, id);
@@ -561,7 +562,7 @@ export class PlanRunService {
           status: run.status,
         });
       run.status = 'paused';
-      run.reason = `paused${callerIdentity() ? ` by ${callerIdentity()}` : ''}`;
+      run.reason = `paused by ${actor()}`;
       const world = await this.worldOf(tx, run, false);
       const outcome = holdQueued(run.root, run.states, world);
       const ts = new Date(this.now()).toISOString();
@@ -668,8 +669,8 @@ export class PlanRunService {
     approve: boolean;
     note?: string;
   }): Promise<PlanRunOutput> {
-    const who = callerIdentity();
-    if (who?.startsWith('agent:'))
+    const who = actor();
+    if (who.startsWith('agent:'))
       throw new LedgerError('Unauthorized', `a gate is decided by a person, not by an agent (${who})`, {
         node_id: input.node_id,
       });
@@ -688,7 +689,7 @@ export class PlanRunService {
       const now = this.now();
       s.status = input.approve ? 'success' : 'failure';
       s.reason = `${input.approve ? 'approved' : 'refused'}${input.note ? `: ${input.note}` : ''}`;
-      s.decided_by = who ?? 'a person';
+      s.decided_by = who;
       s.decided_at = new Date(now).toISOString();
       s.changed_at = now;
       await btRunEvent(tx, run, now, 'node', { node_id: input.node_id, node_status: s.status, reason: s.reason });
@@ -737,4 +738,12 @@ async function taskEvent(tx: AsyncSqlWriter, taskId: number, status: string, why
     taskId,
     payload: { fields: ['status'], status, reason: why },
   });
+}
+
+/**
+ * Who acts on a run: the caller of the tool call, or, outside any call (the CLI, run by the
+ * machine's user, like the editor's buttons), that person.
+ */
+function actor(): string {
+  return callerIdentity() ?? `person:${thisMachine().user}`;
 }

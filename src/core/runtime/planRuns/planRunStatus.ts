@@ -57,6 +57,7 @@ export async function snapshot(db: AsyncSqlReader, run: PlanRun): Promise<PlanRu
       attempts: s?.attempts ?? null,
       op_id: s?.op_id ?? null,
       cost_usd: taskId === null ? null : (costs.get(taskId) ?? null),
+      decided_by: s?.decided_by ?? null,
     });
   };
   walk(run.root, visit);
