@@ -42,6 +42,24 @@ test('a row says what needs a person and its state before its id (a narrow side 
   );
 });
 
+test('a held task, or one the runner does not start, says why before its state', () => {
+  const running = { ...base, status: 'in_progress', progress: 40 } as Task;
+  assert.equal(
+    taskDescription({ ...running, hold: { by: 'ada', at: 'x' } } as Task),
+    'held (stopped by ada) · in progress 40% · task-9',
+  );
+  const waiting = { reason: 'conflict', detail: 'overlaps task-3', blockedBy: ['task-3'], since: 'x' };
+  assert.equal(
+    taskDescription({ ...running, waiting } as Task),
+    'waiting: overlaps a running task · in progress 40% · task-9',
+  );
+  assert.equal(
+    taskDescription({ ...base, waiting } as Task),
+    'open · task-9',
+    'an open task is not waiting on the runner',
+  );
+});
+
 test('workflows keep their place when one is written (newest first by id); empty pipeline workflows are left out', () => {
   const before = [
     { id: 2, kind: 'workflow', taskCount: 3, updatedAt: '2026-11-23T10:00:02Z' },

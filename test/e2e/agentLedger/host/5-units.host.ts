@@ -128,12 +128,15 @@ describe('tree and status text', () => {
   it('says first why a task does not move: held by a person, or the runner’s reason', () => {
     const at = Date.parse('2026-01-01T10:02:05.000Z');
     const held = { ...base, hold: { by: 'ada', at: '2026-01-01T10:01:00.000Z' } } as unknown as Task;
-    assert.equal(taskDescription(held, at), 'task-7 · held (stopped by ada) · 40% · 2m 05s · @coder');
+    assert.equal(taskDescription(held, at), 'held (stopped by ada) · in progress 40% · task-7 · 2m 05s · @coder');
     const waits = {
       ...base,
       waiting: { reason: 'dependencies', detail: 'task-7 waits for task-3', blockedBy: ['task-3'], since: 'x' },
     } as unknown as Task;
-    assert.equal(taskDescription(waits, at), 'task-7 · waiting: dependencies not done · 40% · 2m 05s · @coder');
+    assert.equal(
+      taskDescription(waits, at),
+      'waiting: dependencies not done · in progress 40% · task-7 · 2m 05s · @coder',
+    );
   });
 
   it('gives a ledger state a static icon: no spinner without a process; a pause when held', () => {
