@@ -5,8 +5,7 @@
 // Needs only Chromium (scripts/e2e/setup.mjs installs it); no code-server.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -14,6 +13,8 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { BrowserSession, screenshotsDir } from './harness/browser';
+import { startUi } from './harness/uiProcess';
+import type { Ui } from './harness/uiProcess';
 import { chromiumPath } from './harness/paths';
 import { cliPath, connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
@@ -21,33 +22,6 @@ import { ledgerEnv, testStore } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
-
-interface Ui {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  port: number;
-  token: string;
-  stderr: () => string;
-}
-
-/** Starts `agent-ledger ui` as a person would and reads the one address it prints. */
-export async function startUi(repo: string, extra: string[] = []): Promise<Ui> {
-  const child = spawn(process.execPath, [cliPath, 'ui', '--json', '--workspace', repo, ...extra], {
-    env: { ...ledgerEnv(repo), NO_COLOR: '1' },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]);
-    });
-    child.on('close', (code) => reject(new Error(`ui exited ${code}: ${stderr}`)));
-  });
-  const { url, port } = JSON.parse(line) as { url: string; port: number };
-  return { child, url, port, token: new URL(url).searchParams.get('token')!, stderr: () => stderr };
-}
 
 /** A raw request with the headers a test chooses (fetch would set Host and Origin itself). */
 function request(
