@@ -55,7 +55,7 @@ export function checkRequest(security: UiSecurity, req: IncomingMessage, url: UR
   // A page of another site can still send a simple request without Origin (an <img>, a form in
   // some browsers); the browser says where it came from: only this site's pages, or the person typing the address.
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+  if (site !== undefined && site !== 'same-origin' && site !== 'none' && !isTokenNavigation(security, req, url))
     return { status: 403, reason: 'requests from other sites are refused' };
   // A change must say where it comes from: browsers send Origin on every POST.
   if (req.method !== 'GET' && req.method !== 'HEAD' && origin === undefined)
@@ -66,6 +66,20 @@ export function checkRequest(security: UiSecurity, req: IncomingMessage, url: UR
     status: 401,
     reason: 'open the address `agent-ledger ui` printed (it carries the token); this request has no valid token',
   };
+}
+
+/**
+ * The person's browser opening the printed address from elsewhere: `--open` hands the browser a
+ * local page that leads to it (a `file://` page is another site). Only a page load of `/` with
+ * the token itself passes: knowing the token is the proof, and the answer only sets the cookie.
+ */
+export function isTokenNavigation(security: UiSecurity, req: IncomingMessage, url: URL): boolean {
+  return (
+    req.method === 'GET' &&
+    req.headers['sec-fetch-mode'] === 'navigate' &&
+    url.pathname === '/' &&
+    tokenMatches(security, url.searchParams.get('token'))
+  );
 }
 
 /**

@@ -97,6 +97,22 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       return;
     }
     if (req.method === 'GET' && url.searchParams.has('token')) {
+      const site = req.headers['sec-fetch-site'];
+      if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+        // Come from another site (the page `--open` hands the browser): a redirect would stay that
+        // site's navigation, so the SameSite=Strict cookie would not go with it. This page's own
+        // refresh is a navigation of this site.
+        res.writeHead(200, {
+          ...securityHeaders,
+          'Content-Type': 'text/html; charset=utf-8',
+          'Set-Cookie': sessionCookie(security),
+          'Cache-Control': 'no-store',
+        });
+        res.end(
+          '<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Agent Ledger</title>\n',
+        );
+        return;
+      }
       // The token leaves the address bar: the cookie carries it from now on.
       res.writeHead(303, {
         ...securityHeaders,

@@ -6,7 +6,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -14,42 +13,19 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { BrowserSession, screenshotsDir } from './harness/browser';
+import { startUi } from './harness/uiProcess';
+import type { Ui } from './harness/uiProcess';
 import { chromiumPath } from './harness/paths';
 import { cliPath, connect } from '../helpers/mcpClient';
 import type { LedgerClient } from '../helpers/mcpClient';
 import { ledgerEnv, testStore } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
+import { fakeAgents, logIn } from '../helpers/fakeAgents';
+import type { FakeScript } from '../helpers/fakeAgents';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
 import type { PlanWorld, RunStatus, RunnerProcess } from '../mcp/planRunHelpers';
 import { alive, dependsOn, executionsOf, planTask, planWorld, startRunner, working } from '../mcp/planRunHelpers';
-
-interface Ui {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  port: number;
-  token: string;
-  stderr: () => string;
-}
-
-/** Starts `agent-ledger ui` as a person would and reads the one address it prints. */
-export async function startUi(repo: string, extra: string[] = []): Promise<Ui> {
-  const child = spawn(process.execPath, [cliPath, 'ui', '--json', '--workspace', repo, ...extra], {
-    env: { ...ledgerEnv(repo), NO_COLOR: '1' },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]);
-    });
-    child.on('close', (code) => reject(new Error(`ui exited ${code}: ${stderr}`)));
-  });
-  const { url, port } = JSON.parse(line) as { url: string; port: number };
-  return { child, url, port, token: new URL(url).searchParams.get('token')!, stderr: () => stderr };
-}
 
 /** A raw request with the headers a test chooses (fetch would set Host and Origin itself). */
 function request(
@@ -282,6 +258,39 @@ describe(
       await shot(page, 'task-diff');
     });
 
+    it('filters by workflow and by state, and the filters undone show every card again', async () => {
+      await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
+      const limit = page.locator('[data-card]', { hasText: 'Raise the limit' });
+      await limit.waitFor({ timeout: 10_000 });
+      const limitId = await limit.getAttribute('data-card');
+      const { status } = await agent.call<{ status: string }>('task_get', {
+        id: Number(limitId!.replace('task-', '')),
+      });
+      const cards = () =>
+        page.locator('[data-card]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card));
+
+      await page.selectOption('[data-testid=filter-workflow]', 'Limits');
+      await page.locator('[data-card="task-1"]').waitFor({ state: 'detached', timeout: 5_000 });
+      assert.deepEqual(await cards(), [limitId], 'only the workflow’s task');
+      await page.selectOption('[data-testid=filter-workflow]', '');
+      await page.locator('[data-card="task-1"]').waitFor({ timeout: 5_000 });
+
+      await page.selectOption('[data-testid=filter-status]', status);
+      await page.locator('[data-card="task-1"]').waitFor({ state: 'detached', timeout: 5_000 });
+      const shown = await cards();
+      assert.ok(shown.includes(limitId!), `the ${status} task is shown`);
+      for (const id of shown) {
+        const t = await agent.call<{ status: string }>('task_get', { id: Number(id!.replace('task-', '')) });
+        assert.equal(t.status, status, `${id} is ${status}`);
+      }
+      // Kept across a reload (the person's choice), then undone.
+      await page.reload();
+      await page.locator('[data-card="task-1"]').waitFor({ state: 'detached', timeout: 5_000 });
+      await limit.waitFor({ timeout: 10_000 });
+      await page.selectOption('[data-testid=filter-status]', '');
+      await page.locator('[data-card="task-1"]').waitFor({ timeout: 5_000 });
+    });
+
     it("approves a waiting checkpoint: the agent's waiting call returns, the decision is the person's", async () => {
       const { workspace } = await start(agent, 'Fix the typo in the README --nopr', {
         effort: 'S',
@@ -325,6 +334,46 @@ describe(
       assert.equal(decision.via, 'web');
       assert.equal(decision.decided_by, os.userInfo().username, 'recorded as the OS user who started agent-ledger ui');
       assert.equal(decision.comment, 'Looks right');
+    });
+
+    it('rejects a waiting checkpoint with a comment: recorded as the person, the waiting agent is told', async () => {
+      const { workspace } = await start(agent, 'Document the limits in the README --nopr', {
+        effort: 'S',
+        use_current_branch: false,
+      });
+      let next: Action | undefined;
+      await drive(agent, repo, workspace, {
+        tasksMd: twoTasks,
+        onAction: async (a: Action) => {
+          if (a.type !== 'checkpoint') return;
+          const waiting = agent.call<Action>('pipeline_next_action', { workspace, wait_ms: 45_000 });
+          await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
+          const card = page.locator('[data-column=needs_person] article.kind-checkpoint');
+          await card.waitFor({ timeout: 15_000 });
+          await card.click();
+          await page.waitForURL(/#\/pipeline\//, { timeout: 5_000 });
+          const box = page.locator('[data-testid=decision]');
+          await box.waitFor({ timeout: 10_000 });
+          await page.fill('#decision-comment', 'Split the README change from the limits');
+          await box.locator('button[data-decision=reject]').click();
+          next = await waiting;
+          await page.locator('[data-testid=decision-result]').waitFor({ timeout: 10_000 });
+          await shot(page, 'checkpoint-rejected');
+          return 'stop';
+        },
+      });
+      assert.ok(next, 'the flow reached a checkpoint');
+      assert.notEqual(next.type, 'checkpoint', `the waiting call returned with the next step: ${next.type}`);
+      const detail = JSON.parse(
+        execFileSync(process.execPath, [cliPath, 'pipeline', 'status', workspace, '--workspace', repo, '--json'], {
+          encoding: 'utf8',
+          env: ledgerEnv(repo),
+        }),
+      ) as { decisions: { decided_by: string; via: string; comment: string | null; decision: string }[] };
+      assert.deepEqual(
+        detail.decisions.map((d) => [d.decision, d.comment, d.decided_by, d.via]),
+        [['reject', 'Split the README change from the limits', os.userInfo().username, 'web']],
+      );
     });
 
     it('the Memory Bank follows an entry added by another process; the plan graph and Agents & Sessions open', async () => {
@@ -410,6 +459,82 @@ describe(
       assert.equal(await background(), dark, 'the switch wins over the system');
       await shot(page, 'board-dark');
       await page.click('[data-testid=theme]'); // back to the system's
+    });
+
+    it("follows a run's output live, then shows what it cost", async () => {
+      // The runner launches the scripted claude for the reviewer; it prints, then waits for a handoff.
+      const fakes = fakeAgents();
+      const script: FakeScript = {
+        steps: [],
+        byAgent: {
+          reviewer: {
+            usage: { costUsd: 0.0421, inputTokens: 1200, outputTokens: 300 },
+            steps: [
+              logIn,
+              { call: 'get_my_task', args: {} },
+              { print: 'step one: reading the diff' },
+              { call: 'get_pending_handoffs', args: { agent_id: 'reviewer', wait_ms: 45_000 } },
+              { print: 'step two: the review is written' },
+              { call: 'report_completed', args: { result: 'success', summary: 'reviewed' } },
+            ],
+          },
+        },
+      };
+      const created = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [cliPath, 'task', 'create', 'Review the limits', '--agent', 'reviewer', '--workspace', repo, '--json'],
+          { encoding: 'utf8', env: ledgerEnv(repo) },
+        ),
+      ) as { task_id: string };
+      const pm = await connect(repo, ['--enable-pm']);
+      const runner = spawn(process.execPath, [cliPath, 'runner', '--interval', '0.3', '--workspace', repo], {
+        env: { ...ledgerEnv(repo), ...fakes.env(script), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let runnerOut = '';
+      runner.stdout.on('data', (d: Buffer) => (runnerOut += d.toString()));
+      runner.stderr.on('data', (d: Buffer) => (runnerOut += d.toString()));
+      const runnerExit = new Promise<number | null>((resolve) => runner.on('exit', (code) => resolve(code)));
+      try {
+        await page.goto(`http://127.0.0.1:${ui.port}/#/runs`);
+        await page.locator('h1', { hasText: 'Runs' }).waitFor({ timeout: 10_000 });
+        const row = page.locator('tr[data-run]', { hasText: 'reviewer' }).first();
+        await row.waitFor({ timeout: 30_000 });
+        assert.match(await row.innerText(), new RegExp(created.task_id));
+        await row.locator('a').first().click();
+        const output = page.locator('[data-testid=run-output]');
+        await output.locator('text=step one: reading the diff').waitFor({ timeout: 15_000 });
+        assert.doesNotMatch(await output.innerText(), /step two/, 'the run waits: its second line is not written yet');
+        await shot(page, 'runs-live');
+        const before = await page.evaluate(() => performance.timeOrigin);
+        await pm.call('create_handoff', {
+          task_id: created.task_id,
+          from_agent_id: 'coder',
+          to_agent_id: 'reviewer',
+          summary: 'go on',
+        });
+        await output.locator('text=step two: the review is written').waitFor({ timeout: 15_000 });
+        assert.equal(await page.evaluate(() => performance.timeOrigin), before, 'followed live, without a reload');
+        // The cost comes with the run's end (the client's last output): the row is redrawn with it.
+        await page.waitForFunction(
+          () =>
+            Array.from(document.querySelectorAll('tr[data-run]')).some(
+              (r) =>
+                r.textContent?.includes('reviewer') &&
+                /\$0\.04/.test(r.querySelector('[data-testid=run-cost]')?.textContent ?? ''),
+            ),
+          undefined,
+          { timeout: 30_000 },
+        );
+        assert.match(await row.innerText(), /completed/);
+        assert.match(await page.locator('[data-testid=runs-total]').innerText(), /\$0\.04/);
+        await shot(page, 'runs-cost');
+      } finally {
+        runner.kill('SIGINT');
+        assert.equal(await runnerExit, 0, runnerOut);
+        await pm.close();
+      }
     });
   },
 );

@@ -6,6 +6,7 @@ import { cli } from '../helpers/cli';
 import { makeToken, startHttpServer, structured, v1HttpClient, v2HttpClient } from '../helpers/httpServer';
 import type { Action } from './pipelineDriver';
 import { decisions, pipelineAtCheckpoint } from './gateHelpers';
+import { readLedger } from '../helpers/ledgerRows';
 
 const elicitation = { elicitation: { form: {} } };
 
@@ -79,6 +80,65 @@ test('a cancel (claude -p answers every question so) is no decision, and the che
     await client.close();
     await agent.close();
     await server.stop();
+  }
+});
+
+test('a decline is a ledger fact: another server of the ledger, and this one restarted, do not ask again; another person is asked', async () => {
+  const { repo, workspace, checkpoint, agent } = await pipelineAtCheckpoint();
+  assert.equal(cli(['pipeline', 'client-gates', 'on', '--workspace', repo]).code, 0);
+  const b = await startHttpServer(repo);
+  let a = await startHttpServer(repo);
+  const gus = makeToken(repo, 'person', ['--name', 'gus']);
+  const kim = makeToken(repo, 'person', ['--name', 'kim']);
+  const asked: string[] = [];
+  const as = async (url: string, token: string, who: string, answer: Record<string, unknown>) => {
+    const client = await v2HttpClient(url, token, 'modern', elicitation);
+    client.setRequestHandler('elicitation/create', async () => (asked.push(who), answer as never));
+    return client;
+  };
+  const next = async (client: Awaited<ReturnType<typeof as>>) =>
+    structured<Action>(await client.callTool({ name: 'pipeline_next_action', arguments: { workspace } }));
+  const clients: Array<Awaited<ReturnType<typeof as>>> = [];
+  try {
+    clients.push(await as(a.url, gus, 'gus on A', { action: 'decline' }));
+    assert.equal((await next(clients[0])).type, 'checkpoint');
+    assert.deepEqual(asked, ['gus on A']);
+
+    // The same person in the same client, through the other replica: not asked again.
+    clients.push(await as(b.url, gus, 'gus on B', { action: 'decline' }));
+    assert.equal((await next(clients[1])).type, 'checkpoint');
+    // And through the first server after a restart (nothing of it kept in a process).
+    await a.stop();
+    a = await startHttpServer(repo);
+    clients.push(await as(a.url, gus, 'gus on A again', { action: 'decline' }));
+    assert.equal((await next(clients[2])).type, 'checkpoint');
+    assert.deepEqual(asked, ['gus on A'], 'declined once, asked nowhere again');
+
+    const facts = await readLedger(repo, (db) =>
+      db.all<{ payload: string; token_id: number | null }>(
+        "SELECT payload, token_id FROM events WHERE kind = 'pipeline.checkpoint_declined_in_client'",
+      ),
+    );
+    assert.equal(facts.length, 1);
+    assert.deepEqual((({ checkpoint: c, action, by }) => ({ c, action, by }))(JSON.parse(facts[0].payload)), {
+      c: checkpoint,
+      action: 'decline',
+      by: 'gus',
+    });
+    assert.notEqual(facts[0].token_id, null, 'the fact records the token that declined');
+
+    // Another person is still asked, and decides.
+    clients.push(await as(b.url, kim, 'kim on B', { action: 'accept', content: { decision: 'approve' } }));
+    assert.notEqual((await next(clients[3])).type, 'checkpoint');
+    assert.deepEqual(asked, ['gus on A', 'kim on B']);
+    assert.deepEqual(
+      decisions(repo, workspace).map((d) => [d.name, d.decision, d.decided_by]),
+      [[checkpoint, 'approve', 'kim']],
+    );
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await agent.close();
+    await Promise.all([a.stop(), b.stop()]);
   }
 });
 

@@ -3,6 +3,7 @@ import type { LedgerEngine } from '../ports/store';
 import type { Clock } from '../time';
 import { currentCaller } from '../caller';
 import { appendEvent } from '../events/eventLog';
+import type { EventKind } from '../events/eventKinds';
 
 /**
  * Settings of one ledger, in the ledger (so every server on a team database, every replica, the
@@ -36,6 +37,32 @@ export class LedgerSettings {
         [name, value, ts, by],
       );
       await appendEvent(tx, { ts, kind: 'setting.changed', entity: 'setting', entityId: name, payload: { value } });
+    });
+  }
+
+  /**
+   * Records a fact once, under a name that says what it is (the first writer wins; a second
+   * `remember` of the same name changes nothing), with an event so the ledger says who and when.
+   * Answers whether this call recorded it.
+   */
+  async remember(
+    name: string,
+    value: string,
+    event: { kind: EventKind; payload: Record<string, unknown> },
+  ): Promise<boolean> {
+    const ts = this.clock.now().toISOString();
+    const by = currentCaller().name;
+    return this.engine.write(async (tx) => {
+      const had = await tx.get<{ name: string }>('SELECT name FROM ledger_settings WHERE name = ?', [name]);
+      if (had) return false;
+      await tx.run('INSERT INTO ledger_settings (name, value, updated_at, updated_by) VALUES (?, ?, ?, ?)', [
+        name,
+        value,
+        ts,
+        by,
+      ]);
+      await appendEvent(tx, { ts, kind: event.kind, entity: 'setting', entityId: name, payload: event.payload });
+      return true;
     });
   }
 

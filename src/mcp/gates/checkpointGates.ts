@@ -20,6 +20,8 @@ const gateKey = 'checkpoint';
 /** How long the person has to answer before the question's state expires (the client asks again with a new call). */
 const answerTtlSeconds = 30 * 60;
 const stateKeyName = 'pipeline.client_gates.state_key';
+/** The ledger_settings names of the checkpoints declined in a client. */
+const declinedPrefix = 'pipeline.client_gates.declined:';
 
 /** What a question carries through the client and back (integrity-protected, bound to the caller). */
 interface GateState {
@@ -70,10 +72,37 @@ export function checkpointGates(
       codec = undefined;
       throw err;
     });
-  /** Checkpoints a client declined or cancelled: not asked of it again. */
+  /**
+   * A checkpoint a client declined or cancelled is not asked of that caller in that client again,
+   * whichever server of the ledger it calls next (a replica, this one restarted): a ledger fact
+   * (ledger_settings, with a `pipeline.checkpoint_declined_in_client` event), named by a digest
+   * of who, where and which round of that checkpoint (the decisions made before it, so the same
+   * checkpoint reached again after a rework is asked again). This process remembers what it saw.
+   */
   const declined = new Set<string>();
-  const declineKey = (call: CallContext, workspace: string, checkpoint: string): string =>
-    JSON.stringify([call.caller.tokenId ?? call.caller.name, call.client.info?.name ?? '', workspace, checkpoint]);
+  const declineName = async (call: CallContext, workspace: string, checkpoint: string): Promise<string> => {
+    const round = (await (await services.get()).pipelines.detail(workspace)).decisions.length;
+    const who = call.caller.tokenId ?? call.caller.name;
+    const key = JSON.stringify([who, call.client.info?.name ?? '', workspace, checkpoint, round]);
+    return `${declinedPrefix}${createHash('sha256').update(key).digest('base64url')}`;
+  };
+  const isDeclined = async (call: CallContext, workspace: string, checkpoint: string): Promise<boolean> => {
+    const name = await declineName(call, workspace, checkpoint);
+    if (declined.has(name)) return true;
+    if ((await (await services.get()).settings.get(name)) === null) return false;
+    declined.add(name);
+    return true;
+  };
+  const decline = async (call: CallContext, workspace: string, checkpoint: string, action: string): Promise<void> => {
+    const name = await declineName(call, workspace, checkpoint);
+    declined.add(name);
+    await (
+      await services.get()
+    ).settings.remember(name, action, {
+      kind: 'pipeline.checkpoint_declined_in_client',
+      payload: { workspace, checkpoint, action, by: call.caller.name, client: call.client.info?.name ?? null },
+    });
+  };
 
   const askable = async (call: CallContext): Promise<boolean> => {
     if (!call.client.supportsElicitation('form') || !mayDecide(call.caller)) return false;
@@ -114,7 +143,10 @@ export function checkpointGates(
         console.error(`[agent-ledger] a decision from the client was not recorded: ${errorMessage(err)}`);
       }
     } else {
-      declined.add(declineKey(call, state.workspace, state.checkpoint));
+      await decline(call, state.workspace, state.checkpoint, view.kind === 'elicit' ? view.action : 'none').catch(
+        (err: unknown) =>
+          console.error(`[agent-ledger] a declined checkpoint was not recorded in the ledger: ${errorMessage(err)}`),
+      );
     }
     // The arguments of the first round were applied then: ask only where the pipeline is now.
     return run({ workspace: state.workspace });
@@ -137,7 +169,7 @@ export function checkpointGates(
         | { type?: string; name?: string; present_to_user?: string; options?: string[]; display_message?: string }
         | undefined;
       const waiting = !first.isError && (action?.type === 'checkpoint' || action?.type === 'human_gate');
-      if (!waiting || !action?.name || declined.has(declineKey(call, args.workspace, action.name))) {
+      if (!waiting || !action?.name || (await isDeclined(call, args.workspace, action.name).catch(() => false))) {
         // Not a question for the person now: the wait the caller asked for, without applying its arguments twice.
         return waiting && typeof args.wait_ms === 'number' && args.wait_ms > 0
           ? run({ workspace: args.workspace, wait_ms: args.wait_ms })

@@ -1,7 +1,8 @@
 // Issue 11 in the editor, VSIX installed, driven like a person in the real workbench: the Board
 // (columns, a card moving live when an agent's own MCP server starts the task, drag to Cancel and
 // to an agent changing the store, click for the detail; cost, a pending handoff, the warning on two
-// overlapping running tasks, Approve on a review card; the Explorer's pressure badges), the plan graph of a workflow drawn as a
+// overlapping running tasks, Approve on a review card; the Explorer's pressure badges; the web board beside it,
+// in step both ways), the plan graph of a workflow drawn as a
 // DAG, the Blackboard view listing a key an MCP server wrote, and the board's first paint and live
 // update at 2,000 tasks. Screenshots: test-results/e2e/screenshots/agent-ledger-board-*.png.
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { BrowserSession, Workbench } from '../harness/browser';
 import { CodeServer } from '../harness/codeServer';
 import type { PackagedExtension } from './extensionPackage';
 import { createWorkspace } from './workspace';
+import { startUi } from '../harness/uiProcess';
 import { activeTab, eventually, treeRow } from './workbenchLedger';
 import { addManyTasks, seedBoard } from './boardSeed';
 import type { BoardSeed } from './boardSeed';
@@ -311,6 +313,72 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         await shot('after-drag');
       });
 
+      it('VS Code and the web board in step: a card cancelled in each shows in the other within a second', async () => {
+        const fromEditor = await agent.call<{ id: number }>('task_create', { title: 'Cancelled in VS Code' });
+        const fromBrowser = await agent.call<{ id: number }>('task_create', { title: 'Cancelled in the browser' });
+        const ui = await startUi(ws);
+        const web = await browser.newPage();
+        try {
+          await web.goto(ui.url);
+          const frame = await viewFrame(wb.page, 'board');
+          for (const id of [fromEditor.id, fromBrowser.id]) {
+            await web.locator(`[data-card="task-${id}"]`).waitFor({ timeout: 15_000 });
+            await frame.locator(`[data-card="task-${id}"]`).waitFor({ state: 'visible', timeout: 15_000 });
+          }
+
+          // A drop in VS Code: the browser's page shows it.
+          let cancelledAt = 0;
+          const shownInBrowser = web
+            .locator(`[data-column=failed] [data-card="task-${fromEditor.id}"]`)
+            .waitFor({ timeout: 15_000 })
+            .then(
+              () => Date.now(),
+              () => NaN,
+            );
+          await drag(
+            frame,
+            frame.locator(`[data-card="task-${fromEditor.id}"]`),
+            frame.locator('[data-testid=drop-cancel]'),
+            async () => {
+              const done = (await task(fromEditor.id)).status === 'cancelled';
+              if (done && !cancelledAt) cancelledAt = Date.now();
+              return done;
+            },
+          );
+          const browserMs = Math.max(0, (await shownInBrowser) - cancelledAt);
+          assert.ok(Number.isFinite(browserMs), 'the browser showed the task in "Failed / cancelled"');
+
+          // A drop in the browser: VS Code's Board shows it.
+          const shownInEditor = card(frame, 'failed', fromBrowser.id)
+            .waitFor({ state: 'visible', timeout: 15_000 })
+            .then(
+              () => Date.now(),
+              () => NaN,
+            );
+          await web.dragAndDrop(`[data-card="task-${fromBrowser.id}"]`, '[data-testid=drop-cancel]');
+          const browserCancelled = await eventually(
+            'the browser’s cancel in the ledger',
+            async () => (await task(fromBrowser.id)).status === 'cancelled' && Date.now(),
+          );
+          const editorMs = Math.max(0, (await shownInEditor) - browserCancelled);
+          assert.ok(Number.isFinite(editorMs), 'VS Code showed the task in "Failed / cancelled"');
+          boardFigures.push(
+            `in step: VS Code → browser ${browserMs} ms, browser → VS Code ${editorMs} ms (from the ledger's answer)`,
+          );
+          // Seen by the test's poll of the ledger (every ~100 ms): the figures are upper bounds.
+          assert.ok(
+            browserMs <= 1000,
+            `the browser showed VS Code's cancel ${browserMs} ms after it was in the ledger`,
+          );
+          assert.ok(editorMs <= 1000, `VS Code showed the browser's cancel ${editorMs} ms after it was in the ledger`);
+          const editorShot = await shot('in-step');
+          await web.screenshot({ path: editorShot.replace(/\.png$/, '-browser.png') });
+        } finally {
+          await web.close();
+          ui.child.kill('SIGTERM');
+        }
+      });
+
       it('Approve on a "needs a person" review card records the review and the card goes back to its column', async () => {
         await wb.runCommand('Agent Ledger: Open Board');
         const frame = await viewFrame(wb.page, 'board');
@@ -387,9 +455,12 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         const t0 = Date.now();
         await wb.runCommand('Agent Ledger: Open Board');
         const frame = await viewFrame(wb.page, 'board', 30_000);
+        // 2,000 more than the journey wrote before (the seed, and what earlier steps created).
+        const total = (await services.engine.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM tasks')))!.n;
+        assert.ok(total >= 2006, `${total} tasks`);
         await frame
           .locator('[data-testid=total]')
-          .filter({ hasText: /2006 cards/ })
+          .filter({ hasText: new RegExp(`${total} cards`) })
           .waitFor({ state: 'visible', timeout: 30_000 });
         const paintMs = await eventually(
           'the paint figure',
@@ -399,7 +470,7 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         const firstPaint = Date.now() - t0;
         const inDom = await frame.locator('article.card').count();
         boardFigures.push(
-          `first paint at 2,006 tasks: ${firstPaint} ms from the command to the cards on screen (webview's own: ${paintMs} ms after its page started); ${inDom} cards in the DOM`,
+          `first paint at ${total} tasks: ${firstPaint} ms from the command to the cards on screen (webview's own: ${paintMs} ms after its page started); ${inDom} cards in the DOM`,
         );
         assert.ok(inDom < 200, `the board keeps its DOM small (${inDom} cards)`);
         const started = Date.now();
@@ -411,7 +482,7 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         });
         await card(frame, 'in_progress', seed.stale).waitFor({ state: 'visible', timeout: 15_000 });
         boardFigures.push(
-          `live update at 2,006 tasks: ${Date.now() - started} ms from another process's write to the card in its new column`,
+          `live update at ${total} tasks: ${Date.now() - started} ms from another process's write to the card in its new column`,
         );
         await shot('2000');
       });
