@@ -78,7 +78,9 @@ export class TaskCommands {
     );
     if (!target) return undefined;
     const services = await target.ledger.require();
-    const record = await services.reviews.review({ taskId: target.taskId, verdict });
+    // The task detail passes the person's note with its target.
+    const note = arg && 'folder' in arg && typeof arg.note === 'string' ? arg.note : undefined;
+    const record = await services.reviews.review({ taskId: target.taskId, verdict, ...(note ? { note } : {}) });
     void vscode.window.setStatusBarMessage(`Agent Ledger: ${record.taskId} review ${verdict}`, 5000);
     return record;
   }

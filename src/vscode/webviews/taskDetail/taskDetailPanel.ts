@@ -86,6 +86,15 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
       case 'undoRewind':
         await vscode.commands.executeCommand(Commands.UndoRewind, this.target);
         return;
+      case 'resume':
+        await vscode.commands.executeCommand(Commands.ResumeTask, this.target);
+        return;
+      case 'review':
+        await vscode.commands.executeCommand(
+          message.verdict === 'approved' ? Commands.ApproveReview : Commands.DismissReview,
+          { ...this.target, ...(message.note ? { note: message.note } : {}) },
+        );
+        return;
       case 'exportWorkflow':
         await vscode.commands.executeCommand(Commands.ExportWorkflowReport, {
           folder: this.ledger.root,
