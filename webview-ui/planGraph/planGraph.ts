@@ -61,13 +61,13 @@ export function mountPlanGraph(
       const g = svg(
         'g',
         {
-          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}`,
+          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}${n.why ? ` why-${n.why.kind}` : ''}`,
           'data-node': n.id,
           transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`,
           tabindex: 0,
           role: 'button',
         },
-        svg('title', {}, `${n.id}: ${n.title}`),
+        svg('title', {}, `${n.id}: ${n.title}${n.why ? `\n${n.why.text}` : ''}`),
         svg('rect', { width: n.width, height: n.height, rx: 6 }),
         svg('text', { x: 10, y: 20, class: 'node-title' }, truncate(n.title, 30)),
         svg(
@@ -75,6 +75,9 @@ export function mountPlanGraph(
           { x: 10, y: 40, class: 'node-state' },
           `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`,
         ),
+        ...(n.why
+          ? [svg('text', { x: 10, y: 60, class: 'node-why', 'data-testid': 'node-why' }, truncate(n.why.text, 34))]
+          : []),
       );
       g.addEventListener('click', () => host.post({ type: 'openTask', taskId: n.taskId }));
       g.addEventListener('keydown', (e) => {
