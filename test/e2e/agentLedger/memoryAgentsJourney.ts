@@ -298,7 +298,7 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
           'sh',
           [
             '-c',
-            '"$0" "$1" session start "$2" --agent coder --workspace "$3" --json; true',
+            '"$0" "$1" session start "$2" --agent reviewer --workspace "$3" --json; true',
             process.execPath,
             path.join(pkg().unpackedDir, 'dist', 'cli.js'),
             String(id),

@@ -337,7 +337,6 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
           .locator(`button.getting-started-step[data-step-id$="${step}"][aria-checked="true"]`)
           .waitFor({ state: 'attached', timeout: 10_000 });
       await shot('walkthrough-ticked');
-      await wb.runCommand('View: Close All Editors');
     });
 
     it('exports the workflow report as Markdown', async () => {
