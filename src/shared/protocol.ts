@@ -412,6 +412,8 @@ export interface AgentItem {
     startedAt: string;
     endedAt: string | null;
     worktree: string | null;
+    /** A running session's process seen from the server's machine (`stale`: gone; see sessionLiveness.ts). */
+    liveness?: 'alive' | 'stale' | 'elsewhere' | 'unknown';
   }[];
 }
 

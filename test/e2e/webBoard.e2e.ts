@@ -291,7 +291,11 @@ describe(
       assert.equal((await agent.call<{ hold: unknown }>('task_get', { id: 1 })).hold, null);
 
       const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Review' });
-      const { task_id } = await agent.call<{ task_id: string }>('start_task', { workflow_id, name: 'Rotate keys' });
+      const { task_id } = await agent.call<{ task_id: string }>('start_task', {
+        workflow_id,
+        name: 'Rotate keys',
+        goal: 'Rotate the signing keys',
+      });
       await agent.call('complete_task', {
         task_id,
         status: 'success',
