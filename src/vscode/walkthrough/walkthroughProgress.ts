@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
  * marks the step done and keeps it in its own storage.
  */
 export const WalkthroughKeys = {
+  /** The Tasks view, visible, shows a task (it may have been open since before any task existed). */
+  WatchedTask: 'agentLedger.walkthrough.watchedTask',
   /** A task's detail opened (tree, Board, status bar, a link, a notification, the palette). */
   OpenedTask: 'agentLedger.walkthrough.openedTask',
   /** A file's diff opened from a task (the detail's file list, the palette). */

@@ -389,7 +389,8 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       const walkthrough = wb.page.locator('.part.editor').filter({ hasText: 'Get Started with Agent Ledger' });
       await walkthrough.waitFor({ state: 'visible', timeout: 30_000 });
       // The diff opened from a file of the task detail; the review approved with its button.
-      for (const step of ['openChanges', 'approveCheckpoint'])
+      // The Tasks view was open before the agent's first task came; it showed the task.
+      for (const step of ['watchTask', 'openChanges', 'approveCheckpoint'])
         await walkthrough
           .locator(`button.getting-started-step[data-step-id$="${step}"][aria-checked="true"]`)
           .waitFor({ state: 'attached', timeout: 10_000 });
