@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       result: null,
       agent: null,
       progress: null,
+      why: null,
     }));
     const deps = new Map(tasks.slice(1).map((t) => [t.id, [Math.max(1, Math.floor(t.id / 2)), Math.max(1, t.id - 1)]]));
     const input = layoutInput(tasks, deps);

@@ -41,6 +41,9 @@ import { TaskBriefing } from '../core/runtime/pm/taskBriefing';
 import { ChildService } from '../core/runtime/children/childService';
 import { ProcessSupervisor } from '../processes/processSupervisor';
 import { logReader } from '../processes/logReader';
+import { probeProcess, probeProcessSync } from '../processes/processIdentity';
+import { ownerProcess, setOwnerProcess } from '../core/machine';
+import type { OwnerProcess } from '../core/machine';
 import { createSchedulingServices } from '../core/scheduling/schedulingServices';
 import { requireStartable } from '../core/scheduling/startGates';
 import type { SchedulingServices } from '../core/scheduling/schedulingServices';
@@ -185,7 +188,18 @@ export interface Services {
 }
 
 /** The one composition root: the extension, every MCP server process and the CLI build these. */
+/** The sessions this process starts live in its parent (the CLI's one-shot commands: the shell that ran them). */
+export function ownParentsSessions(): void {
+  setOwnerProcess(ownerOf(process.ppid));
+}
+
+function ownerOf(pid: number): OwnerProcess {
+  return { pid, startToken: probeProcessSync(pid)?.startToken ?? null };
+}
+
 export async function createServices(options: ServiceOptions): Promise<Services> {
+  // A long-lived process (MCP server, extension, runner) is the process of the sessions it starts.
+  if (!ownerProcess()) setOwnerProcess(ownerOf(process.pid));
   const location = options.dbPath === undefined ? undefined : parseLedgerLocation(options.dbPath, process.cwd());
   const paths = ledgerPaths(
     options.workspace,
@@ -313,7 +327,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       since: (afterSeq, limit = 500) => engine.read((db) => eventsSince(db, afterSeq, limit)),
     },
     taskTree: new TaskTreeQueries(engine),
-    agentSessions: new AgentSessionQueries(engine),
+    agentSessions: new AgentSessionQueries(engine, probeProcess),
     workflowReport: (ref, generatedAt) => workflowReport(engine, ref, generatedAt),
     truth: getTruth,
     currentBranch: () => currentBranch(paths.workspace),
@@ -324,7 +338,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     tasks: new TaskService(engine, clock, lifecycle),
     agents,
     memory,
-    sessions: new SessionService(engine, agents, getTruth, clock, lifecycle),
+    sessions: new SessionService(engine, agents, getTruth, clock, lifecycle, probeProcess),
     workers: new WorkerService({
       db: engine,
       agents,

@@ -51,7 +51,8 @@ export interface ToolCommand<R> {
 export async function runToolCommand<R>(cmd: Command, c: ToolCommand<R>): Promise<void> {
   const json = cmd.optsWithGlobals<CommonOptions>().json === true;
   const tool = await toolNamed(c.tool);
-  return withServices(cmd, { readonly: c.readonly ?? tool.annotations.readOnlyHint === true }, async (services) => {
+  const readonly = c.readonly ?? tool.annotations.readOnlyHint === true;
+  return withServices(cmd, { readonly, sessionsLiveInParent: true }, async (services) => {
     const result = (await callTool(services, tool, c.args)) as R;
     if (json) printJson(result);
     else printLines(await c.format(result, services));

@@ -13,7 +13,7 @@ import { findWorkspace, refuseSecondLedger } from '../app/ledgerDiscovery';
  */
 export async function withServices(
   cmd: Command,
-  mode: { readonly: boolean },
+  mode: { readonly: boolean; sessionsLiveInParent?: boolean },
   run: (services: Services) => Promise<void> | void,
 ): Promise<void> {
   const opts = cmd.optsWithGlobals<CommonOptions & WorktreesOption & ChildOptions>();
@@ -21,7 +21,10 @@ export async function withServices(
   try {
     const workspace = resolveWorkspace(opts.workspace, opts);
     // Loaded here, not at start-up: `mcp serve` and `--help` never load the store, sql.js or Git.
-    const { createServices } = await import('../app/services.js');
+    const { createServices, ownParentsSessions } = await import('../app/services.js');
+    // A one-shot command exits at once: a session it starts lives in the shell that ran it
+    // (`eval "$(agent-ledger worker command 5)"` runs the agent there).
+    if (mode.sessionsLiveInParent) ownParentsSessions();
     services = await createServices({
       workspace,
       dbPath: opts.db,

@@ -36,3 +36,25 @@ function osUser(env: NodeJS.ProcessEnv): string {
     return env.USER || env.USERNAME || 'unknown';
   }
 }
+
+/** The process a session started here lives in: its pid and start token (null where none can be read). */
+export interface OwnerProcess {
+  pid: number;
+  startToken: string | null;
+}
+
+let owner: OwnerProcess | null = null;
+
+/**
+ * Says which process the sessions this process starts live in. The composition root sets it:
+ * a long-lived process (an MCP server, the extension, the runner) is its own owner; the CLI names
+ * the shell that ran it, where `eval "$(agent-ledger worker command 5)"` runs the agent. Unset:
+ * sessions record no process, and their liveness is unknown.
+ */
+export function setOwnerProcess(p: OwnerProcess | null): void {
+  owner = p;
+}
+
+export function ownerProcess(): OwnerProcess | null {
+  return owner;
+}

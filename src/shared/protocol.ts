@@ -150,6 +150,15 @@ export interface TaskDetailModel {
   /** Rewind is possible (a Git snapshot, not in a worktree). */
   canRewind: boolean;
   lastRewind: { at: string; paths: string[]; undoable: boolean } | null;
+  /** A person stopped the task's run: no runner launches it until someone resumes it. */
+  hold: { by: string; at: string } | null;
+  /** The runner's last word on why it does not start the task now (null: nothing holds it). */
+  waiting: { reason: string; detail: string; since: string } | null;
+  /**
+   * What waits for a person's Approve or Dismiss (null: nothing): the completion's manual review
+   * and its reason, and the latest issue asking for a human review.
+   */
+  review: { manualReview: { reason: string | null } | null; issue: string | null } | null;
 }
 
 /** The exact diff of one file of a task (core/tasks/fileDiff.ts). */
@@ -176,7 +185,11 @@ export type TaskDetailWebviewMessage =
   | { type: 'exportWorkflow' }
   /** A person's change of the task, through the same service as task_update. */
   | { type: 'cancel' }
-  | { type: 'assign'; agent: string };
+  | { type: 'assign'; agent: string }
+  /** A person lets a held task run again (the same service as `agent-ledger task resume`). */
+  | { type: 'resume' }
+  /** A person answers the task's review requests (the same service as the Board's). */
+  | { type: 'review'; verdict: 'approved' | 'dismissed'; note?: string };
 
 // ---------------------------------------------------------------------------------------
 // Pipelines
@@ -474,6 +487,8 @@ export interface AgentItem {
     startedAt: string;
     endedAt: string | null;
     worktree: string | null;
+    /** A running session's process seen from the server's machine (`stale`: gone; see sessionLiveness.ts). */
+    liveness?: 'alive' | 'stale' | 'elsewhere' | 'unknown';
   }[];
 }
 

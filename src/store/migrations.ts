@@ -23,6 +23,7 @@ import { v22GraphTransactions } from './migrations/v22GraphTransactions';
 import { v23PlanRuns } from './migrations/v23PlanRuns';
 import { v24Holds } from './migrations/v24Holds';
 import { v25PlanRunClients } from './migrations/v25PlanRunClients';
+import { v26SessionProcess } from './migrations/v26SessionProcess';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -57,6 +58,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v23PlanRuns,
   v24Holds,
   v25PlanRunClients,
+  v26SessionProcess,
 ];
 
 export const latestVersion = migrations.length;

@@ -37,6 +37,7 @@ export async function agentsModel(services: Services, folder: { name: string; ro
         startedAt: s.session.startedAt,
         endedAt: s.session.endedAt,
         worktree: s.worktreeActive ? s.session.worktree : null,
+        ...(s.liveness ? { liveness: s.liveness } : {}),
       })),
     });
   }

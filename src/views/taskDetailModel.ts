@@ -28,6 +28,7 @@ export async function taskDetailModel(
   const shared = recorded ? (await services.tasks.answer(taskId)).alsoChangedBy : (live?.shared ?? []);
   const rewind = await services.rewind.lastRewind(task.id);
   const cost = await services.costs.ofTask(task.id);
+  const pending = await services.reviews.pending(task.id);
   return {
     folder: folder.root,
     folderName: folder.name,
@@ -60,6 +61,16 @@ export async function taskDetailModel(
     cost: cost.runs > 0 ? cost : null,
     canRewind: task.snapshot?.type === 'git' && !task.worktree,
     lastRewind: rewind ? { at: rewind.at, paths: rewind.paths, undoable: rewind.undoable } : null,
+    hold: task.hold,
+    // A held task's reason is the hold; the runner's word is stale once the task ends.
+    waiting:
+      task.waiting && !task.hold && (task.status === 'open' || task.status === 'in_progress')
+        ? { reason: task.waiting.reason, detail: task.waiting.detail, since: task.waiting.since }
+        : null,
+    review:
+      pending.manualReview || pending.reviewIssue
+        ? { manualReview: pending.manualReview, issue: pending.reviewIssue?.description ?? null }
+        : null,
   };
 }
 

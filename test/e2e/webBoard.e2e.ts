@@ -291,6 +291,46 @@ describe(
       await page.locator('[data-card="task-1"]').waitFor({ timeout: 5_000 });
     });
 
+    it('acts where it reads: Resume a held task, Dismiss a review with a note, as the person', async () => {
+      execFileSync(process.execPath, [cliPath, 'task', 'hold', '1', '--workspace', repo], { env: ledgerEnv(repo) });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/task/1`);
+      const held = page.locator('[data-testid=held]');
+      await held.waitFor({ timeout: 10_000 });
+      assert.match(await held.innerText(), new RegExp(`Held — stopped by ${os.userInfo().username}`));
+      await held.getByRole('button', { name: 'Resume', exact: true }).click();
+      await held.waitFor({ state: 'detached', timeout: 5_000 });
+      assert.equal((await agent.call<{ hold: unknown }>('task_get', { id: 1 })).hold, null);
+
+      const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Review' });
+      const { task_id } = await agent.call<{ task_id: string }>('start_task', {
+        workflow_id,
+        name: 'Rotate keys',
+        goal: 'Rotate the signing keys',
+      });
+      await agent.call('complete_task', {
+        task_id,
+        status: 'success',
+        outcome: { summary: 'rotated', manual_review_needed: true, manual_review_reason: 'touches keys' },
+      });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/task/${task_id.replace('task-', '')}`);
+      const review = page.locator('[data-testid=review]');
+      await review.waitFor({ timeout: 10_000 });
+      assert.match(await review.innerText(), /Manual review needed: touches keys/);
+      await review.getByRole('textbox', { name: 'Review note (optional)' }).fill('Nothing to check: test keys');
+      await review.getByRole('button', { name: 'Dismiss', exact: true }).click();
+      await review.waitFor({ state: 'detached', timeout: 5_000 });
+      await page.locator('[data-testid=acted]', { hasText: 'review dismissed' }).waitFor({ timeout: 5_000 });
+      const got = await agent.call<{ completionReview: { verdict: string; note: string; reviewedBy: string } }>(
+        'task_get',
+        { id: task_id },
+      );
+      assert.deepEqual(
+        [got.completionReview.verdict, got.completionReview.note, got.completionReview.reviewedBy],
+        ['dismissed', 'Nothing to check: test keys', os.userInfo().username],
+      );
+      await shot(page, 'task-detail-acted');
+    });
+
     it("approves a waiting checkpoint: the agent's waiting call returns, the decision is the person's", async () => {
       const { workspace } = await start(agent, 'Fix the typo in the README --nopr', {
         effort: 'S',

@@ -82,7 +82,21 @@ function agentSection(a: AgentItem, m: AgentsModel, openTask: (id: number) => vo
             h(
               'li',
               null,
-              h('span', { class: `pill status-${s.status === 'running' ? 'in_progress' : s.status}` }, s.status),
+              s.status === 'running' && s.liveness === 'stale'
+                ? h(
+                    'span',
+                    {
+                      class: 'pill status-stale',
+                      'data-testid': 'session-stale',
+                      title: `Its process is gone: end it with agent-ledger session end ${s.id} --exit-code <code>`,
+                    },
+                    'stale',
+                  )
+                : h(
+                    'span',
+                    { class: `pill status-${s.status === 'running' ? 'in_progress' : s.status}` },
+                    s.status === 'running' && s.liveness === 'elsewhere' ? 'running elsewhere' : s.status,
+                  ),
               ' ',
               link(`task-${s.taskId} ${s.taskTitle}`, () => openTask(s.taskId)),
               h('span', { class: 'muted' }, ` · ${time(s.startedAt)}${s.worktree ? ` · ${s.worktree}` : ''}`),

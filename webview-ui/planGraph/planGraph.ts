@@ -75,14 +75,18 @@ export function mountPlanGraph(
       const g = svg(
         'g',
         {
-          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}${leaf ? ` plan-${leaf.state}` : ''}`,
+          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}${leaf ? ` plan-${leaf.state}` : ''}${n.why ? ` why-${n.why.kind}` : ''}`,
           'data-node': n.id,
           ...(leaf ? { 'data-plan-state': leaf.state } : {}),
           transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`,
           tabindex: 0,
           role: 'button',
         },
-        svg('title', {}, `${n.id}: ${n.title}${leaf?.reason ? `\n${leaf.reason}` : ''}`),
+        svg(
+          'title',
+          {},
+          `${n.id}: ${n.title}${leaf?.reason ? `\n${leaf.reason}` : ''}${n.why ? `\n${n.why.text}` : ''}`,
+        ),
         svg('rect', { width: n.width, height: n.height, rx: 6 }),
         svg('text', { x: 10, y: 20, class: 'node-title' }, truncate(n.title, leaf ? 27 : 30)),
         leaf
@@ -93,6 +97,9 @@ export function mountPlanGraph(
               `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`,
             ),
         ...(leaf ? [svg('circle', { cx: n.width - 12, cy: 14, r: 5, class: 'node-plan-badge' })] : []),
+        ...(n.why
+          ? [svg('text', { x: 10, y: 60, class: 'node-why', 'data-testid': 'node-why' }, truncate(n.why.text, 34))]
+          : []),
       );
       g.addEventListener('click', () => host.post({ type: 'openTask', taskId: n.taskId }));
       g.addEventListener('keydown', (e) => {

@@ -9,6 +9,7 @@ import { button, h, link, section } from '../dom';
 import type { Host } from '../hosts/host';
 import { filesSection } from './files';
 import { timelineSection } from './timeline';
+import { attention, noteInput } from './attention';
 
 interface State {
   folder: string;
@@ -32,9 +33,21 @@ export function mountTaskDetail(root: HTMLElement, host: TaskDetailHost): void {
     const flash = acted
       ? h('p', { class: `callout ${acted.ok ? 'ok' : 'warn'}`, role: 'status', 'data-testid': 'acted' }, acted.text)
       : null;
-    root.replaceChildren(header(model, ui), ...(flash ? [flash] : []), ...body(model, busy, ui));
+    root.replaceChildren(
+      header(model, ui),
+      ...(flash ? [flash] : []),
+      ...attention(model, ui),
+      ...body(model, busy, ui),
+    );
   };
-  const ui: Ui = { post: host.post, inEditor: host.kind === 'vscode', acts: host.kind === 'browser', diffs, render };
+  const ui: Ui = {
+    post: host.post,
+    inEditor: host.kind === 'vscode',
+    acts: host.kind === 'browser',
+    diffs,
+    note: noteInput(),
+    render,
+  };
   host.listen((message) => {
     switch (message.type) {
       case 'taskDetail':
@@ -73,6 +86,8 @@ export interface Ui {
   /** The web board: a person's changes of the task (assign, cancel) from here. */
   acts: boolean;
   diffs: Map<string, FileDiffModel>;
+  /** The review's note, kept across renders. */
+  note: HTMLTextAreaElement;
   render(): void;
 }
 

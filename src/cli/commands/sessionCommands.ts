@@ -128,7 +128,13 @@ function formatSessions(sessions: SessionView[], total: number, nextOffset: numb
   ];
   for (const s of sessions) {
     const status =
-      s.status === 'running' ? style.cyan(s.status) : s.status === 'failed' ? style.red(s.status) : s.status;
+      s.status === 'running'
+        ? s.liveness === 'stale'
+          ? style.yellow('stale')
+          : style.cyan(s.liveness === 'elsewhere' ? 'running (other machine)' : s.status)
+        : s.status === 'failed'
+          ? style.red(s.status)
+          : s.status;
     rows.push([
       style.bold(String(s.id)),
       status,
@@ -140,6 +146,13 @@ function formatSessions(sessions: SessionView[], total: number, nextOffset: numb
     ]);
   }
   const lines = table(rows);
+  const stale = sessions.filter((s) => s.liveness === 'stale');
+  if (stale.length)
+    lines.push(
+      style.dim(
+        `stale: the process of ${stale.length === 1 ? 'this session' : 'these sessions'} is gone; end with agent-ledger session end ${stale[0].id} --exit-code <code>`,
+      ),
+    );
   if (nextOffset !== null) lines.push(style.dim(`… ${total - nextOffset} more (--offset ${nextOffset})`));
   return lines;
 }

@@ -11,8 +11,9 @@ import { boardCards } from './boardModel';
 import type { BoardOverlap, BoardSnapshot } from './boardModel';
 import { agentNames, latestSessions, readAgents, readTasks, readWaiting } from './boardReads';
 import { readDependencies } from '../tasks/taskDependencies';
-import { layoutGraph, planGraphModel } from './planGraphLayout';
+import { layoutGraph, nodeWhy, planGraphModel } from './planGraphLayout';
 import type { LayoutInput, PlacedGraph, PlanGraphModel, PlanTaskRow } from './planGraphLayout';
+import type { TaskWaiting } from '../tasks/taskModel';
 
 /** The pressure on one file or folder, as the Explorer shows it. */
 export interface ExplorerPressure {
@@ -174,9 +175,12 @@ export class BoardQueries {
         result: string | null;
         assignee: string | null;
         progress: number | null;
-      }>('SELECT id, title, status, result, assignee, progress FROM tasks WHERE workflow_id = ? ORDER BY id', [
-        workflowId,
-      ]);
+        held_by: string | null;
+        waiting: string | null;
+      }>(
+        'SELECT id, title, status, result, assignee, progress, held_by, waiting FROM tasks WHERE workflow_id = ? ORDER BY id',
+        [workflowId],
+      );
       const sessions = await latestSessions(db, workflowId);
       const tasks = rows.map((r): PlanTaskRow => ({
         id: Number(r.id),
@@ -185,6 +189,7 @@ export class BoardQueries {
         result: r.result,
         agent: r.assignee ?? sessions.get(Number(r.id))?.agent ?? null,
         progress: r.progress === null ? null : Number(r.progress),
+        why: nodeWhy(r.status, r.held_by, r.waiting ? (JSON.parse(r.waiting) as TaskWaiting) : null),
       }));
       return { workflow, tasks, dependencies: await readDependencies(db, workflowId) };
     });

@@ -11,7 +11,8 @@ const { Graph, layout } = require('@dagrejs/dagre') as typeof Dagre;
  * is built purely (tested on its own); the layout is the library's, never hand-written.
  */
 export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 56;
+/** Three lines: title, state, and why the task does not run (a hold, the runner's reason). */
+export const NODE_HEIGHT = 72;
 
 export interface PlanTaskRow {
   id: number;
@@ -20,6 +21,21 @@ export interface PlanTaskRow {
   result: string | null;
   agent: string | null;
   progress: number | null;
+  /** Why the task does not run now, as the Board card says it (null: nothing holds it). */
+  why: NodeWhy | null;
+}
+
+/** A person's hold, or the runner's reason for not starting the task. */
+export interface NodeWhy {
+  kind: 'held' | 'waiting';
+  text: string;
+}
+
+/** What a node says of a task that does not run: a hold first; the runner's word only while the task is open. */
+export function nodeWhy(status: string, heldBy: string | null, waiting: { detail: string } | null): NodeWhy | null {
+  if (heldBy) return { kind: 'held', text: `held — stopped by ${heldBy}` };
+  if (waiting && (status === 'open' || status === 'in_progress')) return { kind: 'waiting', text: waiting.detail };
+  return null;
 }
 
 export interface LayoutInput {
@@ -37,6 +53,7 @@ export interface PlanGraphNode {
   result: string | null;
   agent: string | null;
   progress: number | null;
+  why: NodeWhy | null;
   /** Centre of the node. */
   x: number;
   y: number;
@@ -141,6 +158,7 @@ export function planGraphModel(
         result: t.result,
         agent: t.agent,
         progress: t.progress,
+        why: t.why,
         x: at.x,
         y: at.y,
         width: n.width,

@@ -2,6 +2,9 @@ import type { LedgerEngine } from '../ports/store';
 import type { TaskStatus } from '../tasks/taskModel';
 import type { Session, SessionRow } from './sessionRepo';
 import { toSession } from './sessionRepo';
+import { sessionLiveness } from './sessionLiveness';
+import type { ProcessProber, SessionLiveness } from './sessionLiveness';
+import { thisMachine } from '../machine';
 
 /** An agent as the sessions know it (it may no longer have a definition file). */
 export interface AgentActivity {
@@ -18,6 +21,8 @@ export interface AgentSession {
   taskStatus: TaskStatus;
   /** The ledger has not recorded the removal of the session's worktree (cleanup, or by hand and noticed). */
   worktreeActive: boolean;
+  /** A running session's process seen from here (`stale`: gone; see sessionLiveness.ts). */
+  liveness?: SessionLiveness;
 }
 
 const sessionsWithTask = `SELECT s.*, t.title AS task_title, t.status AS task_status, CASE WHEN w.task_id IS NOT NULL THEN 1 ELSE 0 END AS worktree_active
@@ -31,7 +36,10 @@ type Row = SessionRow & { task_title: string; task_status: string; worktree_acti
  * level per call, each call one read of the store (which catches up with other processes first).
  */
 export class AgentSessionQueries {
-  constructor(private readonly db: LedgerEngine) {}
+  constructor(
+    private readonly db: LedgerEngine,
+    private readonly prober?: ProcessProber,
+  ) {}
 
   /** Every agent that has had a session, most recently started first. */
   async agents(): Promise<AgentActivity[]> {
@@ -47,23 +55,25 @@ export class AgentSessionQueries {
 
   /** All running sessions of an agent (newest first), then its `recent` latest ended ones. */
   sessionsOf(agent: string, recent = 10): Promise<AgentSession[]> {
-    return this.db.read(async (db) => {
-      const running = await db.all<Row>(
-        `${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`,
-        [agent],
-      );
-      const ended = await db.all<Row>(
-        `${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`,
-        [agent, recent],
-      );
-      return [...running, ...ended].map(toAgentSession);
-    });
+    return this.db
+      .read(async (db) => {
+        const running = await db.all<Row>(
+          `${sessionsWithTask} WHERE s.agent = ? AND s.status = 'running' ORDER BY s.id DESC`,
+          [agent],
+        );
+        const ended = await db.all<Row>(
+          `${sessionsWithTask} WHERE s.agent = ? AND s.status <> 'running' ORDER BY s.id DESC LIMIT ?`,
+          [agent, recent],
+        );
+        return [...running, ...ended].map(toAgentSession);
+      })
+      .then((items) => this.withLiveness(items));
   }
 
   /** One session with its task, or undefined. */
   async session(id: number): Promise<AgentSession | undefined> {
     const row = await this.db.read((db) => db.get<Row>(`${sessionsWithTask} WHERE s.id = ?`, [id]));
-    return row && toAgentSession(row);
+    return row && (await this.withLiveness([toAgentSession(row)]))[0];
   }
 
   /** The latest sessions of every agent, newest first: running ones, or those whose worktree is still there (the palette's pickers). */
@@ -72,9 +82,22 @@ export class AgentSessionQueries {
       filter.running ? "s.status = 'running'" : '1 = 1',
       filter.withWorktree ? 'w.task_id IS NOT NULL' : '1 = 1',
     ].join(' AND ');
-    return (
-      await this.db.read((db) => db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit]))
-    ).map(toAgentSession);
+    return this.withLiveness(
+      (
+        await this.db.read((db) =>
+          db.all<Row>(`${sessionsWithTask} WHERE ${where} ORDER BY s.id DESC LIMIT ?`, [limit]),
+        )
+      ).map(toAgentSession),
+    );
+  }
+
+  private async withLiveness(items: AgentSession[]): Promise<AgentSession[]> {
+    const liveness = await sessionLiveness(
+      items.map((i) => i.session),
+      thisMachine().id,
+      this.prober,
+    );
+    return items.map((i) => (liveness.has(i.session.id) ? { ...i, liveness: liveness.get(i.session.id) } : i));
   }
 }
 

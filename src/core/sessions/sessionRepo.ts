@@ -1,8 +1,9 @@
 import type { AsyncSqlReader, AsyncSqlWriter, SqlValue } from '../ports/store';
 import { fromJson, toJson } from '../json';
-import { thisMachine } from '../machine';
+import { ownerProcess, thisMachine } from '../machine';
 import type { AgentScope } from '../agents/agentModel';
 import type { DodResult, SessionStatus } from './sessionContracts';
+import type { SessionLiveness } from './sessionLiveness';
 
 /** How a session came to be: an orchestrator's worker_command, or session_start for an external worker. */
 export type SessionOrigin = 'worker_command' | 'session_start';
@@ -34,6 +35,8 @@ export interface Session {
   startedAt: string;
   endedAt: string | null;
   durationSeconds: number | null;
+  /** Where the session's process runs: the machine, and its pid and start token (null before v25 or unknown). */
+  process: { machine: string | null; pid: number | null; startToken: string | null };
 }
 
 export interface SessionRow {
@@ -56,6 +59,9 @@ export interface SessionRow {
   started_at: string;
   ended_at: string | null;
   duration_seconds: number | null;
+  machine_id?: string | null;
+  pid?: number | null;
+  pid_start?: string | null;
 }
 
 export function toSession(r: SessionRow): Session {
@@ -79,6 +85,11 @@ export function toSession(r: SessionRow): Session {
     startedAt: r.started_at,
     endedAt: r.ended_at,
     durationSeconds: r.duration_seconds,
+    process: {
+      machine: r.machine_id ?? null,
+      pid: r.pid === null || r.pid === undefined ? null : Number(r.pid),
+      startToken: r.pid_start ?? null,
+    },
   };
 }
 
@@ -89,8 +100,8 @@ export type NewSession = Pick<
 
 export function insertSession(tx: AsyncSqlWriter, s: NewSession): Promise<number> {
   return tx.insert(
-    `INSERT INTO sessions (task_id, agent, client, origin, status, session_group_id, idempotency_key, worktree, scope, started_at, machine_id, os_user)
-     VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO sessions (task_id, agent, client, origin, status, session_group_id, idempotency_key, worktree, scope, started_at, machine_id, os_user, pid, pid_start)
+     VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       s.taskId,
       s.agent,
@@ -103,6 +114,8 @@ export function insertSession(tx: AsyncSqlWriter, s: NewSession): Promise<number
       s.startedAt,
       thisMachine().id,
       thisMachine().user,
+      ownerProcess()?.pid ?? null,
+      ownerProcess()?.startToken ?? null,
     ],
   );
 }
@@ -201,7 +214,10 @@ export async function listSessions(
 }
 
 /** The JSON of a session in tool results and the CLI's --json. */
-export type SessionView = Omit<Session, 'idempotencyKey' | 'scope'>;
+export type SessionView = Omit<Session, 'idempotencyKey' | 'scope' | 'process'> & {
+  /** A running session's process as seen from here (session_list; absent on an ended session). */
+  liveness?: SessionLiveness;
+};
 
 export function sessionView(s: Session): SessionView {
   return {

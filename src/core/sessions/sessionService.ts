@@ -12,6 +12,9 @@ import { endSessionRow, getSession, insertSession, listSessions, sessionByKey, s
 import type { SessionEndInput, SessionListInput, SessionStartInput, SessionStartResult } from './sessionContracts';
 import { applySessionEnd, applySessionStart, requireNoRunningSession, requireSessionTask } from './sessionTask';
 import { pinSnapshot } from '../tasks/snapshotPin';
+import { thisMachine } from '../machine';
+import { sessionLiveness } from './sessionLiveness';
+import type { ProcessProber } from './sessionLiveness';
 import type { TaskLifecycle } from '../tasks/taskLifecycle';
 
 /** The task-management contract's sessions for workers run by hand or by an orchestrator that does not use worker_command. */
@@ -23,6 +26,8 @@ export class SessionService {
     private readonly clock: Clock,
     /** Told when a session's end settles its task as done or failed (taskLifecycle.ts). */
     private readonly lifecycle?: TaskLifecycle,
+    /** Reads whether a pid runs (the processes layer's); none: liveness is unknown. */
+    private readonly prober?: ProcessProber,
   ) {}
 
   async start(input: SessionStartInput): Promise<SessionStartResult> {
@@ -137,7 +142,15 @@ export class SessionService {
       listSessions(db, { taskId, status: input.status, agent: input.agent, limit: input.limit, offset: input.offset }),
     );
     const next = input.offset + sessions.length;
-    return { sessions: sessions.map(sessionView), total, nextOffset: next < total ? next : null };
+    const liveness = await sessionLiveness(sessions, thisMachine().id, this.prober);
+    return {
+      sessions: sessions.map((s) => ({
+        ...sessionView(s),
+        ...(liveness.has(s.id) ? { liveness: liveness.get(s.id) } : {}),
+      })),
+      total,
+      nextOffset: next < total ? next : null,
+    };
   }
 
   async get(ref: string | number): Promise<SessionView> {

@@ -1,7 +1,7 @@
 import { stateError, validationError } from '../errors';
 import { notFound, taskKey } from '../ids';
 import { appendEvent } from '../events/eventLog';
-import type { LedgerEngine } from '../ports/store';
+import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { thisMachine } from '../machine';
@@ -64,6 +64,37 @@ export interface ReviewRecord {
   answered: { issues: number[]; completion: boolean };
 }
 
+/** A task's review requests and its latest review, read in one transaction (NotFound for no task). */
+async function readReviewState(db: AsyncSqlReader, taskId: number) {
+  const task = await db.get<{
+    id: number;
+    workflow_id: number | null;
+    status: string;
+    outcome: string | null;
+    completed_at: string | null;
+  }>('SELECT id, workflow_id, status, outcome, completed_at FROM tasks WHERE id = ?', [taskId]);
+  if (!task) throw notFound('task', taskId);
+  const issues = (
+    await db.all<{ id: number; description: string }>(
+      'SELECT id, description FROM issues WHERE task_id = ? AND requires_human_review = 1 ORDER BY id',
+      [taskId],
+    )
+  ).map((r) => ({ id: Number(r.id), description: r.description }));
+  const last = await db.get<{ issue_through: number; completed_at: string | null }>(
+    'SELECT issue_through, completed_at FROM task_reviews WHERE task_id = ? ORDER BY id DESC LIMIT 1',
+    [taskId],
+  );
+  const review = last ? { issueThrough: Number(last.issue_through), completedAt: last.completed_at } : null;
+  const manualReview = task.status === 'done' ? manualReviewOf(task.outcome) : null;
+  const open = openReviewRequests({
+    manualReview,
+    reviewIssue: issues.at(-1) ?? null,
+    review,
+    completedAt: task.completed_at,
+  });
+  return { task, issues, review, open };
+}
+
 /**
  * A person answers an agent's review requests: the issues logged with `requires_human_review` and
  * a completion whose outcome says `manual_review_needed`. The review covers the requests that
@@ -76,41 +107,18 @@ export class TaskReviewService {
     private readonly clock: Clock,
   ) {}
 
+  /** What of the task waits for a person's answer now (both null: nothing to review). */
+  async pending(taskId: number): Promise<Pick<ReviewState, 'manualReview' | 'reviewIssue'>> {
+    return (await this.engine.read((db) => readReviewState(db, taskId))).open;
+  }
+
   async review(input: ReviewInput): Promise<ReviewRecord> {
     if (input.verdict !== 'approved' && input.verdict !== 'dismissed')
       throw validationError(`verdict must be approved or dismissed, not ${String(input.verdict)}`);
     const note = input.note?.trim() ? input.note.trim().slice(0, 5_000) : null;
     const by = input.by?.trim() || thisMachine().user;
     return this.engine.write(async (tx) => {
-      const task = await tx.get<{
-        id: number;
-        workflow_id: number | null;
-        status: string;
-        outcome: string | null;
-        completed_at: string | null;
-      }>('SELECT id, workflow_id, status, outcome, completed_at FROM tasks WHERE id = ?', [input.taskId]);
-      if (!task) throw notFound('task', input.taskId);
-      const issues = (
-        await tx.all<{ id: number; description: string }>(
-          'SELECT id, description FROM issues WHERE task_id = ? AND requires_human_review = 1 ORDER BY id',
-          [input.taskId],
-        )
-      ).map((r) => ({
-        id: Number(r.id),
-        description: r.description,
-      }));
-      const last = await tx.get<{ issue_through: number; completed_at: string | null }>(
-        'SELECT issue_through, completed_at FROM task_reviews WHERE task_id = ? ORDER BY id DESC LIMIT 1',
-        [input.taskId],
-      );
-      const review = last ? { issueThrough: Number(last.issue_through), completedAt: last.completed_at } : null;
-      const manualReview = task.status === 'done' ? manualReviewOf(task.outcome) : null;
-      const open = openReviewRequests({
-        manualReview,
-        reviewIssue: issues.at(-1) ?? null,
-        review,
-        completedAt: task.completed_at,
-      });
+      const { task, issues, review, open } = await readReviewState(tx, input.taskId);
       const answeredIssues = issues.filter((i) => i.id > (review?.issueThrough ?? 0)).map((i) => i.id);
       if (!open.manualReview && !open.reviewIssue) {
         throw stateError(`${taskKey(input.taskId)} has no review request waiting for a person`, {

@@ -73,6 +73,16 @@ export class SessionCommands {
       void vscode.window.showInformationMessage(`Session ${session.id} already ended (${session.status}).`);
       return undefined;
     }
+    if (target.item.liveness === 'elsewhere') {
+      // This machine cannot see that process: ending it is the person's call, never a silent one.
+      const machine = session.process.machine ?? 'another machine';
+      const go = await vscode.window.showWarningMessage(
+        `Session ${session.id} runs on ${machine}, which this machine cannot check. End it anyway?`,
+        { modal: true, detail: 'End it only if you know its agent stopped there.' },
+        'End Session',
+      );
+      if (go !== 'End Session') return undefined;
+    }
     const given = arg && !('kind' in arg) ? (arg as { exitCode?: number; dodResult?: DodResult | null }) : undefined;
     const domain = loadDomain();
     const schema = domain.sessionEndInput;

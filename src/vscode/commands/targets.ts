@@ -12,7 +12,7 @@ import { listedWorkflows } from '../../views/taskText';
  * What a task command may be given: a Tasks view node (context menus), a `{ folder, taskId }`
  * (webviews, notifications, tests), or nothing (the palette: the person picks).
  */
-export type TaskArg = TaskNode | { folder: string; taskId: number | string } | undefined;
+export type TaskArg = TaskNode | { folder: string; taskId: number | string; note?: string } | undefined;
 export type WorkflowArg =
   WorkflowNode | TaskNode | { folder: string; workflowId?: number | string; taskId?: number | string } | undefined;
 

@@ -11,6 +11,7 @@ import { Commands } from './commandIds';
 import { resolveTask, resolveWorkflow } from './targets';
 import type { TaskArg, WorkflowArg } from './targets';
 import { plural } from '../../core/format';
+import { WalkthroughKeys, walkthroughDone } from '../walkthrough/walkthroughProgress';
 
 /** How many paths a confirmation lists before "…and N more". */
 const listedPaths = 25;
@@ -78,7 +79,10 @@ export class TaskCommands {
     );
     if (!target) return undefined;
     const services = await target.ledger.require();
-    const record = await services.reviews.review({ taskId: target.taskId, verdict });
+    // The task detail passes the person's note with its target.
+    const note = arg && 'folder' in arg && typeof arg.note === 'string' ? arg.note : undefined;
+    const record = await services.reviews.review({ taskId: target.taskId, verdict, ...(note ? { note } : {}) });
+    walkthroughDone(WalkthroughKeys.Decided);
     void vscode.window.setStatusBarMessage(`Agent Ledger: ${record.taskId} review ${verdict}`, 5000);
     return record;
   }

@@ -6,6 +6,7 @@ import { plural } from '../../core/format';
 import { snapshotScheme } from '../constants';
 import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
+import { WalkthroughKeys, walkthroughDone } from '../walkthrough/walkthroughProgress';
 
 /**
  * Serves `agent-ledger-snapshot:/<workspace path>?folder=…&task=…` — a file as it was in a task's
@@ -47,6 +48,7 @@ export async function openTaskFileDiff(
   taskId: number,
   file: ChangedFile,
 ): Promise<{ left: vscode.Uri; right: vscode.Uri }> {
+  walkthroughDone(WalkthroughKeys.OpenedDiff);
   const services = await ledger.require();
   const { task } = await services.queries.task(taskId);
   const truth = await services.truth();

@@ -7,7 +7,7 @@ import { measureLiveFiles, taskDetailModel } from '../../views/taskDetailModel';
 import type { ViewContext } from '../viewSession';
 import { ModelSession } from './modelSession';
 
-/** A task's detail: the same model as the editor's panel; a file's exact diff shown in the page; assign and cancel as the person. */
+/** A task's detail: the same model as the editor's panel; a file's exact diff shown in the page; assign, cancel, resume and review as the person. */
 export class TaskDetailSession extends ModelSession {
   private liveFiles: LiveFiles | null = null;
 
@@ -48,6 +48,21 @@ export class TaskDetailSession extends ModelSession {
             return true;
           case 'cancel':
             await this.act(taskId, 'cancelled', () => ctx.services.tasks.update({ id: taskId, status: 'cancelled' }));
+            return true;
+          case 'resume':
+            await this.act(taskId, 'resumed: the runner may launch it again', () =>
+              ctx.services.holds.resume(taskId, ctx.person),
+            );
+            return true;
+          case 'review':
+            await this.act(taskId, message.verdict === 'approved' ? 'review approved' : 'review dismissed', () =>
+              ctx.services.reviews.review({
+                taskId,
+                verdict: message.verdict,
+                by: ctx.person,
+                ...(typeof message.note === 'string' && message.note ? { note: message.note } : {}),
+              }),
+            );
             return true;
           case 'rewind':
           case 'undoRewind':

@@ -6,6 +6,7 @@
 // worktree cleaned up after a dry-run confirmation. Screenshots land in
 // test-results/e2e/screenshots/agent-ledger-*.png.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -288,6 +289,45 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
           String(taskId),
         );
         assert.deepEqual([sessions[0].status, sessions[0].exitCode, sessions[0].dodResult], ['completed', 0, 'merged']);
+      });
+
+      it('shows a session whose shell is gone as stale, without a spinner, and ends it from the view', async () => {
+        const { id } = await cli<{ id: number }>('task', 'create', 'Probe a stale session');
+        // The shell that ran the CLI exits right after (`; true` keeps it the CLI's parent until then).
+        const shell = spawnSync(
+          'sh',
+          [
+            '-c',
+            '"$0" "$1" session start "$2" --agent reviewer --workspace "$3" --json; true',
+            process.execPath,
+            path.join(pkg().unpackedDir, 'dist', 'cli.js'),
+            String(id),
+            ws,
+          ],
+          { encoding: 'utf8' },
+        );
+        assert.equal(shell.status, 0, shell.stderr);
+        const row = paneRow(wb.page, 'Agents & Sessions', /Probe a stale session.*stale: its process is gone/);
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        assert.equal(await row.locator('.codicon-modifier-spin').count(), 0);
+        await row.locator('.codicon-debug-disconnect').waitFor({ state: 'visible' });
+        await shot('agents-stale-session');
+        await clickRowAction(row, 'End Session');
+        await answerText(wb.page, 'Exit code of the worker process', '1');
+        await answerPick(wb.page, 'Definition of Done result', 'No result');
+        await formDone(wb.page);
+        await paneRow(
+          wb.page,
+          'Agents & Sessions',
+          new RegExp(`Probe a stale session.*task-${id} · failed · exit 1`),
+        ).waitFor({ state: 'visible', timeout: 10_000 });
+        const { sessions } = await cli<{ sessions: { status: string; liveness?: string }[] }>(
+          'session',
+          'list',
+          '--task',
+          String(id),
+        );
+        assert.deepEqual([sessions[0].status, sessions[0].liveness], ['failed', undefined]);
       });
 
       it('cleans up worktrees after a dry run that lists them and the disk they free', async () => {

@@ -270,6 +270,26 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       );
     });
 
+    it('approves the review in the task detail, with a note: recorded as the person, the page updates live', async () => {
+      const frame = webviewFrame(wb.page);
+      const review = frame.locator('[data-testid=review]');
+      await review.waitFor({ state: 'visible', timeout: 10_000 });
+      const asked = await review.innerText();
+      assert.ok(asked.includes('Manual review needed: Check the wording'), asked);
+      assert.ok(asked.includes('Review requested: Should "remember me" be offered?'), asked);
+      await review.getByRole('textbox', { name: 'Review note (optional)' }).fill('Wording checked with the team');
+      await shot('task-detail-review');
+      await review.getByRole('button', { name: 'Approve', exact: true }).click();
+      await review.waitFor({ state: 'detached', timeout: 10_000 });
+      const got = JSON.parse(await ledgerCli(pkg().unpackedDir, ws, 'task', 'get', taskId, '--json')) as {
+        completionReview: { verdict: string; note: string; reviewedBy: string } | null;
+      };
+      assert.deepEqual(
+        [got.completionReview?.verdict, got.completionReview?.note, got.completionReview?.reviewedBy],
+        ['approved', 'Wording checked with the team', os.userInfo().username],
+      );
+    });
+
     it('shows a task the CLI creates from outside, live', async () => {
       const shown = await watchSidebarRow(wb.page, /Write the release notes.*@docs-bot/);
       const before = Date.now();
@@ -283,6 +303,28 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
       assert.ok(seen - exited < 1_000, `the view showed the CLI's task ${seen - exited} ms after the CLI exited`);
       await treeRow(wb.page, 'Tasks without a workflow').waitFor({ state: 'visible', timeout: 2_000 });
       await shot('tasks-view-cli-write');
+    });
+
+    it('shows a held task with Resume in its detail; Resume lets it run again', async () => {
+      const notes = JSON.parse(await ledgerCli(pkg().unpackedDir, ws, 'task', 'list', '--json')) as {
+        tasks: { id: number; title: string }[];
+      };
+      const id = String(notes.tasks.find((t) => t.title === 'Write the release notes')!.id);
+      await ledgerCli(pkg().unpackedDir, ws, 'task', 'hold', id);
+      await treeRow(wb.page, /Write the release notes/).click();
+      const frame = webviewFrame(wb.page);
+      await frame
+        .locator('h1')
+        .filter({ hasText: 'Write the release notes' })
+        .waitFor({ state: 'visible', timeout: 20_000 });
+      const held = frame.locator('[data-testid=held]');
+      await held.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await held.innerText(), new RegExp(`Held — stopped by ${os.userInfo().username}`));
+      await shot('task-detail-held');
+      await held.getByRole('button', { name: 'Resume', exact: true }).click();
+      await held.waitFor({ state: 'detached', timeout: 10_000 });
+      const got = JSON.parse(await ledgerCli(pkg().unpackedDir, ws, 'task', 'get', id, '--json')) as { hold: unknown };
+      assert.equal(got.hold, null);
     });
 
     it('exports the workflow report as Markdown', async () => {
@@ -339,6 +381,20 @@ export function describeUiJourney(pkg: () => PackagedExtension): void {
         return text.includes('mcp serve') ? text : undefined;
       });
       assert.ok(line.endsWith(`mcp serve --workspace ${ws}`), line);
+    });
+
+    // Last: the walkthrough's page keeps the quick input unstable for the steps after it.
+    it('ticks the walkthrough’s steps from what was done in the webview, not the palette', async () => {
+      await wb.runCommand('Agent Ledger: Get Started');
+      const walkthrough = wb.page.locator('.part.editor').filter({ hasText: 'Get Started with Agent Ledger' });
+      await walkthrough.waitFor({ state: 'visible', timeout: 30_000 });
+      // The diff opened from a file of the task detail; the review approved with its button.
+      // The Tasks view was open before the agent's first task came; it showed the task.
+      for (const step of ['watchTask', 'openChanges', 'approveCheckpoint'])
+        await walkthrough
+          .locator(`button.getting-started-step[data-step-id$="${step}"][aria-checked="true"]`)
+          .waitFor({ state: 'attached', timeout: 10_000 });
+      await shot('walkthrough-ticked');
     });
   });
 }

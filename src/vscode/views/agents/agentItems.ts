@@ -155,18 +155,37 @@ const sessionIcons: Record<Session['status'], vscode.ThemeIcon> = {
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
 };
 
+/** A running session whose process this machine cannot see run: no spinner (see sessionLiveness.ts). */
+const runningIcons: Record<'stale' | 'elsewhere' | 'unknown', vscode.ThemeIcon> = {
+  stale: new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('editorWarning.foreground')),
+  elsewhere: new vscode.ThemeIcon('remote', new vscode.ThemeColor('charts.blue')),
+  unknown: new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('charts.blue')),
+};
+
+const livenessWords: Record<'stale' | 'elsewhere' | 'unknown', string> = {
+  stale: 'stale: its process is gone',
+  elsewhere: 'on another machine',
+  unknown: 'process unknown',
+};
+
 export function sessionItem(node: SessionNode): vscode.TreeItem {
-  const { session: s, taskTitle, worktreeActive } = node.item;
+  const { session: s, taskTitle, worktreeActive, liveness } = node.item;
   const item = new vscode.TreeItem(taskTitle, vscode.TreeItemCollapsibleState.None);
+  const seen = s.status === 'running' && liveness && liveness !== 'alive' ? liveness : null;
   item.id = `${node.ledger.folder.uri.toString()}#session-${s.id}`;
-  item.description = sessionDescription(s);
-  item.iconPath = sessionIcons[s.status];
+  item.description = seen ? `${livenessWords[seen]} · ${sessionDescription(s)}` : sessionDescription(s);
+  item.iconPath = seen ? runningIcons[seen] : sessionIcons[s.status];
   item.tooltip = sessionTooltip(node.item);
   item.accessibilityInformation = {
-    label: `Session ${s.id} of ${s.agent} on ${taskKey(s.taskId)} ${taskTitle}, ${s.status}${s.branch ? `, branch ${s.branch}` : ''}`,
+    label: `Session ${s.id} of ${s.agent} on ${taskKey(s.taskId)} ${taskTitle}, ${seen === 'stale' ? 'stale, its process is gone' : s.status}${s.branch ? `, branch ${s.branch}` : ''}`,
   };
   // Menus in package.json match these words: End Session needs `running`, Open Worktree `worktree`.
-  item.contextValue = ['session', s.status, ...(worktreeActive && s.worktree ? ['worktree'] : [])].join(' ');
+  item.contextValue = [
+    'session',
+    s.status,
+    ...(seen === 'stale' ? ['stale'] : []),
+    ...(worktreeActive && s.worktree ? ['worktree'] : []),
+  ].join(' ');
   item.command = {
     command: Commands.OpenTask,
     title: 'Open Task',
@@ -175,12 +194,20 @@ export function sessionItem(node: SessionNode): vscode.TreeItem {
   return item;
 }
 
-function sessionTooltip({ session: s, taskTitle, worktreeActive }: AgentSession): vscode.MarkdownString {
+function sessionTooltip({ session: s, taskTitle, worktreeActive, liveness }: AgentSession): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(
     `**Session ${s.id}** of \`${escapeMarkdown(s.agent)}\`${s.client ? ` (${s.client})` : ''} · ${s.status}\n\n`,
   );
   md.appendMarkdown(`Task \`${taskKey(s.taskId)}\` ${escapeMarkdown(truncate(taskTitle, 200))}\n\n`);
+  if (s.status === 'running' && liveness === 'stale')
+    md.appendMarkdown(
+      `$(warning) Its process (pid ${s.process.pid ?? '?'}) is gone: nothing works on this session any more. End Session records its end.\n\n`,
+    );
+  if (s.status === 'running' && liveness === 'elsewhere')
+    md.appendMarkdown(
+      `$(remote) Runs on ${escapeMarkdown(s.process.machine ?? 'another machine')}, which this machine cannot check: end it only if you know it stopped.\n\n`,
+    );
   if (s.branch) md.appendMarkdown(`$(git-branch) \`${s.branch}\`\n\n`);
   if (s.worktree) md.appendMarkdown(`$(folder) \`${s.worktree}\`${worktreeActive ? '' : ' (removed)'}\n\n`);
   md.appendMarkdown(

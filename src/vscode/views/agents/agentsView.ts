@@ -19,6 +19,9 @@ import type {
 
 /** How many ended sessions an agent shows besides its running ones. */
 const recentSessions = 10;
+
+/** How soon the view looks again at sessions whose process ran at the last look. */
+const livenessRecheckMs = 5_000;
 /** How many execution logs an agent shows, newest first. */
 const recentExecutions = 20;
 
@@ -32,8 +35,11 @@ export type AgentsNode = SessionTreeNode | RuntimeNode;
  * of core/ledgerFiles.ts, which keeps YAML out of activation), which the view also watches.
  */
 export class AgentsView extends LedgerTreeView<AgentsNode> {
+  private recheck: ReturnType<typeof setTimeout> | undefined;
+
   constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
     super(Views.Agents, registry, log);
+    this._register({ dispose: () => clearTimeout(this.recheck) });
     const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${agentsFolder}/*`));
     this._register(watcher.onDidCreate(() => this.refresh()));
     this._register(watcher.onDidChange(() => this.refresh()));
@@ -90,6 +96,7 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
             ? [{ kind: 'executions', ledger: node.ledger, agent: node.name, parent: node }]
             : [];
         const sessions = node.activity ? await services.agentSessions.sessionsOf(node.name, recentSessions) : [];
+        if (sessions.some((s) => s.liveness === 'alive')) this.recheckSoon();
         return [
           ...executions,
           ...sessions.map((item): SessionNode => ({ kind: 'session', ledger: node.ledger, item, parent: node })),
@@ -98,6 +105,18 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
       default:
         return [];
     }
+  }
+
+  /**
+   * A process that dies writes nothing to the ledger, so no change wakes the view: while a listed
+   * session's process runs, the view looks again (a read of /proc per session) to show it stale.
+   */
+  private recheckSoon(): void {
+    if (this.recheck) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      this.refresh();
+    }, livenessRecheckMs);
   }
 
   protected treeItemOf(node: AgentsNode): vscode.TreeItem {

@@ -2,6 +2,7 @@ import type { PipelineDetail } from '../../../core/pipelines/pipelineQueries';
 import type { DecisionRecord } from '../../../core/pipelines/engine/pipelineState';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { personName } from '../../../views/person';
+import { WalkthroughKeys, walkthroughDone } from '../../walkthrough/walkthroughProgress';
 
 /** A pipeline by JSON-safe coordinates (webview state, notifications, command arguments, tests). */
 export interface PipelineTarget {
@@ -38,11 +39,13 @@ export async function decideInEditor(
   d: EditorDecision,
 ): Promise<{ decision: DecisionRecord; pipeline: PipelineDetail }> {
   const services = await ledger.require();
-  return services.pipelines.decide(workspace, {
+  const decided = await services.pipelines.decide(workspace, {
     decision: d.decision,
     comment: d.comment ?? null,
     by: editorUser(),
     via: 'editor',
     checkpoint: d.checkpoint,
   });
+  walkthroughDone(WalkthroughKeys.Decided);
+  return decided;
 }

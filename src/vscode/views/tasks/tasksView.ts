@@ -8,6 +8,7 @@ import type { TaskNode, TasksNode, WorkflowNode } from './taskItems';
 import { filterActive, filterText, listedWorkflows, taskShown } from '../../../views/taskText';
 import type { TaskFilter } from '../../../views/taskText';
 import type { TreeTask } from '../../../core/tasks/taskTree';
+import { WalkthroughKeys, walkthroughDone } from '../../walkthrough/walkthroughProgress';
 
 /** Set while the Tasks view hides rows (the Clear Filter button shows). */
 export const tasksFilteredKey = 'agentLedger.tasksFiltered';
@@ -68,6 +69,8 @@ export class TasksView extends LedgerTreeView<TasksNode> {
         ? tree.topTasks(null)
         : tree.subTasks(node.task.id));
     const shown = rows.filter((r) => r.childCount > 0 || taskShown(r.task, this._filter, r.completionReviewed));
+    // The view was open before the first task came (so `onView:` never fired): a task shown in it is the step done.
+    if (shown.length && this.visible) walkthroughDone(WalkthroughKeys.WatchedTask);
     const rewound = await this.rewound(node.ledger, shown);
     return shown.map((r): TaskNode => ({
       kind: 'task',

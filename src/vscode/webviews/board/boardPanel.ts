@@ -12,6 +12,7 @@ import { coalesced } from '../../../views/coalesced';
 import { errorMessage } from '../../../core/errors';
 import type { Services } from '../../../app/services';
 import { BoardDeltas } from '../../../views/boardDeltas';
+import { WalkthroughKeys, walkthroughDone } from '../../walkthrough/walkthroughProgress';
 
 /** What the webview measured of its first render of a model (tests and the log read it). */
 export interface BoardPaint {
@@ -93,6 +94,7 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
           message.verdict === 'approved' ? 'review approved' : 'review dismissed',
           async (services) => {
             await services.reviews.review({ taskId: message.taskId, verdict: message.verdict });
+            walkthroughDone(WalkthroughKeys.Decided);
           },
         );
         return;

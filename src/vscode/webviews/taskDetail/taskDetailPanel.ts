@@ -10,6 +10,7 @@ import { WebviewPanelBase } from '../webviewPanelBase';
 import { measureLiveFiles, taskDetailModel } from '../../../views/taskDetailModel';
 import type { LiveFiles } from '../../../views/taskDetailModel';
 import { errorMessage } from '../../../core/errors';
+import { WalkthroughKeys, walkthroughDone } from '../../walkthrough/walkthroughProgress';
 
 /** The target other commands take: the folder's path and the task's id (JSON-safe, unlike a tree node). */
 export interface TaskTarget {
@@ -63,6 +64,7 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
   }
 
   protected async onReady(): Promise<void> {
+    walkthroughDone(WalkthroughKeys.OpenedTask);
     await this.update(this.liveFiles === null);
   }
 
@@ -85,6 +87,15 @@ export class TaskDetailPanel extends WebviewPanelBase<TaskDetailHostMessage, Tas
         return;
       case 'undoRewind':
         await vscode.commands.executeCommand(Commands.UndoRewind, this.target);
+        return;
+      case 'resume':
+        await vscode.commands.executeCommand(Commands.ResumeTask, this.target);
+        return;
+      case 'review':
+        await vscode.commands.executeCommand(
+          message.verdict === 'approved' ? Commands.ApproveReview : Commands.DismissReview,
+          { ...this.target, ...(message.note ? { note: message.note } : {}) },
+        );
         return;
       case 'exportWorkflow':
         await vscode.commands.executeCommand(Commands.ExportWorkflowReport, {

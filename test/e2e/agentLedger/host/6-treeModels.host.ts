@@ -70,6 +70,7 @@ const session = (over: Partial<Session>): Session => ({
   startedAt: '2026-03-01T14:05:00',
   endedAt: null,
   durationSeconds: null,
+  process: { machine: null, pid: null, startToken: null },
   ...over,
 });
 

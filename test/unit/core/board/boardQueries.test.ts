@@ -304,6 +304,17 @@ for (const engineCase of engineCases) {
         );
         const after = await queries.planGraph(ids.wf);
         assert.equal(after.nodes[1].status, 'done', 'live state');
+        assert.equal(after.nodes[2].why, null);
+        await engine.write((tx) =>
+          tx.run('UPDATE tasks SET waiting = ? WHERE id = ?', [
+            JSON.stringify({ reason: 'conflict', detail: 'overlaps task-1', blockedBy: ['task-1'], since: 'x' }),
+            ids.test,
+          ]),
+        );
+        await engine.write((tx) => tx.run("UPDATE tasks SET held_by = 'ada', held_at = 'x' WHERE id = ?", [ids.docs]));
+        const why = await queries.planGraph(ids.wf);
+        assert.deepEqual(why.nodes[2].why, { kind: 'waiting', text: 'overlaps task-1' }, 'the runner’s reason');
+        assert.deepEqual(why.nodes[3].why, { kind: 'held', text: 'held — stopped by ada' }, 'the hold');
         assert.deepEqual(
           after.nodes.map((n) => [n.x, n.y]),
           before.nodes.map((n) => [n.x, n.y]),

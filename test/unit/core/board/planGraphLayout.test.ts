@@ -5,6 +5,16 @@ import { layoutGraph, layoutInput, NODE_HEIGHT, NODE_WIDTH } from '../../../../s
 import { dependencyPairs } from '../../../../src/core/tasks/taskDependencies';
 import { nodeTaskId } from '../../../../src/core/events/correlation';
 import type { PlanTaskRow } from '../../../../src/core/board/planGraphLayout';
+import { nodeWhy } from '../../../../src/core/board/planGraphLayout';
+
+test('a node says why its task does not run: a hold first, the runner’s word only while the task is open', () => {
+  const waiting = { detail: 'waits for task-6, task-7' };
+  assert.deepEqual(nodeWhy('in_progress', 'ada', waiting), { kind: 'held', text: 'held — stopped by ada' });
+  assert.deepEqual(nodeWhy('in_progress', null, waiting), { kind: 'waiting', text: 'waits for task-6, task-7' });
+  assert.deepEqual(nodeWhy('open', null, waiting), { kind: 'waiting', text: 'waits for task-6, task-7' });
+  assert.equal(nodeWhy('done', null, waiting), null, 'a finished task waits for nothing');
+  assert.equal(nodeWhy('open', null, null), null);
+});
 
 const task = (id: number): PlanTaskRow => ({
   id,
@@ -13,6 +23,7 @@ const task = (id: number): PlanTaskRow => ({
   result: null,
   agent: null,
   progress: null,
+  why: null,
 });
 
 test('layout input: a node per task in id order, each dependency inside the workflow once, no self edge', () => {
