@@ -216,9 +216,11 @@ export class BoardQueries {
         result: string | null;
         assignee: string | null;
         progress: number | null;
-      }>('SELECT id, title, status, result, assignee, progress FROM tasks WHERE workflow_id = ? ORDER BY id', [
-        workflowId,
-      ]);
+        parent_id: number | null;
+      }>(
+        'SELECT id, title, status, result, assignee, progress, parent_id FROM tasks WHERE workflow_id = ? ORDER BY id',
+        [workflowId],
+      );
       const sessions = await latestSessions(db, workflowId);
       const tasks = rows.map((r): PlanTaskRow => ({
         id: Number(r.id),
@@ -227,6 +229,7 @@ export class BoardQueries {
         result: r.result,
         agent: r.assignee ?? sessions.get(Number(r.id))?.agent ?? null,
         progress: r.progress === null ? null : Number(r.progress),
+        parentId: r.parent_id === null ? null : Number(r.parent_id),
       }));
       return { workflow, tasks, dependencies: await readDependencies(db, workflowId) };
     });
