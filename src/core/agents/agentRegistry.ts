@@ -9,7 +9,8 @@ import { IndexedFiles } from '../files/indexedFiles';
 import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
 import { defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
-import { reconcileBuiltIns, writeBuiltIns } from './builtInAgents';
+import { builtInsKey, reconcileBuiltIns, writeBuiltIns } from './builtInAgents';
+import type { BuiltInsOutcome } from './builtInAgents';
 import type { AgentListResult, AgentSummary } from './agentContracts';
 import { agentsFolder } from '../ledgerFiles';
 
@@ -21,6 +22,8 @@ import { agentsFolder } from '../ledgerFiles';
 export class AgentRegistry extends IndexedFiles<AgentDefinition> {
   /** Definition files (by stem) that link outside the workspace, as of the last listing. */
   private linkedOut = new Map<string, LedgerError>();
+  /** The built-ins' last outcome and what it was read from (builtInsKey). */
+  private builtIns: { key: string; outcome: BuiltInsOutcome } | undefined;
 
   constructor(db: LedgerEngine, workspace: string, clock: Clock, options: { readonly: boolean }) {
     super(db, workspace, clock, options, agentsFolder, parseAgentFile);
@@ -64,10 +67,15 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
       createDefaults(this.workspace, folder);
     }
     const first = this.read(folder);
-    const builtIns = reconcileBuiltIns(this.workspace, folder, first.names, first.taken, this.options.readonly);
+    const key = builtInsKey(folder, first.names, first.taken);
+    let builtIns = this.builtIns?.key === key ? this.builtIns.outcome : undefined;
+    if (!builtIns) {
+      builtIns = reconcileBuiltIns(this.workspace, folder, first.names, first.taken, this.options.readonly);
+      this.builtIns = builtIns.wrote ? undefined : { key, outcome: builtIns };
+    }
     const { agents, problems } = builtIns.wrote ? this.read(folder) : first;
-    if (builtIns.problem) problems.push(builtIns.problem);
-    return { agents: [...agents, ...builtIns.unwritten], problems };
+    const all = builtIns.problem ? [...problems, builtIns.problem] : problems;
+    return { agents: [...agents, ...builtIns.unwritten], problems: all };
   }
 
   /** The folder's definitions, the agent-file names in it and the agent names those files take. */

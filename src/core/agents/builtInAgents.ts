@@ -131,6 +131,25 @@ export function reconcileBuiltIns(
   return outcome;
 }
 
+/**
+ * What reconcileBuiltIns reads, as stat keys (the record, the built-ins' files) and the names it
+ * weighs: while it stays the same, its last outcome holds (a listing costs three `stat`s).
+ */
+export function builtInsKey(folder: string, names: readonly string[], taken: ReadonlySet<string>): string {
+  const stat = (name: string): string => {
+    try {
+      const st = fs.lstatSync(path.join(folder, name), { bigint: true });
+      return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } catch {
+      return '-';
+    }
+  };
+  return (
+    [writtenRecordFile, ...defaultAgents.map(fileOf)].map(stat).join('/') +
+    `|${names.join('/')}|${[...taken].join('/')}`
+  );
+}
+
 function readRecord(workspace: string, folder: string): WrittenRecord | 'damaged' | undefined {
   const file = path.join(folder, writtenRecordFile);
   if (!fs.existsSync(file) && !isLink(file)) return undefined;
