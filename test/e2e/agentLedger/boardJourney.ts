@@ -262,7 +262,11 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         );
         const folderTitle = await eventually(
           'the src tooltip',
-          async () => ((await label('src'))?.includes('in the scope of') ? label('src') : undefined),
+          async () => {
+            // Both tasks' marks reached the roll-up: Build's src/** (marked above) and Docs' src/app.ts.
+            const now = await label('src');
+            return now?.includes(`task-${seed.build} (`) && now.includes(`task-${seed.docs} (`) ? now : undefined;
+          },
           15_000,
         );
         assert.match(folderTitle ?? '', /src • in the scope of /, `src label: ${folderTitle}`);
