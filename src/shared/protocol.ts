@@ -292,6 +292,8 @@ export type BoardCardItem = BoardCard;
 export interface BoardModel extends BoardSnapshot {
   folder: string;
   folderName: string;
+  /** Plan runs going on (running or paused), oldest first: the strip above the columns. */
+  plans?: PlanRunView[];
 }
 
 export type BoardHostMessage =
@@ -301,7 +303,14 @@ export type BoardHostMessage =
    * different, ids gone, and the agents when they changed. A page without a model ignores it
    * (it gets a whole `board` after its `ready`).
    */
-  | { type: 'boardDelta'; upserts: BoardCardItem[]; removed: string[]; agents?: BoardModel['agents'] }
+  | {
+      type: 'boardDelta';
+      upserts: BoardCardItem[];
+      removed: string[];
+      agents?: BoardModel['agents'];
+      /** The plan runs going on, when they changed. */
+      plans?: PlanRunView[];
+    }
   /** The outcome of an assign or cancel (a refusal says why). */
   | ActedMessage
   | NavigateMessage
@@ -316,6 +325,9 @@ export type BoardWebviewMessage =
   /** A person answered the task's review requests from its "needs a person" card. */
   | { type: 'review'; taskId: number; verdict: 'approved' | 'dismissed' }
   | { type: 'refresh' }
+  | PlanRunMessage
+  /** A plan run's id was clicked: its workflow's Plan graph. */
+  | { type: 'openPlan'; workflowId: number }
   /** The first render of a model finished: how long after the page started, and how many cards exist / are in the DOM. */
   | { type: 'painted'; ms: number; cards: number; rendered: number };
 
@@ -325,16 +337,79 @@ export type BoardWebviewMessage =
 
 export type PlanGraphNodeItem = PlanGraphNode;
 
-/** A workflow's plan graph, laid out, in one folder. */
+/** A workflow's plan graph, laid out, in one folder; its newest plan run overlaid (null: never run). */
 export interface PlanGraphViewModel extends PlanGraphModel {
   folder: string;
   folderName: string;
+  run?: PlanRunView | null;
 }
 
 export type PlanGraphHostMessage =
-  { type: 'planGraph'; model: PlanGraphViewModel } | NavigateMessage | { type: 'error'; message: string };
+  | { type: 'planGraph'; model: PlanGraphViewModel }
+  /** The outcome of a Pause, Resume, Cancel or Approve (a refusal says why). */
+  | ActedMessage
+  | NavigateMessage
+  | { type: 'error'; message: string };
 
-export type PlanGraphWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };
+export type PlanGraphWebviewMessage =
+  ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' } | PlanRunMessage;
+
+// ---------------------------------------------------------------------------------------
+// A plan run as people see it (src/views/planRunModel.ts): the Plan graph's overlay and the Board's strip
+// ---------------------------------------------------------------------------------------
+
+/** A leaf's state as a person reads it. */
+export type PlanNodeState =
+  'waiting' | 'queued' | 'running' | 'needs-person' | 'done' | 'failed' | 'skipped' | 'cancelled';
+
+export type PlanRunAction = 'pause' | 'resume' | 'cancel';
+
+/** A leaf of a plan run: a task (its key), a gate that waits for a person, or a tool call. */
+export interface PlanRunLeafView {
+  id: string;
+  kind: 'task' | 'gate' | 'tool';
+  taskKey: string | null;
+  /** The plan graph's node it was compiled from (a task's gate belongs to the task's node), null for a tree given inline. */
+  graphNode: string | null;
+  state: PlanNodeState;
+  agent: string | null;
+  /** The run of its agent going on now (exec-<n>). */
+  executionId: string | null;
+  costUsd: number | null;
+  reason: string | null;
+}
+
+export interface PlanRunView {
+  runId: string;
+  graphId: string | null;
+  /** The workflow whose plan it runs (its Plan graph), null for a tree given inline. */
+  workflowId: number | null;
+  status: 'running' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+  reason: string | null;
+  startedBy: string | null;
+  since: string;
+  endedAt: string | null;
+  progress: {
+    leaves: number;
+    done: number;
+    failed: number;
+    running: number;
+    waiting: number;
+    skipped: number;
+    percent: number;
+  };
+  /** What its agents' runs cost so far. */
+  costUsd: number;
+  /** The buttons it has now. */
+  actions: PlanRunAction[];
+  leaves: PlanRunLeafView[];
+}
+
+/** A person steers a plan run from the Plan graph or the Board (recorded as theirs). */
+export type PlanRunMessage =
+  | { type: 'planRun'; runId: string; action: PlanRunAction }
+  /** A gate leaf that waits for a person: approved (the run goes on) or refused (the gate fails). */
+  | { type: 'planGate'; runId: string; nodeId: string; approve: boolean };
 
 // ---------------------------------------------------------------------------------------
 // Runs: agent runs (execution logs) with their cost, and one run's output as it grows

@@ -22,6 +22,7 @@ import { v21AccessTokens } from './migrations/v21AccessTokens';
 import { v22GraphTransactions } from './migrations/v22GraphTransactions';
 import { v23PlanRuns } from './migrations/v23PlanRuns';
 import { v24Holds } from './migrations/v24Holds';
+import { v25PlanRunClients } from './migrations/v25PlanRunClients';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -55,6 +56,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v22GraphTransactions,
   v23PlanRuns,
   v24Holds,
+  v25PlanRunClients,
 ];
 
 export const latestVersion = migrations.length;

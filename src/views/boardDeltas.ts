@@ -9,6 +9,7 @@ export class BoardDeltas {
   /** The cards the page holds (id → JSON as posted), undefined until it got a whole model since its last `ready`. */
   private posted: Map<string, string> | undefined;
   private postedAgents = '';
+  private postedPlans = '';
 
   /** The page reloaded: its next message is the whole board. */
   reset(): void {
@@ -19,17 +20,27 @@ export class BoardDeltas {
   next(model: BoardModel): BoardHostMessage | null {
     const cards = new Map(model.cards.map((c) => [c.id, JSON.stringify(c)]));
     const agents = JSON.stringify(model.agents);
+    const plans = JSON.stringify(model.plans ?? []);
     const before = this.posted;
     this.posted = cards;
     if (!before) {
       this.postedAgents = agents;
+      this.postedPlans = plans;
       return { type: 'board', model };
     }
     const upserts = model.cards.filter((c) => before.get(c.id) !== cards.get(c.id));
     const removed = [...before.keys()].filter((id) => !cards.has(id));
     const agentsChanged = agents !== this.postedAgents;
+    const plansChanged = plans !== this.postedPlans;
     this.postedAgents = agents;
-    if (!upserts.length && !removed.length && !agentsChanged) return null;
-    return { type: 'boardDelta', upserts, removed, ...(agentsChanged ? { agents: model.agents } : {}) };
+    this.postedPlans = plans;
+    if (!upserts.length && !removed.length && !agentsChanged && !plansChanged) return null;
+    return {
+      type: 'boardDelta',
+      upserts,
+      removed,
+      ...(agentsChanged ? { agents: model.agents } : {}),
+      ...(plansChanged ? { plans: model.plans ?? [] } : {}),
+    };
   }
 }

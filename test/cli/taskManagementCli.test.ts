@@ -96,12 +96,13 @@ describe('agent-ledger task|agent|worker|session|memory: one command per tool, s
       completionReview: _review,
       contexts: _contexts,
       landing: _landing,
+      alsoChangedBy: _alsoChangedBy,
       ...stored
     } = await c.call<Record<string, unknown>>('task_get', { id: viaMcp.id });
     assert.deepEqual(
       updated,
       stored,
-      'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost, review, contexts and landing)',
+      'task_update answers with the task as task_get shows it (without the timeline, dependencies, cost, review, contexts, landing and shared files)',
     );
     const text = run('task', 'list');
     assert.equal(text.code, 0);

@@ -21,6 +21,8 @@ import { ledgerEnv, testStore } from '../helpers/testLedger';
 import { tempRepo } from '../helpers/tmp';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
+import type { PlanWorld, RunStatus, RunnerProcess } from '../mcp/planRunHelpers';
+import { alive, dependsOn, executionsOf, planTask, planWorld, startRunner, working } from '../mcp/planRunHelpers';
 
 interface Ui {
   child: ChildProcessWithoutNullStreams;
@@ -426,6 +428,150 @@ describe(
       assert.equal(await background(), dark, 'the switch wins over the system');
       await shot(page, 'board-dark');
       await page.click('[data-testid=theme]'); // back to the system's
+    });
+  },
+);
+
+describe(
+  'a plan run in the web board: node states live, Pause, Approve and Cancel from the page',
+  { skip: fs.existsSync(chromiumPath) ? false : `no ${chromiumPath}` },
+  () => {
+    let w: PlanWorld;
+    let ui: Ui;
+    let runner: RunnerProcess | undefined;
+    let browser: BrowserSession;
+    let page: Page;
+
+    before(async () => {
+      w = await planWorld(['coder', 'a2', 'a3']);
+      ui = await startUi(w.repo);
+      browser = await BrowserSession.launch({ viewport: { width: 1280, height: 800 } });
+      page = await browser.page();
+    });
+
+    after(async () => {
+      await runner?.stop();
+      await browser?.close();
+      ui?.child.kill('SIGTERM');
+      await w?.orch.close();
+    });
+
+    it('a plan of 3 tasks runs through the real runner; Pause holds back its queued task, Approve opens a gate, Cancel stops its agent', async () => {
+      const t1 = await planTask(w, 'schema');
+      const t2 = await planTask(w, 'api');
+      const t3 = await planTask(w, 'docs');
+      await dependsOn(w, [
+        [t1, t2],
+        [t2, t3],
+      ]);
+      // The third task waits for a person's approval before it starts.
+      await w.orch.call('graph_batch_mutate', {
+        graph_id: w.workflowId,
+        operations: [{ op: 'set_node_attribute', id: t3, key: 'gate', value: 'the API looks right' }],
+      });
+      const env = w.fakes.env({
+        steps: [],
+        byAgent: {
+          coder: { ...working(1000), usage: { costUsd: 0.42 } },
+          a2: working(500),
+          // The third task's agent works until it is stopped.
+          a3: { steps: [...working(0).steps.slice(0, 2), { sleep: 120_000 }] },
+        },
+      });
+      const started = await w.orch.call<RunStatus>('plan_run_reactive', {
+        graph_id: w.workflowId,
+        agents: { [t1]: 'coder', [t2]: 'a2', [t3]: 'a3' },
+        tick_ms: 200,
+      });
+      // The Board shows the run going on; its id opens the workflow's Plan graph.
+      await page.goto(ui.url);
+      const strip = page.locator(`[data-testid=plan-runs] [data-run="${started.run_id}"]`);
+      await strip.waitFor({ timeout: 10_000 });
+      assert.match(
+        await strip.innerText(),
+        new RegExp(`running[\\s\\S]*0/4 done[\\s\\S]*started by ${os.userInfo().username}`),
+      );
+      await strip.locator('a', { hasText: started.run_id }).click();
+      await page.waitForURL(new RegExp(`#/plan/${w.workflowId.replace(/\D+/g, '')}$`), { timeout: 5_000 });
+      const bar = page.locator('[data-testid=plan-run]');
+      await bar.waitFor({ timeout: 10_000 });
+      assert.equal(await bar.getAttribute('data-run'), started.run_id);
+      const state = (task: string) => page.locator(`[data-node="${task}"]`).getAttribute('data-plan-state');
+      const until = async (task: string, wanted: string, ms = 30_000): Promise<void> => {
+        await page
+          .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
+          .waitFor({ timeout: ms })
+          .catch(async () =>
+            assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner?.summary() ?? 'no runner yet'}`),
+          );
+      };
+
+      // The first task is queued for its agent (no runner yet); the later ones wait. Pause from the page.
+      await until(t1, 'queued');
+      assert.equal(await state(t2), 'waiting');
+      assert.equal(await state(t3), 'waiting');
+      await page.click('[data-testid=plan-pause]');
+      await page.locator('[data-testid=plan-run][data-status=paused]').waitFor({ timeout: 5_000 });
+      const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(paused.status, 'paused');
+      assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the page's person, recorded");
+      await until(t1, 'waiting');
+
+      // A runner starts: while the plan is paused it launches nothing. Nothing announces a launch
+      // that does not happen: its polls (0.2 s) and the plan's ticks get 1.5 s to take a step.
+      runner = startRunner(w.repo, env);
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(
+        runner.events.filter((e) => e.kind === 'launched'),
+        [],
+        `no launch while paused\n${runner.summary()}`,
+      );
+      assert.deepEqual(await executionsOf(w.orch, t1), []);
+      assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t1.slice(5)) })).status, 'open');
+
+      // Resume from the page: the first task's agent runs (the node names its run and agent); the
+      // runner records its run's cost as it ends, and the page shows it done with that cost within a second.
+      await page.click('[data-testid=plan-resume]');
+      await until(t1, 'running');
+      assert.match(
+        (await page.locator(`[data-node="${t1}"] .node-plan`).textContent()) ?? '',
+        /running exec-\d+ · coder/,
+      );
+      const end = await runner.until((e) => e.kind === 'ended');
+      await page
+        .locator(`[data-node="${t1}"][data-plan-state=done] .node-plan`, { hasText: '$0.42' })
+        .waitFor({ timeout: 10_000 });
+      const shownAfter = Date.now() - (end.at as number);
+      assert.ok(shownAfter <= 1000, `shown ${shownAfter} ms after the runner said the agent ended`);
+
+      // The second task runs; then the third waits for a person.
+      await until(t2, 'done');
+      await until(t3, 'needs-person');
+      assert.deepEqual(await executionsOf(w.orch, t3), [], 'nothing starts before a person approves');
+      const gate = page.locator('[data-testid=plan-run] .plan-gate');
+      assert.match(await gate.innerText(), new RegExp(`${t3}: waits for a person to approve: the API looks right`));
+      await gate.locator('[data-testid=plan-approve]').click();
+      await until(t3, 'running');
+      const approved = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(approved.nodes.find((n) => n.id === `${t3}~gate`)?.status, 'success');
+      assert.equal(await page.locator('[data-testid=plan-approve]').count(), 0, 'no Approve once decided');
+
+      // Cancel from the page stops the third task's agent.
+      const launched = await runner.until(
+        (e) => e.kind === 'launched' && (e.instance as { agentId: string }).agentId === 'a3',
+      );
+      const pid = (launched.instance as { pid: number }).pid;
+      assert.ok(alive(pid), 'the third task’s agent runs');
+      await page.click('[data-testid=plan-cancel]');
+      await page.locator('[data-testid=plan-run][data-status=cancelled]').waitFor({ timeout: 10_000 });
+      await until(t3, 'cancelled', 10_000);
+      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(alive(pid), false, 'no agent process after Cancel');
+      assert.equal(await page.locator('[data-testid=plan-pause], [data-testid=plan-cancel]').count(), 0);
+      const cancelled = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(cancelled.status, 'cancelled');
+      assert.equal(cancelled.reason, `cancelled by ${os.userInfo().username}`);
+      await shot(page, 'plan-run-cancelled');
     });
   },
 );

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli } from '../helpers/cli';
+import { cli, cliJson } from '../helpers/cli';
 import type { Execution, RunStatus } from './planRunHelpers';
 import {
   alive,
@@ -309,6 +309,47 @@ test('plan_pause holds back what no agent took yet, so the runner launches nothi
     assert.equal(task.status, 'cancelled');
     const refused = await w.orch.fail('plan_resume', { run_id: started.run_id });
     assert.equal(refused.reason, 'InvalidStatus');
+  } finally {
+    await runner.stop();
+    await w.orch.close();
+  }
+});
+
+test('plan run --client codex --model m: every task is launched with that client and model; an unknown client starts nothing', async () => {
+  const w = await planWorld(['coder']);
+  const t1 = await planTask(w, 'first', ['packages/web/a']);
+  const t2 = await planTask(w, 'second', ['packages/web/b']);
+  await dependsOn(w, [[t1, t2]]);
+  const runner = startRunner(w.repo, w.fakes.env({ steps: [], byAgent: { coder: working(100) } }));
+  try {
+    const refused = cli(['plan', 'run', w.workflowId, '--agent', 'coder', '--client', 'cursor', '--workspace', w.repo]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /client/);
+    assert.deepEqual((await w.orch.call<{ runs: RunStatus[] }>('plan_status', {})).runs, [], 'nothing started');
+
+    const started = cliJson<RunStatus & { client: string | null; model: string | null }>([
+      'plan',
+      'run',
+      w.workflowId,
+      '--agent',
+      'coder',
+      '--client',
+      'codex',
+      '--model',
+      'gpt-5-codex',
+      '--workspace',
+      w.repo,
+    ]);
+    assert.deepEqual([started.client, started.model], ['codex', 'gpt-5-codex']);
+    const ended = await untilEnded(w.orch, started.run_id);
+    assert.equal(ended.status, 'succeeded', runner.summary());
+    const runs = w.fakes.runs();
+    assert.deepEqual(
+      runs.map((r) => r.client),
+      ['codex', 'codex'],
+      'both tasks launched with the run’s client, not the coder’s own',
+    );
+    for (const r of runs) assert.ok(r.argv.includes('--model=gpt-5-codex'), r.argv.join(' '));
   } finally {
     await runner.stop();
     await w.orch.close();

@@ -3,6 +3,7 @@ import { button, h } from '../dom';
 import type { Host } from '../hosts/host';
 import { ColumnList, columns } from './columns';
 import { openCardMenu } from './cardMenu';
+import { planRunBar } from '../planRun/planRunBar';
 import type { BoardColumnId } from '../../src/shared/protocol';
 
 /** The host's order (core/board/boardModel.ts boardCards): most recently updated first, then by id. */
@@ -119,6 +120,18 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
     );
   };
   const targets = h('div', { class: 'drop-targets', 'data-testid': 'drop-targets' });
+  /** Plan runs going on, one bar each, with their buttons. */
+  const plans = h('div', { class: 'plan-runs', 'data-testid': 'plan-runs' });
+  const drawPlans = (): void =>
+    plans.replaceChildren(
+      ...(model?.plans ?? []).map((run) =>
+        planRunBar(run, (m) => host.post(m), {
+          leaves: true,
+          open:
+            run.workflowId === null ? undefined : () => host.post({ type: 'openPlan', workflowId: run.workflowId! }),
+        }),
+      ),
+    );
   const board = h('div', { class: 'board' }, ...lists.map((l) => l.el));
   root.replaceChildren(
     h(
@@ -132,6 +145,7 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
       selects.status,
       button('Refresh', () => host.post({ type: 'refresh' })),
     ),
+    plans,
     targets,
     status,
     board,
@@ -206,6 +220,7 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
       case 'board':
         model = message.model;
         save();
+        drawPlans();
         drawTargets();
         drawChoices();
         show();
@@ -231,8 +246,14 @@ export function mountBoard(root: HTMLElement, host: BoardHost): void {
         const byId = new Map(model.cards.map((c) => [c.id, c]));
         for (const id of message.removed) byId.delete(id);
         for (const c of message.upserts) byId.set(c.id, c);
-        model = { ...model, cards: [...byId.values()].sort(newestFirst), agents: message.agents ?? model.agents };
+        model = {
+          ...model,
+          cards: [...byId.values()].sort(newestFirst),
+          agents: message.agents ?? model.agents,
+          plans: message.plans ?? model.plans,
+        };
         if (message.agents) drawTargets();
+        if (message.plans) drawPlans();
         drawChoices();
         show();
         return;

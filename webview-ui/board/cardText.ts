@@ -19,19 +19,12 @@ export function waitingName(name: string): string {
 /** The card's key: its task id, else the checkpoint or gate it waits at, named. */
 export function cardLabel(card: BoardCardItem): string {
   if (card.kind === 'task') return card.id;
-  const name = waitingAt(card);
-  return name ? waitingName(name) : card.kind === 'checkpoint' ? 'Checkpoint' : 'Human gate';
+  return card.gate ? waitingName(card.gate) : card.kind === 'checkpoint' ? 'Checkpoint' : 'Human gate';
 }
 
 /** Why the card needs a person, with the checkpoint or gate named as in the tree. */
 export function cardReason(card: BoardCardItem): string | null {
   if (!card.reason || card.kind === 'task') return card.reason;
-  const name = waitingAt(card);
   // The key already names it (cardLabel): the line says what it waits for.
-  return name ? 'waits for your decision' : card.reason;
-}
-
-/** The raw name in the host's reason (`checkpoint checkpoint-a waits for your decision`). */
-function waitingAt(card: BoardCardItem): string | null {
-  return /^(?:checkpoint|human gate) (\S+) waits/.exec(card.reason ?? '')?.[1] ?? null;
+  return card.gate ? 'waits for your decision' : card.reason;
 }

@@ -3,10 +3,12 @@ import type {
   PlanGraphNodeItem,
   PlanGraphViewModel,
   PlanGraphWebviewMessage,
+  PlanRunLeafView,
 } from '../../src/shared/protocol';
 import { truncate } from '../../src/core/format';
 import { button, h } from '../dom';
 import type { Host } from '../hosts/host';
+import { leafText, planRunBar } from '../planRun/planRunBar';
 
 interface State {
   folder: string;
@@ -46,7 +48,17 @@ export function mountPlanGraph(
   host: Host<PlanGraphWebviewMessage, PlanGraphHostMessage, State>,
 ): void {
   let zoom: number | undefined = host.getState()?.zoom;
+  const status = h('p', { class: 'acted', role: 'status', 'data-testid': 'acted' });
   const render = (model: PlanGraphViewModel): void => {
+    // Each node's leaf: its task's, unless a gate before it waits for a person (then Approve is what it needs).
+    const leaves = new Map<string, PlanRunLeafView>();
+    for (const l of model.run?.leaves ?? [])
+      if (
+        l.graphNode &&
+        (l.kind === 'task' || l.state === 'needs-person') &&
+        leaves.get(l.graphNode)?.state !== 'needs-person'
+      )
+        leaves.set(l.graphNode, l);
     host.setState({ folder: model.folder, workflowId: model.workflowId, zoom });
     // Dependencies: solid, with an arrow into the task that waits; sub-tasks: dashed from the parent, a dot at the sub-task.
     const edges = model.edges.map((e) =>
@@ -64,23 +76,29 @@ export function mountPlanGraph(
       ),
     );
     const nodes = model.nodes.map((n) => {
+      // The plan run's word on this task (its state, agent, run, cost) in place of the task's own.
+      const leaf = leaves.get(n.id);
       const g = svg(
         'g',
         {
-          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}`,
+          class: `node status-${n.status}${n.result ? ` result-${n.result}` : ''}${leaf ? ` plan-${leaf.state}` : ''}`,
           'data-node': n.id,
+          ...(leaf ? { 'data-plan-state': leaf.state } : {}),
           transform: `translate(${n.x - n.width / 2},${n.y - n.height / 2})`,
           tabindex: 0,
           role: 'button',
         },
-        svg('title', {}, `${n.id}: ${n.title}`),
+        svg('title', {}, `${n.id}: ${n.title}${leaf?.reason ? `\n${leaf.reason}` : ''}`),
         svg('rect', { width: n.width, height: n.height, rx: 6 }),
-        svg('text', { x: 10, y: 20, class: 'node-title' }, truncate(n.title, 30)),
-        svg(
-          'text',
-          { x: 10, y: 40, class: 'node-state' },
-          `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`,
-        ),
+        svg('text', { x: 10, y: 20, class: 'node-title' }, truncate(n.title, leaf ? 27 : 30)),
+        leaf
+          ? svg('text', { x: 10, y: 40, class: 'node-state node-plan' }, truncate(`${n.id} · ${leafText(leaf)}`, 40))
+          : svg(
+              'text',
+              { x: 10, y: 40, class: 'node-state' },
+              `${n.id} · ${stateText(n)}${n.agent ? ` · ${n.agent}` : ''}`,
+            ),
+        ...(leaf ? [svg('circle', { cx: n.width - 12, cy: 14, r: 5, class: 'node-plan-badge' })] : []),
       );
       g.addEventListener('click', () => host.post({ type: 'openTask', taskId: n.taskId }));
       g.addEventListener('keydown', (e) => {
@@ -203,6 +221,7 @@ export function mountPlanGraph(
         ...(model.nodes.length ? [...zoomButtons, scale] : []),
         button('Refresh', () => host.post({ type: 'refresh' })),
       ),
+      ...(model.run ? [planRunBar(model.run, (m) => host.post(m), { leaves: true }), status] : []),
       model.nodes.length ? scroll : h('p', { class: 'muted' }, 'This workflow has no tasks yet.'),
       ...note,
     );
@@ -213,6 +232,9 @@ export function mountPlanGraph(
   });
   host.listen((message) => {
     if (message.type === 'planGraph') render(message.model);
-    else if (message.type === 'error') root.replaceChildren(h('p', { class: 'error' }, message.message));
+    else if (message.type === 'acted') {
+      status.textContent = message.text;
+      status.className = `acted ${message.ok ? 'ok' : 'warn'}`;
+    } else if (message.type === 'error') root.replaceChildren(h('p', { class: 'error' }, message.message));
   });
 }

@@ -25,6 +25,8 @@ export function registerPlanCommands(plan: Command): void {
       'the agent of every task with none of its own (its node’s `agent`, --assign, its assignee)',
     )
     .option('--assign <task=agent>', 'who runs one task, e.g. task-3=reviewer (repeat)', collect)
+    .option('--client <client>', "run every task with this client instead of its agent's: claude, codex or gemini")
+    .option('--model <model>', 'the model every task runs with')
     .option('--var <name=value>', 'a variable the guards read (repeat)', collect)
     .option('--timeout-ms <ms>', 'cancel the whole run when it has not ended after this long')
     .option('--wait-ms <ms>', 'wait up to this long (at most 50 000) for the run to end before printing')
@@ -37,6 +39,8 @@ export function registerPlanCommands(plan: Command): void {
         o: {
           agent?: string;
           assign?: string[];
+          client?: string;
+          model?: string;
           var?: string[];
           timeoutMs?: string;
           waitMs?: string;
@@ -52,6 +56,8 @@ export function registerPlanCommands(plan: Command): void {
             graph_id: graphId,
             agent: o.agent,
             agents: pairs(o.assign),
+            client: o.client,
+            model: o.model,
             variables: variables(o.var),
             timeout_ms: numberArg(o.timeoutMs),
             wait_ms: numberArg(o.waitMs),
@@ -200,6 +206,8 @@ function runLines(r: PlanRunOutput): string[] {
   const lines = [
     `${visible(r.run_id)} ${(statusStyle[r.status] ?? ((s: string) => s))(r.status)} — ${visible(r.graph_id ?? r.tree_id)}, ${progressText(r)}${r.reason ? ` (${visible(r.reason)})` : ''}`,
   ];
+  if (r.client || r.model)
+    lines.push(style.dim(`every task runs with ${visible([r.client, r.model].filter(Boolean).join(' '))}`));
   const rows = r.nodes
     .filter((n) => n.type === 'task' || n.type === 'gate' || n.type === 'tool')
     .map((n) => [

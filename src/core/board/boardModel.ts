@@ -32,6 +32,8 @@ export interface BoardCard {
   reason: string | null;
   /** For a checkpoint or human gate: the pipeline folder (`.specs/…`) the card opens. */
   pipeline: string | null;
+  /** For a checkpoint or human gate: the raw name it waits at (`checkpoint-a`, `task-2`), for the faces to name. */
+  gate: string | null;
   /** Keys of the unfinished tasks an open task waits for. */
   blockedBy: string[];
   /** Handoffs of the task not accepted yet (oldest first): who handed it over, to whom (null: any agent). */
@@ -213,6 +215,7 @@ export function boardCards(
       progress: t.progress,
       workflow: t.workflow,
       pipeline: null,
+      gate: null,
       handoffs: t.handoffs,
       overlaps: cardOverlaps,
       updatedAt: t.updatedAt,
@@ -235,6 +238,7 @@ export function boardCards(
       workflow: p.workflow,
       reason: `${p.kind === 'checkpoint' ? 'checkpoint' : 'human gate'} ${p.name} waits for your decision`,
       pipeline: p.workspace,
+      gate: p.name,
       blockedBy: [],
       handoffs: [],
       overlaps: [],

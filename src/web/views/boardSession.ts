@@ -6,6 +6,8 @@ import { coalesced } from '../../views/coalesced';
 import type { Services } from '../../app/services';
 import type { LiveBoard, ViewContext, ViewSession } from '../viewSession';
 import { Emitter } from '../../core/emitter';
+import { planRunView } from '../../views/planRunModel';
+import { steerFromPage } from './simpleSessions';
 
 /** The Board read once per change of the ledger for every page that shows it. */
 export function liveBoard(
@@ -18,7 +20,8 @@ export function liveBoard(
   const emitter = new Emitter<BoardModel>();
   const read = async (): Promise<BoardModel> => {
     const snapshot = await services.board.board();
-    model = { folder: folder.root, folderName: folder.name, ...snapshot };
+    const plans = (await services.planRuns.active()).map(planRunView);
+    model = { folder: folder.root, folderName: folder.name, ...snapshot, plans };
     emitter.fire(model);
     return model;
   };
@@ -77,6 +80,14 @@ export class BoardSession implements ViewSession {
         );
         return;
       case 'refresh':
+        this.ctx.board.refresh();
+        return;
+      case 'openPlan':
+        this.ctx.navigate({ view: 'planGraph', workflowId: message.workflowId });
+        return;
+      case 'planRun':
+      case 'planGate':
+        await steerFromPage(this.ctx, message);
         this.ctx.board.refresh();
         return;
       case 'painted':

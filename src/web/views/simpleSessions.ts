@@ -1,32 +1,54 @@
-import { errorMessage } from '../../core/errors';
-import { parseId } from '../../core/ids';
+import { errorMessage, LedgerError } from '../../core/errors';
+import { parseId, workflowKey } from '../../core/ids';
 import type { LogEntry } from '../../core/ports/processes';
-import type { PlanGraphWebviewMessage, RunOutput } from '../../shared/protocol';
+import type { PlanGraphWebviewMessage, PlanRunMessage, RunOutput } from '../../shared/protocol';
+import { planRunView, steerPlanRun } from '../../views/planRunModel';
 import { agentsModel } from '../../views/agentsModel';
 import { memoryEntryText, memoryModel } from '../../views/memoryModel';
 import { runsModel } from '../../views/runsModel';
 import type { ViewContext, ViewSession } from '../viewSession';
 import { ModelSession } from './modelSession';
 
-/** A workflow's plan graph, laid out by the server (dagre), live task states. */
+/**
+ * A workflow's plan graph, laid out by the server (dagre), live task states and its newest plan
+ * run; Pause, Resume, Cancel and a gate's Approve as the page's person.
+ */
 export function planGraphSession(ctx: ViewContext, workflowId: number): ViewSession {
-  return new ModelSession(
+  const session: ModelSession = new ModelSession(
     ctx,
-    async () => ({
-      type: 'planGraph',
-      model: {
-        folder: ctx.folder.root,
-        folderName: ctx.folder.name,
-        ...(await ctx.services.board.planGraph(workflowId)),
-      },
-    }),
+    async () => {
+      const [graph, run] = [
+        await ctx.services.board.planGraph(workflowId),
+        await ctx.services.planRuns.latestOfGraph(workflowKey(workflowId)),
+      ];
+      return {
+        type: 'planGraph',
+        model: { folder: ctx.folder.root, folderName: ctx.folder.name, ...graph, run: run && planRunView(run) },
+      };
+    },
     async (raw) => {
       const message = raw as unknown as PlanGraphWebviewMessage;
+      if (message.type === 'planRun' || message.type === 'planGate') {
+        await steerFromPage(ctx, message);
+        session.changed();
+        return true;
+      }
       if (message.type !== 'openTask') return false;
       ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
       return true;
     },
   );
+  return session;
+}
+
+/** A person's plan-run action from a page: recorded as the page's person (never an agent's token), the outcome said on the page. */
+export async function steerFromPage(ctx: ViewContext, message: PlanRunMessage): Promise<void> {
+  try {
+    ctx.post({ type: 'acted', ok: true, text: await steerPlanRun(ctx.services, ctx.person, message) });
+  } catch (err) {
+    if (!LedgerError.is(err)) throw err;
+    ctx.post({ type: 'acted', ok: false, text: err.message });
+  }
 }
 
 /** Agents and sessions, what runs, handoffs waiting. */

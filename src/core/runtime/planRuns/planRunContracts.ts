@@ -7,6 +7,7 @@ import {
 } from '../../contracts/callOptions';
 import { graphDescriptorInput } from '../../coordination/plans/graphContracts';
 import { compiledTreeSchema } from './behaviourTree';
+import { runClients } from '../pm/queueContracts';
 
 /**
  * Contracts of the plan tools: plan_compile_bt, plan_run_bt, plan_run_reactive, plan_status,
@@ -48,6 +49,11 @@ const runFields = {
   agent: agentName
     .optional()
     .describe('The agent of every task leaf with none of its own (its node, `agents`, or its assignee)'),
+  client: z
+    .enum(runClients)
+    .optional()
+    .describe('Run every task with this client instead of its agent’s own (then with that client’s default model)'),
+  model: z.string().trim().min(1).max(200).optional().describe('The model every task runs with'),
   variables: z
     .record(z.string().min(1).max(200), z.union([z.string(), z.number(), z.boolean(), z.null()]))
     .optional()
@@ -156,8 +162,14 @@ export const planRunOutput = z.strictObject({
   mode: z.enum(['bt', 'reactive']),
   status: z.enum(['running', 'paused', 'succeeded', 'failed', 'cancelled']),
   reason: z.string().nullable().describe('Why it ended, was paused or cancelled'),
+  client: z.string().nullable().describe('The client every task runs with, null: each agent’s own'),
+  model: z.string().nullable().describe('The model every task runs with, null: the client’s default'),
   tick_ms: z.number().int().nullable(),
   ticks: z.number().int().describe('Ticks taken so far'),
+  created_by: z
+    .string()
+    .nullable()
+    .describe('Who started it: agent:<id>, person:<name> (the editor, the web board) or the CLI’s connection'),
   created_at: z.string(),
   updated_at: z.string(),
   ended_at: z.string().nullable(),

@@ -3,6 +3,7 @@ import { LedgerError, validationError } from '../../errors';
 import { fromJson } from '../../json';
 import type { NamedNode } from './behaviourTree';
 import type { NodeStates, TaskView } from './btTick';
+import type { RunClient } from '../pm/queueContracts';
 
 /** A plan run's row (plan_runs, migration v23), decoded. */
 export const runStatuses = ['running', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
@@ -22,6 +23,9 @@ export interface PlanRun {
   variables: Record<string, unknown>;
   agents: Record<string, string>;
   defaultAgent: string | null;
+  /** The client (and model) every task leaf is queued with, null: each agent's own. */
+  client: RunClient | null;
+  model: string | null;
   tickMs: number | null;
   deadlineMs: number | null;
   tickSeq: number;
@@ -44,6 +48,8 @@ interface Row {
   variables: string;
   agents: string;
   default_agent: string | null;
+  run_client: string | null;
+  run_model: string | null;
   tick_ms: number | null;
   deadline_ms: number | null;
   tick_seq: number;
@@ -86,6 +92,8 @@ function decode(r: Row): PlanRun {
     variables: fromJson(r.variables, {}),
     agents: fromJson(r.agents, {}),
     defaultAgent: r.default_agent,
+    client: r.run_client as RunClient | null,
+    model: r.run_model,
     tickMs: r.tick_ms === null ? null : Number(r.tick_ms),
     deadlineMs: r.deadline_ms === null ? null : Number(r.deadline_ms),
     tickSeq: Number(r.tick_seq),
@@ -122,6 +130,18 @@ export async function recentRuns(db: AsyncSqlReader, limit: number): Promise<Pla
   return rows.map(decode);
 }
 
+/** The newest run of a plan graph, if any. */
+export async function latestRunOfGraph(db: AsyncSqlReader, graphId: string): Promise<PlanRun | null> {
+  const row = await db.get<Row>('SELECT * FROM plan_runs WHERE graph_id = ? ORDER BY id DESC LIMIT 1', [graphId]);
+  return row ? decode(row) : null;
+}
+
+/** Runs going on (running or paused), oldest first. */
+export async function activeRuns(db: AsyncSqlReader): Promise<PlanRun[]> {
+  const rows = await db.all<Row>("SELECT * FROM plan_runs WHERE status IN ('running', 'paused') ORDER BY id");
+  return rows.map(decode);
+}
+
 export interface NewRun {
   opId: string;
   graphId: string | null;
@@ -131,6 +151,8 @@ export interface NewRun {
   variables: Record<string, unknown>;
   agents: Record<string, string>;
   defaultAgent: string | null;
+  client: RunClient | null;
+  model: string | null;
   tickMs: number | null;
   deadlineMs: number | null;
   createdBy: string | null;
@@ -139,8 +161,8 @@ export interface NewRun {
 
 export async function insertRun(tx: AsyncSqlWriter, run: NewRun): Promise<number> {
   return tx.insert(
-    `INSERT INTO plan_runs (op_id, graph_id, tree_id, mode, status, tree, state, variables, agents, default_agent, tick_ms, deadline_ms, tick_seq, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'running', ?, '{}', ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id`,
+    `INSERT INTO plan_runs (op_id, graph_id, tree_id, mode, status, tree, state, variables, agents, default_agent, run_client, run_model, tick_ms, deadline_ms, tick_seq, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'running', ?, '{}', ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id`,
     [
       run.opId,
       run.graphId,
@@ -150,6 +172,8 @@ export async function insertRun(tx: AsyncSqlWriter, run: NewRun): Promise<number
       JSON.stringify(run.variables),
       JSON.stringify(run.agents),
       run.defaultAgent,
+      run.client,
+      run.model,
       run.tickMs,
       run.deadlineMs,
       run.createdBy,

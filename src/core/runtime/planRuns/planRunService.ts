@@ -5,7 +5,7 @@ import { LedgerError, errorMessage, stateError, validationError } from '../../er
 import { executionKey, taskKey } from '../../ids';
 import { nodeTaskId } from '../../events/correlation';
 import { appendEvent } from '../../events/eventLog';
-import { callerIdentity } from '../../limits/callIdentity';
+import { callerIdentity, runAsCaller } from '../../limits/callIdentity';
 import { untilSomething } from '../../waitFor';
 import type { TaskLifecycle } from '../../tasks/taskLifecycle';
 import type { TaskStatus } from '../../tasks/taskModel';
@@ -14,17 +14,21 @@ import { normaliseGraph } from '../../coordination/plans/planGraph';
 import type { GraphInput } from '../../coordination/plans/planGraph';
 import type { AgentDirectory } from '../pm/projectRows';
 import type { TaskQueue } from '../pm/taskQueue';
+import type { RunClient } from '../pm/queueContracts';
 import type { BtNode, CompiledTree, NamedNode } from './behaviourTree';
 import { leavesOf, nameAndCheck, walk } from './behaviourTree';
 import { compileGraph } from './btCompile';
+import { launchProfileOf } from '../runner/launchProfile';
 import type { NodeStates, TaskView, TickAction, TickOutcome, World } from './btTick';
 import { haltAll, haltNode, holdQueued, isSettled, tick } from './btTick';
 import { btRunEvent, schedulerEvent } from './planRunEvents';
 import type { PlanRun, RunMode } from './planRunRows';
 import {
   activeRunIds,
+  activeRuns,
   insertRun,
   isActive,
+  latestRunOfGraph,
   opRow,
   parsePlanRunId,
   planRunKey,
@@ -66,6 +70,8 @@ export interface PlanSource {
 export interface StartRun extends PlanSource {
   agents?: Record<string, string>;
   agent?: string;
+  client?: RunClient;
+  model?: string;
   variables?: Record<string, string | number | boolean | null>;
   timeout_ms?: number;
   tick_ms?: number;
@@ -150,6 +156,7 @@ export class PlanRunService {
         );
     }
     const agents = input.agents ?? {};
+    const runOn = { client: input.client, model: input.model };
     const leaves = leavesOf(tree.root);
     const taskIds = leaves.flatMap((l) => (l.type === 'task' ? [nodeTaskId(l.node_id)!] : []));
     const tasks = await taskViews(tx, taskIds);
@@ -172,7 +179,8 @@ export class PlanRunService {
           `no agent for ${leaf.node_id}: name one (agents: { "${leaf.node_id}": "coder" }, or agent: "coder")`,
           { node_id: leaf.id, task_id: leaf.node_id },
         );
-      if (agent !== null) this.d.agents.lookup(agent);
+      // The agent's launch block read now with the run's client and model: refused here, not at launch.
+      if (agent !== null) launchProfileOf(this.d.agents.lookup(agent), runOn);
     }
     const now = this.now();
     const ts = new Date(now).toISOString();
@@ -185,6 +193,8 @@ export class PlanRunService {
       variables: input.variables ?? {},
       agents,
       defaultAgent: input.agent ?? null,
+      client: input.client ?? null,
+      model: input.model ?? null,
       tickMs: mode === 'reactive' ? (input.tick_ms ?? 1_000) : null,
       deadlineMs: input.timeout_ms === undefined ? null : now + input.timeout_ms,
       createdBy: callerIdentity() ?? null,
@@ -356,7 +366,16 @@ export class PlanRunService {
     for (const a of actions) {
       if (a.kind === 'queue') {
         try {
-          await this.d.queue.queueExistingIn(tx, { task_id: a.taskId, agent: a.agent }, ts);
+          await this.d.queue.queueExistingIn(
+            tx,
+            {
+              task_id: a.taskId,
+              agent: a.agent,
+              ...(run.client ? { client: run.client } : {}),
+              ...(run.model ? { model: run.model } : {}),
+            },
+            ts,
+          );
           await recordOp(tx, { opId: a.opId, runId: run.id, nodeId: a.nodeId, taskId: a.taskId, ts });
         } catch (err) {
           if (!(err instanceof LedgerError)) throw err;
@@ -490,6 +509,27 @@ export class PlanRunService {
       const runs = ref === undefined ? await recentRuns(db, 20) : [await readRun(db, parsePlanRunId(ref))];
       return Promise.all(runs.map((r) => snapshot(db, r)));
     });
+  }
+
+  /** The newest run of a plan graph (what its Plan graph overlays), or null when it never ran. */
+  async latestOfGraph(graphId: string): Promise<PlanRunOutput | null> {
+    return this.d.engine.read(async (db) => {
+      const run = await latestRunOfGraph(db, graphId);
+      return run ? snapshot(db, run) : null;
+    });
+  }
+
+  /** Runs going on, running or paused (what the Board shows), oldest first. */
+  async active(): Promise<PlanRunOutput[]> {
+    return this.d.engine.read(async (db) => Promise.all((await activeRuns(db)).map((r) => snapshot(db, r))));
+  }
+
+  /**
+   * `act` (pause, resume, cancel, a gate's decision) as a person's action from a view — the editor,
+   * the web board —, recorded as `person:<name>`: the page's person, never an agent's token.
+   */
+  asPerson<T>(person: string, act: () => Promise<T>): Promise<T> {
+    return runAsCaller(`person:${person}`, act);
   }
 
   /** Waits up to `waitMs` for a run to end (ticking it meanwhile), then its status. */

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import type { BoardHostMessage, BoardModel, BoardWebviewMessage } from '../../../shared/protocol';
+import type { BoardHostMessage, BoardModel, BoardWebviewMessage, PlanRunMessage } from '../../../shared/protocol';
+import { planRunView, steerPlanRun } from '../../../views/planRunModel';
+import { editorUser } from '../../views/pipelines/pipelineDecisions';
 import { parseId, taskKey } from '../../../core/ids';
 import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
@@ -97,6 +99,16 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
       case 'refresh':
         this.update();
         return;
+      case 'openPlan':
+        await vscode.commands.executeCommand(Commands.OpenPlanGraph, {
+          folder: this.ledger.root,
+          workflowId: message.workflowId,
+        });
+        return;
+      case 'planRun':
+      case 'planGate':
+        await this.steer(message);
+        return;
       case 'painted':
         this._paints.push({ ms: message.ms, cards: message.cards, rendered: message.rendered });
         this.log.info(
@@ -109,7 +121,8 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
   private async load(): Promise<void> {
     const services = await this.ledger.require();
     const snapshot = await services.board.board();
-    const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot };
+    const plans = (await services.planRuns.active()).map(planRunView);
+    const model: BoardModel = { folder: this.ledger.root, folderName: this.ledger.name, ...snapshot, plans };
     this._model = model;
     const message = this.deltas.next(model);
     if (message) this.post(message);
@@ -135,6 +148,18 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     return this.run(taskId, done, async (services) => {
       await services.tasks.update({ id: taskId, ...change });
     });
+  }
+
+  /** Pause, Resume, Cancel or a gate's Approve: the editor's person (as their pipeline decisions), said on the board. */
+  private async steer(message: PlanRunMessage): Promise<void> {
+    const services = await this.ledger.require();
+    try {
+      this.post({ type: 'acted', ok: true, text: await steerPlanRun(services, editorUser(), message) });
+    } catch (err) {
+      if (!isLedgerError(err)) throw err;
+      this.post({ type: 'acted', ok: false, text: err.message });
+    }
+    this.update();
   }
 
   /** One change of a person's, said on the board: done, or the refusal's message. */

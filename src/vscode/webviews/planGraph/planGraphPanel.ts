@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import type { PlanGraphHostMessage, PlanGraphViewModel, PlanGraphWebviewMessage } from '../../../shared/protocol';
+import type {
+  PlanGraphHostMessage,
+  PlanGraphViewModel,
+  PlanGraphWebviewMessage,
+  PlanRunMessage,
+} from '../../../shared/protocol';
+import { planRunView, steerPlanRun } from '../../../views/planRunModel';
+import { isLedgerError } from '../../ledger/loadDomain';
+import { editorUser } from '../../views/pipelines/pipelineDecisions';
 import { workflowKey } from '../../../core/ids';
 import { truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
@@ -48,13 +56,32 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
   protected async onMessage(message: Exclude<PlanGraphWebviewMessage, { type: 'ready' }>): Promise<void> {
     if (message.type === 'openTask')
       await vscode.commands.executeCommand(Commands.OpenTask, { folder: this.ledger.root, taskId: message.taskId });
+    else if (message.type === 'planRun' || message.type === 'planGate') await this.steer(message);
     else this.update();
+  }
+
+  /** Pause, Resume, Cancel or a gate's Approve: the editor's person (as their pipeline decisions), the outcome said on the page. */
+  private async steer(message: PlanRunMessage): Promise<void> {
+    const services = await this.ledger.require();
+    try {
+      this.post({ type: 'acted', ok: true, text: await steerPlanRun(services, editorUser(), message) });
+    } catch (err) {
+      if (!isLedgerError(err)) throw err;
+      this.post({ type: 'acted', ok: false, text: err.message });
+    }
+    this.update();
   }
 
   private async load(): Promise<void> {
     const services = await this.ledger.require();
     const graph = await services.board.planGraph(this.workflowId);
-    const model: PlanGraphViewModel = { folder: this.ledger.root, folderName: this.ledger.name, ...graph };
+    const run = await services.planRuns.latestOfGraph(workflowKey(this.workflowId));
+    const model: PlanGraphViewModel = {
+      folder: this.ledger.root,
+      folderName: this.ledger.name,
+      ...graph,
+      run: run && planRunView(run),
+    };
     this._model = model;
     this.panel.title = `Plan: ${truncate(graph.name, 40)}`;
     this.post({ type: 'planGraph', model });

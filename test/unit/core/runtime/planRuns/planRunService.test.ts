@@ -15,6 +15,8 @@ import { LedgerError } from '../../../../../src/core/errors';
 import { runAsCaller } from '../../../../../src/core/limits/callIdentity';
 import { engineCases } from '../../../store/engines/engineKit';
 import { tempDir } from '../../../../helpers/tmp';
+import type { Services } from '../../../../../src/app/services';
+import { planRunView, steerPlanRun } from '../../../../../src/views/planRunModel';
 
 const agent = (name: string): AgentDefinition => ({
   name,
@@ -346,3 +348,69 @@ for (const engineCase of engineCases) {
     },
   );
 }
+
+test("a person's Pause, Resume, gate decision and Cancel from a view: recorded as theirs, the run's view follows", async () => {
+  const ledger = await engineCases[0].ledger();
+  try {
+    const w = await world(await ledger.open(), await ledger.open());
+    const t1 = await w.task('one');
+    const t2 = await w.task('two');
+    const runId = await w.start({
+      ...tree({
+        type: 'sequence',
+        children: [
+          { type: 'task', node_id: t1 },
+          { type: 'gate', id: 'go', title: 'one looks right' },
+          { type: 'task', node_id: t2 },
+        ],
+      }),
+      agent: 'coder',
+    });
+    const services = { planRuns: w.a } as unknown as Services;
+    const view = async () => planRunView((await w.a.status(runId))[0]);
+    assert.deepEqual(
+      (await w.a.active()).map((r) => r.run_id),
+      [runId],
+      'the Board lists the run going on',
+    );
+
+    assert.equal(
+      await steerPlanRun(services, 'ann', { type: 'planRun', runId, action: 'pause' }),
+      `${runId} is paused.`,
+    );
+    assert.equal((await view()).reason, 'paused by ann');
+    assert.deepEqual((await view()).actions, ['resume', 'cancel']);
+    assert.equal((await w.a.status(runId))[0].reason, 'paused by person:ann', 'the service records the person');
+    await steerPlanRun(services, 'ann', { type: 'planRun', runId, action: 'resume' });
+
+    await w.end(t1, 'done');
+    await w.a.advance(Number(runId.slice(5)));
+    const gate = (await view()).leaves.find((l) => l.id === 'go')!;
+    assert.equal(gate.state, 'needs-person');
+    assert.equal(
+      await steerPlanRun(services, 'ann', { type: 'planGate', runId, nodeId: 'go', approve: true }),
+      `go approved: ${runId} is running.`,
+    );
+    const decided = await w.engine.read((db) =>
+      db.get<{ state: string }>('SELECT state FROM plan_runs WHERE id = ?', [Number(runId.slice(5))]),
+    );
+    assert.equal((JSON.parse(decided!.state) as Record<string, { decided_by?: string }>).go.decided_by, 'person:ann');
+    assert.equal(await w.status(t2), 'in_progress', 'the task after the gate is queued');
+    // A second click on a stale Approve is refused with the service's coded error, changing nothing.
+    await assert.rejects(
+      steerPlanRun(services, 'ann', { type: 'planGate', runId, nodeId: 'go', approve: false }),
+      (err: unknown) => LedgerError.is(err, 'InvalidStatus'),
+    );
+
+    assert.equal(
+      await steerPlanRun(services, 'bob', { type: 'planRun', runId, action: 'cancel' }),
+      `${runId} is cancelled.`,
+    );
+    assert.equal((await view()).reason, 'cancelled by bob');
+    assert.deepEqual((await view()).actions, []);
+    assert.equal(await w.status(t2), 'cancelled');
+    assert.deepEqual(await w.a.active(), [], 'the Board has no run going on');
+  } finally {
+    await ledger.dispose();
+  }
+});
