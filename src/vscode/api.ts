@@ -53,6 +53,8 @@ export interface AgentLedgerApi {
     /** The model the plan graph panel of a workflow last showed, if it is open. */
     planGraph(folder: string, workflowId: number): PlanGraphViewModel | undefined;
     /** The Explorer decoration of a file or folder (rolled up again first), or undefined. */
-    pressure(fsPath: string): Promise<{ badge?: string; tooltip?: string } | undefined>;
+    pressure(
+      fsPath: string,
+    ): Promise<{ badge?: string; tooltip?: string; color?: string; propagate?: boolean } | undefined>;
   };
 }

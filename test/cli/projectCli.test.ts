@@ -119,3 +119,38 @@ test('agent passkey: a line break inside what is piped in is refused and nothing
     await c.close();
   }
 });
+
+test('an agent file of your own leaves the built-in coder and reviewer available: project add-agent … coder works', () => {
+  const repo = tempRepo({ 'README.md': '# r\n' });
+  const ws = ['--workspace', repo];
+  // The person's own agent, written before the ledger ever wrote its built-ins.
+  fs.mkdirSync(path.join(repo, '.agent-ledger', 'agents'), { recursive: true });
+  fs.writeFileSync(
+    path.join(repo, '.agent-ledger', 'agents', 'docs-writer.yaml'),
+    'name: docs-writer\ndescription: Writes the docs\nclient: claude-code\n',
+  );
+  cliJson(['project', 'create', 'app', '--dir', '.', ...ws]);
+  const added = cliJson<{ agents: string[] }>(['project', 'add-agent', 'app', 'coder', ...ws]);
+  assert.deepEqual(added.agents, ['coder']);
+  assert.deepEqual(cliJson<{ agents: string[] }>(['project', 'add-agent', 'app', 'docs-writer', ...ws]).agents, [
+    'coder',
+    'docs-writer',
+  ]);
+  const listed = cliJson<{ agents: { name: string; file: string }[] }>(['agent', 'list', ...ws]);
+  assert.deepEqual(listed.agents.map((a) => [a.name, a.file]).sort(), [
+    ['coder', '.agent-ledger/agents/coder.yaml'],
+    ['docs-writer', '.agent-ledger/agents/docs-writer.yaml'],
+    ['reviewer', '.agent-ledger/agents/reviewer.yaml'],
+  ]);
+  // The built-ins are real files now, beside the person's; deleting one keeps it deleted.
+  fs.rmSync(path.join(repo, '.agent-ledger', 'agents', 'reviewer.yaml'));
+  assert.deepEqual(
+    cliJson<{ agents: { name: string }[] }>(['agent', 'list', ...ws])
+      .agents.map((a) => a.name)
+      .sort(),
+    ['coder', 'docs-writer'],
+  );
+  const gone = cli(['project', 'add-agent', 'app', 'reviewer', '--json', ...ws]);
+  assert.notEqual(gone.code, 0);
+  assert.equal(cliError(gone).reason, 'AgentNotFound');
+});

@@ -448,13 +448,31 @@ describe(
       );
 
       const { workflow_id } = await agent.call<{ workflow_id: string }>('start_workflow', { name: 'Release' });
-      await agent.call('start_task', { workflow_id, name: 'Tag the release', goal: 'tag v1' });
+      const tag = await agent.call<{ task_id: string }>('start_task', {
+        workflow_id,
+        name: 'Tag the release',
+        goal: 'tag v1',
+      });
+      // A sub-task: drawn with a dashed edge from its parent, told apart from dependencies by the legend.
+      const notes = await agent.call<{ task_id: string }>('start_task', {
+        workflow_id,
+        name: 'Write the release notes',
+        goal: 'notes for v1',
+        parent_task_id: tag.task_id,
+      });
       await page.goto(`http://127.0.0.1:${ui.port}/#/plan/${workflow_id.replace(/\D+/g, '')}`);
       await page.locator('h1', { hasText: 'Release' }).waitFor({ timeout: 10_000 });
-      assert.match(
-        (await page.locator('[data-testid=plan-graph]').textContent({ timeout: 5_000 })) ?? '',
-        /Tag the release/,
+      const graph = page.locator('[data-testid=plan-graph]');
+      assert.match((await graph.textContent({ timeout: 5_000 })) ?? '', /Tag the release/);
+      const parentEdge = graph.locator(`polyline.edge-parent[data-from="${tag.task_id}"][data-to="${notes.task_id}"]`);
+      assert.equal(await parentEdge.count(), 1, 'the sub-task hangs from its parent');
+      assert.equal(
+        await parentEdge.evaluate((e) => getComputedStyle(e).strokeDasharray),
+        '5px, 4px',
+        'dashed, unlike a dependency',
       );
+      assert.match(await page.locator('[data-testid=graph-legend]').innerText(), /sub-task of/);
+      await shot(page, 'plan-graph-sub-task');
 
       await page.keyboard.press('Alt+A');
       await page.locator('h1', { hasText: 'Agents & Sessions' }).waitFor({ timeout: 10_000 });

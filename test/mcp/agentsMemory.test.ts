@@ -112,7 +112,11 @@ describe('agents', () => {
       const listed = await c.call<{ agents: AgentJson[] }>('agent_list');
       assert.deepEqual(
         listed.agents.map((a) => [a.name, a.client, a.file]),
-        [['coder', 'gemini-cli', '.agent-ledger/agents/coder.md']],
+        [
+          ['coder', 'gemini-cli', '.agent-ledger/agents/coder.md'],
+          ['reviewer', 'claude-code', '.agent-ledger/agents/reviewer.yaml'],
+        ],
+        'their coder; the built-in reviewer beside it',
       );
       assert.ok(!fs.existsSync(path.join(repo, '.agent-ledger/agents/coder.yaml')));
 

@@ -53,6 +53,11 @@ const agentFiles = {
   '.agent-ledger/agents/alice.yaml':
     'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\nconfig:\n  tags: [backend]\n',
   '.agent-ledger/agents/bob.yaml': 'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\n',
+  // A team of two: the built-in coder and reviewer were written and deleted (the ledger's record says so).
+  '.agent-ledger/agents/.written.json': JSON.stringify({
+    version: 1,
+    files: { 'coder.yaml': { sha256: 'deleted' }, 'reviewer.yaml': { sha256: 'deleted' } },
+  }),
 };
 
 async function createTask(c: LedgerClient, title: string): Promise<number> {

@@ -60,14 +60,20 @@ export function mountPlanGraph(
       )
         leaves.set(l.graphNode, l);
     host.setState({ folder: model.folder, workflowId: model.workflowId, zoom });
+    // Dependencies: solid, with an arrow into the task that waits; sub-tasks: dashed from the parent, a dot at the sub-task.
     const edges = model.edges.map((e) =>
-      svg('polyline', {
-        class: 'edge',
-        'data-from': e.from,
-        'data-to': e.to,
-        points: e.points.map((p) => `${p.x},${p.y}`).join(' '),
-        'marker-end': 'url(#arrow)',
-      }),
+      svg(
+        'polyline',
+        {
+          class: `edge edge-${e.kind}`,
+          'data-from': e.from,
+          'data-to': e.to,
+          'data-kind': e.kind,
+          points: e.points.map((p) => `${p.x},${p.y}`).join(' '),
+          'marker-end': e.kind === 'parent' ? 'url(#sub-task)' : 'url(#arrow)',
+        },
+        svg('title', {}, e.kind === 'parent' ? `${e.to} is a sub-task of ${e.from}` : `${e.to} waits for ${e.from}`),
+      ),
     );
     const nodes = model.nodes.map((n) => {
       // The plan run's word on this task (its state, agent, run, cost) in place of the task's own.
@@ -120,6 +126,11 @@ export function mountPlanGraph(
       },
       svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }),
     );
+    const subTaskEnd = svg(
+      'marker',
+      { id: 'sub-task', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6, markerHeight: 6 },
+      svg('circle', { cx: 5, cy: 5, r: 4, class: 'sub-task-end' }),
+    );
     const drawing = svg(
       'svg',
       {
@@ -129,7 +140,7 @@ export function mountPlanGraph(
         viewBox: `0 0 ${model.width} ${model.height}`,
         'data-testid': 'plan-graph',
       },
-      svg('defs', {}, arrow),
+      svg('defs', {}, arrow, subTaskEnd),
       ...edges,
       ...nodes,
     );
@@ -179,9 +190,32 @@ export function mountPlanGraph(
     zoomButtons[2].setAttribute('aria-label', 'Zoom in');
     for (const b of zoomButtons)
       b.dataset.testid = `zoom-${b.textContent === '−' ? 'out' : b.textContent === '+' ? 'in' : b.textContent}`;
-    const summary = `${model.workflowKey} · ${model.nodes.length} tasks · ${model.edges.length} dependencies`;
+    const dependencies = model.edges.filter((e) => e.kind === 'dependency').length;
+    const subTasks = model.edges.length - dependencies;
+    const summary = `${model.workflowKey} · ${model.nodes.length} tasks · ${dependencies} dependencies${subTasks ? ` · ${subTasks} sub-task${subTasks === 1 ? '' : 's'}` : ''}`;
+    const legendLine = (kind: 'dependency' | 'parent', words: string, title: string): HTMLElement =>
+      h(
+        'span',
+        { class: 'legend-item', title },
+        svg(
+          'svg',
+          { width: 28, height: 10, class: 'plan-graph legend-line', 'aria-hidden': 'true' },
+          svg('line', { x1: 1, y1: 5, x2: 27, y2: 5, class: `edge edge-${kind}` }),
+        ),
+        words,
+      );
+    const legend = model.edges.length
+      ? [
+          h(
+            'span',
+            { class: 'legend muted', 'data-testid': 'graph-legend' },
+            legendLine('dependency', 'dependency', 'Solid, the arrow into the task that waits for the other'),
+            ...(subTasks ? [legendLine('parent', 'sub-task of', 'Dashed, from a parent task to its sub-task')] : []),
+          ),
+        ]
+      : [];
     const note =
-      model.nodes.length && !model.edges.length
+      model.nodes.length && !dependencies
         ? [h('p', { class: 'muted' }, 'No dependencies recorded between these tasks: each can start on its own.')]
         : [];
     root.replaceChildren(
@@ -190,6 +224,7 @@ export function mountPlanGraph(
         { class: 'board-header' },
         h('h1', null, model.name),
         h('span', { class: 'muted' }, summary),
+        ...legend,
         ...(model.nodes.length ? [...zoomButtons, scale] : []),
         button('Refresh', () => host.post({ type: 'refresh' })),
       ),

@@ -6,10 +6,11 @@ import type { Clock } from '../time';
 import { iso } from '../time';
 import { appendEvent } from '../events/eventLog';
 import { IndexedFiles } from '../files/indexedFiles';
-import { writeNewFile } from '../files/writeNewFile';
 import { listConfined, mkdirConfined } from '../files/confinedPath';
 import type { AgentDefinition, AgentList, AgentProblem } from './agentModel';
-import { agentYaml, defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
+import { defaultAgents, isAgentFile, parseAgentFile } from './agentFiles';
+import { builtInsKey, reconcileBuiltIns, writeBuiltIns } from './builtInAgents';
+import type { BuiltInsOutcome } from './builtInAgents';
 import type { AgentListResult, AgentSummary } from './agentContracts';
 import { agentsFolder } from '../ledgerFiles';
 
@@ -21,6 +22,8 @@ import { agentsFolder } from '../ledgerFiles';
 export class AgentRegistry extends IndexedFiles<AgentDefinition> {
   /** Definition files (by stem) that link outside the workspace, as of the last listing. */
   private linkedOut = new Map<string, LedgerError>();
+  /** The built-ins' last outcome and what it was read from (builtInsKey). */
+  private builtIns: { key: string; outcome: BuiltInsOutcome } | undefined;
 
   constructor(db: LedgerEngine, workspace: string, clock: Clock, options: { readonly: boolean }) {
     super(db, workspace, clock, options, agentsFolder, parseAgentFile);
@@ -63,6 +66,20 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
         return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
       createDefaults(this.workspace, folder);
     }
+    const first = this.read(folder);
+    const key = builtInsKey(folder, first.names, first.taken);
+    let builtIns = this.builtIns?.key === key ? this.builtIns.outcome : undefined;
+    if (!builtIns) {
+      builtIns = reconcileBuiltIns(this.workspace, folder, first.names, first.taken, this.options.readonly);
+      this.builtIns = builtIns.wrote ? undefined : { key, outcome: builtIns };
+    }
+    const { agents, problems } = builtIns.wrote ? this.read(folder) : first;
+    const all = builtIns.problem ? [...problems, builtIns.problem] : problems;
+    return { agents: [...agents, ...builtIns.unwritten], problems: all };
+  }
+
+  /** The folder's definitions, the agent-file names in it and the agent names those files take. */
+  private read(folder: string): AgentList & { names: string[]; taken: Set<string> } {
     const agents: AgentDefinition[] = [];
     const problems: AgentProblem[] = [];
     const listing = listConfined(this.workspace, agentsFolder);
@@ -72,7 +89,9 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
       problems.push({ file: `${agentsFolder}/${name}`, message: error.message });
       this.linkedOut.set(name.replace(/\.(ya?ml|md)$/, ''), error);
     }
-    for (const name of listing.names.filter(isAgentFile)) {
+    const names = listing.names.filter(isAgentFile);
+    const stem = (name: string) => name.replace(/\.(ya?ml|md)$/, '');
+    for (const name of names) {
       const file = path.join(folder, name);
       try {
         const agent = this.cache.get(file);
@@ -85,7 +104,8 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
         problems.push({ file: this.relative(file), message: (err as Error).message });
       }
     }
-    return { agents, problems };
+    const taken = new Set([...agents.map((a) => a.name), ...names.map(stem), ...this.linkedOut.keys()]);
+    return { agents, problems, names, taken };
   }
 
   /** Brings the index up to date; costs a write only when a definition changed. */
@@ -99,16 +119,16 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
 }
 
 /**
- * Writes the default definitions into a fresh folder and renames it into place, so another
- * process sees either no agents folder or a complete one; a folder someone else put there
- * first (a user, or a racing process) wins and is never overwritten.
+ * Writes the default definitions (and the record of them) into a fresh folder and renames it
+ * into place, so another process sees either no agents folder or a complete one; a folder
+ * someone else put there first (a user, or a racing process) wins and is never overwritten —
+ * reconcileBuiltIns then adds the built-ins it lacks.
  */
 function createDefaults(workspace: string, folder: string): void {
   mkdirConfined(workspace, path.dirname(folder));
   const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
   try {
-    for (const agent of defaultAgents)
-      writeNewFile(path.join(staging, `${agent.name}.yaml`), agentYaml({ ...agent, file: '' }, Infinity));
+    writeBuiltIns(staging);
     fs.renameSync(staging, folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -22,9 +22,19 @@ export interface ExplorerPressure {
   /** Sum of the intensities of the marks on and under it, faded to the roll-up's moment (at most one half-life old). */
   intensity: number;
   /** The running tasks whose marks are on or under it, by key. */
-  tasks: { key: string; title: string | null; agent: string | null }[];
+  tasks: PressureTask[];
+  /** Those of them that changed files on or under it (`changed:` marks; the others only declared it as their area). */
+  changedBy: string[];
   /** Mark types not tied to a task (an agent's own `stig_mark`). */
   others: string[];
+}
+
+/** A task named by the Explorer: its key, title, agent and status now. */
+export interface PressureTask {
+  key: string;
+  title: string | null;
+  agent: string | null;
+  status: string | null;
 }
 
 /** Layouts kept for workflows whose shape did not change (a live state change needs no new layout). */
@@ -41,8 +51,12 @@ export class BoardQueries {
   private lastPressure:
     | {
         paths: readonly PathPressure[];
-        tasks: Map<string, { key: string; title: string | null; agent: string | null }>;
-        lists: { tasks: WeakMap<string[], ExplorerPressure['tasks']>; others: WeakMap<string[], string[]> };
+        tasks: Map<string, PressureTask>;
+        lists: {
+          tasks: WeakMap<string[], ExplorerPressure['tasks']>;
+          others: WeakMap<string[], string[]>;
+          changed: WeakMap<string[], string[]>;
+        };
         value: ExplorerPressure[];
       }
     | undefined;
@@ -103,31 +117,53 @@ export class BoardQueries {
     const last = this.lastPressure;
     if (last && last.paths === rolled.paths) return last.value;
     const ids = rolled.taskIds;
-    const tasks = new Map<string, { key: string; title: string | null; agent: string | null }>();
+    const tasks = new Map<string, PressureTask>();
     await this.engine.read(async (db) => {
       for (let i = 0; i < ids.length; i += 500) {
         const slice = ids.slice(i, i + 500);
-        const rows = await db.all<{ id: number; title: string; assignee: string | null }>(
-          `SELECT id, title, assignee FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`,
+        const rows = await db.all<{ id: number; title: string; assignee: string | null; status: string }>(
+          `SELECT id, title, assignee, status FROM tasks WHERE id IN (${slice.map(() => '?').join(', ')})`,
           slice,
         );
-        for (const r of rows)
-          tasks.set(taskKey(Number(r.id)), { key: taskKey(Number(r.id)), title: r.title, agent: r.assignee });
+        for (const r of rows) {
+          const key = taskKey(Number(r.id));
+          tasks.set(key, { key, title: r.title, agent: r.assignee, status: r.status });
+        }
       }
     });
     // A path the change did not touch is the same object as before (both lists sorted by path): its answer too, while the titles stay the same.
     const same =
       last !== undefined &&
       last.tasks.size === tasks.size &&
-      [...tasks].every(([k, t]) => last.tasks.get(k)?.title === t.title && last.tasks.get(k)?.agent === t.agent);
+      [...tasks].every(([k, t]) => {
+        const was = last.tasks.get(k);
+        return was?.title === t.title && was.agent === t.agent && was.status === t.status;
+      });
     const before = same ? last.paths : [];
     // A path's lists are kept by the roll-up while its marks stay the same (also when its numbers move to a new moment).
     const lists = same
       ? last.lists
-      : { tasks: new WeakMap<string[], ExplorerPressure['tasks']>(), others: new WeakMap<string[], string[]>() };
+      : {
+          tasks: new WeakMap<string[], ExplorerPressure['tasks']>(),
+          others: new WeakMap<string[], string[]>(),
+          changed: new WeakMap<string[], string[]>(),
+        };
     const named = (keys: string[]) => {
       let out = lists.tasks.get(keys);
-      if (!out) lists.tasks.set(keys, (out = keys.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null })));
+      if (!out)
+        lists.tasks.set(
+          keys,
+          (out = keys.map((k) => tasks.get(k) ?? { key: k, title: null, agent: null, status: null })),
+        );
+      return out;
+    };
+    const changedBy = (types: string[]) => {
+      let out = lists.changed.get(types);
+      if (!out)
+        lists.changed.set(
+          types,
+          (out = [...new Set(types.filter((t) => t.startsWith('changed:')).map((t) => markTypeTask(t)!))]),
+        );
       return out;
     };
     const others = (types: string[]) => {
@@ -142,7 +178,13 @@ export class BoardQueries {
       value[i] =
         j < before.length && before[j] === p
           ? last!.value[j++]
-          : { path: p.path, intensity: p.intensity, tasks: named(p.tasks), others: others(p.types) };
+          : {
+              path: p.path,
+              intensity: p.intensity,
+              tasks: named(p.tasks),
+              changedBy: changedBy(p.types),
+              others: others(p.types),
+            };
     }
     this.lastPressure = { paths: rolled.paths, tasks, lists, value };
     return value;
@@ -177,8 +219,9 @@ export class BoardQueries {
         progress: number | null;
         held_by: string | null;
         waiting: string | null;
+        parent_id: number | null;
       }>(
-        'SELECT id, title, status, result, assignee, progress, held_by, waiting FROM tasks WHERE workflow_id = ? ORDER BY id',
+        'SELECT id, title, status, result, assignee, progress, held_by, waiting, parent_id FROM tasks WHERE workflow_id = ? ORDER BY id',
         [workflowId],
       );
       const sessions = await latestSessions(db, workflowId);
@@ -190,6 +233,7 @@ export class BoardQueries {
         agent: r.assignee ?? sessions.get(Number(r.id))?.agent ?? null,
         progress: r.progress === null ? null : Number(r.progress),
         why: nodeWhy(r.status, r.held_by, r.waiting ? (JSON.parse(r.waiting) as TaskWaiting) : null),
+        parentId: r.parent_id === null ? null : Number(r.parent_id),
       }));
       return { workflow, tasks, dependencies: await readDependencies(db, workflowId) };
     });

@@ -7,8 +7,9 @@ const { Graph, layout } = require('@dagrejs/dagre') as typeof Dagre;
 
 /**
  * A workflow's plan drawn as a DAG: its tasks as nodes, `depends_on` as edges (from the
- * dependency to the task that needs it), laid out by dagre (layered, top to bottom). The input
- * is built purely (tested on its own); the layout is the library's, never hand-written.
+ * dependency to the task that needs it) and a sub-task's parent as an edge of its own kind (from
+ * the parent to the sub-task), laid out together by dagre (layered, top to bottom). The input is
+ * built purely (tested on its own); the layout is the library's, never hand-written.
  */
 export const NODE_WIDTH = 220;
 /** Three lines: title, state, and why the task does not run (a hold, the runner's reason). */
@@ -23,6 +24,8 @@ export interface PlanTaskRow {
   progress: number | null;
   /** Why the task does not run now, as the Board card says it (null: nothing holds it). */
   why: NodeWhy | null;
+  /** The task it is a sub-task of, if any. */
+  parentId?: number | null;
 }
 
 /** A person's hold, or the runner's reason for not starting the task. */
@@ -38,10 +41,12 @@ export function nodeWhy(status: string, heldBy: string | null, waiting: { detail
   return null;
 }
 
+/** `dependency`: `from` must be done before `to`; `parent`: `to` is a sub-task of `from`. */
+export type PlanEdgeKind = 'dependency' | 'parent';
+
 export interface LayoutInput {
   nodes: { id: string; width: number; height: number }[];
-  /** `from` must be done before `to`. */
-  edges: { from: string; to: string }[];
+  edges: { from: string; to: string; kind: PlanEdgeKind }[];
 }
 
 export interface PlanGraphNode {
@@ -64,6 +69,7 @@ export interface PlanGraphNode {
 export interface PlanGraphEdge {
   from: string;
   to: string;
+  kind: PlanEdgeKind;
   /** The polyline dagre routed, start to end. */
   points: { x: number; y: number }[];
 }
@@ -80,7 +86,8 @@ export interface PlanGraphModel {
 
 /**
  * What dagre is given: a node per task (id order), an edge per dependency between two tasks of
- * the workflow (a dependency on a task outside it, or on itself, is left out), each once.
+ * the workflow (a dependency on a task outside it, or on itself, is left out), each once, then
+ * an edge from each sub-task's parent when the parent is in the workflow too.
  */
 export function layoutInput(
   tasks: readonly PlanTaskRow[],
@@ -95,27 +102,41 @@ export function layoutInput(
       const k = `${d}>${t.id}`;
       if (d === t.id || !ids.has(d) || seen.has(k)) continue;
       seen.add(k);
-      edges.push({ from: taskKey(d), to: taskKey(t.id) });
+      edges.push({ from: taskKey(d), to: taskKey(t.id), kind: 'dependency' });
     }
+  }
+  for (const t of sorted) {
+    const parent = t.parentId;
+    if (parent !== null && parent !== undefined && parent !== t.id && ids.has(parent))
+      edges.push({ from: taskKey(parent), to: taskKey(t.id), kind: 'parent' });
   }
   return { nodes: sorted.map((t) => ({ id: taskKey(t.id), width: NODE_WIDTH, height: NODE_HEIGHT })), edges };
 }
 
+/** An edge's key in PlacedGraph.edges: one dependency and one parent edge may join the same two tasks. */
+export function edgeKey(e: { from: string; to: string; kind: PlanEdgeKind }): string {
+  return `${e.kind}:${e.from}>${e.to}`;
+}
+
 export interface PlacedGraph {
   nodes: Map<string, { x: number; y: number }>;
-  /** By `from>to`. */
+  /** By edgeKey. */
   edges: Map<string, { x: number; y: number }[]>;
   width: number;
   height: number;
 }
 
-/** Positions of every node and the route of every edge. */
+/**
+ * Positions of every node and the route of every edge. A parent often waits for its sub-tasks
+ * (a dependency against the parent edge): the greedy acyclicer breaks such a cycle on the
+ * lighter parent edge, so the layers follow the order of work and the parent edge runs upwards.
+ */
 export function layoutGraph(input: LayoutInput): PlacedGraph {
-  const g = new Graph({ multigraph: false });
-  g.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 56, marginx: 16, marginy: 16 });
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 28, ranksep: 56, marginx: 16, marginy: 16, acyclicer: 'greedy' });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of input.nodes) g.setNode(n.id, { width: n.width, height: n.height });
-  for (const e of input.edges) g.setEdge(e.from, e.to);
+  for (const e of input.edges) g.setEdge(e.from, e.to, { weight: e.kind === 'dependency' ? 4 : 1 }, e.kind);
   layout(g);
   const nodes = new Map(
     input.nodes.map((n) => {
@@ -125,8 +146,8 @@ export function layoutGraph(input: LayoutInput): PlacedGraph {
   );
   const edges = new Map(
     input.edges.map((e) => [
-      `${e.from}>${e.to}`,
-      (g.edge(e.from, e.to)?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })),
+      edgeKey(e),
+      (g.edge(e.from, e.to, e.kind)?.points ?? []).map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })),
     ]),
   );
   const size = g.graph();
@@ -165,7 +186,7 @@ export function planGraphModel(
         height: n.height,
       };
     }),
-    edges: input.edges.map((e) => ({ ...e, points: placed.edges.get(`${e.from}>${e.to}`) ?? [] })),
+    edges: input.edges.map((e) => ({ ...e, points: placed.edges.get(edgeKey(e)) ?? [] })),
     width: placed.width,
     height: placed.height,
   };

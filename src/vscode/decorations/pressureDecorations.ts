@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ExplorerPressure } from '../../core/board/boardQueries';
-import { truncate } from '../../core/format';
+import { explorerBadge } from '../../views/explorerBadge';
 import { Settings } from '../constants';
 import { Disposable } from '../lifecycle';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
@@ -10,9 +10,8 @@ const debounceMs = 300;
 
 /**
  * The Explorer shows where agents are working now: a file or folder that running tasks marked in
- * the stigmergy field (their areas, the files they changed so far) gets a badge with the number of
- * those tasks and a tooltip naming them; two or more tasks on one path are shown in the warning
- * colour. The field is rolled up to folders once per burst of store changes (debounced), so the
+ * the stigmergy field (their areas, the files they changed so far) gets a ledger badge and a
+ * tooltip naming them (views/explorerBadge.ts says which). The field is rolled up to folders once per burst of store changes (debounced), so the
  * decoration of each file is a map lookup however many marks there are; a path whose answer the
  * Board kept (its marks did not change) keeps its decoration, made once.
  */
@@ -54,9 +53,9 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
   }
 
   /** The decoration of a path now (tests). */
-  decorationOf(uri: vscode.Uri): { badge?: string; tooltip?: string } | undefined {
+  decorationOf(uri: vscode.Uri): { badge?: string; tooltip?: string; color?: string; propagate?: boolean } | undefined {
     const d = this.decorations.get(uri.toString());
-    return d ? { badge: d.badge, tooltip: d.tooltip } : undefined;
+    return d ? { badge: d.badge, tooltip: d.tooltip, color: d.color?.id, propagate: d.propagate } : undefined;
   }
 
   /** Rolls up again now and resolves when the decorations are current (tests, Refresh). */
@@ -109,7 +108,10 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
     const changed: vscode.Uri[] = [];
     for (const [key, d] of next) {
       const before = this.decorations.get(key);
-      if (before !== d && (!before || before.badge !== d.badge || before.tooltip !== d.tooltip))
+      if (
+        before !== d &&
+        (!before || before.badge !== d.badge || before.tooltip !== d.tooltip || before.color?.id !== d.color?.id)
+      )
         changed.push(vscode.Uri.parse(key));
     }
     for (const key of this.decorations.keys()) if (!next.has(key)) changed.push(vscode.Uri.parse(key));
@@ -120,18 +122,8 @@ export class PressureDecorations extends Disposable implements vscode.FileDecora
 }
 
 function decorationOf(p: ExplorerPressure): vscode.FileDecoration {
-  const n = p.tasks.length;
-  const lines = p.tasks.map(
-    (t) => `${t.key}${t.title ? ` ${truncate(t.title, 60)}` : ''}${t.agent ? ` (${t.agent})` : ''}`,
-  );
-  if (p.others.length) lines.push(`marks: ${p.others.join(', ')}`);
-  const head =
-    n === 0 ? 'Agents marked this area' : n === 1 ? 'A running task works here' : `${n} running tasks work here`;
-  const decoration = new vscode.FileDecoration(
-    n === 0 ? '•' : n > 9 ? '9+' : String(n),
-    `${head}: ${lines.join('; ')}`,
-    n > 1 ? new vscode.ThemeColor('list.warningForeground') : undefined,
-  );
-  decoration.propagate = false; // folders already carry what is under them
+  const b = explorerBadge(p);
+  const decoration = new vscode.FileDecoration(b.badge, b.tooltip, b.color && new vscode.ThemeColor(b.color));
+  decoration.propagate = false; // the roll-up already decorates each folder with what is under it
   return decoration;
 }

@@ -235,16 +235,16 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         })()`) as Promise<string[] | null>;
         const folder = await eventually(
           'the src folder badge',
-          async () => ((await badges('src'))?.includes('"2"') ? badges('src') : undefined),
+          async () => ((await badges('src'))?.includes('"S"') ? badges('src') : undefined),
           15_000,
         );
         const file = await eventually(
           'the app.ts badge',
-          async () => ((await badges('app.ts'))?.includes('"1"') ? badges('app.ts') : undefined),
+          async () => ((await badges('app.ts'))?.includes('"S"') ? badges('app.ts') : undefined),
           15_000,
         );
         assert.ok(
-          folder?.includes('"2"') && file?.includes('"1"'),
+          folder?.includes('"S"') && file?.includes('"S"'),
           `badges: src ${folder?.join(' ')}, app.ts ${file?.join(' ')}`,
         );
         assert.deepEqual(await badges('util.ts'), [], 'a file no task touches has no badge');
@@ -259,16 +259,20 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         );
         assert.match(
           fileTitle ?? '',
-          new RegExp(`src/app\\.ts • A running task works here: task-${seed.docs} Document the checkout`),
+          new RegExp(`src/app\\.ts • in the scope of task-${seed.docs} \\([^)]*running\\): Document the checkout`),
           `app.ts label: ${fileTitle}`,
         );
         const folderTitle = await eventually(
           'the src tooltip',
-          async () => ((await label('src'))?.includes('2 running tasks') ? label('src') : undefined),
+          async () => {
+            // Both tasks' marks reached the roll-up: Build's src/** (marked above) and Docs' src/app.ts.
+            const now = await label('src');
+            return now?.includes(`task-${seed.build} (`) && now.includes(`task-${seed.docs} (`) ? now : undefined;
+          },
           15_000,
         );
-        assert.match(folderTitle ?? '', /src • 2 running tasks work here: /, `src label: ${folderTitle}`);
-        for (const named of [`task-${seed.build} Build the checkout`, `task-${seed.docs} Document the checkout`])
+        assert.match(folderTitle ?? '', /src • in the scope of /, `src label: ${folderTitle}`);
+        for (const named of [`task-${seed.build} (`, `task-${seed.docs} (`])
           assert.ok(folderTitle?.includes(named), `src label names ${named}: ${folderTitle}`);
         assert.ok(!((await label('util.ts')) ?? '').includes(' • '), 'a file no task touches has no pressure tooltip');
         // And the hover a person sees: the pointer on the label itself (the row is wider than its label), after the hover delay.
@@ -276,7 +280,7 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
         await row('app.ts').locator('.label-name').first().hover();
         const hover = wb.page
           .locator('.monaco-hover, .workbench-hover')
-          .filter({ hasText: /running task works here/ })
+          .filter({ hasText: /in the scope of task-/ })
           .first();
         const tooltip = await hover.waitFor({ state: 'visible', timeout: 8_000 }).then(
           () => hover.innerText(),
@@ -286,7 +290,7 @@ export function describeBoardJourney(pkg: () => PackagedExtension): void {
           `explorer tooltip of src/app.ts: label "${fileTitle}", hover ${tooltip.replace(/\s+/g, ' ')}`,
         );
         if (tooltip !== '(no hover shown)')
-          assert.match(tooltip, new RegExp(`task-${seed.docs} Document the checkout`));
+          assert.match(tooltip, new RegExp(`task-${seed.docs} \\([^)]*running\\): Document the checkout`));
         await shot('explorer-pressure');
       });
 

@@ -320,6 +320,21 @@ for (const engineCase of engineCases) {
           before.nodes.map((n) => [n.x, n.y]),
           'same shape, same layout',
         );
+        assert.ok(
+          after.edges.every((e) => e.kind === 'dependency'),
+          'no sub-tasks yet: dependency edges only',
+        );
+        // A sub-task of Build: an edge from its parent, of its own kind, laid out anew (a new shape).
+        await engine.write((tx) => tx.run('UPDATE tasks SET parent_id = ? WHERE id = ?', [ids.build, ids.docs]));
+        const withParent = await queries.planGraph(ids.wf);
+        const parentEdges = withParent.edges.filter((e) => e.kind === 'parent');
+        assert.deepEqual(
+          parentEdges.map((e) => `${e.from}>${e.to}`),
+          [`task-${ids.build}>task-${ids.docs}`],
+        );
+        const at = new Map(withParent.nodes.map((n) => [n.id, n.y]));
+        assert.ok(at.get(`task-${ids.build}`)! < at.get(`task-${ids.docs}`)!, 'the sub-task is drawn under its parent');
+        assert.ok(parentEdges[0].points.length >= 2, 'the parent edge is routed');
         await assert.rejects(queries.planGraph(999), /not found/);
       } finally {
         await ledger.dispose();

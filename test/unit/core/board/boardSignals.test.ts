@@ -279,7 +279,11 @@ for (const engineCase of engineCases) {
         const pressure = await queries.pressure();
         assert.equal(await queries.pressure(), pressure, 'the field did not change: the same roll-up');
         const of = (p: string) => pressure.find((x) => x.path === p);
-        assert.deepEqual(of('src/auth/login.ts')?.tasks, [{ key: `task-${b}`, title: 'Fix login', agent: null }]);
+        assert.deepEqual(of('src/auth/login.ts')?.tasks, [
+          { key: `task-${b}`, title: 'Fix login', agent: null, status: 'in_progress' },
+        ]);
+        assert.deepEqual(of('src/auth/login.ts')?.changedBy, [`task-${b}`]);
+        assert.deepEqual(of('src/auth')?.changedBy, [`task-${b}`], 'the glob of task a declares, it changes nothing');
         assert.deepEqual(
           of('src/auth')?.tasks.map((t) => t.key),
           [`task-${a}`, `task-${b}`],

@@ -1,7 +1,7 @@
 // The plan graph's layout input (pure) and dagre's placement of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutGraph, layoutInput, NODE_HEIGHT, NODE_WIDTH } from '../../../../src/core/board/planGraphLayout';
+import { edgeKey, layoutGraph, layoutInput, NODE_HEIGHT, NODE_WIDTH } from '../../../../src/core/board/planGraphLayout';
 import { dependencyPairs } from '../../../../src/core/tasks/taskDependencies';
 import { nodeTaskId } from '../../../../src/core/events/correlation';
 import type { PlanTaskRow } from '../../../../src/core/board/planGraphLayout';
@@ -39,10 +39,43 @@ test('layout input: a node per task in id order, each dependency inside the work
     [1, 2, 3].map((id) => ({ id: `task-${id}`, width: NODE_WIDTH, height: NODE_HEIGHT })),
   );
   assert.deepEqual(input.edges, [
-    { from: 'task-1', to: 'task-2' },
-    { from: 'task-1', to: 'task-3' },
-    { from: 'task-2', to: 'task-3' },
+    { from: 'task-1', to: 'task-2', kind: 'dependency' },
+    { from: 'task-1', to: 'task-3', kind: 'dependency' },
+    { from: 'task-2', to: 'task-3', kind: 'dependency' },
   ]);
+});
+
+test('layout input: a sub-task gets an edge from its parent, of its own kind, when the parent is in the workflow', () => {
+  const sub = (id: number, parentId: number | null): PlanTaskRow => ({ ...task(id), parentId });
+  const input = layoutInput([sub(1, null), sub(2, 1), sub(3, 1), sub(4, 99), sub(5, 5)], new Map([[3, [2]]]));
+  assert.deepEqual(input.edges, [
+    { from: 'task-2', to: 'task-3', kind: 'dependency' },
+    { from: 'task-1', to: 'task-2', kind: 'parent' },
+    { from: 'task-1', to: 'task-3', kind: 'parent' },
+  ]);
+});
+
+test('dagre places sub-tasks under their parent; a parent that waits for them sits below them, its edges still routed', () => {
+  const sub = (id: number, parentId: number | null): PlanTaskRow => ({ ...task(id), parentId });
+  const tasks = [sub(1, null), sub(2, 1), sub(3, 1)];
+  const y = (placed: ReturnType<typeof layoutGraph>, id: number): number => placed.nodes.get(`task-${id}`)!.y;
+
+  const free = layoutGraph(layoutInput(tasks, new Map()));
+  assert.ok(y(free, 1) < y(free, 2) && y(free, 2) === y(free, 3), 'parent on top, sub-tasks one layer down');
+  const route = free.edges.get(edgeKey({ from: 'task-1', to: 'task-2', kind: 'parent' }))!;
+  assert.ok(route.length >= 2 && route[0].y < route.at(-1)!.y, 'the parent edge runs from the parent down');
+
+  // The parent depends on both sub-tasks: a cycle with the parent edges. The order of work wins.
+  const waits = layoutGraph(layoutInput(tasks, new Map([[1, [2, 3]]])));
+  assert.ok(y(waits, 2) < y(waits, 1) && y(waits, 3) < y(waits, 1), 'the parent is laid out after its sub-tasks');
+  assert.equal(waits.edges.size, 4, 'two dependency edges and two parent edges, each with its own route');
+  for (const [k, points] of waits.edges) assert.ok(points.length >= 2, `${k} has a route`);
+  const up = waits.edges.get(edgeKey({ from: 'task-1', to: 'task-3', kind: 'parent' }))!;
+  const parentAt = waits.nodes.get('task-1')!;
+  assert.ok(
+    Math.abs(up[0].y - parentAt.y) < Math.abs(up.at(-1)!.y - parentAt.y),
+    'the parent edge starts at the parent (drawn from parent to sub-task)',
+  );
 });
 
 test('dependencies from a stored plan graph: task nodes are task-<id> (as task_get and the start gates read them), other nodes and malformed edges ignored', () => {
