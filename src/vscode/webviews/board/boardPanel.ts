@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { BoardHostMessage, BoardModel, BoardWebviewMessage, PlanRunMessage } from '../../../shared/protocol';
-import { planRunView, steerPlanRun } from '../../../views/planRunModel';
-import { editorUser } from '../../views/pipelines/pipelineDecisions';
+import { planRunView } from '../../../views/planRunModel';
 import { parseId, taskKey } from '../../../core/ids';
 import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { isLedgerError } from '../../ledger/loadDomain';
 import { WebviewPanelBase } from '../webviewPanelBase';
+import { steerFromPanel } from '../planRunSteering';
 import { coalesced } from '../../../views/coalesced';
 import { errorMessage } from '../../../core/errors';
 import type { Services } from '../../../app/services';
@@ -152,15 +152,8 @@ export class BoardPanel extends WebviewPanelBase<BoardHostMessage, BoardWebviewM
     });
   }
 
-  /** Pause, Resume, Cancel or a gate's Approve: the editor's person (as their pipeline decisions), said on the board. */
   private async steer(message: PlanRunMessage): Promise<void> {
-    const services = await this.ledger.require();
-    try {
-      this.post({ type: 'acted', ok: true, text: await steerPlanRun(services, editorUser(), message) });
-    } catch (err) {
-      if (!isLedgerError(err)) throw err;
-      this.post({ type: 'acted', ok: false, text: err.message });
-    }
+    this.post(await steerFromPanel(this.ledger, message));
     this.update();
   }
 

@@ -5,15 +5,14 @@ import type {
   PlanGraphWebviewMessage,
   PlanRunMessage,
 } from '../../../shared/protocol';
-import { planRunView, steerPlanRun } from '../../../views/planRunModel';
-import { isLedgerError } from '../../ledger/loadDomain';
-import { editorUser } from '../../views/pipelines/pipelineDecisions';
+import { planRunView } from '../../../views/planRunModel';
 import { workflowKey } from '../../../core/ids';
 import { truncate } from '../../../core/format';
 import { Commands } from '../../commands/commandIds';
 import { WebviewTypes } from '../../constants';
 import type { FolderLedger } from '../../ledger/folderLedger';
 import { WebviewPanelBase } from '../webviewPanelBase';
+import { steerFromPanel } from '../planRunSteering';
 import { coalesced } from '../../../views/coalesced';
 import { errorMessage } from '../../../core/errors';
 
@@ -60,15 +59,8 @@ export class PlanGraphPanel extends WebviewPanelBase<PlanGraphHostMessage, PlanG
     else this.update();
   }
 
-  /** Pause, Resume, Cancel or a gate's Approve: the editor's person (as their pipeline decisions), the outcome said on the page. */
   private async steer(message: PlanRunMessage): Promise<void> {
-    const services = await this.ledger.require();
-    try {
-      this.post({ type: 'acted', ok: true, text: await steerPlanRun(services, editorUser(), message) });
-    } catch (err) {
-      if (!isLedgerError(err)) throw err;
-      this.post({ type: 'acted', ok: false, text: err.message });
-    }
+    this.post(await steerFromPanel(this.ledger, message));
     this.update();
   }
 
