@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { BrowserSession, Workbench } from './harness/browser';
 import { CodeServer } from './harness/codeServer';
+import { planNodes } from './harness/planNodes';
 import { assertHostInstalled } from './harness/paths';
 import { packageAgentLedger } from './agentLedger/extensionPackage';
 import { viewFrame } from './agentLedger/boardJourney';
@@ -78,15 +79,7 @@ describe(
       await strip.waitFor({ timeout: 20_000 });
       await strip.locator('a', { hasText: started.run_id }).click();
       const graph: Frame = await viewFrame(wb.page, 'planGraph', 30_000);
-      const state = (task: string) => graph.locator(`[data-node="${task}"]`).getAttribute('data-plan-state');
-      const until = async (task: string, wanted: string, ms = 30_000): Promise<void> => {
-        await graph
-          .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
-          .waitFor({ timeout: ms })
-          .catch(async () =>
-            assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner?.summary() ?? 'no runner yet'}`),
-          );
-      };
+      const { state, until } = planNodes(graph, () => runner?.summary() ?? 'no runner yet');
 
       // The first task is queued (no runner yet): Pause from the panel holds it back.
       await until(t1, 'queued');

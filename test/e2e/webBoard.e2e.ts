@@ -3,6 +3,7 @@
 // exact diff, approves a checkpoint an agent is waiting at (the agent's call returns), and the
 // server refuses requests without the token, from another origin or host, or outside the app.
 // Needs only Chromium (scripts/e2e/setup.mjs installs it); no code-server.
+import { planNodes } from './harness/planNodes';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -661,15 +662,7 @@ describe(
       const bar = page.locator('[data-testid=plan-run]');
       await bar.waitFor({ timeout: 10_000 });
       assert.equal(await bar.getAttribute('data-run'), started.run_id);
-      const state = (task: string) => page.locator(`[data-node="${task}"]`).getAttribute('data-plan-state');
-      const until = async (task: string, wanted: string, ms = 30_000): Promise<void> => {
-        await page
-          .locator(`[data-node="${task}"][data-plan-state="${wanted}"]`)
-          .waitFor({ timeout: ms })
-          .catch(async () =>
-            assert.fail(`${task} is ${await state(task)}, not ${wanted}\n${runner?.summary() ?? 'no runner yet'}`),
-          );
-      };
+      const { state, until } = planNodes(page, () => runner?.summary() ?? 'no runner yet');
 
       // The first task is queued for its agent (no runner yet); the later ones wait. Pause from the page.
       await until(t1, 'queued');
