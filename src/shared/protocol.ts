@@ -159,6 +159,8 @@ export interface TaskDetailModel {
    * and its reason, and the latest issue asking for a human review.
    */
   review: { manualReview: { reason: string | null } | null; issue: string | null } | null;
+  /** A person's answer to this completion's review request (null: none yet, or none asked). */
+  reviewed: { verdict: 'approved' | 'dismissed'; by: string; at: string; note: string | null } | null;
 }
 
 /** The exact diff of one file of a task (core/tasks/fileDiff.ts). */

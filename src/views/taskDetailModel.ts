@@ -25,7 +25,9 @@ export async function taskDetailModel(
   const files = recorded ?? liveFiles;
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
-  const shared = recorded ? (await services.tasks.answer(taskId)).alsoChangedBy : (live?.shared ?? []);
+  const answer = await services.tasks.answer(taskId);
+  const shared = recorded ? answer.alsoChangedBy : (live?.shared ?? []);
+  const answered = answer.completionReview;
   const rewind = await services.rewind.lastRewind(task.id);
   const cost = await services.costs.ofTask(task.id);
   const pending = await services.reviews.pending(task.id);
@@ -71,6 +73,9 @@ export async function taskDetailModel(
       pending.manualReview || pending.reviewIssue
         ? { manualReview: pending.manualReview, issue: pending.reviewIssue?.description ?? null }
         : null,
+    reviewed: answered
+      ? { verdict: answered.verdict, by: answered.reviewedBy, at: answered.reviewedAt, note: answered.note }
+      : null,
   };
 }
 

@@ -321,6 +321,9 @@ describe(
       await review.getByRole('button', { name: 'Dismiss', exact: true }).click();
       await review.waitFor({ state: 'detached', timeout: 5_000 });
       await page.locator('[data-testid=acted]', { hasText: 'review dismissed' }).waitFor({ timeout: 5_000 });
+      await page
+        .locator('[data-testid=reviewed]', { hasText: `Review dismissed by ${os.userInfo().username}` })
+        .waitFor({ timeout: 5_000 });
       const got = await agent.call<{ completionReview: { verdict: string; note: string; reviewedBy: string } }>(
         'task_get',
         { id: task_id },

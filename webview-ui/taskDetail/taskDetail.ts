@@ -219,7 +219,7 @@ function body(m: TaskDetailModel, busy: boolean, ui: Ui): HTMLElement[] {
       ),
     );
   }
-  if (m.outcome) sections.push(outcome(m.outcome));
+  if (m.outcome) sections.push(outcome(m.outcome, m.reviewed));
   if (m.lastRewind) {
     sections.push(
       h(
@@ -267,7 +267,7 @@ function body(m: TaskDetailModel, busy: boolean, ui: Ui): HTMLElement[] {
   return sections;
 }
 
-function outcome(o: NonNullable<TaskDetailModel['outcome']>): HTMLElement {
+function outcome(o: NonNullable<TaskDetailModel['outcome']>, reviewed: TaskDetailModel['reviewed']): HTMLElement {
   const list = (title: string, items: string[] | undefined): HTMLElement | null =>
     items?.length ? h('div', null, h('h3', null, title), h('ul', null, ...items.map((i) => h('li', null, i)))) : null;
   return section(
@@ -277,6 +277,14 @@ function outcome(o: NonNullable<TaskDetailModel['outcome']>): HTMLElement {
           'p',
           { class: 'callout warn', 'data-testid': 'manual-review' },
           `Manual review needed${o.manual_review_reason ? `: ${o.manual_review_reason}` : ''}`,
+        )
+      : null,
+    // Once a person answered, the page says who and how, for whoever opens it later.
+    reviewed
+      ? h(
+          'p',
+          { class: 'callout', 'data-testid': 'reviewed' },
+          `Review ${reviewed.verdict} by ${reviewed.by}${reviewed.note ? `: ${reviewed.note}` : ''}`,
         )
       : null,
     h('p', null, o.summary),

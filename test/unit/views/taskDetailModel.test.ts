@@ -56,11 +56,17 @@ test('a held task shows its hold until resumed, then the runner’s reason; a ma
     model = await taskDetailModel(services, folder, id, null);
     assert.deepEqual(model.review, { manualReview: { reason: 'touches keys' }, issue: null });
     assert.equal(model.waiting, null, 'a finished task waits for nothing');
+    assert.equal(model.reviewed, null, 'nobody answered yet');
 
     const record = await services.reviews.review({ taskId: id, verdict: 'approved', note: 'checked', by: 'ada' });
     assert.equal(record.reviewedBy, 'ada');
     model = await taskDetailModel(services, folder, id, null);
     assert.equal(model.review, null, 'answered: nothing waits for a person');
+    assert.deepEqual(
+      model.reviewed && [model.reviewed.verdict, model.reviewed.by, model.reviewed.note],
+      ['approved', 'ada', 'checked'],
+      'who answered, for whoever opens the task later',
+    );
   } finally {
     await services.dispose();
   }
