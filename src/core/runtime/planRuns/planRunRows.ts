@@ -142,22 +142,23 @@ export async function activeRuns(db: AsyncSqlReader): Promise<PlanRun[]> {
   return rows.map(decode);
 }
 
-export interface NewRun {
-  opId: string;
-  graphId: string | null;
-  treeId: string;
-  mode: RunMode;
-  root: NamedNode;
-  variables: Record<string, unknown>;
-  agents: Record<string, string>;
-  defaultAgent: string | null;
-  client: RunClient | null;
-  model: string | null;
-  tickMs: number | null;
-  deadlineMs: number | null;
-  createdBy: string | null;
-  ts: string;
-}
+/** A run as it starts: what the starting call decides; the rest (status, states, ticks) begins empty. */
+export type NewRun = Pick<
+  PlanRun,
+  | 'opId'
+  | 'graphId'
+  | 'treeId'
+  | 'mode'
+  | 'root'
+  | 'variables'
+  | 'agents'
+  | 'defaultAgent'
+  | 'client'
+  | 'model'
+  | 'tickMs'
+  | 'deadlineMs'
+  | 'createdBy'
+> & { ts: string };
 
 export async function insertRun(tx: AsyncSqlWriter, run: NewRun): Promise<number> {
   return tx.insert(
