@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { BrowserSession, screenshotsDir } from './harness/browser';
 import { startUi } from './harness/uiProcess';
@@ -77,6 +77,19 @@ const shotsDir = path.join(screenshotsDir, 'web-board');
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(shotsDir, { recursive: true });
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
+}
+
+/** The Board's waiting checkpoint card, clicked: its pipeline page's decision box (a picture of the Board first, when named). */
+async function checkpointFromBoard(page: Page, port: number, picture?: string): Promise<Locator> {
+  await page.goto(`http://127.0.0.1:${port}/#/board`);
+  const card = page.locator('[data-column=needs_person] article.kind-checkpoint');
+  await card.waitFor({ timeout: 15_000 });
+  if (picture) await shot(page, picture);
+  await card.click();
+  await page.waitForURL(/#\/pipeline\//, { timeout: 5_000 });
+  const box = page.locator('[data-testid=decision]');
+  await box.waitFor({ timeout: 10_000 });
+  return box;
 }
 
 describe(
@@ -347,14 +360,7 @@ describe(
           if (a.type !== 'checkpoint') return;
           // The agent waits for a person, as a real one does (a bounded wait).
           const waiting = agent.call<Action>('pipeline_next_action', { workspace, wait_ms: 45_000 });
-          await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
-          const card = page.locator('[data-column=needs_person] article.kind-checkpoint');
-          await card.waitFor({ timeout: 15_000 });
-          await shot(page, 'board-checkpoint');
-          await card.click();
-          await page.waitForURL(/#\/pipeline\//, { timeout: 5_000 });
-          const box = page.locator('[data-testid=decision]');
-          await box.waitFor({ timeout: 10_000 });
+          const box = await checkpointFromBoard(page, ui.port, 'board-checkpoint');
           await page.fill('#decision-comment', 'Looks right');
           await shot(page, 'checkpoint');
           const clicked = Date.now();
@@ -391,13 +397,7 @@ describe(
         onAction: async (a: Action) => {
           if (a.type !== 'checkpoint') return;
           const waiting = agent.call<Action>('pipeline_next_action', { workspace, wait_ms: 45_000 });
-          await page.goto(`http://127.0.0.1:${ui.port}/#/board`);
-          const card = page.locator('[data-column=needs_person] article.kind-checkpoint');
-          await card.waitFor({ timeout: 15_000 });
-          await card.click();
-          await page.waitForURL(/#\/pipeline\//, { timeout: 5_000 });
-          const box = page.locator('[data-testid=decision]');
-          await box.waitFor({ timeout: 10_000 });
+          const box = await checkpointFromBoard(page, ui.port);
           await page.fill('#decision-comment', 'Split the README change from the limits');
           await box.locator('button[data-decision=reject]').click();
           next = await waiting;
