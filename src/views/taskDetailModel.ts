@@ -25,9 +25,8 @@ export async function taskDetailModel(
   const files = recorded ?? liveFiles;
   const verification = recorded ? task.verification : files ? verifyScope(task.areas, files) : null;
   const outside = new Set(verification?.unexpected_files ?? []);
-  const answer = await services.tasks.answer(taskId);
-  const shared = recorded ? answer.alsoChangedBy : (live?.shared ?? []);
-  const answered = answer.completionReview;
+  const shared = recorded ? (await services.tasks.answer(taskId)).alsoChangedBy : (live?.shared ?? []);
+  const answered = await services.reviews.answered(task.id);
   const rewind = await services.rewind.lastRewind(task.id);
   const cost = await services.costs.ofTask(task.id);
   const pending = await services.reviews.pending(task.id);

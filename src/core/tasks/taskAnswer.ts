@@ -7,6 +7,7 @@ import { childTasks, getTask } from './taskRepo';
 import { timelineWithCounts } from './timelineRepo';
 import { taskDetailView } from './taskViews';
 import { recordedSharedFiles } from './taskFiles';
+import { completionReviewOf } from './taskReviews';
 import type { SharedFile } from './taskFiles';
 import type { TaskDetailView } from './taskViews';
 import type { TaskGetJson } from './taskContracts';
@@ -86,20 +87,6 @@ export type TaskAnswer = TaskDetailView &
     dependencies: TaskDependencies;
     alsoChangedBy: SharedFile[];
   };
-
-type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
-
-/**
- * A person's latest review of the task's current completion (a review records the `completed_at`
- * it saw; completing again asks again), as the Tasks tree's `completion_reviewed` counts it.
- */
-async function completionReviewOf(db: AsyncSqlReader, id: number): Promise<TaskGetJson['completionReview']> {
-  const r = await db.get<ReviewRow>(
-    'SELECT r.verdict, r.note, r.reviewed_by, r.reviewed_at FROM task_reviews r JOIN tasks t ON t.id = r.task_id AND t.completed_at = r.completed_at WHERE r.task_id = ? ORDER BY r.id DESC LIMIT 1',
-    [id],
-  );
-  return r ? { verdict: r.verdict, note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at } : null;
-}
 
 type ContextRow = {
   agent: string | null;

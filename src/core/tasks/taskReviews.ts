@@ -5,6 +5,7 @@ import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
 import type { Clock } from '../time';
 import { iso } from '../time';
 import { thisMachine } from '../machine';
+import type { TaskGetJson } from './taskContracts';
 
 /** What a task asked a person to review, and what a person already marked reviewed. */
 export interface ReviewState {
@@ -95,6 +96,20 @@ async function readReviewState(db: AsyncSqlReader, taskId: number) {
   return { task, issues, review, open };
 }
 
+type ReviewRow = { verdict: 'approved' | 'dismissed'; note: string | null; reviewed_by: string; reviewed_at: string };
+
+/**
+ * A person's latest review of the task's current completion (a review records the `completed_at`
+ * it saw; completing again asks again), as the Tasks tree's `completion_reviewed` counts it.
+ */
+export async function completionReviewOf(db: AsyncSqlReader, id: number): Promise<TaskGetJson['completionReview']> {
+  const r = await db.get<ReviewRow>(
+    'SELECT r.verdict, r.note, r.reviewed_by, r.reviewed_at FROM task_reviews r JOIN tasks t ON t.id = r.task_id AND t.completed_at = r.completed_at WHERE r.task_id = ? ORDER BY r.id DESC LIMIT 1',
+    [id],
+  );
+  return r ? { verdict: r.verdict, note: r.note, reviewedBy: r.reviewed_by, reviewedAt: r.reviewed_at } : null;
+}
+
 /**
  * A person answers an agent's review requests: the issues logged with `requires_human_review` and
  * a completion whose outcome says `manual_review_needed`. The review covers the requests that
@@ -110,6 +125,11 @@ export class TaskReviewService {
   /** What of the task waits for a person's answer now (both null: nothing to review). */
   async pending(taskId: number): Promise<Pick<ReviewState, 'manualReview' | 'reviewIssue'>> {
     return (await this.engine.read((db) => readReviewState(db, taskId))).open;
+  }
+
+  /** A person's answer to the task's current completion, the latest (null: none). */
+  answered(taskId: number): Promise<TaskGetJson['completionReview']> {
+    return this.engine.read((db) => completionReviewOf(db, taskId));
   }
 
   async review(input: ReviewInput): Promise<ReviewRecord> {
