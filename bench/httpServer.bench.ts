@@ -20,7 +20,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cliPath } from '../test/helpers/mcpClient';
 import { cliJson } from '../test/helpers/cli';
-import { startHttpServer } from '../test/helpers/httpServer';
+import { modernRequest, startHttpServer } from '../test/helpers/httpServer';
 import { tempRepo } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 import { vmRss } from './peers/session';
@@ -57,29 +57,14 @@ async function stdioClient(workspace: string): Promise<{ client: Client; pid: ()
 
 /** The real server's answers to `server/discover` and to one `task_get`, to replay from a server that does no work. */
 async function recordAnswers(url: string, token: string, id: number): Promise<Record<string, unknown>> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'agent-ledger-http-bench', version: '1.0.0' },
-  };
-  const ask = async (method: string, params: Record<string, unknown>, name?: string): Promise<unknown> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(name ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-    });
+  const ask = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    const { body, headers } = modernRequest(method, params, { token, client: 'agent-ledger-http-bench' });
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
     return ((await response.json()) as { result: unknown }).result;
   };
   return {
     'server/discover': await ask('server/discover', {}),
-    'tools/call': await ask('tools/call', { name: 'task_get', arguments: { id } }, 'task_get'),
+    'tools/call': await ask('tools/call', { name: 'task_get', arguments: { id } }),
   };
 }
 
