@@ -272,7 +272,9 @@ for (const engineCase of engineCases) {
         // op_cancel of e's launch stops it and is not retried: the selector, then the run, fail.
         const [run] = await w.a.status(runId);
         const opId = run.nodes.find((n) => n.task_id === e)!.op_id!;
-        const after = await w.a.cancelOp(opId);
+        // An agent's cancel is recorded as that agent.
+        const after = await runWritingAs('agent:tester', () => w.a.cancelOp(opId));
+        assert.equal(after.nodes.find((n) => n.task_id === e)?.reason, `cancelled by agent:tester: op_cancel ${opId}`);
         assert.equal(await w.status(e), 'cancelled');
         assert.equal(after.status, 'failed');
         await assert.rejects(w.a.cancelOp(opId), (err: unknown) => LedgerError.is(err, 'InvalidStatus'));
@@ -407,6 +409,7 @@ test("a person's Pause, Resume, gate decision and Cancel from a view: recorded a
       `${runId} is cancelled.`,
     );
     assert.equal((await view()).reason, 'cancelled by bob');
+    assert.equal((await w.a.status(runId))[0].reason, 'cancelled by person:bob', 'the service records who cancelled');
     assert.deepEqual((await view()).actions, []);
     assert.equal(await w.status(t2), 'cancelled');
     assert.deepEqual(await w.a.active(), [], 'the Board has no run going on');
