@@ -74,8 +74,7 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
       this.builtIns = builtIns.wrote ? undefined : { key, outcome: builtIns };
     }
     const { agents, problems } = builtIns.wrote ? this.read(folder) : first;
-    const all = builtIns.problem ? [...problems, builtIns.problem] : problems;
-    return { agents: [...agents, ...builtIns.unwritten], problems: all };
+    return { agents: [...agents, ...builtIns.unwritten], problems: [...problems, ...builtIns.problems] };
   }
 
   /** The folder's definitions, the agent-file names in it and the agent names those files take. */
@@ -128,7 +127,7 @@ function createDefaults(workspace: string, folder: string): void {
   mkdirConfined(workspace, path.dirname(folder));
   const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
   try {
-    writeBuiltIns(staging);
+    writeBuiltIns(workspace, staging);
     fs.renameSync(staging, folder);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

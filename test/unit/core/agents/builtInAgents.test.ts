@@ -10,13 +10,24 @@ import type { Services } from '../../../../src/app/services';
 import { defaultAgents } from '../../../../src/core/agents/agentFiles';
 import { AgentRegistry } from '../../../../src/core/agents/agentRegistry';
 import { systemClock } from '../../../../src/core/time';
-import { builtInText, writtenRecordFile } from '../../../../src/core/agents/builtInAgents';
+import { builtInText } from '../../../../src/core/agents/builtInAgents';
+import { sha256, writtenRecordFolder } from '../../../../src/core/agents/writtenRecord';
 import { tempDir } from '../../../helpers/tmp';
 
 const agentsDir = (ws: string) => path.join(ws, '.agent-ledger', 'agents');
 const file = (ws: string, name: string) => path.join(agentsDir(ws), name);
-const record = (ws: string) =>
-  JSON.parse(fs.readFileSync(file(ws, writtenRecordFile), 'utf8')) as { files: Record<string, { sha256: string }> };
+const entry = (ws: string, name: string) => path.join(agentsDir(ws), writtenRecordFolder, `${name}.sha256`);
+/** The record as `sha256sum` files: agent file name → hash. */
+const record = (ws: string) => {
+  const dir = path.join(agentsDir(ws), writtenRecordFolder);
+  const files: Record<string, { sha256: string }> = {};
+  for (const name of fs.readdirSync(dir).sort()) {
+    const [hash, of] = fs.readFileSync(path.join(dir, name), 'utf8').trimEnd().split('  ');
+    assert.equal(`${of}.sha256`, name, 'each entry names its own file');
+    files[of] = { sha256: hash };
+  }
+  return { files };
+};
 const names = async (services: Services) => (await services.agents.list()).agents.map((a) => a.name).sort();
 const coder = defaultAgents.find((a) => a.name === 'coder')!;
 const reviewer = defaultAgents.find((a) => a.name === 'reviewer')!;
@@ -74,10 +85,7 @@ test('a built-in the person edited is theirs; an unedited one follows the ledger
   fs.writeFileSync(file(ws, 'coder.yaml'), edited);
   const older = builtInText(reviewer).replace('# Reviewer', '# Reviewer (v0)');
   fs.writeFileSync(file(ws, 'reviewer.yaml'), older);
-  const rec = record(ws);
-  const { createHash } = await import('node:crypto');
-  rec.files['reviewer.yaml'] = { sha256: createHash('sha256').update(older).digest('hex') };
-  fs.writeFileSync(file(ws, writtenRecordFile), JSON.stringify(rec));
+  fs.writeFileSync(entry(ws, 'reviewer.yaml'), `${sha256(older)}  reviewer.yaml\n`);
   await withServices(ws, async (services) => {
     assert.equal((await services.agents.get('coder')).model, 'opus', 'the edit is kept');
     assert.equal(fs.readFileSync(file(ws, 'coder.yaml'), 'utf8'), edited);
@@ -115,7 +123,9 @@ test('a read-only process shows the built-ins it would write and writes nothing;
     );
     assert.deepEqual(fs.readdirSync(agentsDir(ws)), ['mine.md']);
   });
-  fs.writeFileSync(file(ws, writtenRecordFile), '{"version": 1, "files": {"coder.yaml": ');
+  // The record folder replaced by a file (a merge gone wrong, an older tool): kept, said, nothing written on its word.
+  const damaged = '{"version": 1, "files": {"coder.yaml": ';
+  fs.writeFileSync(file(ws, writtenRecordFolder), damaged);
   await withServices(ws, async (services) => {
     const { agents, problems } = await services.agents.list();
     assert.deepEqual(
@@ -125,12 +135,46 @@ test('a read-only process shows the built-ins it would write and writes nothing;
     );
     assert.deepEqual(
       problems.map((p) => p.file),
-      [`.agent-ledger/agents/${writtenRecordFile}`],
+      [`.agent-ledger/agents/${writtenRecordFolder}`],
     );
+    assert.equal(fs.readFileSync(file(ws, writtenRecordFolder), 'utf8'), damaged, 'kept as it was');
+    assert.deepEqual(fs.readdirSync(agentsDir(ws)).sort(), [writtenRecordFolder, 'mine.md']);
+  });
+});
+
+test('a damaged entry is kept and said, its file left alone; the other built-in goes on', async () => {
+  const ws = tempDir();
+  await withServices(ws, async (services) => void (await services.agents.list()));
+  // The person deleted the coder; a merge left conflict markers in its entry.
+  fs.rmSync(file(ws, 'coder.yaml'));
+  const conflict = [
+    '<<<<<<< HEAD',
+    `${sha256(builtInText(coder))}  coder.yaml`,
+    '=======',
+    `${sha256('older')}  coder.yaml`,
+    '>>>>>>> theirs',
+    '',
+  ].join('\n');
+  fs.writeFileSync(entry(ws, 'coder.yaml'), conflict);
+  fs.rmSync(file(ws, 'reviewer.yaml'));
+  fs.rmSync(entry(ws, 'reviewer.yaml'));
+  await withServices(ws, async (services) => {
+    const { agents, problems } = await services.agents.list();
+    assert.deepEqual(
+      agents.map((a) => a.name),
+      ['reviewer'],
+      'the coder is not written again on a damaged entry; the reviewer, never recorded now, is',
+    );
+    assert.deepEqual(
+      problems.map((p) => p.file),
+      [`.agent-ledger/agents/${writtenRecordFolder}/coder.yaml.sha256`],
+    );
+    assert.match(problems[0].message, /cannot be read/);
+    assert.equal(fs.readFileSync(entry(ws, 'coder.yaml'), 'utf8'), conflict, 'kept byte for byte');
+    assert.equal(fs.existsSync(file(ws, 'coder.yaml')), false);
     assert.equal(
-      fs.readFileSync(file(ws, writtenRecordFile), 'utf8'),
-      '{"version": 1, "files": {"coder.yaml": ',
-      'kept as it was',
+      fs.readFileSync(entry(ws, 'reviewer.yaml'), 'utf8'),
+      `${sha256(builtInText(reviewer))}  reviewer.yaml\n`,
     );
   });
 });
