@@ -178,3 +178,41 @@ test('a damaged entry is kept and said, its file left alone; the other built-in 
     );
   });
 });
+
+test("a fresh workspace's first Board offers the built-ins, nothing having listed agents before", async () => {
+  const ws = tempDir();
+  await withServices(ws, async (services) => {
+    // The Board's own read, first thing: its agents come from the index.
+    const { agents } = await services.board.board();
+    assert.deepEqual(agents, [
+      { name: 'coder', client: 'claude-code' },
+      { name: 'reviewer', client: 'claude-code' },
+    ]);
+    assert.equal(fs.readFileSync(file(ws, 'coder.yaml'), 'utf8'), builtInText(coder), 'written at the same moment');
+  });
+  // A folder committed with a person's file, and a ledger that has never seen it (a fresh clone).
+  const clone = tempDir();
+  fs.mkdirSync(agentsDir(clone), { recursive: true });
+  fs.writeFileSync(file(clone, 'mine.md'), '---\nclient: codex\n---\n# Mine\n');
+  await withServices(clone, async (services) => {
+    assert.deepEqual(
+      (await services.board.board()).agents.map((a) => `${a.name}:${a.client}`),
+      ['coder:claude-code', 'mine:codex', 'reviewer:claude-code'],
+    );
+  });
+});
+
+test('a built-in written by a lookup that is not a listing is on the Board at once', async () => {
+  const ws = tempDir();
+  fs.mkdirSync(agentsDir(ws), { recursive: true });
+  fs.writeFileSync(file(ws, 'coder.md'), '---\nclient: codex\n---\n# My coder\n');
+  await withServices(ws, async (services) => {
+    const client = async () => (await services.board.board()).agents.find((a) => a.name === 'coder')?.client;
+    assert.equal(await client(), 'codex', "the person's coder");
+    // They delete their coder; a lookup (the runner's, a resource read) writes the built-in beside the rest.
+    fs.rmSync(file(ws, 'coder.md'));
+    assert.equal(services.agents.lookup('coder').client, 'claude-code');
+    await services.agents.indexed();
+    assert.equal(await client(), 'claude-code', 'indexed when it was written, not at the next listing');
+  });
+});
