@@ -3,6 +3,7 @@
 // new file apart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createServices } from '../../../../src/app/services';
@@ -215,4 +216,63 @@ test('a built-in written by a lookup that is not a listing is on the Board at on
     await services.agents.indexed();
     assert.equal(await client(), 'claude-code', 'indexed when it was written, not at the next listing');
   });
+});
+
+test('two processes opening the same workspaces at once: the built-ins, their record and index whole in each', async () => {
+  // Half fresh (the folder written whole and renamed into place), half with a person's file (the built-ins beside it).
+  const workspaces = Array.from({ length: 12 }, (_, i) => {
+    const ws = tempDir();
+    if (i % 2) {
+      fs.mkdirSync(agentsDir(ws), { recursive: true });
+      fs.writeFileSync(file(ws, 'mine.md'), '---\nclient: codex\n---\n# Mine\n');
+    }
+    return ws;
+  });
+  const fixture = path.join(__dirname, 'agentsListRacer.fixture.ts');
+  const racers = [0, 1].map(() => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...workspaces], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.startsWith('ready\n')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { child, ready, done: async () => ({ code: await exited, out, err }) };
+  });
+  await Promise.all(racers.map((r) => r.ready));
+  for (const r of racers) r.child.stdin.end('go\n');
+  for (const r of await Promise.all(racers.map((r) => r.done()))) {
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'ready\ndone\n', 'no problem listed by either process');
+  }
+  for (const [i, ws] of workspaces.entries()) {
+    const expected = i % 2 ? ['coder', 'mine', 'reviewer'] : ['coder', 'reviewer'];
+    assert.equal(fs.readFileSync(file(ws, 'coder.yaml'), 'utf8'), builtInText(coder));
+    assert.equal(fs.readFileSync(file(ws, 'reviewer.yaml'), 'utf8'), builtInText(reviewer));
+    assert.deepEqual(record(ws).files, {
+      'coder.yaml': { sha256: sha256(builtInText(coder)) },
+      'reviewer.yaml': { sha256: sha256(builtInText(reviewer)) },
+    });
+    assert.deepEqual(
+      fs.readdirSync(path.join(agentsDir(ws), '..')).filter((n) => n.startsWith('.agents-')),
+      [],
+    );
+    await withServices(ws, async (services) => {
+      // The index as the racers left it: read without listing first.
+      const rows = await services.engine.read((db) =>
+        db.all<{ name: string }>('SELECT name FROM agents ORDER BY name'),
+      );
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        expected,
+        `the index of workspace ${i}`,
+      );
+    });
+  }
 });
