@@ -91,11 +91,17 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
     return { agents: [...agents, ...builtIns.unwritten], problems: [...problems, ...builtIns.problems] };
   }
 
-  /** Indexes `agents` after the index writes already started; a failure is logged (the next listing retries). */
+  /**
+   * Indexes `agents` after the index writes already started. A failure leaves the index as it was
+   * for the next listing to bring up to date; a store failure (closed, busy, damaged) is said by
+   * the store on every call, anything else is logged.
+   */
   private indexSoon(agents: AgentDefinition[]): void {
     this.indexing = this.indexing
       .then(() => this.syncIndex(agents))
-      .catch((err) => console.error('[agent-ledger] could not index the agent files:', err));
+      .catch((err) => {
+        if (!LedgerError.is(err, 'StoreError')) console.error('[agent-ledger] could not index the agent files:', err);
+      });
   }
 
   /** The folder's definitions, the agent-file names in it and the agent names those files take. */
