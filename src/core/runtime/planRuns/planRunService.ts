@@ -5,7 +5,7 @@ import { LedgerError, errorMessage, stateError, validationError } from '../../er
 import { executionKey, taskKey } from '../../ids';
 import { nodeTaskId } from '../../events/correlation';
 import { appendEvent } from '../../events/eventLog';
-import { callerIdentity, runAsCaller } from '../../limits/callIdentity';
+import { runWritingAs, writerIdentity } from '../../caller';
 import { thisMachine } from '../../machine';
 import { untilSomething } from '../../waitFor';
 import type { TaskLifecycle } from '../../tasks/taskLifecycle';
@@ -530,7 +530,7 @@ export class PlanRunService {
    * the web board —, recorded as `person:<name>`: the page's person, never an agent's token.
    */
   asPerson<T>(person: string, act: () => Promise<T>): Promise<T> {
-    return runAsCaller(`person:${person}`, act);
+    return runWritingAs(`person:${person}`, act);
   }
 
   /** Waits up to `waitMs` for a run to end (ticking it meanwhile), then its status. */
@@ -745,5 +745,5 @@ async function taskEvent(tx: AsyncSqlWriter, taskId: number, status: string, why
  * machine's user, like the editor's buttons), that person.
  */
 function actor(): string {
-  return callerIdentity() ?? `person:${thisMachine().user}`;
+  return writerIdentity() ?? `person:${thisMachine().user}`;
 }

@@ -12,7 +12,7 @@ import { PlanRunService } from '../../../../../src/core/runtime/planRuns/planRun
 import type { StartRun } from '../../../../../src/core/runtime/planRuns/planRunService';
 import type { BtNode } from '../../../../../src/core/runtime/planRuns/behaviourTree';
 import { LedgerError } from '../../../../../src/core/errors';
-import { runAsCaller } from '../../../../../src/core/limits/callIdentity';
+import { runWritingAs } from '../../../../../src/core/caller';
 import { engineCases } from '../../../store/engines/engineKit';
 import { tempDir } from '../../../../helpers/tmp';
 import type { Services } from '../../../../../src/app/services';
@@ -258,11 +258,11 @@ for (const engineCase of engineCases) {
         // The gate waits for a person: an agent's call is refused, changing nothing; a person's passes.
         assert.match((await w.node(runId, 'ok')).reason ?? '', /waits for a person/);
         await assert.rejects(
-          runAsCaller('agent:tester', () => w.a.decideGate({ run_id: runId, node_id: 'ok', approve: true })),
+          runWritingAs('agent:tester', () => w.a.decideGate({ run_id: runId, node_id: 'ok', approve: true })),
           (err: unknown) => LedgerError.is(err, 'Unauthorized'),
         );
         assert.equal((await w.node(runId, 'ok')).status, 'waiting');
-        await runAsCaller('connection:test', () => w.b.decideGate({ run_id: runId, node_id: 'ok', approve: true }));
+        await runWritingAs('connection:test', () => w.b.decideGate({ run_id: runId, node_id: 'ok', approve: true }));
         // That process has no tool caller: the next tool leaf waits for one that has (this one).
         assert.match((await w.node(runId, 'bad')).reason ?? '', /waits for an MCP server/);
         await w.a.advance(id);
