@@ -383,7 +383,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     stepGuards: new StepGuardService(engine, epochMs),
     eventBus,
     resources: new ResourceService(engine, graphs, eventBus, blackboard),
-    board: new BoardQueries(engine, scheduling.stigmergy),
+    // The Board's agents (whom a card can be dragged to) are the index's: listed before its first read.
+    board: new BoardQueries(engine, scheduling.stigmergy, () => agents.list()),
     reviews: new TaskReviewService(engine, clock),
     planRuns,
     activity: new ActivityFeed(engine),
@@ -400,7 +401,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       pipelines.dispose();
       // Children get SIGTERM now (the server is going away); serve.ts records their ends first when it can.
       void children.dispose();
-      return engine.close();
+      return agents.indexed().then(() => engine.close());
     },
   };
 }

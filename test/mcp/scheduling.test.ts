@@ -54,10 +54,8 @@ const agentFiles = {
     'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\nconfig:\n  tags: [backend]\n',
   '.agent-ledger/agents/bob.yaml': 'client: claude-code\nscope:\n  write: ["src/**", "docs/**"]\n',
   // A team of two: the built-in coder and reviewer were written and deleted (the ledger's record says so).
-  '.agent-ledger/agents/.written.json': JSON.stringify({
-    version: 1,
-    files: { 'coder.yaml': { sha256: 'deleted' }, 'reviewer.yaml': { sha256: 'deleted' } },
-  }),
+  '.agent-ledger/agents/.written/coder.yaml.sha256': `${'0'.repeat(64)}  coder.yaml\n`,
+  '.agent-ledger/agents/.written/reviewer.yaml.sha256': `${'0'.repeat(64)}  reviewer.yaml\n`,
 };
 
 async function createTask(c: LedgerClient, title: string): Promise<number> {

@@ -24,6 +24,8 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
   private linkedOut = new Map<string, LedgerError>();
   /** The built-ins' last outcome and what it was read from (builtInsKey). */
   private builtIns: { key: string; outcome: BuiltInsOutcome } | undefined;
+  /** The index writes started by listings that wrote the built-ins (see current), in order. */
+  private indexing: Promise<void> = Promise.resolve();
 
   constructor(db: LedgerEngine, workspace: string, clock: Clock, options: { readonly: boolean }) {
     super(db, workspace, clock, options, agentsFolder, parseAgentFile);
@@ -32,6 +34,7 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
   /** Every valid definition by name, plus the files that could not be used; brings the index up to date. */
   async list(): Promise<AgentList> {
     const result = this.current();
+    await this.indexing;
     await this.syncIndex(result.agents);
     return result;
   }
@@ -56,15 +59,25 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
     return findAgent(list, name);
   }
 
-  /** The definitions as the files are now, without touching the index. */
+  /** Resolves once the index writes that listings started have ended (dispose waits for them). */
+  indexed(): Promise<void> {
+    return this.indexing;
+  }
+
+  /**
+   * The definitions as the files are now. Reads leave the index alone, but a listing that writes
+   * the built-ins (first use, a built-in added beside a person's files, a newer built-in) indexes
+   * what it wrote at once: the Board's agents come from the index, whoever listed first.
+   */
   current(): AgentList {
     const folder = this.folder;
+    let wrote = false;
     // A link out (the folder or a definition) is refused: a definition's prompt goes into launch prompts.
     if (!fs.existsSync(folder) && !isLink(folder)) {
       // First use: write the defaults, or show them as they would be in a read-only process.
       if (this.options.readonly)
         return { agents: defaultAgents.map((a) => ({ ...a, file: `${agentsFolder}/${a.name}.yaml` })), problems: [] };
-      createDefaults(this.workspace, folder);
+      wrote = createDefaults(this.workspace, folder);
     }
     const first = this.read(folder);
     const key = builtInsKey(folder, first.names, first.taken);
@@ -74,8 +87,21 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
       this.builtIns = builtIns.wrote ? undefined : { key, outcome: builtIns };
     }
     const { agents, problems } = builtIns.wrote ? this.read(folder) : first;
-    const all = builtIns.problem ? [...problems, builtIns.problem] : problems;
-    return { agents: [...agents, ...builtIns.unwritten], problems: all };
+    if (wrote || builtIns.wrote) this.indexSoon(agents);
+    return { agents: [...agents, ...builtIns.unwritten], problems: [...problems, ...builtIns.problems] };
+  }
+
+  /**
+   * Indexes `agents` after the index writes already started. A failure leaves the index as it was
+   * for the next listing to bring up to date; a store failure (closed, busy, damaged) is said by
+   * the store on every call, anything else is logged.
+   */
+  private indexSoon(agents: AgentDefinition[]): void {
+    this.indexing = this.indexing
+      .then(() => this.syncIndex(agents))
+      .catch((err) => {
+        if (!LedgerError.is(err, 'StoreError')) console.error('[agent-ledger] could not index the agent files:', err);
+      });
   }
 
   /** The folder's definitions, the agent-file names in it and the agent names those files take. */
@@ -120,19 +146,21 @@ export class AgentRegistry extends IndexedFiles<AgentDefinition> {
 
 /**
  * Writes the default definitions (and the record of them) into a fresh folder and renames it
- * into place, so another process sees either no agents folder or a complete one; a folder
+ * into place (true when it did), so another process sees either no agents folder or a complete one; a folder
  * someone else put there first (a user, or a racing process) wins and is never overwritten —
  * reconcileBuiltIns then adds the built-ins it lacks.
  */
-function createDefaults(workspace: string, folder: string): void {
+function createDefaults(workspace: string, folder: string): boolean {
   mkdirConfined(workspace, path.dirname(folder));
   const staging = fs.mkdtempSync(path.join(path.dirname(folder), '.agents-'));
   try {
-    writeBuiltIns(staging);
+    writeBuiltIns(workspace, staging);
     fs.renameSync(staging, folder);
+    return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw err;
+    return false;
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

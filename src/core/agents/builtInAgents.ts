@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileDurable } from '../files/durableWrite';
@@ -7,27 +6,18 @@ import { writeNewFile } from '../files/writeNewFile';
 import { agentsFolder } from '../ledgerFiles';
 import type { AgentDefinition, AgentProblem } from './agentModel';
 import { agentYaml, defaultAgents } from './agentFiles';
+import { readWrittenRecord, recordWritten, sha256, writtenRecordKey } from './writtenRecord';
 
 /**
  * The built-in agents (coder, reviewer) beside a person's own files. The ledger keeps a record of
- * the agent files it wrote itself, with the hash of what it wrote (`.agent-ledger/agents/.written.json`,
- * beside the files, so it travels with them in Git), which tells three cases apart that the folder
- * alone cannot:
+ * the agent files it wrote itself, with the hash of what it wrote (`.agent-ledger/agents/.written/`,
+ * see writtenRecord.ts), which tells three cases apart that the folder alone cannot:
  * - a built-in the ledger wrote and the person deleted: recorded, no file — stays deleted;
  * - a built-in the person edited: recorded, the file's hash differs — theirs, never rewritten
  *   (an unedited one follows the ledger's new version of it);
  * - a folder the person started with their own file: the built-ins were never written — they
  *   are written beside it (never over a file of that name), so `coder` stays available.
  */
-export const writtenRecordFile = '.written.json';
-
-interface WrittenRecord {
-  version: 1;
-  /** By file name in the agents folder: the SHA-256 of the content the ledger wrote. */
-  files: Record<string, { sha256: string }>;
-}
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The text the ledger writes for a built-in agent. */
 export function builtInText(agent: (typeof defaultAgents)[number]): string {
@@ -35,29 +25,29 @@ export function builtInText(agent: (typeof defaultAgents)[number]): string {
 }
 
 const fileOf = (agent: (typeof defaultAgents)[number]): string => `${agent.name}.yaml`;
+const builtInFiles = defaultAgents.map(fileOf);
 
 /** The built-ins' files and the record, in a folder about to be renamed into place (first use). */
-export function writeBuiltIns(staging: string): void {
-  const record: WrittenRecord = { version: 1, files: {} };
+export function writeBuiltIns(workspace: string, staging: string): void {
   for (const agent of defaultAgents) {
     const text = builtInText(agent);
     writeNewFile(path.join(staging, fileOf(agent)), text);
-    record.files[fileOf(agent)] = { sha256: sha256(text) };
+    recordWritten(workspace, staging, fileOf(agent), text);
   }
-  writeFileDurable(path.join(staging, writtenRecordFile), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** What reconcileBuiltIns did: files it wrote (list again), built-ins a read-only process shows without writing, a damaged record. */
 export interface BuiltInsOutcome {
   wrote: boolean;
   unwritten: AgentDefinition[];
-  problem?: AgentProblem;
+  problems: AgentProblem[];
 }
 
 /**
  * Brings the folder in line with the record (see above). `names`: the agent-file names listed in
  * the folder; `taken`: the agent names the person's files define or try to (broken or linked-out
- * files included). Costs a few `stat`s when nothing is to do.
+ * files included). Costs a few `stat`s when nothing is to do. Writes only the record's entries it
+ * decides, so processes reconciling at the same moment never undo each other's.
  */
 export function reconcileBuiltIns(
   workspace: string,
@@ -76,47 +66,45 @@ export function reconcileBuiltIns(
       return undefined;
     }
   };
-  let record = readRecord(workspace, folder);
+  const record = readWrittenRecord(workspace, folder, builtInFiles);
   // Damaged: kept as it is for a person to look at, and nothing is written on its word.
-  if (record === 'damaged')
-    return {
-      wrote: false,
-      unwritten: [],
-      problem: {
-        file: rel(writtenRecordFile),
-        message: `the record of the agent files the ledger wrote cannot be read; delete it to have the built-in agents written again where no file defines them`,
-      },
-    };
-  let changed = false;
-  if (!record) {
+  if (record.kind === 'damaged') return { wrote: false, unwritten: [], problems: [record.problem] };
+  const note = (name: string, text: string): void => {
+    if (!readonly) recordWritten(workspace, folder, name, text);
+  };
+  const hashes = record.kind === 'present' ? record.hashes : new Map<string, string>();
+  const outcome: BuiltInsOutcome = {
+    wrote: false,
+    unwritten: [],
+    problems: record.kind === 'present' ? [...record.problems.values()] : [],
+  };
+  if (record.kind === 'absent' && defaultAgents.some((a) => read(fileOf(a)) === builtInText(a))) {
     // A folder from before the record: a built-in file exactly as the ledger writes it says the
     // ledger wrote the built-ins there — a missing one was deleted by the person.
-    const earlier = defaultAgents.some((a) => read(fileOf(a)) === builtInText(a));
-    record = { version: 1, files: {} };
-    if (earlier) for (const a of defaultAgents) record.files[fileOf(a)] = { sha256: sha256(builtInText(a)) };
-    changed = true;
+    for (const a of defaultAgents) {
+      hashes.set(fileOf(a), sha256(builtInText(a)));
+      note(fileOf(a), builtInText(a));
+    }
   }
-  const outcome: BuiltInsOutcome = { wrote: false, unwritten: [] };
   for (const agent of defaultAgents) {
     const name = fileOf(agent);
     const text = builtInText(agent);
-    const written = record.files[name];
+    // A damaged entry: its file is left as it is, whatever it holds.
+    if (record.kind === 'present' && record.problems.has(name)) continue;
+    const written = hashes.get(name);
     if (written) {
       const now = read(name);
       // Deleted (no file) or edited (another hash): the person's decision. Unedited and outdated: the new version.
-      if (now !== undefined && sha256(now) === written.sha256 && written.sha256 !== sha256(text) && !readonly) {
+      if (now !== undefined && sha256(now) === written && written !== sha256(text) && !readonly) {
         writeFileDurable(path.join(folder, name), text);
-        record.files[name] = { sha256: sha256(text) };
-        changed = outcome.wrote = true;
+        note(name, text);
+        outcome.wrote = true;
       }
       continue;
     }
     if (taken.has(agent.name)) {
       // The person's own file of that name; one identical to the built-in is the built-in (a racing process wrote it).
-      if (read(name) === text) {
-        record.files[name] = { sha256: sha256(text) };
-        changed = true;
-      }
+      if (read(name) === text) note(name, text);
       continue;
     }
     if (readonly) {
@@ -124,16 +112,14 @@ export function reconcileBuiltIns(
       continue;
     }
     if (writeNewFile(path.join(folder, name), text)) outcome.wrote = true;
-    record.files[name] = { sha256: sha256(text) };
-    changed = true;
+    note(name, text);
   }
-  if (changed && !readonly) writeRecord(folder, record);
   return outcome;
 }
 
 /**
  * What reconcileBuiltIns reads, as stat keys (the record, the built-ins' files) and the names it
- * weighs: while it stays the same, its last outcome holds (a listing costs three `stat`s).
+ * weighs: while it stays the same, its last outcome holds (a listing costs a few `stat`s).
  */
 export function builtInsKey(folder: string, names: readonly string[], taken: ReadonlySet<string>): string {
   const stat = (name: string): string => {
@@ -145,38 +131,7 @@ export function builtInsKey(folder: string, names: readonly string[], taken: Rea
     }
   };
   return (
-    [writtenRecordFile, ...defaultAgents.map(fileOf)].map(stat).join('/') +
+    [writtenRecordKey(folder, builtInFiles), ...builtInFiles.map(stat)].join('/') +
     `|${names.join('/')}|${[...taken].join('/')}`
   );
-}
-
-function readRecord(workspace: string, folder: string): WrittenRecord | 'damaged' | undefined {
-  const file = path.join(folder, writtenRecordFile);
-  if (!fs.existsSync(file) && !isLink(file)) return undefined;
-  try {
-    const parsed = JSON.parse(readFileConfined(workspace, file)) as Partial<WrittenRecord>;
-    const files = parsed.files;
-    if (
-      parsed.version === 1 &&
-      files &&
-      typeof files === 'object' &&
-      Object.values(files).every((f) => typeof f?.sha256 === 'string')
-    )
-      return parsed as WrittenRecord;
-  } catch {
-    // Unreadable, not JSON, or a link out of the workspace.
-  }
-  return 'damaged';
-}
-
-function isLink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-function writeRecord(folder: string, record: WrittenRecord): void {
-  writeFileDurable(path.join(folder, writtenRecordFile), `${JSON.stringify(record, null, 2)}\n`);
 }

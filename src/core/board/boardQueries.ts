@@ -62,14 +62,37 @@ export class BoardQueries {
     | undefined;
   private lastOverlaps: { key: string; value: Map<string, RunningOverlap[]> } | undefined;
 
-  /** `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write scopes only). */
+  /** The first listing of the agent files (see agentsIndexed): true once it succeeded. */
+  private agentsListed: Promise<boolean> | undefined;
+
+  /**
+   * `stigmergy`: the field whose marks count as running tasks' areas for the overlap warning (without it: write
+   * scopes only). `listAgents`: lists the agent files, which writes the built-ins on first use and brings the
+   * agents index up to date.
+   */
   constructor(
     private readonly engine: LedgerEngine,
     private readonly stigmergy?: StigmergyService,
+    private readonly listAgents?: () => Promise<unknown>,
   ) {}
+
+  /**
+   * The Board's agents come from the index, which a process brings up to date when it lists the agent files:
+   * listed once before the first read, a fresh workspace's first Board offers the built-ins. A folder that
+   * cannot be listed is said by the agent views; it is tried again on the next read.
+   */
+  private async agentsIndexed(): Promise<void> {
+    if (!this.listAgents) return;
+    this.agentsListed ??= this.listAgents().then(
+      () => true,
+      () => false,
+    );
+    if (!(await this.agentsListed)) this.agentsListed = undefined;
+  }
 
   /** Every task of the ledger in its column, and the pipelines waiting for a person. */
   async board(): Promise<BoardSnapshot> {
+    await this.agentsIndexed();
     return this.engine.read(async (db) => {
       const [tasks, dependencies, waiting, agents] = [
         await readTasks(db),
