@@ -557,6 +557,13 @@ describe(
           [[sessionId, 'failed', 137, os.userInfo().username, undefined]],
           'ended by the OS user who started agent-ledger ui, never an agent',
         );
+        assert.match(
+          execFileSync(process.execPath, [cliPath, 'session', 'list', '--task', String(taskId), '--workspace', repo], {
+            encoding: 'utf8',
+            env: { ...ledgerEnv(repo), NO_COLOR: '1' },
+          }),
+          new RegExp(`failed \\(ended by ${os.userInfo().username}\\)`),
+        );
         console.log(`# stale seen ${seenAfter} ms after the kill (re-check every 5 s)`);
       } finally {
         holder.kill('SIGKILL');

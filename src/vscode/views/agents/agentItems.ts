@@ -221,6 +221,7 @@ function sessionTooltip({ session: s, taskTitle, worktreeActive, liveness }: Age
       ...(s.signal ? [`signal ${s.signal}`] : []),
       `Definition of Done: ${s.dodResult ?? '—'}`,
     ];
+    if (s.endedBy) outcome.push(`ended by ${escapeMarkdown(s.endedBy)}`);
     md.appendMarkdown(`${outcome.join(' · ')}\n\n`);
   }
   if (s.error)
