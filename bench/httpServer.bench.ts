@@ -6,13 +6,21 @@
 //   latency   tool-call p50/p95 over HTTP on loopback against stdio, the same SDK v2 client
 //             speaking 2026-07-28 on both, a read (task_get) and a write (task_create). Target:
 //             HTTP p50 ≤ 1.5× stdio.
+//   floor     the same client against a server that answers at once with the real server's
+//             recorded answers (lib/cannedMcp.mjs), on each transport: what the client and the
+//             transport take under any server. The real call minus its floor is what the ledger's
+//             server adds on each transport; the floor of HTTP plus stdio's own time is the best
+//             HTTP p50 any server could reach with this client.
 // Usage: npm run bench -- --only httpServer   (node --import tsx bench/httpServer.bench.ts [--clients 20] [--runs 200])
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
+import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cliPath } from '../test/helpers/mcpClient';
 import { cliJson } from '../test/helpers/cli';
-import { startHttpServer } from '../test/helpers/httpServer';
+import { modernRequest, startHttpServer } from '../test/helpers/httpServer';
 import { tempRepo } from '../test/helpers/tmp';
 import { measure, ms, percentile, printTable, ratio, verdict } from './lib/report';
 import { vmRss } from './peers/session';
@@ -45,6 +53,44 @@ async function stdioClient(workspace: string): Promise<{ client: Client; pid: ()
   const client = modernClient();
   await client.connect(transport);
   return { client, pid: () => transport.pid ?? 0 };
+}
+
+/** The real server's answers to `server/discover` and to one `task_get`, to replay from a server that does no work. */
+async function recordAnswers(url: string, token: string, id: number): Promise<Record<string, unknown>> {
+  const ask = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    const { body, headers } = modernRequest(method, params, { token, client: 'agent-ledger-http-bench' });
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    return ((await response.json()) as { result: unknown }).result;
+  };
+  return {
+    'server/discover': await ask('server/discover', {}),
+    'tools/call': await ask('tools/call', { name: 'task_get', arguments: { id } }),
+  };
+}
+
+/** A client of lib/cannedMcp.mjs (a server that answers at once) on `transport`. */
+async function cannedClient(
+  answersFile: string,
+  transport: 'stdio' | 'http',
+): Promise<{ client: Client; stop(): void }> {
+  const script = path.join(__dirname, 'lib', 'cannedMcp.mjs');
+  const client = modernClient();
+  if (transport === 'stdio') {
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [script, answersFile, 'stdio'] }));
+    return { client, stop: () => void client.close() };
+  }
+  const child = spawn(process.execPath, [script, answersFile, 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (b: Buffer) => resolve(String(b).trim())),
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  return {
+    client,
+    stop: () => {
+      void client.close();
+      child.kill();
+    },
+  };
 }
 
 /** What an agent does first: list the tools, write once. */
@@ -92,6 +138,10 @@ async function main(): Promise<void> {
   const [h] = onHttp;
   const [s] = onStdio;
   const id = await firstSteps(h, 'the task read by the latency runs');
+  const answersFile = path.join(repo, '.agent-ledger', 'bench-answers.json');
+  writeFileSync(answersFile, JSON.stringify(await recordAnswers(http.url, token, id)));
+  const floorStdio = await cannedClient(answersFile, 'stdio');
+  const floorHttp = await cannedClient(answersFile, 'http');
   const read = (c: Client) => () => c.callTool({ name: 'task_get', arguments: { id } });
   const write = (c: Client) => (i: number) => c.callTool({ name: 'task_create', arguments: { title: `latency ${i}` } });
   const samples = {
@@ -99,6 +149,8 @@ async function main(): Promise<void> {
     stdioRead: [] as number[],
     httpWrite: [] as number[],
     stdioWrite: [] as number[],
+    httpFloor: [] as number[],
+    stdioFloor: [] as number[],
   };
   for (let round = 0; round < 4; round++) {
     const n = Math.ceil(runs / 4);
@@ -106,8 +158,15 @@ async function main(): Promise<void> {
     samples.stdioRead.push(...(await measure(n, read(s.client))));
     samples.httpWrite.push(...(await measure(n, write(h))));
     samples.stdioWrite.push(...(await measure(n, write(s.client))));
+    samples.httpFloor.push(...(await measure(n, read(floorHttp.client))));
+    samples.stdioFloor.push(...(await measure(n, read(floorStdio.client))));
   }
+  floorHttp.stop();
+  floorStdio.stop();
   const p = (xs: number[], q: number) => percentile(xs, q);
+  const [readStdio, readHttp] = [p(samples.stdioRead, 50), p(samples.httpRead, 50)];
+  const [stdioFloor, httpFloor] = [p(samples.stdioFloor, 50), p(samples.httpFloor, 50)];
+  const bestHttp = httpFloor + (readStdio - stdioFloor);
 
   await Promise.all([...onHttp.map((c) => c.close()), ...onStdio.map((x) => x.client.close())]);
   await http.stop();
@@ -147,6 +206,30 @@ async function main(): Promise<void> {
         ratio(p(samples.httpWrite, 50), p(samples.stdioWrite, 50)),
         '≤ 1.5×',
         verdict(p(samples.httpWrite, 50) <= 1.5 * p(samples.stdioWrite, 50)),
+      ],
+      [
+        'floor: task_get answered at once by a server that does no work, p50 (ms)',
+        ms(stdioFloor),
+        ms(httpFloor),
+        ratio(httpFloor, stdioFloor),
+        '-',
+        '-',
+      ],
+      [
+        "task_get minus its floor: the ledger server's own time, p50 (ms)",
+        ms(readStdio - stdioFloor),
+        ms(readHttp - httpFloor),
+        ratio(readHttp - httpFloor, readStdio - stdioFloor),
+        '-',
+        '-',
+      ],
+      [
+        "best task_get over HTTP with this client: HTTP's floor + stdio's own time (ms)",
+        ms(readStdio),
+        ms(bestHttp),
+        ratio(bestHttp, readStdio),
+        '-',
+        '-',
       ],
     ],
   );

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Services } from '../app/services';
+import { thisMachine } from '../core/machine';
 import { invokeTool, unknownTool } from '../mcp/invokeTool';
 import type { CatalogTool, ToolContext } from '../mcp/toolDefinition';
 import type * as Catalog from '../mcp/catalog';
@@ -75,6 +76,7 @@ async function cliContext(services: Services): Promise<ToolContext> {
   const { introspection, families, tools } = await (await catalog()).loadCatalog();
   return {
     services,
+    person: thisMachine().user,
     enabledTools: () => tools,
     enabledFamilies: () => new Set(families.map((f) => f.name)),
     families: () => [introspection, ...families],

@@ -22,7 +22,30 @@ export interface Caller {
   projects: readonly string[] | null;
 }
 
-const scope = new AsyncLocalStorage<Caller>();
+/**
+ * Who the tool call running now writes as: `agent:<id>` once an agent is logged in on the
+ * connection, else the connection itself (`connection:<machine>/<user>/<pid>`: one MCP server
+ * process per client, one CLI command). The write quota (limits/writeQuota.ts) charges it. Work the
+ * ledger does by itself (feeds, retention, the editor's views), and what a call leaves running
+ * after it answered (a child runtime's exit, a timer), is never charged: a write of the ledger's
+ * own is never refused for a caller's quota.
+ */
+interface Call {
+  identity: string | null;
+  /** False once the call has answered: work it left behind (a child's exit, a timer) is the ledger's. */
+  open: boolean;
+}
+
+/**
+ * One scope for both facts, so a process pays for one async-context store on every promise
+ * (Node 20 propagates each store through an async hook on each one).
+ */
+interface Scope {
+  caller?: Caller;
+  call?: Call;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
 
 /** The machine's user, acting locally. */
 export function localCaller(): Caller {
@@ -34,12 +57,12 @@ export function localCaller(): Caller {
  * caller's token (core/events/eventLog.ts) without a parameter threaded through the services.
  */
 export function runAsCaller<T>(caller: Caller, fn: () => T): T {
-  return scope.run(caller, fn);
+  return scope.run({ caller, call: scope.getStore()?.call }, fn);
 }
 
 /** The caller of the request being served; the local user outside any request. */
 export function currentCaller(): Caller {
-  return scope.getStore() ?? localCaller();
+  return scope.getStore()?.caller ?? localCaller();
 }
 
 /** Whether the caller may make a person's decision (a checkpoint, a review, landing a task). */
@@ -50,4 +73,31 @@ export function mayDecide(caller: Caller): boolean {
 /** The token of the request being served, as each write records it (null: a local process). */
 export function callerTokenId(): number | null {
   return currentCaller().tokenId;
+}
+
+/** Runs the tool call `fn` (and what it awaits) as writing as `identity`, until it settles. */
+export async function runWritingAs<T>(identity: string, fn: () => T | Promise<T>): Promise<T> {
+  const call: Call = { identity, open: true };
+  try {
+    return await scope.run({ caller: scope.getStore()?.caller, call }, fn);
+  } finally {
+    call.open = false;
+  }
+}
+
+/** Runs `fn` as the ledger's own work: what it writes is not charged to the caller (derived data). */
+export function runAsLedger<T>(fn: () => T): T {
+  return scope.run({ caller: scope.getStore()?.caller, call: { identity: null, open: true } }, fn);
+}
+
+/** Who the call running now writes as, or undefined outside a call, after it answered, and in the ledger's own work. */
+export function writerIdentity(): string | undefined {
+  const call = scope.getStore()?.call;
+  return call?.open && call.identity !== null ? call.identity : undefined;
+}
+
+/** This process as a connection: the identity of a call when no agent is logged in, and the source of a login. */
+export function connectionIdentity(): string {
+  const machine = thisMachine();
+  return `connection:${machine.id}/${machine.user}/${process.pid}`;
 }

@@ -2,7 +2,7 @@ import { LedgerError } from '../core/errors';
 import { parseInput } from '../core/contracts/inputValidation';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { serverLimits } from './limits';
-import { connectionIdentity, runAsCaller } from '../core/limits/callIdentity';
+import { connectionIdentity, runWritingAs } from '../core/caller';
 
 /**
  * Runs one tool call the same way for every face (the MCP server, the CLI): the size limit, the
@@ -27,7 +27,7 @@ export async function invokeTool(
     );
   const input = parseInput(tool.name, tool.input, args);
   const context = typeof ctx === 'function' ? await ctx() : ctx;
-  return runAsCaller(quotaIdentity(context), () => tool.handler(input, context));
+  return runWritingAs(quotaIdentity(context), () => tool.handler(input, context));
 }
 
 function quotaIdentity(context: ToolContext): string {

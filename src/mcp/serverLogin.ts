@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LedgerError } from '../core/errors';
 import { ledgerFolder, localFolders } from '../core/ledgerFiles';
-import { connectionIdentity } from '../core/limits/callIdentity';
+import { connectionIdentity } from '../core/caller';
 
 /** What `authenticate` returns as `session_token` when this server holds the real one. */
 export const heldTokenPlaceholder = 'held-by-server';

@@ -8,7 +8,7 @@ import { features, featuresOf, resolveFeatures } from './features';
 import { Housekeeping } from './housekeeping';
 import type { ListingOptions } from './features';
 import type { ServerOptions } from './server';
-import { runAsLedger } from '../core/limits/callIdentity';
+import { runAsLedger } from '../core/caller';
 import { errorMessage } from '../core/errors';
 import { warmUpStore } from '../app/storeWarmUp';
 import { flushCompileCache } from '../app/compileCache';

@@ -26,6 +26,11 @@ export interface ToolContext {
   features?: ReadonlySet<string>;
   /** Who calls through which client (MCP server only; the CLI is the local user). */
   call?: CallContext;
+  /**
+   * The person at the terminal: the CLI's user (the machine's). What a person does there — pause,
+   * resume or cancel a plan run — is recorded as `person:<name>`. Absent in an MCP server.
+   */
+  person?: string;
   /** The HTTP transport this server listens on, as mcp_info reports it (absent: stdio). */
   http?: HttpTransportInfo;
 }

@@ -113,7 +113,7 @@ export async function steerPlanRun(services: Services, person: string, message: 
       ? runs.pause(message.runId)
       : message.action === 'resume'
         ? runs.resume(message.runId)
-        : runs.cancel(message.runId, `cancelled by ${person}`),
+        : runs.cancel(message.runId),
   );
   return `${r.run_id} is ${r.status}${r.not_stopped?.length ? ` (not stopped here: ${r.not_stopped.join('; ')})` : ''}.`;
 }

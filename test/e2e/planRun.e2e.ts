@@ -12,11 +12,12 @@ import type { Frame } from 'playwright-core';
 import { BrowserSession, Workbench } from './harness/browser';
 import { CodeServer } from './harness/codeServer';
 import { planNodes } from './harness/planNodes';
+import { pauseLaunchesNothing } from './harness/planPause';
 import { assertHostInstalled } from './harness/paths';
 import { packageAgentLedger } from './agentLedger/extensionPackage';
 import { viewFrame } from './agentLedger/boardJourney';
 import type { PlanWorld, RunStatus, RunnerProcess } from '../mcp/planRunHelpers';
-import { alive, dependsOn, executionsOf, planTask, planWorld, startRunner, working } from '../mcp/planRunHelpers';
+import { alive, dependsOn, executionsOf, planTask, planWorld, working } from '../mcp/planRunHelpers';
 
 describe(
   'a plan run in the editor: the Board strip, the Plan graph live, Pause and Cancel',
@@ -81,24 +82,18 @@ describe(
       const graph: Frame = await viewFrame(wb.page, 'planGraph', 30_000);
       const { state, until } = planNodes(graph, () => runner?.summary() ?? 'no runner yet');
 
-      // The first task is queued (no runner yet): Pause from the panel holds it back.
+      // The first task is queued (no runner yet): Pause from the panel holds it back, and a runner
+      // started then launches nothing.
       await until(t1, 'queued');
       assert.equal(await state(t2), 'waiting');
-      await graph.locator('[data-testid=plan-pause]').click();
-      await graph.locator('[data-testid=plan-run][data-status=paused]').waitFor({ timeout: 10_000 });
-      const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
-      assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the editor's person, recorded");
-      await until(t1, 'waiting');
-
-      // A runner starts and launches nothing while paused: 1.5 s of its polls and the plan's ticks.
-      runner = startRunner(w.repo, env);
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.deepEqual(
-        runner.events.filter((e) => e.kind === 'launched'),
-        [],
-        `no launch while paused\n${runner.summary()}`,
-      );
-      assert.deepEqual(await executionsOf(w.orch, t1), []);
+      runner = await pauseLaunchesNothing(graph, {
+        w,
+        runId: started.run_id,
+        task: t1,
+        env,
+        person: "the editor's person",
+        pausedWithinMs: 10_000,
+      });
       await wb.screenshot('agent-ledger-plan-run-paused');
 
       // Resume: the first task's agent runs and ends with its cost; the second's starts.
@@ -126,6 +121,12 @@ describe(
       await graph
         .locator('[data-testid=acted]', { hasText: `${started.run_id} is cancelled` })
         .waitFor({ timeout: 15_000 });
+      // Who cancelled it: the editor's person, on the bar and in plan_status.
+      await graph
+        .locator('[data-testid=plan-run]', { hasText: `cancelled by ${os.userInfo().username}` })
+        .waitFor({ timeout: 5_000 });
+      const cancelled = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
+      assert.equal(cancelled.reason, `cancelled by person:${os.userInfo().username}`);
       assert.deepEqual(await executionsOf(w.orch, t3), [], 'the third task never ran');
       // The Board's strip lists runs going on only: the cancelled one has left it.
       await wb.runCommand('Agent Ledger: Open Board');

@@ -4,6 +4,7 @@
 // server refuses requests without the token, from another origin or host, or outside the app.
 // Needs only Chromium (scripts/e2e/setup.mjs installs it); no code-server.
 import { planNodes } from './harness/planNodes';
+import { pauseLaunchesNothing } from './harness/planPause';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,7 +28,7 @@ import type { FakeScript } from '../helpers/fakeAgents';
 import { drive, start, twoTasks } from '../mcp/pipelineDriver';
 import type { Action } from '../mcp/pipelineDriver';
 import type { PlanWorld, RunStatus, RunnerProcess } from '../mcp/planRunHelpers';
-import { alive, dependsOn, executionsOf, planTask, planWorld, startRunner, working } from '../mcp/planRunHelpers';
+import { alive, dependsOn, executionsOf, planTask, planWorld, working } from '../mcp/planRunHelpers';
 
 /** A raw request with the headers a test chooses (fetch would set Host and Origin itself). */
 function request(
@@ -754,28 +755,19 @@ describe(
       assert.equal(await bar.getAttribute('data-run'), started.run_id);
       const { state, until } = planNodes(page, () => runner?.summary() ?? 'no runner yet');
 
-      // The first task is queued for its agent (no runner yet); the later ones wait. Pause from the page.
+      // The first task is queued for its agent (no runner yet); the later ones wait. Pause from the
+      // page holds it back, and a runner started then launches nothing.
       await until(t1, 'queued');
       assert.equal(await state(t2), 'waiting');
       assert.equal(await state(t3), 'waiting');
-      await page.click('[data-testid=plan-pause]');
-      await page.locator('[data-testid=plan-run][data-status=paused]').waitFor({ timeout: 5_000 });
-      const paused = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
-      assert.equal(paused.status, 'paused');
-      assert.equal(paused.reason, `paused by person:${os.userInfo().username}`, "the page's person, recorded");
-      await until(t1, 'waiting');
-
-      // A runner starts: while the plan is paused it launches nothing. Nothing announces a launch
-      // that does not happen: its polls (0.2 s) and the plan's ticks get 1.5 s to take a step.
-      runner = startRunner(w.repo, env);
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.deepEqual(
-        runner.events.filter((e) => e.kind === 'launched'),
-        [],
-        `no launch while paused\n${runner.summary()}`,
-      );
-      assert.deepEqual(await executionsOf(w.orch, t1), []);
-      assert.equal((await w.orch.call<{ status: string }>('task_get', { id: Number(t1.slice(5)) })).status, 'open');
+      runner = await pauseLaunchesNothing(page, {
+        w,
+        runId: started.run_id,
+        task: t1,
+        env,
+        person: "the page's person",
+        pausedWithinMs: 5_000,
+      });
 
       // Resume from the page: the first task's agent runs (the node names its run and agent); the
       // runner records its run's cost as it ends, and the page shows it done with that cost within a second.
@@ -818,7 +810,10 @@ describe(
       assert.equal(await page.locator('[data-testid=plan-pause], [data-testid=plan-cancel]').count(), 0);
       const cancelled = (await w.orch.call<{ runs: RunStatus[] }>('plan_status', { run_id: started.run_id })).runs[0];
       assert.equal(cancelled.status, 'cancelled');
-      assert.equal(cancelled.reason, `cancelled by ${os.userInfo().username}`);
+      assert.equal(cancelled.reason, `cancelled by person:${os.userInfo().username}`);
+      await page
+        .locator('[data-testid=plan-run]', { hasText: `cancelled by ${os.userInfo().username}` })
+        .waitFor({ timeout: 5_000 });
       await shot(page, 'plan-run-cancelled');
     });
   },

@@ -116,6 +116,45 @@ export async function v2HttpClient(
   return client;
 }
 
+/**
+ * One raw 2026-07-28 request, as a client without our SDK sends it: no session, the version, the
+ * client's capabilities and its name in the body's `_meta`, and the headers the spec asks of HTTP
+ * (`Mcp-Method`, `Mcp-Name` for a tool call) beside the content types and the bearer.
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown>,
+  options: { id?: number; token?: string; capabilities?: Record<string, unknown>; client?: string } = {},
+): { body: Record<string, unknown>; headers: Record<string, string> } {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+    'io.modelcontextprotocol/clientInfo': { name: options.client ?? 'raw-http', version: '1' },
+  };
+  const name = method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
+  return {
+    body: { jsonrpc: '2.0', id: options.id ?? 1, method, params: { ...params, _meta } },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+    },
+  };
+}
+
+/** A raw 2026-07-28 tool call (modernRequest) as `fetch` takes it. */
+export function modernToolCall(
+  name: string,
+  args: Record<string, unknown>,
+  options: Parameters<typeof modernRequest>[2] = {},
+): RequestInit {
+  const { body, headers } = modernRequest('tools/call', { name, arguments: args }, options);
+  return { method: 'POST', headers, body: JSON.stringify(body) };
+}
+
 /** The structured result of a tool call that must succeed. */
 export function structured<T = Record<string, unknown>>(result: unknown): T {
   const r = result as { isError?: boolean; structuredContent?: unknown; content?: { text?: string }[] };

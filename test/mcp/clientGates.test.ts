@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect } from '../helpers/mcpClient';
 import { cli } from '../helpers/cli';
-import { makeToken, startHttpServer, structured, v1HttpClient, v2HttpClient } from '../helpers/httpServer';
+import {
+  makeToken,
+  modernRequest,
+  startHttpServer,
+  structured,
+  v1HttpClient,
+  v2HttpClient,
+} from '../helpers/httpServer';
 import type { Action } from './pipelineDriver';
 import { decisions, pipelineAtCheckpoint } from './gateHelpers';
 import { readLedger } from '../helpers/ledgerRows';
@@ -189,58 +196,29 @@ test('an answer with a tampered requestState is refused and decides nothing', as
   const server = await startHttpServer(repo);
   const token = makeToken(repo, 'person', ['--name', 'ines']);
   const other = makeToken(repo, 'person', ['--name', 'jo']);
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': elicitation,
+  /** A raw 2026-07-28 call of pipeline_next_action by `bearer`, with the answer's fields in `extra`. */
+  const post = async (id: number, bearer: string, extra: Record<string, unknown> = {}) => {
+    const { body, headers } = modernRequest(
+      'tools/call',
+      { name: 'pipeline_next_action', arguments: { workspace }, ...extra },
+      { id, token: bearer, capabilities: elicitation },
+    );
+    return (await (await fetch(server.url, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as any;
   };
-  const post = async (body: unknown) =>
-    (await (
-      await fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'pipeline_next_action',
-        },
-        body: JSON.stringify(body),
-      })
-    ).json()) as any;
   try {
-    const call = (id: number, extra: Record<string, unknown> = {}) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'pipeline_next_action', arguments: { workspace }, _meta: meta, ...extra },
-    });
-    const question = await post(call(1));
+    const question = await post(1, token);
     assert.equal(question.result.resultType, 'input_required');
     const state = question.result.requestState as string;
     const answer = { checkpoint: { action: 'accept', content: { decision: 'approve' } } };
     const tampered = `${state.slice(0, -4)}AAAA`;
-    const refused = await post(call(2, { inputResponses: answer, requestState: tampered }));
+    const refused = await post(2, token, { inputResponses: answer, requestState: tampered });
     assert.equal(refused.error.code, -32602);
     assert.deepEqual(decisions(repo, workspace), []);
     // Another person's token cannot replay it either (the state is bound to the caller).
-    const replay = await (
-      await fetch(server.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${other}`,
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'pipeline_next_action',
-        },
-        body: JSON.stringify(call(3, { inputResponses: answer, requestState: state })),
-      })
-    ).json();
-    assert.equal((replay as any).error.code, -32602);
+    const replay = await post(3, other, { inputResponses: answer, requestState: state });
+    assert.equal(replay.error.code, -32602);
     assert.deepEqual(decisions(repo, workspace), []);
-    const accepted = await post(call(4, { inputResponses: answer, requestState: state }));
+    const accepted = await post(4, token, { inputResponses: answer, requestState: state });
     assert.equal(accepted.result.resultType, 'complete');
     assert.equal(decisions(repo, workspace)[0].decided_by, 'ines');
   } finally {

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { tempRepo } from '../helpers/tmp';
 import { cli, cliJson } from '../helpers/cli';
-import { makeToken, startHttpServer, structured, toolError, v1HttpClient, v2HttpClient } from '../helpers/httpServer';
+import {
+  makeToken,
+  modernRequest,
+  startHttpServer,
+  structured,
+  toolError,
+  v1HttpClient,
+  v2HttpClient,
+} from '../helpers/httpServer';
 import { readLedger } from '../helpers/ledgerRows';
 
 /** A raw POST to the endpoint, as any HTTP client sends it. */
@@ -27,21 +35,8 @@ async function post(
   return { status: res.status, headers: res.headers, json };
 }
 
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-http', version: '1' },
-};
-
-function modernCall(
-  name: string,
-  args: Record<string, unknown>,
-  id = 1,
-): { body: unknown; headers: Record<string, string> } {
-  return {
-    body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } },
-    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-  };
+function modernCall(name: string, args: Record<string, unknown>, id = 1): ReturnType<typeof modernRequest> {
+  return modernRequest('tools/call', { name, arguments: args }, { id });
 }
 
 async function taskCount(workspace: string): Promise<number> {
@@ -276,10 +271,9 @@ test('clients that disconnect mid-call (a wait, a stream) leave the server servi
           method: 'POST',
           signal: abort.signal,
           headers: {
-            'content-type': 'application/json',
+            ...watch.headers,
             accept: i % 2 ? 'text/event-stream, application/json' : 'application/json, text/event-stream',
             authorization: `Bearer ${token}`,
-            ...watch.headers,
           },
           body: JSON.stringify({ ...(watch.body as object), id: i }),
         }).then((r) => r.body?.getReader().read());

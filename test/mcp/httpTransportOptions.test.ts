@@ -10,32 +10,10 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import { tempDir, tempRepo } from '../helpers/tmp';
-import { makeToken, startHttpServer } from '../helpers/httpServer';
-
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'options-test', version: '1' },
-};
+import { makeToken, modernToolCall, startHttpServer } from '../helpers/httpServer';
 
 function call(name: string, args: Record<string, unknown>, token: string, id = 1): RequestInit {
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name, arguments: args, _meta: modernMeta },
-    }),
-  };
+  return modernToolCall(name, args, { token, id, client: 'options-test' });
 }
 
 /** The JSON-RPC answer of an event stream: the `data:` of its message event. */

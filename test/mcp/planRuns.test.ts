@@ -266,10 +266,10 @@ test('plan_pause holds back what no agent took yet, so the runner launches nothi
       .sort(),
     [t1, t2].sort(),
   );
-  // From a terminal: the command is a connection of the machine's user, and the run says so.
+  // From a terminal: the person at it (the machine's user), and the run says so.
   const paused = cliJson<RunStatus>(['plan', 'pause', started.run_id, '--workspace', w.repo]);
   assert.equal(paused.status, 'paused');
-  assert.match(paused.reason ?? '', new RegExp(`^paused by connection:[^/]+/${os.userInfo().username}/\\d+$`));
+  assert.equal(paused.reason, `paused by person:${os.userInfo().username}`);
   assert.deepEqual(
     paused.nodes.filter((n) => n.type === 'task').map((n) => n.status),
     ['ready', 'ready'],

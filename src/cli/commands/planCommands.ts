@@ -124,16 +124,21 @@ export function registerPlanCommands(plan: Command): void {
 
   plan
     .command('dry-run')
-    .description('What running a plan would do: order, agents, write-scope conflicts (plan_dry_run)')
+    .description(
+      'What `plan run` with the same options would do: order, agents, the client and model each task launches with, write-scope conflicts (plan_dry_run)',
+    )
     .argument('<graph_id>', "the plan graph: a workflow's plan is wf-<id>")
     .option('--agent <name>', 'the agent of every task with none of its own')
     .option('--assign <task=agent>', 'who runs one task, e.g. task-3=reviewer (repeat)', collect)
-    .action((graphId: string, o: { agent?: string; assign?: string[] }, cmd: Command) =>
-      runToolCommand(cmd, {
-        tool: 'plan_dry_run',
-        args: { graph_id: graphId, agent: o.agent, agents: pairs(o.assign) },
-        format: dryRunLines,
-      }),
+    .option('--client <client>', "every task with this client instead of its agent's: claude, codex or gemini")
+    .option('--model <model>', 'the model every task runs with')
+    .action(
+      (graphId: string, o: { agent?: string; assign?: string[]; client?: string; model?: string }, cmd: Command) =>
+        runToolCommand(cmd, {
+          tool: 'plan_dry_run',
+          args: { graph_id: graphId, agent: o.agent, agents: pairs(o.assign), client: o.client, model: o.model },
+          format: dryRunLines,
+        }),
     );
 
   plan
@@ -230,6 +235,7 @@ function dryRunLines(r: PlanDryRunOutput): string[] {
       visible(o.id),
       visible(o.title ?? ''),
       visible(o.agent ?? ''),
+      visible([o.client, o.model].filter(Boolean).join(' ')),
       visible(o.write_scope.join(', ')),
     ]),
   );

@@ -1,6 +1,6 @@
 import type { AsyncSqlWriter, LedgerEngine, SqlParams } from '../ports/store';
 import type { LedgerError } from '../errors';
-import { callerIdentity } from './callIdentity';
+import { writerIdentity } from '../caller';
 import { limitReached } from './ledgerLimits';
 import type { LedgerLimits } from './ledgerLimits';
 import { addToCounter, readCounters } from './usageCounters';
@@ -8,7 +8,7 @@ import { addToCounter, readCounters } from './usageCounters';
 export type QuotaLimits = Pick<LedgerLimits, 'quotaBytes' | 'quotaWindowMs'>;
 
 /**
- * The write quota: characters one caller (an agent logged in, else a connection: callIdentity.ts)
+ * The write quota: characters one caller (an agent logged in, else a connection: core/caller.ts)
  * may write per window, whatever the tool — blackboard values, triples, plan-graph versions,
  * tasks and the events they append alike. Counted in the ledger (usage_counters) in the same
  * transaction as the write, so every process of the caller adds to one count and a write that
@@ -27,7 +27,7 @@ export class WriteQuota {
   /** `engine` with every write made inside a tool call charged to its caller. */
   meter(engine: LedgerEngine): LedgerEngine {
     const write: LedgerEngine['write'] = (fn) => {
-      const caller = callerIdentity();
+      const caller = writerIdentity();
       if (caller === undefined) return engine.write(fn);
       const run = (): ReturnType<typeof fn> =>
         engine.write(async (tx) => {

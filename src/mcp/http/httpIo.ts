@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { toWebRequest } from '@modelcontextprotocol/node';
 
 /** A request body read up to a bound: parsed JSON, or why not. */
 export type Body =
@@ -73,10 +72,24 @@ export type WebHandler = (
 ) => Promise<Response>;
 
 /**
- * Serves one Node request with a web handler. The request becomes a web `Request` whose signal
- * aborts when the client goes (the SDK cancels the call); a JSON answer is written in one piece
- * with its length (one write, no chunked framing: on a loaded machine each extra write wakes the
- * client once more), an event stream chunk by chunk, waiting for the socket to drain.
+ * The web `Request` of a Node request whose body was read already (readBody): without a body, as
+ * the SDK takes the parsed body from the handler's options and never reads the stream; its signal
+ * aborts when the client goes (the SDK cancels the call).
+ */
+function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+  });
+}
+
+/**
+ * Serves one Node request, its body already read, with a web handler. A JSON answer is written in
+ * one piece with its length (one write, no chunked framing: on a loaded machine each extra write
+ * wakes the client once more), an event stream chunk by chunk, waiting for the socket to drain.
  */
 export async function serveWeb(
   req: IncomingMessage,
@@ -88,8 +101,7 @@ export async function serveWeb(
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
   });
-  const request = await toWebRequest(req, options.parsedBody, { signal: abort.signal });
-  const response = await handler(request, options);
+  const response = await handler(webRequestOf(req, abort.signal), options);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   if (response.body === null || !headers['content-type']?.startsWith('text/event-stream')) {

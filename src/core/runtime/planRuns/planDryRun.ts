@@ -5,6 +5,7 @@ import { taskKey } from '../../ids';
 import { scopeOverlaps } from '../../tasks/scopeOverlap';
 import { declaredScope } from '../../scheduling/startGates';
 import type { AgentDirectory } from '../pm/projectRows';
+import { launchedAs } from '../runner/launchProfile';
 import type { BtNode, CompiledTree, NamedNode } from './behaviourTree';
 import { childrenOf, isLeaf, leavesOf } from './behaviourTree';
 import type { TaskView } from './btTick';
@@ -15,8 +16,9 @@ import { taskViews } from './planRunRows';
  * What a run would do if nothing failed, without doing any of it: each leaf's wave (leaves of
  * one wave may run at once: a sequence puts its children one after the other, a leaf waits for
  * what it is `after`, a fallback only runs after its primary), its agent and the write scope it
- * declares, and the pairs of one wave whose write scopes overlap — the runner would run those one
- * after the other. `problems` says what would stop the run from starting.
+ * declares, what the runner would start for it (the client and model, with the run's `client` and
+ * `model` as plan_run_bt takes them), and the pairs of one wave whose write scopes overlap — the
+ * runner would run those one after the other. `problems` says what would stop the run from starting.
  */
 export async function planDryRun(
   db: AsyncSqlReader,
@@ -24,6 +26,8 @@ export async function planDryRun(
   options: {
     agentOf(leaf: Extract<BtNode, { type: 'task' }>, task: TaskView | undefined): string | null;
     agents: AgentDirectory;
+    /** The run's `client` and `model` (each agent's own when absent). */
+    run: { client?: string; model?: string };
   },
 ): Promise<PlanDryRunOutput> {
   const waves = wavesOf(tree.root);
@@ -44,15 +48,21 @@ export async function planDryRun(
       const taskId = leaf.type === 'task' ? nodeTaskId(leaf.node_id)! : null;
       const row = taskId === null ? undefined : rows.get(taskId);
       let agent: string | null = null;
+      let launch: { client: string; model: string | null } | null = null;
       let scope: string[] = [];
       if (leaf.type === 'task') {
+        const task = tasks.get(taskId!);
         if (!row) problems.push(`${leaf.node_id} (leaf ${leaf.id}) does not exist`);
-        agent = options.agentOf(leaf, tasks.get(taskId!));
-        if (agent === null && tasks.get(taskId!)?.status !== 'done') problems.push(`no agent for ${leaf.node_id}`);
+        agent = options.agentOf(leaf, task);
+        if (agent === null && task?.status !== 'done') problems.push(`no agent for ${leaf.node_id}`);
         let agentScope: string[] = [];
         if (agent !== null) {
           try {
-            agentScope = declaredScope(options.agents.lookup(agent).scope.write);
+            const definition = options.agents.lookup(agent);
+            agentScope = declaredScope(definition.scope.write);
+            // Read as plan_run_bt reads it (a broken launch block is a problem), shown where it launches.
+            const run = launchedAs(definition, options.run);
+            if (launches(task)) launch = run;
           } catch (err) {
             problems.push(`${leaf.node_id}: ${errorMessage(err)}`);
           }
@@ -67,6 +77,8 @@ export async function planDryRun(
         task_id: taskId === null ? null : taskKey(taskId),
         title: row?.title ?? (leaf.type === 'gate' ? leaf.title : leaf.type === 'tool' ? leaf.tool : null),
         agent,
+        client: launch?.client ?? null,
+        model: launch?.model ?? null,
         write_scope: scope,
         after: leaf.after ?? [],
       };
@@ -83,6 +95,12 @@ export async function planDryRun(
         conflicts.push({ a: a.task_id, b: b.task_id, overlap: [...new Set(pairs.flatMap((p) => [p.left, p.right]))] });
     }
   return { tree_id: tree.id, order, conflicts, problems };
+}
+
+/** Whether the run would queue the task: not when it is done or cancelled, nor when an agent has it queued already (the run follows it). */
+function launches(task: TaskView | undefined): boolean {
+  if (!task || task.status === 'done' || task.status === 'cancelled') return false;
+  return !(task.status === 'in_progress' && task.assignee !== null);
 }
 
 function ownScope(row: { areas: string; write_scope: string | null }): string[] {

@@ -110,7 +110,13 @@ export const planStatusInput = z.strictObject({
 
 export const planCancelInput = z.strictObject({
   run_id: runId,
-  reason: z.string().trim().min(1).max(500).optional().describe('Why, kept on the run'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Why, kept on the run after who cancelled it (`cancelled by <caller>: <reason>`)'),
 });
 
 export const opCancelInput = z.strictObject({
@@ -124,6 +130,8 @@ export const planDryRunInput = z
     tree: runFields.tree,
     agents: runFields.agents,
     agent: runFields.agent,
+    client: runFields.client,
+    model: runFields.model,
   })
   .refine(oneSource, oneSourceMessage);
 
@@ -165,7 +173,12 @@ export const planRunOutput = z.strictObject({
   tree_id: z.string(),
   mode: z.enum(['bt', 'reactive']),
   status: z.enum(['running', 'paused', 'succeeded', 'failed', 'cancelled']),
-  reason: z.string().nullable().describe('Why it ended, was paused or cancelled'),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why it ended, or who paused or cancelled it: `paused by person:ann` (a person at a terminal, the editor, the web board), `cancelled by agent:7: <reason>`',
+    ),
   client: z.string().nullable().describe('The client every task runs with, null: each agent’s own'),
   model: z.string().nullable().describe('The model every task runs with, null: the client’s default'),
   tick_ms: z.number().int().nullable(),
@@ -208,6 +221,13 @@ export const planDryRunOutput = z.strictObject({
         task_id: z.string().nullable(),
         title: z.string().nullable(),
         agent: z.string().nullable(),
+        client: z
+          .string()
+          .nullable()
+          .describe(
+            'What the runner would start for it: claude, codex, gemini or the agent’s launch command; null when the run would launch nothing (no agent, the task done or queued already)',
+          ),
+        model: z.string().nullable().describe('The model it would run with, null for the client’s default'),
         write_scope: z.array(z.string()).describe('What the task declares it writes'),
         after: z.array(z.string()),
       }),

@@ -5,7 +5,7 @@ import { LedgerError, errorMessage, stateError, validationError } from '../../er
 import { executionKey, taskKey } from '../../ids';
 import { nodeTaskId } from '../../events/correlation';
 import { appendEvent } from '../../events/eventLog';
-import { callerIdentity, runAsCaller } from '../../limits/callIdentity';
+import { runWritingAs, writerIdentity } from '../../caller';
 import { thisMachine } from '../../machine';
 import { untilSomething } from '../../waitFor';
 import type { TaskLifecycle } from '../../tasks/taskLifecycle';
@@ -530,7 +530,7 @@ export class PlanRunService {
    * the web board —, recorded as `person:<name>`: the page's person, never an agent's token.
    */
   asPerson<T>(person: string, act: () => Promise<T>): Promise<T> {
-    return runAsCaller(`person:${person}`, act);
+    return runWritingAs(`person:${person}`, act);
   }
 
   /** Waits up to `waitMs` for a run to end (ticking it meanwhile), then its status. */
@@ -595,9 +595,13 @@ export class PlanRunService {
     return (await this.status(planRunKey(id)))[0];
   }
 
-  /** `plan_cancel`: nothing more starts, the run's running agents are stopped, what did not end is marked cancelled. */
+  /**
+   * `plan_cancel`: nothing more starts, the run's running agents are stopped, what did not end is
+   * marked cancelled — with who cancelled it (`cancelled by person:ann: <reason>`), as a pause says.
+   */
   async cancel(ref: string, reason?: string): Promise<PlanRunOutput> {
     const id = parsePlanRunId(ref);
+    const why = `cancelled by ${actor()}${reason ? `: ${reason}` : ''}`;
     const after = await this.d.engine.write(async (tx) => {
       const run = await readRun(tx, id);
       if (!isActive(run.status))
@@ -606,7 +610,6 @@ export class PlanRunService {
           status: run.status,
         });
       const ts = new Date(this.now()).toISOString();
-      const why = reason ?? 'cancelled';
       const outcome = haltAll(run.root, run.states, await this.worldOf(tx, run, false), why);
       const after: AfterCommit = { stops: [], calls: [] };
       await this.apply(tx, run, outcome.actions, after, ts);
@@ -636,6 +639,7 @@ export class PlanRunService {
     const runId = Number(op.run_id);
     if (op.node_id === null) return this.cancel(planRunKey(runId), reason ?? `op_cancel ${opId}`);
     const nodeId = op.node_id;
+    const who = actor();
     const after = await this.d.engine.write(async (tx) => {
       const run = await readRun(tx, runId);
       const s = run.states[nodeId];
@@ -647,7 +651,13 @@ export class PlanRunService {
         });
       const ts = new Date(this.now()).toISOString();
       const world = await this.worldOf(tx, run, false);
-      const halted = haltNode(run.root, nodeId, run.states, world, reason ?? `op_cancel ${opId}`);
+      const halted = haltNode(
+        run.root,
+        nodeId,
+        run.states,
+        world,
+        `cancelled by ${who}: ${reason ?? `op_cancel ${opId}`}`,
+      );
       const after: AfterCommit = { stops: [], calls: [] };
       await this.apply(tx, run, halted.actions, after, ts);
       const more = await this.tickIn(tx, run, { canCallTools: false, force: true });
@@ -706,6 +716,7 @@ export class PlanRunService {
       return planDryRun(db, tree, {
         agentOf: (leaf, task) => this.agentFor(leaf, input.agents ?? {}, input.agent ?? null, task),
         agents: this.d.agents,
+        run: { client: input.client, model: input.model },
       });
     });
   }
@@ -745,5 +756,5 @@ async function taskEvent(tx: AsyncSqlWriter, taskId: number, status: string, why
  * machine's user, like the editor's buttons), that person.
  */
 function actor(): string {
-  return callerIdentity() ?? `person:${thisMachine().user}`;
+  return writerIdentity() ?? `person:${thisMachine().user}`;
 }

@@ -16,7 +16,7 @@ import type { PasskeyHash, ScryptParams } from './passkey';
 import { activeSessionOf, endExpiredSessions } from './agentSessionRows';
 import { LoginThrottle } from './loginThrottle';
 import type { LoginLimits } from './loginThrottle';
-import { connectionIdentity } from '../../limits/callIdentity';
+import { connectionIdentity } from '../../caller';
 import { defaultLimits } from '../../limits/ledgerLimits';
 
 export interface AuthenticateResult {

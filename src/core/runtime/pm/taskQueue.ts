@@ -1,11 +1,10 @@
 import * as path from 'node:path';
 import type { AsyncSqlWriter, LedgerEngine } from '../../ports/store';
-import type { AgentDefinition } from '../../agents/agentModel';
 import { LedgerError, stateError, validationError } from '../../errors';
 import { projectKey, taskKey } from '../../ids';
 import { appendEvent } from '../../events/eventLog';
 import { insertTask } from '../../tasks/taskRepo';
-import { clientName, launchProfileOf } from '../runner/launchProfile';
+import { launchedAs } from '../runner/launchProfile';
 import type { AgentDirectory, ProjectRow } from './projectRows';
 import { absoluteDirectory, appendPmEvent, projectRowOf, projectRows } from './projectRows';
 import { pmTaskRow } from './projectTaskService';
@@ -42,7 +41,7 @@ export class TaskQueue {
   /** A new task, queued. */
   async queueNew(input: QueueNewTaskInput): Promise<QueuedTask> {
     const agent = this.agents.lookup(input.agent);
-    const run = runOf(agent, input);
+    const run = launchedAs(agent, input);
     const ts = this.now().toISOString();
     return this.engine.write(async (tx) => {
       const placed = await this.place(tx, agent.name, input.project, null, ts);
@@ -82,7 +81,7 @@ export class TaskQueue {
   /** An existing task queued in the caller's write (a plan run queues its task leaves with its own state). */
   async queueExistingIn(tx: AsyncSqlWriter, input: QueueExistingTaskInput, ts: string): Promise<QueuedTask> {
     const agent = this.agents.lookup(input.agent);
-    const run = runOf(agent, input);
+    const run = launchedAs(agent, input);
     const task = await pmTaskRow(tx, input.task_id);
     const key = taskKey(task.id);
     if (task.status === 'done' || task.status === 'cancelled')
@@ -223,19 +222,6 @@ export class TaskQueue {
       agent_added: placed.agentAdded,
     };
   }
-}
-
-/**
- * What the runner will start for this task: the client asked for (with the model asked for, else
- * that client's default: the agent's model names a model of its own client), else the agent's.
- * The agent's launch block is read now, so a broken one is refused here rather than at launch.
- */
-function runOf(
-  agent: AgentDefinition,
-  input: { client?: RunClient; model?: string },
-): { client: string; model: string | null } {
-  const profile = launchProfileOf(agent, input);
-  return { client: clientName(profile.client), model: profile.model ?? null };
 }
 
 async function refuseTwice(tx: AsyncSqlWriter, title: string, agent: string, project: ProjectRow): Promise<void> {

@@ -63,6 +63,20 @@ export function launchProfileOf(
   };
 }
 
+/**
+ * What the runner will start for a task of `agent`: the client asked for (with the model asked for,
+ * else that client's default: the agent's model names a model of its own client), else the agent's.
+ * It reads the agent's launch block, so a broken one is refused when a task is queued (or a plan
+ * run starts), not at launch; a plan's dry run shows it per task.
+ */
+export function launchedAs(
+  agent: AgentDefinition,
+  asked: { client?: string | null; model?: string | null } = {},
+): { client: string; model: string | null } {
+  const profile = launchProfileOf(agent, asked);
+  return { client: clientName(profile.client), model: profile.model ?? null };
+}
+
 /** The program a client starts: `claude`, `codex`, `gemini`, or a launch command's first word. */
 export function clientName(client: ClientKind | CommandTemplate): string {
   return typeof client === 'string' ? client : client.program;

@@ -25,7 +25,7 @@ import type { FragmentPatch } from './planPatches';
 import { callerTokenId } from '../../caller';
 import { defaultLimits, limitReached } from '../../limits/ledgerLimits';
 import type { LedgerLimits } from '../../limits/ledgerLimits';
-import { runAsLedger } from '../../limits/callIdentity';
+import { runAsLedger } from '../../caller';
 
 export type KnowledgeLimits = Pick<LedgerLimits, 'kgTripleBytes' | 'kgTriples' | 'kgTotalBytes'>;
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WriteQuota } from '../../../../src/core/limits/writeQuota';
-import { runAsCaller, runAsLedger } from '../../../../src/core/limits/callIdentity';
+import { runAsLedger, runWritingAs } from '../../../../src/core/caller';
 import { LedgerError } from '../../../../src/core/errors';
 import { engineCases, workflowNames } from '../../store/engines/engineKit';
 import type { LedgerEngine } from '../../../../src/core/ports/store';
@@ -26,11 +26,11 @@ for (const engineCase of engineCases) {
         const second = new WriteQuota(limits, () => clock).meter(await ledger.open()); // another process
         const name = (n: number) => `${n}-${'x'.repeat(2000)}`; // ~2,000 characters a write
 
-        for (let n = 0; n < 4; n++) await runAsCaller('agent:filler', () => add(n % 2 ? first : second, name(n)));
+        for (let n = 0; n < 4; n++) await runWritingAs('agent:filler', () => add(n % 2 ? first : second, name(n)));
         let refused: unknown;
         try {
-          await runAsCaller('agent:filler', () => add(first, name(4)));
-          await runAsCaller('agent:filler', () => add(second, name(5)));
+          await runWritingAs('agent:filler', () => add(first, name(4)));
+          await runWritingAs('agent:filler', () => add(second, name(5)));
         } catch (err) {
           refused = err;
         }
@@ -46,33 +46,33 @@ for (const engineCase of engineCases) {
 
         // The other process refuses as well: the count is the ledger's. What still fits is written, in both.
         await assert.rejects(
-          runAsCaller('agent:filler', () => add(second, name(6))),
+          runWritingAs('agent:filler', () => add(second, name(6))),
           (e) => LedgerError.is(e, 'QuotaExceeded'),
         );
         const room = 10_000 - (stored.length === 4 ? 8_032 : 10_040);
-        await runAsCaller('agent:filler', () => add(first, 'y'.repeat(room - 6 - 1000)));
-        await runAsCaller('agent:filler', () => add(second, 'z'.repeat(1000 - 6)));
+        await runWritingAs('agent:filler', () => add(first, 'y'.repeat(room - 6 - 1000)));
+        await runWritingAs('agent:filler', () => add(second, 'z'.repeat(1000 - 6)));
         // Full to the character: anything more is refused, by both.
         for (const engine of [first, second, first])
           await assert.rejects(
-            runAsCaller('agent:filler', () => add(engine, 'a')),
+            runWritingAs('agent:filler', () => add(engine, 'a')),
             (e) => LedgerError.is(e, 'QuotaExceeded'),
           );
         // Another caller, and the ledger's own work, are not held back.
-        await runAsCaller('connection:laptop/dev/7', () => add(second, 'someone else'));
+        await runWritingAs('connection:laptop/dev/7', () => add(second, 'someone else'));
         await runAsLedger(() => add(first, 'the ledger feeding itself'));
         await add(first, 'outside any call');
 
         // What a call leaves running after it answered (a child's exit record, a timer) is the ledger's.
         let late: Promise<number> | undefined;
-        await runAsCaller('agent:filler', () => {
+        await runWritingAs('agent:filler', () => {
           late = new Promise((resolve) => setTimeout(resolve, 20)).then(() => add(first, 'left behind by a call'));
         });
         await late;
 
         // The next window starts afresh.
         clock += 600_000;
-        await runAsCaller('agent:filler', () => add(first, 'next window'));
+        await runWritingAs('agent:filler', () => add(first, 'next window'));
         assert.deepEqual((await workflowNames(second)).slice(-5), [
           'someone else',
           'the ledger feeding itself',

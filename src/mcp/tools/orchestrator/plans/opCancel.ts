@@ -1,5 +1,6 @@
 import { opCancelInput, planRunOutput } from '../../../../core/runtime/planRuns/planRunContracts';
 import { defineTool } from '../../../toolDefinition';
+import { asTerminalPerson } from './terminalPerson';
 
 export const opCancelTool = defineTool({
   name: 'op_cancel',
@@ -11,5 +12,5 @@ export const opCancelTool = defineTool({
   input: opCancelInput,
   output: planRunOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.planRuns.cancelOp(args.op_id, args.reason),
+  handler: (args, ctx) => asTerminalPerson(ctx, () => ctx.services.planRuns.cancelOp(args.op_id, args.reason)),
 });

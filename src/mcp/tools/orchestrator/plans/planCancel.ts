@@ -1,5 +1,6 @@
 import { planCancelInput, planRunOutput } from '../../../../core/runtime/planRuns/planRunContracts';
 import { defineTool } from '../../../toolDefinition';
+import { asTerminalPerson } from './terminalPerson';
 
 export const planCancelTool = defineTool({
   name: 'plan_cancel',
@@ -11,5 +12,5 @@ export const planCancelTool = defineTool({
   input: planCancelInput,
   output: planRunOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.planRuns.cancel(args.run_id, args.reason),
+  handler: (args, ctx) => asTerminalPerson(ctx, () => ctx.services.planRuns.cancel(args.run_id, args.reason)),
 });

@@ -1,5 +1,6 @@
 import { planRunOutput, planRunRefInput } from '../../../../core/runtime/planRuns/planRunContracts';
 import { defineTool } from '../../../toolDefinition';
+import { asTerminalPerson } from './terminalPerson';
 
 export const planPauseTool = defineTool({
   name: 'plan_pause',
@@ -11,5 +12,5 @@ export const planPauseTool = defineTool({
   input: planRunRefInput,
   output: planRunOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, { services }) => services.planRuns.pause(args.run_id),
+  handler: (args, ctx) => asTerminalPerson(ctx, () => ctx.services.planRuns.pause(args.run_id)),
 });

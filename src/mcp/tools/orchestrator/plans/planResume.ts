@@ -1,5 +1,6 @@
 import { planRunOutput, planRunRefInput } from '../../../../core/runtime/planRuns/planRunContracts';
 import { defineTool } from '../../../toolDefinition';
+import { asTerminalPerson } from './terminalPerson';
 import { attachPlanToolCaller } from './planToolCaller';
 
 export const planResumeTool = defineTool({
@@ -13,6 +14,6 @@ export const planResumeTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: (args, ctx) => {
     attachPlanToolCaller(ctx);
-    return ctx.services.planRuns.resume(args.run_id);
+    return asTerminalPerson(ctx, () => ctx.services.planRuns.resume(args.run_id));
   },
 });

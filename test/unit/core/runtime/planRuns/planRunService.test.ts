@@ -12,7 +12,7 @@ import { PlanRunService } from '../../../../../src/core/runtime/planRuns/planRun
 import type { StartRun } from '../../../../../src/core/runtime/planRuns/planRunService';
 import type { BtNode } from '../../../../../src/core/runtime/planRuns/behaviourTree';
 import { LedgerError } from '../../../../../src/core/errors';
-import { runAsCaller } from '../../../../../src/core/limits/callIdentity';
+import { runWritingAs } from '../../../../../src/core/caller';
 import { engineCases } from '../../../store/engines/engineKit';
 import { tempDir } from '../../../../helpers/tmp';
 import type { Services } from '../../../../../src/app/services';
@@ -258,11 +258,11 @@ for (const engineCase of engineCases) {
         // The gate waits for a person: an agent's call is refused, changing nothing; a person's passes.
         assert.match((await w.node(runId, 'ok')).reason ?? '', /waits for a person/);
         await assert.rejects(
-          runAsCaller('agent:tester', () => w.a.decideGate({ run_id: runId, node_id: 'ok', approve: true })),
+          runWritingAs('agent:tester', () => w.a.decideGate({ run_id: runId, node_id: 'ok', approve: true })),
           (err: unknown) => LedgerError.is(err, 'Unauthorized'),
         );
         assert.equal((await w.node(runId, 'ok')).status, 'waiting');
-        await runAsCaller('connection:test', () => w.b.decideGate({ run_id: runId, node_id: 'ok', approve: true }));
+        await runWritingAs('connection:test', () => w.b.decideGate({ run_id: runId, node_id: 'ok', approve: true }));
         // That process has no tool caller: the next tool leaf waits for one that has (this one).
         assert.match((await w.node(runId, 'bad')).reason ?? '', /waits for an MCP server/);
         await w.a.advance(id);
@@ -272,7 +272,9 @@ for (const engineCase of engineCases) {
         // op_cancel of e's launch stops it and is not retried: the selector, then the run, fail.
         const [run] = await w.a.status(runId);
         const opId = run.nodes.find((n) => n.task_id === e)!.op_id!;
-        const after = await w.a.cancelOp(opId);
+        // An agent's cancel is recorded as that agent.
+        const after = await runWritingAs('agent:tester', () => w.a.cancelOp(opId));
+        assert.equal(after.nodes.find((n) => n.task_id === e)?.reason, `cancelled by agent:tester: op_cancel ${opId}`);
         assert.equal(await w.status(e), 'cancelled');
         assert.equal(after.status, 'failed');
         await assert.rejects(w.a.cancelOp(opId), (err: unknown) => LedgerError.is(err, 'InvalidStatus'));
@@ -407,6 +409,7 @@ test("a person's Pause, Resume, gate decision and Cancel from a view: recorded a
       `${runId} is cancelled.`,
     );
     assert.equal((await view()).reason, 'cancelled by bob');
+    assert.equal((await w.a.status(runId))[0].reason, 'cancelled by person:bob', 'the service records who cancelled');
     assert.deepEqual((await view()).actions, []);
     assert.equal(await w.status(t2), 'cancelled');
     assert.deepEqual(await w.a.active(), [], 'the Board has no run going on');
