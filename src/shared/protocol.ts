@@ -481,6 +481,8 @@ export interface AgentItem {
   description: string | null;
   scope: { read: string[]; write: string[]; exclude: string[] } | null;
   cost: CostTotals | null;
+  /** `1 running, 1 stale`: its running sessions counted by liveness (views/agentText.ts); null when none runs. */
+  sessionCounts: string | null;
   sessions: {
     id: number;
     taskId: number;
@@ -491,6 +493,8 @@ export interface AgentItem {
     worktree: string | null;
     /** A running session's process seen from the server's machine (`stale`: gone; see sessionLiveness.ts). */
     liveness?: 'alive' | 'stale' | 'elsewhere' | 'unknown';
+    /** The person who ended it (End Session on a stale session). */
+    endedBy?: string;
   }[];
 }
 
@@ -501,12 +505,24 @@ export interface AgentsModel {
   running: RunningInstance[];
   handoffs: PendingHandoff[];
   problems: { file: string; message: string }[];
+  /** The Definition of Done results End Session offers (session_end's). */
+  dodResults: readonly string[];
 }
 
 export type AgentsHostMessage =
-  { type: 'agents'; model: AgentsModel } | NavigateMessage | { type: 'error'; message: string };
+  { type: 'agents'; model: AgentsModel } | NavigateMessage | ActedMessage | { type: 'error'; message: string };
 
-export type AgentsWebviewMessage = ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' };
+/** End Session: session_end as the page's person, with what the person says of the gone process. */
+export interface EndSessionMessage {
+  type: 'endSession';
+  sessionId: number;
+  exitCode: number;
+  /** pending, merged, timeout, error; absent: no Definition of Done result. */
+  dodResult?: string;
+}
+
+export type AgentsWebviewMessage =
+  ReadyMessage | { type: 'openTask'; taskId: number } | { type: 'refresh' } | EndSessionMessage;
 
 // ---------------------------------------------------------------------------------------
 // Memory Bank

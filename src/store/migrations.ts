@@ -24,6 +24,7 @@ import { v23PlanRuns } from './migrations/v23PlanRuns';
 import { v24Holds } from './migrations/v24Holds';
 import { v25PlanRunClients } from './migrations/v25PlanRunClients';
 import { v26SessionProcess } from './migrations/v26SessionProcess';
+import { v27SessionEndedBy } from './migrations/v27SessionEndedBy';
 
 /**
  * Forward-only schema migrations, numbered by `PRAGMA user_version`. Each entry runs in the
@@ -59,6 +60,7 @@ export const migrations: ReadonlyArray<readonly string[]> = [
   v24Holds,
   v25PlanRunClients,
   v26SessionProcess,
+  v27SessionEndedBy,
 ];
 
 export const latestVersion = migrations.length;

@@ -15,7 +15,7 @@ import type { ViewContext, ViewSession } from './viewSession';
 import { BoardSession, liveBoard } from './views/boardSession';
 import { TaskDetailSession } from './views/taskDetailSession';
 import { PipelineSession } from './views/pipelineSession';
-import { agentsSession, MemorySession, planGraphSession, RunsSession } from './views/simpleSessions';
+import { AgentsSession, MemorySession, planGraphSession, RunsSession } from './views/simpleSessions';
 import { shellPage } from './shellPage';
 
 export interface UiServerOptions {
@@ -179,7 +179,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       case 'runs':
         return new RunsSession(ctx);
       case 'agents':
-        return agentsSession(ctx);
+        return new AgentsSession(ctx);
       case 'memory':
         return new MemorySession(ctx);
     }

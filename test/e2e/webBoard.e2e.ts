@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { once } from 'node:events';
 import type { Locator, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { BrowserSession, screenshotsDir } from './harness/browser';
@@ -482,6 +483,92 @@ describe(
       await page.keyboard.press('Alt+A');
       await page.locator('h1', { hasText: 'Agents & Sessions' }).waitFor({ timeout: 10_000 });
       await shot(page, 'agents');
+    });
+
+    it('a session whose process dies turns stale without a reload; End Session records it ended by the person', async () => {
+      const { id: taskId } = await agent.call<{ id: number }>('task_create', { title: 'Outlived by its session' });
+      // A real process holds the session: the shell the CLI ran in (as `eval "$(agent-ledger worker
+      // command N)"` does), which then becomes a sleep of the same pid.
+      const holder = spawn(
+        'sh',
+        [
+          '-c',
+          '"$0" "$1" session start "$2" --agent coder --workspace "$3" --json && exec sleep 120',
+          process.execPath,
+          cliPath,
+          String(taskId),
+          repo,
+        ],
+        { env: { ...ledgerEnv(repo), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        const sessionId = await new Promise<number>((resolve, reject) => {
+          let out = '';
+          holder.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+            const m = /"sessionId":\s*(\d+)/.exec(out);
+            if (m) resolve(Number(m[1]));
+          });
+          holder.on('exit', (code) => reject(new Error(`session start exited ${code}: ${out}`)));
+        });
+        await page.goto(ui.url); // the printed address: its token becomes the page's cookie
+        await page.goto(`http://127.0.0.1:${ui.port}/#/agents`);
+        const row = page.locator(`[data-agent=coder] li[data-session="${sessionId}"]`);
+        await row.waitFor({ timeout: 10_000 });
+        const facts = page.locator('[data-agent=coder] [data-testid=agent-facts]');
+        const runningOf = async () => Number(/(\d+) running/.exec(await facts.innerText())?.[1] ?? 0);
+        assert.match(await row.innerText(), /running/);
+        assert.equal(await row.locator('[data-testid=session-stale]').count(), 0, 'its process runs');
+        assert.doesNotMatch(await facts.innerText(), /stale/);
+        const before = await runningOf();
+        assert.ok(before >= 1, `counted running: ${await facts.innerText()}`);
+        await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+        holder.kill('SIGKILL');
+        await once(holder, 'exit');
+        const killed = Date.now();
+        // Nothing is written when a process dies: the page's 5 s re-check finds it gone.
+        await row.locator('[data-testid=session-stale]').waitFor({ timeout: 12_000 });
+        const seenAfter = Date.now() - killed;
+        assert.ok(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), 'no reload');
+        assert.match(await facts.innerText(), /(^|· |, )1 stale/);
+        assert.equal(await runningOf(), before - 1, 'a stale session is not counted running');
+        await shot(page, 'agents-stale');
+
+        await row.getByRole('button', { name: 'End Session', exact: true }).click();
+        const form = row.locator('[data-testid=end-session]');
+        await form.getByRole('spinbutton', { name: `Exit code of session ${sessionId}` }).fill('137');
+        await shot(page, 'agents-end-session');
+        await form.getByRole('button', { name: 'End Session', exact: true }).click();
+        await page
+          .locator('[data-testid=acted]', { hasText: `Session ${sessionId} ended by ${os.userInfo().username}` })
+          .waitFor({ timeout: 5_000 });
+        await row.locator('[data-testid=session-stale]').waitFor({ state: 'detached', timeout: 5_000 });
+        assert.match(await row.innerText(), new RegExp(`failed.*ended by ${os.userInfo().username}`, 's'));
+        assert.doesNotMatch(await facts.innerText(), /stale/);
+        const listed = JSON.parse(
+          execFileSync(
+            process.execPath,
+            [cliPath, 'session', 'list', '--task', String(taskId), '--workspace', repo, '--json'],
+            { encoding: 'utf8', env: ledgerEnv(repo) },
+          ),
+        ) as { sessions: { id: number; status: string; exitCode: number; endedBy?: string; liveness?: string }[] };
+        assert.deepEqual(
+          listed.sessions.map((x) => [x.id, x.status, x.exitCode, x.endedBy, x.liveness]),
+          [[sessionId, 'failed', 137, os.userInfo().username, undefined]],
+          'ended by the OS user who started agent-ledger ui, never an agent',
+        );
+        assert.match(
+          execFileSync(process.execPath, [cliPath, 'session', 'list', '--task', String(taskId), '--workspace', repo], {
+            encoding: 'utf8',
+            env: { ...ledgerEnv(repo), NO_COLOR: '1' },
+          }),
+          new RegExp(`failed \\(ended by ${os.userInfo().username}\\)`),
+        );
+        console.log(`# stale seen ${seenAfter} ms after the kill (re-check every 5 s)`);
+      } finally {
+        holder.kill('SIGKILL');
+      }
     });
 
     it('eight tabs stay in step: each shows a write, and a click in one reaches the ledger', async () => {

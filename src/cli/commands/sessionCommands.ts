@@ -113,6 +113,11 @@ export function registerSessionCommands(session: Command): void {
     );
 }
 
+/** ` (ended by ann)` when a person ended it (its process gone); nothing when its worker or the runner did. */
+function endedBy(s: SessionView): string {
+  return s.endedBy ? ` (ended by ${visible(s.endedBy)})` : '';
+}
+
 function formatSessions(sessions: SessionView[], total: number, nextOffset: number | null): string[] {
   if (sessions.length === 0) return ['No sessions match.'];
   const rows = [
@@ -132,9 +137,7 @@ function formatSessions(sessions: SessionView[], total: number, nextOffset: numb
         ? s.liveness === 'stale'
           ? style.yellow('stale')
           : style.cyan(s.liveness === 'elsewhere' ? 'running (other machine)' : s.status)
-        : s.status === 'failed'
-          ? style.red(s.status)
-          : s.status;
+        : `${s.status === 'failed' ? style.red(s.status) : s.status}${endedBy(s)}`;
     rows.push([
       style.bold(String(s.id)),
       status,

@@ -9,7 +9,12 @@ import { thisMachine } from '../machine';
 /** An agent as the sessions know it (it may no longer have a definition file). */
 export interface AgentActivity {
   agent: string;
+  /** Running sessions whose process runs, or that this machine cannot call gone (elsewhere, unknown). */
   running: number;
+  /** Running sessions whose process is gone (see sessionLiveness.ts): recorded running, nothing works on them. */
+  stale: number;
+  /** Of `running`, those whose process this machine saw run: the ones a later look may find gone. */
+  alive: number;
   total: number;
   lastStartedAt: string;
 }
@@ -41,16 +46,25 @@ export class AgentSessionQueries {
     private readonly prober?: ProcessProber,
   ) {}
 
-  /** Every agent that has had a session, most recently started first. */
+  /**
+   * Every agent that has had a session, most recently started first, with its running sessions
+   * counted by liveness: the one count every face shows (the editor's tree, the web board).
+   */
   async agents(): Promise<AgentActivity[]> {
-    return (
-      await this.db.read((db) =>
-        db.all<{ agent: string; running: number; total: number; last_started_at: string }>(
-          `SELECT agent, SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running, COUNT(*) AS total, MAX(started_at) AS last_started_at
+    const { groups, running } = await this.db.read(async (db) => ({
+      groups: await db.all<{ agent: string; total: number; last_started_at: string }>(
+        `SELECT agent, COUNT(*) AS total, MAX(started_at) AS last_started_at
          FROM sessions GROUP BY agent ORDER BY last_started_at DESC, agent`,
-        ),
-      )
-    ).map((r) => ({ agent: r.agent, running: r.running, total: r.total, lastStartedAt: r.last_started_at }));
+      ),
+      running: (await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running'")).map(toSession),
+    }));
+    const liveness = await sessionLiveness(running, thisMachine().id, this.prober);
+    return groups.map((r) => ({
+      agent: r.agent,
+      ...countByLiveness(running.filter((s) => s.agent === r.agent).map((s) => liveness.get(s.id))),
+      total: Number(r.total),
+      lastStartedAt: r.last_started_at,
+    }));
   }
 
   /** All running sessions of an agent (newest first), then its `recent` latest ended ones. */
@@ -99,6 +113,14 @@ export class AgentSessionQueries {
     );
     return items.map((i) => (liveness.has(i.session.id) ? { ...i, liveness: liveness.get(i.session.id) } : i));
   }
+}
+
+/** Running sessions counted as a person reads them: a stale one (its process is gone) is not running. */
+export function countByLiveness(
+  running: readonly (SessionLiveness | undefined)[],
+): Pick<AgentActivity, 'running' | 'stale' | 'alive'> {
+  const stale = running.filter((l) => l === 'stale').length;
+  return { running: running.length - stale, stale, alive: running.filter((l) => l === 'alive').length };
 }
 
 function toAgentSession(r: Row): AgentSession {

@@ -35,6 +35,8 @@ export interface Session {
   startedAt: string;
   endedAt: string | null;
   durationSeconds: number | null;
+  /** The person who ended it (its process gone); null when its worker or the runner ended it, or still running. */
+  endedBy: string | null;
   /** Where the session's process runs: the machine, and its pid and start token (null before v25 or unknown). */
   process: { machine: string | null; pid: number | null; startToken: string | null };
 }
@@ -62,6 +64,7 @@ export interface SessionRow {
   machine_id?: string | null;
   pid?: number | null;
   pid_start?: string | null;
+  ended_by?: string | null;
 }
 
 export function toSession(r: SessionRow): Session {
@@ -85,6 +88,7 @@ export function toSession(r: SessionRow): Session {
     startedAt: r.started_at,
     endedAt: r.ended_at,
     durationSeconds: r.duration_seconds,
+    endedBy: r.ended_by ?? null,
     process: {
       machine: r.machine_id ?? null,
       pid: r.pid === null || r.pid === undefined ? null : Number(r.pid),
@@ -129,11 +133,13 @@ export interface SessionEnd {
   error: SessionError | null;
   endedAt: string;
   durationSeconds: number;
+  /** A person's name when a person ended it (see Session.endedBy). */
+  endedBy?: string | null;
 }
 
 export async function endSessionRow(tx: AsyncSqlWriter, id: number, e: SessionEnd): Promise<void> {
   await tx.run(
-    'UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ? WHERE id = ?',
+    'UPDATE sessions SET status = ?, exit_code = ?, signal = ?, dod_result = ?, artifacts = ?, error = ?, ended_at = ?, duration_seconds = ?, ended_by = ? WHERE id = ?',
     [
       e.status,
       e.exitCode,
@@ -143,6 +149,7 @@ export async function endSessionRow(tx: AsyncSqlWriter, id: number, e: SessionEn
       toJson(e.error),
       e.endedAt,
       e.durationSeconds,
+      e.endedBy ?? null,
       id,
     ],
   );
@@ -214,7 +221,9 @@ export async function listSessions(
 }
 
 /** The JSON of a session in tool results and the CLI's --json. */
-export type SessionView = Omit<Session, 'idempotencyKey' | 'scope' | 'process'> & {
+export type SessionView = Omit<Session, 'idempotencyKey' | 'scope' | 'process' | 'endedBy'> & {
+  /** The person who ended it; absent when its worker or the runner did. */
+  endedBy?: string;
   /** A running session's process as seen from here (session_list; absent on an ended session). */
   liveness?: SessionLiveness;
 };
@@ -238,5 +247,6 @@ export function sessionView(s: Session): SessionView {
     startedAt: s.startedAt,
     endedAt: s.endedAt,
     durationSeconds: s.durationSeconds,
+    ...(s.endedBy ? { endedBy: s.endedBy } : {}),
   };
 }

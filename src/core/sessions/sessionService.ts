@@ -90,7 +90,11 @@ export class SessionService {
     return { sessionId: outcome.sessionId, startedAt: now, taskId, agent: agent.name, replayed: false };
   }
 
-  async end(input: SessionEndInput): Promise<SessionView & { taskStatus?: string }> {
+  /**
+   * Ends a running session. `by`: the person ending it from the editor or the web board (a
+   * session whose process is gone), recorded on the session; none when its worker ends it.
+   */
+  async end(input: SessionEndInput, by?: string): Promise<SessionView & { taskStatus?: string }> {
     const id = parseId('session', input.sessionId);
     const endedAt = this.clock.now();
     const now = iso(endedAt);
@@ -118,6 +122,7 @@ export class SessionService {
         error: input.error ?? null,
         endedAt: now,
         durationSeconds: secondsBetween(session.startedAt, endedAt),
+        endedBy: by ?? null,
       };
       await endSessionRow(tx, id, end);
       const taskStatus = await applySessionEnd(tx, session, end);
@@ -127,7 +132,13 @@ export class SessionService {
         taskId: session.taskId,
         entity: 'session',
         entityId: String(id),
-        payload: { agent: session.agent, status: end.status, exitCode: end.exitCode, dodResult: end.dodResult },
+        payload: {
+          agent: session.agent,
+          status: end.status,
+          exitCode: end.exitCode,
+          dodResult: end.dodResult,
+          ...(by ? { endedBy: by } : {}),
+        },
       });
       return { ...sessionView((await getSession(tx, id))!), ...(taskStatus ? { taskStatus } : {}) };
     });

@@ -13,6 +13,7 @@ import type { FolderLedger } from '../ledger/folderLedger';
 import type { LedgerRegistry } from '../ledger/ledgerRegistry';
 import { loadDomain } from '../ledger/loadDomain';
 import type { SessionNode } from '../views/agents/agentItems';
+import { personName } from '../../views/person';
 import { askChoice, askText, schemaCheck } from './prompts';
 import type { Choice } from './prompts';
 
@@ -64,7 +65,7 @@ export class SessionCommands {
     return { folder };
   }
 
-  /** Asks the exit code and the Definition of Done result, then session_end's service. */
+  /** Asks the exit code and the Definition of Done result, then session_end's service, as the person. */
   async endSession(arg: EndSessionArg): Promise<(SessionView & { taskStatus?: string }) | undefined> {
     const target = await this.resolve(arg, { running: true }, 'End which running session?');
     if (!target) return undefined;
@@ -114,6 +115,7 @@ export class SessionCommands {
       await target.ledger.require()
     ).sessions.end(
       parseInput('session_end', schema, { sessionId: session.id, exitCode, dodResult: dodResult ?? undefined }),
+      personName(),
     );
     const outcome = [`exit ${ended.exitCode}`, ...(ended.dodResult ? [ended.dodResult] : [])].join(', ');
     void vscode.window.showInformationMessage(

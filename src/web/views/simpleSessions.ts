@@ -1,9 +1,10 @@
 import { errorMessage, LedgerError } from '../../core/errors';
 import { parseId, workflowKey } from '../../core/ids';
 import type { LogEntry } from '../../core/ports/processes';
-import type { PlanGraphWebviewMessage, PlanRunMessage, RunOutput } from '../../shared/protocol';
+import type { AgentsWebviewMessage, PlanGraphWebviewMessage, PlanRunMessage, RunOutput } from '../../shared/protocol';
 import { planRunView, steerPlanRun } from '../../views/planRunModel';
-import { agentsModel } from '../../views/agentsModel';
+import { agentsModel, endSessionAs, watchesLiveness } from '../../views/agentsModel';
+import { livenessRecheckMs } from '../../views/agentText';
 import { memoryEntryText, memoryModel } from '../../views/memoryModel';
 import { runsModel } from '../../views/runsModel';
 import type { ViewContext, ViewSession } from '../viewSession';
@@ -51,17 +52,55 @@ export async function steerFromPage(ctx: ViewContext, message: PlanRunMessage): 
   }
 }
 
-/** Agents and sessions, what runs, handoffs waiting. */
-export function agentsSession(ctx: ViewContext): ViewSession {
-  return new ModelSession(
-    ctx,
-    async () => ({ type: 'agents', model: await agentsModel(ctx.services, ctx.folder) }),
-    async (message) => {
-      if (message.type !== 'openTask') return false;
-      ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
-      return true;
-    },
-  );
+/**
+ * Agents and sessions, what runs, handoffs waiting; End Session as the page's person. A process
+ * that dies writes nothing to the ledger, so while the page shows a live one the server looks
+ * again every livenessRecheckMs (as the editor's tree does): the row turns stale without a reload.
+ */
+export class AgentsSession extends ModelSession {
+  private recheck: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  constructor(ctx: ViewContext) {
+    super(
+      ctx,
+      async () => {
+        const model = await agentsModel(ctx.services, ctx.folder);
+        if (watchesLiveness(model)) this.recheckSoon();
+        return { type: 'agents', model };
+      },
+      async (raw) => {
+        const message = raw as unknown as AgentsWebviewMessage;
+        if (message.type === 'openTask') {
+          ctx.navigate({ view: 'taskDetail', taskId: parseId('task', message.taskId) });
+          return true;
+        }
+        if (message.type !== 'endSession') return false;
+        try {
+          ctx.post({ type: 'acted', ok: true, text: await endSessionAs(ctx.services, ctx.person, message) });
+        } catch (err) {
+          if (!LedgerError.is(err)) throw err;
+          ctx.post({ type: 'acted', ok: false, text: err.message });
+        }
+        this.changed();
+        return true;
+      },
+    );
+  }
+
+  override dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.recheck);
+    super.dispose();
+  }
+
+  private recheckSoon(): void {
+    if (this.recheck || this.disposed) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      this.changed();
+    }, livenessRecheckMs);
+  }
 }
 
 /** The Memory Bank: its files, followed (a hand edit shows too), and one entry's text. */

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BrowserSession, Workbench } from '../harness/browser';
@@ -311,6 +312,10 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
         await row.waitFor({ state: 'visible', timeout: 15_000 });
         assert.equal(await row.locator('.codicon-modifier-spin').count(), 0);
         await row.locator('.codicon-debug-disconnect').waitFor({ state: 'visible' });
+        // The agent's row counts it stale, never running.
+        const agentRow = paneRow(wb.page, 'Agents & Sessions', /^reviewer/);
+        assert.match(await agentRow.innerText(), /· 1 stale ·/);
+        assert.doesNotMatch(await agentRow.innerText(), /running/);
         await shot('agents-stale-session');
         await clickRowAction(row, 'End Session');
         await answerText(wb.page, 'Exit code of the worker process', '1');
@@ -321,13 +326,18 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
           'Agents & Sessions',
           new RegExp(`Probe a stale session.*task-${id} · failed · exit 1`),
         ).waitFor({ state: 'visible', timeout: 10_000 });
-        const { sessions } = await cli<{ sessions: { status: string; liveness?: string }[] }>(
+        const { sessions } = await cli<{ sessions: { status: string; liveness?: string; endedBy?: string }[] }>(
           'session',
           'list',
           '--task',
           String(id),
         );
-        assert.deepEqual([sessions[0].status, sessions[0].liveness], ['failed', undefined]);
+        assert.deepEqual(
+          [sessions[0].status, sessions[0].liveness, sessions[0].endedBy],
+          ['failed', undefined, os.userInfo().username],
+          'ended by the person at the editor',
+        );
+        assert.doesNotMatch(await agentRow.innerText(), /stale/);
       });
 
       it('cleans up worktrees after a dry run that lists them and the disk they free', async () => {

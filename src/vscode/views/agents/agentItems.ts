@@ -10,6 +10,7 @@ import type { FolderLedger } from '../../ledger/folderLedger';
 import { escapeMarkdown } from '../markdown';
 import type { AgentIdleReason } from '../../../core/tasks/taskHolds';
 import { waitingWords as idleWords } from '../../../views/taskText';
+import { sessionCountText } from '../../../views/agentText';
 
 /** An agent: defined in `.agent-ledger/agents/`, known from its sessions, or both. */
 export interface AgentNode {
@@ -68,7 +69,7 @@ export function agentNodes(
   );
 }
 
-/** `claude-code · opus · 1 running · 4 sessions · $0.0521 over 3 runs`; `not defined` when only its sessions remain. */
+/** `claude-code · opus · 1 running, 1 stale · 4 sessions · $0.0521 over 3 runs`; `not defined` when only its sessions remain. */
 export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity' | 'cost' | 'idle'>): string {
   const parts: string[] = node.definition
     ? [node.definition.client, ...(node.definition.model ? [node.definition.model] : [])]
@@ -78,7 +79,8 @@ export function agentDescription(node: Pick<AgentNode, 'definition' | 'activity'
     parts.push(
       node.idle.reason === 'held' ? `${node.idle.taskId} held` : `${node.idle.taskId} ${idleWords(node.idle.reason)}`,
     );
-  if (node.activity?.running) parts.push(`${node.activity.running} running`);
+  const counts = sessionCountText(node.activity);
+  if (counts) parts.push(counts);
   if (node.activity) parts.push(plural(node.activity.total, 'session'));
   if (node.cost && node.cost.runs > 0)
     parts.push(`${formatUsd(node.cost.costUsd)} over ${plural(node.cost.runs, 'run')}`);
@@ -219,6 +221,7 @@ function sessionTooltip({ session: s, taskTitle, worktreeActive, liveness }: Age
       ...(s.signal ? [`signal ${s.signal}`] : []),
       `Definition of Done: ${s.dodResult ?? '—'}`,
     ];
+    if (s.endedBy) outcome.push(`ended by ${escapeMarkdown(s.endedBy)}`);
     md.appendMarkdown(`${outcome.join(' · ')}\n\n`);
   }
   if (s.error)

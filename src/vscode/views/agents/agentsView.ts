@@ -7,6 +7,7 @@ import { LedgerTreeView } from '../ledgerTreeView';
 import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentItems';
 import type { AgentProblemNode, AgentsNode as SessionTreeNode, SessionNode } from './agentItems';
 import { agentsFolder } from '../../../core/ledgerFiles';
+import { livenessRecheckMs } from '../../../views/agentText';
 import { executionItem, executionsGroupItem, handoffItem, instanceItem, runtimeGroupItem } from './runtimeItems';
 import type {
   ExecutionNode,
@@ -20,8 +21,6 @@ import type {
 /** How many ended sessions an agent shows besides its running ones. */
 const recentSessions = 10;
 
-/** How soon the view looks again at sessions whose process ran at the last look. */
-const livenessRecheckMs = 5_000;
 /** How many execution logs an agent shows, newest first. */
 const recentExecutions = 20;
 
@@ -61,6 +60,8 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
     const { agents, problems } = existsSync(services.agents.folder)
       ? services.agents.current()
       : { agents: [], problems: [] };
+    // The agent rows count stale sessions apart: look again while a process they counted runs.
+    if (activity.some((a) => a.alive > 0)) this.recheckSoon();
     const broken = problems.map((problem): AgentProblemNode => ({ kind: 'agentProblem', ledger, problem }));
     const groups: RuntimeGroupNode[] = [];
     if (instances.length) groups.push({ kind: 'runtimeGroup', ledger, group: 'instances', instances, handoffs });

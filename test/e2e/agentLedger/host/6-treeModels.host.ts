@@ -70,6 +70,7 @@ const session = (over: Partial<Session>): Session => ({
   startedAt: '2026-03-01T14:05:00',
   endedAt: null,
   durationSeconds: null,
+  endedBy: null,
   process: { machine: null, pid: null, startToken: null },
   ...over,
 });
@@ -119,8 +120,8 @@ describe('Agents & Sessions tree model', () => {
       ledger,
       [coder, { ...coder, name: 'alpha' }, { ...coder, name: 'zed' }],
       [
-        { agent: 'zed', running: 0, total: 3, lastStartedAt: '2026-03-02T10:00:00Z' },
-        { agent: 'gone', running: 1, total: 1, lastStartedAt: '2026-03-01T10:00:00Z' },
+        { agent: 'zed', running: 0, stale: 1, alive: 0, total: 3, lastStartedAt: '2026-03-02T10:00:00Z' },
+        { agent: 'gone', running: 1, stale: 0, alive: 1, total: 1, lastStartedAt: '2026-03-01T10:00:00Z' },
       ],
     );
     assert.deepEqual(
@@ -128,7 +129,11 @@ describe('Agents & Sessions tree model', () => {
       ['gone', 'zed', 'alpha', 'coder'],
     );
     assert.equal(agentDescription(nodes[0]), 'not defined · 1 running · 1 session');
-    assert.equal(agentDescription(nodes[1]), 'claude-code · sonnet · 3 sessions');
+    assert.equal(
+      agentDescription(nodes[1]),
+      'claude-code · sonnet · 1 stale · 3 sessions',
+      'a stale session is not running',
+    );
     assert.equal(agentDescription(nodes[3]), 'claude-code · sonnet');
   });
 
