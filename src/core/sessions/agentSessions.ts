@@ -1,4 +1,4 @@
-import type { LedgerEngine } from '../ports/store';
+import type { AsyncSqlReader, LedgerEngine } from '../ports/store';
 import type { TaskStatus } from '../tasks/taskModel';
 import type { Session, SessionRow } from './sessionRepo';
 import { toSession } from './sessionRepo';
@@ -56,7 +56,7 @@ export class AgentSessionQueries {
         `SELECT agent, COUNT(*) AS total, MAX(started_at) AS last_started_at
          FROM sessions GROUP BY agent ORDER BY last_started_at DESC, agent`,
       ),
-      running: (await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running'")).map(toSession),
+      running: await runningSessions(db),
     }));
     const liveness = await sessionLiveness(running, thisMachine().id, this.prober);
     return groups.map((r) => ({
@@ -65,6 +65,16 @@ export class AgentSessionQueries {
       total: Number(r.total),
       lastStartedAt: r.last_started_at,
     }));
+  }
+
+  /**
+   * The liveness of every running session, as one string: while it stays the same, looking again
+   * would show nothing new (a process that dies writes nothing, so the views compare this).
+   */
+  async livenessSignature(): Promise<string> {
+    const running = await this.db.read(runningSessions);
+    const liveness = await sessionLiveness(running, thisMachine().id, this.prober);
+    return [...liveness].map(([id, l]) => `${id}:${l}`).join(',');
   }
 
   /** All running sessions of an agent (newest first), then its `recent` latest ended ones. */
@@ -113,6 +123,10 @@ export class AgentSessionQueries {
     );
     return items.map((i) => (liveness.has(i.session.id) ? { ...i, liveness: liveness.get(i.session.id) } : i));
   }
+}
+
+async function runningSessions(db: AsyncSqlReader): Promise<Session[]> {
+  return (await db.all<SessionRow>("SELECT * FROM sessions WHERE status = 'running'")).map(toSession);
 }
 
 /** Running sessions counted as a person reads them: a stale one (its process is gone) is not running. */

@@ -314,8 +314,11 @@ export function describeMemoryAgentsJourney(pkg: () => PackagedExtension): void 
         await row.locator('.codicon-debug-disconnect').waitFor({ state: 'visible' });
         // The agent's row counts it stale, never running: by the same look that showed the session
         // stale, or the next one (the row may have been read while the shell still ran).
-        const agentRow = paneRow(wb.page, 'Agents & Sessions', /^reviewer.*· 1 stale ·/);
-        await agentRow.waitFor({ state: 'visible', timeout: 15_000 });
+        await paneRow(wb.page, 'Agents & Sessions', /^reviewer.*· 1 stale ·/).waitFor({
+          state: 'visible',
+          timeout: 15_000,
+        });
+        const agentRow = paneRow(wb.page, 'Agents & Sessions', /^reviewer/);
         assert.doesNotMatch(await agentRow.innerText(), /running/);
         await shot('agents-stale-session');
         await clickRowAction(row, 'End Session');

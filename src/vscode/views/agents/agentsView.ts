@@ -8,6 +8,7 @@ import { agentItem, agentNodes, agentProblemItem, sessionItem } from './agentIte
 import type { AgentProblemNode, AgentsNode as SessionTreeNode, SessionNode } from './agentItems';
 import { agentsFolder } from '../../../core/ledgerFiles';
 import { livenessRecheckMs } from '../../../views/agentText';
+import { errorMessage } from '../../../core/errors';
 import { executionItem, executionsGroupItem, handoffItem, instanceItem, runtimeGroupItem } from './runtimeItems';
 import type {
   ExecutionNode,
@@ -35,6 +36,8 @@ export type AgentsNode = SessionTreeNode | RuntimeNode;
  */
 export class AgentsView extends LedgerTreeView<AgentsNode> {
   private recheck: ReturnType<typeof setTimeout> | undefined;
+  /** What each folder's running sessions looked like when the view last read them (livenessSignature). */
+  private readonly shown = new Map<FolderLedger, Promise<string>>();
 
   constructor(registry: LedgerRegistry, log: vscode.LogOutputChannel) {
     super(Views.Agents, registry, log);
@@ -48,6 +51,10 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
   protected async folderChildren(ledger: FolderLedger): Promise<AgentsNode[]> {
     const services = ledger.services;
     if (!services) return [];
+    // Taken before the rows are read: a process that dies after it shows in the next look.
+    const signature = services.agentSessions.livenessSignature();
+    this.shown.set(ledger, signature);
+    await signature.catch(() => undefined);
     const [activity, instances, handoffs, costs, idle] = await Promise.all([
       services.agentSessions.agents(),
       services.instances.running(),
@@ -110,14 +117,30 @@ export class AgentsView extends LedgerTreeView<AgentsNode> {
 
   /**
    * A process that dies writes nothing to the ledger, so no change wakes the view: while a listed
-   * session's process runs, the view looks again (a read of /proc per session) to show it stale.
+   * session's process runs, the view looks again (a read of /proc per session), and redraws only
+   * when a process it showed has gone: a redraw every few seconds would move the rows under a
+   * person's pointer.
    */
   private recheckSoon(): void {
     if (this.recheck) return;
     this.recheck = setTimeout(() => {
-      this.recheck = undefined;
-      this.refresh();
+      void this.lookAgain().catch((err: unknown) => this.log.warn(`Agents & Sessions: ${errorMessage(err)}`));
     }, livenessRecheckMs);
+  }
+
+  private async lookAgain(): Promise<void> {
+    let changed = false;
+    let alive = false;
+    for (const [ledger, shown] of this.shown) {
+      const sessions = ledger.services?.agentSessions;
+      if (!sessions) continue;
+      const [before, now] = await Promise.all([shown.catch(() => ''), sessions.livenessSignature()]);
+      changed ||= now !== before;
+      alive ||= now.includes(':alive');
+    }
+    this.recheck = undefined;
+    if (changed) this.refresh();
+    else if (alive) this.recheckSoon();
   }
 
   protected treeItemOf(node: AgentsNode): vscode.TreeItem {

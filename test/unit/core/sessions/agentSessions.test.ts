@@ -95,9 +95,13 @@ test('an agent counts only live sessions as running: one whose process is gone c
     const counts = async () =>
       (await services.agentSessions.agents()).map((a) => [a.agent, a.running, a.stale, a.alive, a.total]);
     assert.deepEqual(await counts(), [['coder', 2, 0, 2, 2]]);
+    // The views look again while a process runs and redraw only when this changes.
+    const before = await services.agentSessions.livenessSignature();
+    assert.equal(await services.agentSessions.livenessSignature(), before, 'nothing died: the same signature');
 
     doomed.kill('SIGKILL');
     await once(doomed, 'exit');
+    assert.notEqual(await services.agentSessions.livenessSignature(), before, 'a process died: the signature moves');
     assert.deepEqual(
       await counts(),
       [['coder', 1, 1, 1, 2]],
